@@ -1,0 +1,44 @@
+package engine
+
+import "time"
+
+// Audit is one forensic pass over a tenant's inventory. A completed audit
+// owns the finding snapshot tagged with its id.
+type Audit struct {
+	ID       string      `json:"id"`
+	TenantID string      `json:"-"`
+	Status   AuditStatus `json:"status"`
+	// ParentID is the audit a reanalysis re-evaluated; empty otherwise.
+	ParentID    string        `json:"parent_id,omitempty"`
+	RequestedBy string        `json:"requested_by,omitempty"` // user id, or "system"
+	Progress    AuditProgress `json:"progress"`
+	Summary     *AuditSummary `json:"summary"`
+	Error       string        `json:"error,omitempty"`
+	CreatedAt   time.Time     `json:"created_at"`
+	StartedAt   *time.Time    `json:"started_at"`
+	CompletedAt *time.Time    `json:"completed_at"`
+}
+
+// AuditProgress says how far a running audit is.
+type AuditProgress struct {
+	ResourcesTotal   int64 `json:"resources_total"`
+	ResourcesScanned int64 `json:"resources_scanned"`
+}
+
+// AuditSummary is what a completed audit found, compared with the previous one.
+type AuditSummary struct {
+	ResourcesScanned int64               `json:"resources_scanned"`
+	FindingsOpen     int64               `json:"findings_open"`
+	FindingsNew      int64               `json:"findings_new"`
+	FindingsResolved int64               `json:"findings_resolved"`
+	BySeverity       map[Severity]int64  `json:"by_severity"`
+	ByDimension      map[Dimension]int64 `json:"by_dimension"`
+}
+
+// AuditQuery is one page of a tenant's audits, newest first.
+type AuditQuery struct {
+	TenantID string
+	Status   AuditStatus
+	BeforeID string // keyset: ids are time-sortable; empty for the first page
+	Limit    int
+}

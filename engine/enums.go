@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+)
+
+// Severity is how bad a finding is. Its rank orders findings: critical first.
+type Severity string
+
+// The five severities, least to most severe.
+const (
+	SeverityInfo     Severity = "info"
+	SeverityLow      Severity = "low"
+	SeverityMedium   Severity = "medium"
+	SeverityHigh     Severity = "high"
+	SeverityCritical Severity = "critical"
+)
+
+// Severities lists every severity, least to most severe.
+var Severities = []Severity{SeverityInfo, SeverityLow, SeverityMedium, SeverityHigh, SeverityCritical}
+
+// Rank is 1 (info) to 5 (critical); 0 for an unknown value.
+func (s Severity) Rank() int { return slices.Index(Severities, s) + 1 }
+
+// Valid reports whether s is one of the five severities.
+func (s Severity) Valid() bool { return s.Rank() > 0 }
+
+// SeverityFromRank is the inverse of Rank.
+func SeverityFromRank(r int) Severity {
+	if r < 1 || r > len(Severities) {
+		return ""
+	}
+	return Severities[r-1]
+}
+
+// ParseSeverity validates a severity filter value; anything outside the five
+// values is invalid_severity_filter, whose message names them.
+func ParseSeverity(s string) (Severity, error) {
+	v := Severity(s)
+	if !v.Valid() {
+		return "", &Error{Code: CodeInvalidSeverityFilter, Field: "severity",
+			Message: "severity must be one of info, low, medium, high, critical; got " + quote(s)}
+	}
+	return v, nil
+}
+
+// Dimension is one of the four dimensions of the 4D audit.
+type Dimension string
+
+// The four dimensions.
+const (
+	DimensionSecurity     Dimension = "security"
+	DimensionCost         Dimension = "cost"
+	DimensionArchitecture Dimension = "architecture"
+	DimensionCompliance   Dimension = "compliance"
+)
+
+// Dimensions lists the four dimensions.
+var Dimensions = []Dimension{DimensionSecurity, DimensionCost, DimensionArchitecture, DimensionCompliance}
+
+// Valid reports whether d is one of the four dimensions.
+func (d Dimension) Valid() bool { return slices.Contains(Dimensions, d) }
+
+// FindingStatus is open or resolved.
+type FindingStatus string
+
+// Finding statuses.
+const (
+	StatusOpen     FindingStatus = "open"
+	StatusResolved FindingStatus = "resolved"
+)
+
+// Valid reports whether s is a known finding status.
+func (s FindingStatus) Valid() bool { return s == StatusOpen || s == StatusResolved }
+
+// Resolution says why a finding is resolved.
+type Resolution string
+
+// Resolutions: fixed (no longer detected) or accepted as a known risk.
+const (
+	ResolutionNone         Resolution = ""
+	ResolutionFixed        Resolution = "fixed"
+	ResolutionAcceptedRisk Resolution = "accepted_risk"
+)
+
+// AuditStatus is the state of an audit: queued → running → completed | failed,
+// or canceled from queued or running.
+type AuditStatus string
+
+// Audit states.
+const (
+	AuditQueued    AuditStatus = "queued"
+	AuditRunning   AuditStatus = "running"
+	AuditCompleted AuditStatus = "completed"
+	AuditFailed    AuditStatus = "failed"
+	AuditCanceled  AuditStatus = "canceled"
+)
+
+// ReportStatus is the state of a report: pending → ready | failed.
+type ReportStatus string
+
+// Report states.
+const (
+	ReportPending ReportStatus = "pending"
+	ReportReady   ReportStatus = "ready"
+	ReportFailed  ReportStatus = "failed"
+)
+
+// ReportKind is the kind of deliverable a report is.
+type ReportKind string
+
+// Report kinds.
+const (
+	ReportExecutiveSummary   ReportKind = "executive_summary"
+	ReportRemediationPlan    ReportKind = "remediation_plan"
+	ReportComplianceEvidence ReportKind = "compliance_evidence"
+)
+
+// ReportKinds lists the report kinds.
+var ReportKinds = []ReportKind{ReportExecutiveSummary, ReportRemediationPlan, ReportComplianceEvidence}
+
+// Valid reports whether k is a known report kind.
+func (k ReportKind) Valid() bool { return slices.Contains(ReportKinds, k) }
+
+// oneOf validates a filter value against a closed set, with an error that
+// names the allowed values.
+func oneOf[T ~string](field, value string, allowed []T) (T, error) {
+	for _, a := range allowed {
+		if string(a) == value {
+			return a, nil
+		}
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return "", &Error{Code: CodeValidationFailed, Field: field,
+		Message: field + " must be one of " + strings.Join(names, ", ") + "; got " + quote(value)}
+}
+
+func quote(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return "\"" + strings.ToValidUTF8(s, "?") + "\""
+}

@@ -1,0 +1,31 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Event types, as the spec names them.
+const (
+	EventFindingCreated         = "finding.created"
+	EventFindingSeverityChanged = "finding.severity_changed"
+	EventFindingResolved        = "finding.resolved"
+	EventAuditStarted           = "audit.started"
+	EventAuditCompleted         = "audit.completed"
+	EventResourceAdded          = "resource.added"
+	EventPolicyViolated         = "policy.violated"
+)
+
+// EventTypes lists the event types.
+var EventTypes = []string{EventFindingCreated, EventFindingSeverityChanged, EventFindingResolved,
+	EventAuditStarted, EventAuditCompleted, EventResourceAdded, EventPolicyViolated}
+
+// Event is something that happened in a tenant, delivered to webhooks in the
+// spec's envelope: {event_id, type, created_at, data}.
+type Event struct {
+	ID        string          `json:"event_id"`
+	TenantID  string          `json:"-"`
+	Type      string          `json:"type"`
+	CreatedAt time.Time       `json:"created_at"`
+	Data      json.RawMessage `json:"data"`
+}

@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Finding is one security, cost, architectural or compliance issue that an
+// audit found on a resource. Findings are stored as immutable snapshots,
+// one per completed audit; the id is stable across audits (see FindingID).
+type Finding struct {
+	ID          string        `json:"id"`
+	TenantID    string        `json:"-"`
+	AuditID     string        `json:"audit_id"`
+	ResourceID  string        `json:"resource_id"`
+	RuleID      string        `json:"rule_id"` // a built-in rule id or a policy id (pol_…)
+	Dimension   Dimension     `json:"dimension"`
+	Severity    Severity      `json:"severity"`
+	Status      FindingStatus `json:"status"`
+	Resolution  Resolution    `json:"resolution,omitempty"`
+	Title       string        `json:"title"`
+	Description string        `json:"description"`
+	Remediation string        `json:"remediation"`
+	// Evidence is a JSON object with what the rule saw.
+	Evidence json.RawMessage `json:"evidence"`
+	// Compliance lists control references, e.g. "CIS-AWS-1.4:2.1.1".
+	Compliance []string `json:"compliance"`
+	// Denormalized from the resource so that aggregations need no join.
+	ResourceType string `json:"resource_type"`
+	Provider     string `json:"provider"`
+	Account      string `json:"account"`
+	Region       string `json:"region"`
+
+	FirstSeenAt time.Time  `json:"first_seen_at"`
+	LastSeenAt  time.Time  `json:"last_seen_at"`
+	ResolvedAt  *time.Time `json:"resolved_at"`
+}
+
+// FindingFilter selects findings. Empty fields do not filter.
+type FindingFilter struct {
+	// AuditID selects the snapshot of that audit; empty means the latest
+	// completed audit of the tenant.
+	AuditID      string
+	Severity     Severity
+	Dimension    Dimension
+	Status       FindingStatus
+	ResourceID   string
+	RuleID       string
+	ResourceType string
+	Account      string
+	Region       string
+}
+
+// FindingFilterInput is a FindingFilter as callers send it: raw strings,
+// validated by Parse.
+type FindingFilterInput struct {
+	AuditID, Severity, Dimension, Status, ResourceID, RuleID, ResourceType, Account, Region string
+}
+
+// Parse validates the input and returns the filter. Unknown values of the
+// closed sets are errors naming the allowed values.
+func (in FindingFilterInput) Parse() (FindingFilter, error) {
+	f := FindingFilter{ResourceType: in.ResourceType, Account: in.Account, Region: in.Region, RuleID: in.RuleID}
+	var err error
+	if in.Severity != "" {
+		if f.Severity, err = ParseSeverity(in.Severity); err != nil {
+			return f, err
+		}
+	}
+	if in.Dimension != "" {
+		if f.Dimension, err = oneOf("dimension", in.Dimension, Dimensions); err != nil {
+			return f, err
+		}
+	}
+	if in.Status != "" {
+		if f.Status, err = oneOf("status", in.Status, []FindingStatus{StatusOpen, StatusResolved}); err != nil {
+			return f, err
+		}
+	}
+	if in.AuditID != "" {
+		if !ValidID(PrefixAudit, in.AuditID) {
+			return f, FieldErrorf("audit_id", "audit_id must be an audit id (aud_…); got %s", quote(in.AuditID))
+		}
+		f.AuditID = in.AuditID
+	}
+	if in.ResourceID != "" {
+		if !ValidID(PrefixResource, in.ResourceID) {
+			return f, FieldErrorf("resource_id", "resource_id must be a resource id (res_…); got %s", quote(in.ResourceID))
+		}
+		f.ResourceID = in.ResourceID
+	}
+	return f, nil
+}
+
+// FindingKey is a position in the findings order: most severe first, then by
+// id ascending.
+type FindingKey struct {
+	SeverityRank int    `json:"s"`
+	ID           string `json:"i"`
+}
+
+// FindingQuery is what the analytics store needs to read one page of a
+// snapshot: the filter with a resolved AuditID, the position after which to
+// start (nil for the first page) and how many rows at most.
+type FindingQuery struct {
+	TenantID string
+	Filter   FindingFilter
+	After    *FindingKey
+	Limit    int
+}
+
+// GroupBy names a field findings can be counted by.
+type GroupBy string
+
+// Fields findings can be grouped by.
+const (
+	GroupBySeverity     GroupBy = "severity"
+	GroupByDimension    GroupBy = "dimension"
+	GroupByResourceType GroupBy = "resource_type"
+	GroupByAccount      GroupBy = "account"
+	GroupByRegion       GroupBy = "region"
+	GroupByRule         GroupBy = "rule"
+	GroupByStatus       GroupBy = "status"
+)
+
+// GroupBys lists the fields findings can be grouped by.
+var GroupBys = []GroupBy{GroupBySeverity, GroupByDimension, GroupByResourceType, GroupByAccount, GroupByRegion, GroupByRule, GroupByStatus}
+
+// FindingCountQuery asks the analytics store for counts of a snapshot's
+// findings grouped by zero or more fields.
+type FindingCountQuery struct {
+	TenantID string
+	Filter   FindingFilter // AuditID resolved
+	GroupBy  []GroupBy
+}
+
+// FindingCount is one group of a count: the values of the grouped fields
+// (keyed by field name) and how many findings fall in it.
+type FindingCount struct {
+	Key   map[GroupBy]string `json:"key"`
+	Count int64              `json:"count"`
+}
+
+// FindingSummary is the answer to a grouped count.
+type FindingSummary struct {
+	AuditID string         `json:"audit_id"`
+	GroupBy []GroupBy      `json:"group_by"`
+	Total   int64          `json:"total"`
+	Groups  []FindingCount `json:"groups"`
+}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// ListFindings returns a page of the tenant's findings, most severe first.
+// Without an audit filter it reads the latest completed audit's snapshot; the
+// cursor pins that snapshot, so paging stays consistent while a new audit
+// lands.
+func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter, pr PageRequest) (Page[Finding], error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return Page[Finding]{}, err
+	}
+	limit, err := pr.limit()
+	if err != nil {
+		return Page[Finding]{}, err
+	}
+	scope := "findings|" + findingFingerprint(f)
+	var pos findingCursor
+	if pr.Cursor != "" {
+		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &pos); err != nil {
+			return Page[Finding]{}, err
+		}
+		f.AuditID = pos.AuditID
+	} else if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, f.AuditID); err != nil {
+		if IsNotFound(err) && f.AuditID == "" {
+			return Page[Finding]{Items: []Finding{}}, nil // no completed audit yet: nothing found
+		}
+		return Page[Finding]{}, err
+	}
+	q := FindingQuery{TenantID: p.TenantID, Filter: f, Limit: limit + 1}
+	if pr.Cursor != "" {
+		q.After = &pos.After
+	}
+	items, err := s.cfg.Findings.ListFindings(ctx, q)
+	if err != nil {
+		return Page[Finding]{}, err
+	}
+	page := Page[Finding]{Items: items}
+	if len(items) > limit {
+		page.Items, page.HasMore = items[:limit], true
+		last := page.Items[limit-1]
+		page.NextCursor = s.cursors.encode(p.TenantID, scope, findingCursor{
+			AuditID: f.AuditID, After: FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}})
+	}
+	return page, nil
+}
+
+type findingCursor struct {
+	AuditID string     `json:"a"`
+	After   FindingKey `json:"p"`
+}
+
+// findingFingerprint binds a cursor to the filters a caller chose (the
+// audit id included only when the caller chose one).
+func findingFingerprint(f FindingFilter) string {
+	return fingerprint(f.AuditID, string(f.Severity), string(f.Dimension), string(f.Status),
+		f.ResourceID, f.RuleID, f.ResourceType, f.Account, f.Region)
+}
+
+// snapshotFor resolves which audit's snapshot to read: the requested one,
+// which must be a completed audit of the tenant, or the latest completed.
+func (s *Service) snapshotFor(ctx context.Context, tenantID, auditID string) (string, error) {
+	if auditID == "" {
+		a, err := s.cfg.Audits.LatestCompletedAudit(ctx, tenantID)
+		if err != nil {
+			return "", err
+		}
+		return a.ID, nil
+	}
+	a, err := s.cfg.Audits.GetAudit(ctx, tenantID, auditID)
+	if err != nil {
+		return "", err
+	}
+	if a.Status != AuditCompleted {
+		return "", Errorf(CodeConflict, "audit %s is %s; findings are readable once it completes", a.ID, a.Status)
+	}
+	return a.ID, nil
+}
+
+// GetFinding returns one finding as of the latest completed audit.
+func (s *Service) GetFinding(ctx context.Context, p Principal, id string) (Finding, error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return Finding{}, err
+	}
+	if !ValidID(PrefixFinding, id) {
+		return Finding{}, ErrNotFound("finding", id)
+	}
+	auditID, err := s.snapshotFor(ctx, p.TenantID, "")
+	if err != nil {
+		if IsNotFound(err) {
+			return Finding{}, ErrNotFound("finding", id)
+		}
+		return Finding{}, err
+	}
+	return s.cfg.Findings.GetFinding(ctx, p.TenantID, auditID, id)
+}
+
+// SummarizeFindings counts the findings matching f grouped by the given
+// fields (none: just the total), from the same snapshot ListFindings reads.
+func (s *Service) SummarizeFindings(ctx context.Context, p Principal, f FindingFilter, groupBy []GroupBy) (FindingSummary, error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return FindingSummary{}, err
+	}
+	seen := map[GroupBy]bool{}
+	for _, g := range groupBy {
+		if !slices.Contains(GroupBys, g) {
+			return FindingSummary{}, ParseGroupByError(string(g))
+		}
+		if seen[g] {
+			return FindingSummary{}, FieldErrorf("group_by", "group_by names %s twice", g)
+		}
+		seen[g] = true
+	}
+	sum := FindingSummary{GroupBy: groupBy, Groups: []FindingCount{}}
+	if sum.GroupBy == nil {
+		sum.GroupBy = []GroupBy{}
+	}
+	var err error
+	if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, f.AuditID); err != nil {
+		if IsNotFound(err) && f.AuditID == "" {
+			return sum, nil
+		}
+		return FindingSummary{}, err
+	}
+	sum.AuditID = f.AuditID
+	groups, err := s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: p.TenantID, Filter: f, GroupBy: groupBy})
+	if err != nil {
+		return FindingSummary{}, err
+	}
+	for _, g := range groups {
+		sum.Total += g.Count
+	}
+	if len(groupBy) > 0 {
+		sum.Groups = groups
+	}
+	return sum, nil
+}
+
+// ParseGroupBy validates a comma-separated list of group-by fields.
+func ParseGroupBy(s string) ([]GroupBy, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []GroupBy
+	for _, part := range strings.Split(s, ",") {
+		g := GroupBy(strings.TrimSpace(part))
+		if !slices.Contains(GroupBys, g) {
+			return nil, ParseGroupByError(part)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// ParseGroupByError is the validation error for an unknown group-by field.
+func ParseGroupByError(v string) error {
+	names := make([]string, len(GroupBys))
+	for i, g := range GroupBys {
+		names[i] = string(g)
+	}
+	return FieldErrorf("group_by", "group_by must be a comma-separated list of %s; got %s", strings.Join(names, ", "), quote(v))
+}

@@ -1,0 +1,146 @@
+package engine
+
+import "context"
+
+// idPage pages a collection ordered by id (ascending for resources, newest
+// first for the time-sortable ids of audits, policies and reports): it asks
+// fetch for limit+1 rows after the cursor's id and cuts the page.
+func idPage[T any](s *Service, p Principal, scope string, pr PageRequest, idOf func(T) string,
+	fetch func(afterID string, limit int) ([]T, error)) (Page[T], error) {
+	limit, err := pr.limit()
+	if err != nil {
+		return Page[T]{}, err
+	}
+	var after string
+	if pr.Cursor != "" {
+		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &after); err != nil {
+			return Page[T]{}, err
+		}
+	}
+	items, err := fetch(after, limit+1)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	if items == nil {
+		items = []T{}
+	}
+	page := Page[T]{Items: items}
+	if len(items) > limit {
+		page.Items, page.HasMore = items[:limit], true
+		page.NextCursor = s.cursors.encode(p.TenantID, scope, idOf(page.Items[limit-1]))
+	}
+	return page, nil
+}
+
+// ListResources returns a page of the tenant's inventory in id order.
+func (s *Service) ListResources(ctx context.Context, p Principal, f ResourceFilter, pr PageRequest) (Page[Resource], error) {
+	if err := p.Require(ScopeResourcesRead); err != nil {
+		return Page[Resource]{}, err
+	}
+	scope := "resources|" + fingerprint(f.Type, f.Provider, f.Account, f.Region)
+	return idPage(s, p, scope, pr, func(r Resource) string { return r.ID }, func(after string, limit int) ([]Resource, error) {
+		return s.cfg.Resources.ListResources(ctx, ResourceQuery{TenantID: p.TenantID, Filter: f, AfterID: after, Limit: limit})
+	})
+}
+
+// GetResource returns one resource of the tenant.
+func (s *Service) GetResource(ctx context.Context, p Principal, id string) (Resource, error) {
+	if err := p.Require(ScopeResourcesRead); err != nil {
+		return Resource{}, err
+	}
+	if !ValidID(PrefixResource, id) {
+		return Resource{}, ErrNotFound("resource", id)
+	}
+	return s.cfg.Resources.GetResource(ctx, p.TenantID, id)
+}
+
+// GetResources returns the tenant's resources with the given ids, in the
+// order asked, with a zero Resource where an id does not exist (for
+// dataloaders).
+func (s *Service) GetResources(ctx context.Context, p Principal, ids []string) ([]Resource, error) {
+	if err := p.Require(ScopeResourcesRead); err != nil {
+		return nil, err
+	}
+	var valid []string
+	for _, id := range ids {
+		if ValidID(PrefixResource, id) {
+			valid = append(valid, id)
+		}
+	}
+	found, err := s.cfg.Resources.GetResources(ctx, p.TenantID, valid)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Resource, len(found))
+	for _, r := range found {
+		byID[r.ID] = r
+	}
+	out := make([]Resource, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out, nil
+}
+
+// ListAudits returns a page of the tenant's audits, newest first.
+func (s *Service) ListAudits(ctx context.Context, p Principal, pr PageRequest) (Page[Audit], error) {
+	if err := p.Require(ScopeAuditsRead); err != nil {
+		return Page[Audit]{}, err
+	}
+	return idPage(s, p, "audits", pr, func(a Audit) string { return a.ID }, func(before string, limit int) ([]Audit, error) {
+		return s.cfg.Audits.ListAudits(ctx, AuditQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+	})
+}
+
+// GetAudit returns one audit of the tenant.
+func (s *Service) GetAudit(ctx context.Context, p Principal, id string) (Audit, error) {
+	if err := p.Require(ScopeAuditsRead); err != nil {
+		return Audit{}, err
+	}
+	if !ValidID(PrefixAudit, id) {
+		return Audit{}, ErrNotFound("audit", id)
+	}
+	return s.cfg.Audits.GetAudit(ctx, p.TenantID, id)
+}
+
+// ListPolicies returns a page of the tenant's policies, newest first.
+func (s *Service) ListPolicies(ctx context.Context, p Principal, pr PageRequest) (Page[Policy], error) {
+	if err := p.Require(ScopePoliciesRead); err != nil {
+		return Page[Policy]{}, err
+	}
+	return idPage(s, p, "policies", pr, func(x Policy) string { return x.ID }, func(before string, limit int) ([]Policy, error) {
+		return s.cfg.Policies.ListPolicies(ctx, PolicyQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+	})
+}
+
+// GetPolicy returns one policy of the tenant.
+func (s *Service) GetPolicy(ctx context.Context, p Principal, id string) (Policy, error) {
+	if err := p.Require(ScopePoliciesRead); err != nil {
+		return Policy{}, err
+	}
+	if !ValidID(PrefixPolicy, id) {
+		return Policy{}, ErrNotFound("policy", id)
+	}
+	return s.cfg.Policies.GetPolicy(ctx, p.TenantID, id)
+}
+
+// ListReports returns a page of the tenant's reports, newest first.
+func (s *Service) ListReports(ctx context.Context, p Principal, pr PageRequest) (Page[Report], error) {
+	if err := p.Require(ScopeReportsRead); err != nil {
+		return Page[Report]{}, err
+	}
+	return idPage(s, p, "reports", pr, func(r Report) string { return r.ID }, func(before string, limit int) ([]Report, error) {
+		return s.cfg.Reports.ListReports(ctx, ReportQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+	})
+}
+
+// GetReport returns one report of the tenant.
+func (s *Service) GetReport(ctx context.Context, p Principal, id string) (Report, error) {
+	if err := p.Require(ScopeReportsRead); err != nil {
+		return Report{}, err
+	}
+	if !ValidID(PrefixReport, id) {
+		return Report{}, ErrNotFound("report", id)
+	}
+	return s.cfg.Reports.GetReport(ctx, p.TenantID, id)
+}

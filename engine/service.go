@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+)
+
+// Config holds what a Service needs. Stores are required; the rest have
+// defaults.
+type Config struct {
+	Findings  FindingStore
+	Resources ResourceStore
+	Tenants   TenantStore
+	Audits    AuditStore
+	Policies  PolicyStore
+	Reports   ReportStore
+	// Secret keys cursors and other opaque values; at least 32 bytes.
+	Secret []byte
+	// CursorTTL bounds how long a cursor stays valid; default 24 h.
+	CursorTTL time.Duration
+	Logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// Validate reports the first missing or invalid field.
+func (c Config) Validate() error {
+	switch {
+	case c.Findings == nil || c.Resources == nil:
+		return errors.New("engine: analytics stores (Findings, Resources) are required")
+	case c.Tenants == nil || c.Audits == nil || c.Policies == nil || c.Reports == nil:
+		return errors.New("engine: control stores (Tenants, Audits, Policies, Reports) are required")
+	case len(c.Secret) < 32:
+		return errors.New("engine: Secret must be at least 32 bytes")
+	}
+	return nil
+}
+
+// Service is fourd's one entry point for every use case. Each method takes
+// the caller's Principal and checks tenant and scope itself; the REST and
+// GraphQL adapters never decide authorization.
+type Service struct {
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	cursors *cursorCodec
+}
+
+// NewService returns a Service over the configured stores.
+func NewService(cfg Config) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CursorTTL == 0 {
+		cfg.CursorTTL = 24 * time.Hour
+	}
+	return &Service{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		now:     cfg.Now,
+		cursors: newCursorCodec(cfg.Secret, cfg.CursorTTL, cfg.Now),
+	}, nil
+}

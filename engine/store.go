@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"iter"
+	"time"
+)
+
+// The interfaces below are what engine needs from its storage. store/clickhouse
+// implements FindingStore and ResourceStore (the analytics side);
+// store/postgres implements the rest (what people configure and what must
+// change atomically). Unless a method says otherwise it returns not_found
+// for a missing record (also for another tenant's id), conflict for a
+// uniqueness violation, and wraps anything else as an internal error.
+
+// FindingStore holds finding snapshots, one per completed audit.
+type FindingStore interface {
+	// ListFindings returns up to q.Limit findings of snapshot
+	// q.Filter.AuditID that match q.Filter, strictly after q.After in the
+	// order (severity rank descending, id ascending).
+	ListFindings(ctx context.Context, q FindingQuery) ([]Finding, error)
+	// GetFinding returns one finding of a snapshot; not_found when absent.
+	GetFinding(ctx context.Context, tenantID, auditID, id string) (Finding, error)
+	// CountFindings counts a snapshot's findings matching q.Filter grouped
+	// by q.GroupBy (no groups: one row with the total). Groups come ordered
+	// by their key values.
+	CountFindings(ctx context.Context, q FindingCountQuery) ([]FindingCount, error)
+	// WriteSnapshot streams the whole finding set of an audit into the store
+	// in large batches and records its per-snapshot counts. It returns the
+	// number of findings written. The snapshot is read only once the audit
+	// is marked completed in the AuditStore.
+	WriteSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[Finding, error]) (int64, error)
+}
+
+// ResourceStore holds the inventory: observations of cloud resources.
+type ResourceStore interface {
+	// ListResources returns up to q.Limit resources (latest observation of
+	// each) in id order, strictly after q.AfterID.
+	ListResources(ctx context.Context, q ResourceQuery) ([]Resource, error)
+	// GetResource returns the latest observation of a resource.
+	GetResource(ctx context.Context, tenantID, id string) (Resource, error)
+	// GetResources returns the resources with the given ids that exist, in
+	// any order (for dataloaders and report queries).
+	GetResources(ctx context.Context, tenantID string, ids []string) ([]Resource, error)
+	// WriteResources stores observations in large batches. It returns the
+	// ids seen for the first time for the tenant (for resource.added).
+	WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error]) (WriteResourcesResult, error)
+}
+
+// WriteResourcesResult reports what WriteResources stored.
+type WriteResourcesResult struct {
+	Written int64
+	NewIDs  []string
+}
+
+// TenantStore holds tenants, users and personal access tokens.
+type TenantStore interface {
+	// EnsureTenant returns the tenant with the slug, creating it if needed.
+	EnsureTenant(ctx context.Context, slug, name string) (Tenant, error)
+	GetTenantBySlug(ctx context.Context, slug string) (Tenant, error)
+	// EnsureUser returns the user with the email in the tenant, creating it
+	// with the role if needed.
+	EnsureUser(ctx context.Context, tenantID, email string, role Role) (User, error)
+	CreateToken(ctx context.Context, t Token) error
+	// GetTokenByHash returns a token by the hash of its secret, revoked or
+	// not (the caller checks); not_found when no token has that hash.
+	GetTokenByHash(ctx context.Context, hash string) (Token, error)
+	// TouchToken records that a token was used at t.
+	TouchToken(ctx context.Context, id string, t time.Time) error
+	ListTokens(ctx context.Context, tenantID, userID string) ([]Token, error)
+	RevokeToken(ctx context.Context, tenantID, id string, at time.Time) error
+}
+
+// AuditStore holds audits.
+type AuditStore interface {
+	CreateAudit(ctx context.Context, a Audit) error
+	GetAudit(ctx context.Context, tenantID, id string) (Audit, error)
+	// LatestCompletedAudit returns the tenant's most recently completed
+	// audit; not_found when it has none.
+	LatestCompletedAudit(ctx context.Context, tenantID string) (Audit, error)
+	// ListAudits returns up to q.Limit audits, newest (highest id) first,
+	// strictly before q.BeforeID.
+	ListAudits(ctx context.Context, q AuditQuery) ([]Audit, error)
+	// UpdateAudit overwrites the mutable fields (status, progress, summary,
+	// error, timestamps) of an audit.
+	UpdateAudit(ctx context.Context, a Audit) error
+}
+
+// PolicyStore holds custom policies.
+type PolicyStore interface {
+	GetPolicy(ctx context.Context, tenantID, id string) (Policy, error)
+	// ListPolicies returns up to q.Limit policies, newest first, strictly
+	// before q.BeforeID.
+	ListPolicies(ctx context.Context, q PolicyQuery) ([]Policy, error)
+}
+
+// ReportStore holds report jobs and their documents.
+type ReportStore interface {
+	GetReport(ctx context.Context, tenantID, id string) (Report, error)
+	// ListReports returns up to q.Limit reports, newest first, strictly
+	// before q.BeforeID.
+	ListReports(ctx context.Context, q ReportQuery) ([]Report, error)
+}
+
+// Pinger is a dependency whose health /readyz reports.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
