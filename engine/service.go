@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"time"
@@ -66,4 +67,16 @@ func NewService(cfg Config) (*Service, error) {
 		now:     cfg.Now,
 		cursors: newCursorCodec(cfg.Secret, cfg.CursorTTL, cfg.Now),
 	}, nil
+}
+
+// Ready reports whether the stores answer; /readyz serves it.
+func (s *Service) Ready(ctx context.Context) error {
+	for name, d := range map[string]any{"clickhouse": s.cfg.Findings, "postgres": s.cfg.Tenants} {
+		if p, ok := d.(Pinger); ok {
+			if err := p.Ping(ctx); err != nil {
+				return Errorf(CodeUnavailable, "%s is not answering", name)
+			}
+		}
+	}
+	return nil
 }
