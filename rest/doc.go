@@ -1,0 +1,4 @@
+// Package rest serves fourd's documented REST API (/v1) over engine.Service:
+// handlers parse input, call one Service method and write JSON; one wrapper
+// turns errors into the {"error":{code,message,request_id}} envelope.
+package rest
