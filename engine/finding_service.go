@@ -25,11 +25,14 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 			return Page[Finding]{}, err
 		}
 		f.AuditID = pos.AuditID
-	} else if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, f.AuditID); err != nil {
-		if IsNotFound(err) && f.AuditID == "" {
-			return Page[Finding]{Items: []Finding{}}, nil // no completed audit yet: nothing found
+	} else {
+		requested := f.AuditID
+		if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, requested); err != nil {
+			if IsNotFound(err) && requested == "" {
+				return Page[Finding]{Items: []Finding{}}, nil // no completed audit yet: nothing found
+			}
+			return Page[Finding]{}, err
 		}
-		return Page[Finding]{}, err
 	}
 	q := FindingQuery{TenantID: p.TenantID, Filter: f, Limit: limit + 1}
 	if pr.Cursor != "" {
@@ -119,9 +122,10 @@ func (s *Service) SummarizeFindings(ctx context.Context, p Principal, f FindingF
 	if sum.GroupBy == nil {
 		sum.GroupBy = []GroupBy{}
 	}
+	requested := f.AuditID
 	var err error
-	if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, f.AuditID); err != nil {
-		if IsNotFound(err) && f.AuditID == "" {
+	if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, requested); err != nil {
+		if IsNotFound(err) && requested == "" {
 			return sum, nil
 		}
 		return FindingSummary{}, err

@@ -1,0 +1,194 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"iter"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Fakes of the store interfaces for engine's unit tests only; the stores
+// themselves are tested against real servers.
+
+type fakeFindings struct{ rows []Finding }
+
+func findingLess(a, b Finding) int {
+	if c := cmp.Compare(b.Severity.Rank(), a.Severity.Rank()); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+func (f *fakeFindings) match(tenant string, flt FindingFilter, x Finding) bool {
+	return x.TenantID == tenant && x.AuditID == flt.AuditID &&
+		(flt.Severity == "" || x.Severity == flt.Severity) &&
+		(flt.Dimension == "" || x.Dimension == flt.Dimension) &&
+		(flt.Status == "" || x.Status == flt.Status)
+}
+
+func (f *fakeFindings) ListFindings(_ context.Context, q FindingQuery) ([]Finding, error) {
+	rows := slices.Clone(f.rows)
+	slices.SortFunc(rows, findingLess)
+	var out []Finding
+	for _, x := range rows {
+		if !f.match(q.TenantID, q.Filter, x) {
+			continue
+		}
+		if q.After != nil && findingLess(x, Finding{Severity: SeverityFromRank(q.After.SeverityRank), ID: q.After.ID}) <= 0 {
+			continue
+		}
+		if out = append(out, x); len(out) == q.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeFindings) GetFinding(_ context.Context, tenant, audit, id string) (Finding, error) {
+	for _, x := range f.rows {
+		if x.TenantID == tenant && x.AuditID == audit && x.ID == id {
+			return x, nil
+		}
+	}
+	return Finding{}, ErrNotFound("finding", id)
+}
+
+func (f *fakeFindings) CountFindings(_ context.Context, q FindingCountQuery) ([]FindingCount, error) {
+	counts := map[string]*FindingCount{}
+	var keys []string
+	for _, x := range f.rows {
+		if !f.match(q.TenantID, q.Filter, x) {
+			continue
+		}
+		key := map[GroupBy]string{}
+		var parts []string
+		for _, g := range q.GroupBy {
+			v := map[GroupBy]string{GroupBySeverity: string(x.Severity), GroupByDimension: string(x.Dimension)}[g]
+			key[g] = v
+			parts = append(parts, v)
+		}
+		k := strings.Join(parts, "|")
+		if counts[k] == nil {
+			counts[k] = &FindingCount{Key: key}
+			keys = append(keys, k)
+		}
+		counts[k].Count++
+	}
+	slices.Sort(keys)
+	var out []FindingCount
+	for _, k := range keys {
+		out = append(out, *counts[k])
+	}
+	return out, nil
+}
+
+func (f *fakeFindings) WriteSnapshot(_ context.Context, tenant, audit string, src iter.Seq2[Finding, error]) (int64, error) {
+	var n int64
+	for x, err := range src {
+		if err != nil {
+			return n, err
+		}
+		x.TenantID, x.AuditID = tenant, audit
+		f.rows = append(f.rows, x)
+		n++
+	}
+	return n, nil
+}
+
+type fakeControl struct {
+	audits  []Audit
+	tokens  []Token
+	touched int
+}
+
+func (c *fakeControl) CreateAudit(_ context.Context, a Audit) error {
+	c.audits = append(c.audits, a)
+	return nil
+}
+func (c *fakeControl) GetAudit(_ context.Context, tenant, id string) (Audit, error) {
+	for _, a := range c.audits {
+		if a.TenantID == tenant && a.ID == id {
+			return a, nil
+		}
+	}
+	return Audit{}, ErrNotFound("audit", id)
+}
+func (c *fakeControl) LatestCompletedAudit(_ context.Context, tenant string) (Audit, error) {
+	var best *Audit
+	for i, a := range c.audits {
+		if a.TenantID == tenant && a.Status == AuditCompleted && (best == nil || a.CompletedAt.After(*best.CompletedAt)) {
+			best = &c.audits[i]
+		}
+	}
+	if best == nil {
+		return Audit{}, ErrNotFound("audit", "latest")
+	}
+	return *best, nil
+}
+func (c *fakeControl) ListAudits(context.Context, AuditQuery) ([]Audit, error) { return nil, nil }
+func (c *fakeControl) UpdateAudit(context.Context, Audit) error                { return nil }
+func (c *fakeControl) EnsureTenant(_ context.Context, slug, name string) (Tenant, error) {
+	return Tenant{ID: DerivedID(PrefixTenant, slug), Slug: slug, Name: name}, nil
+}
+func (c *fakeControl) GetTenantBySlug(_ context.Context, slug string) (Tenant, error) {
+	return Tenant{ID: DerivedID(PrefixTenant, slug), Slug: slug}, nil
+}
+func (c *fakeControl) EnsureUser(_ context.Context, tenant, email string, role Role) (User, error) {
+	return User{ID: DerivedID(PrefixUser, tenant, email), TenantID: tenant, Email: email, Role: role}, nil
+}
+func (c *fakeControl) CreateToken(_ context.Context, t Token) error {
+	c.tokens = append(c.tokens, t)
+	return nil
+}
+func (c *fakeControl) GetTokenByHash(_ context.Context, hash string) (Token, error) {
+	for _, t := range c.tokens {
+		if t.Hash == hash {
+			return t, nil
+		}
+	}
+	return Token{}, ErrNotFound("token", "")
+}
+func (c *fakeControl) TouchToken(_ context.Context, id string, at time.Time) error {
+	c.touched++
+	for i := range c.tokens {
+		if c.tokens[i].ID == id {
+			c.tokens[i].LastUsedAt = &at
+		}
+	}
+	return nil
+}
+func (c *fakeControl) ListTokens(context.Context, string, string) ([]Token, error) { return nil, nil }
+func (c *fakeControl) RevokeToken(_ context.Context, tenant, id string, at time.Time) error {
+	for i := range c.tokens {
+		if c.tokens[i].ID == id && c.tokens[i].TenantID == tenant {
+			c.tokens[i].RevokedAt = &at
+			return nil
+		}
+	}
+	return ErrNotFound("token", id)
+}
+func (c *fakeControl) GetPolicy(_ context.Context, _, id string) (Policy, error) {
+	return Policy{}, ErrNotFound("policy", id)
+}
+func (c *fakeControl) ListPolicies(context.Context, PolicyQuery) ([]Policy, error) { return nil, nil }
+func (c *fakeControl) GetReport(_ context.Context, _, id string) (Report, error) {
+	return Report{}, ErrNotFound("report", id)
+}
+func (c *fakeControl) ListReports(context.Context, ReportQuery) ([]Report, error) { return nil, nil }
+
+type fakeResources struct{}
+
+func (fakeResources) ListResources(context.Context, ResourceQuery) ([]Resource, error) {
+	return nil, nil
+}
+func (fakeResources) GetResource(_ context.Context, _, id string) (Resource, error) {
+	return Resource{}, ErrNotFound("resource", id)
+}
+func (fakeResources) GetResources(context.Context, string, []string) ([]Resource, error) {
+	return nil, nil
+}
+func (fakeResources) WriteResources(context.Context, string, iter.Seq2[Resource, error]) (WriteResourcesResult, error) {
+	return WriteResourcesResult{}, nil
+}

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestNewIDIsValidAndTimeSortable(t *testing.T) {
+	base := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	var ids []string
+	for i := range 50 {
+		id := NewID(PrefixAudit, base.Add(time.Duration(i)*time.Millisecond))
+		if !ValidID(PrefixAudit, id) {
+			t.Fatalf("NewID gave invalid id %q", id)
+		}
+		ids = append(ids, id)
+	}
+	if !slices.IsSorted(ids) {
+		t.Errorf("ids made later do not sort later: %v", ids)
+	}
+}
+
+func TestDerivedIDIsStable(t *testing.T) {
+	a := FindingID("ten_1", "aws-s3-001", "res_1")
+	if a != FindingID("ten_1", "aws-s3-001", "res_1") {
+		t.Fatal("FindingID is not deterministic")
+	}
+	for _, other := range []string{
+		FindingID("ten_2", "aws-s3-001", "res_1"),
+		FindingID("ten_1", "aws-s3-002", "res_1"),
+		FindingID("ten_1", "aws-s3-001", "res_2"),
+		FindingID("ten_1aws-s3-001", "", "res_1"), // parts are separated, not concatenated
+	} {
+		if other == a {
+			t.Errorf("different inputs gave the same id %s", a)
+		}
+	}
+	if !ValidID(PrefixFinding, a) {
+		t.Errorf("derived id %q is not valid", a)
+	}
+}
+
+func TestValidID(t *testing.T) {
+	good := NewID(PrefixFinding, time.Now())
+	tests := []struct {
+		name, prefix, id string
+		want             bool
+	}{
+		{"good", PrefixFinding, good, true},
+		{"wrong prefix", PrefixResource, good, false},
+		{"empty", PrefixFinding, "", false},
+		{"short", PrefixFinding, good[:len(good)-1], false},
+		{"long", PrefixFinding, good + "0", false},
+		{"uppercase", PrefixFinding, "fnd_" + "0123456789ABCDEFGHJKMNPQRS", false},
+		{"excluded letter", PrefixFinding, "fnd_0123456789abcdefghjkmnpqri", false},
+		{"overflowing first char", PrefixFinding, "fnd_8123456789abcdefghjkmnpqrs", false},
+		{"no separator", PrefixFinding, "fnd0123456789abcdefghjkmnpqrst", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ValidID(tt.prefix, tt.id); got != tt.want {
+				t.Errorf("ValidID(%q, %q) = %v, want %v", tt.prefix, tt.id, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRandomToken(t *testing.T) {
+	a, b := RandomToken(30), RandomToken(30)
+	if a == b || len(a) != 48 {
+		t.Errorf("RandomToken(30) = %q, %q; want two different 48-char strings", a, b)
+	}
+}
