@@ -1,0 +1,90 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/store/postgres"
+	"github.com/fourd-dev/fourd/store/postgres/pgtest"
+)
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     postgres.Config
+		wantErr bool
+	}{
+		{"ok", postgres.Config{URL: pgtest.DefaultURL}, false},
+		{"ok with pool size", postgres.Config{URL: pgtest.DefaultURL, MaxConns: 4}, false},
+		{"missing URL", postgres.Config{}, true},
+		{"malformed URL", postgres.Config{URL: "postgres://%zz"}, true},
+		{"negative pool size", postgres.Config{URL: pgtest.DefaultURL, MaxConns: -1}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cfg.Validate()
+			if (err != nil) != tt.wantErr {
+				t.Errorf("Validate() = %v; want error %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestOpenUnreachable(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// Port 1 on the loopback refuses connections at once.
+	s, err := postgres.Open(ctx, postgres.Config{URL: "postgres://fourd@127.0.0.1:1/fourd?sslmode=disable&connect_timeout=2"})
+	if err == nil {
+		s.Close()
+		t.Fatal("Open of an unreachable server succeeded")
+	}
+}
+
+func TestMigrateTwiceIsNoOp(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.NewDatabase(t) // already migrated once, as a template copy
+	s, err := postgres.Open(ctx, postgres.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 2 {
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatalf("Migrate #%d: %v", i+1, err)
+		}
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	// The schema works after the repeated migrations.
+	if _, err := s.EnsureTenant(ctx, "acme", "Acme"); err != nil {
+		t.Fatalf("EnsureTenant after Migrate: %v", err)
+	}
+}
+
+func TestMigrateFreshDatabase(t *testing.T) {
+	// A database whose schema was dropped migrates from scratch, twice.
+	ctx := context.Background()
+	url := pgtest.NewDatabase(t)
+	s, err := postgres.Open(ctx, postgres.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := postgres.ResetSchemaForTest(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EnsureTenant(ctx, "acme", "Acme"); err == nil {
+		t.Fatal("EnsureTenant succeeded without a schema")
+	}
+	for i := range 2 {
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatalf("Migrate #%d: %v", i+1, err)
+		}
+	}
+	if _, err := s.EnsureTenant(ctx, "acme", "Acme"); err != nil {
+		t.Fatalf("EnsureTenant after Migrate: %v", err)
+	}
+}
