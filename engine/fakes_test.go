@@ -178,17 +178,48 @@ func (c *fakeControl) GetReport(_ context.Context, _, id string) (Report, error)
 }
 func (c *fakeControl) ListReports(context.Context, ReportQuery) ([]Report, error) { return nil, nil }
 
-type fakeResources struct{}
+type fakeResources struct{ rows map[string]Resource }
 
-func (fakeResources) ListResources(context.Context, ResourceQuery) ([]Resource, error) {
+func (f *fakeResources) ListResources(context.Context, ResourceQuery) ([]Resource, error) {
 	return nil, nil
 }
-func (fakeResources) GetResource(_ context.Context, _, id string) (Resource, error) {
+func (f *fakeResources) GetResource(_ context.Context, tenant, id string) (Resource, error) {
+	if r, ok := f.rows[id]; ok && r.TenantID == tenant {
+		return r, nil
+	}
 	return Resource{}, ErrNotFound("resource", id)
 }
-func (fakeResources) GetResources(context.Context, string, []string) ([]Resource, error) {
-	return nil, nil
+func (f *fakeResources) GetResources(_ context.Context, tenant string, ids []string) ([]Resource, error) {
+	var out []Resource
+	for _, id := range ids {
+		if r, ok := f.rows[id]; ok && r.TenantID == tenant {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
-func (fakeResources) WriteResources(context.Context, string, iter.Seq2[Resource, error]) (WriteResourcesResult, error) {
-	return WriteResourcesResult{}, nil
+func (f *fakeResources) WriteResources(_ context.Context, tenant string, src iter.Seq2[Resource, error]) (WriteResourcesResult, error) {
+	if f.rows == nil {
+		f.rows = map[string]Resource{}
+	}
+	var res WriteResourcesResult
+	for r, err := range src {
+		if err != nil {
+			return res, err
+		}
+		if _, ok := f.rows[r.ID]; !ok {
+			res.NewIDs = append(res.NewIDs, r.ID)
+		}
+		r.TenantID = tenant
+		f.rows[r.ID] = r
+		res.Written++
+	}
+	return res, nil
+}
+
+type fakeEvents struct{ events []Event }
+
+func (f *fakeEvents) AppendEvents(_ context.Context, evs []Event) error {
+	f.events = append(f.events, evs...)
+	return nil
 }

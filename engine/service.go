@@ -16,6 +16,9 @@ type Config struct {
 	Audits    AuditStore
 	Policies  PolicyStore
 	Reports   ReportStore
+	// Events is the outbox; EventLog its analytic copy. Both optional.
+	Events   EventStore
+	EventLog EventLog
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.

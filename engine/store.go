@@ -106,3 +106,16 @@ type ReportStore interface {
 type Pinger interface {
 	Ping(ctx context.Context) error
 }
+
+// EventStore is the durable record of events: the PostgreSQL outbox that
+// webhook dispatchers drain and the events API reads. Events appended in one
+// call are committed together.
+type EventStore interface {
+	AppendEvents(ctx context.Context, events []Event) error
+}
+
+// EventLog is the analytic copy of events (ClickHouse), for trends and
+// reports. Writing to it is best effort after the outbox committed.
+type EventLog interface {
+	LogEvents(ctx context.Context, events []Event) error
+}

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// eventChunk bounds how many events are built and committed at once.
+const eventChunk = 1000
+
+// newEvent builds an event with a fresh time-sortable id.
+func (s *Service) newEvent(tenantID, typ string, data any) (Event, error) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return Event{}, err
+	}
+	now := s.now().UTC()
+	return Event{ID: NewID(PrefixEvent, now), TenantID: tenantID, Type: typ, CreatedAt: now, Data: b}, nil
+}
+
+// publish commits events to the outbox, then copies them to the event log.
+// Without an EventStore configured, events are dropped (tests of other
+// features).
+func (s *Service) publish(ctx context.Context, events []Event) error {
+	if len(events) == 0 || s.cfg.Events == nil {
+		return nil
+	}
+	if err := s.cfg.Events.AppendEvents(ctx, events); err != nil {
+		return err
+	}
+	if s.cfg.EventLog != nil {
+		if err := s.cfg.EventLog.LogEvents(ctx, events); err != nil {
+			s.log.WarnContext(ctx, "copying events to the event log", "err", err, "events", len(events))
+		}
+	}
+	return nil
+}
+
+// resourceSummary is what resource.added carries: the resource without its
+// (possibly large) attributes.
+type resourceSummary struct {
+	ID       string            `json:"id"`
+	Provider string            `json:"provider"`
+	Account  string            `json:"account"`
+	Region   string            `json:"region"`
+	Type     string            `json:"type"`
+	NativeID string            `json:"native_id"`
+	Name     string            `json:"name"`
+	Tags     map[string]string `json:"tags"`
+}
+
+func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids []string) error {
+	if s.cfg.Events == nil {
+		return nil
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), eventChunk)
+		rs, err := s.cfg.Resources.GetResources(ctx, tenantID, ids[:n])
+		if err != nil {
+			return err
+		}
+		ids = ids[n:]
+		events := make([]Event, 0, len(rs))
+		for _, r := range rs {
+			ev, err := s.newEvent(tenantID, EventResourceAdded, map[string]any{"resource": resourceSummary{
+				ID: r.ID, Provider: r.Provider, Account: r.Account, Region: r.Region, Type: r.Type,
+				NativeID: r.NativeID, Name: r.Name, Tags: r.Tags}})
+			if err != nil {
+				return err
+			}
+			events = append(events, ev)
+		}
+		if err := s.publish(ctx, events); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"regexp"
+	"unicode/utf8"
+)
+
+// Limits on one inventory item, so a bad producer cannot bloat the store.
+const (
+	MaxAttributesBytes = 256 << 10
+	MaxTags            = 64
+	maxItemErrors      = 1000
+)
+
+var (
+	providerRe     = regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
+	resourceTypeRe = regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
+)
+
+// IngestItem is one decoded inventory item with its position in the batch.
+// Err is set when the item could not be decoded (e.g. a malformed NDJSON
+// line); such items are reported, not written.
+type IngestItem struct {
+	Index    int
+	Resource Resource
+	Err      error
+}
+
+// ItemError reports why one item of a batch was rejected.
+type ItemError struct {
+	Index   int    `json:"index"`
+	Code    string `json:"code"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// IngestResult says what a batch did: valid items are written even when
+// others are rejected.
+type IngestResult struct {
+	Accepted int64       `json:"accepted"`
+	New      int64       `json:"new"`
+	Rejected int64       `json:"rejected"`
+	Errors   []ItemError `json:"errors"`
+	// ErrorsTruncated is true when more items were rejected than Errors lists.
+	ErrorsTruncated bool `json:"errors_truncated"`
+}
+
+// NormalizeResource validates r as sent by a producer and fills what fourd
+// derives: the id (from tenant, provider and native id, so ingestion is
+// idempotent) and the observation time.
+func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, error) {
+	switch {
+	case !providerRe.MatchString(r.Provider):
+		return r, FieldErrorf("provider", "provider must be a lowercase name like aws; got %s", quote(r.Provider))
+	case !resourceTypeRe.MatchString(r.Type):
+		return r, FieldErrorf("type", "type must be a lowercase identifier like aws_s3_bucket; got %s", quote(r.Type))
+	case r.NativeID == "" || len(r.NativeID) > 2048:
+		return r, FieldErrorf("native_id", "native_id is required (at most 2048 bytes)")
+	case len(r.Account) > 128 || len(r.Region) > 64 || len(r.Name) > 1024:
+		return r, FieldErrorf("account", "account (128), region (64) or name (1024 bytes) is too long")
+	case len(r.Tags) > MaxTags:
+		return r, FieldErrorf("tags", "at most %d tags; got %d", MaxTags, len(r.Tags))
+	case len(r.Attributes) > MaxAttributesBytes:
+		return r, FieldErrorf("attributes", "attributes exceed %d KiB", MaxAttributesBytes>>10)
+	}
+	for _, s := range []string{r.NativeID, r.Account, r.Region, r.Name} {
+		if !utf8.ValidString(s) {
+			return r, FieldErrorf("native_id", "text fields must be valid UTF-8")
+		}
+	}
+	for k, v := range r.Tags {
+		if k == "" || len(k) > 128 || len(v) > 256 || !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return r, FieldErrorf("tags", "tag %s: keys are 1–128 bytes, values up to 256, UTF-8", quote(k))
+		}
+	}
+	attrs := bytes.TrimSpace(r.Attributes)
+	if len(attrs) == 0 || bytes.Equal(attrs, []byte("null")) {
+		attrs = []byte("{}")
+	}
+	if attrs[0] != '{' || !json.Valid(attrs) {
+		return r, FieldErrorf("attributes", "attributes must be a JSON object")
+	}
+	if r.Tags == nil {
+		r.Tags = map[string]string{}
+	}
+	now := s.now().UTC()
+	r.Attributes = attrs
+	r.TenantID = tenantID
+	r.ID = ResourceID(tenantID, r.Provider, r.NativeID)
+	r.FirstSeenAt, r.LastSeenAt = now, now
+	return r, nil
+}
+
+// IngestResources validates and stores a stream of inventory items. Invalid
+// items are reported by index without rejecting the valid ones; resources
+// seen for the first time raise resource.added.
+func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.Seq[IngestItem]) (IngestResult, error) {
+	if err := p.Require(ScopeResourcesWrite); err != nil {
+		return IngestResult{}, err
+	}
+	res := IngestResult{Errors: []ItemError{}}
+	reject := func(index int, err error) {
+		res.Rejected++
+		if len(res.Errors) >= maxItemErrors {
+			res.ErrorsTruncated = true
+			return
+		}
+		e := ItemError{Index: index, Code: ErrorCode(err), Message: ErrorMessage(err)}
+		if ee, ok := err.(*Error); ok {
+			e.Field = ee.Field
+		}
+		res.Errors = append(res.Errors, e)
+	}
+	var stopErr error // a non-item error (e.g. the request body broke) ends the batch
+	valid := func(yield func(Resource, error) bool) {
+		for it := range items {
+			if it.Err != nil {
+				if ErrorCode(it.Err) == CodeInternal || ErrorCode(it.Err) == CodePayloadTooLarge {
+					stopErr = it.Err
+					return
+				}
+				reject(it.Index, it.Err)
+				continue
+			}
+			r, err := s.NormalizeResource(p.TenantID, it.Resource)
+			if err != nil {
+				reject(it.Index, err)
+				continue
+			}
+			res.Accepted++
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	written, err := s.cfg.Resources.WriteResources(ctx, p.TenantID, valid)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	if stopErr != nil {
+		return IngestResult{}, stopErr
+	}
+	res.New = int64(len(written.NewIDs))
+	if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs); err != nil {
+		return IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
+	}
+	return res, nil
+}
