@@ -1,0 +1,58 @@
+package webhook
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPlan(t *testing.T) {
+	first := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	b := DefaultBackoff()
+	b.Jitter = JitterNone
+	tests := []struct {
+		name string
+		n    int
+		now  time.Time
+		r    Result
+		want Plan
+	}{
+		{"success", 1, first, Result{Outcome: OutcomeSuccess, StatusCode: 200}, Plan{State: StateDelivered}},
+		{"gone disables the endpoint", 2, first, Result{Outcome: OutcomeGone, StatusCode: 410}, Plan{State: StateFailed, DisableEndpoint: true}},
+		{"invalid delivery fails at once", 1, first, Result{Outcome: OutcomeFailed}, Plan{State: StateFailed}},
+		{"retry scheduled", 1, first, Result{Outcome: OutcomeRetry, StatusCode: 500}, Plan{State: StatePending, NextAttemptAt: first.Add(time.Minute)}},
+		{"retry-after honoured", 1, first, Result{Outcome: OutcomeRetry, StatusCode: 429, RetryAfter: time.Hour}, Plan{State: StatePending, NextAttemptAt: first.Add(time.Hour)}},
+		{"last attempt failed", 8, first.Add(18 * time.Hour), Result{Outcome: OutcomeRetry, StatusCode: 500}, Plan{State: StateFailed}},
+		{"window over", 4, first.Add(25 * time.Hour), Result{Outcome: OutcomeRetry}, Plan{State: StateFailed}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, b.Plan(tt.n, first, tt.now, tt.r)); diff != "" {
+				t.Errorf("Plan() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPlanWholeSchedule follows a delivery that always fails: exactly 8
+// attempts, all within 24 hours, whatever the jitter.
+func TestPlanWholeSchedule(t *testing.T) {
+	first := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	for _, r := range []float64{0, 0.5, 0.999} {
+		b := DefaultBackoff()
+		b.Rand = seq(r)
+		now, attempts := first, 0
+		for {
+			attempts++
+			p := b.Plan(attempts, first, now.Add(DefaultTimeout), Result{Outcome: OutcomeRetry, StatusCode: 503})
+			if p.State != StatePending {
+				break
+			}
+			now = p.NextAttemptAt
+		}
+		if attempts != 8 || now.Sub(first) > 24*time.Hour {
+			t.Errorf("rand %v: %d attempts, last at +%s", r, attempts, now.Sub(first))
+		}
+	}
+}
