@@ -1,0 +1,83 @@
+package rest
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// DefaultMaxBodyBytes bounds request bodies when Config.MaxBodyBytes is 0.
+const DefaultMaxBodyBytes int64 = 1 << 20
+
+// Limiter is the seam for rate limiting (issue 4): it runs after
+// authentication with the caller's Principal. Allow returns nil to let the
+// request through, or an error (rate_limited for a spent budget) that is
+// answered in the error envelope. It may set headers such as
+// X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset and
+// Retry-After on h.
+type Limiter interface {
+	Allow(r *http.Request, p engine.Principal, h http.Header) error
+}
+
+// Config holds what the REST handler needs. Service is required; the rest
+// have defaults.
+type Config struct {
+	Service *engine.Service
+	Logger  *slog.Logger
+	// CORSOrigins lists the origins browsers may call the API from
+	// ("https://app.example.com"); "*" allows any. Empty disables CORS.
+	CORSOrigins []string
+	// TrustProxyHeaders makes the handler take the client address and scheme
+	// from X-Forwarded-For, X-Real-IP and X-Forwarded-Proto. Enable it only
+	// behind a proxy that sets them.
+	TrustProxyHeaders bool
+	// MaxBodyBytes bounds request bodies; larger ones are answered with 413
+	// payload_too_large. 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Registry receives the HTTP metrics; nil means a new private registry.
+	Registry *prometheus.Registry
+	// MetricsOnAPI serves GET /metrics on the API handler. Leave it false to
+	// bind MetricsHandler(Registry) to a separate address instead.
+	MetricsOnAPI bool
+	// Limiter rate-limits authenticated requests; nil means no limit.
+	Limiter Limiter
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Validate reports the first missing or invalid field.
+func (c Config) Validate() error {
+	switch {
+	case c.Service == nil:
+		return errors.New("rest: Service is required")
+	case c.MaxBodyBytes < 0:
+		return errors.New("rest: MaxBodyBytes must not be negative")
+	}
+	for _, o := range c.CORSOrigins {
+		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+			return errors.New("rest: CORS origin " + o + ` must be "*" or start with http:// or https://`)
+		}
+	}
+	return nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.Registry == nil {
+		c.Registry = prometheus.NewRegistry()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}

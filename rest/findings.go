@@ -1,0 +1,67 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// findingFilterParams are the filters of the findings list and summary.
+var findingFilterParams = []string{"severity", "dimension", "status", "resource_id", "audit_id",
+	"rule_id", "resource_type", "account", "region"}
+
+func (q query) findingFilter() (engine.FindingFilter, error) {
+	return engine.FindingFilterInput{
+		AuditID: q["audit_id"], Severity: q["severity"], Dimension: q["dimension"], Status: q["status"],
+		ResourceID: q["resource_id"], RuleID: q["rule_id"], ResourceType: q["resource_type"],
+		Account: q["account"], Region: q["region"],
+	}.Parse()
+}
+
+// listFindings serves GET /v1/findings: most severe first, then by id.
+func (a *api) listFindings(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseQuery(r, params(pageParams, findingFilterParams)...)
+	if err != nil {
+		return err
+	}
+	f, err := q.findingFilter()
+	if err != nil {
+		return err
+	}
+	pr, err := q.page()
+	if err != nil {
+		return err
+	}
+	page, err := a.svc.ListFindings(r.Context(), principal(r), f, pr)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newListBody(page))
+	return nil
+}
+
+// summarizeFindings serves GET /v1/findings/summary: counts of the findings
+// matching the list's filters, grouped by group_by (comma-separated; default
+// severity).
+func (a *api) summarizeFindings(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseQuery(r, params([]string{"group_by"}, findingFilterParams)...)
+	if err != nil {
+		return err
+	}
+	f, err := q.findingFilter()
+	if err != nil {
+		return err
+	}
+	groupBy := []engine.GroupBy{engine.GroupBySeverity}
+	if s, ok := q["group_by"]; ok {
+		if groupBy, err = engine.ParseGroupBy(s); err != nil {
+			return err
+		}
+	}
+	sum, err := a.svc.SummarizeFindings(r.Context(), principal(r), f, groupBy)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sum)
+	return nil
+}

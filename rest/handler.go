@@ -1,0 +1,119 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"path"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"log/slog"
+)
+
+// api is the REST handler's state: the Service it adapts and its
+// configuration, metrics and routes.
+type api struct {
+	cfg     Config
+	svc     *engine.Service
+	log     *slog.Logger
+	metrics *httpMetrics
+	mux     *http.ServeMux
+}
+
+// New returns the REST API handler: /v1 behind bearer authentication,
+// /v1/openapi.json, /healthz and /readyz in public, and /metrics when
+// cfg.MetricsOnAPI is set. Every response carries X-Request-Id and every
+// non-2xx response the error envelope.
+func New(cfg Config) (http.Handler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if _, err := openAPIDocument(); err != nil {
+		return nil, err
+	}
+	a := &api{cfg: cfg, svc: cfg.Service, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux()}
+	a.routes()
+	return a.middleware(http.HandlerFunc(a.serveRoute)), nil
+}
+
+// routes registers every endpoint. The order of the OpenAPI document's
+// paths follows this list.
+func (a *api) routes() {
+	s := a.svc
+	a.get("/v1/findings", a.authenticated(a.listFindings))
+	a.get("/v1/findings/summary", a.authenticated(a.summarizeFindings))
+	a.get("/v1/findings/{id}", a.authenticated(getOf(s.GetFinding)))
+	a.get("/v1/resources", a.authenticated(a.listResources))
+	a.get("/v1/resources/{id}", a.authenticated(getOf(s.GetResource)))
+	a.get("/v1/audits", a.authenticated(listOf(s.ListAudits)))
+	a.get("/v1/audits/{id}", a.authenticated(getOf(s.GetAudit)))
+	a.get("/v1/policies", a.authenticated(listOf(s.ListPolicies)))
+	a.get("/v1/policies/{id}", a.authenticated(getOf(s.GetPolicy)))
+	a.get("/v1/reports", a.authenticated(listOf(s.ListReports)))
+	a.get("/v1/reports/{id}", a.authenticated(getOf(s.GetReport)))
+	a.get("/v1/openapi.json", serveOpenAPI)
+	a.get("/healthz", a.healthz)
+	a.get("/readyz", a.readyz)
+	if a.cfg.MetricsOnAPI {
+		a.mux.Handle("GET /metrics", MetricsHandler(a.cfg.Registry))
+	}
+}
+
+func (a *api) get(pattern string, h handlerFunc) {
+	a.mux.Handle("GET "+pattern, a.handle(h))
+}
+
+// serveRoute dispatches to the mux, answering what the mux itself would
+// answer in plain text (unknown path, wrong method) in the envelope.
+func (a *api) serveRoute(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; p == "" || p[0] != '/' || path.Clean(p) != p {
+		// ServeMux would redirect to the cleaned path; an API answers
+		// not_found instead of a redirect with an HTML body.
+		a.serveError(w, r, errNoRoute(p))
+		return
+	}
+	h, pattern := a.mux.Handler(r)
+	if pattern == "" {
+		cw := &captureWriter{header: http.Header{}}
+		h.ServeHTTP(cw, r)
+		if cw.code == http.StatusMethodNotAllowed {
+			allow := cw.header.Values("Allow")
+			w.Header()["Allow"] = allow
+			a.serveError(w, r, errMethodNotAllowed(r.Method, allow))
+			return
+		}
+		a.serveError(w, r, errNoRoute(r.URL.Path))
+		return
+	}
+	infoFrom(r.Context()).route = pattern
+	a.mux.ServeHTTP(w, r)
+}
+
+// captureWriter records what the mux's own not-found and
+// method-not-allowed handlers answer, without sending it.
+type captureWriter struct {
+	header http.Header
+	code   int
+}
+
+func (c *captureWriter) Header() http.Header         { return c.header }
+func (c *captureWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (c *captureWriter) WriteHeader(code int)        { c.code = code }
+
+// healthz serves GET /healthz: the process answers.
+func (a *api) healthz(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}
+
+// readyz serves GET /readyz: the stores answer (503 unavailable if not).
+func (a *api) readyz(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+	defer cancel()
+	if err := a.svc.Ready(ctx); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}

@@ -1,0 +1,121 @@
+package rest
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// latencyBuckets suit an API whose pages answer in milliseconds.
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
+// httpMetrics are the HTTP server's Prometheus collectors.
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+	auth     *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	return &httpMetrics{
+		requests: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fourd_http_requests_total",
+			Help: "HTTP requests answered, by route pattern, method and status.",
+		}, []string{"route", "method", "status"})),
+		latency: register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "fourd_http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by route pattern and method.",
+			Buckets: latencyBuckets,
+		}, []string{"route", "method"})),
+		inFlight: register(reg, prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "fourd_http_requests_in_flight",
+			Help: "HTTP requests being answered.",
+		})),
+		auth: register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "fourd_http_authentication_duration_seconds",
+			Help:    "Time to authenticate a bearer token, by result (ok or the error code).",
+			Buckets: latencyBuckets,
+		}, []string{"result"})),
+	}
+}
+
+// register registers c, or returns the equal collector already registered
+// (two handlers may share one registry).
+func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
+	if err := reg.Register(c); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if errors.As(err, &are) {
+			if existing, ok := are.ExistingCollector.(C); ok {
+				return existing
+			}
+		}
+		panic("rest: registering metrics: " + err.Error())
+	}
+	return c
+}
+
+func (m *httpMetrics) observeAuth(d time.Duration, err error) {
+	result := "ok"
+	if err != nil {
+		result = engine.ErrorCode(err)
+	}
+	m.auth.WithLabelValues(result).Observe(d.Seconds())
+}
+
+// instrument counts and times every request by the route that served it.
+func (a *api) instrument(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.metrics.inFlight.Inc()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			a.metrics.inFlight.Dec()
+			info := infoFrom(r.Context())
+			a.metrics.requests.WithLabelValues(info.route, r.Method, strconv.Itoa(sw.status())).Inc()
+			a.metrics.latency.WithLabelValues(info.route, r.Method).Observe(a.cfg.Now().Sub(info.start).Seconds())
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// statusWriter remembers the status a handler answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// MetricsHandler serves the registry in the Prometheus exposition format.
+// It needs no token; bind it to a separate, private address, or set
+// Config.MetricsOnAPI to serve it at /metrics on the API handler.
+func MetricsHandler(reg *prometheus.Registry) http.Handler {
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+}
