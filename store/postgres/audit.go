@@ -116,20 +116,23 @@ func (s *Store) ClaimAudit(ctx context.Context, workerID string, leaseFor time.D
 	if workerID == "" || leaseFor <= 0 {
 		return engine.Audit{}, engine.Errorf(engine.CodeValidationFailed, "a worker id and a positive lease are required")
 	}
-	// Two workers may pick queued audits of the same tenant at once; the
-	// loser hits the one-running-per-tenant index and tries again, and then
-	// sees the winner's running audit.
-	for range 3 {
+	// Locking the tenant's row too (FOR NO KEY UPDATE, which does not block
+	// inserts referencing it) keeps two workers from starting two audits of
+	// one tenant at once: the second skips that tenant. In the rare case that
+	// the second worker's snapshot predates the first one's commit, it hits
+	// the one-running-per-tenant index and tries again, and then sees the
+	// running audit.
+	for range 5 {
 		now := s.now()
 		a, err = scanAudit(s.pool.QueryRow(ctx, `UPDATE audits SET status = 'running', claimed_by = $1, claimed_until = $3,
 			attempts = attempts + 1, started_at = COALESCE(started_at, $2)
 			WHERE id = (
-				SELECT q.id FROM audits q
+				SELECT q.id FROM audits q JOIN tenants t ON t.id = q.tenant_id
 				WHERE (q.status = 'running' AND q.claimed_until < $2)
 				   OR (q.status = 'queued' AND NOT EXISTS (
 				       SELECT 1 FROM audits r WHERE r.tenant_id = q.tenant_id AND r.status = 'running'))
 				ORDER BY q.id LIMIT 1
-				FOR UPDATE SKIP LOCKED)
+				FOR UPDATE OF q SKIP LOCKED FOR NO KEY UPDATE OF t SKIP LOCKED)
 			RETURNING `+auditColumns, workerID, now, now.Add(leaseFor)))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return engine.Audit{}, engine.Errorf(engine.CodeNotFound, "no audit is waiting")
