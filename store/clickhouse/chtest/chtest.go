@@ -1,0 +1,113 @@
+// Package chtest gives tests a ClickHouse store of their own: a fresh,
+// migrated database on the test server, dropped when the test ends.
+package chtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/store/clickhouse"
+)
+
+// DefaultURL is the test server when FOURD_TEST_CLICKHOUSE_URL is unset.
+const DefaultURL = "clickhouse://127.0.0.1:19000/default"
+
+// URL returns the test server's address from FOURD_TEST_CLICKHOUSE_URL.
+func URL() string {
+	if u := os.Getenv("FOURD_TEST_CLICKHOUSE_URL"); u != "" {
+		return u
+	}
+	return DefaultURL
+}
+
+// New creates a database t_<random> on the test server, migrates it and
+// returns a store on it; the database is dropped in t.Cleanup. When the
+// server is unreachable the test is skipped, or fails when CI=true.
+func New(t testing.TB) *clickhouse.Store {
+	t.Helper()
+	return NewWithConfig(t, clickhouse.Config{})
+}
+
+// NewWithConfig is New with a config whose URL is set to the new database.
+func NewWithConfig(t testing.TB, cfg clickhouse.Config) *clickhouse.Store {
+	t.Helper()
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	db := "t_" + hex.EncodeToString(b[:])
+	CreateDatabase(t, db)
+	t.Cleanup(func() { DropDatabase(t, db) })
+	cfg.URL = WithDatabase(t, URL(), db)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := clickhouse.Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("chtest: open %s: %v", db, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("chtest: migrate %s: %v", db, err)
+	}
+	return s
+}
+
+// WithDatabase returns the server URL u pointing at database db.
+func WithDatabase(t testing.TB, u, db string) string {
+	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatalf("chtest: FOURD_TEST_CLICKHOUSE_URL: %v", err)
+	}
+	p.Path = "/" + db
+	return p.String()
+}
+
+// CreateDatabase creates db on the test server if it does not exist,
+// skipping (or failing under CI=true) when the server is unreachable.
+func CreateDatabase(t testing.TB, db string) {
+	t.Helper()
+	exec(t, "CREATE DATABASE IF NOT EXISTS `"+db+"`", true)
+}
+
+// DropDatabase drops db from the test server.
+func DropDatabase(t testing.TB, db string) {
+	t.Helper()
+	exec(t, "DROP DATABASE IF EXISTS `"+db+"`", false)
+}
+
+// exec runs one statement on the test server's default database.
+func exec(t testing.TB, stmt string, skipIfDown bool) {
+	t.Helper()
+	opts, err := ch.ParseDSN(URL())
+	if err != nil {
+		t.Fatalf("chtest: FOURD_TEST_CLICKHOUSE_URL: %v", err)
+	}
+	opts.Auth.Database = "default"
+	opts.DialTimeout = 3 * time.Second
+	conn, err := ch.Open(opts)
+	if err == nil {
+		defer conn.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err = conn.Ping(ctx); err == nil {
+			if err = conn.Exec(ctx, stmt); err != nil {
+				t.Fatalf("chtest: %s: %v", stmt, err)
+			}
+			return
+		}
+	}
+	msg := fmt.Sprintf("chtest: ClickHouse at %s is unreachable (start it with `make services`): %v", URL(), err)
+	if !skipIfDown || os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}

@@ -1,0 +1,263 @@
+package clickhouse
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// maxListLimit bounds one ListFindings call; the engine asks for at most
+// engine.MaxLimit+1.
+const maxListLimit = 10_000
+
+// Bounded page reads: the first key range is expected to hold twice the rows
+// needed; a short range widens ×4; after boundedTries the rest of the bucket
+// is read unbounded.
+const (
+	initialRangeFactor = 2.0
+	rangeWidening      = 4.0
+	boundedTries       = 3
+)
+
+// ListFindings returns up to q.Limit findings of snapshot q.Filter.AuditID
+// matching q.Filter, strictly after q.After, most severe first, then by id.
+//
+// A page reads only a small key range: the snapshot's counts give the
+// number of matching findings in each severity bucket, ids are uniform over
+// the id space, so the range after the cursor that should hold the page can
+// be computed (see rangeEnd) and widened when it comes back short. Empty
+// buckets are skipped without a read. A resource id filter, which the counts
+// cannot see, scans after the cursor instead, reading only its column.
+//
+// Errors: validation_failed for a missing tenant or audit or a bad limit;
+// invalid_severity_filter; invalid_cursor for a malformed q.After.
+func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []engine.Finding, err error) {
+	defer wrap(&err, "ListFindings(%q, %q)", q.TenantID, q.Filter.AuditID)
+	if err := validateFindingQuery(q.TenantID, q.Filter); err != nil {
+		return nil, err
+	}
+	if q.Limit < 1 || q.Limit > maxListLimit {
+		return nil, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit", Message: "limit must be from 1 to 10000"}
+	}
+	if a := q.After; a != nil && (engine.SeverityFromRank(a.SeverityRank) == "" || !engine.ValidID(engine.PrefixFinding, a.ID)) {
+		return nil, &engine.Error{Code: engine.CodeInvalidCursor, Field: "cursor", Message: "cursor is not valid; start again without a cursor"}
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	out = make([]engine.Finding, 0, min(q.Limit, 256))
+	if q.Filter.ResourceID != "" {
+		return s.queryFindings(ctx, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
+			filter: q.Filter, after: q.After, limit: q.Limit}, out)
+	}
+	totals, err := s.bucketTotals(ctx, q.TenantID, q.Filter)
+	if err != nil {
+		return nil, err
+	}
+	start, lo := 0, ""
+	if q.After != nil {
+		start, lo = int(sevOrder(engine.SeverityFromRank(q.After.SeverityRank))), q.After.ID
+	}
+	for b := start; b < numBuckets && len(out) < q.Limit; b++ {
+		if b != start {
+			lo = ""
+		}
+		if totals[b] == 0 {
+			continue
+		}
+		if out, err = s.pageBucket(ctx, q, b, lo, totals[b], out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// pageBucket appends up to q.Limit-len(out) findings of bucket b after lo,
+// reading key ranges expected to hold them.
+func (s *Store) pageBucket(ctx context.Context, q engine.FindingQuery, b int, lo string, total uint64, out []engine.Finding) ([]engine.Finding, error) {
+	loInclusive, factor := false, initialRangeFactor
+	for try := 0; ; try++ {
+		need := q.Limit - len(out)
+		hi := ""
+		if try < boundedTries {
+			hi = rangeEnd(engine.PrefixFinding, lo, need, total, factor)
+		}
+		before := len(out)
+		var err error
+		out, err = s.queryFindings(ctx, bucketPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter,
+			bucket: b, lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, out)
+		if err != nil {
+			return nil, err
+		}
+		if len(out)-before == need || hi == "" {
+			return out, nil
+		}
+		// [lo, hi) is exhausted: go on from hi with a wider range.
+		lo, loInclusive = hi, true
+		factor *= rangeWidening
+	}
+}
+
+// validateFindingQuery checks what every snapshot read needs.
+func validateFindingQuery(tenantID string, f engine.FindingFilter) error {
+	if tenantID == "" {
+		return engine.FieldErrorf("tenant_id", "tenant id is required")
+	}
+	if f.AuditID == "" {
+		return engine.FieldErrorf("audit_id", "the snapshot's audit id is required")
+	}
+	if f.Severity != "" {
+		if _, err := engine.ParseSeverity(string(f.Severity)); err != nil {
+			return err
+		}
+	}
+	if f.Dimension != "" && !f.Dimension.Valid() {
+		return engine.FieldErrorf("dimension", "unknown dimension %q", f.Dimension)
+	}
+	if f.Status != "" && !f.Status.Valid() {
+		return engine.FieldErrorf("status", "status must be open or resolved; got %q", f.Status)
+	}
+	return nil
+}
+
+// bucketTotals returns how many findings of each severity bucket match the
+// filter (its resource id aside), from the snapshot's counts.
+func (s *Store) bucketTotals(ctx context.Context, tenantID string, f engine.FindingFilter) ([]uint64, error) {
+	f.ResourceID = ""
+	groups, err := s.countGroups(ctx, countQuery{tenantID: tenantID, auditID: f.AuditID, filter: f, groupBy: []string{"severity"}})
+	if err != nil {
+		return nil, err
+	}
+	totals := make([]uint64, numBuckets)
+	for _, g := range groups {
+		if sev := engine.Severity(g.keys[0]); sev.Valid() {
+			totals[sevOrder(sev)] = g.n
+		}
+	}
+	return totals, nil
+}
+
+// sqlQuery is a query struct.
+type sqlQuery interface{ toSQL() (string, []any) }
+
+// queryFindings runs a query selecting findingColumns and appends the rows.
+func (s *Store) queryFindings(ctx context.Context, q sqlQuery, out []engine.Finding) ([]engine.Finding, error) {
+	text, args := q.toSQL()
+	rows, err := s.conn.Query(ctx, text, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		f, err := scanFinding(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// GetFinding returns one finding of a snapshot; not_found when the snapshot
+// has no finding with that id (also when it is another tenant's).
+func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f engine.Finding, err error) {
+	defer wrap(&err, "GetFinding(%q, %q, %q)", tenantID, auditID, id)
+	if tenantID == "" || auditID == "" || !engine.ValidID(engine.PrefixFinding, id) {
+		return f, engine.ErrNotFound("finding", id)
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	text, args := getFindingQuery{tenantID: tenantID, auditID: auditID, id: id}.toSQL()
+	f, err = scanFinding(s.conn.QueryRow(ctx, text, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.Finding{}, engine.ErrNotFound("finding", id)
+	}
+	return f, err
+}
+
+// CountFindings counts the findings of snapshot q.Filter.AuditID matching
+// q.Filter, grouped by q.GroupBy; without groups, one row with the total.
+// Groups come ordered by their key values in q.GroupBy order: severity most
+// severe first (the list order), every other field ascending. Counts come
+// from the per-snapshot counts; a resource id filter counts the rows.
+//
+// Errors: validation_failed for a missing tenant or audit or an unknown or
+// repeated group-by field; invalid_severity_filter.
+func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (out []engine.FindingCount, err error) {
+	defer wrap(&err, "CountFindings(%q, %q)", q.TenantID, q.Filter.AuditID)
+	if err := validateFindingQuery(q.TenantID, q.Filter); err != nil {
+		return nil, err
+	}
+	cols := make([]string, len(q.GroupBy))
+	for i, g := range q.GroupBy {
+		col, ok := groupColumn(g)
+		if !ok || slices.Contains(q.GroupBy[:i], g) {
+			return nil, engine.ParseGroupByError(string(g))
+		}
+		cols[i] = col
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	groups, err := s.countGroups(ctx, countQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, groupBy: cols})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(groups, func(a, b countGroup) int {
+		for i, g := range q.GroupBy {
+			if c := compareKey(g, a.keys[i], b.keys[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	out = make([]engine.FindingCount, 0, len(groups))
+	for _, g := range groups {
+		key := make(map[engine.GroupBy]string, len(q.GroupBy))
+		for i, gb := range q.GroupBy {
+			key[gb] = g.keys[i]
+		}
+		out = append(out, engine.FindingCount{Key: key, Count: int64(g.n)})
+	}
+	return out, nil
+}
+
+// compareKey orders two values of a group-by field.
+func compareKey(g engine.GroupBy, a, b string) int {
+	if g == engine.GroupBySeverity {
+		return cmp.Compare(engine.Severity(b).Rank(), engine.Severity(a).Rank())
+	}
+	return strings.Compare(a, b)
+}
+
+// countGroup is one row of a countQuery.
+type countGroup struct {
+	keys []string
+	n    uint64
+}
+
+// countGroups runs a countQuery.
+func (s *Store) countGroups(ctx context.Context, q countQuery) ([]countGroup, error) {
+	text, args := q.toSQL()
+	rows, err := s.conn.Query(ctx, text, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []countGroup
+	for rows.Next() {
+		g := countGroup{keys: make([]string, len(q.groupBy))}
+		dest := make([]any, 0, len(q.groupBy)+1)
+		for i := range g.keys {
+			dest = append(dest, &g.keys[i])
+		}
+		if err := rows.Scan(append(dest, &g.n)...); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}

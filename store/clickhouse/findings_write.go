@@ -1,0 +1,242 @@
+package clickhouse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"sync"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// snapshotInserters is how many batches are sent to the server at once
+// while the next one is being filled: two keep both cores of a small
+// machine busy (docs/clickhouse.md measured ~600k rows/s).
+const snapshotInserters = 2
+
+// maxCountGroups bounds the per-snapshot counts kept in memory while a
+// snapshot streams in; past it the counts are aggregated by the server.
+const maxCountGroups = 250_000
+
+// WriteSnapshot streams the finding set of an audit into the findings table
+// in batches of Config.BatchSize rows (at most snapshotInserters+1 batches
+// in memory), then writes the snapshot's counts and the marker that makes it
+// complete. It returns the number of findings written.
+//
+// Errors: validation_failed for a bad tenant or audit id or a finding the
+// table cannot hold (nothing of the snapshot stays readable); conflict when
+// the snapshot was already written; the iterator's own error as it is; an
+// internal error for anything the server says. A snapshot whose write failed
+// half-way is deleted (asynchronously) and cleaned up before a retry.
+func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[engine.Finding, error]) (n int64, err error) {
+	defer wrap(&err, "WriteSnapshot(%q, %q)", tenantID, auditID)
+	if tenantID == "" {
+		return 0, engine.FieldErrorf("tenant_id", "tenant id is required")
+	}
+	if !engine.ValidID(engine.PrefixAudit, auditID) {
+		return 0, engine.FieldErrorf("audit_id", "audit_id must be an audit id (aud_…); got %q", auditID)
+	}
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	if err := s.prepareSnapshot(ctx, tenantID, auditID); err != nil {
+		return 0, err
+	}
+	writtenAt := s.cfg.Now().UTC().Truncate(time.Second)
+	counts := newSnapshotCounts(maxCountGroups)
+	n, err = s.insertFindings(ctx, tenantID, auditID, writtenAt, findings, counts)
+	if err == nil {
+		err = s.writeCounts(ctx, tenantID, auditID, writtenAt, counts)
+	}
+	if err == nil {
+		err = s.insertSnapshotMarker(ctx, tenantID, auditID, uint64(n), writtenAt)
+	}
+	if err != nil {
+		// Leave nothing half-written behind; the next attempt waits for it.
+		cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.QueryTimeout)
+		defer ccancel()
+		if derr := s.deleteSnapshotRows(cctx, tenantID, auditID); derr != nil {
+			s.log.Error("clickhouse: cleaning up a failed snapshot", "tenant", tenantID, "audit", auditID, "err", derr)
+		}
+		return 0, err
+	}
+	s.log.Info("clickhouse snapshot written", "tenant", tenantID, "audit", auditID, "findings", n)
+	return n, nil
+}
+
+// prepareSnapshot refuses a snapshot that is complete and removes the rows
+// a failed earlier attempt left, waiting until they are gone.
+func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) error {
+	var done uint64
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_snapshots WHERE tenant_id = ? AND audit_id = ?`,
+		tenantID, auditID).Scan(&done); err != nil {
+		return err
+	}
+	if done > 0 {
+		return engine.Errorf(engine.CodeConflict, "the findings of audit %s are already written", auditID)
+	}
+	var left uint64
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM findings WHERE tenant_id = ? AND audit_id = ?`,
+		tenantID, auditID).Scan(&left); err != nil {
+		return err
+	}
+	if left == 0 {
+		return nil
+	}
+	if err := s.deleteSnapshotRows(ctx, tenantID, auditID); err != nil {
+		return err
+	}
+	return s.waitForMutations(ctx)
+}
+
+// insertFindings appends the findings to batches in this goroutine and
+// sends full batches on snapshotInserters goroutines. The first error stops
+// everything and is returned.
+func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
+	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts) (int64, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	full := make(chan driver.Batch)
+	var wg sync.WaitGroup
+	for range snapshotInserters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range full {
+				if ctx.Err() != nil {
+					b.Abort()
+					continue
+				}
+				if err := b.Send(); err != nil {
+					cancel(fmt.Errorf("send batch: %w", err))
+				}
+			}
+		}()
+	}
+	n, err := s.fillBatches(ctx, tenantID, auditID, writtenAt, findings, counts, full)
+	if err != nil {
+		cancel(err) // queued batches are dropped, not sent
+	}
+	close(full)
+	wg.Wait()
+	if err != nil {
+		return 0, err
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		return 0, cause
+	}
+	return n, nil
+}
+
+const insertFindingsSQL = "INSERT INTO findings (" + findingColumns + ", written_at)"
+
+// fillBatches reads the iterator and hands each full batch to the senders.
+func (s *Store) fillBatches(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
+	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts, full chan<- driver.Batch) (n int64, err error) {
+	var b driver.Batch
+	defer func() {
+		if b != nil {
+			b.Abort()
+		}
+	}()
+	handOff := func() error {
+		select {
+		case full <- b:
+			b = nil
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+	for f, ierr := range findings {
+		if ierr != nil {
+			return n, ierr
+		}
+		if ctx.Err() != nil {
+			return n, context.Cause(ctx)
+		}
+		row, err := newFindingRow(f)
+		if err != nil {
+			return n, err
+		}
+		if b == nil {
+			if b, err = s.conn.PrepareBatch(ctx, insertFindingsSQL); err != nil {
+				return n, fmt.Errorf("prepare batch: %w", err)
+			}
+		}
+		if err := b.Append(row.values(tenantID, auditID, writtenAt)...); err != nil {
+			return n, fmt.Errorf("append finding %s: %w", f.ID, err)
+		}
+		counts.add(&f)
+		n++
+		if b.Rows() >= s.cfg.BatchSize {
+			if err := handOff(); err != nil {
+				return n, err
+			}
+		}
+	}
+	if b != nil {
+		if err := handOff(); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// insertSnapshotMarker records that the snapshot is complete.
+func (s *Store) insertSnapshotMarker(ctx context.Context, tenantID, auditID string, n uint64, writtenAt time.Time) error {
+	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO finding_snapshots (tenant_id, audit_id, findings, written_at)")
+	if err != nil {
+		return err
+	}
+	if err := b.Append(tenantID, auditID, n, writtenAt); err != nil {
+		b.Abort()
+		return err
+	}
+	return b.Send()
+}
+
+// DropSnapshot deletes a snapshot: its marker, counts and findings. The
+// deletion is an asynchronous mutation; the snapshot stops being complete at
+// once, its rows disappear shortly after. Retention of whole months is
+// cheaper with DropMonthsBefore.
+func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err error) {
+	defer wrap(&err, "DropSnapshot(%q, %q)", tenantID, auditID)
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	return s.deleteSnapshotRows(ctx, tenantID, auditID)
+}
+
+// deleteSnapshotRows starts the mutations that delete a snapshot, marker
+// first so that it is never complete with rows missing.
+func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
+	var errs []error
+	for _, table := range []string{"finding_snapshots", "finding_counts", "findings"} {
+		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE tenant_id = ? AND audit_id = ?", tenantID, auditID); err != nil {
+			errs = append(errs, fmt.Errorf("delete from %s: %w", table, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// waitForMutations waits until the database's mutations are done.
+func (s *Store) waitForMutations(ctx context.Context) error {
+	for {
+		var pending uint64
+		if err := s.conn.QueryRow(ctx, "SELECT count() FROM system.mutations WHERE database = ? AND is_done = 0",
+			s.database).Scan(&pending); err != nil {
+			return err
+		}
+		if pending == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package clickhouse
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migration is one embedded .sql file: statements separated by ";" at the
+// end of a line (the server accepts one statement per query).
+type migration struct {
+	version    string
+	statements []string
+}
+
+// loadMigrations reads the embedded migrations in file-name order.
+func loadMigrations(fsys fs.FS) ([]migration, error) {
+	names, err := fs.Glob(fsys, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []migration
+	for _, name := range names {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		m := migration{version: strings.TrimSuffix(strings.TrimPrefix(name, "migrations/"), ".sql")}
+		m.statements = splitStatements(string(b))
+		if len(m.statements) == 0 {
+			return nil, fmt.Errorf("migration %s has no statement", name)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// splitStatements splits SQL text on semicolons that end a line and drops
+// comment-only and empty pieces.
+func splitStatements(sql string) []string {
+	var out []string
+	for _, part := range strings.Split(sql, ";\n") {
+		var body []string
+		for _, line := range strings.Split(part, "\n") {
+			if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "--") {
+				body = append(body, line)
+			}
+		}
+		if stmt := strings.TrimSuffix(strings.TrimSpace(strings.Join(body, "\n")), ";"); stmt != "" {
+			out = append(out, stmt)
+		}
+	}
+	return out
+}
+
+// Migrate applies the embedded migrations that the database has not seen,
+// each once, recording them in schema_migrations. Every statement is
+// idempotent (IF NOT EXISTS), so two replicas migrating at once, or a rerun
+// after a failure half-way through a file, are safe.
+func (s *Store) Migrate(ctx context.Context) (err error) {
+	defer wrap(&err, "Migrate")
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	if err := s.conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    String,
+    applied_at DateTime('UTC')
+) ENGINE = ReplacingMergeTree ORDER BY version`); err != nil {
+		return err
+	}
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return err
+	}
+	migs, err := loadMigrations(migrationFS)
+	if err != nil {
+		return err
+	}
+	for _, m := range migs {
+		if applied[m.version] {
+			continue
+		}
+		for i, stmt := range m.statements {
+			if err := s.conn.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("migration %s statement %d: %w", m.version, i+1, err)
+			}
+		}
+		b, err := s.conn.PrepareBatch(ctx, "INSERT INTO schema_migrations (version, applied_at)")
+		if err != nil {
+			return err
+		}
+		if err := b.Append(m.version, s.cfg.Now()); err != nil {
+			b.Abort()
+			return err
+		}
+		if err := b.Send(); err != nil {
+			return err
+		}
+		s.log.Info("clickhouse migration applied", "version", m.version, "database", s.database)
+	}
+	return nil
+}
+
+// appliedMigrations returns the versions recorded in schema_migrations.
+func (s *Store) appliedMigrations(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.conn.Query(ctx, "SELECT DISTINCT version FROM schema_migrations")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}
+
+// AppliedMigrations lists the migration versions the database has, in order.
+func (s *Store) AppliedMigrations(ctx context.Context) (_ []string, err error) {
+	defer wrap(&err, "AppliedMigrations")
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	m, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(m))
+	for v := range m {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,268 @@
+package clickhouse
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// resourceColumns is the column list resources are written and read with.
+const resourceColumns = `tenant_id, id, version, provider, account, region, type, native_id, name,
+tags.key, tags.value, attributes, first_seen_at, last_seen_at`
+
+// resourceRow is an observation checked and converted for the resources
+// table.
+type resourceRow struct {
+	r                   engine.Resource
+	version             uint64
+	tagKeys, tagValues  []string
+	firstSeen, lastSeen time.Time
+}
+
+// newResourceRow validates an observation: a valid resource id, JSON
+// attributes and representable times. A zero LastSeenAt is now; a zero
+// FirstSeenAt is LastSeenAt (for a resource seen for the first time).
+func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resourceRow, error) {
+	row := resourceRow{r: r}
+	row.r.TenantID = tenantID
+	if tenantID == "" {
+		return row, engine.FieldErrorf("tenant_id", "tenant id is required")
+	}
+	if !engine.ValidID(engine.PrefixResource, r.ID) {
+		return row, engine.FieldErrorf("id", "resource id must be a resource id (res_…); got %q", r.ID)
+	}
+	if len(r.Attributes) > 0 && !json.Valid(r.Attributes) {
+		return row, engine.FieldErrorf("attributes", "resource %s: attributes are not valid JSON", r.ID)
+	}
+	if r.LastSeenAt.IsZero() {
+		r.LastSeenAt = now
+	}
+	if r.FirstSeenAt.IsZero() || r.FirstSeenAt.After(r.LastSeenAt) {
+		r.FirstSeenAt = r.LastSeenAt
+	}
+	var err error
+	if row.lastSeen, err = toCHTime("last_seen_at", r.LastSeenAt); err != nil {
+		return row, err
+	}
+	if row.firstSeen, err = toCHTime("first_seen_at", r.FirstSeenAt); err != nil {
+		return row, err
+	}
+	row.version = uint64(r.LastSeenAt.UnixNano())
+	keys := make([]string, 0, len(r.Tags))
+	for k := range r.Tags {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	row.tagKeys, row.tagValues = keys, make([]string, len(keys))
+	for i, k := range keys {
+		row.tagValues[i] = r.Tags[k]
+	}
+	return row, nil
+}
+
+// values are the row's column values in resourceColumns order, with the
+// first-seen time decided at write time.
+func (row *resourceRow) values(firstSeen time.Time) []any {
+	r := &row.r
+	return []any{r.TenantID, r.ID, row.version, r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name,
+		row.tagKeys, row.tagValues, string(r.Attributes), firstSeen, row.lastSeen}
+}
+
+// scanResource reads one row selected with resourceColumns.
+func scanResource(sc scanner) (engine.Resource, error) {
+	var (
+		r           engine.Resource
+		version     uint64
+		keys, vals  []string
+		attrs       string
+		first, last time.Time
+	)
+	if err := sc.Scan(&r.TenantID, &r.ID, &version, &r.Provider, &r.Account, &r.Region, &r.Type, &r.NativeID, &r.Name,
+		&keys, &vals, &attrs, &first, &last); err != nil {
+		return r, fmt.Errorf("scan resource: %w", err)
+	}
+	r.Tags = make(map[string]string, len(keys))
+	for i, k := range keys {
+		if i < len(vals) {
+			r.Tags[k] = vals[i]
+		}
+	}
+	if attrs != "" {
+		r.Attributes = json.RawMessage(attrs)
+	}
+	r.FirstSeenAt, r.LastSeenAt = fromCHTime(first), fromCHTime(last)
+	return r, nil
+}
+
+// resourcePageQuery reads the latest observation of up to limit resources
+// with lo < id (lo <= id when loInclusive) and id < hi, in id order. The
+// inner query picks the ids, the outer one their newest rows. The filter
+// applies to observations: type, provider, account and region are part of
+// what a resource id is derived from, so they do not change between them.
+type resourcePageQuery struct {
+	tenantID    string
+	filter      engine.ResourceFilter
+	lo          string
+	loInclusive bool
+	hi          string
+	limit       int
+}
+
+func (q resourcePageQuery) toSQL() (string, []any) {
+	var rng conds
+	rng.add("tenant_id = ?", q.tenantID)
+	if q.lo != "" {
+		if q.loInclusive {
+			rng.add("id >= ?", q.lo)
+		} else {
+			rng.add("id > ?", q.lo)
+		}
+	}
+	if q.hi != "" {
+		rng.add("id < ?", q.hi)
+	}
+	inner := conds{exprs: slices.Clone(rng.exprs), args: slices.Clone(rng.args)}
+	for _, f := range []struct{ col, v string }{{"type", q.filter.Type}, {"provider", q.filter.Provider},
+		{"account", q.filter.Account}, {"region", q.filter.Region}} {
+		if f.v != "" {
+			inner.add(f.col+" = ?", f.v)
+		}
+	}
+	lim := strconv.Itoa(q.limit)
+	sql := "SELECT " + resourceColumns + " FROM resources WHERE " + rng.sql() +
+		" AND id IN (SELECT id FROM resources WHERE " + inner.sql() + " ORDER BY id LIMIT 1 BY id LIMIT " + lim + ")" +
+		" ORDER BY id, version DESC LIMIT 1 BY id"
+	return sql, append(rng.args, inner.args...)
+}
+
+// ListResources returns up to q.Limit resources (the latest observation of
+// each) in id order, strictly after q.AfterID. Like ListFindings it reads a
+// key range expected to hold the page (resource ids are uniform hashes),
+// widened when short. Errors: validation_failed for a missing tenant or a
+// bad limit.
+func (s *Store) ListResources(ctx context.Context, q engine.ResourceQuery) (out []engine.Resource, err error) {
+	defer wrap(&err, "ListResources(%q)", q.TenantID)
+	if q.TenantID == "" {
+		return nil, engine.FieldErrorf("tenant_id", "tenant id is required")
+	}
+	if q.Limit < 1 || q.Limit > maxListLimit {
+		return nil, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit", Message: "limit must be from 1 to 10000"}
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	var total uint64
+	if err := s.conn.QueryRow(ctx, "SELECT count() FROM resources WHERE tenant_id = ?", q.TenantID).Scan(&total); err != nil {
+		return nil, err
+	}
+	out = []engine.Resource{}
+	if total == 0 {
+		return out, nil
+	}
+	lo, loInclusive, factor := q.AfterID, false, initialRangeFactor
+	for try := 0; ; try++ {
+		need := q.Limit - len(out)
+		hi := ""
+		if try < boundedTries {
+			hi = rangeEnd(engine.PrefixResource, lo, need, total, factor)
+		}
+		page, err := s.queryResources(ctx, resourcePageQuery{tenantID: q.TenantID, filter: q.Filter,
+			lo: lo, loInclusive: loInclusive, hi: hi, limit: need})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page...)
+		if len(page) == need || hi == "" {
+			return out, nil
+		}
+		lo, loInclusive = hi, true
+		factor *= rangeWidening
+	}
+}
+
+// queryResources runs a query selecting resourceColumns.
+func (s *Store) queryResources(ctx context.Context, q sqlQuery, settings ...ch.Settings) ([]engine.Resource, error) {
+	text, args := q.toSQL()
+	if len(settings) > 0 {
+		ctx = ch.Context(ctx, ch.WithSettings(settings[0]))
+	}
+	rows, err := s.conn.Query(ctx, text, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.Resource
+	for rows.Next() {
+		r, err := scanResource(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// resourcesByIDQuery reads the latest observation of each of the ids.
+type resourcesByIDQuery struct {
+	tenantID string
+	ids      []string
+}
+
+func (q resourcesByIDQuery) toSQL() (string, []any) {
+	return "SELECT " + resourceColumns + " FROM resources WHERE tenant_id = ? AND id IN ?" +
+		" ORDER BY id, version DESC LIMIT 1 BY id", []any{q.tenantID, groupSet(q.ids)}
+}
+
+// idListSettings lets the text of a query with a long IN list through the
+// parser (max_query_size is 256 KiB by default).
+var idListSettings = ch.Settings{"max_query_size": 16 << 20}
+
+// GetResource returns the latest observation of a resource; not_found when
+// the tenant has none with that id.
+func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.Resource, err error) {
+	defer wrap(&err, "GetResource(%q, %q)", tenantID, id)
+	if tenantID == "" || !engine.ValidID(engine.PrefixResource, id) {
+		return r, engine.ErrNotFound("resource", id)
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	text, args := resourcesByIDQuery{tenantID: tenantID, ids: []string{id}}.toSQL()
+	r, err = scanResource(s.conn.QueryRow(ctx, text, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.Resource{}, engine.ErrNotFound("resource", id)
+	}
+	return r, err
+}
+
+// GetResources returns the latest observation of each of the ids that the
+// tenant has, in id order; ids it does not have are left out.
+func (s *Store) GetResources(ctx context.Context, tenantID string, ids []string) (out []engine.Resource, err error) {
+	defer wrap(&err, "GetResources(%q, %d ids)", tenantID, len(ids))
+	out = []engine.Resource{}
+	if tenantID == "" || len(ids) == 0 {
+		return out, nil
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	for chunk := range slices.Chunk(ids, 10_000) {
+		rs, err := s.queryResources(ctx, resourcesByIDQuery{tenantID: tenantID, ids: chunk}, idListSettings)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	if len(ids) > 10_000 {
+		slices.SortFunc(out, func(a, b engine.Resource) int { return strings.Compare(a.ID, b.ID) })
+		out = slices.CompactFunc(out, func(a, b engine.Resource) bool { return a.ID == b.ID })
+	}
+	return out, nil
+}

@@ -1,0 +1,127 @@
+package clickhouse
+
+import (
+	"context"
+	"iter"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// tenantIDs is a tenant's list of resource ids.
+type tenantIDs struct {
+	tenantID string
+	ids      []string
+}
+
+// firstSeenQuery finds which of the ids a tenant already has, with their
+// first sighting.
+type firstSeenQuery struct {
+	tenantID string
+	ids      []string
+}
+
+func (q firstSeenQuery) toSQL() (string, []any) {
+	return "SELECT id, min(first_seen_at) FROM resources WHERE tenant_id = ? AND id IN ? GROUP BY id",
+		[]any{q.tenantID, groupSet(q.ids)}
+}
+
+// firstSeen decides the first_seen_at of each row: the stored one for an id
+// the tenant already has, else the earliest in the batch. It also returns
+// the ids that are new to each tenant, in the order first met.
+func (s *Store) firstSeen(ctx context.Context, rows []resourceRow) ([]time.Time, []tenantIDs, error) {
+	type key struct{ tenant, id string }
+	order := []string{}
+	byTenant := map[string][]string{}
+	seen := map[key]time.Time{}
+	for i := range rows {
+		k := key{rows[i].r.TenantID, rows[i].r.ID}
+		t, ok := seen[k]
+		if !ok {
+			if _, ok := byTenant[k.tenant]; !ok {
+				order = append(order, k.tenant)
+			}
+			byTenant[k.tenant] = append(byTenant[k.tenant], k.id)
+		}
+		if !ok || rows[i].firstSeen.Before(t) {
+			seen[k] = rows[i].firstSeen
+		}
+	}
+	ctx = ch.Context(ctx, ch.WithSettings(idListSettings))
+	known := map[key]bool{}
+	for _, tenant := range order {
+		text, args := firstSeenQuery{tenantID: tenant, ids: byTenant[tenant]}.toSQL()
+		res, err := s.conn.Query(ctx, text, args...)
+		if err != nil {
+			return nil, nil, err
+		}
+		for res.Next() {
+			var id string
+			var t time.Time
+			if err := res.Scan(&id, &t); err != nil {
+				res.Close()
+				return nil, nil, err
+			}
+			k := key{tenant, id}
+			known[k] = true
+			seen[k] = t.UTC()
+		}
+		err = res.Err()
+		res.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	out := make([]time.Time, len(rows))
+	for i := range rows {
+		out[i] = seen[key{rows[i].r.TenantID, rows[i].r.ID}]
+	}
+	var newIDs []tenantIDs
+	for _, tenant := range order {
+		var ids []string
+		for _, id := range byTenant[tenant] {
+			if !known[key{tenant, id}] {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 0 {
+			newIDs = append(newIDs, tenantIDs{tenant, ids})
+		}
+	}
+	return out, newIDs, nil
+}
+
+// WriteResources stores observations of a tenant's resources in batches of
+// DefaultResourceBatchSize through a ResourceWriter. It returns how many it
+// wrote and the ids the tenant never had before. On error (validation_failed
+// for an observation the table cannot hold, the iterator's error, or an
+// internal one) the observations before it are still written and the
+// result says so.
+func (s *Store) WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error]) (res engine.WriteResourcesResult, err error) {
+	defer wrap(&err, "WriteResources(%q)", tenantID)
+	res.NewIDs = []string{}
+	if tenantID == "" {
+		return res, engine.FieldErrorf("tenant_id", "tenant id is required")
+	}
+	w := s.NewResourceWriter(ResourceWriterConfig{FlushInterval: -1, OnNew: func(_ string, ids []string) {
+		res.NewIDs = append(res.NewIDs, ids...)
+	}})
+	for r, ierr := range resources {
+		if ierr != nil {
+			err = ierr
+			break
+		}
+		if err = w.Write(ctx, tenantID, r); err != nil {
+			break
+		}
+	}
+	// What was read before an error is written all the same: observations
+	// are independent, and the new ids among them are reported.
+	if cerr := w.Close(ctx); err == nil {
+		err = cerr
+	}
+	res.Written = w.Written()
+	return res, err
+}

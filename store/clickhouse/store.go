@@ -1,0 +1,238 @@
+// Package clickhouse is fourd's analytics store on ClickHouse: immutable
+// finding snapshots (one per completed audit) with per-snapshot counts, and
+// the inventory as a stream of resource observations. It implements
+// engine.FindingStore, engine.ResourceStore and engine.Pinger, and holds every
+// ClickHouse statement of the project. The SQL is the subset that both
+// ClickHouse 18.16 (what tests run against) and current releases accept; see
+// docs/clickhouse.md in the shared folder.
+package clickhouse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Compile-time proof that *Store is what engine needs.
+var (
+	_ engine.FindingStore  = (*Store)(nil)
+	_ engine.ResourceStore = (*Store)(nil)
+	_ engine.Pinger        = (*Store)(nil)
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultMaxExecutionTime = 60 * time.Second
+	DefaultQueryTimeout     = 30 * time.Second
+	DefaultWriteTimeout     = 10 * time.Minute
+	DefaultBatchSize        = 100_000
+	DefaultMaxOpenConns     = 10
+)
+
+// Config configures a Store. Only URL is required.
+type Config struct {
+	// URL is a native-protocol address: clickhouse://[user[:pass]@]host:port/database[?opts].
+	// Options are the driver's (dial_timeout, compress, …) plus ClickHouse
+	// settings, which must have integer or boolean values (18.16 accepts no
+	// others from the client).
+	URL    string
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MaxExecutionTime bounds every query on the server (max_execution_time),
+	// because canceling a context does not stop a query there.
+	MaxExecutionTime time.Duration
+	// QueryTimeout is the deadline given to a read whose context has none.
+	QueryTimeout time.Duration
+	// WriteTimeout is the deadline given to a write whose context has none.
+	WriteTimeout time.Duration
+	// BatchSize is the number of rows per INSERT of a snapshot.
+	BatchSize int
+	// MaxOpenConns caps the connection pool.
+	MaxOpenConns int
+}
+
+// Validate reports a configuration that Open would reject.
+func (c Config) Validate() error {
+	if c.URL == "" {
+		return errors.New("clickhouse: Config.URL is required")
+	}
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return fmt.Errorf("clickhouse: Config.URL: %v", redact(err))
+	}
+	if u.Scheme != "clickhouse" && u.Scheme != "tcp" {
+		return fmt.Errorf("clickhouse: Config.URL must use the native protocol (clickhouse://host:port/db), not %q", u.Scheme)
+	}
+	if u.Host == "" {
+		return errors.New("clickhouse: Config.URL has no host")
+	}
+	if c.MaxExecutionTime < 0 || (c.MaxExecutionTime > 0 && c.MaxExecutionTime < time.Second) {
+		return errors.New("clickhouse: Config.MaxExecutionTime must be at least one second")
+	}
+	if c.QueryTimeout < 0 || c.WriteTimeout < 0 || c.BatchSize < 0 || c.MaxOpenConns < 0 {
+		return errors.New("clickhouse: Config timeouts and sizes must not be negative")
+	}
+	opts, err := ch.ParseDSN(c.URL)
+	if err != nil {
+		return fmt.Errorf("clickhouse: Config.URL: %v", redact(err))
+	}
+	for k, v := range opts.Settings {
+		switch v.(type) {
+		case int, bool:
+		default:
+			return fmt.Errorf("clickhouse: setting %s in Config.URL must be an integer or a boolean", k)
+		}
+	}
+	return nil
+}
+
+// redact drops the URL (which may hold a password) from a parse error.
+func redact(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// Store is the ClickHouse analytics store. It is safe for concurrent use.
+type Store struct {
+	conn     driver.Conn
+	cfg      Config
+	log      *slog.Logger
+	database string
+}
+
+// Open connects to ClickHouse and checks the connection with a ping. It does
+// not migrate: call Migrate.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.MaxExecutionTime == 0 {
+		cfg.MaxExecutionTime = DefaultMaxExecutionTime
+	}
+	if cfg.QueryTimeout == 0 {
+		cfg.QueryTimeout = DefaultQueryTimeout
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
+	if cfg.MaxOpenConns == 0 {
+		cfg.MaxOpenConns = DefaultMaxOpenConns
+	}
+	opts, err := ch.ParseDSN(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: Config.URL: %v", redact(err))
+	}
+	opts.Protocol = ch.Native
+	if _, ok := opts.Settings["max_execution_time"]; !ok {
+		opts.Settings["max_execution_time"] = int(cfg.MaxExecutionTime / time.Second)
+	}
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = 5 * time.Second
+	}
+	opts.MaxOpenConns = cfg.MaxOpenConns
+	if opts.MaxIdleConns == 0 || opts.MaxIdleConns > cfg.MaxOpenConns {
+		opts.MaxIdleConns = min(5, cfg.MaxOpenConns)
+	}
+	conn, err := ch.Open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: open: %w", err)
+	}
+	s := &Store{conn: conn, cfg: cfg, log: cfg.Logger, database: opts.Auth.Database}
+	if s.database == "" {
+		s.database = "default"
+	}
+	if err := s.Ping(ctx); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.conn.Close() }
+
+// Database is the name of the database the store works in.
+func (s *Store) Database() string { return s.database }
+
+// Ping checks that the server answers; unavailable when it does not.
+func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	if err := s.conn.Ping(ctx); err != nil {
+		return &engine.Error{Code: engine.CodeUnavailable, Message: "the analytics store is unavailable"}
+	}
+	return nil
+}
+
+// ServerVersion returns the server's version, to gate version-specific SQL.
+func (s *Store) ServerVersion() (major, minor int, err error) {
+	v, err := s.conn.ServerVersion()
+	if err != nil {
+		return 0, 0, fmt.Errorf("clickhouse: server version: %w", err)
+	}
+	return int(v.Version.Major), int(v.Version.Minor), nil
+}
+
+// readCtx gives a read a deadline when its context has none.
+func (s *Store) readCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, s.cfg.QueryTimeout)
+}
+
+// writeCtx gives a write a deadline when its context has none.
+func (s *Store) writeCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, s.cfg.WriteTimeout)
+}
+
+// wrap turns a driver error into an internal error that says where it came
+// from; engine errors pass through unchanged.
+func wrap(err *error, format string, args ...any) {
+	if *err == nil {
+		return
+	}
+	var e *engine.Error
+	if errors.As(*err, &e) {
+		return
+	}
+	*err = fmt.Errorf("clickhouse: "+format+": %w", append(args, *err)...)
+}
+
+// groupSet renders a Go slice as a ClickHouse IN list, (a, b, …).
+func groupSet(ids []string) ch.GroupSet {
+	v := make([]any, len(ids))
+	for i, id := range ids {
+		v[i] = id
+	}
+	return ch.GroupSet{Value: v}
+}
+
+// quoteIdent quotes a database or table name.
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "\\`") + "`" }

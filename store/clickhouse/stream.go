@@ -1,0 +1,120 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// streamChunkRows is about how many rows one chunk of a stream holds: the
+// server sorts a chunk, never the whole set.
+const streamChunkRows = 50_000
+
+// idChunks splits the id space into n equal key ranges [lo, hi); "" is
+// unbounded.
+func idChunks(prefix string, n int) [][2]string {
+	if n < 1 {
+		n = 1
+	}
+	out := make([][2]string, n)
+	step := idSpace / uint64(n)
+	for i := range n {
+		if i > 0 {
+			out[i][0] = idBound(prefix, uint64(i)*step)
+		}
+		if i < n-1 {
+			out[i][1] = idBound(prefix, uint64(i+1)*step)
+		}
+	}
+	return out
+}
+
+// chunkCount is how many chunks a stream of about total rows is cut into.
+func chunkCount(total uint64) int {
+	return int(min((total+streamChunkRows-1)/streamChunkRows, 1<<16))
+}
+
+// streamFindingsQuery reads the findings of a snapshot in one id range, in
+// id order, with one key range per severity bucket.
+type streamFindingsQuery struct {
+	tenantID, auditID string
+	lo, hi            string
+}
+
+func (q streamFindingsQuery) toSQL() (string, []any) {
+	args := []any{q.tenantID, q.auditID}
+	alts := make([]string, numBuckets)
+	for b := range numBuckets {
+		var c conds
+		c.add("sev_order = ?", uint8(b))
+		if q.lo != "" {
+			c.add("id >= ?", q.lo)
+		}
+		if q.hi != "" {
+			c.add("id < ?", q.hi)
+		}
+		alts[b] = "(" + c.sql() + ")"
+		args = append(args, c.args...)
+	}
+	return "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND (" +
+		strings.Join(alts, " OR ") + ") ORDER BY id", args
+}
+
+// StreamFindings calls fn with every finding of a snapshot in id order (for
+// diffing two snapshots and for reports), reading the snapshot in chunks so
+// that neither side holds it whole. It stops at fn's first error and returns
+// it. A snapshot that does not exist streams nothing.
+func (s *Store) StreamFindings(ctx context.Context, tenantID, auditID string, fn func(engine.Finding) error) (err error) {
+	defer wrap(&err, "StreamFindings(%q, %q)", tenantID, auditID)
+	if tenantID == "" || auditID == "" {
+		return engine.FieldErrorf("audit_id", "tenant and audit ids are required")
+	}
+	total, err := s.snapshotSize(ctx, tenantID, auditID)
+	if err != nil {
+		return err
+	}
+	if total == 0 {
+		return nil
+	}
+	for _, c := range idChunks(engine.PrefixFinding, chunkCount(total)) {
+		q := streamFindingsQuery{tenantID: tenantID, auditID: auditID, lo: c[0], hi: c[1]}
+		if err := s.streamChunk(ctx, q, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamChunk runs one chunk's query with its own deadline.
+func (s *Store) streamChunk(ctx context.Context, q sqlQuery, fn func(engine.Finding) error) error {
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	text, args := q.toSQL()
+	rows, err := s.conn.Query(ctx, text, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		f, err := scanFinding(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(f); err != nil {
+			return fmt.Errorf("stream callback: %w", err)
+		}
+	}
+	return rows.Err()
+}
+
+// snapshotSize is the number of findings of a snapshot, from its counts.
+func (s *Store) snapshotSize(ctx context.Context, tenantID, auditID string) (uint64, error) {
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	var n uint64
+	err := s.conn.QueryRow(ctx, "SELECT sum(n) FROM finding_counts WHERE tenant_id = ? AND audit_id = ?",
+		tenantID, auditID).Scan(&n)
+	return n, err
+}
