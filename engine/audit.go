@@ -17,6 +17,9 @@ type Audit struct {
 	CreatedAt   time.Time     `json:"created_at"`
 	StartedAt   *time.Time    `json:"started_at"`
 	CompletedAt *time.Time    `json:"completed_at"`
+	// Attempts counts how often a worker claimed the audit; above 1 the
+	// audit is a retry after a worker died.
+	Attempts int `json:"-"`
 }
 
 // AuditProgress says how far a running audit is.

@@ -107,6 +107,23 @@ type FindingQuery struct {
 	Filter   FindingFilter
 	After    *FindingKey
 	Limit    int
+	// Manual decisions made since the snapshot was written: findings to
+	// treat as resolved, or as open, whatever the snapshot says. They only
+	// matter to a status filter.
+	ForceResolved []string
+	ForceOpen     []string
+}
+
+// Matches reports whether f passes the filter (AuditID aside).
+func (flt FindingFilter) Matches(f Finding) bool {
+	return (flt.Severity == "" || f.Severity == flt.Severity) &&
+		(flt.Dimension == "" || f.Dimension == flt.Dimension) &&
+		(flt.Status == "" || f.Status == flt.Status) &&
+		(flt.ResourceID == "" || f.ResourceID == flt.ResourceID) &&
+		(flt.RuleID == "" || f.RuleID == flt.RuleID) &&
+		(flt.ResourceType == "" || f.ResourceType == flt.ResourceType) &&
+		(flt.Account == "" || f.Account == flt.Account) &&
+		(flt.Region == "" || f.Region == flt.Region)
 }
 
 // GroupBy names a field findings can be counted by.

@@ -38,9 +38,19 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	if pr.Cursor != "" {
 		q.After = &pos.After
 	}
+	ov, err := s.overrides(ctx, p.TenantID)
+	if err != nil {
+		return Page[Finding]{}, err
+	}
+	withOverrides(&q, ov)
 	items, err := s.cfg.Findings.ListFindings(ctx, q)
 	if err != nil {
 		return Page[Finding]{}, err
+	}
+	for i, it := range items {
+		if o, ok := ov[it.ID]; ok {
+			items[i] = applyOverride(it, o)
+		}
 	}
 	page := Page[Finding]{Items: items}
 	if len(items) > limit {
@@ -99,7 +109,18 @@ func (s *Service) GetFinding(ctx context.Context, p Principal, id string) (Findi
 		}
 		return Finding{}, err
 	}
-	return s.cfg.Findings.GetFinding(ctx, p.TenantID, auditID, id)
+	f, err := s.cfg.Findings.GetFinding(ctx, p.TenantID, auditID, id)
+	if err != nil {
+		return Finding{}, err
+	}
+	ov, err := s.overrides(ctx, p.TenantID)
+	if err != nil {
+		return Finding{}, err
+	}
+	if o, ok := ov[id]; ok {
+		f = applyOverride(f, o)
+	}
+	return f, nil
 }
 
 // SummarizeFindings counts the findings matching f grouped by the given
@@ -133,6 +154,9 @@ func (s *Service) SummarizeFindings(ctx context.Context, p Principal, f FindingF
 	sum.AuditID = f.AuditID
 	groups, err := s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: p.TenantID, Filter: f, GroupBy: groupBy})
 	if err != nil {
+		return FindingSummary{}, err
+	}
+	if groups, err = s.adjustCounts(ctx, p.TenantID, f, groupBy, groups); err != nil {
 		return FindingSummary{}, err
 	}
 	for _, g := range groups {

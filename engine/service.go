@@ -16,6 +16,15 @@ type Config struct {
 	Audits    AuditStore
 	Policies  PolicyStore
 	Reports   ReportStore
+	// The audit engine; all optional, audits are unavailable without them.
+	Snapshots  SnapshotStore
+	Inventory  InventoryReader
+	Queue      AuditQueue
+	Evaluators Evaluators
+	Overrides  OverrideStore
+	// ResolvedRetention is how long resolved findings are carried forward
+	// in later snapshots; default 90 days.
+	ResolvedRetention time.Duration
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   EventStore
 	EventLog EventLog
@@ -60,6 +69,9 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.ResolvedRetention == 0 {
+		cfg.ResolvedRetention = 90 * 24 * time.Hour
 	}
 	if cfg.CursorTTL == 0 {
 		cfg.CursorTTL = 24 * time.Hour

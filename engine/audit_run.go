@@ -1,0 +1,368 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"time"
+)
+
+// Audit worker tuning.
+const (
+	auditLease         = 10 * time.Minute
+	auditProgressEvery = 2 * time.Second
+)
+
+// errAuditCanceled stops a running audit whose status became canceled.
+var errAuditCanceled = errors.New("audit canceled")
+
+// RunAuditWorker claims queued audits and runs them until ctx is done. Any
+// number of workers, in any number of replicas, may run: the queue hands an
+// audit to one of them, and an audit whose worker died is claimed again
+// once its lease expires.
+func (s *Service) RunAuditWorker(ctx context.Context, worker string, poll time.Duration) error {
+	if err := s.auditsAvailable(); err != nil {
+		return err
+	}
+	for {
+		a, err := s.cfg.Queue.ClaimAudit(ctx, worker, auditLease)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case IsNotFound(err):
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(poll):
+			}
+			continue
+		case err != nil:
+			s.log.ErrorContext(ctx, "claiming an audit", "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(poll):
+			}
+			continue
+		}
+		s.RunAudit(ctx, a)
+	}
+}
+
+// RunAudit runs one claimed audit to its end: completed, failed or
+// canceled. It reports the outcome in the audit record, not as an error.
+func (s *Service) RunAudit(ctx context.Context, a Audit) Audit {
+	log := s.log.With("audit_id", a.ID, "tenant_id", a.TenantID)
+	start := time.Now()
+	out, err := s.runAudit(ctx, a)
+	if err == nil {
+		log.InfoContext(ctx, "audit completed", "duration", time.Since(start), "summary", out.Summary)
+		return out
+	}
+	if ctx.Err() != nil {
+		// Shutting down: leave the audit running; its lease expires and
+		// another worker takes it over.
+		log.WarnContext(ctx, "audit interrupted by shutdown", "err", err)
+		return out
+	}
+	now := s.now().UTC()
+	out.CompletedAt = &now
+	if errors.Is(err, errAuditCanceled) {
+		out.Status = AuditCanceled
+	} else {
+		out.Status = AuditFailed
+		out.Error = ErrorMessage(err)
+		if ErrorCode(err) == CodeInternal {
+			out.Error = "internal error while auditing; the audit can be started again"
+		}
+		log.ErrorContext(ctx, "audit failed", "err", err)
+	}
+	if err := s.cfg.Snapshots.DropSnapshot(ctx, a.TenantID, a.ID); err != nil {
+		log.WarnContext(ctx, "dropping a partial snapshot", "err", err)
+	}
+	if err := s.cfg.Queue.CompleteAudit(ctx, func(func(Event, error) bool) {}, func() Audit { return out }); err != nil {
+		log.ErrorContext(ctx, "recording the audit's end", "err", err)
+	}
+	return out
+}
+
+func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
+	now := s.now().UTC()
+	if a.StartedAt == nil {
+		a.StartedAt = &now
+	}
+	a.Status = AuditRunning
+	if err := s.cfg.Audits.UpdateAudit(ctx, a); err != nil {
+		return a, err
+	}
+	if a.Attempts > 1 { // a retry: a dead worker may have left rows behind
+		if err := s.cfg.Snapshots.DropSnapshot(ctx, a.TenantID, a.ID); err != nil {
+			return a, err
+		}
+	} else if err := s.publishAudit(ctx, EventAuditStarted, a); err != nil {
+		return a, err
+	}
+
+	prevID := ""
+	if prev, err := s.cfg.Audits.LatestCompletedAudit(ctx, a.TenantID); err == nil {
+		prevID = prev.ID
+	} else if !IsNotFound(err) {
+		return a, err
+	}
+	asOf := *a.StartedAt
+	if a.ParentID != "" {
+		parent, err := s.cfg.Audits.GetAudit(ctx, a.TenantID, a.ParentID)
+		if err != nil {
+			return a, err
+		}
+		if parent.StartedAt != nil {
+			asOf = *parent.StartedAt
+		}
+	}
+	eval, err := s.auditEvaluator(ctx, a.TenantID, now)
+	if err != nil {
+		return a, err
+	}
+	overrides, err := s.overrides(ctx, a.TenantID)
+	if err != nil {
+		return a, err
+	}
+	accepted := make(map[string]FindingOverride, len(overrides))
+	for id, o := range overrides {
+		if o.Resolution == ResolutionAcceptedRisk {
+			accepted[id] = o
+		}
+	}
+	firstSeen, err := s.firstSeen(ctx, a.TenantID, prevID)
+	if err != nil {
+		return a, err
+	}
+
+	var evalErrors int64
+	var scanErr error
+	lastProgress := time.Now()
+	findings := func(yield func(Finding, error) bool) {
+		for r, err := range s.cfg.Inventory.StreamResources(ctx, a.TenantID, asOf) {
+			if err != nil {
+				yield(Finding{}, err)
+				return
+			}
+			fs, n := eval.Evaluate(r)
+			evalErrors += int64(n)
+			for _, f := range fs {
+				f.TenantID, f.AuditID, f.Status, f.LastSeenAt = a.TenantID, a.ID, StatusOpen, now
+				f.FirstSeenAt = now
+				if t, ok := firstSeen[f.ID]; ok {
+					f.FirstSeenAt = t
+				}
+				if o, ok := accepted[f.ID]; ok {
+					at := o.CreatedAt
+					f.Status, f.Resolution, f.ResolvedAt = StatusResolved, ResolutionAcceptedRisk, &at
+				}
+				if !yield(f, nil) {
+					return
+				}
+			}
+			a.Progress.ResourcesScanned++
+			if time.Since(lastProgress) > auditProgressEvery {
+				lastProgress = time.Now()
+				if scanErr = s.auditProgress(ctx, a); scanErr != nil {
+					yield(Finding{}, scanErr)
+					return
+				}
+			}
+		}
+	}
+	if _, err := s.cfg.Snapshots.AppendSnapshot(ctx, a.TenantID, a.ID, findings); err != nil {
+		return a, err
+	}
+	firstSeen = nil // let the collector have it before the diff
+	if prevID != "" {
+		keepSince := now.Add(-s.cfg.ResolvedRetention)
+		if _, err := s.cfg.Snapshots.CarryForward(ctx, a.TenantID, prevID, a.ID, now, keepSince); err != nil {
+			return a, err
+		}
+	}
+	if err := s.cfg.Snapshots.FinalizeSnapshot(ctx, a.TenantID, a.ID); err != nil {
+		return a, err
+	}
+	if err := s.auditProgress(ctx, a); err != nil {
+		return a, err
+	}
+	sum, err := s.auditSummary(ctx, a)
+	if err != nil {
+		return a, err
+	}
+	if evalErrors > 0 {
+		s.log.WarnContext(ctx, "policy evaluation errors during audit", "audit_id", a.ID, "errors", evalErrors)
+	}
+	done := s.now().UTC()
+	a.Status, a.CompletedAt, a.Summary = AuditCompleted, &done, &sum
+	a.Progress.ResourcesTotal = a.Progress.ResourcesScanned
+	events := s.changeEvents(ctx, a, prevID, &sum)
+	if err := s.cfg.Queue.CompleteAudit(ctx, events, func() Audit { return a }); err != nil {
+		return a, err
+	}
+	return a, nil
+}
+
+// auditEvaluator compiles the tenant's enabled policies for one audit.
+func (s *Service) auditEvaluator(ctx context.Context, tenantID string, now time.Time) (Evaluator, error) {
+	all, err := s.cfg.Queue.AllPolicies(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	var enabled []Policy
+	for _, p := range all {
+		if p.Enabled {
+			enabled = append(enabled, p)
+		}
+	}
+	return s.cfg.Evaluators.NewEvaluator(tenantID, enabled, now)
+}
+
+// firstSeen maps every finding id of the previous snapshot to when it was
+// first seen, so that a finding keeps its age across audits. It holds one
+// small entry per finding, not the findings.
+func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (map[string]time.Time, error) {
+	out := map[string]time.Time{}
+	if prevID == "" {
+		return out, nil
+	}
+	for f, err := range s.cfg.Snapshots.StreamFindings(ctx, tenantID, prevID) {
+		if err != nil {
+			return nil, err
+		}
+		if f.Status == StatusOpen || f.Resolution == ResolutionAcceptedRisk {
+			out[f.ID] = f.FirstSeenAt
+		}
+	}
+	return out, nil
+}
+
+// auditProgress records progress and notices a cancellation.
+func (s *Service) auditProgress(ctx context.Context, a Audit) error {
+	cur, err := s.cfg.Audits.GetAudit(ctx, a.TenantID, a.ID)
+	if err != nil {
+		return err
+	}
+	if cur.Status == AuditCanceled {
+		return errAuditCanceled
+	}
+	return s.cfg.Audits.UpdateAudit(ctx, a)
+}
+
+// auditSummary counts the open findings of the new snapshot.
+func (s *Service) auditSummary(ctx context.Context, a Audit) (AuditSummary, error) {
+	sum := AuditSummary{ResourcesScanned: a.Progress.ResourcesScanned,
+		BySeverity: map[Severity]int64{}, ByDimension: map[Dimension]int64{}}
+	for _, sev := range Severities {
+		sum.BySeverity[sev] = 0
+	}
+	for _, d := range Dimensions {
+		sum.ByDimension[d] = 0
+	}
+	groups, err := s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: a.TenantID,
+		Filter: FindingFilter{AuditID: a.ID, Status: StatusOpen}, GroupBy: []GroupBy{GroupBySeverity, GroupByDimension}})
+	if err != nil {
+		return sum, err
+	}
+	for _, g := range groups {
+		sum.FindingsOpen += g.Count
+		sum.BySeverity[Severity(g.Key[GroupBySeverity])] += g.Count
+		sum.ByDimension[Dimension(g.Key[GroupByDimension])] += g.Count
+	}
+	return sum, nil
+}
+
+// findingPayload is the finding as events carry it: the spec's fields (id,
+// severity, dimension, resource_id, title) and a few that receivers route on.
+type findingPayload struct {
+	ID           string        `json:"id"`
+	Severity     Severity      `json:"severity"`
+	Dimension    Dimension     `json:"dimension"`
+	ResourceID   string        `json:"resource_id"`
+	Title        string        `json:"title"`
+	RuleID       string        `json:"rule_id"`
+	AuditID      string        `json:"audit_id"`
+	Status       FindingStatus `json:"status"`
+	Resolution   Resolution    `json:"resolution,omitempty"`
+	ResourceType string        `json:"resource_type"`
+	Account      string        `json:"account"`
+	Region       string        `json:"region"`
+	ResolvedAt   *time.Time    `json:"resolved_at,omitempty"`
+}
+
+func payloadOf(f Finding) findingPayload {
+	return findingPayload{ID: f.ID, Severity: f.Severity, Dimension: f.Dimension, ResourceID: f.ResourceID,
+		Title: f.Title, RuleID: f.RuleID, AuditID: f.AuditID, Status: f.Status, Resolution: f.Resolution,
+		ResourceType: f.ResourceType, Account: f.Account, Region: f.Region, ResolvedAt: f.ResolvedAt}
+}
+
+// changeEvents yields the events of an audit's diff, then audit.completed
+// with the counts; it fills sum's new and resolved counts as it goes.
+func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum *AuditSummary) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		emit := func(typ string, data any) bool {
+			ev, err := s.newEvent(a.TenantID, typ, data)
+			return yield(ev, err) && err == nil
+		}
+		for ch, err := range s.cfg.Snapshots.DiffSnapshots(ctx, a.TenantID, prevID, a.ID) {
+			if err != nil {
+				yield(Event{}, err)
+				return
+			}
+			f := payloadOf(ch.Finding)
+			ok := true
+			switch ch.Kind {
+			case EventFindingCreated:
+				sum.FindingsNew++
+				ok = emit(EventFindingCreated, map[string]any{"finding": f})
+				if ok && strings.HasPrefix(f.RuleID, PrefixPolicy+"_") {
+					ok = emit(EventPolicyViolated, map[string]any{"policy_id": f.RuleID, "finding": f})
+				}
+			case EventFindingResolved:
+				sum.FindingsResolved++
+				ok = emit(EventFindingResolved, map[string]any{"finding": f})
+			case EventFindingSeverityChanged:
+				ok = emit(EventFindingSeverityChanged, map[string]any{"finding": f,
+					"previous_severity": ch.Previous, "reason": severityReason(ch)})
+			default:
+				yield(Event{}, fmt.Errorf("unknown change kind %q", ch.Kind))
+				return
+			}
+			if !ok {
+				return
+			}
+		}
+		emit(EventAuditCompleted, map[string]any{"audit": a})
+	}
+}
+
+// publishAudit sends an audit.* event outside an audit's final commit.
+func (s *Service) publishAudit(ctx context.Context, typ string, a Audit) error {
+	ev, err := s.newEvent(a.TenantID, typ, map[string]any{"audit": a})
+	if err != nil {
+		return err
+	}
+	return s.publish(ctx, []Event{ev})
+}
+
+// severityReason explains a reclassification: the rule or policy's own
+// reason in the evidence (correlated evidence, a severity policy), or a
+// generic one.
+func severityReason(ch FindingChange) string {
+	var ev struct {
+		Reason string `json:"severity_reason"`
+	}
+	if len(ch.Finding.Evidence) > 0 && json.Unmarshal(ch.Finding.Evidence, &ev) == nil && ev.Reason != "" {
+		return ev.Reason
+	}
+	if ch.Finding.Severity.Rank() > ch.Previous.Rank() {
+		return "raised after re-evaluating the resource's current configuration"
+	}
+	return "lowered after re-evaluating the resource's current configuration"
+}

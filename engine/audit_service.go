@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+)
+
+func (s *Service) auditsAvailable() error {
+	if s.cfg.Snapshots == nil || s.cfg.Inventory == nil || s.cfg.Queue == nil || s.cfg.Evaluators == nil {
+		return Errorf(CodeUnavailable, "the audit engine is not configured on this server")
+	}
+	return nil
+}
+
+// StartAudit queues an audit of the tenant's current inventory. A tenant has
+// at most one audit queued or running: another start is conflict.
+func (s *Service) StartAudit(ctx context.Context, p Principal) (Audit, error) {
+	if err := p.Require(ScopeAuditsWrite); err != nil {
+		return Audit{}, err
+	}
+	return s.queueAudit(ctx, p, "")
+}
+
+// ReanalyzeAudit queues a new audit, linked to a completed one, that
+// re-evaluates the inventory as it was then with the current rules and
+// policies. Only completed audits can be reanalyzed (conflict otherwise).
+func (s *Service) ReanalyzeAudit(ctx context.Context, p Principal, id string) (Audit, error) {
+	if err := p.Require(ScopeAuditsWrite); err != nil {
+		return Audit{}, err
+	}
+	if !ValidID(PrefixAudit, id) {
+		return Audit{}, ErrNotFound("audit", id)
+	}
+	parent, err := s.cfg.Audits.GetAudit(ctx, p.TenantID, id)
+	if err != nil {
+		return Audit{}, err
+	}
+	if parent.Status != AuditCompleted {
+		return Audit{}, Errorf(CodeConflict, "audit %s is %s; only completed audits can be reanalyzed", id, parent.Status)
+	}
+	return s.queueAudit(ctx, p, parent.ID)
+}
+
+func (s *Service) queueAudit(ctx context.Context, p Principal, parentID string) (Audit, error) {
+	if err := s.auditsAvailable(); err != nil {
+		return Audit{}, err
+	}
+	now := s.now().UTC()
+	a := Audit{ID: NewID(PrefixAudit, now), TenantID: p.TenantID, Status: AuditQueued, ParentID: parentID,
+		RequestedBy: p.UserID, CreatedAt: now}
+	if err := s.cfg.Audits.CreateAudit(ctx, a); err != nil {
+		if ErrorCode(err) == CodeConflict {
+			return Audit{}, Errorf(CodeConflict, "an audit of this tenant is already queued or running")
+		}
+		return Audit{}, err
+	}
+	return a, nil
+}
+
+// CancelAudit cancels a queued or running audit; a running one stops at its
+// next progress check and its partial snapshot is dropped. Canceling a
+// finished audit is conflict.
+func (s *Service) CancelAudit(ctx context.Context, p Principal, id string) (Audit, error) {
+	if err := p.Require(ScopeAuditsWrite); err != nil {
+		return Audit{}, err
+	}
+	if !ValidID(PrefixAudit, id) {
+		return Audit{}, ErrNotFound("audit", id)
+	}
+	a, err := s.cfg.Audits.GetAudit(ctx, p.TenantID, id)
+	if err != nil {
+		return Audit{}, err
+	}
+	if a.Status != AuditQueued && a.Status != AuditRunning {
+		return Audit{}, Errorf(CodeConflict, "audit %s is %s; only queued or running audits can be canceled", id, a.Status)
+	}
+	now := s.now().UTC()
+	a.Status, a.CompletedAt = AuditCanceled, &now
+	if err := s.cfg.Audits.UpdateAudit(ctx, a); err != nil {
+		return Audit{}, err
+	}
+	return a, nil
+}

@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"iter"
+	"time"
+)
+
+// The interfaces the audit engine needs beyond the read stores.
+
+// SnapshotStore writes and compares finding snapshots (ClickHouse).
+type SnapshotStore interface {
+	// AppendSnapshot writes findings into an audit's snapshot in large
+	// batches; it may be called more than once for the same audit. Counts
+	// are not maintained until FinalizeSnapshot.
+	AppendSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[Finding, error]) (int64, error)
+	// CarryForward copies into auditID's snapshot the findings of prevID's
+	// snapshot that auditID does not have: open ones become resolved (fixed)
+	// at resolvedAt; resolved ones are kept when resolved after keepSince.
+	// It returns how many were resolved now.
+	CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (int64, error)
+	// FinalizeSnapshot computes the snapshot's per-group counts once all
+	// its rows are written.
+	FinalizeSnapshot(ctx context.Context, tenantID, auditID string) error
+	// DropSnapshot removes an audit's rows (a failed or retried audit).
+	DropSnapshot(ctx context.Context, tenantID, auditID string) error
+	// GetFindings returns the findings of a snapshot with the given ids that
+	// exist, in any order.
+	GetFindings(ctx context.Context, tenantID, auditID string, ids []string) ([]Finding, error)
+	// StreamFindings yields a whole snapshot in id order.
+	StreamFindings(ctx context.Context, tenantID, auditID string) iter.Seq2[Finding, error]
+	// DiffSnapshots yields what changed from prevID (empty: nothing before)
+	// to auditID: findings created (open in auditID and not open in prevID),
+	// resolved now (open in prevID, resolved in auditID) and open in both with
+	// another severity.
+	DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[FindingChange, error]
+}
+
+// FindingChange is one difference between two snapshots.
+type FindingChange struct {
+	Kind     string  // an event type: finding.created, finding.resolved, finding.severity_changed
+	Finding  Finding // as in the newer snapshot
+	Previous Severity
+}
+
+// InventoryReader streams a tenant's inventory for an audit.
+type InventoryReader interface {
+	// StreamResources yields the latest observation, as of asOf, of every
+	// resource of the tenant, in id order.
+	StreamResources(ctx context.Context, tenantID string, asOf time.Time) iter.Seq2[Resource, error]
+}
+
+// AuditQueue is the durable work queue of audits (PostgreSQL).
+type AuditQueue interface {
+	// ClaimAudit takes the oldest queued audit, or a running one whose lease
+	// expired, for worker; not_found when there is none.
+	ClaimAudit(ctx context.Context, worker string, lease time.Duration) (Audit, error)
+	// CompleteAudit appends the events to the outbox and then writes the
+	// audit returned by final (completed, failed or canceled, as its Status
+	// says), in one transaction: either both are stored or neither. final is
+	// called after events is exhausted, so it may report what they counted.
+	CompleteAudit(ctx context.Context, events iter.Seq2[Event, error], final func() Audit) error
+	// ListPolicies of PolicyStore pages; AllPolicies returns every live
+	// policy of a tenant (enabled or not).
+	AllPolicies(ctx context.Context, tenantID string) ([]Policy, error)
+}
+
+// OverrideStore holds manual resolutions of findings (PostgreSQL).
+type OverrideStore interface {
+	// PutOverride creates or replaces the override of a finding.
+	PutOverride(ctx context.Context, o FindingOverride) error
+	// ListOverrides returns the tenant's overrides that have not expired at
+	// now (at most a few thousand: they are people's decisions).
+	ListOverrides(ctx context.Context, tenantID string, now time.Time) ([]FindingOverride, error)
+}
+
+// FindingOverride is a person's decision on a finding: accepted as a known
+// risk (held across audits until it expires or is reopened) or reopened.
+type FindingOverride struct {
+	TenantID  string `json:"-"`
+	FindingID string `json:"finding_id"`
+	// Resolution is accepted_risk, or empty for a finding reopened by hand
+	// (which undoes an accepted risk the latest snapshot already holds).
+	Resolution Resolution `json:"resolution"`
+	Note       string     `json:"note"`
+	CreatedBy  string     `json:"created_by"`
+	CreatedAt  time.Time  `json:"created_at"`
+	ExpiresAt  *time.Time `json:"expires_at"`
+}
+
+// Evaluators builds the evaluator of one audit: the built-in rule pack plus
+// the tenant's compiled policies. Implemented outside engine (engine/audit
+// wires engine/rules and engine/policy), so that engine imports neither.
+type Evaluators interface {
+	// NewEvaluator compiles policies for one audit.
+	NewEvaluator(tenantID string, policies []Policy, now time.Time) (Evaluator, error)
+	// ValidatePolicy checks a policy being written: validation_failed with
+	// the CEL error position when its expression does not compile.
+	ValidatePolicy(p Policy) error
+	// MatchPolicy evaluates one policy over one resource, for dry runs.
+	MatchPolicy(p Policy) (func(Resource) (bool, error), error)
+}
+
+// Evaluator turns one resource into the findings raised on it. Findings come
+// with ID, rule, dimension, severity, texts, evidence and the denormalized
+// resource fields set; the audit fills in the audit, status and times.
+// Errors of one policy on one resource are counted, not fatal.
+type Evaluator interface {
+	Evaluate(r Resource) (findings []Finding, evalErrors int)
+}

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// adjustCounts moves the findings people decided on since the snapshot was
+// written between the groups of a count, so counts agree with lists. The
+// snapshot's counts are precomputed; decisions are few, so this costs one
+// small read.
+func (s *Service) adjustCounts(ctx context.Context, tenantID string, f FindingFilter, groupBy []GroupBy, groups []FindingCount) ([]FindingCount, error) {
+	ov, err := s.overrides(ctx, tenantID)
+	if err != nil || len(ov) == 0 || s.cfg.Snapshots == nil {
+		return groups, err
+	}
+	ids := make([]string, 0, len(ov))
+	for id := range ov {
+		ids = append(ids, id)
+	}
+	found, err := s.cfg.Snapshots.GetFindings(ctx, tenantID, f.AuditID, ids)
+	if err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	keyOf := func(x Finding) (string, map[GroupBy]string) {
+		m := make(map[GroupBy]string, len(groupBy))
+		parts := make([]string, len(groupBy))
+		for i, g := range groupBy {
+			m[g] = groupValue(x, g)
+			parts[i] = m[g]
+		}
+		return strings.Join(parts, "\x00"), m
+	}
+	for i, g := range groups {
+		parts := make([]string, len(groupBy))
+		for j, gb := range groupBy {
+			parts[j] = g.Key[gb]
+		}
+		index[strings.Join(parts, "\x00")] = i
+	}
+	add := func(x Finding, n int64) {
+		k, m := keyOf(x)
+		i, ok := index[k]
+		if !ok {
+			groups = append(groups, FindingCount{Key: m})
+			i = len(groups) - 1
+			index[k] = i
+		}
+		groups[i].Count += n
+	}
+	changed := false
+	for _, before := range found {
+		after := applyOverride(before, ov[before.ID])
+		if after.Status == before.Status {
+			continue
+		}
+		if f.Matches(before) {
+			add(before, -1)
+			changed = true
+		}
+		if f.Matches(after) {
+			add(after, 1)
+			changed = true
+		}
+	}
+	if !changed {
+		return groups, nil
+	}
+	groups = slices.DeleteFunc(groups, func(g FindingCount) bool { return g.Count <= 0 && len(groupBy) > 0 })
+	slices.SortFunc(groups, func(a, b FindingCount) int {
+		for _, g := range groupBy {
+			if c := strings.Compare(a.Key[g], b.Key[g]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return groups, nil
+}
+
+// groupValue is the value of a group-by field of a finding.
+func groupValue(f Finding, g GroupBy) string {
+	switch g {
+	case GroupBySeverity:
+		return string(f.Severity)
+	case GroupByDimension:
+		return string(f.Dimension)
+	case GroupByResourceType:
+		return f.ResourceType
+	case GroupByAccount:
+		return f.Account
+	case GroupByRegion:
+		return f.Region
+	case GroupByRule:
+		return f.RuleID
+	case GroupByStatus:
+		return string(f.Status)
+	}
+	return ""
+}
