@@ -1,0 +1,205 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+)
+
+// Program is a compiled policy, ready to be evaluated against many
+// resources. It is immutable and safe for concurrent use.
+type Program struct {
+	policy      engine.Policy
+	prg         cel.Program
+	costLimit   uint64
+	scope       map[string]struct{} // nil: every resource type
+	title       template
+	remediation template
+	evidence    json.RawMessage
+}
+
+// Input is what a policy is evaluated against. Attributes are the
+// resource's attributes parsed by ParseAttributes, once per resource, and
+// shared (read-only) by every policy evaluated on it. Finding is the
+// built-in finding under consideration; severity policies need it and raise
+// policies ignore it.
+type Input struct {
+	Resource   engine.Resource
+	Attributes map[string]any
+	Finding    *engine.Finding
+}
+
+// Compile validates p (see Validate) and compiles it. The error is the
+// validation_failed *engine.Error that Validate returns, or an internal
+// error if cel-go cannot plan a checked expression.
+func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
+	checked, err := c.compile(p)
+	if err != nil {
+		return nil, err
+	}
+	prg, err := c.env(p.Effect).Program(checked,
+		cel.CostLimit(c.costLimit),
+		cel.InterruptCheckFrequency(interruptCheckFrequency),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: plan expression: %w", p.ID, err)
+	}
+	// The templates parsed in validateFields; parsing again is cheaper
+	// than threading them through.
+	title, _ := parseTemplate("title", p.Title)
+	if p.Title == "" {
+		title = template{parts: []part{{text: p.Name}}}
+	}
+	remediation, _ := parseTemplate("remediation", p.Remediation)
+	evidence, err := json.Marshal(struct {
+		PolicyID      string              `json:"policy_id"`
+		PolicyVersion int                 `json:"policy_version"`
+		PolicyName    string              `json:"policy_name"`
+		Effect        engine.PolicyEffect `json:"effect"`
+		Expression    string              `json:"expression"`
+	}{p.ID, p.Version, p.Name, p.Effect, p.Expression})
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: evidence: %w", p.ID, err)
+	}
+	prog := &Program{policy: p, prg: prg, costLimit: c.costLimit, title: title, remediation: remediation, evidence: evidence}
+	if len(p.ResourceTypes) > 0 {
+		prog.scope = make(map[string]struct{}, len(p.ResourceTypes))
+		for _, t := range p.ResourceTypes {
+			prog.scope[t] = struct{}{}
+		}
+	}
+	return prog, nil
+}
+
+// compile validates the fields and type-checks the expression.
+func (c *Compiler) compile(p engine.Policy) (*cel.Ast, error) {
+	if err := validateFields(p); err != nil {
+		return nil, err
+	}
+	return checkExpression(c.env(p.Effect), p.Expression)
+}
+
+// Policy returns the policy the program was compiled from.
+func (p *Program) Policy() engine.Policy { return p.policy }
+
+// Applies reports whether the policy's resource-type scope includes
+// resourceType. Callers check it before parsing attributes for the policy.
+func (p *Program) Applies(resourceType string) bool {
+	if p.scope == nil {
+		return true
+	}
+	_, ok := p.scope[resourceType]
+	return ok
+}
+
+// activation resolves the two variables of an evaluation. Activations are
+// pooled: Match allocates nothing of its own per call.
+type activation struct {
+	in Input
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "resource":
+		return &a.in, true
+	case "finding":
+		if a.in.Finding != nil {
+			return a.in.Finding, true
+		}
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+var activations = sync.Pool{New: func() any { return new(activation) }}
+
+// Match evaluates the policy against in. It is false without evaluating
+// when the resource type is out of scope or, for a severity policy with a
+// dimension, when the finding is of another dimension. It returns an
+// *EvalError when the evaluation fails (cost limit exceeded, runtime error
+// such as a missing map key, a result that is not a bool, or a severity
+// policy given no finding), and ctx.Err() when ctx ends first.
+func (p *Program) Match(ctx context.Context, in Input) (bool, error) {
+	if !p.Applies(in.Resource.Type) {
+		return false, nil
+	}
+	if p.policy.Effect != engine.PolicyRaise {
+		if in.Finding == nil {
+			return false, p.evalError(in, ReasonRuntime, "severity policies are evaluated against a finding; none given")
+		}
+		if p.policy.Dimension != "" && in.Finding.Dimension != p.policy.Dimension {
+			return false, nil
+		}
+	}
+	act := activations.Get().(*activation)
+	act.in = in
+	var (
+		out types.Bool
+		err error
+	)
+	if done := ctx.Done(); done == nil {
+		out, err = p.eval(act, nil)
+	} else {
+		out, err = p.eval(act, ctx)
+	}
+	act.in = Input{}
+	activations.Put(act)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return false, ctxErr
+		}
+		var cancelled interpreter.EvalCancelledError
+		if errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded {
+			return false, p.evalError(in, ReasonCostLimit, fmt.Sprintf("cost limit of %d exceeded", p.costLimit))
+		}
+		var ee *EvalError
+		if errors.As(err, &ee) {
+			return false, p.evalError(in, ee.Reason, ee.Message)
+		}
+		return false, p.evalError(in, ReasonRuntime, err.Error())
+	}
+	return bool(out), nil
+}
+
+// eval runs the program, with context checks only when ctx is not nil.
+func (p *Program) eval(act *activation, ctx context.Context) (types.Bool, error) {
+	var (
+		val any
+		err error
+	)
+	if ctx == nil {
+		v, _, e := p.prg.Eval(act)
+		val, err = v, e
+	} else {
+		v, _, e := p.prg.ContextEval(ctx, act)
+		val, err = v, e
+	}
+	if err != nil {
+		return false, err
+	}
+	b, ok := val.(types.Bool)
+	if !ok {
+		return false, &EvalError{Reason: ReasonNotBool, Message: fmt.Sprintf("expression evaluated to %v, not a bool", typeOf(val))}
+	}
+	return b, nil
+}
+
+func typeOf(v any) string {
+	if rv, ok := v.(ref.Val); ok {
+		return rv.Type().TypeName()
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func (p *Program) evalError(in Input, reason EvalReason, msg string) *EvalError {
+	return &EvalError{PolicyID: p.policy.ID, ResourceID: in.Resource.ID, Reason: reason, Message: msg}
+}
