@@ -1,0 +1,57 @@
+# Local development and CI entry points. The service stack (ClickHouse, PostgreSQL, Redis)
+# is private to this checkout: scripts/services.sh keeps its data and logs in .data/.
+
+GO ?= go
+
+DATA_DIR := $(CURDIR)/.data
+
+# Where the tests find the stack that `make services` starts; set them to use other servers.
+FOURD_TEST_CLICKHOUSE_URL ?= clickhouse://127.0.0.1:19000/default
+FOURD_TEST_POSTGRES_URL ?= postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable
+FOURD_TEST_REDIS_URL ?= redis://127.0.0.1:56379/0
+
+TEST_ENV = FOURD_TEST_CLICKHOUSE_URL='$(FOURD_TEST_CLICKHOUSE_URL)' \
+	FOURD_TEST_POSTGRES_URL='$(FOURD_TEST_POSTGRES_URL)' \
+	FOURD_TEST_REDIS_URL='$(FOURD_TEST_REDIS_URL)'
+
+.PHONY: services services-stop services-status build run test bench fmt vet
+
+services:
+	bash scripts/services.sh start
+
+services-stop:
+	bash scripts/services.sh stop
+
+services-status:
+	bash scripts/services.sh status
+
+build:
+	$(GO) build -o bin/fourd ./cmd/fourd
+
+# FOURD_SECRET: taken from the environment when set, else generated once into .data/secret.
+run: services build
+	@set -eu; \
+	if [ -z "$${FOURD_SECRET:-}" ]; then \
+		if [ ! -s '$(DATA_DIR)/secret' ]; then \
+			(umask 077; head -c 32 /dev/urandom | base64 > '$(DATA_DIR)/secret.tmp') && \
+			mv '$(DATA_DIR)/secret.tmp' '$(DATA_DIR)/secret'; \
+		fi; \
+		FOURD_SECRET=$$(cat '$(DATA_DIR)/secret'); \
+	fi; \
+	export FOURD_SECRET FOURD_DATA_DIR='$(DATA_DIR)'; \
+	echo './bin/fourd migrate'; ./bin/fourd migrate; \
+	echo './bin/fourd demo'; ./bin/fourd demo; \
+	echo './bin/fourd serve'; exec ./bin/fourd serve
+
+test: services
+	$(GO) vet ./...
+	$(TEST_ENV) $(GO) test -count=1 -timeout 15m ./...
+
+bench: services
+	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchtime 5x -timeout 60m ./...
+
+fmt:
+	$(GO) fmt ./...
+
+vet:
+	$(GO) vet ./...
