@@ -171,6 +171,7 @@ func (s *Sender) Send(ctx context.Context, d Delivery) Result {
 		r.Outcome, r.Error = OutcomeFailed, engine.ErrorMessage(err)
 		return r
 	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
@@ -190,7 +191,6 @@ func (s *Sender) Send(ctx context.Context, d Delivery) Result {
 		h[signature.HeaderSignaturePrevious] = []string{signature.Sign(d.PreviousSecret, r.Timestamp, d.Body)}
 	}
 
-	start := time.Now()
 	resp, err := s.client.Do(req)
 	if err != nil {
 		r.Latency = time.Since(start)
