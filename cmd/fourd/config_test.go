@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLoadConfig(t *testing.T) {
+	secret := strings.Repeat("x", 32)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // substring; empty means success
+	}{
+		{"defaults", map[string]string{}, ""},
+		{"all set", map[string]string{"FOURD_ADDR": ":9000", "FOURD_SECRET": secret, "FOURD_CORS_ORIGINS": "https://a.test, *",
+			"FOURD_TRUST_PROXY": "true", "FOURD_LOG_LEVEL": "debug", "FOURD_METRICS_ADDR": "127.0.0.1:9100"}, ""},
+		{"bad addr", map[string]string{"FOURD_ADDR": "8080"}, "FOURD_ADDR"},
+		{"bad metrics addr", map[string]string{"FOURD_METRICS_ADDR": "nope"}, "FOURD_METRICS_ADDR"},
+		{"bad clickhouse scheme", map[string]string{"FOURD_CLICKHOUSE_URL": "http://127.0.0.1:8123"}, "FOURD_CLICKHOUSE_URL"},
+		{"clickhouse not a url", map[string]string{"FOURD_CLICKHOUSE_URL": "::"}, "FOURD_CLICKHOUSE_URL"},
+		{"bad postgres", map[string]string{"FOURD_POSTGRES_URL": "mysql://x/y"}, "FOURD_POSTGRES_URL"},
+		{"short secret", map[string]string{"FOURD_SECRET": "short"}, "FOURD_SECRET"},
+		{"bad cors", map[string]string{"FOURD_CORS_ORIGINS": "example.com"}, "FOURD_CORS_ORIGINS"},
+		{"bad proxy flag", map[string]string{"FOURD_TRUST_PROXY": "maybe"}, "FOURD_TRUST_PROXY"},
+		{"bad log level", map[string]string{"FOURD_LOG_LEVEL": "loud"}, "FOURD_LOG_LEVEL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadConfig(func(k string) string { return tt.env[k] })
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error = %v, want one naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}

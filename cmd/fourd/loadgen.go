@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// loadgen writes synthetic tenants at scale: resources spread over accounts,
+// regions and types, and a completed audit whose snapshot holds findings
+// with a realistic severity and dimension skew. Everything is streamed, so
+// memory stays flat whatever the sizes.
+func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, stderr io.Writer) error {
+	fs := newFlags("loadgen", stderr)
+	prefix := fs.String("tenant", "loadgen", "tenant slug prefix; tenants are <prefix>-0, <prefix>-1, …")
+	tenants := fs.Int("tenants", 1, "number of tenants")
+	resources := fs.Int("resources", 100_000, "resources per tenant")
+	findings := fs.Int("findings", 1_000_000, "findings per tenant (at most resources × 100)")
+	accounts := fs.Int("accounts", 12, "accounts per tenant")
+	seed := fs.Uint64("seed", 1, "random seed (same seed, same data)")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *tenants < 1 || *resources < 1 || *findings < 0 || *accounts < 1 || *findings > *resources*len(loadgenRules) {
+		return usageError{"loadgen: want tenants ≥ 1, resources ≥ 1, accounts ≥ 1, 0 ≤ findings ≤ resources × 100"}
+	}
+	s, err := openStores(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	for t := range *tenants {
+		slug := fmt.Sprintf("%s-%d", *prefix, t)
+		ten, err := s.pg.EnsureTenant(ctx, slug, slug)
+		if err != nil {
+			return err
+		}
+		g := &synth{tenant: ten.ID, resources: *resources, accounts: *accounts, seed: *seed + uint64(t), now: time.Now().UTC().Truncate(time.Second)}
+		start := time.Now()
+		var written atomic.Int64
+		stopProgress := progress(stderr, slug+" resources", int64(*resources), &written)
+		res, err := s.ch.WriteResources(ctx, ten.ID, g.resourceSeq(&written))
+		stopProgress()
+		if err != nil {
+			return fmt.Errorf("%s: writing resources: %w", slug, err)
+		}
+		fmt.Fprintf(stderr, "%s: %d resources (%d new) in %s\n", slug, res.Written, len(res.NewIDs), time.Since(start).Round(time.Millisecond))
+
+		audit := engine.Audit{ID: engine.NewID(engine.PrefixAudit, g.now), TenantID: ten.ID, Status: engine.AuditRunning,
+			RequestedBy: "loadgen", CreatedAt: g.now, StartedAt: &g.now}
+		if err := s.pg.CreateAudit(ctx, audit); err != nil {
+			return err
+		}
+		start = time.Now()
+		written.Store(0)
+		stopProgress = progress(stderr, slug+" findings", int64(*findings), &written)
+		n, err := s.ch.WriteSnapshot(ctx, ten.ID, audit.ID, g.findingSeq(*findings, audit.ID, &written))
+		stopProgress()
+		if err != nil {
+			return fmt.Errorf("%s: writing findings: %w", slug, err)
+		}
+		elapsed := time.Since(start)
+		done := time.Now().UTC()
+		audit.Status, audit.CompletedAt = engine.AuditCompleted, &done
+		audit.Progress = engine.AuditProgress{ResourcesTotal: int64(*resources), ResourcesScanned: int64(*resources)}
+		audit.Summary = &engine.AuditSummary{ResourcesScanned: int64(*resources), FindingsOpen: n, FindingsNew: n}
+		if err := s.pg.UpdateAudit(ctx, audit); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%s: audit %s with %d findings in %s (%.0f rows/s)\n", slug, audit.ID, n,
+			elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds())
+	}
+	return nil
+}
+
+// progress prints "label: n/total" every second until the returned stop is called.
+func progress(w io.Writer, label string, total int64, n *atomic.Int64) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(w, "%s: %d/%d (%.0f%%)\n", label, n.Load(), total, 100*float64(n.Load())/float64(max(total, 1)))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+var (
+	loadgenRegions = []string{"us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-2"}
+	loadgenTypes   = []string{"aws_instance", "aws_s3_bucket", "aws_security_group", "aws_iam_user", "aws_ebs_volume",
+		"aws_db_instance", "aws_lb", "aws_eip", "aws_lambda_function", "aws_ebs_snapshot"}
+	loadgenRules = func() []string {
+		r := make([]string, 100)
+		for i := range r {
+			r[i] = fmt.Sprintf("loadgen-%03d", i)
+		}
+		return r
+	}()
+)
+
+// synth generates one tenant's data deterministically from its seed.
+type synth struct {
+	tenant              string
+	resources, accounts int
+	seed                uint64
+	now                 time.Time
+}
+
+// resourceKey is what a finding needs of resource i, cheap to recompute.
+func (g *synth) resourceKey(i int) (id, native, acct, region, typ string) {
+	acct = fmt.Sprintf("%012d", 100000000000+uint64(i%g.accounts)*7919)
+	region = loadgenRegions[(i/g.accounts)%len(loadgenRegions)]
+	typ = loadgenTypes[i%len(loadgenTypes)]
+	native = "arn:aws:" + typ[4:] + ":" + region + ":" + acct + ":" + typ + "/lg-" + strconv.Itoa(i)
+	return engine.ResourceID(g.tenant, "aws", native), native, acct, region, typ
+}
+
+func (g *synth) resource(i int) engine.Resource {
+	id, native, acct, region, typ := g.resourceKey(i)
+	env := []string{"prod", "staging", "dev"}[i%3]
+	attrs, _ := json.Marshal(map[string]any{"synthetic": true, "index": i})
+	return engine.Resource{ID: id, TenantID: g.tenant, Provider: "aws",
+		Account: acct, Region: region, Type: typ, NativeID: native, Name: fmt.Sprintf("lg-%s-%d", typ[4:], i),
+		Tags: map[string]string{"env": env, "team": fmt.Sprintf("team-%d", i%17)}, Attributes: attrs,
+		FirstSeenAt: g.now, LastSeenAt: g.now}
+}
+
+func (g *synth) resourceSeq(n *atomic.Int64) func(func(engine.Resource, error) bool) {
+	return func(yield func(engine.Resource, error) bool) {
+		for i := range g.resources {
+			if !yield(g.resource(i), nil) {
+				return
+			}
+			n.Add(1)
+		}
+	}
+}
+
+// Skews seen in real estates: most findings are medium/low, few critical;
+// security dominates.
+var (
+	severityWeights  = []float64{0.10, 0.30, 0.35, 0.18, 0.07} // info … critical
+	dimensionWeights = []float64{0.45, 0.20, 0.15, 0.20}       // security, cost, architecture, compliance
+)
+
+func pick(r *rand.Rand, weights []float64) int {
+	x := r.Float64()
+	for i, w := range weights {
+		if x < w {
+			return i
+		}
+		x -= w
+	}
+	return len(weights) - 1
+}
+
+// findingSeq yields n findings: finding i is rule i / resources on resource
+// i % resources, so every (rule, resource) pair and so every id is unique.
+func (g *synth) findingSeq(n int, auditID string, written *atomic.Int64) func(func(engine.Finding, error) bool) {
+	return func(yield func(engine.Finding, error) bool) {
+		r := rand.New(rand.NewPCG(g.seed, 0x4d))
+		evidence := json.RawMessage(`{"synthetic":true}`)
+		compliance := []string{}
+		for i := range n {
+			resID, _, acct, region, typ := g.resourceKey(i % g.resources)
+			rule := loadgenRules[i/g.resources]
+			sev := engine.Severities[pick(r, severityWeights)]
+			dim := engine.Dimensions[pick(r, dimensionWeights)]
+			f := engine.Finding{ID: engine.FindingID(g.tenant, rule, resID), TenantID: g.tenant, AuditID: auditID,
+				ResourceID: resID, RuleID: rule, Dimension: dim, Severity: sev, Status: engine.StatusOpen,
+				Title: "Synthetic " + string(sev) + " " + string(dim) + " finding on " + typ, Description: "Generated by fourd loadgen.",
+				Remediation: "None: synthetic data.", Evidence: evidence, Compliance: compliance,
+				ResourceType: typ, Provider: "aws", Account: acct, Region: region,
+				FirstSeenAt: g.now, LastSeenAt: g.now}
+			if !yield(f, nil) {
+				return
+			}
+			written.Add(1)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+
+	"github.com/fourd-dev/fourd/rest"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// serve runs the API until ctx is canceled (Ctrl-C, SIGTERM), then drains
+// in-flight requests and stops its workers.
+func serve(ctx context.Context, cfg config, log *slog.Logger) error {
+	if len(cfg.Secret) == 0 {
+		return errors.New("FOURD_SECRET is not set: serve needs a key of at least 32 bytes for cursors and signed values (make run generates one into .data/secret)")
+	}
+	s, err := openStores(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	svc, err := newInstrumentedService(cfg, log, s, reg)
+	if err != nil {
+		return err
+	}
+	h, err := rest.New(rest.Config{Service: svc, Logger: log, CORSOrigins: cfg.CORSOrigins,
+		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsAddr == ""})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("FOURD_ADDR=%s: %w", cfg.Addr, err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("FOURD_METRICS_ADDR=%s: %w", cfg.MetricsAddr, err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mux := http.NewServeMux()
+			mux.Handle("GET /metrics", rest.MetricsHandler(reg))
+			errs <- rest.ServeListener(ctx, mln, mux, log)
+		}()
+	}
+	host, _ := os.Hostname()
+	worker := fmt.Sprintf("%s-%d", host, os.Getpid())
+	startWorkers(ctx, &wg, svc, log, worker)
+	log.Info("fourd serving", "addr", "http://"+ln.Addr().String(), "metrics", cfg.MetricsAddr)
+	err = rest.ServeListener(ctx, ln, h, log)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		err = errors.Join(err, e)
+	}
+	return err
+}

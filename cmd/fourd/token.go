@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "create" {
+		return usageError{"token: want: token create --tenant T --email E"}
+	}
+	fs := newFlags("token create", stdout)
+	tenant := fs.String("tenant", "", "tenant slug (created when missing)")
+	email := fs.String("email", "", "user email (created when missing)")
+	role := fs.String("role", "admin", "role of a user created on the way: admin, member or viewer")
+	scopes := fs.String("scopes", "", "comma-separated scopes (default: all the role allows)")
+	name := fs.String("name", "cli", "a name to recognize the token by")
+	expires := fs.Duration("expires", 0, "lifetime, e.g. 720h (default: no expiry)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err.Error()}
+	}
+	if *tenant == "" || *email == "" {
+		return usageError{"token create: --tenant and --email are required"}
+	}
+	sc, err := engine.ParseScopes(*scopes)
+	if err != nil {
+		return err
+	}
+	s, err := openStores(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	if err != nil {
+		return err
+	}
+	in := engine.IssueTokenInput{TenantSlug: *tenant, Email: *email, Role: engine.Role(*role), Scopes: sc, Name: *name}
+	if *expires > 0 {
+		at := time.Now().Add(*expires)
+		in.ExpiresAt = &at
+	}
+	issued, err := svc.IssueToken(ctx, in)
+	if err != nil {
+		return err
+	}
+	scopeNames := make([]string, len(issued.Token.Scopes))
+	for i, s := range issued.Token.Scopes {
+		scopeNames[i] = string(s)
+	}
+	fmt.Fprintf(stdout, "token %s for %s in tenant %s (%s), scopes: %s\n", issued.Token.ID, issued.User.Email,
+		issued.Tenant.Slug, issued.Tenant.ID, strings.Join(scopeNames, ","))
+	fmt.Fprintln(stdout, "the secret is shown once; keep it safe:")
+	fmt.Fprintln(stdout, issued.Secret)
+	return nil
+}

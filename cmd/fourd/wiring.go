@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/rest"
+	chstore "github.com/fourd-dev/fourd/store/clickhouse"
+	pgstore "github.com/fourd-dev/fourd/store/postgres"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// stores holds both open stores; close releases them.
+type stores struct {
+	ch *chstore.Store
+	pg *pgstore.Store
+}
+
+func (s *stores) close() {
+	if s.ch != nil {
+		_ = s.ch.Close()
+	}
+	if s.pg != nil {
+		s.pg.Close()
+	}
+}
+
+// openStores connects to both stores and, when migrate is set, applies
+// their migrations.
+func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool) (*stores, error) {
+	var s stores
+	var err error
+	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if s.ch, err = chstore.Open(openCtx, chstore.Config{URL: cfg.ClickHouseURL, Logger: log}); err != nil {
+		return nil, fmt.Errorf("ClickHouse at FOURD_CLICKHOUSE_URL: %w", err)
+	}
+	if s.pg, err = pgstore.Open(openCtx, pgstore.Config{URL: cfg.PostgresURL, Logger: log}); err != nil {
+		s.close()
+		return nil, fmt.Errorf("PostgreSQL at FOURD_POSTGRES_URL: %w", err)
+	}
+	if migrate {
+		if err := s.ch.Migrate(ctx); err != nil {
+			s.close()
+			return nil, fmt.Errorf("migrating ClickHouse: %w", err)
+		}
+		if err := s.pg.Migrate(ctx); err != nil {
+			s.close()
+			return nil, fmt.Errorf("migrating PostgreSQL: %w", err)
+		}
+	}
+	return &s, nil
+}
+
+// newService builds the engine over the stores.
+func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*engine.Service, error) {
+	return engine.NewService(engineConfig(log, s, secret))
+}
+
+// engineConfig wires the stores into the engine's interfaces.
+func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
+	return engine.Config{
+		Findings: s.ch, Resources: s.ch,
+		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
+		Secret: secret, Logger: log,
+	}
+}
+
+func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer) error {
+	s, err := openStores(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	fmt.Fprintln(stdout, "migrations applied to ClickHouse and PostgreSQL")
+	return nil
+}
+
+// newInstrumentedService builds the engine with its store calls timed into reg.
+func newInstrumentedService(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (*engine.Service, error) {
+	ec := engineConfig(log, s, cfg.Secret)
+	ec = rest.InstrumentStores(reg, ec)
+	return engine.NewService(ec)
+}
