@@ -1,0 +1,91 @@
+package inventory
+
+import (
+	"encoding/json"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// joiner holds the few resources whose canonical attributes are completed
+// by other records of the same input (a VPC by its flow logs, a Terraform
+// S3 bucket by its aws_s3_bucket_* companions, a security group by its
+// separate rules) and emits them, patched, at the end of the input. Only
+// these types are held, so memory stays bounded by their count.
+type joiner struct {
+	held    []heldResource
+	byKey   map[string]int
+	patches map[string][]func(any)
+}
+
+type heldResource struct {
+	res   engine.Resource
+	attrs any // *VPC, *S3Bucket or *SecurityGroup
+}
+
+func newJoiner() *joiner {
+	return &joiner{byKey: map[string]int{}, patches: map[string][]func(any){}}
+}
+
+// hold keeps res until flush when its type is one that companions patch.
+func (j *joiner) hold(res engine.Resource) bool {
+	var key string
+	var attrs any
+	switch res.Type {
+	case TypeVPC:
+		v := new(VPC)
+		if json.Unmarshal(res.Attributes, v) != nil {
+			return false
+		}
+		key, attrs = "vpc:"+v.VPCID, v
+	case TypeS3Bucket:
+		b := new(S3Bucket)
+		if json.Unmarshal(res.Attributes, b) != nil {
+			return false
+		}
+		key, attrs = "s3:"+b.Bucket, b
+	case TypeSecurityGroup:
+		g := new(SecurityGroup)
+		if json.Unmarshal(res.Attributes, g) != nil {
+			return false
+		}
+		key, attrs = "sg:"+g.GroupID, g
+	default:
+		return false
+	}
+	if _, dup := j.byKey[key]; dup {
+		return false
+	}
+	j.byKey[key] = len(j.held)
+	j.held = append(j.held, heldResource{res: res, attrs: attrs})
+	return true
+}
+
+// patch records a change to the held resource with the given key, applied
+// at flush whether the resource came before or after the companion.
+func (j *joiner) patch(key string, f func(any)) {
+	j.patches[key] = append(j.patches[key], f)
+}
+
+// flush returns the held resources in arrival order with their patches
+// applied. Patches whose resource never came are dropped.
+func (j *joiner) flush() []engine.Resource {
+	out := make([]engine.Resource, 0, len(j.held))
+	for key, i := range j.byKey {
+		fs := j.patches[key]
+		if len(fs) == 0 {
+			continue
+		}
+		h := &j.held[i]
+		for _, f := range fs {
+			f(h.attrs)
+		}
+		if b, err := json.Marshal(h.attrs); err == nil {
+			h.res.Attributes = b
+		}
+	}
+	for _, h := range j.held {
+		out = append(out, h.res)
+	}
+	j.held, j.byKey, j.patches = nil, map[string]int{}, map[string][]func(any){}
+	return out
+}

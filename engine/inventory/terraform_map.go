@@ -1,0 +1,172 @@
+package inventory
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// tfCommon is what every Terraform AWS resource may carry.
+type tfCommon struct {
+	ID               string            `json:"id"`
+	ARN              string            `json:"arn"`
+	Name             string            `json:"name"`
+	Region           string            `json:"region"` // AWS provider 6 and later
+	AvailabilityZone string            `json:"availability_zone"`
+	OwnerID          string            `json:"owner_id"`
+	Tags             map[string]string `json:"tags"`
+	TagsAll          map[string]string `json:"tags_all"`
+}
+
+// tfMapper maps a Terraform resource's attributes to canonical attributes.
+type tfMapper func(attrs []byte, c *tfCommon) (any, error)
+
+// tfTypes maps the Terraform types fourd understands to canonical types.
+var tfTypes = map[string]struct {
+	typ string
+	m   tfMapper
+}{
+	"aws_s3_bucket":                     {TypeS3Bucket, tfS3Bucket},
+	"aws_security_group":                {TypeSecurityGroup, tfSecurityGroup},
+	"aws_default_security_group":        {TypeSecurityGroup, tfSecurityGroup},
+	"aws_instance":                      {TypeInstance, tfInstance},
+	"aws_ebs_volume":                    {TypeEBSVolume, tfVolume},
+	"aws_ebs_snapshot":                  {TypeEBSSnapshot, tfSnapshot},
+	"aws_db_instance":                   {TypeDBInstance, tfDBInstance},
+	"aws_eip":                           {TypeEIP, tfEIP},
+	"aws_lb":                            {TypeLB, tfLB},
+	"aws_alb":                           {TypeLB, tfLB},
+	"aws_cloudtrail":                    {TypeCloudTrail, tfTrail},
+	"aws_kms_key":                       {TypeKMSKey, tfKMSKey},
+	"aws_iam_user":                      {TypeIAMUser, tfIAMUser},
+	"aws_iam_access_key":                {TypeIAMAccessKey, tfAccessKey},
+	"aws_vpc":                           {TypeVPC, tfVPC},
+	"aws_default_vpc":                   {TypeVPC, tfVPC},
+	"aws_lambda_function":               {TypeLambdaFunction, tfLambda},
+	"aws_autoscaling_group":             {TypeAutoScalingGroup, tfASG},
+	"aws_elasticache_cluster":           {TypeElastiCacheCluster, tfElastiCache},
+	"aws_dynamodb_table":                {TypeDynamoDBTable, tfDynamoDB},
+	"aws_efs_file_system":               {TypeEFSFileSystem, tfEFS},
+	"aws_cloudfront_distribution":       {TypeCloudFrontDistribution, tfCloudFront},
+	"aws_sqs_queue":                     {TypeSQSQueue, tfSQS},
+	"aws_sns_topic":                     {TypeSNSTopic, tfSNS},
+	"aws_config_configuration_recorder": {TypeConfigRecorder, tfRecorder},
+	"aws_guardduty_detector":            {TypeGuardDutyDetector, tfGuardDuty},
+	"aws_cloudwatch_log_group":          {TypeLogGroup, tfLogGroup},
+}
+
+// tfCompanions are resources that complete another one and are merged
+// into it rather than kept.
+var tfCompanions = map[string]func(attrs []byte, j *joiner) error{
+	"aws_s3_bucket_public_access_block":                  tfS3PublicAccessBlock,
+	"aws_s3_bucket_versioning":                           tfS3Versioning,
+	"aws_s3_bucket_server_side_encryption_configuration": tfS3Encryption,
+	"aws_s3_bucket_logging":                              tfS3Logging,
+	"aws_s3_bucket_policy":                               tfS3Policy,
+	"aws_s3_bucket_acl":                                  tfS3ACL,
+	"aws_s3_bucket_lifecycle_configuration":              tfS3Lifecycle,
+	"aws_security_group_rule":                            tfSGRule,
+	"aws_vpc_security_group_ingress_rule":                tfSGIngressRule,
+	"aws_vpc_security_group_egress_rule":                 tfSGEgressRule,
+}
+
+// fromTerraform converts one Terraform resource instance. ok is false for a
+// companion, which only patches the resource it completes. The account
+// may be empty when no attribute names it; the decoder fills it in.
+func fromTerraform(typ, addr string, attrs []byte, j *joiner) (engine.Resource, bool, error) {
+	if attrs == nil {
+		return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s has no attributes", clip(addr))
+	}
+	if c, ok := tfCompanions[typ]; ok {
+		if err := c(attrs, j); err != nil {
+			return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+		}
+		return engine.Resource{}, false, nil
+	}
+	var c tfCommon
+	if err := json.Unmarshal(attrs, &c); err != nil {
+		return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+	}
+	if c.ID == "" && c.ARN == "" {
+		return engine.Resource{}, false, engine.FieldErrorf("id", "terraform resource %s has neither id nor arn", clip(addr))
+	}
+	res := engine.Resource{Provider: ProviderAWS, Type: typ, NativeID: c.ARN, Tags: c.TagsAll}
+	if len(res.Tags) == 0 {
+		res.Tags = c.Tags
+	}
+	if !strings.HasPrefix(typ, "aws_") {
+		return engine.Resource{}, false, engine.FieldErrorf("type", "terraform resource %s is not an AWS resource; fourd imports the aws provider", clip(addr))
+	}
+	res.Account, res.Region = arnAccountRegion(c.ARN)
+	if res.Account == "" && isAWSAccount(c.OwnerID) {
+		res.Account = c.OwnerID
+	}
+	if c.Region != "" {
+		res.Region = c.Region
+	} else if res.Region == "" && len(c.AvailabilityZone) > 1 {
+		res.Region = strings.TrimRight(c.AvailabilityZone, "abcdefghijklmnopqrstuvwxyz")
+	}
+	if typ == "aws_flow_log" {
+		tfFlowLog(attrs, j) // kept as inventory, and marks its VPC
+	}
+	if m, ok := tfTypes[typ]; ok {
+		a, err := m.m(attrs, &c)
+		if err != nil {
+			return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+		}
+		res.Type, res.Attributes = m.typ, b
+	} else {
+		res.Attributes = append(json.RawMessage(nil), attrs...)
+	}
+	if strings.HasPrefix(res.Type, "aws_iam_") || res.Type == TypeCloudFrontDistribution {
+		res.Region = RegionGlobal
+	}
+	res.Name = res.Tags["Name"]
+	if res.Name == "" {
+		res.Name = firstNonEmpty(c.Name, c.ID)
+	}
+	if res.NativeID == "" {
+		res.NativeID = synthARN(res.Type, res.Region, res.Account, c.ID)
+	}
+	return res, true, nil
+}
+
+// arnAccountRegion reads the account and region of an ARN
+// (arn:partition:service:region:account:resource).
+func arnAccountRegion(arn string) (account, region string) {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 || parts[0] != "arn" {
+		return "", ""
+	}
+	region = parts[3]
+	if region == "" {
+		region = RegionGlobal
+	}
+	return parts[4], region
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// tfBlock is a Terraform nested block, which state stores as a list of
+// zero or one objects.
+type tfBlock[T any] []T
+
+func (b tfBlock[T]) first() (T, bool) {
+	var zero T
+	if len(b) == 0 {
+		return zero, false
+	}
+	return b[0], true
+}
