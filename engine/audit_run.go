@@ -112,16 +112,6 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	} else if !IsNotFound(err) {
 		return a, err
 	}
-	asOf := *a.StartedAt
-	if a.ParentID != "" {
-		parent, err := s.cfg.Audits.GetAudit(ctx, a.TenantID, a.ParentID)
-		if err != nil {
-			return a, err
-		}
-		if parent.StartedAt != nil {
-			asOf = *parent.StartedAt
-		}
-	}
 	eval, err := s.auditEvaluator(ctx, a.TenantID, now)
 	if err != nil {
 		return a, err
@@ -145,7 +135,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	var scanErr error
 	lastProgress := time.Now()
 	findings := func(yield func(Finding, error) bool) {
-		for r, err := range s.cfg.Inventory.StreamResources(ctx, a.TenantID, asOf) {
+		for r, err := range s.cfg.Inventory.StreamResources(ctx, a.TenantID) {
 			if err != nil {
 				yield(Finding{}, err)
 				return

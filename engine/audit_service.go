@@ -21,8 +21,8 @@ func (s *Service) StartAudit(ctx context.Context, p Principal) (Audit, error) {
 }
 
 // ReanalyzeAudit queues a new audit, linked to a completed one, that
-// re-evaluates the inventory as it was then with the current rules and
-// policies. Only completed audits can be reanalyzed (conflict otherwise).
+// re-evaluates the tenant's inventory with the current rules and policies.
+// Only completed audits can be reanalyzed (conflict otherwise).
 func (s *Service) ReanalyzeAudit(ctx context.Context, p Principal, id string) (Audit, error) {
 	if err := p.Require(ScopeAuditsWrite); err != nil {
 		return Audit{}, err

@@ -45,9 +45,11 @@ type FindingChange struct {
 
 // InventoryReader streams a tenant's inventory for an audit.
 type InventoryReader interface {
-	// StreamResources yields the latest observation, as of asOf, of every
-	// resource of the tenant, in id order.
-	StreamResources(ctx context.Context, tenantID string, asOf time.Time) iter.Seq2[Resource, error]
+	// StreamResources yields the latest observation of every resource of
+	// the tenant, in id order. (Observations are folded by the store's
+	// merges, so past states are not kept: a reanalysis evaluates the
+	// current inventory with the current rules and policies.)
+	StreamResources(ctx context.Context, tenantID string) iter.Seq2[Resource, error]
 }
 
 // AuditQueue is the durable work queue of audits (PostgreSQL).
