@@ -94,11 +94,24 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 
 // insertFindings appends the findings to batches in this goroutine and
 // sends full batches on snapshotInserters goroutines. The first error stops
-// everything and is returned.
+// everything and is returned once every send has finished, so that a
+// cleanup afterwards sees every row that reached the server. (Sends are not
+// canceled: the server may still commit a block whose client went away.)
 func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
 	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts) (int64, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	var (
+		mu       sync.Mutex
+		firstErr error
+	)
+	failed := make(chan struct{})
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			close(failed)
+		}
+	}
 	full := make(chan driver.Batch)
 	var wg sync.WaitGroup
 	for range snapshotInserters {
@@ -106,57 +119,64 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 		go func() {
 			defer wg.Done()
 			for b := range full {
-				if ctx.Err() != nil {
+				select {
+				case <-failed:
 					b.Abort()
 					continue
+				default:
 				}
 				if err := b.Send(); err != nil {
-					cancel(fmt.Errorf("send batch: %w", err))
+					fail(fmt.Errorf("send batch: %w", err))
 				}
 			}
 		}()
 	}
-	n, err := s.fillBatches(ctx, tenantID, auditID, writtenAt, findings, counts, full)
+	n, err := s.fillBatches(ctx, tenantID, auditID, writtenAt, findings, counts, full, failed)
 	if err != nil {
-		cancel(err) // queued batches are dropped, not sent
+		fail(err) // queued batches are dropped, not sent
 	}
 	close(full)
 	wg.Wait()
-	if err != nil {
-		return 0, err
-	}
-	if cause := context.Cause(ctx); cause != nil {
-		return 0, cause
+	mu.Lock()
+	defer mu.Unlock()
+	if firstErr != nil {
+		return 0, firstErr
 	}
 	return n, nil
 }
 
 const insertFindingsSQL = "INSERT INTO findings (" + findingColumns + ", written_at)"
 
-// fillBatches reads the iterator and hands each full batch to the senders.
+// fillBatches reads the iterator and hands each full batch to the senders
+// until they fail.
 func (s *Store) fillBatches(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
-	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts, full chan<- driver.Batch) (n int64, err error) {
+	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts, full chan<- driver.Batch, failed <-chan struct{}) (n int64, err error) {
 	var b driver.Batch
 	defer func() {
 		if b != nil {
 			b.Abort()
 		}
 	}()
+	errStopped := errors.New("stopped after a failed send")
 	handOff := func() error {
 		select {
 		case full <- b:
 			b = nil
 			return nil
+		case <-failed:
+			return errStopped
 		case <-ctx.Done():
-			return context.Cause(ctx)
+			return ctx.Err()
 		}
 	}
 	for f, ierr := range findings {
 		if ierr != nil {
 			return n, ierr
 		}
-		if ctx.Err() != nil {
-			return n, context.Cause(ctx)
+		select {
+		case <-failed:
+			return n, errStopped
+		default:
 		}
 		row, err := newFindingRow(f)
 		if err != nil {

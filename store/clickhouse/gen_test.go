@@ -13,9 +13,9 @@ import (
 // genRule is a rule of the synthetic rule pack findings are generated from.
 type genRule struct {
 	id, resourceType, title, description, remediation string
-	dimension                                          engine.Dimension
-	severity                                           engine.Severity
-	compliance                                         []string
+	dimension                                         engine.Dimension
+	severity                                          engine.Severity
+	compliance                                        []string
 }
 
 const (
