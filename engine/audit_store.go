@@ -96,11 +96,33 @@ type FindingOverride struct {
 type Evaluators interface {
 	// NewEvaluator compiles policies for one audit.
 	NewEvaluator(tenantID string, policies []Policy, now time.Time) (Evaluator, error)
-	// ValidatePolicy checks a policy being written: validation_failed with
+	// NormalizePolicy fills a policy's defaults (effect raise, trimmed name).
+	NormalizePolicy(p Policy) Policy
+	// ValidatePolicy checks a policy being written: validation_failed, with
 	// the CEL error position when its expression does not compile.
 	ValidatePolicy(p Policy) error
-	// MatchPolicy evaluates one policy over one resource, for dry runs.
-	MatchPolicy(p Policy) (func(Resource) (bool, error), error)
+	// DryRunPolicy evaluates a raise policy over resources without writing
+	// anything: validation_failed, invalid_limit, or the iterator's error.
+	DryRunPolicy(ctx context.Context, p Policy, resources iter.Seq2[Resource, error], limit int) (PolicyDryRun, error)
+}
+
+// PolicyDryRun is what a policy would raise on the current inventory.
+type PolicyDryRun struct {
+	Matches []PolicyMatch `json:"matches"`
+	// Matched counts all matching resources, also those past the limit.
+	Matched    int `json:"matched"`
+	Scanned    int `json:"scanned"`
+	OutOfScope int `json:"out_of_scope"`
+	// Errors counts resources on which evaluation failed (no match).
+	Errors       int      `json:"errors"`
+	ErrorSamples []string `json:"error_samples"`
+}
+
+// PolicyMatch is one resource a dry run matched.
+type PolicyMatch struct {
+	ResourceID string `json:"resource_id"`
+	Name       string `json:"name"`
+	Type       string `json:"type"`
 }
 
 // Evaluator turns one resource into the findings raised on it. Findings come

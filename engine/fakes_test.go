@@ -223,3 +223,11 @@ func (f *fakeEvents) AppendEvents(_ context.Context, evs []Event) error {
 	f.events = append(f.events, evs...)
 	return nil
 }
+
+func (c *fakeControl) CreatePolicy(context.Context, Policy) error { return nil }
+func (c *fakeControl) UpdatePolicy(_ context.Context, p Policy) (Policy, error) {
+	return Policy{}, ErrNotFound("policy", p.ID)
+}
+func (c *fakeControl) DeletePolicy(_ context.Context, _, id string, _ time.Time) error {
+	return ErrNotFound("policy", id)
+}

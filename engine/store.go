@@ -88,6 +88,14 @@ type AuditStore interface {
 
 // PolicyStore holds custom policies.
 type PolicyStore interface {
+	CreatePolicy(ctx context.Context, p Policy) error
+	// UpdatePolicy overwrites a live policy whose stored version is
+	// p.Version and returns it with the next version; conflict when the
+	// version moved on (a concurrent update) or the name is taken,
+	// not_found when the policy is missing or deleted.
+	UpdatePolicy(ctx context.Context, p Policy) (Policy, error)
+	// DeletePolicy marks a live policy deleted; not_found otherwise.
+	DeletePolicy(ctx context.Context, tenantID, id string, at time.Time) error
 	GetPolicy(ctx context.Context, tenantID, id string) (Policy, error)
 	// ListPolicies returns up to q.Limit policies, newest first, strictly
 	// before q.BeforeID.

@@ -1,0 +1,232 @@
+// Package rules is fourd's built-in rule pack: checks over the canonical
+// AWS inventory of engine/inventory, spanning the four audit dimensions.
+//
+// Evaluate runs the rules of a resource's type over it; the attributes are
+// parsed once per resource into the type's struct, and the checks read that
+// struct. Account-wide rules (CloudTrail, AWS Config and GuardDuty in every
+// region in use) need facts from all of an account's resources: an Auditor
+// gathers them while it evaluates a stream and reports those violations at
+// the end, attached to the account's aws_iam_account resource.
+package rules
+
+import (
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// Rule is one built-in check. Its fields are stable: findings carry the id.
+type Rule struct {
+	ID            string // e.g. aws-s3-001; never reused
+	Title         string
+	Description   string
+	Remediation   string
+	Dimension     engine.Dimension
+	Severity      engine.Severity // the default; a Result may raise it
+	Compliance    []string        // control references, e.g. CIS-AWS-3.0:2.1.4
+	ResourceTypes []string
+	// Account marks a rule evaluated once per account by Auditor.Finish.
+	Account bool
+	// Check evaluates a resource rule; nil for account rules.
+	Check func(*Subject) Result
+
+	accountCheck func(*accountFacts) Result
+}
+
+// Result is the outcome of a check.
+type Result struct {
+	Failed   bool
+	Evidence map[string]any
+	// Severity, when set, replaces the rule's default, and Reason says why
+	// (e.g. a public bucket holding data tagged confidential).
+	Severity engine.Severity
+	Reason   string
+}
+
+// Violation is a failed check on a resource: what becomes a finding.
+type Violation struct {
+	Rule     *Rule
+	Severity engine.Severity
+	// SeverityReason says why Severity differs from Rule.Severity; empty
+	// when it does not. It is also in Evidence as "severity_reason".
+	SeverityReason string
+	Evidence       map[string]any
+}
+
+// EvidenceJSON is the violation's evidence as a JSON object.
+func (v Violation) EvidenceJSON() json.RawMessage {
+	if len(v.Evidence) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	b, err := json.Marshal(v.Evidence)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
+
+// Subject is a resource under evaluation with its attributes parsed once
+// into the canonical struct of its type.
+type Subject struct {
+	Resource *engine.Resource
+	Now      time.Time
+	attrs    any
+	bad      bool
+}
+
+// NewSubject parses res's attributes for the rules of its type.
+// Attributes that do not parse make the subject invalid: no rule reads it.
+func NewSubject(res *engine.Resource, now time.Time) *Subject {
+	s := &Subject{Resource: res, Now: now}
+	if newAttrs, ok := attrTypes[res.Type]; ok {
+		s.attrs = newAttrs()
+		if len(res.Attributes) > 0 {
+			s.bad = json.Unmarshal(res.Attributes, s.attrs) != nil
+		}
+	}
+	return s
+}
+
+// Valid reports whether the attributes parsed.
+func (s *Subject) Valid() bool { return !s.bad }
+
+// get returns the subject's parsed attributes as *T; a zero T when the
+// resource's type has another struct (a rule registered for a wrong type).
+func get[T any](s *Subject) *T {
+	if t, ok := s.attrs.(*T); ok {
+		return t
+	}
+	return new(T)
+}
+
+// attrTypes makes the attribute struct of each canonical type.
+var attrTypes = map[string]func() any{
+	inventory.TypeS3Bucket:               func() any { return new(inventory.S3Bucket) },
+	inventory.TypeSecurityGroup:          func() any { return new(inventory.SecurityGroup) },
+	inventory.TypeInstance:               func() any { return new(inventory.Instance) },
+	inventory.TypeEBSVolume:              func() any { return new(inventory.EBSVolume) },
+	inventory.TypeEBSSnapshot:            func() any { return new(inventory.EBSSnapshot) },
+	inventory.TypeDBInstance:             func() any { return new(inventory.DBInstance) },
+	inventory.TypeEIP:                    func() any { return new(inventory.EIP) },
+	inventory.TypeLB:                     func() any { return new(inventory.LoadBalancer) },
+	inventory.TypeCloudTrail:             func() any { return new(inventory.CloudTrail) },
+	inventory.TypeKMSKey:                 func() any { return new(inventory.KMSKey) },
+	inventory.TypeIAMAccount:             func() any { return new(inventory.IAMAccount) },
+	inventory.TypeIAMUser:                func() any { return new(inventory.IAMUser) },
+	inventory.TypeIAMAccessKey:           func() any { return new(inventory.IAMAccessKey) },
+	inventory.TypeVPC:                    func() any { return new(inventory.VPC) },
+	inventory.TypeLambdaFunction:         func() any { return new(inventory.LambdaFunction) },
+	inventory.TypeAutoScalingGroup:       func() any { return new(inventory.AutoScalingGroup) },
+	inventory.TypeElastiCacheCluster:     func() any { return new(inventory.ElastiCacheCluster) },
+	inventory.TypeDynamoDBTable:          func() any { return new(inventory.DynamoDBTable) },
+	inventory.TypeEFSFileSystem:          func() any { return new(inventory.EFSFileSystem) },
+	inventory.TypeCloudFrontDistribution: func() any { return new(inventory.CloudFrontDistribution) },
+	inventory.TypeSQSQueue:               func() any { return new(inventory.SQSQueue) },
+	inventory.TypeSNSTopic:               func() any { return new(inventory.SNSTopic) },
+	inventory.TypeConfigRecorder:         func() any { return new(inventory.ConfigRecorder) },
+	inventory.TypeGuardDutyDetector:      func() any { return new(inventory.GuardDutyDetector) },
+	inventory.TypeLogGroup:               func() any { return new(inventory.LogGroup) },
+}
+
+type pack struct {
+	all    []Rule
+	byType map[string][]*Rule
+	byID   map[string]*Rule
+}
+
+var loadPack = sync.OnceValue(func() *pack {
+	var all []Rule
+	all = append(all, securityRules()...)
+	all = append(all, costRules()...)
+	all = append(all, architectureRules()...)
+	all = append(all, complianceRules()...)
+	all = append(all, accountRules()...)
+	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
+	for i := range p.all {
+		r := &p.all[i]
+		p.byID[r.ID] = r
+		if r.Account {
+			continue
+		}
+		for _, t := range r.ResourceTypes {
+			p.byType[t] = append(p.byType[t], r)
+		}
+	}
+	return p
+})
+
+// All returns every rule, ordered by dimension then id. The slice is a
+// copy; the rules' Check functions are shared.
+func All() []Rule {
+	out := slices.Clone(loadPack().all)
+	slices.SortFunc(out, func(a, b Rule) int {
+		if c := slices.Index(engine.Dimensions, a.Dimension) - slices.Index(engine.Dimensions, b.Dimension); c != 0 {
+			return c
+		}
+		if a.ID < b.ID {
+			return -1
+		}
+		if a.ID > b.ID {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// ByType returns the resource rules that apply to a resource type
+// (precomputed; do not modify the slice).
+func ByType(resourceType string) []*Rule { return loadPack().byType[resourceType] }
+
+// ByID returns the rule with the given id.
+func ByID(id string) (*Rule, bool) {
+	r, ok := loadPack().byID[id]
+	return r, ok
+}
+
+// Evaluate runs the resource rules of res's type over it at time now and
+// returns the violations (nil when none). Account-wide rules need an
+// Auditor.
+func Evaluate(res engine.Resource, now time.Time) []Violation {
+	return evaluate(&res, now, nil)
+}
+
+func evaluate(res *engine.Resource, now time.Time, s *Subject) []Violation {
+	rules := ByType(res.Type)
+	if len(rules) == 0 {
+		return nil
+	}
+	if s == nil {
+		s = NewSubject(res, now)
+	}
+	if s.bad {
+		return nil
+	}
+	var out []Violation
+	for _, r := range rules {
+		if v, ok := violation(r, r.Check(s)); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func violation(r *Rule, res Result) (Violation, bool) {
+	if !res.Failed {
+		return Violation{}, false
+	}
+	v := Violation{Rule: r, Severity: r.Severity, Evidence: res.Evidence}
+	if res.Severity != "" && res.Severity != r.Severity {
+		v.Severity, v.SeverityReason = res.Severity, res.Reason
+		if v.Evidence == nil {
+			v.Evidence = map[string]any{}
+		}
+		v.Evidence["severity_reason"] = res.Reason
+		v.Evidence["default_severity"] = string(r.Severity)
+	}
+	return v, true
+}
