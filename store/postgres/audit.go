@@ -94,7 +94,12 @@ func (s *Store) UpdateAudit(ctx context.Context, a engine.Audit) (err error) {
 	if !lookupKey(a.ID) {
 		return engine.ErrNotFound("audit", a.ID)
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE audits SET status = $3, progress = $4, summary = $5, error = $6,
+	return updateAudit(ctx, s.pool, a)
+}
+
+// updateAudit is UpdateAudit on a pool or in a transaction.
+func updateAudit(ctx context.Context, db querier, a engine.Audit) error {
+	tag, err := db.Exec(ctx, `UPDATE audits SET status = $3, progress = $4, summary = $5, error = $6,
 		started_at = $7, completed_at = $8,
 		claimed_by = CASE WHEN $3 IN ('queued', 'running') THEN claimed_by END,
 		claimed_until = CASE WHEN $3 IN ('queued', 'running') THEN claimed_until END

@@ -121,12 +121,12 @@ func (s *Store) DeletePolicy(ctx context.Context, tenantID, id string, at time.T
 	return err
 }
 
-// EnabledPolicies returns every live, enabled policy of the tenant in id
-// order: the custom rules an audit evaluates.
-func (s *Store) EnabledPolicies(ctx context.Context, tenantID string) (ps []engine.Policy, err error) {
-	defer wrap(&err, "EnabledPolicies(%q)", tenantID)
+// AllPolicies returns every live policy of the tenant, enabled or not, in
+// id order: an audit evaluates the enabled ones and reports on the rest.
+func (s *Store) AllPolicies(ctx context.Context, tenantID string) (ps []engine.Policy, err error) {
+	defer wrap(&err, "AllPolicies(%q)", tenantID)
 	rows, err := s.pool.Query(ctx, `SELECT `+policyColumns+` FROM policies
-		WHERE tenant_id = $1 AND deleted_at IS NULL AND enabled ORDER BY id`, tenantID)
+		WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id`, tenantID)
 	if err != nil {
 		return nil, err
 	}

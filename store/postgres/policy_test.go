@@ -122,7 +122,7 @@ func TestListPolicies(t *testing.T) {
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
 	other := mustTenant(t, s, "other")
-	var want, wantEnabled []string
+	var want []string
 	for i := range 17 {
 		tenant := acme.ID
 		if i%5 == 4 {
@@ -133,9 +133,6 @@ func TestListPolicies(t *testing.T) {
 		mustCreatePolicy(t, s, p)
 		if tenant == acme.ID && i != 7 {
 			want = append(want, p.ID)
-			if p.Enabled {
-				wantEnabled = append(wantEnabled, p.ID)
-			}
 		}
 		if i == 7 {
 			if err := s.DeletePolicy(ctx, tenant, p.ID, t0); err != nil {
@@ -143,15 +140,15 @@ func TestListPolicies(t *testing.T) {
 			}
 		}
 	}
-	enabled, err := s.EnabledPolicies(ctx, acme.ID)
+	all, err := s.AllPolicies(ctx, acme.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gotEnabled []string
-	for _, p := range enabled {
-		gotEnabled = append(gotEnabled, p.ID)
+	var gotAll []string
+	for _, p := range all {
+		gotAll = append(gotAll, p.ID)
 	}
-	diff(t, "enabled policies, in id order", wantEnabled, gotEnabled)
+	diff(t, "all live policies, enabled or not, in id order", want, gotAll)
 
 	slices.Reverse(want)
 	for _, limit := range []int{1, 4, len(want), 200} {

@@ -1,0 +1,106 @@
+package postgres
+
+import (
+	"context"
+	"iter"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+var _ engine.EventStore = (*Store)(nil)
+
+// querier is what the pool and a transaction have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// eventBatch bounds how many events one INSERT carries.
+const eventBatch = 1000
+
+// AppendEvents commits events to the outbox, from which the webhook
+// dispatcher fans them out. An event whose id is already stored is skipped,
+// so that a retried append does not deliver twice. validation_failed for an
+// event whose data is not JSON or whose tenant does not exist.
+func (s *Store) AppendEvents(ctx context.Context, events []engine.Event) (err error) {
+	defer wrap(&err, "AppendEvents(%d events)", len(events))
+	for len(events) > 0 {
+		n := min(len(events), eventBatch)
+		if err := appendEvents(ctx, s.pool, events[:n]); err != nil {
+			return err
+		}
+		events = events[n:]
+	}
+	return nil
+}
+
+// appendEvents inserts one batch in a single statement: the columns travel
+// as arrays and unnest turns them back into rows.
+func appendEvents(ctx context.Context, db querier, events []engine.Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	ids := make([]string, len(events))
+	tenants := make([]string, len(events))
+	types := make([]string, len(events))
+	created := make([]time.Time, len(events))
+	data := make([]string, len(events))
+	for i, e := range events {
+		ids[i], tenants[i], types[i], created[i], data[i] = e.ID, e.TenantID, e.Type, e.CreatedAt, string(e.Data)
+		if len(e.Data) == 0 {
+			data[i] = "{}"
+		}
+	}
+	_, err := db.Exec(ctx, `INSERT INTO events (id, tenant_id, type, created_at, data)
+		SELECT id, tenant_id, type, created_at, data::jsonb
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) AS e(id, tenant_id, type, created_at, data)
+		ON CONFLICT (id) DO NOTHING`, ids, tenants, types, created, data)
+	return err
+}
+
+// CompleteAudit appends the events to the outbox and then writes the audit
+// that final returns (completed, failed or canceled), in one transaction:
+// either both are stored or neither. final is called after events is
+// exhausted, so it may report what they counted. The error of events stops
+// it (nothing is stored); not_found when the audit does not exist in its
+// tenant; validation_failed when final's status is not a final one; conflict
+// as UpdateAudit.
+func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event, error], final func() engine.Audit) (err error) {
+	defer wrap(&err, "CompleteAudit")
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.Background()) // a no-op after Commit
+	batch := make([]engine.Event, 0, 256)
+	for e, err := range events {
+		if err != nil {
+			return err
+		}
+		batch = append(batch, e)
+		if len(batch) == eventBatch {
+			if err := appendEvents(ctx, tx, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := appendEvents(ctx, tx, batch); err != nil {
+		return err
+	}
+	a := final()
+	switch a.Status {
+	case engine.AuditCompleted, engine.AuditFailed, engine.AuditCanceled:
+	default:
+		return engine.Errorf(engine.CodeValidationFailed, "an audit cannot end %q", a.Status)
+	}
+	if err := updateAudit(ctx, tx, a); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
