@@ -262,9 +262,20 @@ func TestMigrateTwice(t *testing.T) {
 	}
 }
 
-// mustQueryRow runs a query on the store's database over a connection of
+// mustExec runs a statement on the store's database over a connection of
 // its own.
-func mustQueryRow(t *testing.T, s *clickhouse.Store, query string, dest ...any) {
+func mustExec(t *testing.T, s *clickhouse.Store, stmt string) {
+	t.Helper()
+	conn := testConn(t, s)
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := conn.Exec(ctx, stmt); err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+func testConn(t *testing.T, s *clickhouse.Store) ch.Conn {
 	t.Helper()
 	opts, err := ch.ParseDSN(chtest.WithDatabase(t, chtest.URL(), s.Database()))
 	if err != nil {
@@ -274,6 +285,14 @@ func mustQueryRow(t *testing.T, s *clickhouse.Store, query string, dest ...any) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conn
+}
+
+// mustQueryRow runs a query on the store's database over a connection of
+// its own.
+func mustQueryRow(t *testing.T, s *clickhouse.Store, query string, dest ...any) {
+	t.Helper()
+	conn := testConn(t, s)
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

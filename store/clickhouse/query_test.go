@@ -1,0 +1,199 @@
+package clickhouse
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+func TestQueriesToSQL(t *testing.T) {
+	const cols = "SELECT " + findingColumns + " FROM findings"
+	tests := []struct {
+		name     string
+		q        sqlQuery
+		wantSQL  string
+		wantArgs []any
+	}{
+		{"bucket, first page",
+			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 0, hi: "fnd_1", limit: 201},
+			cols + " WHERE tenant_id = ? AND audit_id = ? AND sev_order = ? AND id < ? ORDER BY id LIMIT 201",
+			[]any{"t", "a", uint8(0), "fnd_1"}},
+		{"bucket, after a cursor, unbounded, filters without the severity",
+			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 2, lo: "fnd_x", limit: 5,
+				filter: engine.FindingFilter{Severity: "medium", Dimension: "cost", Status: "open", RuleID: "r", ResourceType: "rt", Account: "ac", Region: "re"}},
+			cols + " WHERE tenant_id = ? AND audit_id = ? AND sev_order = ? AND id > ? AND dimension = ? AND status = ? AND rule_id = ? AND resource_type = ? AND account = ? AND region = ? ORDER BY id LIMIT 5",
+			[]any{"t", "a", uint8(2), "fnd_x", "cost", "open", "r", "rt", "ac", "re"}},
+		{"bucket, widened range",
+			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 4, lo: "fnd_2", loInclusive: true, hi: "fnd_3", limit: 7},
+			cols + " WHERE tenant_id = ? AND audit_id = ? AND sev_order = ? AND id >= ? AND id < ? ORDER BY id LIMIT 7",
+			[]any{"t", "a", uint8(4), "fnd_2", "fnd_3"}},
+		{"scan with a resource",
+			scanPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1", Severity: "high"},
+				after: &engine.FindingKey{SeverityRank: 4, ID: "fnd_9"}, limit: 3},
+			cols + " PREWHERE resource_id = ? WHERE tenant_id = ? AND audit_id = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) AND severity = ? ORDER BY sev_order, id LIMIT 3",
+			[]any{"res_1", "t", "a", uint8(1), uint8(1), "fnd_9", "high"}},
+		{"point lookup",
+			getFindingQuery{tenantID: "t", auditID: "a", id: "fnd_1"},
+			cols + " WHERE tenant_id = ? AND audit_id = ? AND ((sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?)) LIMIT 1",
+			[]any{"t", "a", uint8(0), "fnd_1", uint8(1), "fnd_1", uint8(2), "fnd_1", uint8(3), "fnd_1", uint8(4), "fnd_1"}},
+		{"counts from the summary",
+			countQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{Account: "ac"}, groupBy: []string{"severity", "dimension"}},
+			"SELECT toString(severity), toString(dimension), sum(n) FROM finding_counts WHERE tenant_id = ? AND audit_id = ? AND account = ? GROUP BY toString(severity), toString(dimension)",
+			[]any{"t", "a", "ac"}},
+		{"total from the summary",
+			countQuery{tenantID: "t", auditID: "a"},
+			"SELECT sum(n) FROM finding_counts WHERE tenant_id = ? AND audit_id = ?",
+			[]any{"t", "a"}},
+		{"counts of a resource from the rows",
+			countQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1"}, groupBy: []string{"rule_id"}},
+			"SELECT toString(rule_id), count() FROM findings PREWHERE resource_id = ? WHERE tenant_id = ? AND audit_id = ? GROUP BY toString(rule_id)",
+			[]any{"res_1", "t", "a"}},
+		{"resource page",
+			resourcePageQuery{tenantID: "t", filter: engine.ResourceFilter{Type: "ty", Region: "re"}, lo: "res_1", hi: "res_2", limit: 9},
+			"SELECT " + resourceColumns + " FROM resources WHERE tenant_id = ? AND id > ? AND id < ? AND id IN (SELECT id FROM resources WHERE tenant_id = ? AND id > ? AND id < ? AND type = ? AND region = ? ORDER BY id LIMIT 1 BY id LIMIT 9) ORDER BY id, version DESC LIMIT 1 BY id",
+			[]any{"t", "res_1", "res_2", "t", "res_1", "res_2", "ty", "re"}},
+		{"resource stream chunk",
+			streamResourcesQuery{tenantID: "t", lo: "res_1"},
+			"SELECT " + resourceColumns + " FROM resources WHERE tenant_id = ? AND id >= ? ORDER BY id, version DESC LIMIT 1 BY id",
+			[]any{"t", "res_1"}},
+		{"finding stream chunk",
+			streamFindingsQuery{tenantID: "t", auditID: "a", hi: "fnd_2"},
+			cols + " WHERE tenant_id = ? AND audit_id = ? AND ((sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?)) ORDER BY id",
+			[]any{"t", "a", uint8(0), "fnd_2", uint8(1), "fnd_2", uint8(2), "fnd_2", uint8(3), "fnd_2", uint8(4), "fnd_2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sql, args := tt.q.toSQL()
+			if diff := cmp.Diff(tt.wantSQL, sql); diff != "" {
+				t.Errorf("SQL (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantArgs, args); diff != "" {
+				t.Errorf("args (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestIDBoundOrdersLikePositions(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ids := make([]string, 2000)
+	for i := range ids {
+		ids[i] = engine.DerivedID(engine.PrefixFinding, string(rune(r.Int32())), "x")
+	}
+	for range 200 {
+		p := r.Uint64N(idSpace)
+		b := idBound(engine.PrefixFinding, p)
+		if got := idPos(b); got != p {
+			t.Fatalf("idPos(idBound(%d)) = %d", p, got)
+		}
+		for _, id := range ids {
+			if below, want := id < b, idPos(id) < p; below != want {
+				t.Fatalf("%s < %s is %v, but position %d < %d is %v", id, b, below, idPos(id), p, want)
+			}
+		}
+	}
+}
+
+func TestRangeEnd(t *testing.T) {
+	tests := []struct {
+		name   string
+		lo     string
+		want   int
+		total  uint64
+		factor float64
+		wantHi string
+	}{
+		{"whole space", "", 100, 100, 1, ""},
+		{"no rows", "", 10, 0, 2, ""},
+		{"a quarter from the start", "", 25, 100, 1, idBound("fnd", idSpace/4+1)},
+		{"past the end", idBound("fnd", idSpace/2), 60, 100, 1, ""},
+		{"from the middle", idBound("fnd", idSpace/2), 10, 100, 2, idBound("fnd", idSpace/2+idSpace/5+1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Float arithmetic: the position may differ in the last few units.
+			got := rangeEnd("fnd", tt.lo, tt.want, tt.total, tt.factor)
+			if (got == "") != (tt.wantHi == "") || absDiff(idPos(got), idPos(tt.wantHi)) > 1<<8 {
+				t.Errorf("rangeEnd = %q, want %q", got, tt.wantHi)
+			}
+		})
+	}
+}
+
+func TestIDChunksCoverTheSpaceInOrder(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 64} {
+		cs := idChunks("res", n)
+		if len(cs) != n || cs[0][0] != "" || cs[n-1][1] != "" {
+			t.Fatalf("idChunks(%d) = %v", n, cs)
+		}
+		for i := 1; i < n; i++ {
+			if cs[i][0] != cs[i-1][1] || (i > 1 && cs[i][0] <= cs[i-1][0]) {
+				t.Fatalf("idChunks(%d): chunk %d does not follow chunk %d: %v", n, i, i-1, cs)
+			}
+		}
+	}
+}
+
+func TestMigrationsSplit(t *testing.T) {
+	fsys := fstest.MapFS{
+		"migrations/0002_b.sql": {Data: []byte("-- two\nCREATE TABLE b (x UInt8) ENGINE = Log;\n\n-- c\nCREATE TABLE c (x UInt8)\nENGINE = Log;\n")},
+		"migrations/0001_a.sql": {Data: []byte("CREATE TABLE a (x String) ENGINE = Log\n")},
+		"migrations/0003_e.sql": {Data: []byte("-- only a comment\n")},
+	}
+	_, err := loadMigrations(fsys)
+	if err == nil || !strings.Contains(err.Error(), "0003_e") {
+		t.Errorf("a migration without statements: err = %v", err)
+	}
+	delete(fsys, "migrations/0003_e.sql")
+	got, err := loadMigrations(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []migration{
+		{"0001_a", []string{"CREATE TABLE a (x String) ENGINE = Log"}},
+		{"0002_b", []string{"CREATE TABLE b (x UInt8) ENGINE = Log", "CREATE TABLE c (x UInt8)\nENGINE = Log"}},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(migration{})); diff != "" {
+		t.Errorf("migrations (-want +got):\n%s", diff)
+	}
+	embedded, err := loadMigrations(migrationFS)
+	if err != nil || !slices.ContainsFunc(embedded, func(m migration) bool { return m.version == "0001_findings" }) {
+		t.Errorf("embedded migrations = %v, %v", embedded, err)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		ok   bool
+	}{
+		{"native", Config{URL: "clickhouse://127.0.0.1:19000/default?dial_timeout=2s&max_execution_time=5"}, true},
+		{"empty", Config{}, false},
+		{"http", Config{URL: "http://127.0.0.1:8123/default"}, false},
+		{"no host", Config{URL: "clickhouse:///default"}, false},
+		{"string setting", Config{URL: "clickhouse://127.0.0.1:19000/default?timeout_overflow_mode=break"}, false},
+		{"sub-second execution time", Config{URL: "clickhouse://h:1/d", MaxExecutionTime: 1}, false},
+		{"negative batch", Config{URL: "clickhouse://h:1/d", BatchSize: -1}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.cfg.Validate(); (err == nil) != tt.ok {
+				t.Errorf("Validate() = %v, want ok = %v", err, tt.ok)
+			}
+		})
+	}
+}
+
+func absDiff(a, b uint64) uint64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
