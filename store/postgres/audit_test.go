@@ -26,6 +26,7 @@ func mustCreateAudit(t *testing.T, s interface {
 }
 
 func TestAudits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -105,6 +106,7 @@ func TestAudits(t *testing.T) {
 }
 
 func TestOneRunningAuditPerTenant(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -134,6 +136,7 @@ func TestOneRunningAuditPerTenant(t *testing.T) {
 }
 
 func TestLatestCompletedAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -168,6 +171,7 @@ func TestLatestCompletedAudit(t *testing.T) {
 }
 
 func TestListAudits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")

@@ -14,6 +14,7 @@ import (
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestClaimAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, clk := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -79,6 +80,7 @@ func TestClaimAudit(t *testing.T) {
 }
 
 func TestClaimAuditConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	const tenants = 12

@@ -27,6 +27,7 @@ func mustEvents(t *testing.T, s *postgres.Store, tenantID string) []engine.Event
 }
 
 func TestAppendEvents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -92,6 +93,7 @@ func seq(events []engine.Event, err error) iter.Seq2[engine.Event, error] {
 }
 
 func TestCompleteAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")

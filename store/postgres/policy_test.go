@@ -29,6 +29,7 @@ func mustCreatePolicy(t *testing.T, s interface {
 }
 
 func TestPolicies(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, clk := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -118,6 +119,7 @@ func TestPolicies(t *testing.T) {
 }
 
 func TestListPolicies(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")

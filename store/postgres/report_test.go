@@ -27,6 +27,7 @@ func mustCreateReport(t *testing.T, s *postgres.Store, r engine.Report) engine.R
 }
 
 func TestReports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, clk := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -145,6 +146,7 @@ func TestReports(t *testing.T) {
 }
 
 func TestClaimReportConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -182,6 +184,7 @@ func TestClaimReportConcurrent(t *testing.T) {
 }
 
 func TestListReports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")

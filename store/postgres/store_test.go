@@ -10,6 +10,7 @@ import (
 )
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		cfg     postgres.Config
@@ -32,6 +33,7 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestOpenUnreachable(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	// Port 1 on the loopback refuses connections at once.
@@ -43,6 +45,7 @@ func TestOpenUnreachable(t *testing.T) {
 }
 
 func TestMigrateTwiceIsNoOp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewDatabase(t) // already migrated once, as a template copy
 	s, err := postgres.Open(ctx, postgres.Config{URL: url})
@@ -65,6 +68,7 @@ func TestMigrateTwiceIsNoOp(t *testing.T) {
 }
 
 func TestMigrateFreshDatabase(t *testing.T) {
+	t.Parallel()
 	// A database whose schema was dropped migrates from scratch, twice.
 	ctx := context.Background()
 	url := pgtest.NewDatabase(t)

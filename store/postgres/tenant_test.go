@@ -10,6 +10,7 @@ import (
 )
 
 func TestEnsureTenant(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	first, err := s.EnsureTenant(ctx, "acme", "Acme Corp")
@@ -46,6 +47,7 @@ func TestEnsureTenant(t *testing.T) {
 }
 
 func TestEnsureTenantConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	const n = 16
@@ -71,6 +73,7 @@ func TestEnsureTenantConcurrent(t *testing.T) {
 }
 
 func TestEnsureUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -117,6 +120,7 @@ func TestEnsureUser(t *testing.T) {
 }
 
 func TestEnsureUserConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")
@@ -147,6 +151,7 @@ func TestEnsureUserConcurrent(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
 	acme := mustTenant(t, s, "acme")

@@ -81,25 +81,15 @@ func NewDatabase(t testing.TB) string {
 	admin := connect(t, ctx, server)
 	defer admin.Close(context.Background())
 
-	tmpl, err := ensureTemplate(ctx, admin, server)
+	name, err := create(ctx, admin, server)
 	if err != nil {
-		t.Fatalf("pgtest: preparing the template database: %v", err)
-	}
-	name := "t_" + randomHex(8)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE "+tmpl); err != nil {
-		t.Fatalf("pgtest: creating database %s: %v", name, err)
+		t.Fatalf("pgtest: %v", err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		c, err := pgx.Connect(ctx, server)
-		if err != nil {
-			t.Errorf("pgtest: dropping database %s: %v", name, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("pgtest: dropping database %s: %v", name, err)
+		if err := drop(ctx, server, name); err != nil {
+			t.Errorf("pgtest: %v", err)
 		}
 	})
 	u, err := withDatabase(server, name)
@@ -107,6 +97,32 @@ func NewDatabase(t testing.TB) string {
 		t.Fatalf("pgtest: %v", err)
 	}
 	return u
+}
+
+// create makes a new database from the template and returns its name.
+func create(ctx context.Context, admin *pgx.Conn, server string) (string, error) {
+	tmpl, err := ensureTemplate(ctx, admin, server)
+	if err != nil {
+		return "", fmt.Errorf("preparing the template database: %w", err)
+	}
+	name := "t_" + randomHex(8)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE "+tmpl); err != nil {
+		return "", fmt.Errorf("creating database %s: %w", name, err)
+	}
+	return name, nil
+}
+
+// drop drops a test database, closing any connection left to it.
+func drop(ctx context.Context, server, name string) error {
+	c, err := pgx.Connect(ctx, server)
+	if err != nil {
+		return fmt.Errorf("dropping database %s: %w", name, err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+		return fmt.Errorf("dropping database %s: %w", name, err)
+	}
+	return nil
 }
 
 // connect opens a connection to the server's maintenance database, skipping
