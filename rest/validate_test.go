@@ -85,7 +85,11 @@ func checkResponse(t testing.TB, req *http.Request, status int, header http.Head
 	}
 	in.SetBodyBytes(body)
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		t.Errorf("%s %s: response %d does not match openapi.json: %v\nbody: %.500s", req.Method, req.URL, status, err, body)
+		msg := err.Error()
+		if len(msg) > 1500 {
+			msg = msg[:1500] + "…"
+		}
+		t.Errorf("%s %s: response %d does not match openapi.json: %s\nbody: %.500s", req.Method, req.URL, status, msg, body)
 		return
 	}
 	validatedResponses.Add(1)
