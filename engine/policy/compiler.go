@@ -14,15 +14,16 @@ import (
 // Limits of the evaluation.
 const (
 	// DefaultCostLimit is the evaluation budget of one policy on one
-	// resource, in CEL cost units (roughly one per operation, one per
-	// element visited by a comprehension). A check over a few hundred list
-	// elements fits; nested loops over large lists do not.
+	// resource, in cost units: one per comprehension iteration (exists,
+	// all, exists_one, map, filter), nested ones included. Everything else
+	// an expression does is bounded by its length. A check over a few
+	// thousand list elements fits; nested loops over large lists do not.
 	DefaultCostLimit uint64 = 10_000
 	// MaxCostLimit bounds Config.CostLimit.
-	MaxCostLimit uint64 = 10_000_000
+	MaxCostLimit uint64 = 1_000_000
 	// interruptCheckFrequency is how many comprehension iterations run
 	// between checks of the context's Done channel.
-	interruptCheckFrequency = 100
+	interruptCheckFrequency = 64
 )
 
 // Config configures a Compiler.

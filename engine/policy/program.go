@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -45,10 +44,9 @@ func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	prg, err := c.env(p.Effect).Program(checked,
-		cel.CostLimit(c.costLimit),
-		cel.InterruptCheckFrequency(interruptCheckFrequency),
-	)
+	// Any non-zero frequency makes folds poll #interrupted on every
+	// iteration; the activation decides what to do with it.
+	prg, err := c.env(p.Effect).Program(checked, cel.InterruptCheckFrequency(interruptCheckFrequency))
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: plan expression: %w", p.ID, err)
 	}
@@ -100,11 +98,23 @@ func (p *Program) Applies(resourceType string) bool {
 	return ok
 }
 
-// activation resolves the two variables of an evaluation. Activations are
-// pooled: Match allocates nothing of its own per call.
+// activation resolves the two variables of an evaluation and meters it.
+// cel-go's interruptible folds ask every comprehension iteration for the
+// variable #interrupted: that is where the cost budget is charged and the
+// context is checked. (cel-go's own cost tracker observes every node and
+// grows quadratically with comprehension length; this meter costs an
+// increment.) Activations are pooled: Match allocates nothing of its own.
 type activation struct {
-	in Input
+	in        Input
+	steps     uint64
+	limit     uint64
+	done      <-chan struct{}
+	exceeded  bool
+	cancelled bool
 }
+
+// interruptVar is the variable cel-go's interruptible folds poll.
+const interruptVar = "#interrupted"
 
 func (a *activation) ResolveName(name string) (any, bool) {
 	switch name {
@@ -113,6 +123,20 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	case "finding":
 		if a.in.Finding != nil {
 			return a.in.Finding, true
+		}
+	case interruptVar:
+		a.steps++
+		if a.steps > a.limit {
+			a.exceeded = true
+			return true, true
+		}
+		if a.done != nil && a.steps%interruptCheckFrequency == 0 {
+			select {
+			case <-a.done:
+				a.cancelled = true
+				return true, true
+			default:
+			}
 		}
 	}
 	return nil, false
@@ -141,56 +165,26 @@ func (p *Program) Match(ctx context.Context, in Input) (bool, error) {
 		}
 	}
 	act := activations.Get().(*activation)
-	act.in = in
-	var (
-		out types.Bool
-		err error
-	)
-	if done := ctx.Done(); done == nil {
-		out, err = p.eval(act, nil)
-	} else {
-		out, err = p.eval(act, ctx)
-	}
-	act.in = Input{}
+	*act = activation{in: in, limit: p.costLimit, done: ctx.Done()}
+	val, _, err := p.prg.Eval(act)
+	exceeded, cancelled := act.exceeded, act.cancelled
+	*act = activation{}
 	activations.Put(act)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return false, ctxErr
-		}
-		var cancelled interpreter.EvalCancelledError
-		if errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded {
-			return false, p.evalError(in, ReasonCostLimit, fmt.Sprintf("cost limit of %d exceeded", p.costLimit))
-		}
-		var ee *EvalError
-		if errors.As(err, &ee) {
-			return false, p.evalError(in, ee.Reason, ee.Message)
-		}
+	switch {
+	case cancelled || ctx.Err() != nil:
+		return false, ctx.Err()
+	case exceeded:
+		// Checked before the result: `true || <interrupted loop>` is true
+		// but the budget was still spent.
+		return false, p.evalError(in, ReasonCostLimit, fmt.Sprintf("cost limit of %d exceeded", p.costLimit))
+	case err != nil:
 		return false, p.evalError(in, ReasonRuntime, err.Error())
-	}
-	return bool(out), nil
-}
-
-// eval runs the program, with context checks only when ctx is not nil.
-func (p *Program) eval(act *activation, ctx context.Context) (types.Bool, error) {
-	var (
-		val any
-		err error
-	)
-	if ctx == nil {
-		v, _, e := p.prg.Eval(act)
-		val, err = v, e
-	} else {
-		v, _, e := p.prg.ContextEval(ctx, act)
-		val, err = v, e
-	}
-	if err != nil {
-		return false, err
 	}
 	b, ok := val.(types.Bool)
 	if !ok {
-		return false, &EvalError{Reason: ReasonNotBool, Message: fmt.Sprintf("expression evaluated to %v, not a bool", typeOf(val))}
+		return false, p.evalError(in, ReasonNotBool, fmt.Sprintf("expression evaluated to %s, not a bool", typeOf(val)))
 	}
-	return b, nil
+	return bool(b), nil
 }
 
 func typeOf(v any) string {

@@ -103,7 +103,7 @@ func TestMatchErrors(t *testing.T) {
 
 func TestMatchCostLimitIsConfigurable(t *testing.T) {
 	expr := `resource.attributes.volumes.exists(v, v.size > 1000)`
-	c, err := NewCompiler(Config{CostLimit: 3})
+	c, err := NewCompiler(Config{CostLimit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestMatchCostLimitIsConfigurable(t *testing.T) {
 	_, err = prg.Match(context.Background(), MustInput(t, instance))
 	var ee *EvalError
 	if !errors.As(err, &ee) || ee.Reason != ReasonCostLimit {
-		t.Fatalf("Match with limit 3: %v, want cost_limit_exceeded", err)
+		t.Fatalf("Match with limit 1: %v, want cost_limit_exceeded", err)
 	}
 	if ok, err := match(t, MustCompile(t, raisePolicy(expr)), MustInput(t, instance)); ok || err != nil {
 		t.Errorf("Match with the default limit = %v, %v; want false, nil", ok, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/ast"
 )
 
 // Limits on a policy's fields.
@@ -120,6 +121,9 @@ func checkExpression(env *cel.Env, expr string) (*cel.Ast, error) {
 	if iss != nil && iss.Err() != nil {
 		return nil, engine.FieldErrorf("expression", "expression: %s", formatIssues(iss))
 	}
+	if err := checkFunctions(checked); err != nil {
+		return nil, err
+	}
 	switch out := checked.OutputType(); {
 	case out.IsExactType(cel.BoolType), out.IsExactType(cel.DynType):
 		// A dyn result (e.g. resource.attributes.public) is checked when
@@ -128,6 +132,30 @@ func checkExpression(env *cel.Env, expr string) (*cel.Ast, error) {
 		return nil, engine.FieldErrorf("expression", "expression: must evaluate to bool, got %s", out.String())
 	}
 	return checked, nil
+}
+
+// amplifying are the functions of cel-go's string extension whose output
+// can be the product of their inputs' sizes (s.replace("", s) squares s;
+// nesting such calls grows memory exponentially without any loop for the
+// cost limit to see). Policies decide, they do not build strings.
+var amplifying = map[string]bool{"replace": true, "join": true, "format": true}
+
+// checkFunctions rejects calls to amplifying functions, naming the first
+// one's position.
+func checkFunctions(checked *cel.Ast) error {
+	rep := checked.NativeRep()
+	var bad ast.Expr
+	ast.PreOrderVisit(rep.Expr(), ast.NewExprVisitor(func(e ast.Expr) {
+		if bad == nil && e.Kind() == ast.CallKind && amplifying[e.AsCall().FunctionName()] {
+			bad = e
+		}
+	}))
+	if bad == nil {
+		return nil
+	}
+	loc := rep.SourceInfo().GetStartLocation(bad.ID())
+	return engine.FieldErrorf("expression", "expression: ERROR: <input>:%d:%d: function '%s' is not available in policies",
+		loc.Line(), loc.Column()+1, bad.AsCall().FunctionName())
 }
 
 // formatIssues renders CEL errors one line each, without cel-go's source
