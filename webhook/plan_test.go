@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fourd-dev/fourd/engine"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -54,5 +55,34 @@ func TestPlanWholeSchedule(t *testing.T) {
 		if attempts != 8 || now.Sub(first) > 24*time.Hour {
 			t.Errorf("rand %v: %d attempts, last at +%s", r, attempts, now.Sub(first))
 		}
+	}
+}
+
+func TestEventBody(t *testing.T) {
+	tests := []struct {
+		name string
+		ev   engine.Event
+		want string
+	}{
+		{"finding.created", engine.Event{ID: "evt_1", TenantID: "ten_hidden", Type: engine.EventFindingCreated,
+			CreatedAt: time.Date(2026, 11, 21, 6, 21, 10, 0, time.FixedZone("CET", 3600)),
+			Data:      []byte(`{"finding":{"title":"a<b & c"}}`)},
+			`{"event_id":"evt_1","type":"finding.created","created_at":"2026-11-21T05:21:10Z","data":{"finding":{"title":"a<b & c"}}}`},
+		{"no data", engine.Event{ID: "evt_2", Type: engine.EventAuditStarted, CreatedAt: time.Unix(0, 0)},
+			`{"event_id":"evt_2","type":"audit.started","created_at":"1970-01-01T00:00:00Z","data":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := EventBody(tt.ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("EventBody() (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, err := EventBody(engine.Event{ID: "evt_3", Type: "x", Data: []byte("{not json")}); err == nil {
+		t.Error("EventBody accepted invalid data")
 	}
 }
