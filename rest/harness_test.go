@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,10 +30,12 @@ type env struct {
 	ch     *clickhouse.Store
 	pg     *postgres.Store
 	reg    *prometheus.Registry
+	// clock is the Service's clock; tests move it forward.
+	clock *testClock
 	a, b   tenantSeed
 	// Tokens of tenant A: admin (every scope), resources-only, revoked.
-	tokA, tokAResourcesOnly, tokARevoked string
-	tokB                                 string
+	tokA, tokAResourcesOnly, tokAFindingsOnly, tokARevoked string
+	tokB                                                   string
 }
 
 // tenantSeed is what was written for one tenant.
@@ -57,14 +60,15 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ch := chtest.New(t)
 	pg := pgtest.New(t)
 	reg := prometheus.NewRegistry()
+	clock := &testClock{}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ecfg := InstrumentStores(reg, engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
-		Policies: pg, Reports: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger})
+		Policies: pg, Reports: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now})
 	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ch: ch, pg: pg, reg: reg}
+	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ch: ch, pg: pg, reg: reg, clock: clock}
 	ctx := context.Background()
 	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) engine.IssuedToken {
 		it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
@@ -76,6 +80,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	itA := issue("acme", "admin@acme.test", engine.RoleAdmin)
 	e.tokA = itA.Secret
 	e.tokAResourcesOnly = issue("acme", "ci@acme.test", engine.RoleMember, engine.ScopeResourcesRead).Secret
+	e.tokAFindingsOnly = issue("acme", "bot@acme.test", engine.RoleMember, engine.ScopeFindingsRead).Secret
 	revoked := issue("acme", "gone@acme.test", engine.RoleMember)
 	if err := pg.RevokeToken(ctx, revoked.Tenant.ID, revoked.Token.ID, time.Now()); err != nil {
 		t.Fatal(err)
@@ -231,3 +236,12 @@ func seqOf[T any](xs []T) iter.Seq2[T, error] {
 		}
 	}
 }
+
+// testClock is time.Now moved by an offset that tests can advance.
+type testClock struct{ offset atomic.Int64 }
+
+// Now returns the current time plus the offset.
+func (c *testClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock forward by d.
+func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
