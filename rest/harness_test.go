@@ -32,7 +32,7 @@ type env struct {
 	reg    *prometheus.Registry
 	// clock is the Service's clock; tests move it forward.
 	clock *testClock
-	a, b   tenantSeed
+	a, b  tenantSeed
 	// Tokens of tenant A: admin (every scope), resources-only, revoked.
 	tokA, tokAResourcesOnly, tokAFindingsOnly, tokARevoked string
 	tokB                                                   string
