@@ -12,12 +12,12 @@ import (
 )
 
 const auditColumns = `id, tenant_id, status, COALESCE(parent_id, ''), requested_by, progress, summary, error,
-	created_at, started_at, completed_at`
+	created_at, started_at, completed_at, attempts`
 
 func scanAudit(row pgx.Row) (engine.Audit, error) {
 	var a engine.Audit
 	err := row.Scan(&a.ID, &a.TenantID, &a.Status, &a.ParentID, &a.RequestedBy, &a.Progress, &a.Summary, &a.Error,
-		&a.CreatedAt, &a.StartedAt, &a.CompletedAt)
+		&a.CreatedAt, &a.StartedAt, &a.CompletedAt, &a.Attempts)
 	a.CreatedAt, a.StartedAt, a.CompletedAt = utc(a.CreatedAt), utcp(a.StartedAt), utcp(a.CompletedAt)
 	return a, err
 }
@@ -28,9 +28,9 @@ func scanAudit(row pgx.Row) (engine.Audit, error) {
 func (s *Store) CreateAudit(ctx context.Context, a engine.Audit) (err error) {
 	defer wrap(&err, "CreateAudit(%q)", a.ID)
 	_, err = s.pool.Exec(ctx, `INSERT INTO audits (id, tenant_id, status, parent_id, requested_by, progress, summary, error,
-		created_at, started_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		created_at, started_at, completed_at, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		a.ID, a.TenantID, string(a.Status), nullIfEmpty(a.ParentID), a.RequestedBy, a.Progress, a.Summary, a.Error,
-		a.CreatedAt, a.StartedAt, a.CompletedAt)
+		a.CreatedAt, a.StartedAt, a.CompletedAt, a.Attempts)
 	return err
 }
 
@@ -86,7 +86,7 @@ func (s *Store) ListAudits(ctx context.Context, q engine.AuditQuery) (as []engin
 }
 
 // UpdateAudit overwrites the mutable fields (status, progress, summary,
-// error, timestamps) of an audit of its tenant. Leaving the queued and
+// error, timestamps; not the worker's attempts) of an audit of its tenant. Leaving the queued and
 // running states releases the worker's claim. not_found for a missing audit;
 // conflict when it would make a second running audit in the tenant.
 func (s *Store) UpdateAudit(ctx context.Context, a engine.Audit) (err error) {
@@ -114,7 +114,7 @@ func updateAudit(ctx context.Context, db querier, a engine.Audit) error {
 // ClaimAudit gives a worker the oldest audit to run, for leaseFor: a queued
 // audit of a tenant that runs none, or a running audit whose lease expired
 // (its worker died). The audit is marked running (started now, unless it was
-// started before) and its attempts counted. not_found when there is nothing
+// started before) and its Attempts counted: above 1 it is a retry. not_found when there is nothing
 // to run. Concurrent workers never get the same audit.
 func (s *Store) ClaimAudit(ctx context.Context, workerID string, leaseFor time.Duration) (a engine.Audit, err error) {
 	defer wrap(&err, "ClaimAudit(%q)", workerID)

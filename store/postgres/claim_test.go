@@ -42,7 +42,7 @@ func TestClaimAudit(t *testing.T) {
 	}
 	got := claim("w1")
 	want := a1
-	want.Status, want.StartedAt = engine.AuditRunning, at(0)
+	want.Status, want.StartedAt, want.Attempts = engine.AuditRunning, at(0), 1
 	diff(t, "first claim", want, got)
 
 	// acme already runs a1, so a2 waits: w2 gets the other tenant's audit.
@@ -63,7 +63,7 @@ func TestClaimAudit(t *testing.T) {
 	clk.Advance(30 * time.Second)
 	again := claim("w3")
 	want = b1
-	want.Status, want.StartedAt = engine.AuditRunning, at(0) // started_at kept from the first attempt
+	want.Status, want.StartedAt, want.Attempts = engine.AuditRunning, at(0), 2 // started_at kept from the first attempt
 	diff(t, "reclaimed expired audit", want, again)
 	wantCode(t, "extend a lost lease", s.ExtendAuditLease(ctx, other.ID, b1.ID, "w2", lease), engine.CodeNotFound)
 

@@ -11,7 +11,10 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.EventStore = (*Store)(nil)
+var (
+	_ engine.EventStore = (*Store)(nil)
+	_ engine.AuditQueue = (*Store)(nil)
+)
 
 // querier is what the pool and a transaction have in common.
 type querier interface {

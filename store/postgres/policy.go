@@ -12,17 +12,18 @@ import (
 )
 
 const policyColumns = `id, tenant_id, name, description, expression, dimension, severity, resource_types, title,
-	remediation, enabled, version, created_at, updated_at`
+	remediation, enabled, version, created_at, updated_at, effect`
 
 func scanPolicy(row pgx.Row) (engine.Policy, error) {
 	var p engine.Policy
 	err := row.Scan(&p.ID, &p.TenantID, &p.Name, &p.Description, &p.Expression, &p.Dimension, &p.Severity,
-		&p.ResourceTypes, &p.Title, &p.Remediation, &p.Enabled, &p.Version, &p.CreatedAt, &p.UpdatedAt)
+		&p.ResourceTypes, &p.Title, &p.Remediation, &p.Enabled, &p.Version, &p.CreatedAt, &p.UpdatedAt, &p.Effect)
 	p.CreatedAt, p.UpdatedAt = utc(p.CreatedAt), utc(p.UpdatedAt)
 	return p, err
 }
 
-// CreatePolicy stores a new policy (version 1 when p.Version is 0).
+// CreatePolicy stores a new policy (version 1 when p.Version is 0, effect
+// raise when p.Effect is empty).
 // conflict when the id exists or a live policy of the tenant has the same
 // name (case-insensitively); validation_failed for an unknown dimension or
 // severity, or an empty name or expression.
@@ -31,13 +32,16 @@ func (s *Store) CreatePolicy(ctx context.Context, p engine.Policy) (err error) {
 	if p.Version == 0 {
 		p.Version = 1
 	}
+	if p.Effect == "" {
+		p.Effect = engine.PolicyRaise
+	}
 	if p.ResourceTypes == nil {
 		p.ResourceTypes = []string{}
 	}
 	_, err = s.pool.Exec(ctx, `INSERT INTO policies (`+policyColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		p.ID, p.TenantID, p.Name, p.Description, p.Expression, string(p.Dimension), string(p.Severity),
-		p.ResourceTypes, p.Title, p.Remediation, p.Enabled, p.Version, p.CreatedAt, p.UpdatedAt)
+		p.ResourceTypes, p.Title, p.Remediation, p.Enabled, p.Version, p.CreatedAt, p.UpdatedAt, string(p.Effect))
 	return err
 }
 
@@ -88,13 +92,16 @@ func (s *Store) UpdatePolicy(ctx context.Context, p engine.Policy) (out engine.P
 	if p.ResourceTypes == nil {
 		p.ResourceTypes = []string{}
 	}
+	if p.Effect == "" {
+		p.Effect = engine.PolicyRaise
+	}
 	out, err = scanPolicy(s.pool.QueryRow(ctx, `UPDATE policies SET name = $4, description = $5, expression = $6,
 		dimension = $7, severity = $8, resource_types = $9, title = $10, remediation = $11, enabled = $12,
-		version = version + 1, updated_at = $13
+		version = version + 1, updated_at = $13, effect = $14
 		WHERE tenant_id = $1 AND id = $2 AND version = $3 AND deleted_at IS NULL
 		RETURNING `+policyColumns,
 		p.TenantID, p.ID, p.Version, p.Name, p.Description, p.Expression, string(p.Dimension), string(p.Severity),
-		p.ResourceTypes, p.Title, p.Remediation, p.Enabled, s.now()))
+		p.ResourceTypes, p.Title, p.Remediation, p.Enabled, s.now(), string(p.Effect)))
 	if errors.Is(err, pgx.ErrNoRows) {
 		if _, gerr := s.GetPolicy(ctx, p.TenantID, p.ID); gerr != nil {
 			return engine.Policy{}, gerr

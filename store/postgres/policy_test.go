@@ -14,7 +14,7 @@ func newPolicy(tenantID string, ms int, name string) engine.Policy {
 	return engine.Policy{ID: newID(engine.PrefixPolicy, ms), TenantID: tenantID, Name: name,
 		Description: "buckets must not be public", Expression: `resource.attributes.public == true`,
 		Dimension: engine.DimensionSecurity, Severity: engine.SeverityHigh, ResourceTypes: []string{"aws.s3.bucket"},
-		Title: "Public bucket", Remediation: "Block public access.", Enabled: true, Version: 1,
+		Title: "Public bucket", Remediation: "Block public access.", Enabled: true, Version: 1, Effect: engine.PolicyRaise,
 		CreatedAt: created, UpdatedAt: created}
 }
 
@@ -49,6 +49,17 @@ func TestPolicies(t *testing.T) {
 		}
 	})
 
+	t.Run("effect defaults to raise", func(t *testing.T) {
+		p := newPolicy(acme.ID, 30, "no effect given")
+		p.Effect = ""
+		mustCreatePolicy(t, s, p)
+		got, err := s.GetPolicy(ctx, acme.ID, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff(t, "effect", engine.PolicyRaise, got.Effect)
+	})
+
 	t.Run("create errors", func(t *testing.T) {
 		badDim := newPolicy(acme.ID, 10, "x")
 		badDim.Dimension = "speed"
@@ -56,6 +67,8 @@ func TestPolicies(t *testing.T) {
 		badSev.Severity = "urgent"
 		noExpr := newPolicy(acme.ID, 12, "z")
 		noExpr.Expression = ""
+		badEffect := newPolicy(acme.ID, 14, "w")
+		badEffect.Effect = "explode"
 		tests := []struct {
 			name string
 			p    engine.Policy
@@ -66,6 +79,7 @@ func TestPolicies(t *testing.T) {
 			{"unknown dimension", badDim, engine.CodeValidationFailed},
 			{"unknown severity", badSev, engine.CodeValidationFailed},
 			{"empty expression", noExpr, engine.CodeValidationFailed},
+			{"unknown effect", badEffect, engine.CodeValidationFailed},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -78,6 +92,7 @@ func TestPolicies(t *testing.T) {
 		clk.Advance(time.Hour)
 		edit := p
 		edit.Severity, edit.Enabled, edit.ResourceTypes = engine.SeverityCritical, false, nil
+		edit.Effect = engine.PolicySeverityAtLeast
 		got, err := s.UpdatePolicy(ctx, edit)
 		if err != nil {
 			t.Fatal(err)
