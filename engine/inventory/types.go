@@ -223,6 +223,9 @@ type IAMAccount struct {
 	RootHardwareMFA       bool            `json:"root_hardware_mfa"`
 	RootLastUsed          time.Time       `json:"root_last_used,omitzero"`
 	PasswordPolicy        *PasswordPolicy `json:"password_policy"` // null: none set
+	// Synthesized marks a stand-in for an account no source described (see
+	// rules.AccountViolation); rules about the root user skip it.
+	Synthesized bool `json:"synthesized,omitempty"`
 }
 
 // PasswordPolicy is an account's IAM password policy.

@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	inv "github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// accountFacts is what account-wide rules know about one AWS account after
+// seeing all its resources.
+type accountFacts struct {
+	account  string
+	root     *engine.Resource // the aws_iam_account resource, when seen
+	regions  map[string]bool  // regions holding resources
+	trailAll bool             // a logging multi-region trail exists
+	trailIn  map[string]bool  // regions with a logging trail
+	configIn map[string]bool  // regions with a recording Config recorder
+	guardIn  map[string]bool  // regions with an enabled GuardDuty detector
+}
+
+func (f *accountFacts) missing(covered map[string]bool) []string {
+	var out []string
+	for r := range f.regions {
+		if !covered[r] {
+			out = append(out, r)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func accountRules() []Rule {
+	return []Rule{
+		{ID: "aws-account-001", Dimension: security, Severity: high, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
+			Compliance:  []string{"CIS-AWS-3.0:3.1"},
+			Title:       "CloudTrail is not enabled in every region in use",
+			Description: "No logging multi-region trail exists, and some regions that hold resources have no logging trail: API activity there is not recorded.",
+			Remediation: "Create one multi-region trail with management events (read and write), log file validation and KMS encryption, and keep it logging.",
+			accountCheck: func(f *accountFacts) Result {
+				if f.trailAll {
+					return pass
+				}
+				m := f.missing(f.trailIn)
+				return failIf(len(m) > 0, map[string]any{"regions_without_trail": m, "multi_region_trail": false})
+			}},
+		{ID: "aws-account-002", Dimension: compliance, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
+			Compliance:  []string{"CIS-AWS-3.0:3.3"},
+			Title:       "AWS Config is not recording in every region in use",
+			Description: "Some regions that hold resources have no recording AWS Config recorder, so their configuration history is missing.",
+			Remediation: "Enable AWS Config in every region (an organization conformance pack or the Config console's one-click setup).",
+			accountCheck: func(f *accountFacts) Result {
+				m := f.missing(f.configIn)
+				return failIf(len(m) > 0, map[string]any{"regions_without_recorder": m})
+			}},
+		{ID: "aws-account-003", Dimension: security, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
+			Title:       "GuardDuty is not enabled in every region in use",
+			Description: "Some regions that hold resources have no enabled GuardDuty detector, so threats there go undetected.",
+			Remediation: "Enable GuardDuty in every region, ideally for the whole organization from a delegated administrator account.",
+			accountCheck: func(f *accountFacts) Result {
+				m := f.missing(f.guardIn)
+				return failIf(len(m) > 0, map[string]any{"regions_without_detector": m})
+			}},
+	}
+}
+
+// AccountViolation is a violation of an account-wide rule. Resource is the
+// account's aws_iam_account resource; when the inventory has none it is
+// synthesized (native id arn:aws:iam::<account>:root), and the caller
+// should add it to the inventory so the finding has a resource.
+type AccountViolation struct {
+	Resource engine.Resource
+	Violation
+}
+
+// Auditor evaluates the rule pack over a stream of resources: Evaluate per
+// resource, then Finish once for the account-wide rules. It is not safe for
+// concurrent use; a parallel runner calls the package's Evaluate from its
+// workers and Observe from one goroutine.
+type Auditor struct {
+	now      time.Time
+	accounts map[string]*accountFacts
+}
+
+// NewAuditor returns an Auditor that judges ages against now.
+func NewAuditor(now time.Time) *Auditor {
+	return &Auditor{now: now, accounts: map[string]*accountFacts{}}
+}
+
+// Evaluate returns res's violations (like the package's Evaluate) and
+// records the facts the account rules need.
+func (a *Auditor) Evaluate(res engine.Resource) []Violation {
+	s := NewSubject(&res, a.now)
+	out := evaluate(&res, a.now, s)
+	a.observe(&res, s)
+	return out
+}
+
+// Observe records the facts the account rules need from res without
+// evaluating it.
+func (a *Auditor) Observe(res engine.Resource) {
+	switch res.Type {
+	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector:
+		a.observe(&res, NewSubject(&res, a.now))
+	default:
+		a.observe(&res, nil)
+	}
+}
+
+func (a *Auditor) observe(res *engine.Resource, s *Subject) {
+	if res.Provider != inv.ProviderAWS || res.Account == "" {
+		return
+	}
+	f := a.accounts[res.Account]
+	if f == nil {
+		f = &accountFacts{account: res.Account, regions: map[string]bool{}, trailIn: map[string]bool{},
+			configIn: map[string]bool{}, guardIn: map[string]bool{}}
+		a.accounts[res.Account] = f
+	}
+	if res.Region != "" && res.Region != inv.RegionGlobal {
+		f.regions[res.Region] = true
+	}
+	if s != nil && s.bad {
+		return
+	}
+	switch res.Type {
+	case inv.TypeIAMAccount:
+		if f.root == nil {
+			r := *res
+			f.root = &r
+		}
+	case inv.TypeCloudTrail:
+		t := get[inv.CloudTrail](s)
+		if t.IsLogging {
+			f.trailAll = f.trailAll || t.IsMultiRegionTrail
+			f.trailIn[firstNonEmpty(t.HomeRegion, res.Region)] = true
+		}
+	case inv.TypeConfigRecorder:
+		if get[inv.ConfigRecorder](s).Recording {
+			f.configIn[res.Region] = true
+		}
+	case inv.TypeGuardDutyDetector:
+		if get[inv.GuardDutyDetector](s).Enabled {
+			f.guardIn[res.Region] = true
+		}
+	}
+}
+
+// Finish evaluates the account-wide rules over what the Auditor saw, in
+// account then rule order.
+func (a *Auditor) Finish() []AccountViolation {
+	ids := make([]string, 0, len(a.accounts))
+	for id := range a.accounts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var out []AccountViolation
+	p := loadPack()
+	for _, id := range ids {
+		f := a.accounts[id]
+		for i := range p.all {
+			r := &p.all[i]
+			if !r.Account {
+				continue
+			}
+			if v, ok := violation(r, r.accountCheck(f)); ok {
+				out = append(out, AccountViolation{Resource: f.resource(), Violation: v})
+			}
+		}
+	}
+	return out
+}
+
+// resource is the account's aws_iam_account resource, or a synthesized one.
+func (f *accountFacts) resource() engine.Resource {
+	if f.root != nil {
+		return *f.root
+	}
+	attrs, _ := json.Marshal(inv.IAMAccount{AccountID: f.account, Synthesized: true})
+	return engine.Resource{Provider: inv.ProviderAWS, Account: f.account, Region: inv.RegionGlobal,
+		Type: inv.TypeIAMAccount, NativeID: "arn:aws:iam::" + f.account + ":root", Name: f.account, Attributes: attrs}
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

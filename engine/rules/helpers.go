@@ -1,0 +1,240 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// Shorthands for rule tables.
+const (
+	security     = engine.DimensionSecurity
+	cost         = engine.DimensionCost
+	architecture = engine.DimensionArchitecture
+	compliance   = engine.DimensionCompliance
+
+	info     = engine.SeverityInfo
+	low      = engine.SeverityLow
+	medium   = engine.SeverityMedium
+	high     = engine.SeverityHigh
+	critical = engine.SeverityCritical
+)
+
+var pass = Result{}
+
+func fail(evidence map[string]any) Result { return Result{Failed: true, Evidence: evidence} }
+
+func failIf(cond bool, evidence map[string]any) Result {
+	if !cond {
+		return pass
+	}
+	return fail(evidence)
+}
+
+// tag returns the value of the tag whose key matches want ignoring case,
+// '-', '_' and spaces ("Cost-Center" matches "costcenter"), without
+// allocating.
+func tag(tags map[string]string, want string) (string, bool) {
+	for k, v := range tags {
+		if tagKeyIs(k, want) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func tagKeyIs(key, want string) bool {
+	j := 0
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '-' || c == '_' || c == ' ':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if j >= len(want) || want[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(want)
+}
+
+// sensitiveData reports whether the resource is tagged as holding
+// sensitive data (data-classification, classification or sensitivity of
+// sensitive, confidential, restricted, pii or secret).
+func sensitiveData(s *Subject) (string, bool) {
+	for _, k := range [...]string{"dataclassification", "classification", "sensitivity"} {
+		if v, ok := tag(s.Resource.Tags, k); ok {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "sensitive", "confidential", "restricted", "pii", "secret":
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// production reports whether the resource is tagged as production.
+func production(s *Subject) bool {
+	for _, k := range [...]string{"environment", "env", "stage"} {
+		if v, ok := tag(s.Resource.Tags, k); ok {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "prod", "production", "prd", "live":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escalateIfSensitive raises a failed result to sev when the resource is
+// tagged as holding sensitive data.
+func escalateIfSensitive(r Result, s *Subject, sev engine.Severity) Result {
+	if !r.Failed {
+		return r
+	}
+	if v, ok := sensitiveData(s); ok {
+		r.Severity = sev
+		r.Reason = "the resource is tagged as holding " + strings.ToLower(v) + " data"
+		if r.Evidence == nil {
+			r.Evidence = map[string]any{}
+		}
+		r.Evidence["data_classification"] = v
+	}
+	return r
+}
+
+// escalateIfProduction raises a failed result to sev on a production resource.
+func escalateIfProduction(r Result, s *Subject, sev engine.Severity) Result {
+	if r.Failed && production(s) {
+		r.Severity = sev
+		r.Reason = "the resource is tagged as production"
+	}
+	return r
+}
+
+// days is how many whole days lie between t and now; -1 when t is unknown.
+func days(t, now time.Time) int {
+	if t.IsZero() {
+		return -1
+	}
+	return int(now.Sub(t) / (24 * time.Hour))
+}
+
+// exposedRules returns the ingress rules open to the internet (0.0.0.0/0
+// when v4, ::/0 when v6) that cover port (any port when port < 0).
+func exposedRules(g *inventory.SecurityGroup, port int, v4, v6 bool) []inventory.SGRule {
+	var out []inventory.SGRule
+	for _, r := range g.Ingress {
+		if !(v4 && contains(r.CIDRBlocks, "0.0.0.0/0") || v6 && contains(r.IPv6CIDRBlocks, "::/0")) {
+			continue
+		}
+		if port < 0 || coversPort(r, port) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func coversPort(r inventory.SGRule, port int) bool {
+	switch strings.ToLower(r.Protocol) {
+	case "-1", "all":
+		return true
+	case "tcp", "6", "udp", "17":
+		return r.FromPort <= port && port <= r.ToPort
+	}
+	return false
+}
+
+func allTraffic(r inventory.SGRule) bool {
+	p := strings.ToLower(r.Protocol)
+	return p == "-1" || p == "all" || (p == "tcp" || p == "6") && r.FromPort <= 0 && r.ToPort >= 65535
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// publicPrincipal reports whether a policy principal is everyone.
+func publicPrincipal(p json.RawMessage) bool {
+	p = bytes.TrimSpace(p)
+	if len(p) == 0 {
+		return false
+	}
+	if p[0] == '"' {
+		return string(p) == `"*"`
+	}
+	var m map[string]inventory.StringList
+	if json.Unmarshal(p, &m) != nil {
+		return false
+	}
+	for _, ids := range m["AWS"] {
+		if ids == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// publicStatements returns the Sids (or indexes) of Allow statements open
+// to everyone without a condition.
+func publicStatements(d *inventory.PolicyDocument) []string {
+	if d == nil {
+		return nil
+	}
+	var out []string
+	for i, st := range d.Statement {
+		if strings.EqualFold(st.Effect, "Allow") && publicPrincipal(st.Principal) && len(bytes.TrimSpace(st.Condition)) == 0 {
+			out = append(out, statementName(st, i))
+		}
+	}
+	return out
+}
+
+func statementName(st inventory.PolicyStatement, i int) string {
+	if st.Sid != "" {
+		return st.Sid
+	}
+	return "statement " + itoa(i)
+}
+
+// deniesInsecureTransport reports whether a policy denies requests made
+// without TLS (aws:SecureTransport false).
+func deniesInsecureTransport(d *inventory.PolicyDocument) bool {
+	if d == nil {
+		return false
+	}
+	for _, st := range d.Statement {
+		if strings.EqualFold(st.Effect, "Deny") && bytes.Contains(st.Condition, []byte("aws:SecureTransport")) &&
+			bytes.Contains(bytes.ToLower(st.Condition), []byte("false")) {
+			return true
+		}
+	}
+	return false
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// instanceFamily is the family of an instance type: "m4" of "m4.large",
+// "m3" of "db.m3.medium" and "cache.m3.large".
+func instanceFamily(t string) string {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "db."), "cache.")
+	if i := strings.IndexByte(t, '.'); i >= 0 {
+		return t[:i]
+	}
+	return t
+}

@@ -1,0 +1,224 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+	inv "github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// adminPorts are the remote administration ports CIS 5.2 and 5.3 name.
+var adminPorts = []int{22, 3389}
+
+// databasePorts are database and cache ports that should never face the internet.
+var databasePorts = []int{1433, 1521, 3306, 5432, 6379, 9200, 11211, 27017}
+
+func securityRules() []Rule {
+	return []Rule{
+		{ID: "aws-s3-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
+			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Title:       "S3 bucket does not block public access",
+			Description: "The bucket's Block Public Access settings are missing or not all enabled, so an ACL or bucket policy can make its objects public.",
+			Remediation: "Enable all four Block Public Access settings on the bucket (and on the account): aws s3api put-public-access-block --bucket NAME --public-access-block-configuration BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true.",
+			Check: func(s *Subject) Result {
+				b := get[inv.S3Bucket](s)
+				p := b.PublicAccessBlock
+				if p != nil && p.BlockPublicACLs && p.IgnorePublicACLs && p.BlockPublicPolicy && p.RestrictPublicBuckets {
+					return pass
+				}
+				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_access_block": p}), s, critical)
+			}},
+		{ID: "aws-s3-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
+			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Title:       "S3 bucket ACL grants access to everyone",
+			Description: "The bucket's ACL grants AllUsers or AuthenticatedUsers (any AWS account) access, and Block Public Access does not neutralize it.",
+			Remediation: "Set the bucket ACL to private (or disable ACLs with Object Ownership 'bucket owner enforced') and enable IgnorePublicAcls.",
+			Check: func(s *Subject) Result {
+				b := get[inv.S3Bucket](s)
+				if b.PublicAccessBlock != nil && b.PublicAccessBlock.IgnorePublicACLs {
+					return pass
+				}
+				var grants []string
+				switch b.ACL {
+				case "public-read", "public-read-write", "authenticated-read":
+					grants = append(grants, "canned ACL "+b.ACL)
+				}
+				for _, g := range b.ACLGrants {
+					if g.Grantee == "AllUsers" || g.Grantee == "AuthenticatedUsers" {
+						grants = append(grants, g.Grantee+":"+g.Permission)
+					}
+				}
+				if len(grants) == 0 {
+					return pass
+				}
+				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_grants": grants}), s, critical)
+			}},
+		{ID: "aws-s3-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
+			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Title:       "S3 bucket policy allows public access",
+			Description: "A bucket policy statement allows any principal (\"*\") without a condition, and RestrictPublicBuckets is off.",
+			Remediation: "Remove or scope the public statements (name principals, add aws:SourceVpce or aws:PrincipalOrgID conditions) and enable BlockPublicPolicy and RestrictPublicBuckets.",
+			Check: func(s *Subject) Result {
+				b := get[inv.S3Bucket](s)
+				if b.PublicAccessBlock != nil && b.PublicAccessBlock.RestrictPublicBuckets {
+					return pass
+				}
+				st := publicStatements(b.Policy)
+				if len(st) == 0 {
+					return pass
+				}
+				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_statements": st}), s, critical)
+			}},
+		{ID: "aws-s3-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
+			Compliance:  []string{"CIS-AWS-1.4:2.1.1"},
+			Title:       "S3 bucket has no default encryption",
+			Description: "The bucket has no default server-side encryption configuration, so objects may be stored unencrypted.",
+			Remediation: "Configure default encryption with SSE-KMS (or at least SSE-S3): aws s3api put-bucket-encryption.",
+			Check: func(s *Subject) Result {
+				b := get[inv.S3Bucket](s)
+				return escalateIfSensitive(failIf(b.SSEAlgorithm == "", map[string]any{"bucket": b.Bucket}), s, high)
+			}},
+		{ID: "aws-s3-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
+			Compliance:  []string{"CIS-AWS-3.0:2.1.1"},
+			Title:       "S3 bucket policy does not deny HTTP requests",
+			Description: "No bucket policy statement denies requests where aws:SecureTransport is false, so data can travel unencrypted.",
+			Remediation: "Add a Deny statement for all principals and s3:* with the condition {\"Bool\": {\"aws:SecureTransport\": \"false\"}}.",
+			Check: func(s *Subject) Result {
+				b := get[inv.S3Bucket](s)
+				return failIf(!deniesInsecureTransport(b.Policy), map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil})
+			}},
+		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0:5.2"),
+		sgPortRule("aws-ec2-002", "RDP (3389)", 3389, true, false, high, "CIS-AWS-3.0:5.2"),
+		{ID: "aws-ec2-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeSecurityGroup},
+			Compliance:  []string{"CIS-AWS-3.0:5.3"},
+			Title:       "Security group allows remote administration from ::/0",
+			Description: "An ingress rule opens SSH (22) or RDP (3389) to every IPv6 address.",
+			Remediation: "Remove the ::/0 rule; reach instances through Systems Manager Session Manager or a VPN with a narrow source range.",
+			Check: func(s *Subject) Result {
+				g := get[inv.SecurityGroup](s)
+				var ports []int
+				for _, p := range adminPorts {
+					if len(exposedRules(g, p, false, true)) > 0 {
+						ports = append(ports, p)
+					}
+				}
+				return failIf(len(ports) > 0, map[string]any{"group_id": g.GroupID, "ports": ports, "source": "::/0"})
+			}},
+		{ID: "aws-ec2-004", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeSecurityGroup},
+			Compliance:  []string{"CIS-AWS-3.0:5.2", "CIS-AWS-3.0:5.3"},
+			Title:       "Security group allows all traffic from the internet",
+			Description: "An ingress rule allows every protocol and port from 0.0.0.0/0 or ::/0.",
+			Remediation: "Replace the rule with rules for the specific ports the workload serves, from the narrowest source that works.",
+			Check: func(s *Subject) Result {
+				g := get[inv.SecurityGroup](s)
+				for _, r := range exposedRules(g, -1, true, true) {
+					if allTraffic(r) {
+						return fail(map[string]any{"group_id": g.GroupID, "rule": r})
+					}
+				}
+				return pass
+			}},
+		{ID: "aws-ec2-005", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeSecurityGroup},
+			Title:       "Security group exposes database ports to the internet",
+			Description: "An ingress rule opens a database or cache port (MySQL, PostgreSQL, SQL Server, Oracle, Redis, Memcached, MongoDB, Elasticsearch) to the internet.",
+			Remediation: "Allow database ports only from the application's security groups or private CIDR ranges.",
+			Check: func(s *Subject) Result {
+				g := get[inv.SecurityGroup](s)
+				var ports []int
+				for _, p := range databasePorts {
+					for _, r := range exposedRules(g, p, true, true) {
+						if !allTraffic(r) { // aws-ec2-004 reports those
+							ports = append(ports, p)
+							break
+						}
+					}
+				}
+				return failIf(len(ports) > 0, map[string]any{"group_id": g.GroupID, "ports": ports})
+			}},
+		{ID: "aws-ec2-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSecurityGroup},
+			Compliance:  []string{"CIS-AWS-3.0:5.4"},
+			Title:       "Default security group allows traffic",
+			Description: "The VPC's default security group has inbound or outbound rules, so anything launched without an explicit group gets them.",
+			Remediation: "Remove every rule from the default security group and attach purpose-made groups instead.",
+			Check: func(s *Subject) Result {
+				g := get[inv.SecurityGroup](s)
+				return failIf(g.GroupName == "default" && len(g.Ingress)+len(g.Egress) > 0,
+					map[string]any{"group_id": g.GroupID, "ingress_rules": len(g.Ingress), "egress_rules": len(g.Egress)})
+			}},
+		{ID: "aws-ec2-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeInstance},
+			Compliance:  []string{"CIS-AWS-3.0:5.6"},
+			Title:       "EC2 instance does not require IMDSv2",
+			Description: "The instance metadata service accepts IMDSv1 requests, which SSRF bugs can use to steal the instance role's credentials.",
+			Remediation: "Require session tokens: aws ec2 modify-instance-metadata-options --instance-id ID --http-tokens required.",
+			Check: func(s *Subject) Result {
+				in := get[inv.Instance](s)
+				return failIf(in.State != "terminated" && in.MetadataHTTPTokens != "required",
+					map[string]any{"instance_id": in.InstanceID, "http_tokens": in.MetadataHTTPTokens})
+			}},
+		{ID: "aws-ec2-008", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeInstance},
+			Title:       "EC2 instance has a public IP address",
+			Description: "The instance is directly reachable from the internet, subject only to its security groups.",
+			Remediation: "Place the instance in a private subnet behind a load balancer or NAT, and use Session Manager for access.",
+			Check: func(s *Subject) Result {
+				in := get[inv.Instance](s)
+				return failIf(in.PublicIP != "", map[string]any{"instance_id": in.InstanceID, "public_ip": in.PublicIP})
+			}},
+		{ID: "aws-ebs-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeEBSVolume},
+			Compliance:  []string{"CIS-AWS-3.0:2.2.1"},
+			Title:       "EBS volume is not encrypted",
+			Description: "The volume's data, its snapshots and the traffic to its instance are not encrypted.",
+			Remediation: "Snapshot the volume, copy the snapshot with encryption, restore it, and enable EBS encryption by default in every region.",
+			Check: func(s *Subject) Result {
+				v := get[inv.EBSVolume](s)
+				return escalateIfSensitive(failIf(!v.Encrypted, map[string]any{"volume_id": v.VolumeID, "size_gib": v.Size}), s, high)
+			}},
+		{ID: "aws-ebs-002", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeEBSSnapshot},
+			Title:       "EBS snapshot is public",
+			Description: "Any AWS account can create a volume from this snapshot and read its data.",
+			Remediation: "Remove the 'all' create-volume permission: aws ec2 modify-snapshot-attribute --snapshot-id ID --attribute createVolumePermission --operation-type remove --group-names all; enable block public access for snapshots.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.EBSSnapshot](s)
+				return failIf(sn.Public, map[string]any{"snapshot_id": sn.SnapshotID, "volume_id": sn.VolumeID})
+			}},
+		{ID: "aws-ebs-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeEBSSnapshot},
+			Title:       "EBS snapshot is not encrypted",
+			Description: "The snapshot holds a copy of a volume's data without encryption.",
+			Remediation: "Copy the snapshot with --encrypted and a KMS key, then delete the unencrypted one.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.EBSSnapshot](s)
+				return failIf(!sn.Encrypted, map[string]any{"snapshot_id": sn.SnapshotID})
+			}},
+		{ID: "aws-rds-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
+			Compliance:  []string{"CIS-AWS-3.0:2.3.3"},
+			Title:       "RDS instance is publicly accessible",
+			Description: "The database has a public endpoint that resolves to a public IP address.",
+			Remediation: "Modify the instance with --no-publicly-accessible and keep it in private subnets.",
+			Check: func(s *Subject) Result {
+				d := get[inv.DBInstance](s)
+				return escalateIfSensitive(failIf(d.PubliclyAccessible, map[string]any{"identifier": d.Identifier, "engine": d.Engine}), s, critical)
+			}},
+		{ID: "aws-rds-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
+			Compliance:  []string{"CIS-AWS-3.0:2.3.1"},
+			Title:       "RDS storage is not encrypted",
+			Description: "The database's storage, automated backups, replicas and snapshots are not encrypted at rest.",
+			Remediation: "Take a snapshot, copy it with encryption, and restore a new encrypted instance from it.",
+			Check: func(s *Subject) Result {
+				d := get[inv.DBInstance](s)
+				return escalateIfSensitive(failIf(!d.StorageEncrypted, map[string]any{"identifier": d.Identifier}), s, critical)
+			}},
+	}
+}
+
+// sgPortRule is a rule about one administration port open to 0.0.0.0/0.
+func sgPortRule(id, what string, port int, v4, v6 bool, sev engine.Severity, ref string) Rule {
+	return Rule{ID: id, Dimension: security, Severity: sev, ResourceTypes: []string{inv.TypeSecurityGroup},
+		Compliance:  []string{ref},
+		Title:       "Security group allows " + what + " from 0.0.0.0/0",
+		Description: "An ingress rule opens " + what + " to every IPv4 address, inviting brute-force and exploit attempts.",
+		Remediation: "Remove the 0.0.0.0/0 rule; allow " + strings.SplitN(what, " ", 2)[0] + " only from known ranges, or use Systems Manager Session Manager.",
+		Check: func(s *Subject) Result {
+			g := get[inv.SecurityGroup](s)
+			rs := exposedRules(g, port, v4, v6)
+			return failIf(len(rs) > 0, map[string]any{"group_id": g.GroupID, "port": port, "source": "0.0.0.0/0"})
+		}}
+}
