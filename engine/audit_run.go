@@ -132,8 +132,20 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	}
 
 	var evalErrors int64
-	var scanErr error
 	lastProgress := time.Now()
+	// finish readies one evaluated finding for the snapshot.
+	finish := func(f Finding) Finding {
+		f.TenantID, f.AuditID, f.Status, f.LastSeenAt = a.TenantID, a.ID, StatusOpen, now
+		f.FirstSeenAt = now
+		if t, ok := firstSeen[f.ID]; ok {
+			f.FirstSeenAt = t
+		}
+		if o, ok := accepted[f.ID]; ok {
+			at := o.CreatedAt
+			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, ResolutionAcceptedRisk, &at
+		}
+		return f
+	}
 	findings := func(yield func(Finding, error) bool) {
 		for r, err := range s.cfg.Inventory.StreamResources(ctx, a.TenantID) {
 			if err != nil {
@@ -143,26 +155,40 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 			fs, n := eval.Evaluate(r)
 			evalErrors += int64(n)
 			for _, f := range fs {
-				f.TenantID, f.AuditID, f.Status, f.LastSeenAt = a.TenantID, a.ID, StatusOpen, now
-				f.FirstSeenAt = now
-				if t, ok := firstSeen[f.ID]; ok {
-					f.FirstSeenAt = t
-				}
-				if o, ok := accepted[f.ID]; ok {
-					at := o.CreatedAt
-					f.Status, f.Resolution, f.ResolvedAt = StatusResolved, ResolutionAcceptedRisk, &at
-				}
-				if !yield(f, nil) {
+				if !yield(finish(f), nil) {
 					return
 				}
 			}
 			a.Progress.ResourcesScanned++
 			if time.Since(lastProgress) > auditProgressEvery {
 				lastProgress = time.Now()
-				if scanErr = s.auditProgress(ctx, a); scanErr != nil {
-					yield(Finding{}, scanErr)
+				if err := s.auditProgress(ctx, a); err != nil {
+					yield(Finding{}, err)
 					return
 				}
+			}
+		}
+		// Account-wide rules, once every resource was seen. The accounts
+		// they judge may have no resource of their own yet: add it, so the
+		// finding attaches to something listable.
+		fs, missing := eval.Finish()
+		if len(missing) > 0 {
+			src := func(yield func(Resource, error) bool) {
+				for _, r := range missing {
+					r.FirstSeenAt, r.LastSeenAt = now, now
+					if !yield(r, nil) {
+						return
+					}
+				}
+			}
+			if _, err := s.cfg.Resources.WriteResources(ctx, a.TenantID, src); err != nil {
+				yield(Finding{}, err)
+				return
+			}
+		}
+		for _, f := range fs {
+			if !yield(finish(f), nil) {
+				return
 			}
 		}
 	}

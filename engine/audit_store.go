@@ -131,4 +131,8 @@ type PolicyMatch struct {
 // Errors of one policy on one resource are counted, not fatal.
 type Evaluator interface {
 	Evaluate(r Resource) (findings []Finding, evalErrors int)
+	// Finish returns, once every resource was evaluated, the findings of
+	// account-wide rules, and the resources they attach to that the
+	// inventory lacks (the runner adds those to the inventory).
+	Finish() (findings []Finding, missing []Resource)
 }
