@@ -28,6 +28,9 @@ type Config struct {
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   EventStore
 	EventLog EventLog
+	// Webhooks holds the webhook endpoints, events API and deliveries;
+	// optional, those use cases are unavailable without it.
+	Webhooks WebhookConfig
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.

@@ -1,0 +1,261 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// WebhookConfig is what the webhook use cases need. engine does not import
+// the webhook package, so URL validation and secret sealing are injected.
+// Without a Store every webhook method answers unavailable.
+type WebhookConfig struct {
+	Store WebhookStore
+	// CheckURL validates an endpoint URL (webhook.AddressPolicy.ValidateURL)
+	// and returns a validation_failed *Error about the "url" field.
+	CheckURL func(string) error
+	// NewSecret returns a fresh signing secret (webhook.NewSigningSecret).
+	NewSecret func() string
+	// Seal encrypts a signing secret for storage (webhook.SealSecret with
+	// FOURD_SECRET).
+	Seal func(string) (string, error)
+	// GracePeriod is how long a rotated-out secret keeps signing
+	// X-Service-Signature-Previous; default 24 h.
+	GracePeriod time.Duration
+}
+
+// Limits of webhook endpoint fields.
+const (
+	maxEndpointDescription = 500
+	maxGracePeriod         = 7 * 24 * time.Hour
+	defaultGracePeriod     = 24 * time.Hour
+)
+
+// webhooks returns the webhook configuration, or unavailable when there is
+// none.
+func (s *Service) webhooks(p Principal, scope Scope) (WebhookConfig, error) {
+	if err := p.Require(scope); err != nil {
+		return WebhookConfig{}, err
+	}
+	w := s.cfg.Webhooks
+	if w.Store == nil || w.CheckURL == nil || w.NewSecret == nil || w.Seal == nil {
+		return WebhookConfig{}, Errorf(CodeUnavailable, "webhooks are not configured on this server")
+	}
+	if w.GracePeriod <= 0 {
+		w.GracePeriod = defaultGracePeriod
+	}
+	return w, nil
+}
+
+// CreateWebhookEndpointInput is the body of POST /v1/webhook_endpoints.
+type CreateWebhookEndpointInput struct {
+	URL         string   `json:"url"`
+	EventTypes  []string `json:"event_types"`
+	Description string   `json:"description"`
+	// Enabled defaults to true.
+	Enabled *bool `json:"enabled"`
+}
+
+// UpdateWebhookEndpointInput is the body of PATCH
+// /v1/webhook_endpoints/{id}; absent fields keep their values.
+type UpdateWebhookEndpointInput struct {
+	URL         *string   `json:"url"`
+	EventTypes  *[]string `json:"event_types"`
+	Description *string   `json:"description"`
+	Enabled     *bool     `json:"enabled"`
+}
+
+// normalizeEventTypes validates a subscription: at least one type, each one
+// of SubscribableEventTypes or "*" alone. It returns them sorted without
+// duplicates.
+func normalizeEventTypes(types []string) ([]string, error) {
+	if len(types) == 0 {
+		return nil, FieldErrorf("event_types", `event_types must list at least one event type, or ["*"] for all`)
+	}
+	out := make([]string, 0, len(types))
+	for _, t := range types {
+		if t == AllEventTypes {
+			if len(types) != 1 {
+				return nil, FieldErrorf("event_types", `"*" subscribes to every event type and must be alone`)
+			}
+			return []string{AllEventTypes}, nil
+		}
+		if !slices.Contains(SubscribableEventTypes, t) {
+			return nil, FieldErrorf("event_types", "unknown event type %s; allowed: %s or *", quote(t), strings.Join(SubscribableEventTypes, ", "))
+		}
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func checkDescription(d string) error {
+	if len(d) > maxEndpointDescription {
+		return FieldErrorf("description", "description must be at most %d bytes", maxEndpointDescription)
+	}
+	return nil
+}
+
+// CreateWebhookEndpoint registers an endpoint and returns it with its
+// signing secret, which is shown this once. validation_failed for a bad
+// URL, event type or description.
+func (s *Service) CreateWebhookEndpoint(ctx context.Context, p Principal, in CreateWebhookEndpointInput) (WebhookEndpoint, error) {
+	w, err := s.webhooks(p, ScopeWebhooksWrite)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	if err := w.CheckURL(in.URL); err != nil {
+		return WebhookEndpoint{}, err
+	}
+	types, err := normalizeEventTypes(in.EventTypes)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	if err := checkDescription(in.Description); err != nil {
+		return WebhookEndpoint{}, err
+	}
+	secret := w.NewSecret()
+	sealed, err := w.Seal(secret)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	e := WebhookEndpoint{ID: NewID(PrefixWebhook, now), TenantID: p.TenantID, URL: in.URL, EventTypes: types,
+		Description: in.Description, Enabled: in.Enabled == nil || *in.Enabled, SealedSecret: sealed,
+		CreatedAt: now, UpdatedAt: now}
+	if err := w.Store.CreateWebhookEndpoint(ctx, e); err != nil {
+		return WebhookEndpoint{}, err
+	}
+	e.Secret = secret
+	return e, nil
+}
+
+// ListWebhookEndpoints returns a page of the tenant's endpoints, newest
+// first.
+func (s *Service) ListWebhookEndpoints(ctx context.Context, p Principal, pr PageRequest) (Page[WebhookEndpoint], error) {
+	w, err := s.webhooks(p, ScopeWebhooksRead)
+	if err != nil {
+		return Page[WebhookEndpoint]{}, err
+	}
+	return idPage(s, p, "webhook_endpoints", pr, func(e WebhookEndpoint) string { return e.ID },
+		func(before string, limit int) ([]WebhookEndpoint, error) {
+			return w.Store.ListWebhookEndpoints(ctx, WebhookEndpointQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+		})
+}
+
+// GetWebhookEndpoint returns one endpoint (without its secret).
+func (s *Service) GetWebhookEndpoint(ctx context.Context, p Principal, id string) (WebhookEndpoint, error) {
+	w, err := s.webhooks(p, ScopeWebhooksRead)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	return getEndpoint(ctx, w, p, id)
+}
+
+func getEndpoint(ctx context.Context, w WebhookConfig, p Principal, id string) (WebhookEndpoint, error) {
+	if !ValidID(PrefixWebhook, id) {
+		return WebhookEndpoint{}, ErrNotFound("webhook endpoint", id)
+	}
+	return w.Store.GetWebhookEndpoint(ctx, p.TenantID, id)
+}
+
+// UpdateWebhookEndpoint changes the fields in, validated as on create.
+// Enabling an endpoint that fourd disabled clears the reason.
+func (s *Service) UpdateWebhookEndpoint(ctx context.Context, p Principal, id string, in UpdateWebhookEndpointInput) (WebhookEndpoint, error) {
+	w, err := s.webhooks(p, ScopeWebhooksWrite)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	e, err := getEndpoint(ctx, w, p, id)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	if in.URL != nil {
+		if err := w.CheckURL(*in.URL); err != nil {
+			return WebhookEndpoint{}, err
+		}
+		e.URL = *in.URL
+	}
+	if in.EventTypes != nil {
+		if e.EventTypes, err = normalizeEventTypes(*in.EventTypes); err != nil {
+			return WebhookEndpoint{}, err
+		}
+	}
+	if in.Description != nil {
+		if err := checkDescription(*in.Description); err != nil {
+			return WebhookEndpoint{}, err
+		}
+		e.Description = *in.Description
+	}
+	if in.Enabled != nil {
+		e.Enabled = *in.Enabled
+	}
+	e.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
+	return w.Store.UpdateWebhookEndpoint(ctx, e)
+}
+
+// DeleteWebhookEndpoint deletes an endpoint; its deliveries stay readable.
+func (s *Service) DeleteWebhookEndpoint(ctx context.Context, p Principal, id string) error {
+	w, err := s.webhooks(p, ScopeWebhooksWrite)
+	if err != nil {
+		return err
+	}
+	if !ValidID(PrefixWebhook, id) {
+		return ErrNotFound("webhook endpoint", id)
+	}
+	return w.Store.DeleteWebhookEndpoint(ctx, p.TenantID, id, s.now().UTC())
+}
+
+// RotateWebhookSecret issues a new signing secret, shown this once. The
+// replaced secret keeps signing X-Service-Signature-Previous for the grace
+// period (0: the configured default; at most 7 days).
+func (s *Service) RotateWebhookSecret(ctx context.Context, p Principal, id string, grace time.Duration) (WebhookEndpoint, error) {
+	w, err := s.webhooks(p, ScopeWebhooksWrite)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	if grace < 0 || grace > maxGracePeriod {
+		return WebhookEndpoint{}, FieldErrorf("grace_period_seconds", "grace period must be from 0 to %d seconds", int(maxGracePeriod.Seconds()))
+	}
+	if grace == 0 {
+		grace = w.GracePeriod
+	}
+	if !ValidID(PrefixWebhook, id) {
+		return WebhookEndpoint{}, ErrNotFound("webhook endpoint", id)
+	}
+	secret := w.NewSecret()
+	sealed, err := w.Seal(secret)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	e, err := w.Store.RotateWebhookSecret(ctx, p.TenantID, id, sealed, now.Add(grace), now)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	e.Secret = secret
+	return e, nil
+}
+
+// TestWebhookEndpoint sends the endpoint a webhook_endpoint.test event,
+// whatever its subscription; conflict when it is disabled.
+func (s *Service) TestWebhookEndpoint(ctx context.Context, p Principal, id string) (Delivery, error) {
+	w, err := s.webhooks(p, ScopeWebhooksWrite)
+	if err != nil {
+		return Delivery{}, err
+	}
+	e, err := getEndpoint(ctx, w, p, id)
+	if err != nil {
+		return Delivery{}, err
+	}
+	if !e.Enabled {
+		return Delivery{}, Errorf(CodeConflict, "webhook endpoint %s is disabled; enable it first", id)
+	}
+	ev, err := s.newEvent(p.TenantID, EventWebhookTest, map[string]any{"endpoint_id": e.ID,
+		"message": "This is a test event sent from the fourd API."})
+	if err != nil {
+		return Delivery{}, err
+	}
+	return w.Store.AppendDirectedEvent(ctx, ev, e.ID)
+}
