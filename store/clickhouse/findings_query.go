@@ -130,13 +130,13 @@ type getFindingQuery struct {
 }
 
 func (q getFindingQuery) toSQL() (string, []any) {
-	args := []any{q.tenantID, q.auditID}
+	args := []any{q.id, q.tenantID, q.auditID}
 	alts := make([]string, numBuckets)
 	for b := range numBuckets {
 		alts[b] = "(sev_order = ? AND id = ?)"
 		args = append(args, uint8(b), q.id)
 	}
-	return "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND (" +
+	return "SELECT " + findingColumns + " FROM findings PREWHERE id = ? WHERE tenant_id = ? AND audit_id = ? AND (" +
 		strings.Join(alts, " OR ") + ") LIMIT 1", args
 }
 

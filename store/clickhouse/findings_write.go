@@ -18,13 +18,20 @@ import (
 // machine busy (docs/clickhouse.md measured ~600k rows/s).
 const snapshotInserters = 2
 
+// maxBatchBytes bounds the size of one batch of findings, whose text makes
+// rows wide: a batch is sent at Config.BatchSize rows or at this many bytes
+// of row data, whichever comes first. The client holds up to
+// snapshotInserters+1 batches, each up to about twice this while its
+// column buffers grow.
+const maxBatchBytes = 24 << 20
+
 // maxCountGroups bounds the per-snapshot counts kept in memory while a
 // snapshot streams in; past it the counts are aggregated by the server.
 const maxCountGroups = 250_000
 
 // WriteSnapshot streams the finding set of an audit into the findings table
-// in batches of Config.BatchSize rows (at most snapshotInserters+1 batches
-// in memory), then writes the snapshot's counts and the marker that makes it
+// in batches of Config.BatchSize rows or maxBatchBytes (at most
+// snapshotInserters+1 batches in memory), then writes the snapshot's counts and the marker that makes it
 // complete. It returns the number of findings written.
 //
 // Errors: validation_failed for a bad tenant or audit id or a finding the
@@ -152,6 +159,7 @@ const insertFindingsSQL = "INSERT INTO findings (" + findingColumns + ", written
 func (s *Store) fillBatches(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
 	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts, full chan<- driver.Batch, failed <-chan struct{}) (n int64, err error) {
 	var b driver.Batch
+	bytes := 0
 	defer func() {
 		if b != nil {
 			b.Abort()
@@ -192,7 +200,9 @@ func (s *Store) fillBatches(ctx context.Context, tenantID, auditID string, writt
 		}
 		counts.add(&f)
 		n++
-		if b.Rows() >= s.cfg.BatchSize {
+		bytes += row.size()
+		if b.Rows() >= s.cfg.BatchSize || bytes >= maxBatchBytes {
+			bytes = 0
 			if err := handOff(); err != nil {
 				return n, err
 			}
@@ -234,7 +244,7 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 // first so that it is never complete with rows missing.
 func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
 	var errs []error
-	for _, table := range []string{"finding_snapshots", "finding_counts", "findings"} {
+	for _, table := range snapshotTables {
 		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE tenant_id = ? AND audit_id = ?", tenantID, auditID); err != nil {
 			errs = append(errs, fmt.Errorf("delete from %s: %w", table, err))
 		}

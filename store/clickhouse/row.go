@@ -92,6 +92,17 @@ func newFindingRow(f engine.Finding) (findingRow, error) {
 	return r, nil
 }
 
+// size estimates the bytes the row takes in a batch.
+func (r *findingRow) size() int {
+	f := &r.f
+	n := 96 + len(f.ID) + len(f.ResourceID) + len(f.RuleID) + len(f.ResourceType) + len(f.Provider) +
+		len(f.Account) + len(f.Region) + len(f.Title) + len(f.Description) + len(f.Remediation) + len(r.evidence)
+	for _, c := range r.compliance {
+		n += 8 + len(c)
+	}
+	return n
+}
+
 // sevOrder is the key column that sorts most severe first: 0 is critical.
 func sevOrder(s engine.Severity) uint8 { return uint8(len(engine.Severities) - s.Rank()) }
 

@@ -71,4 +71,5 @@ CREATE TABLE IF NOT EXISTS finding_snapshots (
     findings   UInt64,
     written_at DateTime('UTC')
 ) ENGINE = ReplacingMergeTree
+PARTITION BY toYYYYMM(written_at)
 ORDER BY (tenant_id, audit_id);

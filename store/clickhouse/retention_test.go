@@ -1,0 +1,83 @@
+package clickhouse_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+)
+
+func total(t *testing.T, s *clickhouse.Store, tenant, audit string) int64 {
+	t.Helper()
+	c, err := s.CountFindings(context.Background(), engine.FindingCountQuery{TenantID: tenant, Filter: engine.FindingFilter{AuditID: audit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c[0].Count
+}
+
+func TestDropMonthsBefore(t *testing.T) {
+	now := time.Date(2025, 1, 20, 0, 0, 0, 0, time.UTC)
+	s := chtest.NewWithConfig(t, clickhouse.Config{Now: func() time.Time { return now }})
+	ctx := context.Background()
+	jan := engine.NewID(engine.PrefixAudit, now)
+	mustWriteSnapshot(t, s, "ten_a", jan, 300)
+	now = time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC)
+	mar := engine.NewID(engine.PrefixAudit, now)
+	a := mustWriteSnapshot(t, s, "ten_a", mar, 200)
+
+	dropped, err := s.DropMonthsBefore(ctx, time.Date(2025, 2, 15, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff([]string{"202501"}, dropped); diff != "" {
+		t.Errorf("dropped (-want +got):\n%s", diff)
+	}
+	if n := total(t, s, "ten_a", jan); n != 0 {
+		t.Errorf("January's snapshot still counts %d findings", n)
+	}
+	if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: jan}, 50); len(got) != 0 {
+		t.Errorf("January's snapshot still lists %d findings", len(got))
+	}
+	if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: mar}, 50); !gocmp.Equal(a.findings, got) {
+		t.Errorf("March's snapshot changed: %d findings, want %d", len(got), len(a.findings))
+	}
+}
+
+func TestDropSnapshot(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	keep := engine.NewID(engine.PrefixAudit, testNow)
+	drop := engine.NewID(engine.PrefixAudit, testNow.Add(time.Minute))
+	mustWriteSnapshot(t, s, "ten_a", keep, 100)
+	mustWriteSnapshot(t, s, "ten_a", drop, 100)
+	if err := s.DropSnapshot(ctx, "ten_a", drop); err != nil {
+		t.Fatal(err)
+	}
+	// The deletion is asynchronous: wait for it.
+	deadline := time.Now().Add(30 * time.Second)
+	for total(t, s, "ten_a", drop) != 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	for {
+		var rows uint64
+		mustQueryRow(t, s, "SELECT count() FROM findings WHERE audit_id = '"+drop+"'", &rows)
+		if rows == 0 || time.Now().After(deadline) {
+			if rows != 0 {
+				t.Fatalf("%d rows of the dropped snapshot remain", rows)
+			}
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := total(t, s, "ten_a", keep); n != 100 {
+		t.Errorf("the kept snapshot counts %d, want 100", n)
+	}
+	// The dropped audit can be written again.
+	mustWriteSnapshot(t, s, "ten_a", drop, 10)
+}
