@@ -147,7 +147,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		return f
 	}
 	findings := func(yield func(Finding, error) bool) {
-		for r, err := range s.cfg.Inventory.StreamResources(ctx, a.TenantID) {
+		for r, err := range s.inventorySeq(ctx, a.TenantID) {
 			if err != nil {
 				yield(Finding{}, err)
 				return
@@ -248,7 +248,7 @@ func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (map[s
 	if prevID == "" {
 		return out, nil
 	}
-	for f, err := range s.cfg.Snapshots.StreamFindings(ctx, tenantID, prevID) {
+	for f, err := range streamSeq(func(fn func(Finding) error) error { return s.cfg.Snapshots.StreamFindings(ctx, tenantID, prevID, fn) }) {
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"time"
 )
@@ -27,8 +28,9 @@ type SnapshotStore interface {
 	// GetFindings returns the findings of a snapshot with the given ids that
 	// exist, in any order.
 	GetFindings(ctx context.Context, tenantID, auditID string, ids []string) ([]Finding, error)
-	// StreamFindings yields a whole snapshot in id order.
-	StreamFindings(ctx context.Context, tenantID, auditID string) iter.Seq2[Finding, error]
+	// StreamFindings calls fn with every finding of a snapshot in id order
+	// and stops at fn's first error, which it returns.
+	StreamFindings(ctx context.Context, tenantID, auditID string, fn func(Finding) error) error
 	// DiffSnapshots yields what changed from prevID (empty: nothing before)
 	// to auditID: findings created (open in auditID and not open in prevID),
 	// resolved now (open in prevID, resolved in auditID) and open in both with
@@ -45,11 +47,12 @@ type FindingChange struct {
 
 // InventoryReader streams a tenant's inventory for an audit.
 type InventoryReader interface {
-	// StreamResources yields the latest observation of every resource of
-	// the tenant, in id order. (Observations are folded by the store's
+	// StreamResources calls fn with the latest observation of every
+	// resource of the tenant, in id order, and stops at fn's first error,
+	// which it returns. (Observations are folded by the store's
 	// merges, so past states are not kept: a reanalysis evaluates the
 	// current inventory with the current rules and policies.)
-	StreamResources(ctx context.Context, tenantID string) iter.Seq2[Resource, error]
+	StreamResources(ctx context.Context, tenantID string, fn func(Resource) error) error
 }
 
 // AuditQueue is the durable work queue of audits (PostgreSQL).
@@ -135,4 +138,28 @@ type Evaluator interface {
 	// account-wide rules, and the resources they attach to that the
 	// inventory lacks (the runner adds those to the inventory).
 	Finish() (findings []Finding, missing []Resource)
+}
+
+// errStopStream ends a callback stream early when its consumer is done.
+var errStopStream = errors.New("stream stopped by its consumer")
+
+// streamSeq adapts a callback stream into an iterator.
+func streamSeq[T any](stream func(fn func(T) error) error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		err := stream(func(v T) error {
+			if !yield(v, nil) {
+				return errStopStream
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopStream) {
+			var zero T
+			yield(zero, err)
+		}
+	}
+}
+
+// inventorySeq is the tenant's inventory as an iterator.
+func (s *Service) inventorySeq(ctx context.Context, tenantID string) iter.Seq2[Resource, error] {
+	return streamSeq(func(fn func(Resource) error) error { return s.cfg.Inventory.StreamResources(ctx, tenantID, fn) })
 }

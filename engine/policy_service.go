@@ -159,5 +159,5 @@ func (s *Service) dryRun(ctx context.Context, p Principal, pol Policy, limit int
 	if s.cfg.Inventory == nil {
 		return PolicyDryRun{}, Errorf(CodeUnavailable, "dry runs are not configured on this server")
 	}
-	return s.cfg.Evaluators.DryRunPolicy(ctx, pol, s.cfg.Inventory.StreamResources(ctx, p.TenantID), limit)
+	return s.cfg.Evaluators.DryRunPolicy(ctx, pol, s.inventorySeq(ctx, p.TenantID), limit)
 }
