@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/rest"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
 	pgstore "github.com/fourd-dev/fourd/store/postgres"
@@ -66,6 +67,8 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 	return engine.Config{
 		Findings: s.ch, Resources: s.ch,
 		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
+		Snapshots: s.ch, Inventory: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg,
+		Events: s.pg, EventLog: s.ch,
 		Secret: secret, Logger: log,
 	}
 }

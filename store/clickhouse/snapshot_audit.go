@@ -1,0 +1,243 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// The audit engine writes a snapshot in steps (engine.SnapshotStore):
+// AppendSnapshot streams the findings the audit detected, CarryForward
+// copies server-side what the previous snapshot had and this one lacks
+// (resolved now, or resolved earlier and still retained), and
+// FinalizeSnapshot counts the snapshot and marks it complete. Every row of
+// one snapshot carries the same written_at, the audit id's own time, so a
+// snapshot never straddles two monthly partitions.
+
+var (
+	_ engine.SnapshotStore   = (*Store)(nil)
+	_ engine.InventoryReader = (*Store)(nil)
+	_ engine.EventLog        = (*Store)(nil)
+)
+
+// auditTime is the time encoded in a time-sortable audit id (its first 48
+// bits are milliseconds since the epoch), truncated to seconds.
+func auditTime(auditID string) time.Time {
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	body := auditID[strings.IndexByte(auditID, '_')+1:]
+	var ms uint64
+	for i := 0; i < 10 && i < len(body); i++ {
+		ms = ms<<5 | uint64(strings.IndexByte(alphabet, body[i]))
+	}
+	return time.UnixMilli(int64(ms)).UTC().Truncate(time.Second)
+}
+
+func checkSnapshotIDs(tenantID string, auditIDs ...string) error {
+	if tenantID == "" {
+		return engine.FieldErrorf("tenant_id", "tenant id is required")
+	}
+	for _, id := range auditIDs {
+		if !engine.ValidID(engine.PrefixAudit, id) {
+			return engine.FieldErrorf("audit_id", "audit_id must be an audit id (aud_…); got %q", id)
+		}
+	}
+	return nil
+}
+
+// AppendSnapshot streams findings into an audit's snapshot in large
+// batches, like WriteSnapshot, without counting or completing it.
+func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[engine.Finding, error]) (n int64, err error) {
+	defer wrap(&err, "AppendSnapshot(%q, %q)", tenantID, auditID)
+	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
+		return 0, err
+	}
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	// The counts gathered here are dropped: FinalizeSnapshot counts on the
+	// server, after CarryForward added its rows.
+	return s.insertFindings(ctx, tenantID, auditID, auditTime(auditID), findings, newSnapshotCounts(0))
+}
+
+// CarryForward copies into auditID the findings of prevID that auditID does
+// not have: open ones resolved (fixed) at resolvedAt, resolved ones as they
+// were when resolved after keepSince. It returns how many it resolved now.
+func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (n int64, err error) {
+	defer wrap(&err, "CarryForward(%q, %q, %q)", tenantID, prevID, auditID)
+	if err := checkSnapshotIDs(tenantID, prevID, auditID); err != nil {
+		return 0, err
+	}
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	const absent = `tenant_id = ? AND audit_id = ? AND id NOT IN (SELECT id FROM findings WHERE tenant_id = ? AND audit_id = ?)`
+	var resolved uint64
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM findings WHERE `+absent+` AND status = 'open'`,
+		tenantID, prevID, tenantID, auditID).Scan(&resolved); err != nil {
+		return 0, err
+	}
+	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
+	err = s.conn.Exec(ctx, `INSERT INTO findings (`+findingColumns+`, written_at)
+SELECT tenant_id, ?, sev_order, id, severity, dimension,
+  CAST('resolved' AS Enum8('open' = 1, 'resolved' = 2)),
+  if(status = 'open', 'fixed', resolution),
+  resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
+  evidence, compliance, first_seen_at, last_seen_at,
+  if(status = 'open', toDateTime(?, 'UTC'), resolved_at),
+  toDateTime(?, 'UTC')
+FROM findings WHERE `+absent+` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`,
+		auditID, at.Unix(), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix())
+	return int64(resolved), err
+}
+
+// FinalizeSnapshot counts the snapshot on the server and writes the marker
+// that makes it complete.
+func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) (err error) {
+	defer wrap(&err, "FinalizeSnapshot(%q, %q)", tenantID, auditID)
+	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
+		return err
+	}
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	var n uint64
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM findings WHERE tenant_id = ? AND audit_id = ?`,
+		tenantID, auditID).Scan(&n); err != nil {
+		return err
+	}
+	at := auditTime(auditID)
+	if err := s.writeCounts(ctx, tenantID, auditID, at, &snapshotCounts{overflow: true}); err != nil {
+		return err
+	}
+	return s.insertSnapshotMarker(ctx, tenantID, auditID, n, at)
+}
+
+// GetFindings returns the findings of a snapshot with the given ids that
+// exist.
+func (s *Store) GetFindings(ctx context.Context, tenantID, auditID string, ids []string) (out []engine.Finding, err error) {
+	defer wrap(&err, "GetFindings(%q, %q, %d ids)", tenantID, auditID, len(ids))
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 1000)]
+		ids = ids[len(chunk):]
+		out, err = s.queryFindings(ctx, rawQuery{
+			sql: "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND id IN ?",
+			args: []any{tenantID, auditID, groupSet(chunk)}}, out)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// rawQuery is a query already in SQL form.
+type rawQuery struct {
+	sql  string
+	args []any
+}
+
+func (q rawQuery) toSQL() (string, []any) { return q.sql, q.args }
+
+// DiffSnapshots yields the changes from prevID (empty: none) to auditID,
+// computed by the server with one join, so only changed rows travel.
+func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[engine.FindingChange, error] {
+	return func(yield func(engine.FindingChange, error) bool) {
+		ids := []string{auditID}
+		if prevID != "" {
+			ids = append(ids, prevID)
+		}
+		if err := checkSnapshotIDs(tenantID, ids...); err != nil {
+			yield(engine.FindingChange{}, err)
+			return
+		}
+		ctx, cancel := s.readCtx(ctx)
+		defer cancel()
+		sql, args := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID}.toSQL()
+		rows, err := s.conn.Query(ctx, sql, args...)
+		if err != nil {
+			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var prevSev, prevStatus string
+			var inPrev uint8
+			f, err := scanFinding(scanFunc(func(dest ...any) error {
+				return rows.Scan(append(dest, &prevSev, &prevStatus, &inPrev)...)
+			}))
+			if err != nil {
+				yield(engine.FindingChange{}, err)
+				return
+			}
+			ch, ok := classifyChange(f, inPrev == 1, engine.Severity(prevSev), engine.FindingStatus(prevStatus))
+			if ok && !yield(ch, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
+		}
+	}
+}
+
+// scanFunc lets a function stand for a scanner.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// diffQuery selects the rows of auditID that differ from prevID: new,
+// changed status, or (open in both) changed severity, with the previous
+// severity and status beside them.
+type diffQuery struct{ tenantID, prevID, auditID string }
+
+func (q diffQuery) toSQL() (string, []any) {
+	if q.prevID == "" {
+		return "SELECT " + findingColumns + ", 'info', 'open', toUInt8(0) FROM findings " +
+			"WHERE tenant_id = ? AND audit_id = ? AND status = 'open'", []any{q.tenantID, q.auditID}
+	}
+	return "SELECT " + findingColumns + `, prev_severity, prev_status, in_prev
+FROM (SELECT ` + findingColumns + ` FROM findings WHERE tenant_id = ? AND audit_id = ?)
+ANY LEFT JOIN (SELECT id, toString(severity) AS prev_severity, toString(status) AS prev_status, toUInt8(1) AS in_prev
+  FROM findings WHERE tenant_id = ? AND audit_id = ?) USING id
+WHERE in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity)`,
+		[]any{q.tenantID, q.auditID, q.tenantID, q.prevID}
+}
+
+// classifyChange names what a changed row means.
+func classifyChange(f engine.Finding, inPrev bool, prevSev engine.Severity, prevStatus engine.FindingStatus) (engine.FindingChange, bool) {
+	ch := engine.FindingChange{Finding: f, Previous: prevSev}
+	switch {
+	case f.Status == engine.StatusOpen && (!inPrev || prevStatus != engine.StatusOpen):
+		ch.Kind = engine.EventFindingCreated
+	case f.Status == engine.StatusResolved && inPrev && prevStatus == engine.StatusOpen:
+		ch.Kind = engine.EventFindingResolved
+	case f.Status == engine.StatusOpen && inPrev && prevSev != f.Severity:
+		ch.Kind = engine.EventFindingSeverityChanged
+	default:
+		return ch, false
+	}
+	return ch, true
+}
+
+// LogEvents copies events into the event log, in one batch.
+func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error) {
+	defer wrap(&err, "LogEvents(%d)", len(events))
+	if len(events) == 0 {
+		return nil
+	}
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO events (tenant_id, id, type, created_at, data)")
+	if err != nil {
+		return err
+	}
+	for _, e := range events {
+		if err := b.Append(e.TenantID, e.ID, e.Type, e.CreatedAt.UTC(), string(e.Data)); err != nil {
+			b.Abort()
+			return err
+		}
+	}
+	return b.Send()
+}
