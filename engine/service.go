@@ -28,6 +28,9 @@ type Config struct {
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   EventStore
 	EventLog EventLog
+	// Trends counts findings over several snapshots; optional, finding
+	// trends are unavailable without it.
+	Trends TrendStore
 	// Webhooks holds the webhook endpoints, events API and deliveries;
 	// optional, those use cases are unavailable without it.
 	Webhooks WebhookConfig

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// Bounds of a finding trend.
+const (
+	// MaxTrendPoints is how many snapshots a trend returns at most; a range
+	// with more completed audits is sampled evenly, keeping the newest.
+	MaxTrendPoints = 100
+	// maxTrendScan bounds how many audits a trend looks at to find the
+	// completed ones in its range.
+	maxTrendScan = 5000
+	// trendLookback is how long before From an audit may have been created
+	// and still complete inside the range.
+	trendLookback = 24 * time.Hour
+)
+
+// TrendStore counts findings of several snapshots at once (ClickHouse, from
+// the per-snapshot counts).
+type TrendStore interface {
+	// CountsByAudit counts, for each audit id, that snapshot's findings
+	// matching filter (AuditID ignored), grouped by groupBy; an audit with
+	// no matching finding is absent from the map. Groups are ordered by
+	// their key values as in FindingStore.CountFindings. validation_failed
+	// for an unknown group-by field.
+	CountsByAudit(ctx context.Context, tenantID string, auditIDs []string, filter FindingFilter, groupBy []GroupBy) (map[string][]FindingCount, error)
+}
+
+// TrendQuery asks for the findings of the snapshots of the audits completed
+// between From and To (inclusive), counted by GroupBy.
+type TrendQuery struct {
+	From, To time.Time
+	Filter   FindingFilter // AuditID must be empty
+	GroupBy  []GroupBy
+}
+
+// TrendPoint is one snapshot of a trend: its audit, when it completed, and
+// the counts of its findings as the audit wrote them (later manual
+// decisions are not applied to past snapshots).
+type TrendPoint struct {
+	AuditID     string         `json:"audit_id"`
+	CompletedAt time.Time      `json:"completed_at"`
+	Total       int64          `json:"total"`
+	Groups      []FindingCount `json:"groups"`
+}
+
+// FindingTrend returns one point per completed audit between q.From and
+// q.To, oldest first, at most MaxTrendPoints. The counts come from the
+// analytics store in one query over all the snapshots.
+func (s *Service) FindingTrend(ctx context.Context, p Principal, q TrendQuery) ([]TrendPoint, error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return nil, err
+	}
+	switch {
+	case s.cfg.Trends == nil:
+		return nil, Errorf(CodeUnavailable, "finding trends are not configured on this server")
+	case q.From.IsZero() || q.To.IsZero():
+		return nil, FieldErrorf("from", "from and to are required")
+	case q.To.Before(q.From):
+		return nil, FieldErrorf("to", "to must not be before from")
+	case q.Filter.AuditID != "":
+		return nil, FieldErrorf("audit_id", "a trend spans audits; it takes no audit_id filter")
+	}
+	if err := validGroupBy(q.GroupBy); err != nil {
+		return nil, err
+	}
+	audits, err := s.completedBetween(ctx, p.TenantID, q.From, q.To)
+	if err != nil {
+		return nil, err
+	}
+	points := make([]TrendPoint, len(audits))
+	ids := make([]string, len(audits))
+	for i, a := range audits {
+		ids[i] = a.ID
+		points[i] = TrendPoint{AuditID: a.ID, CompletedAt: a.CompletedAt.UTC(), Groups: []FindingCount{}}
+	}
+	if len(ids) == 0 {
+		return points, nil
+	}
+	counts, err := s.cfg.Trends.CountsByAudit(ctx, p.TenantID, ids, q.Filter, q.GroupBy)
+	if err != nil {
+		return nil, err
+	}
+	for i := range points {
+		for _, g := range counts[points[i].AuditID] {
+			points[i].Total += g.Count
+		}
+		if len(q.GroupBy) > 0 && counts[points[i].AuditID] != nil {
+			points[i].Groups = counts[points[i].AuditID]
+		}
+	}
+	return points, nil
+}
+
+// completedBetween returns the tenant's audits completed in [from, to],
+// oldest first, sampled down to MaxTrendPoints.
+func (s *Service) completedBetween(ctx context.Context, tenantID string, from, to time.Time) ([]Audit, error) {
+	var out []Audit
+	before, scanned := "", 0
+	for scanned < maxTrendScan {
+		page, err := s.cfg.Audits.ListAudits(ctx, AuditQuery{TenantID: tenantID, Status: AuditCompleted, BeforeID: before, Limit: MaxLimit})
+		if err != nil {
+			return nil, err
+		}
+		scanned += len(page)
+		done := len(page) < MaxLimit
+		for _, a := range page {
+			if a.CreatedAt.Before(from.Add(-trendLookback)) {
+				done = true
+				break
+			}
+			if a.CompletedAt != nil && !a.CompletedAt.Before(from) && !a.CompletedAt.After(to) {
+				out = append(out, a)
+			}
+		}
+		if done || len(page) == 0 {
+			break
+		}
+		before = page[len(page)-1].ID
+	}
+	slices.SortFunc(out, func(a, b Audit) int { return a.CompletedAt.Compare(*b.CompletedAt) })
+	return sampleEvenly(out, MaxTrendPoints), nil
+}
+
+// sampleEvenly keeps at most n items spread evenly over xs, always keeping
+// the last one.
+func sampleEvenly[T any](xs []T, n int) []T {
+	if len(xs) <= n {
+		return xs
+	}
+	out := make([]T, n)
+	for i := range n {
+		out[n-1-i] = xs[len(xs)-1-i*(len(xs)-1)/(n-1)]
+	}
+	return out
+}
+
+// validGroupBy checks a list of group-by fields: known, none twice.
+func validGroupBy(groupBy []GroupBy) error {
+	seen := map[GroupBy]bool{}
+	for _, g := range groupBy {
+		if !slices.Contains(GroupBys, g) {
+			return ParseGroupByError(string(g))
+		}
+		if seen[g] {
+			return FieldErrorf("group_by", "group_by names %s twice", g)
+		}
+		seen[g] = true
+	}
+	return nil
+}

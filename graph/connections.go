@@ -1,0 +1,95 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/graph/loaders"
+	"github.com/fourd-dev/fourd/graph/model"
+)
+
+// findings is the one path of every findings connection (Query.findings,
+// Resource.findings, Audit.findings): a ListFindings page whose edges carry
+// engine-signed cursors and whose totalCount is the snapshot's count with
+// the same filter. The page's resources are primed into the request's
+// resource loader's batch queue by the Finding.resource resolver.
+func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *int, after *string, last *int, before *string) (*model.FindingConnection, error) {
+	pr, err := pageRequest(first, after, last, before)
+	if err != nil {
+		return nil, err
+	}
+	p := caller(ctx)
+	page, err := r.svc.ListFindings(ctx, p, f, pr)
+	if err != nil {
+		return nil, err
+	}
+	c := model.NewFindingConnection(page, func(x engine.Finding) string { return r.svc.FindingCursor(p, f, x) })
+	c.Count = func() (int, error) {
+		cf := f
+		if cf.AuditID == "" && len(page.Items) > 0 {
+			cf.AuditID = page.Items[0].AuditID // the snapshot the cursor pinned
+		}
+		return loaders.For(ctx).FindingCount(ctx, cf)
+	}
+	return c, nil
+}
+
+// listResources lists the tenant's inventory.
+func (r *Resolver) listResources(ctx context.Context, first *int, after *string, last *int, before *string, filter *engine.ResourceFilter) (*model.ResourceConnection, error) {
+	pr, err := pageRequest(first, after, last, before)
+	if err != nil {
+		return nil, err
+	}
+	var f engine.ResourceFilter
+	if filter != nil {
+		f = *filter
+	}
+	p := caller(ctx)
+	page, err := r.svc.ListResources(ctx, p, f, pr)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewResourceConnection(page, func(x engine.Resource) string { return r.svc.ResourceCursor(p, f, x.ID) }), nil
+}
+
+// listAudits lists the tenant's audits, newest first.
+func (r *Resolver) listAudits(ctx context.Context, first *int, after *string, last *int, before *string) (*model.AuditConnection, error) {
+	pr, err := pageRequest(first, after, last, before)
+	if err != nil {
+		return nil, err
+	}
+	p := caller(ctx)
+	page, err := r.svc.ListAudits(ctx, p, pr)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewAuditConnection(page, func(x engine.Audit) string { return r.svc.AuditCursor(p, x.ID) }), nil
+}
+
+// listPolicies lists the tenant's policies, newest first.
+func (r *Resolver) listPolicies(ctx context.Context, first *int, after *string, last *int, before *string) (*model.PolicyConnection, error) {
+	pr, err := pageRequest(first, after, last, before)
+	if err != nil {
+		return nil, err
+	}
+	p := caller(ctx)
+	page, err := r.svc.ListPolicies(ctx, p, pr)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewPolicyConnection(page, func(x engine.Policy) string { return r.svc.PolicyCursor(p, x.ID) }), nil
+}
+
+// listReports lists the tenant's reports, newest first.
+func (r *Resolver) listReports(ctx context.Context, first *int, after *string, last *int, before *string) (*model.ReportConnection, error) {
+	pr, err := pageRequest(first, after, last, before)
+	if err != nil {
+		return nil, err
+	}
+	p := caller(ctx)
+	page, err := r.svc.ListReports(ctx, p, pr)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewReportConnection(page, func(x engine.Report) string { return r.svc.ReportCursor(p, x.ID) }), nil
+}
