@@ -46,7 +46,10 @@ func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 	}
 	// Any non-zero frequency makes folds poll #interrupted on every
 	// iteration; the activation decides what to do with it.
-	prg, err := c.env(p.Effect).Program(checked, cel.InterruptCheckFrequency(interruptCheckFrequency))
+	prg, err := c.env(p.Effect).Program(checked,
+		cel.InterruptCheckFrequency(interruptCheckFrequency),
+		// Folds constants and compiles constant regular expressions once.
+		cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: plan expression: %w", p.ID, err)
 	}
