@@ -81,7 +81,8 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 	return nil
 }
 
-// progress prints "label: n/total" every second until the returned stop is called.
+// progress prints "label: n/total" (or "label: n" when total < 0) every
+// second until the returned stop is called.
 func progress(w io.Writer, label string, total int64, n *atomic.Int64) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
@@ -94,7 +95,11 @@ func progress(w io.Writer, label string, total int64, n *atomic.Int64) (stop fun
 			case <-done:
 				return
 			case <-t.C:
-				fmt.Fprintf(w, "%s: %d/%d (%.0f%%)\n", label, n.Load(), total, 100*float64(n.Load())/float64(max(total, 1)))
+				if total < 0 {
+					fmt.Fprintf(w, "%s: %d\n", label, n.Load())
+				} else {
+					fmt.Fprintf(w, "%s: %d/%d (%.0f%%)\n", label, n.Load(), total, 100*float64(n.Load())/float64(max(total, 1)))
+				}
 			}
 		}
 	}()

@@ -21,6 +21,8 @@ Usage:
   fourd migrate               apply database migrations to ClickHouse and PostgreSQL
   fourd token create --tenant T --email E [--role R] [--scopes a,b] [--name N] [--expires 720h]
                               create a personal access token (printed alone on the last line)
+  fourd import FILE --tenant T
+                              import an inventory: fourd NDJSON, AWS Config, Terraform state or show -json
   fourd demo                  load the demo tenant: inventory, an audit, a token in $FOURD_DATA_DIR/demo-token
   fourd loadgen [flags]       write synthetic tenants at scale (see fourd loadgen -h)
 
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return tokenCmd(ctx, cfg, log, rest, stdout)
 	case "demo":
 		return demo(ctx, cfg, log, rest, stdout)
+	case "import":
+		return importCmd(ctx, cfg, log, rest, stdout, stderr)
 	case "loadgen":
 		return loadgen(ctx, cfg, log, rest, stderr)
 	case "help", "-h", "--help":

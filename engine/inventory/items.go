@@ -1,0 +1,44 @@
+package inventory
+
+import (
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Items adapts a Decoder to the engine's ingestion: one item per record,
+// numbered from 0. A bad record is an item with Err set, and the stream goes
+// on; an error that ends the stream (malformed input that cannot be
+// skipped, a read error) is a last item with Err set. A body over its size
+// limit becomes payload_too_large.
+func Items(d Decoder) iter.Seq[engine.IngestItem] {
+	return func(yield func(engine.IngestItem) bool) {
+		for i := 0; ; i++ {
+			r, err := d.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				var le *LineError
+				if errors.As(err, &le) {
+					if !yield(engine.IngestItem{Index: i, Err: le.Err}) {
+						return
+					}
+					continue
+				}
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					err = engine.Errorf(engine.CodePayloadTooLarge, "the request body exceeds %d bytes", mbe.Limit)
+				}
+				yield(engine.IngestItem{Index: i, Err: err})
+				return
+			}
+			if !yield(engine.IngestItem{Index: i, Resource: r}) {
+				return
+			}
+		}
+	}
+}
