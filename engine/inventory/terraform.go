@@ -21,10 +21,19 @@ type TerraformDecoder struct {
 	joins   *joiner
 	out     []engine.Resource
 	tail    []engine.Resource // held and pending resources, emitted at the end
-	pending []engine.Resource // resources seen before any account was known
-	account string            // the first account seen in an ARN: a state is one account
-	err     error
-	done    bool
+	pending []pendingResource // resources seen before their provider's account was known
+	// accounts is the account of each provider configuration (state files
+	// name it, e.g. provider["registry.terraform.io/hashicorp/aws"].prod),
+	// learned from the first ARN of a resource it manages; "" holds the
+	// first account of the input, the fallback.
+	accounts map[string]string
+	err      error
+	done     bool
+}
+
+type pendingResource struct {
+	provider, id string
+	res          engine.Resource
 }
 
 type tfFrame int
@@ -40,7 +49,7 @@ const (
 
 // NewTerraformDecoder returns a decoder over r.
 func NewTerraformDecoder(r io.Reader) *TerraformDecoder {
-	return &TerraformDecoder{dec: json.NewDecoder(r), joins: newJoiner()}
+	return &TerraformDecoder{dec: json.NewDecoder(r), joins: newJoiner(), accounts: map[string]string{}}
 }
 
 // Next returns the next resource; see Decoder.
@@ -63,7 +72,14 @@ func (d *TerraformDecoder) Next() (engine.Resource, error) {
 			return engine.Resource{}, d.err
 		}
 		if d.done {
-			d.tail = append(d.pending, d.joins.flush()...)
+			for _, p := range d.pending {
+				if p.res.Account = d.accounts[p.provider]; p.res.Account == "" {
+					p.res.Account = d.accounts[""]
+				}
+				withNativeID(&p.res, p.id)
+				d.tail = append(d.tail, p.res)
+			}
+			d.tail = append(d.tail, d.joins.flush()...)
 			d.pending, d.err = nil, io.EOF
 			continue
 		}
@@ -80,7 +96,7 @@ func (d *TerraformDecoder) Next() (engine.Resource, error) {
 // finish fills the account of a resource held to the end and validates it.
 func (d *TerraformDecoder) finish(r engine.Resource) (engine.Resource, error) {
 	if r.Account == "" {
-		r.Account = d.account
+		r.Account = d.accounts[""]
 	}
 	if err := Validate(&r); err != nil {
 		return engine.Resource{}, &LineError{Err: engine.FieldErrorf("", "terraform resource %s: %s", clip(r.Name), engine.ErrorMessage(err))}
@@ -173,6 +189,7 @@ func (d *TerraformDecoder) step() error {
 }
 
 type tfStateResource struct {
+	Provider  string `json:"provider"`
 	Module    string `json:"module"`
 	Mode      string `json:"mode"`
 	Type      string `json:"type"`
@@ -207,7 +224,7 @@ func (d *TerraformDecoder) stateResource() error {
 		if len(inst.IndexKey) > 0 {
 			addr += "[" + string(inst.IndexKey) + "]"
 		}
-		if err := d.add(r.Type, addr, inst.Attributes, start); err != nil {
+		if err := d.add(r.Type, addr, r.Provider, inst.Attributes, start); err != nil {
 			return err // a bad instance: the ones before it are queued, the rest dropped
 		}
 	}
@@ -223,7 +240,7 @@ func (d *TerraformDecoder) showResource() error {
 	if r.Mode == "data" {
 		return nil
 	}
-	return d.add(r.Type, r.Address, r.Values, start)
+	return d.add(r.Type, r.Address, "", r.Values, start)
 }
 
 func (d *TerraformDecoder) decodeErr(err error, start int64) error {
@@ -235,32 +252,55 @@ func (d *TerraformDecoder) decodeErr(err error, start int64) error {
 }
 
 // add maps one resource instance and queues it; companions only patch.
-func (d *TerraformDecoder) add(typ, addr string, attrs json.RawMessage, start int64) error {
-	res, ok, err := fromTerraform(typ, addr, jsonObject(attrs), d.joins)
+func (d *TerraformDecoder) add(typ, addr, provider string, attrs json.RawMessage, start int64) error {
+	res, id, ok, err := fromTerraform(typ, addr, jsonObject(attrs), d.joins)
 	if err != nil {
 		return &LineError{Offset: start, Err: err}
 	}
 	if !ok {
 		return nil
 	}
-	if d.account == "" && res.Account != "" {
-		d.account = res.Account
-		for _, p := range d.pending { // resources seen before any ARN
-			p.Account = d.account
-			d.out = append(d.out, p)
+	if res.Account != "" {
+		if d.accounts[""] == "" {
+			d.accounts[""] = res.Account
 		}
-		d.pending = nil
-	}
-	if res.Account == "" {
-		if d.account == "" {
-			d.pending = append(d.pending, res)
+		if d.accounts[provider] == "" {
+			d.accounts[provider] = res.Account
+			d.release(provider)
+		}
+	} else {
+		if d.accounts[provider] == "" {
+			d.pending = append(d.pending, pendingResource{provider, id, res})
 			return nil
 		}
-		res.Account = d.account
+		res.Account = d.accounts[provider]
 	}
+	withNativeID(&res, id)
 	if err := Validate(&res); err != nil {
 		return &LineError{Offset: start, Err: engine.FieldErrorf("", "terraform resource %s: %s", clip(addr), engine.ErrorMessage(err))}
 	}
 	d.out = append(d.out, res)
 	return nil
+}
+
+// release queues the pending resources of a provider whose account is now known.
+func (d *TerraformDecoder) release(provider string) {
+	kept := d.pending[:0]
+	for _, p := range d.pending {
+		if p.provider != provider {
+			kept = append(kept, p)
+			continue
+		}
+		p.res.Account = d.accounts[provider]
+		withNativeID(&p.res, p.id)
+		d.out = append(d.out, p.res)
+	}
+	d.pending = kept
+}
+
+// withNativeID synthesizes the native id of a resource without an ARN.
+func withNativeID(r *engine.Resource, id string) {
+	if r.NativeID == "" && r.Account != "" {
+		r.NativeID = synthARN(r.Type, r.Region, r.Account, id)
+	}
 }

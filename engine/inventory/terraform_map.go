@@ -74,29 +74,31 @@ var tfCompanions = map[string]func(attrs []byte, j *joiner) error{
 // fromTerraform converts one Terraform resource instance. ok is false for a
 // companion, which only patches the resource it completes. The account
 // may be empty when no attribute names it; the decoder fills it in.
-func fromTerraform(typ, addr string, attrs []byte, j *joiner) (engine.Resource, bool, error) {
+// The native id is left empty when the resource has no ARN; the decoder
+// synthesizes it once the account is known.
+func fromTerraform(typ, addr string, attrs []byte, j *joiner) (res engine.Resource, id string, ok bool, err error) {
 	if attrs == nil {
-		return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s has no attributes", clip(addr))
+		return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s has no attributes", clip(addr))
 	}
 	if c, ok := tfCompanions[typ]; ok {
 		if err := c(attrs, j); err != nil {
-			return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+			return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 		}
-		return engine.Resource{}, false, nil
+		return engine.Resource{}, "", false, nil
 	}
 	var c tfCommon
 	if err := json.Unmarshal(attrs, &c); err != nil {
-		return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+		return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 	}
 	if c.ID == "" && c.ARN == "" {
-		return engine.Resource{}, false, engine.FieldErrorf("id", "terraform resource %s has neither id nor arn", clip(addr))
+		return engine.Resource{}, "", false, engine.FieldErrorf("id", "terraform resource %s has neither id nor arn", clip(addr))
 	}
-	res := engine.Resource{Provider: ProviderAWS, Type: typ, NativeID: c.ARN, Tags: c.TagsAll}
+	res = engine.Resource{Provider: ProviderAWS, Type: typ, NativeID: c.ARN, Tags: c.TagsAll}
 	if len(res.Tags) == 0 {
 		res.Tags = c.Tags
 	}
 	if !strings.HasPrefix(typ, "aws_") {
-		return engine.Resource{}, false, engine.FieldErrorf("type", "terraform resource %s is not an AWS resource; fourd imports the aws provider", clip(addr))
+		return engine.Resource{}, "", false, engine.FieldErrorf("type", "terraform resource %s is not an AWS resource; fourd imports the aws provider", clip(addr))
 	}
 	res.Account, res.Region = arnAccountRegion(c.ARN)
 	if res.Account == "" && isAWSAccount(c.OwnerID) {
@@ -113,11 +115,11 @@ func fromTerraform(typ, addr string, attrs []byte, j *joiner) (engine.Resource, 
 	if m, ok := tfTypes[typ]; ok {
 		a, err := m.m(attrs, &c)
 		if err != nil {
-			return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+			return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 		}
 		b, err := json.Marshal(a)
 		if err != nil {
-			return engine.Resource{}, false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
+			return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 		}
 		res.Type, res.Attributes = m.typ, b
 	} else {
@@ -130,10 +132,7 @@ func fromTerraform(typ, addr string, attrs []byte, j *joiner) (engine.Resource, 
 	if res.Name == "" {
 		res.Name = firstNonEmpty(c.Name, c.ID)
 	}
-	if res.NativeID == "" {
-		res.NativeID = synthARN(res.Type, res.Region, res.Account, c.ID)
-	}
-	return res, true, nil
+	return res, c.ID, true, nil
 }
 
 // arnAccountRegion reads the account and region of an ARN

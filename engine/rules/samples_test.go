@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// sampleNow is the time the sample estate was captured.
+var sampleNow = time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)
+
+var sampleFiles = []string{"fourd.ndjson", "aws-config-snapshot.json", "terraform.tfstate", "terraform-show.json"}
+
+func loadSample(t testing.TB, name string) []engine.Resource {
+	t.Helper()
+	f, err := os.Open(filepath.Join("../../testdata/inventory", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, _, err := inventory.Open(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out []engine.Resource
+	for {
+		r, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, r)
+	}
+}
+
+// TestSamples_EveryRuleFires runs the whole pack over every sample: each
+// sample yields findings in all four dimensions, and every rule fires in
+// at least one sample.
+func TestSamples_EveryRuleFires(t *testing.T) {
+	fired := map[string]int{}
+	for _, name := range sampleFiles {
+		t.Run(name, func(t *testing.T) {
+			a := NewAuditor(sampleNow)
+			dims := map[engine.Dimension]int{}
+			for _, r := range loadSample(t, name) {
+				for _, v := range a.Evaluate(r) {
+					fired[v.Rule.ID]++
+					dims[v.Rule.Dimension]++
+				}
+			}
+			for _, v := range a.Finish() {
+				fired[v.Rule.ID]++
+				dims[v.Rule.Dimension]++
+			}
+			for _, d := range engine.Dimensions {
+				if dims[d] == 0 {
+					t.Errorf("no %s findings", d)
+				}
+			}
+			t.Logf("findings per dimension: %v", dims)
+		})
+	}
+	for _, r := range All() {
+		if fired[r.ID] == 0 {
+			t.Errorf("rule %s (%s) fired in no sample", r.ID, r.Title)
+		}
+	}
+}
