@@ -19,13 +19,15 @@ func TestParseAttributes(t *testing.T) {
 		{"null", " null ", nil, ""},
 		{"empty object", "{}", map[string]any{}, ""},
 		{"numbers", `{"port":22,"ratio":0.5,"big":1e3,"neg":-7,"huge":123456789012345678901234567890}`,
-			map[string]any{"port": int64(22), "ratio": 0.5, "big": 1000.0, "neg": int64(-7), "huge": 1.2345678901234568e+29}, ""},
+			map[string]any{"port": int64(22), "ratio": 0.5, "big": int64(1000), "neg": int64(-7), "huge": 1.2345678901234568e+29}, ""},
+		{"limits of exact integers", `{"max":9007199254740992,"above":9007199254740993e1,"float":2.0}`,
+			map[string]any{"max": int64(9007199254740992), "above": 9.007199254740993e+16, "float": int64(2)}, ""},
 		{"nested", `{"a":{"b":[1,{"c":2.5}],"d":null,"e":true,"f":"x"}}`,
 			map[string]any{"a": map[string]any{"b": []any{int64(1), map[string]any{"c": 2.5}}, "d": nil, "e": true, "f": "x"}}, ""},
 		{"array", `[1,2]`, nil, "attributes must be a JSON object"},
 		{"string", `"x"`, nil, "attributes must be a JSON object"},
-		{"invalid", `{"a":`, nil, "attributes are not valid JSON: unexpected EOF"},
-		{"trailing data", `{"a":1} {"b":2}`, nil, "attributes must be a single JSON object"},
+		{"invalid", `{"a":`, nil, "attributes are not valid JSON: unexpected end of JSON input"},
+		{"trailing data", `{"a":1} {"b":2}`, nil, "attributes are not valid JSON: invalid character '{' after top-level value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
