@@ -18,6 +18,9 @@ type api struct {
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
+	// patterns lists the registered GET paths (the OpenAPI test compares
+	// them with the document's).
+	patterns []string
 }
 
 // New returns the REST API handler: /v1 behind bearer authentication,
@@ -61,6 +64,7 @@ func (a *api) routes() {
 }
 
 func (a *api) get(pattern string, h handlerFunc) {
+	a.patterns = append(a.patterns, pattern)
 	a.mux.Handle("GET "+pattern, a.handle(h))
 }
 
