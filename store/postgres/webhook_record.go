@@ -1,0 +1,110 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// recordSQL logs an attempt and, when the delivery is still leased for
+// that attempt, applies the plan and keeps the endpoint's failing streak:
+// started by a failure, ended by a success (the endpoint row is written
+// only when the streak changes). A stale record (the lease was taken over
+// and the attempt logged as abandoned) only fills in the log entry. It
+// returns the endpoint and whether the delivery was updated, or no row
+// when the delivery does not exist.
+const recordSQL = `WITH a AS (
+		INSERT INTO webhook_delivery_attempts AS w (delivery_id, attempt, started_at, outcome, status_code,
+			latency_us, error, next_attempt_at)
+		SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM webhook_deliveries WHERE id = $1
+		ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at,
+			outcome = excluded.outcome, status_code = excluded.status_code, latency_us = excluded.latency_us,
+			error = excluded.error, next_attempt_at = excluded.next_attempt_at
+		WHERE w.outcome = 'abandoned'
+		RETURNING delivery_id),
+	d AS (
+		UPDATE webhook_deliveries SET status = $9, next_attempt_at = $8, last_status_code = $5, last_error = $7,
+			claimed_by = NULL, updated_at = $10, delivered_at = CASE WHEN $9 = 'delivered' THEN $10 END
+		WHERE id = $1 AND attempts = $2 AND status = 'delivering'
+		RETURNING tenant_id, endpoint_id),
+	e AS (
+		UPDATE webhook_endpoints SET failing_since = CASE WHEN $11 THEN NULL ELSE $3 END
+		FROM d WHERE webhook_endpoints.id = d.endpoint_id
+			AND (CASE WHEN $11 THEN failing_since IS NOT NULL ELSE failing_since IS NULL END)
+		RETURNING 1)
+	SELECT t.tenant_id, t.endpoint_id, d.endpoint_id IS NOT NULL
+	FROM webhook_deliveries t LEFT JOIN d ON true WHERE t.id = $1`
+
+// RecordDeliveryAttempt stores an attempt's result and applies its plan;
+// when the plan or the failing streak says so it disables the endpoint and
+// appends a webhook_endpoint.disabled event, in the same transaction.
+// not_found when the delivery does not exist.
+func (s *Store) RecordDeliveryAttempt(ctx context.Context, rec engine.DeliveryAttemptRecord) (err error) {
+	defer wrap(&err, "RecordDeliveryAttempt(%s, %d)", rec.DeliveryID, rec.Attempt)
+	var next *time.Time
+	if rec.Status == engine.DeliveryPending {
+		next = &rec.NextAttemptAt
+	}
+	ok := rec.Outcome == engine.AttemptSuccess
+	args := []any{rec.DeliveryID, rec.Attempt, rec.StartedAt, rec.Outcome, rec.StatusCode, rec.Latency.Microseconds(),
+		rec.Error, next, string(rec.Status), rec.Now, ok}
+	var (
+		tenantID, endpointID string
+		current              bool
+	)
+	if ok {
+		// The hot path: one statement, one round trip.
+		err := s.pool.QueryRow(ctx, recordSQL, args...).Scan(&tenantID, &endpointID, &current)
+		return notFound(err, "delivery", rec.DeliveryID)
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, recordSQL, args...).Scan(&tenantID, &endpointID, &current); err != nil {
+			return notFound(err, "delivery", rec.DeliveryID)
+		}
+		if !current {
+			return nil
+		}
+		reason := rec.DisableReason
+		if reason == "" && !rec.FailingLimit.IsZero() {
+			var since *time.Time
+			if err := tx.QueryRow(ctx, `SELECT failing_since FROM webhook_endpoints WHERE id = $1`, endpointID).Scan(&since); err != nil {
+				return err
+			}
+			if since != nil && !since.After(rec.FailingLimit) {
+				reason = "failing continuously since " + since.UTC().Format(time.RFC3339)
+			}
+		}
+		if reason == "" {
+			return nil
+		}
+		return disableEndpoint(ctx, tx, tenantID, endpointID, reason, rec.Now)
+	})
+}
+
+// disableEndpoint disables an enabled endpoint and appends the
+// webhook_endpoint.disabled event that says so; a no-op when the endpoint
+// is already disabled.
+func disableEndpoint(ctx context.Context, tx pgx.Tx, tenantID, endpointID, reason string, now time.Time) error {
+	var url string
+	err := tx.QueryRow(ctx, `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, disabled_at = $4,
+		updated_at = $4 WHERE tenant_id = $1 AND id = $2 AND enabled RETURNING url`,
+		tenantID, endpointID, reason, now).Scan(&url)
+	if err == pgx.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	now = now.UTC()
+	data, err := json.Marshal(map[string]any{"webhook_endpoint": map[string]any{
+		"id": endpointID, "url": url, "disabled_reason": reason, "disabled_at": now}})
+	if err != nil {
+		return err
+	}
+	return appendEvents(ctx, tx, []engine.Event{{ID: engine.NewID(engine.PrefixEvent, now), TenantID: tenantID,
+		Type: engine.EventWebhookEndpointDisabled, CreatedAt: now, Data: data}})
+}
