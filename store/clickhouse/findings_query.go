@@ -49,6 +49,35 @@ func addFindingFilter(c *conds, f engine.FindingFilter) {
 	}
 }
 
+// forced are the findings whose status people changed since the snapshot
+// was written (engine.FindingQuery.ForceResolved and ForceOpen).
+type forced struct{ resolved, open []string }
+
+// addPageFilter adds the filter's conditions for a read of snapshot rows,
+// where a status filter honours the forced statuses.
+func addPageFilter(c *conds, f engine.FindingFilter, fc forced) {
+	status := f.Status
+	if len(fc.resolved)+len(fc.open) > 0 {
+		f.Status = ""
+	}
+	addFindingFilter(c, f)
+	if f.Status != "" || status == "" {
+		return
+	}
+	keep, gain := fc.open, fc.resolved // ids to keep out of / bring into resolved
+	if status == engine.StatusOpen {
+		keep, gain = fc.resolved, fc.open
+	}
+	expr, args := "status = ?", []any{string(status)}
+	if len(keep) > 0 {
+		expr, args = expr+" AND id NOT IN ?", append(args, groupSet(keep))
+	}
+	if len(gain) > 0 {
+		expr, args = "("+expr+") OR id IN ?", append(args, groupSet(gain))
+	}
+	c.add("("+expr+")", args...)
+}
+
 // prewhere renders the resource filter, the one selective filter the counts
 // cannot answer, as a PREWHERE: only its narrow column is read for every
 // row of the range, the wide columns only for the matches.
@@ -66,6 +95,7 @@ func prewhere(f engine.FindingFilter) (string, []any) {
 type bucketPageQuery struct {
 	tenantID, auditID string
 	filter            engine.FindingFilter
+	forced            forced
 	bucket            int
 	lo                string
 	loInclusive       bool
@@ -91,7 +121,7 @@ func (q bucketPageQuery) toSQL() (string, []any) {
 	}
 	f := q.filter
 	f.Severity = "" // the bucket is the severity
-	addFindingFilter(&c, f)
+	addPageFilter(&c, f, q.forced)
 	sql := "SELECT " + findingColumns + " FROM findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
@@ -103,6 +133,7 @@ func (q bucketPageQuery) toSQL() (string, []any) {
 type scanPageQuery struct {
 	tenantID, auditID string
 	filter            engine.FindingFilter
+	forced            forced
 	after             *engine.FindingKey
 	limit             int
 }
@@ -116,7 +147,7 @@ func (q scanPageQuery) toSQL() (string, []any) {
 		o := uint8(numBuckets - q.after.SeverityRank)
 		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
 	}
-	addFindingFilter(&c, q.filter)
+	addPageFilter(&c, q.filter, q.forced)
 	sql := "SELECT " + findingColumns + " FROM findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)

@@ -50,9 +50,12 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	out = make([]engine.Finding, 0, min(q.Limit, 256))
-	if q.Filter.ResourceID != "" {
+	// A resource id filter, or a status filter that people's decisions
+	// shift between the precomputed counts, has a density the counts do not
+	// know: scan after the cursor instead of bounding the range.
+	if q.Filter.ResourceID != "" || (q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0) {
 		return s.queryFindings(ctx, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
-			filter: q.Filter, after: q.After, limit: q.Limit}, out)
+			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, after: q.After, limit: q.Limit}, out)
 	}
 	totals, err := s.bucketTotals(ctx, q.TenantID, q.Filter)
 	if err != nil {
@@ -89,7 +92,7 @@ func (s *Store) pageBucket(ctx context.Context, q engine.FindingQuery, b int, lo
 		before := len(out)
 		var err error
 		out, err = s.queryFindings(ctx, bucketPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter,
-			bucket: b, lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, out)
+			forced: forced{q.ForceResolved, q.ForceOpen}, bucket: b, lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, out)
 		if err != nil {
 			return nil, err
 		}

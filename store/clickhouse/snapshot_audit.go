@@ -123,7 +123,7 @@ func (s *Store) GetFindings(ctx context.Context, tenantID, auditID string, ids [
 		chunk := ids[:min(len(ids), 1000)]
 		ids = ids[len(chunk):]
 		out, err = s.queryFindings(ctx, rawQuery{
-			sql: "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND id IN ?",
+			sql:  "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND id IN ?",
 			args: []any{tenantID, auditID, groupSet(chunk)}}, out)
 		if err != nil {
 			return nil, err
