@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -124,6 +125,17 @@ func (s *Store) fillAttempts(ctx context.Context, ds []engine.Delivery) error {
 		d.AttemptLog = append(d.AttemptLog, a)
 	}
 	return rows.Err()
+}
+
+// newDeliveryIDs returns n delivery ids made at now, in increasing order,
+// so that deliveries created together list in the order they were made.
+func newDeliveryIDs(n int, now time.Time) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = engine.NewID(engine.PrefixDelivery, now)
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // newDeliveryRow is a delivery about to be inserted.

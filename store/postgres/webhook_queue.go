@@ -65,11 +65,14 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, now time.Time) (n i
 			ids[i] = e.id
 			for _, ep := range byTenant[e.tenant] {
 				if ep.Subscribed(e.typ) {
-					deliveries = append(deliveries, newDeliveryRow{id: engine.NewID(engine.PrefixDelivery, now),
+					deliveries = append(deliveries, newDeliveryRow{
 						tenantID: e.tenant, eventID: e.id, endpointID: ep.ID, origin: "fanout"})
 					counts[i]++
 				}
 			}
+		}
+		for i, id := range newDeliveryIDs(len(deliveries), now) {
+			deliveries[i].id = id
 		}
 		if _, err := insertDeliveries(ctx, tx, deliveries, now); err != nil {
 			return err

@@ -28,7 +28,8 @@ const recordSQL = `WITH a AS (
 		RETURNING delivery_id),
 	d AS (
 		UPDATE webhook_deliveries SET status = $9, next_attempt_at = $8, last_status_code = $5, last_error = $7,
-			claimed_by = NULL, updated_at = $10, delivered_at = CASE WHEN $9 = 'delivered' THEN $10 END
+			claimed_by = NULL, updated_at = $10::timestamptz,
+			delivered_at = CASE WHEN $9::text = 'delivered' THEN $10::timestamptz END
 		WHERE id = $1 AND attempts = $2 AND status = 'delivering'
 		RETURNING tenant_id, endpoint_id),
 	e AS (

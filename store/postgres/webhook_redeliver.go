@@ -85,8 +85,9 @@ func (s *Store) RedeliverEvent(ctx context.Context, tenantID, eventID, endpointI
 			}
 		}
 		rows := make([]newDeliveryRow, len(targets))
+		dids := newDeliveryIDs(len(targets), at)
 		for i, id := range targets {
-			rows[i] = newDeliveryRow{id: engine.NewID(engine.PrefixDelivery, at), tenantID: tenantID, eventID: eventID,
+			rows[i] = newDeliveryRow{id: dids[i], tenantID: tenantID, eventID: eventID,
 				endpointID: id, origin: "redeliver"}
 		}
 		ids, err := insertDeliveries(ctx, tx, rows, at)
@@ -124,8 +125,9 @@ func (s *Store) RecoverFailedDeliveries(ctx context.Context, tenantID, endpointI
 			return err
 		}
 		batch := make([]newDeliveryRow, len(events))
+		dids := newDeliveryIDs(len(events), at)
 		for i, ev := range events {
-			batch[i] = newDeliveryRow{id: engine.NewID(engine.PrefixDelivery, at), tenantID: tenantID, eventID: ev,
+			batch[i] = newDeliveryRow{id: dids[i], tenantID: tenantID, eventID: ev,
 				endpointID: endpointID, origin: "recover"}
 		}
 		ids, err := insertDeliveries(ctx, tx, batch, at)
