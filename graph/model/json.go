@@ -2,10 +2,11 @@ package model
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // MarshalJSON writes a stored JSON value (evidence, attributes, filters) as
@@ -25,7 +26,7 @@ func MarshalJSON(v json.RawMessage) graphql.Marshaler {
 func UnmarshalJSON(v any) (json.RawMessage, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("JSON: %w", err)
+		return nil, &engine.Error{Code: engine.CodeValidationFailed, Message: "not a JSON value"}
 	}
 	return b, nil
 }

@@ -1,0 +1,144 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/graph/loaders"
+)
+
+// Limiter is the request rate limiter REST uses (rest.Limiter has the same
+// method): every GraphQL request counts at least one request against it.
+type Limiter interface {
+	Allow(r *http.Request, p engine.Principal, h http.Header) error
+}
+
+// gate runs before GraphQL: request id, caller, rate limit, method and body
+// checks; then it hands the request to gqlgen with the caller and fresh
+// dataloaders in the context.
+func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
+	ctx := h.withRequestID(w, r)
+	p := engine.PrincipalFromContext(ctx)
+	if !p.Authenticated() && h.cfg.Authenticate {
+		token, ok := bearer(r)
+		if !ok {
+			h.fail(ctx, w, r, engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
+			return
+		}
+		var err error
+		if p, err = h.cfg.Service.Authenticate(ctx, token); err != nil {
+			h.fail(ctx, w, r, err)
+			return
+		}
+	}
+	if !p.Authenticated() {
+		h.fail(ctx, w, r, engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
+		return
+	}
+	ctx = engine.ContextWithPrincipal(ctx, p)
+	if h.cfg.Limiter != nil {
+		if err := h.cfg.Limiter.Allow(r, p, w.Header()); err != nil {
+			h.fail(ctx, w, r, err)
+			return
+		}
+	}
+	switch r.Method {
+	case http.MethodGet:
+	case http.MethodPost:
+		if err := h.checkBody(w, r); err != nil {
+			h.fail(ctx, w, r, err)
+			return
+		}
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		h.fail(ctx, w, r, engine.Errorf(engine.CodeMethodNotAllowed, "method %s is not allowed here; allowed: GET, POST", r.Method))
+		return
+	}
+	ctx = loaders.With(ctx, loaders.New(h.cfg.Service, p))
+	h.srv.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// checkBody reads a POST body (bounded) and checks it is a JSON object, so
+// that a malformed request gets a coded error; the body is put back.
+func (h *gqlHandler) checkBody(w http.ResponseWriter, r *http.Request) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		return engine.Errorf(engine.CodeInvalidRequest, "send the operation as Content-Type: application/json")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return engine.Errorf(engine.CodePayloadTooLarge, "the request body is over %d bytes", h.cfg.MaxBodyBytes)
+		}
+		return engine.Errorf(engine.CodeInvalidRequest, "the request body could not be read")
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(body, &probe); err != nil {
+		return engine.Errorf(engine.CodeInvalidRequest, "the request body must be a JSON object with query, variables and operationName")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return nil
+}
+
+// withRequestID gives the request its id: the one an outer layer put in
+// the context or already set as X-Request-Id, or a new one.
+func (h *gqlHandler) withRequestID(w http.ResponseWriter, r *http.Request) context.Context {
+	ctx := r.Context()
+	id := engine.RequestIDFromContext(ctx)
+	if id == "" {
+		id = w.Header().Get("X-Request-Id")
+	}
+	if id == "" {
+		id = engine.NewID(engine.PrefixRequest, h.cfg.Now())
+	}
+	w.Header().Set("X-Request-Id", id)
+	return engine.ContextWithRequestID(ctx, id)
+}
+
+// fail answers an error found before GraphQL runs, in the GraphQL response
+// shape with a code, with the matching HTTP status (401 for a missing
+// token, as the REST gate answers).
+func (h *gqlHandler) fail(ctx context.Context, w http.ResponseWriter, r *http.Request, err error) {
+	code := engine.ErrorCode(err)
+	status, ok := statusOf[code]
+	msg := engine.ErrorMessage(err)
+	if !ok {
+		status, code, msg = http.StatusInternalServerError, engine.CodeInternal, internalMessage
+		h.cfg.Logger.ErrorContext(ctx, "graphql request failed", "request_id", engine.RequestIDFromContext(ctx), "err", err)
+	}
+	if code == engine.CodeUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="fourd"`)
+	}
+	writeErrors(w, status, errorEntry{Message: msg, Extensions: map[string]any{"code": code, "request_id": engine.RequestIDFromContext(ctx)}})
+}
+
+type errorEntry struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+func writeErrors(w http.ResponseWriter, status int, errs ...errorEntry) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": errs})
+}
+
+// bearer returns the token of an "Authorization: Bearer <token>" header.
+func bearer(r *http.Request) (string, bool) {
+	hs := r.Header.Values("Authorization")
+	if len(hs) != 1 {
+		return "", false
+	}
+	scheme, token, ok := strings.Cut(hs[0], " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+		return "", false
+	}
+	return token, true
+}

@@ -1,0 +1,156 @@
+// Package graph is fourd's GraphQL API (gqlgen): the same data and rules as
+// the REST API, through the same engine.Service. Schema files (*.graphqls)
+// live beside the resolvers; gqlgen generates graph/generated and
+// graph/model/models_gen.go from them (go generate ./graph).
+package graph
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/graph/generated"
+	"github.com/fourd-dev/fourd/graph/graphiql"
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultPath          = "/graphql"
+	DefaultAPQCacheSize  = 1000
+	DefaultQueryCacheLen = 1000
+	DefaultMaxBodyBytes  = 1 << 20
+)
+
+// Config configures the GraphQL handler. Service is required.
+type Config struct {
+	Service *engine.Service
+	Logger  *slog.Logger
+	// Path is where the handler is mounted; GraphiQL's assets are served
+	// under Path + "/assets/". Default /graphql.
+	Path string
+	// MaxComplexity is the most an operation may cost (see cost.go);
+	// default DefaultMaxComplexity.
+	MaxComplexity int
+	// MaxDepth is how deeply selections may nest; default DefaultMaxDepth.
+	MaxDepth int
+	// APQCacheSize bounds the automatic persisted queries kept (LRU).
+	APQCacheSize int
+	// MaxBodyBytes bounds a POST body; default 1 MiB.
+	MaxBodyBytes int64
+	// Authenticate makes the handler authenticate the Bearer token itself
+	// when no outer gate put a Principal in the request context (with
+	// engine.ContextWithPrincipal). Leave it false behind such a gate.
+	Authenticate bool
+	// Limiter counts each request against the caller's request rate (the
+	// REST limiter); nil means none, e.g. when an outer gate counts it.
+	Limiter Limiter
+	// CostBudget is charged each operation's cost; nil means
+	// NewCostBudget(DefaultCostPerMinute). Set NoCostBudget to disable.
+	CostBudget   CostBudget
+	NoCostBudget bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Validate reports a configuration NewHandler would reject.
+func (c Config) Validate() error {
+	switch {
+	case c.Service == nil:
+		return errors.New("graph: Service is required")
+	case c.MaxComplexity < 0 || c.MaxDepth < 0 || c.APQCacheSize < 0 || c.MaxBodyBytes < 0:
+		return errors.New("graph: limits must not be negative")
+	case c.Path != "" && (!strings.HasPrefix(c.Path, "/") || strings.HasSuffix(c.Path, "/")):
+		return errors.New("graph: Path must start with / and not end with /")
+	}
+	return nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if c.Path == "" {
+		c.Path = DefaultPath
+	}
+	if c.MaxComplexity == 0 {
+		c.MaxComplexity = DefaultMaxComplexity
+	}
+	if c.MaxDepth == 0 {
+		c.MaxDepth = DefaultMaxDepth
+	}
+	if c.APQCacheSize == 0 {
+		c.APQCacheSize = DefaultAPQCacheSize
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.CostBudget == nil && !c.NoCostBudget {
+		c.CostBudget = NewCostBudget(DefaultCostPerMinute)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+type gqlHandler struct {
+	cfg  Config
+	srv  *handler.Server
+	page http.Handler
+}
+
+// NewHandler returns the GraphQL endpoint: POST (queries and mutations)
+// and GET with query parameters (queries only) behind the gate, and
+// GraphiQL for a browser's GET without a query, with its bundled assets.
+func NewHandler(cfg Config) (http.Handler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	es := generated.NewExecutableSchema(generated.Config{
+		Resolvers:  &Resolver{svc: cfg.Service, log: cfg.Logger},
+		Complexity: complexity(),
+	})
+	srv := handler.New(es)
+	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
+	srv.AddTransport(getTransport{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](DefaultQueryCacheLen))
+	srv.Use(extension.Introspection{}) // every caller is authenticated by the gate
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.APQCacheSize)})
+	srv.Use(depthLimit{limit: cfg.MaxDepth})
+	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	if cfg.CostBudget != nil {
+		srv.Use(costCharge{budget: cfg.CostBudget})
+	}
+	srv.SetErrorPresenter(presentError(cfg.Logger))
+	srv.SetRecoverFunc(recoverPanic)
+	h := &gqlHandler{cfg: cfg, srv: srv, page: graphiql.Handler(cfg.Path)}
+	return h, nil
+}
+
+// ServeHTTP routes GraphiQL (page and assets, public: the page asks for a
+// token and sends it) and GraphQL operations (behind the gate).
+func (h *gqlHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, h.cfg.Path+"/assets/") ||
+		(r.Method == http.MethodGet && r.URL.RawQuery == "" && acceptsHTML(r)) {
+		h.page.ServeHTTP(w, r)
+		return
+	}
+	h.gate(w, r)
+}
+
+// acceptsHTML reports whether a browser asks for a page.
+func acceptsHTML(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/html")
+}
