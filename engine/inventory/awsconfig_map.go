@@ -146,6 +146,9 @@ func synthARN(typ, region, account, id string) string {
 	if i := strings.IndexByte(service, '_'); i > 0 {
 		service, kind = service[:i], service[i+1:]
 	}
+	if typ == "aws_flow_log" {
+		service, kind = "ec2", "vpc-flow-log"
+	}
 	if region == RegionGlobal {
 		region = ""
 	}

@@ -119,18 +119,35 @@ func decodeLine(raw []byte) (engine.Resource, error) {
 	if raw[0] != '{' {
 		return engine.Resource{}, engine.Errorf(engine.CodeInvalidRequest, "a line must be a JSON object")
 	}
+	l, ok := fastLine(raw)
+	if !ok {
+		l, err := slowLine(raw)
+		if err != nil {
+			return engine.Resource{}, err
+		}
+		return toResource(l)
+	}
+	return toResource(l)
+}
+
+// slowLine decodes a line with encoding/json, for the precise error.
+func slowLine(raw []byte) (ndjsonLine, error) {
 	var l ndjsonLine
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return engine.Resource{}, engine.FieldErrorf(te.Field, "%s must not be a JSON %s", fieldName(te.Field), te.Value)
+			return l, engine.FieldErrorf(te.Field, "%s must not be a JSON %s", fieldName(te.Field), te.Value)
 		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return engine.Resource{}, engine.Errorf(engine.CodeInvalidRequest, "malformed JSON at column %d: %s", se.Offset, se.Error())
+			return l, engine.Errorf(engine.CodeInvalidRequest, "malformed JSON at column %d: %s", se.Offset, se.Error())
 		}
-		return engine.Resource{}, engine.Errorf(engine.CodeInvalidRequest, "malformed JSON: %s", err.Error())
+		return l, engine.Errorf(engine.CodeInvalidRequest, "malformed JSON: %s", err.Error())
 	}
+	return l, nil
+}
+
+func toResource(l ndjsonLine) (engine.Resource, error) {
 	res := engine.Resource{
 		Provider: l.Provider, Account: l.Account, Region: l.Region, Type: l.Type,
 		NativeID: l.NativeID, Name: l.Name, Tags: l.Tags, Attributes: l.Attributes,

@@ -1,0 +1,303 @@
+package inventory
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// fastLine decodes one NDJSON line without reflection: it walks the
+// object once, copies the string fields, builds the tag map and slices out
+// the attributes after checking their grammar. It returns ok=false for
+// anything unusual (escaped strings aside, which it unquotes): malformed
+// JSON, wrong value types, keys differing from ours only in case. The caller
+// then falls back to encoding/json, which gives the precise error, so the
+// two paths accept exactly the same lines.
+func fastLine(b []byte) (l ndjsonLine, ok bool) {
+	// One string holds every unescaped field of the line: one allocation
+	// instead of one per field and tag.
+	p := &scan{b: b, s: string(b)}
+	if !p.byte('{') {
+		return l, false
+	}
+	if p.peek() == '}' {
+		p.i++
+		return l, p.end()
+	}
+	for {
+		key, ok := p.str()
+		if !ok || !p.byte(':') {
+			return l, false
+		}
+		switch key {
+		case "provider":
+			l.Provider, ok = p.strOrNull()
+		case "account":
+			l.Account, ok = p.strOrNull()
+		case "region":
+			l.Region, ok = p.strOrNull()
+		case "type":
+			l.Type, ok = p.strOrNull()
+		case "native_id":
+			l.NativeID, ok = p.strOrNull()
+		case "name":
+			l.Name, ok = p.strOrNull()
+		case "tags":
+			if l.Tags != nil {
+				return l, false // encoding/json merges repeated objects into one map
+			}
+			l.Tags, ok = p.tags()
+		case "attributes":
+			p.ws()
+			start := p.i
+			if ok = p.skip(0); ok {
+				l.Attributes = append(json.RawMessage(nil), b[start:p.i]...)
+			}
+		default:
+			for _, k := range [...]string{"provider", "account", "region", "type", "native_id", "name", "tags", "attributes"} {
+				if strings.EqualFold(key, k) {
+					return l, false // encoding/json matches keys ignoring case
+				}
+			}
+			ok = p.skip(0)
+		}
+		if !ok {
+			return l, false
+		}
+		p.ws()
+		if p.i >= len(b) {
+			return l, false
+		}
+		switch b[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return l, p.end()
+		default:
+			return l, false
+		}
+	}
+}
+
+type scan struct {
+	b []byte
+	s string // b as a string, or "" when only checking grammar
+	i int
+}
+
+func (p *scan) ws() {
+	for p.i < len(p.b) && isSpace(p.b[p.i]) {
+		p.i++
+	}
+}
+
+func (p *scan) peek() byte {
+	p.ws()
+	if p.i < len(p.b) {
+		return p.b[p.i]
+	}
+	return 0
+}
+
+func (p *scan) byte(c byte) bool {
+	if p.peek() != c {
+		return false
+	}
+	p.i++
+	return true
+}
+
+func (p *scan) end() bool {
+	p.ws()
+	return p.i == len(p.b)
+}
+
+// str reads a string; escaped strings are unquoted by encoding/json.
+func (p *scan) str() (string, bool) {
+	if p.peek() != '"' {
+		return "", false
+	}
+	start := p.i
+	p.i++
+	escaped := false
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !escaped {
+				if p.s == "" {
+					return "", true
+				}
+				return p.s[start+1 : p.i-1], true
+			}
+			var s string
+			if json.Unmarshal(p.b[start:p.i], &s) != nil {
+				return "", false
+			}
+			return s, true
+		case c == '\\':
+			escaped = true
+			p.i += 2
+			continue
+		case c < 0x20:
+			return "", false
+		}
+		p.i++
+	}
+	return "", false
+}
+
+func (p *scan) literal(s string) bool {
+	if bytes.HasPrefix(p.b[p.i:], []byte(s)) {
+		p.i += len(s)
+		return true
+	}
+	return false
+}
+
+// strOrNull reads a string field. Invalid UTF-8 goes to encoding/json,
+// which replaces it with U+FFFD.
+func (p *scan) strOrNull() (string, bool) {
+	if p.peek() == 'n' {
+		return "", p.literal("null")
+	}
+	s, ok := p.str()
+	return s, ok && utf8.ValidString(s)
+}
+
+func (p *scan) tags() (map[string]string, bool) {
+	switch p.peek() {
+	case 'n':
+		return nil, p.literal("null")
+	case '{':
+		p.i++
+	default:
+		return nil, false
+	}
+	m := map[string]string{}
+	if p.peek() == '}' {
+		p.i++
+		return m, true
+	}
+	for {
+		k, ok := p.str()
+		if !ok || !p.byte(':') {
+			return nil, false
+		}
+		v, ok := p.str()
+		if !ok || !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return nil, false // null tag values and non-strings: let encoding/json decide
+		}
+		m[k] = v
+		switch p.peek() {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skip checks and steps over one JSON value.
+func (p *scan) skip(depth int) bool {
+	if depth > 512 {
+		return false
+	}
+	switch c := p.peek(); {
+	case c == '"':
+		_, ok := p.str()
+		return ok
+	case c == '{':
+		p.i++
+		if p.peek() == '}' {
+			p.i++
+			return true
+		}
+		for {
+			if _, ok := p.str(); !ok || !p.byte(':') || !p.skip(depth+1) {
+				return false
+			}
+			switch p.peek() {
+			case ',':
+				p.i++
+			case '}':
+				p.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '[':
+		p.i++
+		if p.peek() == ']' {
+			p.i++
+			return true
+		}
+		for {
+			if !p.skip(depth + 1) {
+				return false
+			}
+			switch p.peek() {
+			case ',':
+				p.i++
+			case ']':
+				p.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	return false
+}
+
+// number checks the JSON number grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?
+func (p *scan) number() bool {
+	b := p.b
+	if p.i < len(b) && b[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(b) && b[p.i] >= '0' && b[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.i < len(b) && b[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return false
+	}
+	if p.i < len(b) && b[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if p.i < len(b) && (b[p.i] == 'e' || b[p.i] == 'E') {
+		p.i++
+		if p.i < len(b) && (b[p.i] == '+' || b[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return true
+}

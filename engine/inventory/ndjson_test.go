@@ -1,0 +1,172 @@
+package inventory
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/google/go-cmp/cmp"
+)
+
+// outcome is what one call of Next gave: a resource's native id, or an
+// error's line and code.
+type outcome struct {
+	NativeID string
+	Line     int64
+	Code     string
+}
+
+func drain(d Decoder) []outcome {
+	var out []outcome
+	for i := 0; i < 1000; i++ {
+		r, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		var le *LineError
+		switch {
+		case errors.As(err, &le):
+			out = append(out, outcome{Line: le.Line, Code: engine.ErrorCode(err)})
+		case err != nil:
+			return append(out, outcome{Code: "fatal:" + engine.ErrorCode(err)})
+		default:
+			out = append(out, outcome{NativeID: r.NativeID})
+		}
+	}
+	return append(out, outcome{Code: "no EOF"})
+}
+
+const goodLine = `{"provider":"aws","account":"111122223333","region":"eu-west-1","type":"aws_s3_bucket","native_id":"arn:aws:s3:::a","name":"a","tags":{"Owner":"x"},"attributes":{"bucket":"a"}}`
+
+func TestNDJSONDecoder(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  []outcome
+	}{
+		{"one line without newline", goodLine, []outcome{{NativeID: "arn:aws:s3:::a"}}},
+		{"blank lines and CRLF", "\n" + goodLine + "\r\n\r\n" + strings.Replace(goodLine, ":a\"", ":b\"", 1) + "\n",
+			[]outcome{{NativeID: "arn:aws:s3:::a"}, {NativeID: "arn:aws:s3:::b"}}},
+		{"bad lines do not stop the stream", strings.Join([]string{
+			`{"provider":"aws"`,
+			`[1,2]`,
+			`{"provider":"aws","account":"12","type":"aws_vpc","native_id":"x"}`,
+			`{"provider":"aws","account":"111122223333","type":"Bad Type","native_id":"x"}`,
+			`{"provider":"aws","account":"111122223333","type":"aws_vpc"}`,
+			`{"provider":"aws","account":"111122223333","type":"aws_vpc","native_id":"x","attributes":[1]}`,
+			`{"provider":"aws","account":"111122223333","type":"aws_vpc","native_id":"x","tags":{"a":1}}`,
+			goodLine,
+		}, "\n"), []outcome{
+			{Line: 1, Code: engine.CodeInvalidRequest}, {Line: 2, Code: engine.CodeInvalidRequest}, {Line: 3, Code: engine.CodeValidationFailed},
+			{Line: 4, Code: engine.CodeValidationFailed}, {Line: 5, Code: engine.CodeValidationFailed}, {Line: 6, Code: engine.CodeValidationFailed},
+			{Line: 7, Code: engine.CodeValidationFailed}, {NativeID: "arn:aws:s3:::a"},
+		}},
+		{"line too long", `{"provider":"aws","name":"` + strings.Repeat("x", MaxLineBytes+10) + `"}` + "\n" + goodLine,
+			[]outcome{{Line: 1, Code: engine.CodeValidationFailed}, {NativeID: "arn:aws:s3:::a"}}},
+		{"empty input", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, drain(NewNDJSONDecoder(strings.NewReader(tt.input)))); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNDJSONDecoder_Fields(t *testing.T) {
+	r, err := NewNDJSONDecoder(strings.NewReader(`{"id":"res_x","provider":"aws","account":"111122223333","region":"eu-west-1","type":"aws_vpc","native_id":"arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-1","name":"Zürich","tags":{"k":"v"}}`)).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engine.Resource{Provider: "aws", Account: "111122223333", Region: "eu-west-1", Type: "aws_vpc",
+		NativeID: "arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-1", Name: "Zürich", Tags: map[string]string{"k": "v"}, Attributes: []byte("{}")}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	if got := WithID(r, "ten_1"); got.ID != engine.ResourceID("ten_1", "aws", r.NativeID) || got.TenantID != "ten_1" {
+		t.Errorf("WithID = %q/%q", got.ID, got.TenantID)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name, input string
+		want        Format
+		code        string
+	}{
+		{"ndjson", goodLine + "\n", FormatNDJSON, ""},
+		{"ndjson with BOM and space", "\xef\xbb\xbf \n" + goodLine, FormatNDJSON, ""},
+		{"aws config snapshot", `{"fileVersion":"1.0","configurationItems":[]}`, FormatAWSConfig, ""},
+		{"aws config item array", `[{"resourceType":"AWS::S3::Bucket"}]`, FormatAWSConfig, ""},
+		{"aws config notification", `{"configurationItem":{}}`, FormatAWSConfig, ""},
+		{"terraform state", `{"version":4,"terraform_version":"1.9.8","serial":1,"lineage":"x","resources":[]}`, FormatTerraformState, ""},
+		{"terraform state without lineage", `{"version":4,"resources":[]}`, FormatTerraformState, ""},
+		{"terraform show", `{"format_version":"1.0","values":{}}`, FormatTerraformShow, ""},
+		{"empty", "  \n", "", engine.CodeInvalidRequest},
+		{"not json", "resource,type\n", "", engine.CodeInvalidRequest},
+		{"unknown object", `{"hello":"world"}`, "", engine.CodeInvalidRequest},
+		{"array of numbers", `[1,2,3]`, "", engine.CodeInvalidRequest},
+		{"malformed", `{"version" 4}`, "", engine.CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, f, err := Open(strings.NewReader(tt.input))
+			if diff := cmp.Diff([2]string{string(tt.want), tt.code}, [2]string{string(f), engine.ErrorCode(err)}); diff != "" {
+				t.Errorf("(-want +got)\n%s (err %v)", diff, err)
+			}
+		})
+	}
+}
+
+func FuzzNDJSONDecoder(f *testing.F) {
+	f.Add([]byte(goodLine + "\n" + goodLine))
+	f.Add([]byte("{\"provider\":\"aws\",\"tags\":{\"\":\"\"}}\n\n{"))
+	f.Add([]byte(`{"provider":"aws","account":"111122223333","type":"aws_vpc","native_id":"x","attributes":{"a":[1,{"b":null}]}}`))
+	f.Add([]byte("\x00\xff\n{}\n[]\nnull\n\"x\""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := NewNDJSONDecoder(bytes.NewReader(data))
+		for i := 0; i <= bytes.Count(data, []byte("\n"))+1; i++ {
+			r, err := d.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			var le *LineError
+			if err != nil && !errors.As(err, &le) {
+				t.Fatalf("fatal error on in-memory input: %v", err)
+			}
+			if err == nil {
+				if verr := Validate(&r); verr != nil {
+					t.Fatalf("decoded an invalid resource: %v", verr)
+				}
+			}
+		}
+		if _, err := d.Next(); !errors.Is(err, io.EOF) {
+			t.Fatalf("more records than lines")
+		}
+	})
+}
+
+// FuzzNDJSONFastPath checks that the reflection-free decoder agrees with
+// encoding/json on every line it accepts.
+func FuzzNDJSONFastPath(f *testing.F) {
+	f.Add([]byte(goodLine))
+	f.Add([]byte(`{"Provider":"aws","tags":{"a":"\u00e9"},"tags":{"b":"c"},"attributes":[1e5,-0.5,"\"",{}]}`))
+	f.Add([]byte(`{"name":"caf\u00e9","attributes":{"x":[true,false,null]}} `))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		fast, ok := fastLine(line)
+		if !ok {
+			return
+		}
+		slow, err := slowLine(line)
+		if err != nil {
+			t.Fatalf("fast path accepted what encoding/json rejects: %v", err)
+		}
+		if diff := cmp.Diff(slow, fast); diff != "" {
+			t.Fatalf("(-encoding/json +fast)\n%s", diff)
+		}
+	})
+}
