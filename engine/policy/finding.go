@@ -12,7 +12,8 @@ import (
 // resource (the title defaults to the policy's name), evidence naming the
 // policy version and expression, the resource's denormalized fields, status
 // open, and first/last seen at now. The audit runner sets AuditID and keeps
-// FirstSeenAt from an earlier snapshot.
+// FirstSeenAt from an earlier snapshot. The evidence bytes are shared by
+// every finding of the program: treat them as read-only.
 func (p *Program) Finding(res engine.Resource, now time.Time) engine.Finding {
 	return engine.Finding{
 		ID:           engine.FindingID(p.policy.TenantID, p.policy.ID, res.ID),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -44,6 +45,7 @@ func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.ResourceTypes = slices.Clone(p.ResourceTypes) // immutable from here on
 	// Any non-zero frequency makes folds poll #interrupted on every
 	// iteration; the activation decides what to do with it.
 	prg, err := c.env(p.Effect).Program(checked,

@@ -208,3 +208,33 @@ func TestMatchSeverityPolicies(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchConcurrent shares one Program and one parsed Input between
+// goroutines, as the audit runner does; run with -race.
+func TestMatchConcurrent(t *testing.T) {
+	prg := MustCompile(t, raisePolicy(`resource.attributes.ingress.exists(r, r.cidr == "0.0.0.0/0" && r.from_port <= 22 && r.to_port >= 22)`))
+	inputs := []Input{MustInput(t, openSSHGroup), MustInput(t, closedGroup)}
+	want := []bool{true, false}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 200 {
+				k := (g + i) % 2
+				got, err := prg.Match(context.Background(), inputs[k])
+				if err == nil && got != want[k] {
+					err = errors.New("wrong answer under concurrency")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
