@@ -153,7 +153,7 @@ func toResource(l ndjsonLine) (engine.Resource, error) {
 		NativeID: l.NativeID, Name: l.Name, Tags: l.Tags, Attributes: l.Attributes,
 	}
 	if len(res.Attributes) == 0 || bytes.Equal(res.Attributes, []byte("null")) {
-		res.Attributes = emptyObject
+		res.Attributes = json.RawMessage(`{}`) // a fresh slice: callers may append
 	}
 	if err := Validate(&res); err != nil {
 		return engine.Resource{}, err

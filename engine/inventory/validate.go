@@ -22,9 +22,6 @@ const (
 	maxAccountBytes    = 128
 )
 
-// emptyObject is the attributes of a resource whose source has none.
-var emptyObject = []byte("{}")
-
 // Validate checks a resource before it enters the inventory: provider,
 // account, type and native id are required; an AWS account is 12 digits;
 // sizes are within the limits above; attributes, when present, are a JSON
