@@ -44,6 +44,19 @@ func (s *Service) queueAudit(ctx context.Context, p Principal, parentID string) 
 	if err := s.auditsAvailable(); err != nil {
 		return Audit{}, err
 	}
+	// One audit at a time per tenant: snapshots are diffed in order, and a
+	// second pass queued behind the first would audit the same inventory
+	// again. (Two starts racing within milliseconds may both queue; the
+	// store still runs at most one at a time per tenant.)
+	for _, st := range []AuditStatus{AuditRunning, AuditQueued} {
+		active, err := s.cfg.Audits.ListAudits(ctx, AuditQuery{TenantID: p.TenantID, Status: st, Limit: 1})
+		if err != nil {
+			return Audit{}, err
+		}
+		if len(active) > 0 {
+			return Audit{}, Errorf(CodeConflict, "audit %s of this tenant is %s; start another once it ends (or cancel it)", active[0].ID, st)
+		}
+	}
 	now := s.now().UTC()
 	a := Audit{ID: NewID(PrefixAudit, now), TenantID: p.TenantID, Status: AuditQueued, ParentID: parentID,
 		RequestedBy: p.UserID, CreatedAt: now}
