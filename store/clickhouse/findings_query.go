@@ -189,6 +189,8 @@ type countQuery struct {
 	tenantID, auditID string
 	filter            engine.FindingFilter
 	groupBy           []string // columns
+	// keys, when set, are the findings of q.filter.ResourceID to count.
+	keys []findingKey
 }
 
 func (q countQuery) fromRows() bool { return q.filter.ResourceID != "" }
@@ -197,11 +199,16 @@ func (q countQuery) toSQL() (string, []any) {
 	table, agg, pre, args := "finding_counts", "sum(n)", "", []any(nil)
 	if q.fromRows() {
 		table, agg = "findings", "count()"
-		pre, args = prewhere(q.filter)
+		if q.keys == nil {
+			pre, args = prewhere(q.filter)
+		}
 	}
 	var c conds
 	c.add("tenant_id = ?", q.tenantID)
 	c.add("audit_id = ?", q.auditID)
+	if q.keys != nil {
+		c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
+	}
 	addFindingFilter(&c, q.filter)
 	cols := make([]string, len(q.groupBy))
 	for i, g := range q.groupBy {

@@ -53,7 +53,10 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 	// A resource id filter, or a status filter that people's decisions
 	// shift between the precomputed counts, has a density the counts do not
 	// know: scan after the cursor instead of bounding the range.
-	if q.Filter.ResourceID != "" || (q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0) {
+	if q.Filter.ResourceID != "" {
+		return s.listByResource(ctx, q, out)
+	}
+	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
 		return s.queryFindings(ctx, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
 			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, after: q.After, limit: q.Limit}, out)
 	}
@@ -205,9 +208,18 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	groups, err := s.countGroups(ctx, countQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, groupBy: cols})
-	if err != nil {
-		return nil, err
+	cq := countQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, groupBy: cols}
+	var groups []countGroup
+	ok := false
+	if cq.fromRows() {
+		if groups, ok, err = s.countByResource(ctx, cq); err != nil {
+			return nil, err
+		}
+	}
+	if !ok {
+		if groups, err = s.countGroups(ctx, cq); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortFunc(groups, func(a, b countGroup) int {
 		for i, g := range q.GroupBy {

@@ -23,7 +23,7 @@ const snapshotInserters = 2
 // of row data, whichever comes first. The client holds up to
 // snapshotInserters+1 batches, each up to about twice this while its
 // column buffers grow.
-const maxBatchBytes = 24 << 20
+const maxBatchBytes = 16 << 20
 
 // maxCountGroups bounds the per-snapshot counts kept in memory while a
 // snapshot streams in; past it the counts are aggregated by the server.

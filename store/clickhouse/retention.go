@@ -9,7 +9,7 @@ import (
 
 // snapshotTables are the tables a snapshot has rows in, all partitioned by
 // the month it was written.
-var snapshotTables = []string{"finding_snapshots", "finding_counts", "findings"}
+var snapshotTables = []string{"finding_snapshots", "finding_counts", "finding_resources", "findings"}
 
 // DropMonthsBefore drops, for every tenant, the snapshots written in the
 // calendar months (UTC) before the month of t, by dropping whole partitions:
@@ -22,8 +22,8 @@ func (s *Store) DropMonthsBefore(ctx context.Context, t time.Time) (dropped []st
 	defer cancel()
 	limit := t.UTC().Format("200601")
 	rows, err := s.conn.Query(ctx, `SELECT DISTINCT partition FROM system.parts
-WHERE database = ? AND table IN ('finding_snapshots', 'finding_counts', 'findings') AND active AND partition < ?`,
-		s.database, limit)
+WHERE database = ? AND table IN ? AND active AND partition < ?`,
+		s.database, groupSet(snapshotTables), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -164,9 +164,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if s.database == "" {
 		s.database = "default"
 	}
-	if err := s.Ping(ctx); err != nil {
+	pctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	if err := conn.Ping(pctx); err != nil {
 		conn.Close()
-		return nil, err
+		return nil, fmt.Errorf("clickhouse: ping %s: %w", s.database, err)
 	}
 	return s, nil
 }
@@ -182,6 +184,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	if err := s.conn.Ping(ctx); err != nil {
+		s.log.Warn("clickhouse ping failed", "err", err)
 		return &engine.Error{Code: engine.CodeUnavailable, Message: "the analytics store is unavailable"}
 	}
 	return nil

@@ -1,0 +1,136 @@
+package clickhouse
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// findingKey is a finding's position in its snapshot's order key.
+type findingKey struct {
+	sevOrder uint8
+	id       string
+}
+
+// maxResourceKeys bounds the keys read for one resource filter; past it
+// the filter falls back to a scan. (A resource has one finding per rule
+// that fires on it: tens, not thousands.)
+const maxResourceKeys = 20_000
+
+// resourceKeysQuery reads the keys of a resource's findings in a snapshot,
+// after a position, in list order.
+type resourceKeysQuery struct {
+	tenantID, auditID, resourceID string
+	after                         *engine.FindingKey
+	limit                         int
+}
+
+func (q resourceKeysQuery) toSQL() (string, []any) {
+	var c conds
+	c.add("tenant_id = ?", q.tenantID)
+	c.add("audit_id = ?", q.auditID)
+	c.add("resource_id = ?", q.resourceID)
+	if q.after != nil {
+		o := uint8(numBuckets - q.after.SeverityRank)
+		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
+	}
+	return "SELECT sev_order, id FROM finding_resources WHERE " + c.sql() +
+		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
+}
+
+// keysGroupSet renders keys as an IN list of (sev_order, id) tuples.
+func keysGroupSet(keys []findingKey) ch.GroupSet {
+	v := make([]any, len(keys))
+	for i, k := range keys {
+		v[i] = ch.GroupSet{Value: []any{k.sevOrder, k.id}}
+	}
+	return ch.GroupSet{Value: v}
+}
+
+// byKeysPageQuery reads the findings with the given keys that match the
+// rest of the filter, in list order: point ranges of the primary key.
+type byKeysPageQuery struct {
+	tenantID, auditID string
+	filter            engine.FindingFilter
+	forced            forced
+	keys              []findingKey
+	limit             int
+}
+
+func (q byKeysPageQuery) toSQL() (string, []any) {
+	var c conds
+	c.add("tenant_id = ?", q.tenantID)
+	c.add("audit_id = ?", q.auditID)
+	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
+	f := q.filter
+	f.ResourceID = "" // the keys are the resource's
+	addPageFilter(&c, f, q.forced)
+	return "SELECT " + findingColumns + " FROM findings WHERE " + c.sql() +
+		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
+}
+
+// resourceKeys returns up to limit keys of a resource's findings after a
+// position, in list order.
+func (s *Store) resourceKeys(ctx context.Context, q resourceKeysQuery) ([]findingKey, error) {
+	text, args := q.toSQL()
+	rows, err := s.conn.Query(ctx, text, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []findingKey
+	for rows.Next() {
+		var k findingKey
+		if err := rows.Scan(&k.sevOrder, &k.id); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// listByResource pages the findings of one resource: its keys from
+// finding_resources, then the findings by key, a chunk of keys at a time
+// until the page is full.
+func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out []engine.Finding) ([]engine.Finding, error) {
+	const chunk = 1000
+	after := q.After
+	ctx = ch.Context(ctx, ch.WithSettings(idListSettings))
+	for len(out) < q.Limit {
+		keys, err := s.resourceKeys(ctx, resourceKeysQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
+			resourceID: q.Filter.ResourceID, after: after, limit: chunk})
+		if err != nil || len(keys) == 0 {
+			return out, err
+		}
+		if out, err = s.queryFindings(ctx, byKeysPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
+			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, keys: keys, limit: q.Limit - len(out)}, out); err != nil {
+			return nil, err
+		}
+		if len(keys) < chunk {
+			return out, nil
+		}
+		last := keys[len(keys)-1]
+		after = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: last.id}
+	}
+	return out, nil
+}
+
+// countByResource counts the findings of one resource: from its keys, or
+// by a scan (ok false) when it has more than maxResourceKeys.
+func (s *Store) countByResource(ctx context.Context, q countQuery) (_ []countGroup, ok bool, err error) {
+	keys, err := s.resourceKeys(ctx, resourceKeysQuery{tenantID: q.tenantID, auditID: q.auditID,
+		resourceID: q.filter.ResourceID, limit: maxResourceKeys + 1})
+	if err != nil || len(keys) > maxResourceKeys {
+		return nil, false, err
+	}
+	if len(keys) == 0 {
+		keys = []findingKey{{sevOrder: 255}} // matches nothing, keeps one query shape
+	}
+	q.keys = slices.Clip(keys)
+	groups, err := s.countGroups(ch.Context(ctx, ch.WithSettings(idListSettings)), q)
+	return groups, true, err
+}
