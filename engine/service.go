@@ -34,6 +34,14 @@ type Config struct {
 	// Webhooks holds the webhook endpoints, events API and deliveries;
 	// optional, those use cases are unavailable without it.
 	Webhooks WebhookConfig
+	// Identity holds passwords and the OAuth 2.0 records (issue 4);
+	// optional, sign-in, OAuth and the tokens API are unavailable without it.
+	Identity IdentityStore
+	// TokenCacheSize and TokenCacheTTL bound the in-process cache of token
+	// lookups: defaults 10,000 entries and 5 s (the most a token revoked
+	// through another replica keeps working; at most MaxTokenCacheTTL).
+	TokenCacheSize int
+	TokenCacheTTL  time.Duration
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.
@@ -63,6 +71,7 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	cursors *cursorCodec
+	tokens  *tokenCache
 }
 
 // NewService returns a Service over the configured stores.
@@ -87,6 +96,7 @@ func NewService(cfg Config) (*Service, error) {
 		log:     cfg.Logger,
 		now:     cfg.Now,
 		cursors: newCursorCodec(cfg.Secret, cfg.CursorTTL, cfg.Now),
+		tokens:  newTokenCache(cfg.TokenCacheSize, cfg.TokenCacheTTL, cfg.Now),
 	}, nil
 }
 

@@ -19,24 +19,61 @@ func HashToken(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Authenticate turns a bearer token into a Principal. Any failure, whether
+// Authenticate turns a bearer token (a personal access token, fdp_, or an
+// OAuth access token, fdo_) into a Principal. Any failure, whether
 // malformed, unknown, expired or revoked, is unauthorized with the same
-// message, so tokens cannot be probed.
+// message, so tokens cannot be probed. Outcomes are cached for at most
+// Config.TokenCacheTTL, so the hot path is not a database round trip.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (Principal, error) {
-	unauth := Errorf(CodeUnauthorized, "the access token is missing, malformed, expired or revoked")
-	if !strings.HasPrefix(bearer, TokenPrefix) || len(bearer) < len(TokenPrefix)+20 || len(bearer) > 200 {
-		return Principal{}, unauth
+	if len(bearer) < len(TokenPrefix)+20 || len(bearer) > 200 {
+		return Principal{}, errUnauthenticated
 	}
-	t, err := s.cfg.Tenants.GetTokenByHash(ctx, HashToken(bearer))
+	prefix := bearer[:len(TokenPrefix)]
+	if prefix != TokenPrefix && prefix != OAuthAccessPrefix {
+		return Principal{}, errUnauthenticated
+	}
+	hash := HashToken(bearer)
+	if p, ok, found := s.tokens.get(hash); found {
+		if !ok {
+			return Principal{}, errUnauthenticated
+		}
+		return p, nil
+	}
+	var p Principal
+	var expires time.Time
+	var err error
+	if prefix == OAuthAccessPrefix {
+		p, expires, err = s.lookupOAuthAccess(ctx, hash)
+	} else {
+		p, expires, err = s.lookupPersonalToken(ctx, hash)
+	}
+	if err == errUnauthenticated {
+		s.tokens.put(hash, Principal{}, false, time.Time{})
+		return Principal{}, err
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	s.tokens.put(hash, p, true, expires)
+	return p, nil
+}
+
+// errUnauthenticated is the one answer for every bad token.
+var errUnauthenticated = Errorf(CodeUnauthorized, "the access token is missing, malformed, expired or revoked")
+
+// lookupPersonalToken reads a personal access token from the store and
+// records its use; errUnauthenticated when it is unknown, revoked or expired.
+func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (Principal, time.Time, error) {
+	t, err := s.cfg.Tenants.GetTokenByHash(ctx, hash)
 	if err != nil {
 		if IsNotFound(err) {
-			return Principal{}, unauth
+			return Principal{}, time.Time{}, errUnauthenticated
 		}
-		return Principal{}, err
+		return Principal{}, time.Time{}, err
 	}
 	now := s.now()
 	if t.RevokedAt != nil || (t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)) {
-		return Principal{}, unauth
+		return Principal{}, time.Time{}, errUnauthenticated
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
 		// Recorded at most once a minute per token: last-used is for people,
@@ -45,7 +82,11 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (Principal, e
 			s.log.WarnContext(ctx, "recording token use", "token_id", t.ID, "err", err)
 		}
 	}
-	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: t.Scopes, RateLimit: t.RateLimit}, nil
+	var expires time.Time
+	if t.ExpiresAt != nil {
+		expires = *t.ExpiresAt
+	}
+	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: t.Scopes, RateLimit: t.RateLimit}, expires, nil
 }
 
 // IssueTokenInput is what an operator gives to create a personal access

@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"context"
+	"crypto/subtle"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// CreateOAuthClientInput registers a third-party application.
+type CreateOAuthClientInput struct {
+	Name         string   `json:"name"`
+	RedirectURIs []string `json:"redirect_uris"`
+	// RateLimit is requests a minute for the client's access tokens; 0 is
+	// the default.
+	RateLimit int `json:"rate_limit"`
+}
+
+// IssuedOAuthClient is a registered client with its secret, shown this once.
+type IssuedOAuthClient struct {
+	Client OAuthClient
+	Secret string
+}
+
+// Validate reports validation_failed for a missing name or a redirect URI
+// that is not absolute https (or http on a loopback address, RFC 8252),
+// or that has a fragment.
+func (in CreateOAuthClientInput) Validate() error {
+	if n := strings.TrimSpace(in.Name); n == "" || len(n) > 100 {
+		return FieldErrorf("name", "name is required, at most 100 characters")
+	}
+	if len(in.RedirectURIs) == 0 || len(in.RedirectURIs) > 10 {
+		return FieldErrorf("redirect_uris", "give from 1 to 10 redirect URIs")
+	}
+	for _, u := range in.RedirectURIs {
+		if err := checkRedirectURI(u); err != nil {
+			return err
+		}
+	}
+	if in.RateLimit < 0 || in.RateLimit > 1_000_000 {
+		return FieldErrorf("rate_limit", "rate_limit must be from 0 to 1000000 requests a minute")
+	}
+	return nil
+}
+
+func checkRedirectURI(s string) error {
+	u, err := url.Parse(s)
+	bad := func(why string) error {
+		return FieldErrorf("redirect_uris", "redirect URI %s %s", quote(s), why)
+	}
+	switch {
+	case err != nil || !u.IsAbs() || u.Host == "" || len(s) > 500:
+		return bad("must be an absolute URL")
+	case u.Fragment != "" || strings.Contains(s, "#"):
+		return bad("must not have a fragment")
+	case u.User != nil:
+		return bad("must not carry credentials")
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http":
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+			return nil
+		}
+		return bad("must use https (http only on a loopback address)")
+	}
+	return bad("must use https")
+}
+
+// CreateOAuthClient registers a client in the caller's tenant. Needs
+// tokens:write (held by admins only): unauthorized, insufficient_scope,
+// validation_failed.
+func (s *Service) CreateOAuthClient(ctx context.Context, p Principal, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
+	if err := p.Require(ScopeTokensWrite); err != nil {
+		return IssuedOAuthClient{}, err
+	}
+	return s.createOAuthClient(ctx, p.TenantID, in)
+}
+
+// RegisterOAuthClient registers a client in a tenant (by slug, created
+// when missing) for the command line, which has no Principal.
+func (s *Service) RegisterOAuthClient(ctx context.Context, tenantSlug string, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
+	if tenantSlug == "" {
+		return IssuedOAuthClient{}, FieldErrorf("tenant", "tenant is required")
+	}
+	if err := in.Validate(); err != nil {
+		return IssuedOAuthClient{}, err
+	}
+	ten, err := s.cfg.Tenants.EnsureTenant(ctx, tenantSlug, tenantSlug)
+	if err != nil {
+		return IssuedOAuthClient{}, err
+	}
+	return s.createOAuthClient(ctx, ten.ID, in)
+}
+
+func (s *Service) createOAuthClient(ctx context.Context, tenantID string, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
+	ids, err := s.identity()
+	if err != nil {
+		return IssuedOAuthClient{}, err
+	}
+	if err := in.Validate(); err != nil {
+		return IssuedOAuthClient{}, err
+	}
+	now := s.now()
+	secret := OAuthSecretPrefix + RandomToken(30)
+	c := OAuthClient{ID: NewID(PrefixOAuthClient, now), TenantID: tenantID, Name: strings.TrimSpace(in.Name),
+		RedirectURIs: slices.Clone(in.RedirectURIs), SecretHash: HashToken(secret), RateLimit: in.RateLimit, CreatedAt: now}
+	if err := ids.CreateOAuthClient(ctx, c); err != nil {
+		return IssuedOAuthClient{}, err
+	}
+	return IssuedOAuthClient{Client: c, Secret: secret}, nil
+}
+
+// ListOAuthClients returns the live clients of the caller's tenant, newest
+// first, in one page. unauthorized, insufficient_scope.
+func (s *Service) ListOAuthClients(ctx context.Context, p Principal) (Page[OAuthClient], error) {
+	if err := p.Require(ScopeTokensWrite); err != nil {
+		return Page[OAuthClient]{}, err
+	}
+	ids, err := s.identity()
+	if err != nil {
+		return Page[OAuthClient]{}, err
+	}
+	cs, err := ids.ListOAuthClients(ctx, p.TenantID)
+	return Page[OAuthClient]{Items: cs}, err
+}
+
+// RevokeOAuthClient revokes a client of the caller's tenant and every
+// token issued to it. unauthorized, insufficient_scope, not_found.
+func (s *Service) RevokeOAuthClient(ctx context.Context, p Principal, id string) error {
+	if err := p.Require(ScopeTokensWrite); err != nil {
+		return err
+	}
+	ids, err := s.identity()
+	if err != nil {
+		return err
+	}
+	if !ValidID(PrefixOAuthClient, id) {
+		return ErrNotFound("oauth client", id)
+	}
+	if err := ids.RevokeOAuthClient(ctx, p.TenantID, id, s.now()); err != nil {
+		return err
+	}
+	s.tokens.purge()
+	return nil
+}
+
+// ClientCredentials are how a client authenticates at the token and
+// revocation endpoints (form fields or HTTP Basic).
+type ClientCredentials struct {
+	ID     string
+	Secret string
+}
+
+// authenticateClient returns the live client with the id and secret;
+// invalid_client for anything else, with one message.
+func (s *Service) authenticateClient(ctx context.Context, ids IdentityStore, cc ClientCredentials) (OAuthClient, error) {
+	bad := Errorf(CodeInvalidClient, "client authentication failed")
+	if !ValidID(PrefixOAuthClient, cc.ID) || cc.Secret == "" || len(cc.Secret) > 200 {
+		return OAuthClient{}, bad
+	}
+	c, err := ids.GetOAuthClient(ctx, cc.ID)
+	if err != nil {
+		if IsNotFound(err) {
+			return OAuthClient{}, bad
+		}
+		return OAuthClient{}, err
+	}
+	if c.RevokedAt != nil || subtle.ConstantTimeCompare([]byte(HashToken(cc.Secret)), []byte(c.SecretHash)) != 1 {
+		return OAuthClient{}, bad
+	}
+	return c, nil
+}

@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"context"
+	"net/mail"
+	"slices"
+	"strings"
+	"time"
+)
+
+// MaxAPITokenRateLimit is the highest per-token rate (requests a minute) a
+// token created through the API may ask for: the default. Operators raise a
+// token's rate with the command line.
+const MaxAPITokenRateLimit = 1000
+
+// identity returns the identity store, or unavailable when none is set.
+func (s *Service) identity() (IdentityStore, error) {
+	if s.cfg.Identity == nil {
+		return nil, Errorf(CodeUnavailable, "sign-in and OAuth are not configured on this server")
+	}
+	return s.cfg.Identity, nil
+}
+
+// CreateUserInput is what an operator gives to create or update a user.
+type CreateUserInput struct {
+	TenantSlug string
+	Email      string
+	Role       Role
+	Password   string
+}
+
+// CreateUser creates a user of a tenant (the tenant too, when missing), or
+// updates the role and password of the user with that email. It is an
+// operator action (the CLI). validation_failed for a malformed email, an
+// unknown role or a password outside MinPasswordLen..MaxPasswordLen.
+func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, Tenant, error) {
+	ids, err := s.identity()
+	if err != nil {
+		return User{}, Tenant{}, err
+	}
+	if in.TenantSlug == "" {
+		return User{}, Tenant{}, FieldErrorf("tenant", "tenant is required")
+	}
+	if a, err := mail.ParseAddress(in.Email); err != nil || a.Address != in.Email {
+		return User{}, Tenant{}, FieldErrorf("email", "email must be an address like ada@example.com; got %s", quote(in.Email))
+	}
+	if !slices.Contains(Roles, in.Role) {
+		return User{}, Tenant{}, FieldErrorf("role", "role must be admin, member or viewer; got %s", quote(string(in.Role)))
+	}
+	hash, err := HashPassword(in.Password)
+	if err != nil {
+		return User{}, Tenant{}, err
+	}
+	ten, err := s.cfg.Tenants.EnsureTenant(ctx, in.TenantSlug, in.TenantSlug)
+	if err != nil {
+		return User{}, Tenant{}, err
+	}
+	now := s.now()
+	u, err := ids.UpsertUser(ctx, User{ID: NewID(PrefixUser, now), TenantID: ten.ID, Email: in.Email,
+		Role: in.Role, PasswordHash: hash, CreatedAt: now})
+	return u, ten, err
+}
+
+// CreateTokenInput is what a caller asks for in POST /v1/tokens.
+type CreateTokenInput struct {
+	Name      string     `json:"name"`
+	Scopes    []Scope    `json:"scopes"`
+	ExpiresAt *time.Time `json:"expires_at"`
+	RateLimit int        `json:"rate_limit"`
+}
+
+// ListTokens returns the personal access tokens of the caller's tenant,
+// revoked ones included, newest first, in one page. Needs tokens:write:
+// unauthorized, insufficient_scope.
+func (s *Service) ListTokens(ctx context.Context, p Principal) (Page[Token], error) {
+	if err := p.Require(ScopeTokensWrite); err != nil {
+		return Page[Token]{}, err
+	}
+	ts, err := s.cfg.Tenants.ListTokens(ctx, p.TenantID, "")
+	if err != nil {
+		return Page[Token]{}, err
+	}
+	return Page[Token]{Items: ts}, nil
+}
+
+// CreateToken creates a personal access token for the caller's user. Its
+// scopes (default: the caller's) must be within the user's role and the
+// caller's own scopes, so a token never grants more than the one that made
+// it. Returns the token and its secret, shown this once. unauthorized,
+// insufficient_scope, validation_failed.
+func (s *Service) CreateToken(ctx context.Context, p Principal, in CreateTokenInput) (IssuedToken, error) {
+	if err := p.Require(ScopeTokensWrite); err != nil {
+		return IssuedToken{}, err
+	}
+	ids, err := s.identity()
+	if err != nil {
+		return IssuedToken{}, err
+	}
+	in.Name = strings.TrimSpace(in.Name)
+	if in.Name == "" || len(in.Name) > 100 {
+		return IssuedToken{}, FieldErrorf("name", "name is required, at most 100 characters")
+	}
+	now := s.now()
+	if in.ExpiresAt != nil && !in.ExpiresAt.After(now) {
+		return IssuedToken{}, FieldErrorf("expires_at", "expires_at must be in the future")
+	}
+	if in.RateLimit < 0 || in.RateLimit > MaxAPITokenRateLimit {
+		return IssuedToken{}, FieldErrorf("rate_limit", "rate_limit must be from 1 to %d requests a minute (0: the default)", MaxAPITokenRateLimit)
+	}
+	u, err := ids.GetUser(ctx, p.TenantID, p.UserID)
+	if err != nil {
+		if IsNotFound(err) {
+			return IssuedToken{}, Errorf(CodeInsufficientScope, "this credential does not belong to a user")
+		}
+		return IssuedToken{}, err
+	}
+	scopes := in.Scopes
+	if len(scopes) == 0 {
+		scopes = p.Scopes
+	}
+	if err := checkGrantable(scopes, u.Role.Scopes(), p.Scopes); err != nil {
+		return IssuedToken{}, err
+	}
+	secret := TokenPrefix + RandomToken(30)
+	t := Token{ID: NewID(PrefixToken, now), TenantID: p.TenantID, UserID: u.ID, Name: in.Name,
+		Hash: HashToken(secret), Scopes: slices.Clone(scopes), RateLimit: in.RateLimit, CreatedAt: now, ExpiresAt: in.ExpiresAt}
+	if err := s.cfg.Tenants.CreateToken(ctx, t); err != nil {
+		return IssuedToken{}, err
+	}
+	return IssuedToken{Token: t, Secret: secret, User: u}, nil
+}
+
+// checkGrantable reports validation_failed unless every scope is known, in
+// the role's scopes and in the caller's.
+func checkGrantable(scopes, role, caller []Scope) error {
+	for _, sc := range scopes {
+		switch {
+		case !slices.Contains(AllScopes, sc):
+			return FieldErrorf("scopes", "unknown scope %s", quote(string(sc)))
+		case !slices.Contains(role, sc):
+			return FieldErrorf("scopes", "scope %s is not allowed for the user's role", sc)
+		case !slices.Contains(caller, sc):
+			return FieldErrorf("scopes", "scope %s is not held by the token making this one", sc)
+		}
+	}
+	return nil
+}
+
+// RevokeToken revokes a personal access token of the caller's tenant. It
+// stops working at once on this replica and within TokenCacheTTL on the
+// others. unauthorized, insufficient_scope, not_found (also for another
+// tenant's token).
+func (s *Service) RevokeToken(ctx context.Context, p Principal, id string) error {
+	if err := p.Require(ScopeTokensWrite); err != nil {
+		return err
+	}
+	if !ValidID(PrefixToken, id) {
+		return ErrNotFound("token", id)
+	}
+	if err := s.cfg.Tenants.RevokeToken(ctx, p.TenantID, id, s.now()); err != nil {
+		return err
+	}
+	s.tokens.purge()
+	return nil
+}
+
+// RevokeTokenByOperator revokes a token of a tenant (by slug) from the
+// command line, which has no Principal.
+func (s *Service) RevokeTokenByOperator(ctx context.Context, tenantSlug, id string) error {
+	ten, err := s.cfg.Tenants.GetTenantBySlug(ctx, tenantSlug)
+	if err != nil {
+		return err
+	}
+	if err := s.cfg.Tenants.RevokeToken(ctx, ten.ID, id, s.now()); err != nil {
+		return err
+	}
+	s.tokens.purge()
+	return nil
+}
+
+// ListTokensByOperator lists a tenant's tokens (by slug) for the command
+// line.
+func (s *Service) ListTokensByOperator(ctx context.Context, tenantSlug string) ([]Token, error) {
+	ten, err := s.cfg.Tenants.GetTenantBySlug(ctx, tenantSlug)
+	if err != nil {
+		return nil, err
+	}
+	return s.cfg.Tenants.ListTokens(ctx, ten.ID, "")
+}

@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// Secret prefixes of the OAuth 2.0 credentials, so that secret scanners and
+// people recognize them (personal access tokens use TokenPrefix, fdp_).
+const (
+	OAuthAccessPrefix  = "fdo_" // access tokens
+	OAuthRefreshPrefix = "fdr_" // refresh tokens
+	OAuthCodePrefix    = "fdc_" // authorization codes
+	OAuthSecretPrefix  = "fds_" // client secrets
+)
+
+// Id prefixes of OAuth records (beside PrefixOAuthClient, cli_).
+const (
+	PrefixOAuthToken = "oat" // an access or refresh token
+	PrefixOAuthGrant = "grt" // a grant: one code and every token issued from it
+)
+
+// OAuth 2.0 error codes (RFC 6749 §4.1.2.1 and §5.2). The token endpoint
+// answers them in the error envelope; the authorization endpoint sends them
+// to the client's redirect URI.
+const (
+	CodeInvalidClient           = "invalid_client"
+	CodeInvalidGrant            = "invalid_grant"
+	CodeUnsupportedGrantType    = "unsupported_grant_type"
+	CodeInvalidScope            = "invalid_scope"
+	CodeUnsupportedResponseType = "unsupported_response_type"
+	CodeAccessDenied            = "access_denied"
+)
+
+// Lifetimes of OAuth credentials.
+const (
+	OAuthCodeTTL    = 5 * time.Minute
+	OAuthAccessTTL  = time.Hour
+	OAuthRefreshTTL = 30 * 24 * time.Hour
+)
+
+// OAuthClient is a third-party application registered in a tenant. Only
+// the hash of its secret is stored.
+type OAuthClient struct {
+	ID           string   `json:"id"`
+	TenantID     string   `json:"-"`
+	Name         string   `json:"name"`
+	RedirectURIs []string `json:"redirect_uris"`
+	SecretHash   string   `json:"-"`
+	// RateLimit is requests per minute for the client's access tokens; 0
+	// means the default.
+	RateLimit int        `json:"rate_limit,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// OAuthCode is an authorization code, stored by the hash of its secret.
+// GrantID ties it to the tokens exchanged for it, so that a replayed code
+// can revoke them.
+type OAuthCode struct {
+	Hash          string
+	GrantID       string
+	TenantID      string
+	ClientID      string
+	UserID        string
+	RedirectURI   string
+	Scopes        []Scope
+	CodeChallenge string // S256 challenge; empty without PKCE
+	CreatedAt     time.Time
+	ExpiresAt     time.Time
+	UsedAt        *time.Time
+}
+
+// OAuthTokenKind says what an OAuthToken is.
+type OAuthTokenKind string
+
+// OAuth token kinds.
+const (
+	OAuthAccess  OAuthTokenKind = "access"
+	OAuthRefresh OAuthTokenKind = "refresh"
+)
+
+// OAuthToken is an access or refresh token issued to a client for a user.
+// Tokens of one grant share GrantID (a refresh token family): reuse of a
+// rotated refresh token, or replay of the code, revokes the whole grant.
+type OAuthToken struct {
+	ID        string
+	Kind      OAuthTokenKind
+	Hash      string
+	GrantID   string
+	TenantID  string
+	ClientID  string
+	UserID    string
+	Scopes    []Scope
+	RateLimit int
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	// UsedAt is when a refresh token was rotated (spent).
+	UsedAt    *time.Time
+	RevokedAt *time.Time
+}
+
+// IdentityStore holds users' credentials and the OAuth 2.0 records. Unless
+// a method says otherwise it returns not_found for a missing record (also
+// another tenant's), conflict for a uniqueness violation, and wraps
+// anything else as an internal error.
+type IdentityStore interface {
+	// UpsertUser creates the user (by tenant and email, case-insensitive)
+	// or updates its role and password hash; it returns the stored user.
+	UpsertUser(ctx context.Context, u User) (User, error)
+	// GetUser returns a user of the tenant by id.
+	GetUser(ctx context.Context, tenantID, id string) (User, error)
+	// GetUserByEmail returns a user of the tenant by email.
+	GetUserByEmail(ctx context.Context, tenantID, email string) (User, error)
+	// CreateOAuthClient stores a client; conflict when the id exists.
+	CreateOAuthClient(ctx context.Context, c OAuthClient) error
+	// GetOAuthClient returns a client by id, whatever its tenant (client
+	// ids are global, as OAuth requires); revoked ones too.
+	GetOAuthClient(ctx context.Context, id string) (OAuthClient, error)
+	// ListOAuthClients returns the tenant's live clients, newest first.
+	ListOAuthClients(ctx context.Context, tenantID string) ([]OAuthClient, error)
+	// RevokeOAuthClient marks a live client of the tenant revoked and
+	// revokes every token issued to it.
+	RevokeOAuthClient(ctx context.Context, tenantID, id string, at time.Time) error
+	// CreateOAuthCode stores an authorization code.
+	CreateOAuthCode(ctx context.Context, c OAuthCode) error
+	// UseOAuthCode marks the code with the hash used at the given time and
+	// returns it. first is false when it had been used before (a replay);
+	// the code then keeps its first use time.
+	UseOAuthCode(ctx context.Context, hash string, at time.Time) (c OAuthCode, first bool, err error)
+	// CreateOAuthTokens stores tokens together (an access token and its
+	// refresh token).
+	CreateOAuthTokens(ctx context.Context, ts ...OAuthToken) error
+	// GetOAuthTokenByHash returns a token by the hash of its secret, spent,
+	// revoked or expired alike (the caller checks).
+	GetOAuthTokenByHash(ctx context.Context, hash string) (OAuthToken, error)
+	// UseRefreshToken marks the refresh token with the hash spent at the
+	// given time and returns it; first is false when it was spent before
+	// (a reuse).
+	UseRefreshToken(ctx context.Context, hash string, at time.Time) (t OAuthToken, first bool, err error)
+	// RevokeOAuthGrant revokes every live token of a grant.
+	RevokeOAuthGrant(ctx context.Context, grantID string, at time.Time) error
+	// RevokeOAuthToken revokes one token by id.
+	RevokeOAuthToken(ctx context.Context, id string, at time.Time) error
+}
