@@ -120,7 +120,9 @@ func TestMutations(t *testing.T) {
 		}
 	}
 	exp := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
-	r := data[struct{ ResolveFinding struct{ Status, Resolution string } }](t, e.gql(t, e.tokA,
+	r := data[struct {
+		ResolveFinding struct{ Status, Resolution string }
+	}](t, e.gql(t, e.tokA,
 		`mutation($in: ResolveFindingInput!) { resolveFinding(input: $in) { status resolution } }`,
 		map[string]any{"in": map[string]any{"id": open, "note": "known", "expiresAt": exp}}))
 	if r.ResolveFinding.Status != "RESOLVED" || r.ResolveFinding.Resolution != "ACCEPTED_RISK" {
