@@ -39,7 +39,7 @@ type Input struct {
 
 // Compile validates p (see Validate) and compiles it. The error is the
 // validation_failed *engine.Error that Validate returns, or an internal
-// error if cel-go cannot plan a checked expression.
+// error if the evidence cannot be encoded.
 func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 	checked, err := c.compile(p)
 	if err != nil {
@@ -53,7 +53,9 @@ func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 		// Folds constants and compiles constant regular expressions once.
 		cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
-		return nil, fmt.Errorf("policy %s: plan expression: %w", p.ID, err)
+		// Planning evaluates constant parts (OptOptimize); checkFunctions
+		// catches the known failures with a position, this the rest.
+		return nil, engine.FieldErrorf("expression", "expression: %v", err)
 	}
 	// The templates parsed in validateFields; parsing again is cheaper
 	// than threading them through.

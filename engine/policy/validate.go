@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
 )
 
 // Limits on a policy's fields.
@@ -54,9 +55,10 @@ func Normalize(p engine.Policy) engine.Policy {
 // validation_failed *engine.Error whose Field names the first bad field and
 // whose message, for the expression, carries the CEL errors with their
 // positions, e.g. `expression: ERROR: <input>:1:1: undeclared reference to
-// 'resorce'`.
+// 'resorce'`. It plans the program too (as Compile does), so that a policy that
+// validates always compiles.
 func (c *Compiler) Validate(p engine.Policy) error {
-	_, err := c.compile(p)
+	_, err := c.Compile(p)
 	return err
 }
 
@@ -140,22 +142,40 @@ func checkExpression(env *cel.Env, expr string) (*cel.Ast, error) {
 // cost limit to see). Policies decide, they do not build strings.
 var amplifying = map[string]bool{"replace": true, "join": true, "format": true}
 
-// checkFunctions rejects calls to amplifying functions, naming the first
-// one's position.
+// checkFunctions rejects calls to amplifying functions and constant
+// regular expressions that do not compile, naming the first one's position.
 func checkFunctions(checked *cel.Ast) error {
 	rep := checked.NativeRep()
-	var bad ast.Expr
+	var (
+		bad ast.Expr
+		msg string
+	)
 	ast.PreOrderVisit(rep.Expr(), ast.NewExprVisitor(func(e ast.Expr) {
-		if bad == nil && e.Kind() == ast.CallKind && amplifying[e.AsCall().FunctionName()] {
-			bad = e
+		if bad != nil || e.Kind() != ast.CallKind {
+			return
+		}
+		call := e.AsCall()
+		switch name := call.FunctionName(); {
+		case amplifying[name]:
+			bad, msg = e, fmt.Sprintf("function '%s' is not available in policies", name)
+		case name == "matches":
+			args := call.Args()
+			pattern := args[len(args)-1] // s.matches(re) or matches(s, re)
+			if pattern.Kind() != ast.LiteralKind {
+				return
+			}
+			if re, ok := pattern.AsLiteral().(types.String); ok {
+				if _, err := regexp.Compile(string(re)); err != nil {
+					bad, msg = pattern, "invalid regular expression: "+err.Error()
+				}
+			}
 		}
 	}))
 	if bad == nil {
 		return nil
 	}
 	loc := rep.SourceInfo().GetStartLocation(bad.ID())
-	return engine.FieldErrorf("expression", "expression: ERROR: <input>:%d:%d: function '%s' is not available in policies",
-		loc.Line(), loc.Column()+1, bad.AsCall().FunctionName())
+	return engine.FieldErrorf("expression", "expression: ERROR: <input>:%d:%d: %s", loc.Line(), loc.Column()+1, msg)
 }
 
 // formatIssues renders CEL errors one line each, without cel-go's source
