@@ -21,6 +21,7 @@ type config struct {
 	CORSOrigins   []string
 	TrustProxy    bool
 	LogLevel      slog.Level
+	Webhooks      webhookSettings // FOURD_WEBHOOK_*
 }
 
 // envVar documents one configuration variable; the README's table is this list.
@@ -93,6 +94,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(get("FOURD_LOG_LEVEL", "info"))); err != nil {
 		return c, fmt.Errorf("FOURD_LOG_LEVEL=%q: want debug, info, warn or error", getenv("FOURD_LOG_LEVEL"))
+	}
+	var err error
+	if c.Webhooks, err = loadWebhookSettings(get); err != nil {
+		return c, err
 	}
 	return c, nil
 }

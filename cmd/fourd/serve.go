@@ -60,6 +60,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	host, _ := os.Hostname()
 	worker := fmt.Sprintf("%s-%d", host, os.Getpid())
 	startWorkers(ctx, &wg, svc, log, worker)
+	startDispatcher(ctx, &wg, cfg.Webhooks, s.pg, cfg.Secret, log, worker)
 	log.Info("fourd serving", "addr", "http://"+ln.Addr().String(), "metrics", cfg.MetricsAddr)
 	err = rest.ServeListener(ctx, ln, h, log)
 	wg.Wait()

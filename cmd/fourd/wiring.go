@@ -59,7 +59,9 @@ func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool)
 
 // newService builds the engine over the stores.
 func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*engine.Service, error) {
-	return engine.NewService(engineConfig(log, s, secret))
+	ec := engineConfig(log, s, secret)
+	ec.Webhooks = webhookEngineConfig(cfg.Webhooks, s.pg, secret)
+	return engine.NewService(ec)
 }
 
 // engineConfig wires the stores into the engine's interfaces.
@@ -86,6 +88,7 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer
 // newInstrumentedService builds the engine with its store calls timed into reg.
 func newInstrumentedService(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (*engine.Service, error) {
 	ec := engineConfig(log, s, cfg.Secret)
+	ec.Webhooks = webhookEngineConfig(cfg.Webhooks, s.pg, cfg.Secret)
 	ec = rest.InstrumentStores(reg, ec)
 	return engine.NewService(ec)
 }
