@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/loaders"
 	"github.com/fourd-dev/fourd/graph/model"
@@ -11,8 +13,8 @@ import (
 // findings is the one path of every findings connection (Query.findings,
 // Resource.findings, Audit.findings): a ListFindings page whose edges carry
 // engine-signed cursors and whose totalCount is the snapshot's count with
-// the same filter. The page's resources are primed into the request's
-// resource loader's batch queue by the Finding.resource resolver.
+// the same filter. When the selection asks for the findings' resources,
+// the page's resources are read in one batch up front.
 func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *int, after *string, last *int, before *string) (*model.FindingConnection, error) {
 	pr, err := pageRequest(first, after, last, before)
 	if err != nil {
@@ -22,6 +24,15 @@ func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *
 	page, err := r.svc.ListFindings(ctx, p, f, pr)
 	if err != nil {
 		return nil, err
+	}
+	if len(page.Items) > 1 && selectsResource(ctx) {
+		ids := make([]string, len(page.Items))
+		for i, f := range page.Items {
+			ids[i] = f.ResourceID
+		}
+		if err := loaders.For(ctx).PrefetchResources(ctx, r.svc, p, ids); err != nil {
+			return nil, err
+		}
 	}
 	c := model.NewFindingConnection(page, func(x engine.Finding) string { return r.svc.FindingCursor(p, f, x) })
 	c.Count = func() (int, error) {
@@ -92,4 +103,38 @@ func (r *Resolver) listReports(ctx context.Context, first *int, after *string, l
 		return nil, err
 	}
 	return model.NewReportConnection(page, func(x engine.Report) string { return r.svc.ReportCursor(p, x.ID) }), nil
+}
+
+// selectsResource reports whether the current findings connection field
+// selects resource on its nodes (through nodes or edges.node).
+func selectsResource(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return false
+	}
+	op := graphql.GetOperationContext(ctx)
+	has := func(sel []graphql.CollectedField, name string) bool {
+		for _, f := range sel {
+			if f.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	finding := []string{"Finding", "Node"}
+	for _, f := range graphql.CollectFields(op, fc.Field.Selections, []string{"FindingConnection"}) {
+		switch f.Name {
+		case "nodes":
+			if has(graphql.CollectFields(op, f.Selections, finding), "resource") {
+				return true
+			}
+		case "edges":
+			for _, n := range graphql.CollectFields(op, f.Selections, []string{"FindingEdge"}) {
+				if n.Name == "node" && has(graphql.CollectFields(op, n.Selections, finding), "resource") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -83,6 +83,27 @@ func (l *Loaders) Resource(ctx context.Context, id string) (*engine.Resource, er
 	return l.resources.Load(ctx, id)
 }
 
+// PrefetchResources reads the resources with ids that are not cached yet
+// in one store query and caches them (nil for a missing one), so that the
+// Resource calls that follow are answered from the cache. A connection
+// calls it for its whole page when resources are selected: one query
+// however the field resolvers are scheduled.
+func (l *Loaders) PrefetchResources(ctx context.Context, svc *engine.Service, p engine.Principal, ids []string) error {
+	found, err := svc.GetResources(ctx, p, ids)
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		if found[i].ID != "" {
+			r := found[i]
+			l.resources.Prime(id, &r)
+		} else {
+			l.resources.Prime(id, nil)
+		}
+	}
+	return nil
+}
+
 // FindingCount returns how many findings match f (f.AuditID empty: the
 // latest completed snapshot).
 func (l *Loaders) FindingCount(ctx context.Context, f engine.FindingFilter) (int, error) {
