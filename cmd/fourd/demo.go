@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -18,8 +17,6 @@ import (
 const (
 	demoTenant = "demo"
 	demoEmail  = "analyst@demo.fourd.local"
-	// auditLeaseForDemo bounds how long the demo's own audit holds its claim.
-	auditLeaseForDemo = 10 * time.Minute
 )
 
 // demo loads the demo tenant: a token saved in $FOURD_DATA_DIR/demo-token

@@ -39,26 +39,13 @@ func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc 
 		}
 		fmt.Fprintf(stdout, "imported %s: %d resources (%d new), %d rejected\n", name, res.Accepted, res.New, res.Rejected)
 	}
-	a, err := svc.StartAudit(ctx, p)
+	done, err := runAuditNow(ctx, s, svc, p)
 	if engine.ErrorCode(err) == engine.CodeConflict {
 		fmt.Fprintln(stdout, "an audit of the demo tenant is already queued; fourd serve will run it")
 		return nil
 	}
 	if err != nil {
 		return err
-	}
-	// Run queued audits here until ours has run (the queue hands them out
-	// oldest first, whatever the tenant).
-	var done engine.Audit
-	for done.ID != a.ID {
-		claimed, err := s.pg.ClaimAudit(ctx, "demo", auditLeaseForDemo)
-		if err != nil {
-			return fmt.Errorf("running the demo audit: %w", err)
-		}
-		done = svc.RunAudit(ctx, claimed)
-	}
-	if done.Status != engine.AuditCompleted {
-		return fmt.Errorf("demo audit %s ended %s: %s", a.ID, done.Status, done.Error)
 	}
 	sum := done.Summary
 	fmt.Fprintf(stdout, "audit %s: %d resources, %d open findings (security %d, cost %d, architecture %d, compliance %d)\n",

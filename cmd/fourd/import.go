@@ -20,13 +20,23 @@ import (
 func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	tenant := fs.String("tenant", "", "tenant slug (created when missing)")
+	// The file may come before the flags (import FILE --tenant T) or after.
+	var file string
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		file, args = args[0], args[1:]
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
-	if *tenant == "" || fs.NArg() != 1 {
+	if file == "" && fs.NArg() == 1 {
+		file = fs.Arg(0)
+	} else if fs.NArg() != 0 {
+		file = ""
+	}
+	if *tenant == "" || file == "" {
 		return usageError{"import: want: import FILE --tenant T"}
 	}
-	f, err := os.Open(fs.Arg(0))
+	f, err := os.Open(file)
 	if err != nil {
 		return err
 	}
@@ -48,7 +58,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "imported %s into %s: %d accepted (%d new), %d rejected\n", fs.Arg(0), *tenant, res.Accepted, res.New, res.Rejected)
+	fmt.Fprintf(stdout, "imported %s into %s: %d accepted (%d new), %d rejected\n", file, *tenant, res.Accepted, res.New, res.Rejected)
 	for _, e := range res.Errors {
 		fmt.Fprintf(stdout, "  record %d: %s (%s)\n", e.Index, e.Message, e.Code)
 	}

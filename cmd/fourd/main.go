@@ -23,6 +23,7 @@ Usage:
                               create a personal access token (printed alone on the last line)
   fourd import FILE --tenant T
                               import an inventory: fourd NDJSON, AWS Config, Terraform state or show -json
+  fourd audit --tenant T       run an audit of the tenant now and print its summary
   fourd demo                  load the demo tenant: inventory, an audit, a token in $FOURD_DATA_DIR/demo-token
   fourd loadgen [flags]       write synthetic tenants at scale (see fourd loadgen -h)
 
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return tokenCmd(ctx, cfg, log, rest, stdout)
 	case "demo":
 		return demo(ctx, cfg, log, rest, stdout)
+	case "audit":
+		return auditCmd(ctx, cfg, log, rest, stdout)
 	case "import":
 		return importCmd(ctx, cfg, log, rest, stdout, stderr)
 	case "loadgen":

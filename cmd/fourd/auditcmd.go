@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// auditCmd runs an audit of a tenant now, in this process, and prints its
+// summary: what a worker of serve does, for scripts and benchmarks.
+func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
+	fs := newFlags("audit", stdout)
+	tenant := fs.String("tenant", "", "tenant slug")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *tenant == "" {
+		return usageError{"audit: want: audit --tenant T"}
+	}
+	s, err := openStores(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	if err != nil {
+		return err
+	}
+	p, err := operatorPrincipal(ctx, s, *tenant)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	done, err := runAuditNow(ctx, s, svc, p)
+	if err != nil {
+		return err
+	}
+	sum := done.Summary
+	fmt.Fprintf(stdout, "audit %s completed in %s: %d resources, %d open findings, %d new, %d resolved\n",
+		done.ID, time.Since(start).Round(time.Millisecond), sum.ResourcesScanned, sum.FindingsOpen, sum.FindingsNew, sum.FindingsResolved)
+	for _, d := range engine.Dimensions {
+		fmt.Fprintf(stdout, "  %-13s %d\n", d, sum.ByDimension[d])
+	}
+	return nil
+}
+
+// runAuditNow starts an audit of p's tenant and runs queued audits in this
+// process until it has run (the queue hands them out oldest first).
+func runAuditNow(ctx context.Context, s *stores, svc *engine.Service, p engine.Principal) (engine.Audit, error) {
+	a, err := svc.StartAudit(ctx, p)
+	if err != nil {
+		return engine.Audit{}, err
+	}
+	var done engine.Audit
+	for done.ID != a.ID {
+		claimed, err := s.pg.ClaimAudit(ctx, "cli", 30*time.Minute)
+		if err != nil {
+			return engine.Audit{}, fmt.Errorf("running audit %s: %w", a.ID, err)
+		}
+		done = svc.RunAudit(ctx, claimed)
+	}
+	if done.Status != engine.AuditCompleted {
+		return done, fmt.Errorf("audit %s ended %s: %s", done.ID, done.Status, done.Error)
+	}
+	return done, nil
+}
