@@ -42,13 +42,17 @@ func (a *api) authenticated(h handlerFunc) handlerFunc {
 		if !ok {
 			token, ok := bearer(r)
 			if !ok {
-				return errUnauthorized
+				return a.anonymous(rejected(errUnauthorized))(w, r)
 			}
 			var err error
 			start := a.cfg.Now()
 			p, err = a.svc.Authenticate(r.Context(), token)
 			a.metrics.observeAuth(a.cfg.Now().Sub(start), err)
 			if err != nil {
+				if engine.ErrorCode(err) == engine.CodeUnauthorized {
+					// Bad tokens count against the address's budget.
+					return a.anonymous(rejected(err))(w, r)
+				}
 				return err
 			}
 			r = r.WithContext(WithPrincipal(r.Context(), p))
@@ -68,4 +72,9 @@ func (a *api) authenticated(h handlerFunc) handlerFunc {
 func principal(r *http.Request) engine.Principal {
 	p, _ := PrincipalFrom(r.Context())
 	return p
+}
+
+// rejected is a handler that answers err (after anonymous has counted it).
+func rejected(err error) handlerFunc {
+	return func(http.ResponseWriter, *http.Request) error { return err }
 }

@@ -56,6 +56,7 @@ func (a *api) routes() {
 	a.get("/v1/reports", a.authenticated(listOf(s.ListReports)))
 	a.get("/v1/reports/{id}", a.authenticated(getOf(s.GetReport)))
 	a.webhookRoutes()
+	a.identityRoutes()
 	a.get("/v1/openapi.json", serveOpenAPI)
 	a.get("/healthz", a.healthz)
 	a.get("/readyz", a.readyz)
