@@ -210,6 +210,10 @@ type DeliveryQueue interface {
 	// plan. A stale record (the lease was taken over) only fills in the
 	// attempt's log entry. not_found when the delivery does not exist.
 	RecordDeliveryAttempt(ctx context.Context, rec DeliveryAttemptRecord) error
+	// RecordDeliveredAttempts is RecordDeliveryAttempt for many successful
+	// attempts in one statement (group commit). It returns the ids of the
+	// deliveries that do not exist; their records are dropped.
+	RecordDeliveredAttempts(ctx context.Context, recs []DeliveryAttemptRecord) (missing []string, err error)
 }
 
 // ClaimedDelivery is a leased delivery with what an attempt needs.

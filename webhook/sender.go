@@ -41,6 +41,10 @@ type Config struct {
 	MaxResponseBytes int64
 	// UserAgent is sent as User-Agent.
 	UserAgent string
+	// MaxIdleConnsPerHost bounds the keep-alive connections kept per
+	// endpoint host; default 16. A dispatcher with more attempts in flight
+	// to one host than this reconnects for the excess.
+	MaxIdleConnsPerHost int
 	// Addresses decides which addresses may be dialed.
 	Addresses AddressPolicy
 	// RootCAs verifies endpoint certificates; nil uses the system pool.
@@ -79,6 +83,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UserAgent == "" {
 		c.UserAgent = DefaultUserAgent
+	}
+	if c.MaxIdleConnsPerHost <= 0 {
+		c.MaxIdleConnsPerHost = 16
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -134,7 +141,7 @@ func NewSender(cfg Config) (*Sender, error) {
 		TLSHandshakeTimeout:    cfg.Timeout,
 		ResponseHeaderTimeout:  cfg.Timeout,
 		MaxIdleConns:           512,
-		MaxIdleConnsPerHost:    16,
+		MaxIdleConnsPerHost:    cfg.MaxIdleConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 		DisableCompression:     true,

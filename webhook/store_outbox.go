@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -41,6 +42,17 @@ type StoreOutboxConfig struct {
 // attempts with their plans.
 type StoreOutbox struct {
 	cfg StoreOutboxConfig
+	// Successful attempts are group-committed: whoever finds no flush
+	// running becomes the flusher and writes everything queued meanwhile
+	// in one statement, while the others wait for their batch.
+	mu       sync.Mutex
+	queued   []*queuedRecord
+	flushing bool
+}
+
+type queuedRecord struct {
+	rec  engine.DeliveryAttemptRecord
+	done chan error
 }
 
 var _ Outbox = (*StoreOutbox)(nil)
@@ -134,5 +146,68 @@ func (o *StoreOutbox) RecordAttempt(ctx context.Context, rec AttemptRecord) erro
 	if o.cfg.DisableAfter > 0 {
 		dr.FailingLimit = now.Add(-o.cfg.DisableAfter)
 	}
+	if dr.Outcome == engine.AttemptSuccess && dr.Status == engine.DeliveryDelivered {
+		return o.recordDelivered(ctx, dr)
+	}
 	return o.cfg.Queue.RecordDeliveryAttempt(ctx, dr)
+}
+
+// recordDelivered group-commits a successful attempt and returns once it
+// is stored (or failed to be).
+func (o *StoreOutbox) recordDelivered(ctx context.Context, dr engine.DeliveryAttemptRecord) error {
+	q := &queuedRecord{rec: dr, done: make(chan error, 1)}
+	o.mu.Lock()
+	o.queued = append(o.queued, q)
+	lead := !o.flushing
+	o.flushing = true
+	o.mu.Unlock()
+	if lead {
+		o.flush(context.WithoutCancel(ctx))
+	}
+	select {
+	case err := <-q.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// maxGroupCommit bounds one flush.
+const maxGroupCommit = 1000
+
+// flush writes queued records until none is left.
+func (o *StoreOutbox) flush(ctx context.Context) {
+	for {
+		o.mu.Lock()
+		n := min(len(o.queued), maxGroupCommit)
+		batch := o.queued[:n:n]
+		o.queued = o.queued[n:]
+		if n == 0 {
+			o.flushing = false
+			o.mu.Unlock()
+			return
+		}
+		o.mu.Unlock()
+		recs := make([]engine.DeliveryAttemptRecord, n)
+		for i, q := range batch {
+			recs[i] = q.rec
+		}
+		fctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		missing, err := o.cfg.Queue.RecordDeliveredAttempts(fctx, recs)
+		cancel()
+		gone := map[string]bool{}
+		for _, id := range missing {
+			gone[id] = true
+		}
+		for _, q := range batch {
+			switch {
+			case err != nil:
+				q.done <- err
+			case gone[q.rec.DeliveryID]:
+				q.done <- engine.ErrNotFound("delivery", q.rec.DeliveryID)
+			default:
+				q.done <- nil
+			}
+		}
+	}
 }

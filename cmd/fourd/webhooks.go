@@ -98,7 +98,8 @@ func webhookEngineConfig(w webhookSettings, store engine.WebhookStore, secret []
 // newDispatchers builds the dispatch loops of one serve process over the
 // outbox queue, sharing one Sender (and its connection pool).
 func newDispatchers(w webhookSettings, queue engine.DeliveryQueue, secret []byte, log *slog.Logger, worker string) ([]*webhook.Dispatcher, *webhook.Sender, error) {
-	sender, err := webhook.NewSender(webhook.Config{Addresses: w.addressPolicy(), Logger: log})
+	sender, err := webhook.NewSender(webhook.Config{Addresses: w.addressPolicy(), Logger: log,
+		MaxIdleConnsPerHost: w.Dispatchers * w.Concurrency})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -109,3 +109,61 @@ func disableEndpoint(ctx context.Context, tx pgx.Tx, tenantID, endpointID, reaso
 	return appendEvents(ctx, tx, []engine.Event{{ID: engine.NewID(engine.PrefixEvent, now), TenantID: tenantID,
 		Type: engine.EventWebhookEndpointDisabled, CreatedAt: now, Data: data}})
 }
+
+// recordDeliveredSQL is recordSQL for a batch of successful attempts.
+const recordDeliveredSQL = `WITH r AS (
+		SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::bigint[])
+			AS r(id, attempt, started_at, status_code, latency_us)),
+	a AS (
+		INSERT INTO webhook_delivery_attempts AS w (delivery_id, attempt, started_at, outcome, status_code, latency_us)
+		SELECT r.id, r.attempt, r.started_at, 'success', r.status_code, r.latency_us
+		FROM r JOIN webhook_deliveries x ON x.id = r.id
+		ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, outcome = 'success',
+			status_code = excluded.status_code, latency_us = excluded.latency_us, error = '', next_attempt_at = NULL
+		WHERE w.outcome = 'abandoned'
+		RETURNING 1),
+	d AS (
+		UPDATE webhook_deliveries d SET status = 'delivered', next_attempt_at = NULL, last_status_code = r.status_code,
+			last_error = '', claimed_by = NULL, updated_at = $6, delivered_at = $6
+		FROM r WHERE d.id = r.id AND d.attempts = r.attempt AND d.status = 'delivering'
+		RETURNING d.endpoint_id),
+	e AS (
+		UPDATE webhook_endpoints SET failing_since = NULL
+		WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL
+		RETURNING 1)
+	SELECT r.id FROM r WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.id = r.id)`
+
+// RecordDeliveredAttempts records many successful attempts in one
+// statement, as RecordDeliveryAttempt would one by one. It returns the ids
+// of deliveries that do not exist.
+func (s *Store) RecordDeliveredAttempts(ctx context.Context, recs []engine.DeliveryAttemptRecord) (_ []string, err error) {
+	defer wrap(&err, "RecordDeliveredAttempts(%d)", len(recs))
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(recs))
+	attempts := make([]int32, len(recs))
+	started := make([]time.Time, len(recs))
+	codes := make([]int32, len(recs))
+	latency := make([]int64, len(recs))
+	now := recs[0].Now
+	for i, r := range recs {
+		if r.Outcome != engine.AttemptSuccess {
+			return nil, engine.Errorf(engine.CodeValidationFailed, "RecordDeliveredAttempts takes successful attempts only")
+		}
+		ids[i], attempts[i], started[i], codes[i], latency[i] = r.DeliveryID, int32(r.Attempt), r.StartedAt, int32(r.StatusCode), r.Latency.Microseconds()
+		now = later(now, r.Now)
+	}
+	rows, err := s.pool.Query(ctx, recordDeliveredSQL, ids, attempts, started, codes, latency, now)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
