@@ -338,3 +338,40 @@ func TestRedeliverRecoverDirected(t *testing.T) {
 		t.Fatalf("claimed %d, %v; want 2 recovered + 1 redelivered + 1 test", len(cs), err)
 	}
 }
+
+func TestRecordDeliveredAttempts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	a := mustTenant(t, s, "a")
+	mustEndpoint(t, s, a.ID, 1, "*")
+	appendTyped(t, s, a.ID, 10, engine.EventFindingCreated, engine.EventFindingResolved, engine.EventAuditCompleted)
+	if _, err := s.FanOutEvents(ctx, 10, t0); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := s.ClaimDeliveries(ctx, "w", t0, 10, time.Minute)
+	if err != nil || len(cs) != 3 {
+		t.Fatalf("claimed %d, %v", len(cs), err)
+	}
+	missing := newID(engine.PrefixDelivery, 99)
+	var recs []engine.DeliveryAttemptRecord
+	for _, c := range append(cs, engine.ClaimedDelivery{ID: missing, Attempt: 1}) {
+		recs = append(recs, engine.DeliveryAttemptRecord{DeliveryID: c.ID, Attempt: c.Attempt, StartedAt: t0,
+			Outcome: engine.AttemptSuccess, StatusCode: 204, Latency: time.Millisecond, Status: engine.DeliveryDelivered, Now: t0})
+	}
+	gone, err := s.RecordDeliveredAttempts(ctx, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff(t, "missing", []string{missing}, gone)
+	for _, c := range cs {
+		ds, err := s.ListDeliveries(ctx, engine.DeliveryQuery{TenantID: a.ID, EventID: c.Event.ID, Limit: 5})
+		if err != nil || len(ds) != 1 {
+			t.Fatalf("ListDeliveries: %v, %v", ds, err)
+		}
+		diff(t, "delivered with one logged attempt", []any{engine.DeliveryDelivered, 1, 204},
+			[]any{ds[0].Status, len(ds[0].AttemptLog), ds[0].AttemptLog[0].StatusCode})
+	}
+	_, err = s.RecordDeliveredAttempts(ctx, []engine.DeliveryAttemptRecord{{DeliveryID: cs[0].ID, Outcome: engine.AttemptRetry}})
+	wantCode(t, "a failed attempt in the batch", err, engine.CodeValidationFailed)
+}
