@@ -22,6 +22,7 @@ type config struct {
 	TrustProxy    bool
 	LogLevel      slog.Level
 	Webhooks      webhookSettings // FOURD_WEBHOOK_*
+	Limits        limitSettings   // FOURD_REDIS_URL, FOURD_RATE_LIMIT* (cmd/fourd/ratelimit.go)
 }
 
 // envVar documents one configuration variable; the README's table is this list.
@@ -37,6 +38,10 @@ var envVars = []envVar{
 	{"FOURD_CORS_ORIGINS", "(none)", "comma-separated origins allowed by CORS, or *"},
 	{"FOURD_TRUST_PROXY", "false", "honour X-Forwarded-For/Proto from a reverse proxy"},
 	{"FOURD_LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"FOURD_REDIS_URL", "(none: in-memory)", "Redis for rate-limit counters shared by replicas, redis://host:port/db"},
+	{"FOURD_RATE_LIMIT", "1000", "requests a minute per token (a token's or OAuth client's own rate replaces it)"},
+	{"FOURD_RATE_LIMIT_HEAVY", "20", "requests a minute per token: report generation, audit start, reanalysis"},
+	{"FOURD_RATE_LIMIT_ANONYMOUS", "300", "requests a minute per client address without a valid token"},
 }
 
 // loadConfig reads the configuration from getenv. Every invalid value is an
@@ -97,6 +102,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	var err error
 	if c.Webhooks, err = loadWebhookSettings(get); err != nil {
+		return c, err
+	}
+	if c.Limits, err = loadLimitSettings(get); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -21,6 +21,14 @@ Usage:
   fourd migrate               apply database migrations to ClickHouse and PostgreSQL
   fourd token create --tenant T --email E [--role R] [--scopes a,b] [--name N] [--expires 720h]
                               create a personal access token (printed alone on the last line)
+  fourd token list --tenant T list a tenant's personal access tokens
+  fourd token revoke --tenant T pat_…
+                              revoke a token (other replicas stop accepting it within 5 s)
+  fourd user create --tenant T --email E --role R [--password-stdin]
+                              create a user (or set its role and password); the password is
+                              prompted for, or read from stdin
+  fourd oauth-client create --tenant T --name N --redirect-uri U
+                              register an OAuth client (secret printed alone on the last line)
   fourd import FILE --tenant T
                               import an inventory: fourd NDJSON, AWS Config, Terraform state or show -json
   fourd audit --tenant T       run an audit of the tenant now and print its summary
@@ -68,6 +76,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrate(ctx, cfg, log, stdout)
 	case "token":
 		return tokenCmd(ctx, cfg, log, rest, stdout)
+	case "user":
+		return userCmd(ctx, cfg, log, rest, os.Stdin, stdout, stderr)
+	case "oauth-client":
+		return oauthClientCmd(ctx, cfg, log, rest, stdout)
 	case "demo":
 		return demo(ctx, cfg, log, rest, stdout)
 	case "audit":

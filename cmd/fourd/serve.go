@@ -32,8 +32,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	limiter, closeLimiter, err := newLimiter(ctx, cfg.Limits, log)
+	if err != nil {
+		return err
+	}
+	defer closeLimiter()
 	h, err := rest.New(rest.Config{Service: svc, Logger: log, CORSOrigins: cfg.CORSOrigins,
-		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsAddr == ""})
+		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsAddr == "", Limiter: limiter})
 	if err != nil {
 		return err
 	}

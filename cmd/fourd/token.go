@@ -12,8 +12,14 @@ import (
 )
 
 func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "list" {
+		return tokenListCmd(ctx, cfg, log, args[1:], stdout)
+	}
+	if len(args) > 0 && args[0] == "revoke" {
+		return tokenRevokeCmd(ctx, cfg, log, args[1:], stdout)
+	}
 	if len(args) == 0 || args[0] != "create" {
-		return usageError{"token: want: token create --tenant T --email E"}
+		return usageError{"token: want: token create|list|revoke"}
 	}
 	fs := newFlags("token create", stdout)
 	tenant := fs.String("tenant", "", "tenant slug (created when missing)")

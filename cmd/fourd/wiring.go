@@ -71,7 +71,8 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
 		Snapshots: s.ch, Inventory: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg,
 		Events: s.pg, EventLog: s.ch,
-		Secret: secret, Logger: log,
+		Identity: s.pg,
+		Secret:   secret, Logger: log,
 	}
 }
 
