@@ -38,6 +38,9 @@ type env struct {
 	tokB                                                   string
 }
 
+// envsStarted counts servers started by newEnv (see TestMain).
+var envsStarted atomic.Int64
+
 // tenantSeed is what was written for one tenant.
 type tenantSeed struct {
 	id        string
@@ -101,6 +104,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	envsStarted.Add(1)
 	e.url = srv.URL
 	return e
 }
