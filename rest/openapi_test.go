@@ -34,10 +34,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		a := &api{svc: &engine.Service{}, mux: http.NewServeMux()}
 		a.routes()
 		var docPaths []string
-		for p, item := range doc.Paths.Map() {
-			if item.Get == nil && !strings.Contains(p, "webhook_endpoints") && !strings.HasPrefix(p, "/v1/events") {
-				t.Errorf("%s: no GET; only the webhook paths are written to", p)
-			}
+		for p := range doc.Paths.Map() {
 			docPaths = append(docPaths, p)
 		}
 		slices.Sort(docPaths)
