@@ -1,0 +1,215 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+	"github.com/fourd-dev/fourd/store/postgres"
+	"github.com/fourd-dev/fourd/store/postgres/pgtest"
+	"github.com/fourd-dev/fourd/webhook"
+)
+
+// idEnv is a REST server over real stores with identity configured: two
+// tenants (acme and globex) seeded with data, a user with a password and an
+// admin token in each, an OAuth client of acme, and webhooks.
+type idEnv struct {
+	url    string
+	client *http.Client
+	svc    *engine.Service
+	pg     *postgres.Store
+	clock  *testClock
+	// handlerFor builds another replica (a Service and handler over the
+	// same stores) with its own rate limiter.
+	replica func(t *testing.T, l Limiter) string
+	a, b    tenantSeed
+	// Admin tokens; a viewer of acme.
+	tokA, tokB, tokViewerA string
+	userA, userB           engine.User
+	client1                engine.IssuedOAuthClient // acme's client
+	clientB                engine.IssuedOAuthClient // globex's client
+	redirect               string
+}
+
+const testPassword = "correct horse battery staple"
+
+// idOptions tune newIdentityEnv.
+type idOptions struct {
+	limiter  Limiter
+	cacheTTL time.Duration
+}
+
+func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
+	t.Helper()
+	ch, pg := chtest.New(t), pgtest.New(t)
+	clock := &testClock{}
+	logger := slog.New(slog.DiscardHandler)
+	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
+	newSvc := func() *engine.Service {
+		svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
+			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL,
+			Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
+			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
+				Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc
+	}
+	serve := func(t *testing.T, svc *engine.Service, l Limiter) string {
+		h, err := New(Config{Service: svc, Logger: logger, Limiter: l, Now: clock.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	svc := newSvc()
+	e := &idEnv{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, pg: pg, clock: clock, redirect: "http://127.0.0.1:1/callback"}
+	e.replica = func(t *testing.T, l Limiter) string { return serve(t, newSvc(), l) }
+	ctx := context.Background()
+	mustUser := func(slug, email string, role engine.Role) engine.User {
+		u, _, err := svc.CreateUser(ctx, engine.CreateUserInput{TenantSlug: slug, Email: email, Role: role, Password: testPassword})
+		if err != nil {
+			t.Fatalf("CreateUser(%s): %v", email, err)
+		}
+		return u
+	}
+	e.userA, e.userB = mustUser("acme", "ada@acme.test", engine.RoleAdmin), mustUser("globex", "bob@globex.test", engine.RoleAdmin)
+	mustUser("acme", "vic@acme.test", engine.RoleViewer)
+	issue := func(slug, email string) string {
+		it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: slug, Email: email, Name: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it.Secret
+	}
+	e.tokA, e.tokB, e.tokViewerA = issue("acme", "ada@acme.test"), issue("globex", "bob@globex.test"), issue("acme", "vic@acme.test")
+	var err error
+	in := engine.CreateOAuthClientInput{Name: "Acme Dashboard", RedirectURIs: []string{e.redirect}}
+	if e.client1, err = svc.RegisterOAuthClient(ctx, "acme", in); err != nil {
+		t.Fatal(err)
+	}
+	in.Name = "Globex Tool"
+	if e.clientB, err = svc.RegisterOAuthClient(ctx, "globex", in); err != nil {
+		t.Fatal(err)
+	}
+	e.a = seedTenant(t, ch, pg, e.userA.TenantID, 24, 0)
+	e.b = seedTenant(t, ch, pg, e.userB.TenantID, 7, 1)
+	e.url = serve(t, svc, o.limiter)
+	return e
+}
+
+// browser is a cookie-keeping HTTP client that does not follow redirects,
+// so tests see where the consent page sends the user.
+func browser(t *testing.T) *http.Client {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+var hiddenInput = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)">`)
+
+// consentForm GETs an authorization URL like a browser and returns the
+// page's status, body and hidden form fields.
+func consentForm(t *testing.T, c *http.Client, authURL string) (int, string, url.Values) {
+	t.Helper()
+	res, err := c.Get(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	form := url.Values{}
+	for _, m := range hiddenInput.FindAllStringSubmatch(string(b), -1) {
+		form.Set(html.UnescapeString(m[1]), html.UnescapeString(m[2]))
+	}
+	return res.StatusCode, string(b), form
+}
+
+// submitConsent posts the consent form like a browser and returns the
+// status, the Location header and the body.
+func submitConsent(t *testing.T, c *http.Client, base string, form url.Values) (int, *url.URL, string) {
+	t.Helper()
+	res, err := c.PostForm(base+"/oauth/authorize", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	var loc *url.URL
+	if l := res.Header.Get("Location"); l != "" {
+		if loc, err = url.Parse(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return res.StatusCode, loc, string(b)
+}
+
+// approve runs the consent page for authURL as email and returns the code
+// from the redirect (failing t when there is none).
+func (e *idEnv) approve(t *testing.T, authURL, email string) string {
+	t.Helper()
+	c := browser(t)
+	status, body, form := consentForm(t, c, authURL)
+	if status != http.StatusOK || form.Get("csrf_token") == "" {
+		t.Fatalf("consent page: status %d: %.300s", status, body)
+	}
+	form.Set("email", email)
+	form.Set("password", testPassword)
+	form.Set("decision", "approve")
+	status, loc, body := submitConsent(t, c, e.url, form)
+	if status != http.StatusSeeOther || loc == nil || loc.Query().Get("code") == "" {
+		t.Fatalf("approve: status %d, location %v: %.300s", status, loc, body)
+	}
+	return loc.Query().Get("code")
+}
+
+// postForm sends a form to an /oauth endpoint, validating the answer
+// against the OpenAPI document, and returns the status and error code.
+func (e *idEnv) postForm(t *testing.T, path string, form url.Values, basic *[2]string) (int, string, response) {
+	t.Helper()
+	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	if basic != nil {
+		req, _ := http.NewRequest(http.MethodPost, "/", nil)
+		req.SetBasicAuth(url.QueryEscape(basic[0]), url.QueryEscape(basic[1]))
+		h.Set("Authorization", req.Header.Get("Authorization"))
+	}
+	r := do(t, e.client, http.MethodPost, e.url+path, "", []byte(form.Encode()), h)
+	var eb errorBody
+	_ = json.Unmarshal(r.body, &eb)
+	return r.status, eb.Error.Code, r
+}
+
+// errCode returns the error code of an envelope body, or "".
+func errCode(body []byte) string {
+	var eb errorBody
+	_ = json.Unmarshal(body, &eb)
+	return eb.Error.Code
+}
+
+func containsAny(body string, ids []string) string {
+	for _, id := range ids {
+		if id != "" && strings.Contains(body, id) {
+			return id
+		}
+	}
+	return ""
+}
