@@ -130,23 +130,6 @@ func validateFindingQuery(tenantID string, f engine.FindingFilter) error {
 	return nil
 }
 
-// bucketTotals returns how many findings of each severity bucket match the
-// filter (its resource id aside), from the snapshot's counts.
-func (s *Store) bucketTotals(ctx context.Context, tenantID string, f engine.FindingFilter) ([]uint64, error) {
-	f.ResourceID = ""
-	groups, err := s.countGroups(ctx, countQuery{tenantID: tenantID, auditID: f.AuditID, filter: f, groupBy: []string{"severity"}})
-	if err != nil {
-		return nil, err
-	}
-	totals := make([]uint64, numBuckets)
-	for _, g := range groups {
-		if sev := engine.Severity(g.keys[0]); sev.Valid() {
-			totals[sevOrder(sev)] = g.n
-		}
-	}
-	return totals, nil
-}
-
 // sqlQuery is a query struct.
 type sqlQuery interface{ toSQL() (string, []any) }
 

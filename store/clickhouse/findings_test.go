@@ -109,16 +109,16 @@ func TestListFindingsPagesEveryFindingOnceInOrder(t *testing.T) {
 	}
 	for _, f := range filters {
 		for _, limit := range []int{1, 7, 201} {
-			if limit == 1 && (f == engine.FindingFilter{}) {
-				continue // 3000 round trips add nothing
+			var want []engine.Finding
+			for _, x := range a.findings {
+				if matches(x, f) {
+					want = append(want, x)
+				}
+			}
+			if limit == 1 && len(want) > 100 {
+				continue // hundreds of round trips add nothing
 			}
 			t.Run(fmt.Sprintf("%+v/limit=%d", f, limit), func(t *testing.T) {
-				var want []engine.Finding
-				for _, x := range a.findings {
-					if matches(x, f) {
-						want = append(want, x)
-					}
-				}
 				f.AuditID = aud
 				got := pageAll(t, s, "ten_a", f, limit)
 				if diff := gocmp.Diff(want, got); diff != "" {

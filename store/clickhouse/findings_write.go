@@ -243,6 +243,7 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 // deleteSnapshotRows starts the mutations that delete a snapshot, marker
 // first so that it is never complete with rows missing.
 func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
+	s.totals.forget()
 	var errs []error
 	for _, table := range snapshotTables {
 		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE tenant_id = ? AND audit_id = ?", tenantID, auditID); err != nil {

@@ -107,6 +107,9 @@ func TestResourcesLatestObservation(t *testing.T) {
 						wantF = append(wantF, r)
 					}
 				}
+				if limit == 1 && len(wantF) > 100 {
+					continue // hundreds of round trips add nothing
+				}
 				var got []engine.Resource
 				after := ""
 				for {

@@ -112,6 +112,7 @@ type Store struct {
 	cfg      Config
 	log      *slog.Logger
 	database string
+	totals   totalsCache
 }
 
 // Open connects to ClickHouse and checks the connection with a ping. It does
