@@ -69,14 +69,16 @@ func seedLarge(b *testing.B, e *env, n int) {
 // BenchmarkLargeTenant measures, on one tenant with FOURD_BENCH_FINDINGS
 // findings, in the same run: a page of 200 findings with their resources
 // over GraphQL, findingStats by severity and dimension over GraphQL, and
-// the REST summary of the same data. It reports p50/p99 in ms and the
+// the REST summary of the same data; for comparison, the same page without
+// resources and the REST list. It reports p50/p99 in ms and the
 // GraphQL/REST ratio of the stats.
 func BenchmarkLargeTenant(b *testing.B) {
 	e := newEnv(b, envOptions{findingsA: 10, findingsB: 10})
 	seedLarge(b, e, benchFindings(b))
 	page := `{ findings(first: 200) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id severity dimension title resource { id name type region } } } } }`
 	stats := `{ findingStats(groupBy: [SEVERITY, DIMENSION]) { total groups { severity dimension count } } }`
-	var pageT, statsT, restT []time.Duration
+	bare := `{ findings(first: 200) { edges { cursor node { id severity dimension title resourceId } } } }`
+	var pageT, statsT, restT, bareT, listT []time.Duration
 	for i := 0; b.Loop(); i++ {
 		t0 := time.Now()
 		if r := e.gql(b, e.tokA, page, nil); len(r.Errors) > 0 {
@@ -92,7 +94,17 @@ func BenchmarkLargeTenant(b *testing.B) {
 			b.Fatalf("REST summary: %d", st)
 		}
 		t3 := time.Now()
+		if r := e.gql(b, e.tokA, bare, nil); len(r.Errors) > 0 {
+			b.Fatalf("bare page: %+v", r.Errors)
+		}
+		t4 := time.Now()
+		var list restPage
+		if st := e.rest(b, "/v1/findings?limit=200", e.tokA, &list); st != 200 {
+			b.Fatalf("REST list: %d", st)
+		}
+		t5 := time.Now()
 		pageT, statsT, restT = append(pageT, t1.Sub(t0)), append(statsT, t2.Sub(t1)), append(restT, t3.Sub(t2))
+		bareT, listT = append(bareT, t4.Sub(t3)), append(listT, t5.Sub(t4))
 	}
 	ms := func(ds []time.Duration, q float64) float64 {
 		s := slices.Clone(ds)
@@ -105,4 +117,6 @@ func BenchmarkLargeTenant(b *testing.B) {
 	b.ReportMetric(ms(statsT, 0.99), "stats-p99-ms")
 	b.ReportMetric(ms(restT, 0.5), "rest-summary-p50-ms")
 	b.ReportMetric(ms(statsT, 0.5)/ms(restT, 0.5), "stats/rest-ratio")
+	b.ReportMetric(ms(bareT, 0.5), "page-no-resources-p50-ms")
+	b.ReportMetric(ms(listT, 0.5), "rest-list-p50-ms")
 }
