@@ -24,7 +24,8 @@ var (
 
 // IngestItem is one decoded inventory item with its position in the batch.
 // Err is set when the item could not be decoded (e.g. a malformed NDJSON
-// line); such items are reported, not written.
+// line); such items are reported, not written. An Index below 0 means the
+// input as a whole (e.g. an unknown format): its error fails the batch.
 type IngestItem struct {
 	Index    int
 	Resource Resource
@@ -120,7 +121,7 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 	valid := func(yield func(Resource, error) bool) {
 		for it := range items {
 			if it.Err != nil {
-				if ErrorCode(it.Err) == CodeInternal || ErrorCode(it.Err) == CodePayloadTooLarge {
+				if it.Index < 0 || ErrorCode(it.Err) == CodeInternal || ErrorCode(it.Err) == CodePayloadTooLarge {
 					stopErr = it.Err
 					return
 				}

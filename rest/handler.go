@@ -55,6 +55,7 @@ func (a *api) routes() {
 	a.get("/v1/policies/{id}", a.authenticated(getOf(s.GetPolicy)))
 	a.get("/v1/reports", a.authenticated(listOf(s.ListReports)))
 	a.get("/v1/reports/{id}", a.authenticated(getOf(s.GetReport)))
+	a.auditRoutes()
 	a.webhookRoutes()
 	a.identityRoutes()
 	a.get("/v1/openapi.json", serveOpenAPI)

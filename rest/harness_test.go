@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -66,7 +67,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	clock := &testClock{}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ecfg := InstrumentStores(reg, engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
-		Policies: pg, Reports: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now})
+		Policies: pg, Reports: pg, Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil),
+		Overrides: pg, Events: pg, EventLog: ch, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now})
 	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)

@@ -90,15 +90,18 @@ func (a *api) recovery(next http.Handler) http.Handler {
 // answered at once; otherwise reading past the limit fails, and decodeJSON
 // turns that into payload_too_large.
 func (a *api) limitBody(next http.Handler) http.Handler {
-	max := a.cfg.MaxBodyBytes
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > max {
+		limit := a.cfg.MaxBodyBytes
+		if r.Method == http.MethodPost && r.URL.Path == "/v1/resources" {
+			limit = max(limit, InventoryMaxBodyBytes) // inventory batches stream
+		}
+		if r.ContentLength > limit {
 			w.Header().Set("Connection", "close")
-			a.serveError(w, r, errTooLarge(&http.MaxBytesError{Limit: max}))
+			a.serveError(w, r, errTooLarge(&http.MaxBytesError{Limit: limit}))
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(w, r.Body, max)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -49,10 +49,11 @@ const (
 	FormatAWSConfig      Format = "aws-config"      // snapshot file or configuration items
 	FormatTerraformState Format = "terraform-state" // terraform.tfstate, version 4
 	FormatTerraformShow  Format = "terraform-show"  // terraform show -json
+	FormatJSONArray      Format = "json-array"      // a JSON array of fourd resources
 )
 
 // Formats lists the formats in the order docs name them.
-var Formats = []Format{FormatNDJSON, FormatAWSConfig, FormatTerraformState, FormatTerraformShow}
+var Formats = []Format{FormatNDJSON, FormatJSONArray, FormatAWSConfig, FormatTerraformState, FormatTerraformShow}
 
 // readerSize is the buffer of the readers Open creates: large enough for
 // Detect to see past a Terraform state's outputs and for long NDJSON lines.
@@ -82,6 +83,8 @@ func NewDecoder(f Format, r io.Reader) (Decoder, error) {
 	switch f {
 	case FormatNDJSON:
 		return NewNDJSONDecoder(r), nil
+	case FormatJSONArray:
+		return NewArrayDecoder(r), nil
 	case FormatAWSConfig:
 		return NewAWSConfigDecoder(r), nil
 	case FormatTerraformState, FormatTerraformShow:
@@ -108,14 +111,22 @@ func Detect(r *bufio.Reader) (Format, error) {
 	}
 	body := p[start:]
 	if body[0] == '[' {
-		// Only AWS Config items come as a JSON array.
+		// AWS Config items, or fourd's own resources, as a JSON array.
 		i := 1
 		for i < len(body) && isSpace(body[i]) {
 			i++
 		}
+		if i < len(body) && body[i] == ']' {
+			return FormatJSONArray, nil // empty
+		}
 		if i < len(body) && body[i] == '{' {
-			if f, err := sniffObject(body[i:], int64(start+i)); err == nil && f == FormatAWSConfig {
-				return f, nil
+			if f, err := sniffObject(body[i:], int64(start+i)); err == nil {
+				switch f {
+				case FormatAWSConfig:
+					return f, nil
+				case FormatNDJSON:
+					return FormatJSONArray, nil
+				}
 			}
 		}
 		return "", unknownFormat()
