@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -60,6 +61,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	newSvc := func() *engine.Service {
 		svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL,
+			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, EventLog: ch,
 			Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
 			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
 				Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}})
