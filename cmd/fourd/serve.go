@@ -10,6 +10,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/rest"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -42,6 +43,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// GraphQL at /graphql (GraphiQL on a browser's GET), everything else
+	// REST. GraphQL authenticates with the same tokens and counts against
+	// the same rate limiter; its query cost has its own budget.
+	gql, err := graph.NewHandler(graph.Config{Service: svc, Logger: log, Authenticate: true, Limiter: limiter})
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/graphql", gql)
+	mux.Handle("/graphql/", gql)
+	mux.Handle("/", h)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("FOURD_ADDR=%s: %w", cfg.Addr, err)
@@ -67,7 +79,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	startWorkers(ctx, &wg, svc, log, worker)
 	startDispatcher(ctx, &wg, cfg.Webhooks, s.pg, cfg.Secret, log, worker)
 	log.Info("fourd serving", "addr", "http://"+ln.Addr().String(), "metrics", cfg.MetricsAddr)
-	err = rest.ServeListener(ctx, ln, h, log)
+	err = rest.ServeListener(ctx, ln, mux, log)
 	wg.Wait()
 	close(errs)
 	for e := range errs {
