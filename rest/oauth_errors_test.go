@@ -22,7 +22,9 @@ func TestOAuthTokenEndpointErrors(t *testing.T) {
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, e.client)
 	cfg := e.oauthConfig(e.client1, oauth2.AuthStyleInParams, "findings:read")
 	verifier := oauth2.GenerateVerifier()
-	pkceCode := func() string { return e.approve(t, cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier)), "ada@acme.test") }
+	pkceCode := func() string {
+		return e.approve(t, cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier)), "ada@acme.test")
+	}
 	plainCode := func() string { return e.approve(t, cfg.AuthCodeURL("s"), "ada@acme.test") }
 	creds := url.Values{"client_id": {e.client1.Client.ID}, "client_secret": {e.client1.Secret}}
 	exchange := func(code string, extra ...string) url.Values {
