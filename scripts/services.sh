@@ -41,7 +41,8 @@ PG_START_TIMEOUT=60
 # PGDATA, PGRUN and PGLOG are set by pg_dirs (they move out of the repository when the
 # postgres OS user cannot reach it, e.g. a clone under a 0700 /root).
 
-PACKAGES=(clickhouse-server clickhouse-client postgresql redis-server)
+# chromium: the browser tests (OAuth consent page, GraphiQL) drive it headless.
+PACKAGES=(clickhouse-server clickhouse-client postgresql redis-server chromium)
 
 # A developer's libpq settings (say PGSSLMODE=require) must not redirect our own checks.
 unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGSSLMODE PGSERVICE PGOPTIONS PGDATA
@@ -188,7 +189,7 @@ ensure_data_dir() {
 
 binaries_missing() {
   local b
-  for b in clickhouse-server clickhouse-client redis-server redis-cli; do
+  for b in clickhouse-server clickhouse-client redis-server redis-cli chromium; do
     find_bin "$b" >/dev/null || return 0
   done
   pg_bindir >/dev/null || return 0
