@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/crypto/bcrypt"
+)
+
+func TestPasswords(t *testing.T) {
+	h, err := HashPassword("correct horse battery")
+	if err != nil || !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("HashPassword = %q, %v", h, err)
+	}
+	h2, _ := HashPassword("correct horse battery")
+	if h == h2 {
+		t.Error("two hashes of one password are equal: no salt")
+	}
+	bc, _ := bcrypt.GenerateFromPassword([]byte("bcrypt password"), bcrypt.MinCost)
+	cases := []struct {
+		name, hash, password string
+		want                 bool
+	}{
+		{"argon2id right", h, "correct horse battery", true},
+		{"argon2id wrong", h, "correct horse batterY", false},
+		{"bcrypt right", string(bc), "bcrypt password", true},
+		{"bcrypt wrong", string(bc), "bcrypt passwore", false},
+		{"empty hash", "", "x", false},
+		{"other algorithm", "$argon2i$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", "x", false},
+		{"absurd memory", strings.Replace(h, "m=19456", "m=99999999", 1), "correct horse battery", false},
+		{"bad base64", strings.Replace(h, "$argon2id$v=19$m=19456,t=2,p=1$", "$argon2id$v=19$m=19456,t=2,p=1$!!", 1), "correct horse battery", false},
+		{"too long password", h, strings.Repeat("x", MaxPasswordLen+1), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := VerifyPassword(c.hash, c.password); got != c.want {
+				t.Errorf("VerifyPassword = %v, want %v", got, c.want)
+			}
+		})
+	}
+	for _, p := range []string{"short", strings.Repeat("x", MaxPasswordLen+1)} {
+		if _, err := HashPassword(p); ErrorCode(err) != CodeValidationFailed {
+			t.Errorf("HashPassword(%d chars) = %v, want validation_failed", len(p), err)
+		}
+	}
+}
+
+func TestVerifyPKCE(t *testing.T) {
+	// RFC 7636 appendix B.
+	const verifier, challenge = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+	cases := []struct {
+		name, challenge, verifier, code string
+	}{
+		{"match", challenge, verifier, ""},
+		{"no PKCE", "", "", ""},
+		{"missing verifier", challenge, "", CodeInvalidGrant},
+		{"wrong verifier", challenge, strings.Replace(verifier, "d", "e", 1), CodeInvalidGrant},
+		{"short verifier", challenge, "abc", CodeInvalidGrant},
+		{"bad characters", challenge, strings.Repeat("+", 43), CodeInvalidGrant},
+		{"verifier without challenge (downgrade)", "", verifier, CodeInvalidGrant},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ErrorCode(verifyPKCE(c.challenge, c.verifier)); got != c.code {
+				t.Errorf("code = %q, want %q", got, c.code)
+			}
+		})
+	}
+}
+
+func TestRedirectURIs(t *testing.T) {
+	cases := []struct {
+		uri string
+		ok  bool
+	}{
+		{"https://app.example.com/callback", true},
+		{"https://app.example.com/cb?tenant=1", true},
+		{"http://127.0.0.1:8080/cb", true},
+		{"http://localhost/cb", true},
+		{"http://[::1]:9/cb", true},
+		{"http://app.example.com/cb", false},
+		{"https://app.example.com/cb#frag", false},
+		{"https://user:pw@app.example.com/cb", false},
+		{"/relative", false},
+		{"javascript:alert(1)", false},
+		{"custom-scheme://cb", false},
+	}
+	for _, c := range cases {
+		t.Run(c.uri, func(t *testing.T) {
+			if err := checkRedirectURI(c.uri); (err == nil) != c.ok {
+				t.Errorf("checkRedirectURI = %v, want ok %v", err, c.ok)
+			}
+		})
+	}
+}
+
+func TestTokenCache(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	t.Run("TTL and token expiry", func(t *testing.T) {
+		c := newTokenCache(10, 5*time.Second, clock)
+		p := Principal{TenantID: "ten_x", TokenID: "pat_x"}
+		c.put("h", p, true, now.Add(3*time.Second))
+		if got, ok, found := c.get("h"); !found || !ok || got.TokenID != "pat_x" {
+			t.Fatalf("fresh entry: %v %v %v", got, ok, found)
+		}
+		now = now.Add(3 * time.Second) // the token itself expires before the entry
+		if _, ok, found := c.get("h"); !found || ok {
+			t.Errorf("expired token served: ok %v found %v", ok, found)
+		}
+		now = now.Add(2 * time.Second)
+		if _, _, found := c.get("h"); found {
+			t.Error("entry older than the TTL served")
+		}
+	})
+	t.Run("bounded", func(t *testing.T) {
+		c := newTokenCache(50, time.Second, clock)
+		for i := range 1000 {
+			c.put(HashToken(string(rune(i))), Principal{}, false, time.Time{})
+			if c.len() > 50 {
+				t.Fatalf("cache grew to %d entries", c.len())
+			}
+		}
+	})
+	t.Run("TTL is capped", func(t *testing.T) {
+		if c := newTokenCache(0, time.Hour, clock); c.ttl != MaxTokenCacheTTL || c.max != DefaultTokenCacheSize {
+			t.Errorf("ttl %v, max %d", c.ttl, c.max)
+		}
+	})
+	t.Run("purge", func(t *testing.T) {
+		c := newTokenCache(10, time.Second, clock)
+		c.put("h", Principal{}, true, time.Time{})
+		c.purge()
+		if c.len() != 0 {
+			t.Error("purge left entries")
+		}
+	})
+}
+
+// countingTenants counts token lookups, to show the cache keeps the store
+// off the hot path.
+type countingTenants struct {
+	*fakeControl
+	lookups int
+}
+
+func (c *countingTenants) GetTokenByHash(ctx context.Context, hash string) (Token, error) {
+	c.lookups++
+	return c.fakeControl.GetTokenByHash(ctx, hash)
+}
+
+func TestAuthenticateCaches(t *testing.T) {
+	env := newTestEnv(t)
+	counting := &countingTenants{fakeControl: env.control}
+	cfg := env.svc.cfg
+	cfg.Tenants = counting
+	svc, err := NewService(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	issued, err := svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := TokenPrefix + strings.Repeat("0", 40)
+	for range 100 {
+		if _, err := svc.Authenticate(ctx, issued.Secret); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Authenticate(ctx, unknown); ErrorCode(err) != CodeUnauthorized {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(2, counting.lookups); diff != "" {
+		t.Errorf("store lookups for 200 authentications (-want +got):\n%s", diff)
+	}
+	// Revocation through this Service takes effect at once.
+	if err := svc.RevokeTokenByOperator(ctx, "acme", issued.Token.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, issued.Secret); ErrorCode(err) != CodeUnauthorized {
+		t.Errorf("revoked token: %v", err)
+	}
+}
+
+func TestScopeParam(t *testing.T) {
+	got, err := parseScopeParam(" findings:read  audits:write findings:read ")
+	if diff := cmp.Diff([]Scope{ScopeFindingsRead, ScopeAuditsWrite}, got); diff != "" || err != nil {
+		t.Errorf("parseScopeParam (-want +got):\n%s %v", diff, err)
+	}
+	if _, err := parseScopeParam("findings:read admin"); ErrorCode(err) != CodeInvalidScope {
+		t.Errorf("unknown scope: %v", err)
+	}
+	if s := ScopeString([]Scope{ScopeFindingsRead, ScopeReportsRead}); s != "findings:read reports:read" {
+		t.Errorf("ScopeString = %q", s)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	env := newTestEnv(t)
+	nonce := RandomToken(24)
+	tok := env.svc.CSRFToken(nonce)
+	cases := []struct {
+		name, nonce, token string
+		want               bool
+	}{
+		{"match", nonce, tok, true},
+		{"other nonce", RandomToken(24), tok, false},
+		{"empty token", nonce, "", false},
+		{"short nonce", "abc", env.svc.CSRFToken("abc"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := env.svc.CheckCSRF(c.nonce, c.token); got != c.want {
+				t.Errorf("CheckCSRF = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
