@@ -8,8 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -114,6 +117,14 @@ func trackPeakHeap() func() float64 {
 	}
 }
 
+// rowsRead returns a context whose queries add the rows the server read to
+// a counter, and the counter's reader.
+func rowsRead() (context.Context, func() uint64) {
+	var n atomic.Uint64
+	ctx := ch.Context(context.Background(), ch.WithProgress(func(p *ch.Progress) { n.Add(p.Rows) }))
+	return ctx, n.Load
+}
+
 // timings collects per-iteration latencies to report p50 and p99.
 type timings []time.Duration
 
@@ -203,9 +214,10 @@ func BenchmarkListFindings(b *testing.B) {
 					q := engine.FindingQuery{TenantID: benchTenant, Filter: f, After: c.after, Limit: 200}
 					var ts timings
 					rows := 0
+					rctx, read := rowsRead()
 					for b.Loop() {
 						start := time.Now()
-						page, err := s.ListFindings(ctx, q)
+						page, err := s.ListFindings(rctx, q)
 						ts = append(ts, time.Since(start))
 						if err != nil {
 							b.Fatal(err)
@@ -214,6 +226,7 @@ func BenchmarkListFindings(b *testing.B) {
 					}
 					ts.report(b)
 					b.ReportMetric(float64(rows), "rows/page")
+					b.ReportMetric(float64(read())/float64(b.N), "rows-read/op")
 				})
 			}
 		})
@@ -245,15 +258,17 @@ func BenchmarkCountFindings(b *testing.B) {
 					f.AuditID = audit
 					q := engine.FindingCountQuery{TenantID: benchTenant, Filter: f, GroupBy: c.groupBy}
 					var ts timings
+					rctx, read := rowsRead()
 					for b.Loop() {
 						start := time.Now()
-						_, err := s.CountFindings(context.Background(), q)
+						_, err := s.CountFindings(rctx, q)
 						ts = append(ts, time.Since(start))
 						if err != nil {
 							b.Fatal(err)
 						}
 					}
 					ts.report(b)
+					b.ReportMetric(float64(read())/float64(b.N), "rows-read/op")
 				})
 			}
 		})
@@ -267,15 +282,17 @@ func BenchmarkGetFinding(b *testing.B) {
 			s, audit := benchSnapshot(b, n)
 			id := genFinding(benchTenant, n/3, testNow).ID
 			var ts timings
+			rctx, read := rowsRead()
 			for b.Loop() {
 				start := time.Now()
-				_, err := s.GetFinding(context.Background(), benchTenant, audit, id)
+				_, err := s.GetFinding(rctx, benchTenant, audit, id)
 				ts = append(ts, time.Since(start))
 				if err != nil {
 					b.Fatal(err)
 				}
 			}
 			ts.report(b)
+			b.ReportMetric(float64(read())/float64(b.N), "rows-read/op")
 		})
 	}
 }

@@ -12,7 +12,8 @@ CREATE TABLE IF NOT EXISTS finding_resources (
     written_at  DateTime('UTC')
 ) ENGINE = MergeTree
 PARTITION BY toYYYYMM(written_at)
-ORDER BY (tenant_id, audit_id, resource_id, sev_order, id);
+ORDER BY (tenant_id, audit_id, resource_id, sev_order, id)
+SETTINGS index_granularity = 1024;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS finding_resources_mv TO finding_resources AS
 SELECT tenant_id, audit_id, resource_id, sev_order, id, written_at FROM findings;
