@@ -2,7 +2,9 @@
 -- (highest version, the observation time in nanoseconds) is the resource's
 -- state. ReplacingMergeTree folds old observations away over time, but reads
 -- never rely on merges having happened (LIMIT 1 BY id over version DESC).
--- Tags are two parallel arrays (no Map type on 18.16).
+-- Tags are two parallel arrays (no Map type on 18.16). Small granules keep
+-- lookups by id (GetResources, the writer's first-seen check) to 256 rows of
+-- the wide attributes per id.
 CREATE TABLE IF NOT EXISTS resources (
     tenant_id     String,
     id            String,
@@ -19,4 +21,4 @@ CREATE TABLE IF NOT EXISTS resources (
     last_seen_at  DateTime('UTC')
 ) ENGINE = ReplacingMergeTree(version)
 ORDER BY (tenant_id, id)
-SETTINGS index_granularity = 1024;
+SETTINGS index_granularity = 256;
