@@ -98,6 +98,8 @@ type IssueTokenInput struct {
 	Scopes     []Scope // default: every scope of the user's role
 	Name       string
 	ExpiresAt  *time.Time
+	// RateLimit is the token's requests a minute; 0 is the default.
+	RateLimit int
 }
 
 // IssuedToken is a created token with its secret, shown this once.
@@ -116,6 +118,9 @@ func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedTok
 	}
 	if in.Role == "" {
 		in.Role = RoleAdmin
+	}
+	if in.RateLimit < 0 {
+		return IssuedToken{}, FieldErrorf("rate_limit", "rate_limit must not be negative")
 	}
 	if !slices.Contains(Roles, in.Role) {
 		return IssuedToken{}, FieldErrorf("role", "role must be admin, member or viewer; got %s", quote(string(in.Role)))
@@ -141,7 +146,7 @@ func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedTok
 	secret := TokenPrefix + RandomToken(30)
 	now := s.now()
 	t := Token{ID: NewID(PrefixToken, now), TenantID: ten.ID, UserID: u.ID, Name: in.Name,
-		Hash: HashToken(secret), Scopes: scopes, CreatedAt: now, ExpiresAt: in.ExpiresAt}
+		Hash: HashToken(secret), Scopes: scopes, RateLimit: in.RateLimit, CreatedAt: now, ExpiresAt: in.ExpiresAt}
 	if err := s.cfg.Tenants.CreateToken(ctx, t); err != nil {
 		return IssuedToken{}, err
 	}

@@ -19,7 +19,7 @@ const usage = `fourd — cloud security and audit service
 Usage:
   fourd serve                 serve the API (migrates first)
   fourd migrate               apply database migrations to ClickHouse and PostgreSQL
-  fourd token create --tenant T --email E [--role R] [--scopes a,b] [--name N] [--expires 720h]
+  fourd token create --tenant T --email E [--role R] [--scopes a,b] [--name N] [--expires 720h] [--rate-limit N]
                               create a personal access token (printed alone on the last line)
   fourd token list --tenant T list a tenant's personal access tokens
   fourd token revoke --tenant T pat_…

@@ -28,6 +28,7 @@ func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	scopes := fs.String("scopes", "", "comma-separated scopes (default: all the role allows)")
 	name := fs.String("name", "cli", "a name to recognize the token by")
 	expires := fs.Duration("expires", 0, "lifetime, e.g. 720h (default: no expiry)")
+	rate := fs.Int("rate-limit", 0, "requests a minute for this token (default: FOURD_RATE_LIMIT)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return usageError{err.Error()}
 	}
@@ -47,7 +48,8 @@ func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	if err != nil {
 		return err
 	}
-	in := engine.IssueTokenInput{TenantSlug: *tenant, Email: *email, Role: engine.Role(*role), Scopes: sc, Name: *name}
+	in := engine.IssueTokenInput{TenantSlug: *tenant, Email: *email, Role: engine.Role(*role), Scopes: sc, Name: *name,
+		RateLimit: *rate}
 	if *expires > 0 {
 		at := time.Now().Add(*expires)
 		in.ExpiresAt = &at
