@@ -1,0 +1,319 @@
+package engine
+
+import (
+	"math"
+	"time"
+)
+
+// ReportSchemaVersion is the version of the report document schema. It
+// changes only when a field is removed or changes meaning; fields are added
+// without a new version.
+const ReportSchemaVersion = "2026-11-01"
+
+// ReportDocument is a report's content: the JSON document every format is
+// rendered from. Exactly one body, the one of Header.Kind, is set.
+type ReportDocument struct {
+	SchemaVersion      string                    `json:"schema_version"`
+	Header             ReportHeader              `json:"header"`
+	ExecutiveSummary   *ExecutiveSummaryReport   `json:"executive_summary,omitempty"`
+	RemediationPlan    *RemediationPlanReport    `json:"remediation_plan,omitempty"`
+	ComplianceEvidence *ComplianceEvidenceReport `json:"compliance_evidence,omitempty"`
+}
+
+// ReportHeader identifies a report, its tenant and the audit it describes.
+type ReportHeader struct {
+	ReportID         string        `json:"report_id"`
+	Kind             ReportKind    `json:"kind"`
+	TenantID         string        `json:"tenant_id"`
+	TenantName       string        `json:"tenant_name"`
+	AuditID          string        `json:"audit_id"`
+	AuditCompletedAt time.Time     `json:"audit_completed_at"`
+	PreviousAuditID  string        `json:"previous_audit_id,omitempty"`
+	GeneratedAt      time.Time     `json:"generated_at"`
+	Filters          ReportFilters `json:"filters"`
+}
+
+// ReportFilters narrow what a report covers. Empty lists do not filter.
+type ReportFilters struct {
+	Dimensions []Dimension `json:"dimensions"`
+	Severities []Severity  `json:"severities"`
+	Accounts   []string    `json:"accounts"`
+	// Frameworks selects compliance frameworks by id prefix, e.g.
+	// "CIS-AWS-3.0"; compliance_evidence only.
+	Frameworks []string `json:"frameworks"`
+}
+
+// Severity weights of the posture score: an open finding of severity s
+// weighs PostureWeights[s]; info findings do not lower the score.
+var PostureWeights = map[Severity]float64{
+	SeverityCritical: 10, SeverityHigh: 5, SeverityMedium: 2, SeverityLow: 1, SeverityInfo: 0,
+}
+
+// PostureScore is the tenant's overall posture, 0 (worst) to 100 (no
+// weighted open finding). With W the sum of PostureWeights over the open
+// findings and R the resources scanned (at least 1), the density is
+// D = W / R and the score is 100 / (1 + D), rounded to one decimal: one
+// medium finding on every resource scores 33.3, one high on every fifth
+// resource scores 50.
+type PostureScore struct {
+	Score            float64  `json:"score"`
+	PreviousScore    *float64 `json:"previous_score"`
+	Delta            *float64 `json:"delta"`
+	WeightedOpen     float64  `json:"weighted_open"`
+	ResourcesScanned int64    `json:"resources_scanned"`
+}
+
+// ComputePostureScore applies the formula of PostureScore to severity
+// counts of open findings and the number of resources scanned.
+func ComputePostureScore(bySeverity map[Severity]int64, resources int64) (score, weighted float64) {
+	for s, n := range bySeverity {
+		weighted += PostureWeights[s] * float64(n)
+	}
+	d := weighted / float64(max(resources, 1))
+	return math.Round(1000/(1+d)) / 10, weighted
+}
+
+// SeverityRow counts open findings of one severity in each dimension.
+type SeverityRow struct {
+	Severity     Severity `json:"severity"`
+	Security     int64    `json:"security"`
+	Cost         int64    `json:"cost"`
+	Architecture int64    `json:"architecture"`
+	Compliance   int64    `json:"compliance"`
+	Total        int64    `json:"total"`
+}
+
+// Add adds n findings of dimension d to the row.
+func (r *SeverityRow) Add(d Dimension, n int64) {
+	switch d {
+	case DimensionSecurity:
+		r.Security += n
+	case DimensionCost:
+		r.Cost += n
+	case DimensionArchitecture:
+		r.Architecture += n
+	case DimensionCompliance:
+		r.Compliance += n
+	default:
+		return
+	}
+	r.Total += n
+}
+
+// Count returns the row's count for dimension d.
+func (r SeverityRow) Count(d Dimension) int64 {
+	return map[Dimension]int64{DimensionSecurity: r.Security, DimensionCost: r.Cost,
+		DimensionArchitecture: r.Architecture, DimensionCompliance: r.Compliance}[d]
+}
+
+// ReportTrendPoint is one past audit in a report's trend, oldest first.
+type ReportTrendPoint struct {
+	AuditID      string    `json:"audit_id"`
+	CompletedAt  time.Time `json:"completed_at"`
+	OpenFindings int64     `json:"open_findings"`
+	Critical     int64     `json:"critical"`
+	High         int64     `json:"high"`
+	Score        float64   `json:"score"`
+}
+
+// AccountRank is an account with its open findings.
+type AccountRank struct {
+	Account  string `json:"account"`
+	Open     int64  `json:"open"`
+	Critical int64  `json:"critical"`
+	High     int64  `json:"high"`
+}
+
+// ResourceRank is a resource with its open findings; Weighted is their sum
+// of PostureWeights, by which resources are ranked.
+type ResourceRank struct {
+	ResourceID    string   `json:"resource_id"`
+	Name          string   `json:"name"`
+	Type          string   `json:"type"`
+	Account       string   `json:"account"`
+	Region        string   `json:"region"`
+	Open          int64    `json:"open"`
+	Weighted      float64  `json:"weighted"`
+	WorstSeverity Severity `json:"worst_severity"`
+}
+
+// RuleRank is a rule with its open findings.
+type RuleRank struct {
+	RuleID    string    `json:"rule_id"`
+	Title     string    `json:"title"`
+	Severity  Severity  `json:"severity"`
+	Dimension Dimension `json:"dimension"`
+	Open      int64     `json:"open"`
+}
+
+// CostWaste estimates the monthly spend the open cost findings waste, in
+// USD. A finding whose evidence carries estimated_monthly_usd or
+// estimated_monthly_saving_usd counts that figure ("evidence"); any other
+// open cost finding counts UnpricedMonthlyUSD ("flat_rate").
+type CostWaste struct {
+	MonthlyUSD float64         `json:"monthly_usd"`
+	ByRule     []CostWasteRule `json:"by_rule"`
+}
+
+// UnpricedMonthlyUSD is the flat monthly estimate of a cost finding whose
+// evidence has no figure of its own.
+const UnpricedMonthlyUSD = 5.0
+
+// CostWasteRule is one rule's share of the cost waste estimate.
+type CostWasteRule struct {
+	RuleID     string  `json:"rule_id"`
+	Title      string  `json:"title"`
+	Findings   int64   `json:"findings"`
+	MonthlyUSD float64 `json:"monthly_usd"`
+	Basis      string  `json:"basis"` // evidence, flat_rate or mixed
+}
+
+// AuditChanges is what changed since the previous audit.
+type AuditChanges struct {
+	New             int64           `json:"new"`
+	Resolved        int64           `json:"resolved"`
+	SeverityChanged int64           `json:"severity_changed"`
+	Examples        []ChangeExample `json:"examples"`
+}
+
+// ChangeExample is one finding that changed since the previous audit.
+type ChangeExample struct {
+	Change           string   `json:"change"` // new, resolved or severity_changed
+	FindingID        string   `json:"finding_id"`
+	RuleID           string   `json:"rule_id"`
+	Title            string   `json:"title"`
+	ResourceID       string   `json:"resource_id"`
+	Severity         Severity `json:"severity"`
+	PreviousSeverity Severity `json:"previous_severity,omitempty"`
+}
+
+// ExecutiveSummaryReport is the body of an executive_summary report.
+type ExecutiveSummaryReport struct {
+	Posture      PostureScore       `json:"posture"`
+	OpenFindings int64              `json:"open_findings"`
+	Matrix       []SeverityRow      `json:"matrix"` // critical first, one row per severity
+	Trend        []ReportTrendPoint `json:"trend"`
+	TopAccounts  []AccountRank      `json:"top_accounts"`
+	TopResources []ResourceRank     `json:"top_resources"`
+	TopRules     []RuleRank         `json:"top_rules"`
+	CostWaste    CostWaste          `json:"cost_waste"`
+	Changes      AuditChanges       `json:"changes"`
+}
+
+// Remediation effort model: a group costs RemediationBaseHours to plan and
+// verify, plus RemediationHoursPerResource[severity] for each affected
+// resource (higher severities usually need a change review and a careful
+// rollout).
+const RemediationBaseHours = 1.0
+
+// RemediationHoursPerResource is the per-resource effort by severity.
+var RemediationHoursPerResource = map[Severity]float64{
+	SeverityCritical: 1.0, SeverityHigh: 0.75, SeverityMedium: 0.5, SeverityLow: 0.25, SeverityInfo: 0.1,
+}
+
+// RemediationEffortHours applies the effort model to one group.
+func RemediationEffortHours(s Severity, resources int64) float64 {
+	return math.Round((RemediationBaseHours+RemediationHoursPerResource[s]*float64(resources))*10) / 10
+}
+
+// Bounds of a remediation plan: a group lists at most
+// RemediationResourcesPerGroup affected resources (ResourcesOmitted says how
+// many more, and ResourcesQuery lists them all through the API), and a plan
+// holds at most MaxRemediationGroups groups (GroupsOmitted says how many
+// more).
+const (
+	RemediationResourcesPerGroup = 50
+	MaxRemediationGroups         = 5000
+)
+
+// RemediationPlanReport is the body of a remediation_plan report. Groups
+// come in priority order: severity (critical first), then the number of
+// affected resources tagged as production, then the number of affected
+// resources, then the rule id.
+type RemediationPlanReport struct {
+	Summary RemediationSummary `json:"summary"`
+	Groups  []RemediationGroup `json:"groups"`
+}
+
+// RemediationSummary totals a remediation plan; it is known before the
+// groups are, so a plan can be written one group at a time.
+type RemediationSummary struct {
+	Groups        int64         `json:"groups"`
+	GroupsOmitted int64         `json:"groups_omitted"`
+	Findings      int64         `json:"findings"`
+	EffortHours   float64       `json:"effort_hours"`
+	BySeverity    []SeverityRow `json:"by_severity"`
+}
+
+// RemediationGroup is the open findings of one rule: what to do, where and
+// how long it takes.
+type RemediationGroup struct {
+	Priority         int                `json:"priority"` // 1 is the first to fix
+	RuleID           string             `json:"rule_id"`
+	Title            string             `json:"title"`
+	Severity         Severity           `json:"severity"`
+	Dimension        Dimension          `json:"dimension"`
+	Steps            []string           `json:"steps"`
+	ResourcesTotal   int64              `json:"resources_total"`
+	ProdResources    int64              `json:"prod_resources"`
+	EffortHours      float64            `json:"effort_hours"`
+	Checklist        []string           `json:"checklist"`
+	Resources        []AffectedResource `json:"resources"`
+	ResourcesOmitted int64              `json:"resources_omitted"`
+	ResourcesQuery   string             `json:"resources_query"`
+}
+
+// AffectedResource is a resource a finding is about, as a report lists it.
+type AffectedResource struct {
+	ResourceID string   `json:"resource_id"`
+	FindingID  string   `json:"finding_id"`
+	Name       string   `json:"name"`
+	Type       string   `json:"type"`
+	Account    string   `json:"account"`
+	Region     string   `json:"region"`
+	Severity   Severity `json:"severity"`
+	Prod       bool     `json:"prod"`
+}
+
+// Compliance control statuses.
+const (
+	ControlPass          = "pass"
+	ControlFail          = "fail"
+	ControlNotApplicable = "not_applicable"
+)
+
+// MaxFailingResourcesPerControl bounds the failing resources a control
+// lists; FailingOmitted says how many more.
+const MaxFailingResourcesPerControl = 25
+
+// ComplianceEvidenceReport is the body of a compliance_evidence report.
+type ComplianceEvidenceReport struct {
+	Frameworks []ComplianceFramework `json:"frameworks"`
+}
+
+// ComplianceFramework is one framework with every control the rule pack
+// maps to it, in control order.
+type ComplianceFramework struct {
+	ID            string              `json:"id"` // e.g. CIS-AWS-3.0
+	Title         string              `json:"title"`
+	Passed        int                 `json:"passed"`
+	Failed        int                 `json:"failed"`
+	NotApplicable int                 `json:"not_applicable"`
+	Controls      []ComplianceControl `json:"controls"`
+}
+
+// ComplianceControl is one control's status with its evidence. A control
+// fails when a rule mapped to it has an open finding, is not_applicable when
+// no resource of the rules' types was checked, and passes otherwise.
+type ComplianceControl struct {
+	ID               string             `json:"id"` // e.g. 2.1.4
+	Title            string             `json:"title"`
+	Status           string             `json:"status"`
+	Rules            []string           `json:"rules"`
+	ResourcesChecked int64              `json:"resources_checked"`
+	ResourcesFailing int64              `json:"resources_failing"`
+	FailingResources []AffectedResource `json:"failing_resources"`
+	FailingOmitted   int64              `json:"failing_omitted"`
+	AuditID          string             `json:"audit_id"`
+	EvaluatedAt      time.Time          `json:"evaluated_at"`
+}

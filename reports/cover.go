@@ -1,0 +1,130 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// kindTitles are the human titles of the report kinds.
+var kindTitles = map[engine.ReportKind]string{
+	engine.ReportExecutiveSummary:   "Executive summary",
+	engine.ReportRemediationPlan:    "Remediation plan",
+	engine.ReportComplianceEvidence: "Compliance evidence",
+}
+
+// cover draws the first page: title, tenant and audit identification,
+// filters and, when given, a list of key figures; it returns the y below it.
+func (d *pdfDoc) cover(figures [][2]string) float64 {
+	d.f.AddPage()
+	d.f.SetFillColor(22, 46, 92)
+	d.f.Rect(0, 0, pageW, 78, "F")
+	d.f.SetTextColor(170, 190, 225)
+	d.setFont(11, true)
+	d.text(margin, 16, contentW, "FOURD · 4D CLOUD AUDIT", "L")
+	d.f.SetTextColor(255, 255, 255)
+	d.setFont(28, true)
+	d.text(margin, 30, contentW, d.title, "L")
+	d.setFont(15, false)
+	d.text(margin, 48, contentW, d.h.TenantName, "L")
+	d.setFont(9, false)
+	d.f.SetTextColor(200, 212, 235)
+	d.text(margin, 58, contentW, "Tenant "+d.h.TenantID, "L")
+	d.f.SetTextColor(30, 34, 42)
+
+	h := d.h
+	prev := h.PreviousAuditID
+	if prev == "" {
+		prev = "none (first audit)"
+	}
+	rows := [][2]string{
+		{"Audit", h.AuditID},
+		{"Audit completed", stamp(h.AuditCompletedAt)},
+		{"Previous audit", prev},
+		{"Report", h.ReportID},
+		{"Generated", stamp(h.GeneratedAt)},
+		{"Scope", filterText(h.Filters)},
+	}
+	y := 88.0
+	for _, r := range rows {
+		d.setFont(9.5, true)
+		d.text(margin, y, 42, r[0], "L")
+		d.setFont(9.5, false)
+		for _, l := range d.wrap(r[1], contentW-44) {
+			d.text(margin+44, y, contentW-44, l, "L")
+			y += lineH + 0.6
+		}
+		y += 1.2
+	}
+	if len(figures) > 0 {
+		y += 4
+		bw := contentW / float64(len(figures))
+		for i, fg := range figures {
+			x := margin + float64(i)*bw
+			d.f.SetFillColor(242, 244, 248)
+			d.f.Rect(x+1, y, bw-2, 22, "F")
+			d.setFont(15, true)
+			d.text(x+1, y+4, bw-2, fg[0], "C")
+			d.setFont(8, false)
+			d.f.SetTextColor(90, 98, 112)
+			d.text(x+1, y+13, bw-2, fg[1], "C")
+			d.f.SetTextColor(30, 34, 42)
+		}
+		y += 28
+	}
+	return y
+}
+
+// filterText describes a report's filters in one line.
+func filterText(f engine.ReportFilters) string {
+	var parts []string
+	add := func(name string, vals []string) {
+		if len(vals) > 0 {
+			parts = append(parts, name+": "+strings.Join(vals, ", "))
+		}
+	}
+	add("dimensions", strs(f.Dimensions))
+	add("severities", strs(f.Severities))
+	add("accounts", f.Accounts)
+	add("frameworks", f.Frameworks)
+	if len(parts) == 0 {
+		return "all open findings"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func strs[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
+// count formats an integer with thousands separators: 1,234,567.
+func count(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// usd formats dollars with cents and thousands separators.
+func usd(v float64) string {
+	cents := int64(v*100 + 0.5)
+	return fmt.Sprintf("$%s.%02d", count(cents/100), cents%100)
+}
+
+// hours formats an effort estimate.
+func hours(v float64) string { return fmt.Sprintf("%.1f h", v) }

@@ -1,0 +1,141 @@
+package reports
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// The fixture data set: one tenant, three accounts, resource names in
+// several scripts.
+var (
+	fxCompleted = time.Date(2026, 11, 3, 14, 30, 0, 0, time.UTC)
+	fxGenerated = time.Date(2026, 11, 3, 15, 0, 0, 0, time.UTC)
+	fxAccounts  = []string{"111111111111", "222222222222", "333333333333"}
+	fxResources = []engine.AffectedResource{
+		{ResourceID: "res_01zurich", Name: "Zürich-backup", Type: "aws_s3_bucket", Account: fxAccounts[0], Region: "eu-central-2", Severity: engine.SeverityHigh, Prod: true},
+		{ResourceID: "res_02donnees", Name: "données-clients", Type: "aws_s3_bucket", Account: fxAccounts[1], Region: "eu-west-3", Severity: engine.SeverityCritical, Prod: true},
+		{ResourceID: "res_03tokyo", Name: "東京-logs", Type: "aws_cloudwatch_log_group", Account: fxAccounts[2], Region: "ap-northeast-1", Severity: engine.SeverityMedium},
+		{ResourceID: "res_04long", Name: "a-very-long-resource-name-that-keeps-going-and-going-for-the-table-to-wrap-it", Type: "aws_instance", Account: fxAccounts[0], Region: "us-east-1", Severity: engine.SeverityLow},
+	}
+)
+
+func fxHeader(kind engine.ReportKind, id string) engine.ReportHeader {
+	return engine.ReportHeader{
+		ReportID: id, Kind: kind, TenantID: "ten_01acme", TenantName: "Acme Électronique GmbH",
+		AuditID: "aud_01JC9Y3K8ZQ4", AuditCompletedAt: fxCompleted, PreviousAuditID: "aud_01JB7W2H5XN1",
+		GeneratedAt: fxGenerated,
+		Filters:     engine.ReportFilters{Dimensions: []engine.Dimension{}, Severities: []engine.Severity{}, Accounts: []string{}, Frameworks: []string{}},
+	}
+}
+
+func fxExecutive() engine.ReportDocument {
+	prev, delta := 38.2, 3.5
+	return engine.ReportDocument{
+		SchemaVersion: engine.ReportSchemaVersion,
+		Header:        fxHeader(engine.ReportExecutiveSummary, "rpt_01exec"),
+		ExecutiveSummary: &engine.ExecutiveSummaryReport{
+			Posture:      engine.PostureScore{Score: 41.7, PreviousScore: &prev, Delta: &delta, WeightedOpen: 420, ResourcesScanned: 300},
+			OpenFindings: 383,
+			Matrix: []engine.SeverityRow{
+				{Severity: engine.SeverityCritical, Security: 9, Compliance: 3, Total: 12},
+				{Severity: engine.SeverityHigh, Security: 31, Cost: 0, Architecture: 8, Compliance: 12, Total: 51},
+				{Severity: engine.SeverityMedium, Security: 57, Cost: 22, Architecture: 31, Compliance: 18, Total: 128},
+				{Severity: engine.SeverityLow, Security: 40, Cost: 61, Architecture: 25, Compliance: 14, Total: 140},
+				{Severity: engine.SeverityInfo, Security: 10, Cost: 30, Architecture: 7, Compliance: 5, Total: 52},
+			},
+			Trend: []engine.ReportTrendPoint{
+				{AuditID: "aud_01JA", CompletedAt: fxCompleted.AddDate(0, 0, -21), OpenFindings: 455, Critical: 20, High: 66, Score: 33.1},
+				{AuditID: "aud_01JB0", CompletedAt: fxCompleted.AddDate(0, 0, -14), OpenFindings: 430, Critical: 17, High: 61, Score: 35.0},
+				{AuditID: "aud_01JB7W2H5XN1", CompletedAt: fxCompleted.AddDate(0, 0, -7), OpenFindings: 401, Critical: 14, High: 57, Score: 38.2},
+				{AuditID: "aud_01JC9Y3K8ZQ4", CompletedAt: fxCompleted, OpenFindings: 383, Critical: 12, High: 51, Score: 41.7},
+			},
+			TopAccounts: []engine.AccountRank{
+				{Account: fxAccounts[0], Open: 170, Critical: 6, High: 25},
+				{Account: fxAccounts[1], Open: 131, Critical: 5, High: 18},
+				{Account: fxAccounts[2], Open: 82, Critical: 1, High: 8},
+			},
+			TopResources: []engine.ResourceRank{
+				{ResourceID: "res_02donnees", Name: "données-clients", Type: "aws_s3_bucket", Account: fxAccounts[1], Region: "eu-west-3", Open: 6, Weighted: 32, WorstSeverity: engine.SeverityCritical},
+				{ResourceID: "res_01zurich", Name: "Zürich-backup", Type: "aws_s3_bucket", Account: fxAccounts[0], Region: "eu-central-2", Open: 5, Weighted: 19, WorstSeverity: engine.SeverityHigh},
+				{ResourceID: "res_03tokyo", Name: "東京-logs", Type: "aws_cloudwatch_log_group", Account: fxAccounts[2], Region: "ap-northeast-1", Open: 3, Weighted: 5, WorstSeverity: engine.SeverityMedium},
+			},
+			TopRules: []engine.RuleRank{
+				{RuleID: "aws-s3-001", Title: "S3 bucket allows public access", Severity: engine.SeverityCritical, Dimension: engine.DimensionSecurity, Open: 9},
+				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Severity: engine.SeverityMedium, Dimension: engine.DimensionCost, Open: 22},
+				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Severity: engine.SeverityLow, Dimension: engine.DimensionCost, Open: 40},
+			},
+			CostWaste: engine.CostWaste{MonthlyUSD: 1534.4, ByRule: []engine.CostWasteRule{
+				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Findings: 22, MonthlyUSD: 1334.4, Basis: "evidence"},
+				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Findings: 40, MonthlyUSD: 200, Basis: "flat_rate"},
+			}},
+			Changes: engine.AuditChanges{New: 14, Resolved: 32, SeverityChanged: 2, Examples: []engine.ChangeExample{
+				{Change: "new", FindingID: "fnd_01a", RuleID: "aws-s3-001", Title: "S3 bucket allows public access", ResourceID: "res_02donnees", Severity: engine.SeverityCritical},
+				{Change: "severity_changed", FindingID: "fnd_01b", RuleID: "aws-s3-002", Title: "S3 bucket is not encrypted", ResourceID: "res_01zurich", Severity: engine.SeverityHigh, PreviousSeverity: engine.SeverityMedium},
+				{Change: "resolved", FindingID: "fnd_01c", RuleID: "aws-logs-002", Title: "Log group is not encrypted", ResourceID: "res_03tokyo", Severity: engine.SeverityLow},
+			}},
+		},
+	}
+}
+
+// fxGroup builds the remediation group of priority i with n resources.
+func fxGroup(i int, sev engine.Severity, n int) engine.RemediationGroup {
+	g := engine.RemediationGroup{
+		Priority: i, RuleID: fmt.Sprintf("aws-s3-%03d", i), Title: fmt.Sprintf("S3 bucket check %d fails", i),
+		Severity: sev, Dimension: engine.DimensionSecurity,
+		Steps:          []string{"Turn on S3 Block Public Access for the bucket.", "Remove bucket policy statements that grant access to \"*\"."},
+		ResourcesTotal: int64(n), EffortHours: engine.RemediationEffortHours(sev, int64(n)),
+		Checklist: []string{"Review the affected resources", "Apply the steps in every account", "Run a new audit and confirm the findings are resolved"},
+		Resources: []engine.AffectedResource{}, ResourcesQuery: fmt.Sprintf("/v1/findings?audit_id=aud_01JC9Y3K8ZQ4&rule_id=aws-s3-%03d&status=open", i),
+	}
+	for j := 0; j < n && j < engine.RemediationResourcesPerGroup; j++ {
+		r := fxResources[j%len(fxResources)]
+		r.FindingID = fmt.Sprintf("fnd_%03d_%03d", i, j)
+		if j >= len(fxResources) {
+			r.ResourceID, r.Name = fmt.Sprintf("%s_%d", r.ResourceID, j), fmt.Sprintf("%s-%d", r.Name, j)
+		}
+		if r.Prod {
+			g.ProdResources++
+		}
+		g.Resources = append(g.Resources, r)
+	}
+	g.ResourcesOmitted = int64(n - len(g.Resources))
+	return g
+}
+
+func fxRemediation() engine.ReportDocument {
+	groups := []engine.RemediationGroup{fxGroup(1, engine.SeverityCritical, 3), fxGroup(2, engine.SeverityHigh, 70), fxGroup(3, engine.SeverityLow, 1)}
+	sum := engine.RemediationSummary{Groups: 3, BySeverity: []engine.SeverityRow{
+		{Severity: engine.SeverityCritical, Security: 3, Total: 3}, {Severity: engine.SeverityHigh, Security: 70, Total: 70},
+		{Severity: engine.SeverityMedium}, {Severity: engine.SeverityLow, Security: 1, Total: 1}, {Severity: engine.SeverityInfo},
+	}}
+	for _, g := range groups {
+		sum.Findings += g.ResourcesTotal
+		sum.EffortHours += g.EffortHours
+	}
+	return engine.ReportDocument{SchemaVersion: engine.ReportSchemaVersion, Header: fxHeader(engine.ReportRemediationPlan, "rpt_01plan"),
+		RemediationPlan: &engine.RemediationPlanReport{Summary: sum, Groups: groups}}
+}
+
+func fxCompliance() engine.ReportDocument {
+	failing := []engine.AffectedResource{fxResources[0], fxResources[1]}
+	ctl := func(id, title, status string, rules []string, checked, failingN int64, rs []engine.AffectedResource) engine.ComplianceControl {
+		if rs == nil {
+			rs = []engine.AffectedResource{}
+		}
+		return engine.ComplianceControl{ID: id, Title: title, Status: status, Rules: rules, ResourcesChecked: checked,
+			ResourcesFailing: failingN, FailingResources: rs, AuditID: "aud_01JC9Y3K8ZQ4", EvaluatedAt: fxCompleted}
+	}
+	return engine.ReportDocument{SchemaVersion: engine.ReportSchemaVersion, Header: fxHeader(engine.ReportComplianceEvidence, "rpt_01cis"),
+		ComplianceEvidence: &engine.ComplianceEvidenceReport{Frameworks: []engine.ComplianceFramework{{
+			ID: "CIS-AWS-3.0", Title: "CIS Amazon Web Services Foundations Benchmark v3.0", Passed: 2, Failed: 1, NotApplicable: 1,
+			Controls: []engine.ComplianceControl{
+				ctl("1.8", "IAM password policy requires a minimum length of 14", engine.ControlPass, []string{"aws-iam-008"}, 3, 0, nil),
+				ctl("2.1.2", "S3 bucket enforces MFA delete", engine.ControlFail, []string{"aws-s3-010"}, 42, 2, failing),
+				ctl("2.3.2", "RDS instances have auto minor version upgrade", engine.ControlNotApplicable, []string{"aws-rds-007"}, 0, 0, nil),
+				ctl("3.1", "CloudTrail is enabled in all regions", engine.ControlPass, []string{"aws-cloudtrail-001"}, 3, 0, nil),
+			},
+		}}},
+	}
+}

@@ -1,0 +1,131 @@
+package reports
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// expectedText lists what a reader must find in the PDF of doc: the
+// identification and the figures of the JSON document, formatted as the
+// PDF shows them.
+func expectedText(doc engine.ReportDocument) []string {
+	h := doc.Header
+	want := []string{h.TenantName, h.TenantID, h.AuditID, h.PreviousAuditID, h.ReportID, "Contents",
+		stamp(h.AuditCompletedAt), "Zürich-backup", "données-clients"}
+	switch {
+	case doc.ExecutiveSummary != nil:
+		s := doc.ExecutiveSummary
+		want = append(want, fmt.Sprintf("%.1f", s.Posture.Score), fmt.Sprintf("%+.1f since the previous audit", *s.Posture.Delta),
+			count(s.OpenFindings), usd(s.CostWaste.MonthlyUSD), "東京-logs",
+			"Posture", "Open findings by severity and dimension", "Trend over the last audits", "Top accounts",
+			"Top risky resources", "Top rules", "Cost waste", "What changed since the previous audit",
+			fmt.Sprintf("New findings: %s. Resolved findings: %s. Severity changed: %s.",
+				count(s.Changes.New), count(s.Changes.Resolved), count(s.Changes.SeverityChanged)))
+		for _, r := range s.Matrix {
+			want = append(want, fmt.Sprintf("%s %s %s %s %s %s", r.Severity, count(r.Security), count(r.Cost),
+				count(r.Architecture), count(r.Compliance), count(r.Total)))
+		}
+		for _, a := range s.TopAccounts {
+			want = append(want, fmt.Sprintf("%s %s %s %s", a.Account, count(a.Open), count(a.Critical), count(a.High)))
+		}
+		for _, r := range s.CostWaste.ByRule {
+			want = append(want, r.RuleID, usd(r.MonthlyUSD))
+		}
+		for _, p := range s.Trend {
+			want = append(want, fmt.Sprintf("%s %s %s", count(p.OpenFindings), count(p.Critical), count(p.High)))
+		}
+	case doc.RemediationPlan != nil:
+		p := doc.RemediationPlan
+		want = append(want, count(p.Summary.Findings), hours(p.Summary.EffortHours), "Overview", "Remediation groups", "東京-logs")
+		for _, g := range p.Groups {
+			want = append(want, fmt.Sprintf("%d. %s — %s", g.Priority, g.RuleID, g.Title),
+				fmt.Sprintf("%s resources (%s production) · effort %s", count(g.ResourcesTotal), count(g.ProdResources), hours(g.EffortHours)))
+			for _, c := range g.Checklist {
+				want = append(want, "☐ "+c)
+			}
+			if g.ResourcesOmitted > 0 {
+				want = append(want, fmt.Sprintf("… and %s more resources", count(g.ResourcesOmitted)))
+			}
+		}
+	case doc.ComplianceEvidence != nil:
+		for _, f := range doc.ComplianceEvidence.Frameworks {
+			want = append(want, f.ID, fmt.Sprintf("%d controls: %d passed, %d failed, %d not applicable",
+				len(f.Controls), f.Passed, f.Failed, f.NotApplicable))
+			for _, c := range f.Controls {
+				want = append(want, fmt.Sprintf("%s %s", c.ID, strings.Fields(c.Title)[0]),
+					strings.ReplaceAll(c.Status, "_", " "))
+			}
+		}
+	}
+	return want
+}
+
+func TestRenderPDF(t *testing.T) {
+	dir := os.Getenv("FOURD_REPORTS_PNG_DIR") // set to keep the pages to look at
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			doc := fx.doc()
+			text, pages := pdfText(t, doc, dir)
+			flat := squash(text)
+			for _, w := range expectedText(doc) {
+				if !strings.Contains(flat, squash(w)) {
+					t.Errorf("PDF text lacks %q", w)
+				}
+			}
+			if !strings.Contains(flat, fmt.Sprintf("Page %d of %d", pages, pages)) {
+				t.Errorf("no footer on the last page %d", pages)
+			}
+			prefix := filepath.Join(dir, fx.name)
+			out, err := exec.Command(tool(t, "pdftoppm"), "-png", "-r", "60", prefix+".pdf", prefix).CombinedOutput()
+			if err != nil {
+				t.Fatalf("pdftoppm: %v: %s", err, out)
+			}
+			pngs, _ := filepath.Glob(prefix + "-*.png")
+			if len(pngs) != pages {
+				t.Errorf("pdftoppm rendered %d pages, want %d", len(pngs), pages)
+			}
+		})
+	}
+}
+
+// TestRenderPDFEmpty renders documents with nothing in them: every section
+// says so instead of drawing empty charts.
+func TestRenderPDFEmpty(t *testing.T) {
+	hdr := func(k engine.ReportKind) engine.ReportHeader {
+		h := fxHeader(k, "rpt_empty")
+		h.PreviousAuditID = ""
+		return h
+	}
+	docs := []engine.ReportDocument{
+		{SchemaVersion: engine.ReportSchemaVersion, Header: hdr(engine.ReportExecutiveSummary), ExecutiveSummary: &engine.ExecutiveSummaryReport{
+			Posture: engine.PostureScore{Score: 100}, Matrix: []engine.SeverityRow{}}},
+		{SchemaVersion: engine.ReportSchemaVersion, Header: hdr(engine.ReportRemediationPlan),
+			RemediationPlan: &engine.RemediationPlanReport{Groups: []engine.RemediationGroup{}}},
+		{SchemaVersion: engine.ReportSchemaVersion, Header: hdr(engine.ReportComplianceEvidence),
+			ComplianceEvidence: &engine.ComplianceEvidenceReport{}},
+	}
+	wants := [][]string{
+		{"No open findings.", "No completed audit in the trend.", "No open cost findings.", "first audit: no previous score", "none (first audit)"},
+		{"No open findings: nothing to remediate."},
+		{"No framework is mapped by the rules in scope."},
+	}
+	for i, doc := range docs {
+		t.Run(string(doc.Header.Kind), func(t *testing.T) {
+			text, _ := pdfText(t, doc, t.TempDir())
+			for _, w := range wants[i] {
+				if !strings.Contains(squash(text), w) {
+					t.Errorf("PDF text lacks %q", w)
+				}
+			}
+		})
+	}
+}
