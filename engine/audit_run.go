@@ -192,19 +192,27 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 			}
 		}
 	}
+	phases := map[string]time.Duration{}
+	phase := func(name string, start time.Time) { phases[name] = time.Since(start).Round(time.Millisecond) }
+	t0 := time.Now()
 	if _, err := s.cfg.Snapshots.AppendSnapshot(ctx, a.TenantID, a.ID, findings); err != nil {
 		return a, err
 	}
+	phase("evaluate_and_write", t0)
 	firstSeen = nil // let the collector have it before the diff
+	t0 = time.Now()
 	if prevID != "" {
 		keepSince := now.Add(-s.cfg.ResolvedRetention)
-		if _, err := s.cfg.Snapshots.CarryForward(ctx, a.TenantID, prevID, a.ID, now, keepSince); err != nil {
+		if err := s.cfg.Snapshots.CarryForward(ctx, a.TenantID, prevID, a.ID, now, keepSince); err != nil {
 			return a, err
 		}
 	}
+	phase("carry_forward", t0)
+	t0 = time.Now()
 	if err := s.cfg.Snapshots.FinalizeSnapshot(ctx, a.TenantID, a.ID); err != nil {
 		return a, err
 	}
+	phase("finalize", t0)
 	if err := s.auditProgress(ctx, a); err != nil {
 		return a, err
 	}
@@ -219,9 +227,12 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	a.Status, a.CompletedAt, a.Summary = AuditCompleted, &done, &sum
 	a.Progress.ResourcesTotal = a.Progress.ResourcesScanned
 	events := s.changeEvents(ctx, a, prevID, &sum)
+	t0 = time.Now()
 	if err := s.cfg.Queue.CompleteAudit(ctx, events, func() Audit { return a }); err != nil {
 		return a, err
 	}
+	phase("diff_and_commit", t0)
+	s.log.InfoContext(ctx, "audit phases", "audit_id", a.ID, "phases", phases)
 	return a, nil
 }
 
@@ -248,15 +259,11 @@ func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (map[s
 	if prevID == "" {
 		return out, nil
 	}
-	for f, err := range streamSeq(func(fn func(Finding) error) error { return s.cfg.Snapshots.StreamFindings(ctx, tenantID, prevID, fn) }) {
-		if err != nil {
-			return nil, err
-		}
-		if f.Status == StatusOpen || f.Resolution == ResolutionAcceptedRisk {
-			out[f.ID] = f.FirstSeenAt
-		}
-	}
-	return out, nil
+	err := s.cfg.Snapshots.FirstSeen(ctx, tenantID, prevID, func(id string, at time.Time) error {
+		out[id] = at
+		return nil
+	})
+	return out, err
 }
 
 // auditProgress records progress and notices a cancellation.

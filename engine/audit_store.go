@@ -18,8 +18,8 @@ type SnapshotStore interface {
 	// CarryForward copies into auditID's snapshot the findings of prevID's
 	// snapshot that auditID does not have: open ones become resolved (fixed)
 	// at resolvedAt; resolved ones are kept when resolved after keepSince.
-	// It returns how many were resolved now.
-	CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (int64, error)
+	// (DiffSnapshots reports which were resolved now.)
+	CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) error
 	// FinalizeSnapshot computes the snapshot's per-group counts once all
 	// its rows are written.
 	FinalizeSnapshot(ctx context.Context, tenantID, auditID string) error
@@ -28,6 +28,10 @@ type SnapshotStore interface {
 	// GetFindings returns the findings of a snapshot with the given ids that
 	// exist, in any order.
 	GetFindings(ctx context.Context, tenantID, auditID string, ids []string) ([]Finding, error)
+	// FirstSeen calls fn with the id and first sighting of every finding of
+	// a snapshot that is open or an accepted risk (what a later audit keeps
+	// the age of): two narrow columns, not the findings.
+	FirstSeen(ctx context.Context, tenantID, auditID string, fn func(id string, at time.Time) error) error
 	// StreamFindings calls fn with every finding of a snapshot in id order
 	// and stops at fn's first error, which it returns.
 	StreamFindings(ctx context.Context, tenantID, auditID string, fn func(Finding) error) error

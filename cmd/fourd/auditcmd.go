@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -15,8 +17,20 @@ import (
 func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
 	fs := newFlags("audit", stdout)
 	tenant := fs.String("tenant", "", "tenant slug")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the audit to this file")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *tenant == "" {
 		return usageError{"audit: want: audit --tenant T"}

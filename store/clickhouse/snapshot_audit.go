@@ -64,20 +64,15 @@ func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, fi
 
 // CarryForward copies into auditID the findings of prevID that auditID does
 // not have: open ones resolved (fixed) at resolvedAt, resolved ones as they
-// were when resolved after keepSince. It returns how many it resolved now.
-func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (n int64, err error) {
+// were when resolved after keepSince. One INSERT … SELECT on the server.
+func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (err error) {
 	defer wrap(&err, "CarryForward(%q, %q, %q)", tenantID, prevID, auditID)
 	if err := checkSnapshotIDs(tenantID, prevID, auditID); err != nil {
-		return 0, err
+		return err
 	}
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
 	const absent = `tenant_id = ? AND audit_id = ? AND id NOT IN (SELECT id FROM findings WHERE tenant_id = ? AND audit_id = ?)`
-	var resolved uint64
-	if err := s.conn.QueryRow(ctx, `SELECT count() FROM findings WHERE `+absent+` AND status = 'open'`,
-		tenantID, prevID, tenantID, auditID).Scan(&resolved); err != nil {
-		return 0, err
-	}
 	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
 	err = s.conn.Exec(ctx, `INSERT INTO findings (`+findingColumns+`, written_at)
 SELECT tenant_id, ?, sev_order, id, severity, dimension,
@@ -89,7 +84,35 @@ SELECT tenant_id, ?, sev_order, id, severity, dimension,
   toDateTime(?, 'UTC')
 FROM findings WHERE `+absent+` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`,
 		auditID, at.Unix(), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix())
-	return int64(resolved), err
+	return err
+}
+
+// FirstSeen calls fn with the id and first sighting of each open or
+// accepted finding of a snapshot, reading only those columns.
+func (s *Store) FirstSeen(ctx context.Context, tenantID, auditID string, fn func(id string, at time.Time) error) (err error) {
+	defer wrap(&err, "FirstSeen(%q, %q)", tenantID, auditID)
+	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
+		return err
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	rows, err := s.conn.Query(ctx, `SELECT id, first_seen_at FROM findings
+WHERE tenant_id = ? AND audit_id = ? AND (status = 'open' OR resolution = 'accepted_risk')`, tenantID, auditID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var at time.Time
+		if err := rows.Scan(&id, &at); err != nil {
+			return err
+		}
+		if err := fn(id, fromCHTime(at)); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // FinalizeSnapshot counts the snapshot on the server and writes the marker
