@@ -122,6 +122,11 @@ func TestCountFindingsEveryGrouping(t *testing.T) {
 	}
 	for _, f := range filters {
 		for gs := range subsets() {
+			// Every grouping without a filter; with one, those of up to two
+			// fields and all seven (the SQL does not depend on the rest).
+			if (f != engine.FindingFilter{}) && len(gs) > 2 && len(gs) < len(engine.GroupBys) {
+				continue
+			}
 			t.Run(fmt.Sprintf("%+v/%v", f, gs), func(t *testing.T) {
 				want := wantCounts(a.findings, f, gs)
 				f.AuditID = aud
