@@ -31,8 +31,10 @@ const (
 // number of matching findings in each severity bucket, ids are uniform over
 // the id space, so the range after the cursor that should hold the page can
 // be computed (see rangeEnd) and widened when it comes back short. Empty
-// buckets are skipped without a read. A resource id filter, which the counts
-// cannot see, scans after the cursor instead, reading only its column.
+// buckets are skipped without a read, and the totals of a complete snapshot
+// are cached, so a page is usually one query. A resource id filter, which
+// the counts cannot see, reads the resource's keys from finding_resources and
+// then its findings by key.
 //
 // Errors: validation_failed for a missing tenant or audit or a bad limit;
 // invalid_severity_filter; invalid_cursor for a malformed q.After.
