@@ -17,7 +17,7 @@ var kindTitles = map[engine.ReportKind]string{
 // cover draws the first page: title, tenant and audit identification,
 // filters and, when given, a list of key figures; it returns the y below it.
 func (d *pdfDoc) cover(figures [][2]string) float64 {
-	d.f.AddPage()
+	d.addPage()
 	d.f.SetFillColor(22, 46, 92)
 	d.f.Rect(0, 0, pageW, 78, "F")
 	d.f.SetTextColor(170, 190, 225)

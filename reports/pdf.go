@@ -52,6 +52,28 @@ type pdfDoc struct {
 	fallback bool
 	size     float64
 	bold     bool
+	// cur is the font gofpdf has selected, to skip redundant SetFont calls.
+	cur struct {
+		family string
+		bold   bool
+		size   float64
+	}
+}
+
+// addPage starts a page; gofpdf reselects fonts around the header and
+// footer, so the cache of the selected font is dropped.
+func (d *pdfDoc) addPage() {
+	d.f.AddPage()
+	d.cur.family = ""
+}
+
+// use selects a font in gofpdf unless it is already selected.
+func (d *pdfDoc) use(family string, bold bool, size float64) {
+	if d.cur.family == family && d.cur.bold == bold && d.cur.size == size {
+		return
+	}
+	d.cur.family, d.cur.bold, d.cur.size = family, bold, size
+	d.f.SetFont(family, style(bold), size)
 }
 
 func newPDFDoc(h engine.ReportHeader, title string) (*pdfDoc, error) {
@@ -106,7 +128,7 @@ func (d *pdfDoc) footer() {
 // setFont selects DejaVu Sans at size points, bold or regular.
 func (d *pdfDoc) setFont(size float64, bold bool) {
 	d.size, d.bold = size, bold
-	d.f.SetFont(fontSans, style(bold), size)
+	d.use(fontSans, bold, size)
 }
 
 func style(bold bool) string {
@@ -121,6 +143,16 @@ func style(bold bool) string {
 func needsFallback(r rune) bool {
 	return (r >= 0x2E80 && r <= 0x9FFF) || (r >= 0xAC00 && r <= 0xD7AF) || (r >= 0xF900 && r <= 0xFAFF) ||
 		(r >= 0xFE30 && r <= 0xFE4F) || (r >= 0xFF00 && r <= 0xFFEF) || (r >= 0x20000 && r <= 0x2FA1F)
+}
+
+// hasFallback reports whether any rune of s needs the fallback font.
+func hasFallback(s string) bool {
+	for _, r := range s {
+		if r >= 0x2E80 && needsFallback(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // run is a piece of text drawn with one font.
@@ -150,7 +182,7 @@ func runs(s string) []run {
 // time a document needs it (it is large, and most documents never do).
 func (d *pdfDoc) useRun(r run) {
 	if !r.fallback {
-		d.f.SetFont(fontSans, style(d.bold), d.size)
+		d.use(fontSans, d.bold, d.size)
 		return
 	}
 	if !d.fallback {
@@ -162,17 +194,21 @@ func (d *pdfDoc) useRun(r run) {
 		d.f.AddUTF8FontFromBytes(fontFallback, "", b)
 		d.fallback = true
 	}
-	d.f.SetFont(fontFallback, "", d.size)
+	d.use(fontFallback, false, d.size)
 }
 
 // width is the width of s in the current font, fallback runs included.
 func (d *pdfDoc) width(s string) float64 {
+	if !hasFallback(s) {
+		d.use(fontSans, d.bold, d.size)
+		return d.f.GetStringWidth(s)
+	}
 	w := 0.0
 	for _, r := range runs(s) {
 		d.useRun(r)
 		w += d.f.GetStringWidth(r.s)
 	}
-	d.f.SetFont(fontSans, style(d.bold), d.size)
+	d.use(fontSans, d.bold, d.size)
 	return w
 }
 
@@ -193,7 +229,7 @@ func (d *pdfDoc) text(x, y, w float64, s, align string) {
 		rw := d.f.GetStringWidth(r.s)
 		d.f.CellFormat(rw, lineH, r.s, "", 0, "L", false, 0, "")
 	}
-	d.f.SetFont(fontSans, style(d.bold), d.size)
+	d.use(fontSans, d.bold, d.size)
 }
 
 // fit shortens s with an ellipsis to at most width w.
@@ -258,7 +294,7 @@ func (d *pdfDoc) ensure(h float64) bool {
 	if d.f.GetY()+h <= bodyBottom {
 		return false
 	}
-	d.f.AddPage()
+	d.addPage()
 	return true
 }
 
@@ -266,7 +302,7 @@ func (d *pdfDoc) ensure(h float64) bool {
 // contents entry and a PDF bookmark.
 func (d *pdfDoc) section(title string, level int, newPage bool) {
 	if newPage {
-		d.f.AddPage()
+		d.addPage()
 	} else {
 		d.ensure(24)
 		d.f.SetY(d.f.GetY() + 3)
@@ -295,12 +331,13 @@ func (d *pdfDoc) section(title string, level int, newPage bool) {
 }
 
 // reserveTOC adds the page the table of contents is written on at the end.
-func (d *pdfDoc) reserveTOC() { d.f.AddPage() }
+func (d *pdfDoc) reserveTOC() { d.addPage() }
 
 // writeTOC fills the reserved page with the entries and their pages.
 func (d *pdfDoc) writeTOC() {
 	last := d.f.PageNo()
 	d.f.SetPage(tocPage)
+	d.cur.family = ""
 	d.f.SetY(22)
 	d.setFont(16, true)
 	d.f.SetTextColor(22, 46, 92)
@@ -326,6 +363,7 @@ func (d *pdfDoc) writeTOC() {
 		d.text(margin, y+2, contentW, fmt.Sprintf("… and %d more sections (see the PDF bookmarks)", d.tocMore), "L")
 	}
 	d.f.SetPage(last)
+	d.cur.family = ""
 }
 
 // output closes the document and writes it to w.

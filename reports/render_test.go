@@ -17,6 +17,8 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+var benchGroups = 2000
+
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var fixtures = []struct {
