@@ -28,10 +28,41 @@ func (q firstSeenQuery) toSQL() (string, []any) {
 		[]any{q.tenantID, groupSet(q.ids)}
 }
 
+// knownIDsThreshold is the batch size from which a writer reads all of a
+// tenant's ids once (two narrow columns) and keeps them, instead of looking
+// up each batch's ids: with ids uniform over the key space, an IN lookup of
+// thousands of ids touches nearly every granule of the tenant, so a bulk
+// import would read the tenant once per batch.
+const knownIDsThreshold = 5000
+
+// tenantKnown is the ids a tenant has, with their first sightings.
+type tenantKnown map[string]time.Time
+
+// loadKnown reads every id of a tenant with its first sighting.
+func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, error) {
+	rows, err := s.conn.Query(ctx, "SELECT id, min(first_seen_at) FROM resources WHERE tenant_id = ? GROUP BY id", tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := tenantKnown{}
+	for rows.Next() {
+		var id string
+		var t time.Time
+		if err := rows.Scan(&id, &t); err != nil {
+			return nil, err
+		}
+		out[id] = t.UTC()
+	}
+	return out, rows.Err()
+}
+
 // firstSeen decides the first_seen_at of each row: the stored one for an id
 // the tenant already has, else the earliest in the batch. It also returns
-// the ids that are new to each tenant, in the order first met.
-func (s *Store) firstSeen(ctx context.Context, rows []resourceRow) ([]time.Time, []tenantIDs, error) {
+// the ids that are new to each tenant, in the order first met. known holds
+// the ids of tenants read whole (see knownIDsThreshold); it is filled here
+// and may be nil.
+func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]tenantKnown) ([]time.Time, []tenantIDs, error) {
 	type key struct{ tenant, id string }
 	order := []string{}
 	byTenant := map[string][]string{}
@@ -50,8 +81,24 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow) ([]time.Time,
 		}
 	}
 	ctx = ch.Context(ctx, ch.WithSettings(idListSettings))
-	known := map[key]bool{}
+	have := map[key]bool{}
 	for _, tenant := range order {
+		if known != nil && known[tenant] == nil && len(byTenant[tenant]) >= knownIDsThreshold {
+			k, err := s.loadKnown(ctx, tenant)
+			if err != nil {
+				return nil, nil, err
+			}
+			known[tenant] = k
+		}
+		if k := known[tenant]; k != nil {
+			for _, id := range byTenant[tenant] {
+				if t, ok := k[id]; ok {
+					have[key{tenant, id}] = true
+					seen[key{tenant, id}] = t
+				}
+			}
+			continue
+		}
 		text, args := firstSeenQuery{tenantID: tenant, ids: byTenant[tenant]}.toSQL()
 		res, err := s.conn.Query(ctx, text, args...)
 		if err != nil {
@@ -65,7 +112,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow) ([]time.Time,
 				return nil, nil, err
 			}
 			k := key{tenant, id}
-			known[k] = true
+			have[k] = true
 			seen[k] = t.UTC()
 		}
 		err = res.Err()
@@ -82,7 +129,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow) ([]time.Time,
 	for _, tenant := range order {
 		var ids []string
 		for _, id := range byTenant[tenant] {
-			if !known[key{tenant, id}] {
+			if !have[key{tenant, id}] {
 				ids = append(ids, id)
 			}
 		}

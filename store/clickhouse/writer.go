@@ -45,6 +45,9 @@ type ResourceWriter struct {
 	written   int64
 	lastFlush time.Time
 	closed    bool
+	// known caches the ids of tenants whose batches are large (a bulk
+	// import), read once; it grows with the tenant (about 100 bytes an id).
+	known map[string]tenantKnown
 
 	stop chan struct{}
 	done chan struct{}
@@ -180,7 +183,10 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	}
 	ctx, cancel := w.s.writeCtx(ctx)
 	defer cancel()
-	firstSeen, newIDs, err := w.s.firstSeen(ctx, w.buf)
+	if w.known == nil {
+		w.known = map[string]tenantKnown{}
+	}
+	firstSeen, newIDs, err := w.s.firstSeen(ctx, w.buf, w.known)
 	if err != nil {
 		return err
 	}
@@ -198,6 +204,13 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 		return err
 	}
 	w.written += int64(len(w.buf))
+	for i := range w.buf {
+		if k := w.known[w.buf[i].r.TenantID]; k != nil {
+			if _, ok := k[w.buf[i].r.ID]; !ok {
+				k[w.buf[i].r.ID] = firstSeen[i]
+			}
+		}
+	}
 	clear(w.buf)
 	w.buf = w.buf[:0]
 	if w.cfg.OnNew != nil {
