@@ -34,6 +34,8 @@ type Config struct {
 	// Webhooks holds the webhook endpoints, events API and deliveries;
 	// optional, those use cases are unavailable without it.
 	Webhooks WebhookConfig
+	// Reporting generates and serves reports; optional (issue 8).
+	Reporting ReportConfig
 	// Identity holds passwords and the OAuth 2.0 records (issue 4);
 	// optional, sign-in, OAuth and the tokens API are unavailable without it.
 	Identity IdentityStore
