@@ -49,26 +49,47 @@ type resourceSummary struct {
 	Tags     map[string]string `json:"tags"`
 }
 
-func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids []string) error {
+func summarize(r Resource) resourceSummary {
+	return resourceSummary{ID: r.ID, Provider: r.Provider, Account: r.Account, Region: r.Region, Type: r.Type,
+		NativeID: r.NativeID, Name: r.Name, Tags: r.Tags}
+}
+
+// publishResourceAdded announces resources new to the tenant: from known
+// summaries where it has them, read back from the store otherwise.
+func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids []string, known map[string]resourceSummary) error {
 	if s.cfg.Events == nil {
 		return nil
 	}
 	for len(ids) > 0 {
 		n := min(len(ids), eventChunk)
-		rs, err := s.cfg.Resources.GetResources(ctx, tenantID, ids[:n])
-		if err != nil {
+		chunk := ids[:n]
+		ids = ids[n:]
+		var missing []string
+		events := make([]Event, 0, n)
+		add := func(sum resourceSummary) error {
+			ev, err := s.newEvent(tenantID, EventResourceAdded, map[string]any{"resource": sum})
+			events = append(events, ev)
 			return err
 		}
-		ids = ids[n:]
-		events := make([]Event, 0, len(rs))
-		for _, r := range rs {
-			ev, err := s.newEvent(tenantID, EventResourceAdded, map[string]any{"resource": resourceSummary{
-				ID: r.ID, Provider: r.Provider, Account: r.Account, Region: r.Region, Type: r.Type,
-				NativeID: r.NativeID, Name: r.Name, Tags: r.Tags}})
+		for _, id := range chunk {
+			if sum, ok := known[id]; ok {
+				if err := add(sum); err != nil {
+					return err
+				}
+			} else {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			rs, err := s.cfg.Resources.GetResources(ctx, tenantID, missing)
 			if err != nil {
 				return err
 			}
-			events = append(events, ev)
+			for _, r := range rs {
+				if err := add(summarize(r)); err != nil {
+					return err
+				}
+			}
 		}
 		if err := s.publish(ctx, events); err != nil {
 			return err

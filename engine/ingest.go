@@ -15,6 +15,7 @@ const (
 	MaxAttributesBytes = 256 << 10
 	MaxTags            = 64
 	maxItemErrors      = 1000
+	maxKeptSummaries   = 100_000
 )
 
 var (
@@ -118,6 +119,10 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 		res.Errors = append(res.Errors, e)
 	}
 	var stopErr error // a non-item error (e.g. the request body broke) ends the batch
+	// What resource.added will say of each resource, kept for the first
+	// maxKeptSummaries accepted items so that announcing new ones needs no
+	// read back; past that, the rest are read back from the store.
+	kept := map[string]resourceSummary{}
 	valid := func(yield func(Resource, error) bool) {
 		for it := range items {
 			if it.Err != nil {
@@ -134,6 +139,9 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 				continue
 			}
 			res.Accepted++
+			if len(kept) < maxKeptSummaries {
+				kept[r.ID] = summarize(r)
+			}
 			if !yield(r, nil) {
 				return
 			}
@@ -147,7 +155,7 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 		return IngestResult{}, stopErr
 	}
 	res.New = int64(len(written.NewIDs))
-	if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs); err != nil {
+	if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs, kept); err != nil {
 		return IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
 	}
 	return res, nil
