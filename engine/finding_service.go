@@ -43,14 +43,20 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 		return Page[Finding]{}, err
 	}
 	withOverrides(&q, ov)
-	items, err := s.cfg.Findings.ListFindings(ctx, q)
-	if err != nil {
-		return Page[Finding]{}, err
-	}
-	for i, it := range items {
-		if o, ok := ov[it.ID]; ok {
-			items[i] = applyOverride(it, o)
+	key := pageKey(q)
+	cached, hit := s.pages.get(key)
+	if !hit {
+		if cached, err = s.cfg.Findings.ListFindings(ctx, q); err != nil {
+			return Page[Finding]{}, err
 		}
+		s.pages.put(key, cached)
+	}
+	items := make([]Finding, len(cached)) // the cached slice is shared
+	for i, it := range cached {
+		if o, ok := ov[it.ID]; ok {
+			it = applyOverride(it, o)
+		}
+		items[i] = it
 	}
 	page := Page[Finding]{Items: items}
 	if len(items) > limit {

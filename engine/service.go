@@ -46,6 +46,10 @@ type Config struct {
 	TokenCacheTTL  time.Duration
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
+	// PageCacheSize is how many finding pages of completed snapshots the
+	// Service keeps in memory (they never change); 0 means
+	// DefaultPageCacheSize, negative disables the cache.
+	PageCacheSize int
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.
 	CursorTTL time.Duration
 	Logger    *slog.Logger
@@ -74,6 +78,7 @@ type Service struct {
 	now     func() time.Time
 	cursors *cursorCodec
 	tokens  *tokenCache
+	pages   *pageCache
 }
 
 // NewService returns a Service over the configured stores.
@@ -93,12 +98,16 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.CursorTTL == 0 {
 		cfg.CursorTTL = 24 * time.Hour
 	}
+	if cfg.PageCacheSize == 0 {
+		cfg.PageCacheSize = DefaultPageCacheSize
+	}
 	return &Service{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		now:     cfg.Now,
 		cursors: newCursorCodec(cfg.Secret, cfg.CursorTTL, cfg.Now),
 		tokens:  newTokenCache(cfg.TokenCacheSize, cfg.TokenCacheTTL, cfg.Now),
+		pages:   newPageCache(cfg.PageCacheSize),
 	}, nil
 }
 
