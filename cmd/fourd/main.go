@@ -31,7 +31,7 @@ Usage:
                               register an OAuth client (secret printed alone on the last line)
   fourd import FILE --tenant T
                               import an inventory: fourd NDJSON, AWS Config, Terraform state or show -json
-  fourd audit --tenant T       run an audit of the tenant now and print its summary
+  fourd audit --tenant T      run an audit of the tenant now and print its summary
   fourd demo                  load the demo tenant: inventory, an audit, a token in $FOURD_DATA_DIR/demo-token
   fourd loadgen [flags]       write synthetic tenants at scale (see fourd loadgen -h)
 
