@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"time"
 )
 
 // ReportJobs is the write side of reports: the job queue and the stored
@@ -25,6 +26,13 @@ type ReportJobs interface {
 type ReportConfig struct {
 	Jobs     ReportJobs
 	Renderer ReportRenderer
+	// Queue, Analytics and Catalog are what report workers need to turn
+	// pending reports ready (engine/report_worker.go); Lease is how long a
+	// worker holds a report before another may claim it (default 10 min).
+	Queue     ReportQueue
+	Analytics ReportAnalytics
+	Catalog   RuleCatalog
+	Lease     time.Duration
 }
 
 // Bounds of a report's filters.

@@ -1,0 +1,118 @@
+package engine
+
+import "context"
+
+// ReportScope is what one report's analytic queries read: the open findings
+// of one snapshot that pass the report's filters, with people's decisions
+// made since the snapshot was written applied (ForceResolved are treated
+// as resolved, ForceOpen as open, whatever the snapshot says).
+type ReportScope struct {
+	TenantID      string
+	AuditID       string
+	Filters       ReportFilters
+	ForceResolved []string
+	ForceOpen     []string
+}
+
+// ReportCount is one group of open findings by severity, dimension,
+// account and rule.
+type ReportCount struct {
+	Severity  Severity
+	Dimension Dimension
+	Account   string
+	RuleID    string
+	Count     int64
+}
+
+// RuleTotals is one rule's open findings in a snapshot: a remediation
+// group before its text and resources are filled in.
+type RuleTotals struct {
+	RuleID      string
+	Title       string   // from the finding rows
+	Remediation string   // from the finding rows
+	Severity    Severity // the highest of the rule's open findings
+	Dimension   Dimension
+	Findings    int64
+	Resources   int64 // distinct resources
+	Prod        int64 // distinct resources tagged as production
+}
+
+// RuleCost is one rule's priced open cost findings.
+type RuleCost struct {
+	RuleID   string
+	Title    string
+	Findings int64
+	// Priced counts the findings whose evidence carries a monthly figure;
+	// PricedUSD sums those figures.
+	Priced    int64
+	PricedUSD float64
+}
+
+// ReportAnalytics answers the analytic queries reports are built from
+// (store/clickhouse). Every method reads only scope's snapshot; an audit
+// whose snapshot is missing simply has no rows.
+type ReportAnalytics interface {
+	// OpenCounts counts open findings by severity, dimension, account and
+	// rule, from the per-snapshot counts; ForceResolved and ForceOpen are
+	// not applied (the engine moves them between groups itself).
+	OpenCounts(ctx context.Context, scope ReportScope) ([]ReportCount, error)
+	// TopResources returns the limit resources whose open findings weigh
+	// most (PostureWeights), heaviest first.
+	TopResources(ctx context.Context, scope ReportScope, limit int) ([]ResourceRank, error)
+	// CostByRule sums the open cost findings' monthly figures
+	// (evidence estimated_monthly_usd, else estimated_monthly_saving_usd)
+	// per rule.
+	CostByRule(ctx context.Context, scope ReportScope) ([]RuleCost, error)
+	// RuleTotals returns every rule with open findings in remediation
+	// priority order: severity, production resources, resources, rule id.
+	RuleTotals(ctx context.Context, scope ReportScope) ([]RuleTotals, error)
+	// AffectedResources returns, for each of ruleIDs, the first perRule of
+	// its open findings (most severe first, then by resource id) with their
+	// resources. validation_failed for more than MaxAffectedRules rules.
+	AffectedResources(ctx context.Context, scope ReportScope, ruleIDs []string, perRule int) (map[string][]AffectedResource, error)
+	// ResourceCountsByType counts the tenant's resources by type.
+	ResourceCountsByType(ctx context.Context, tenantID string) (map[string]int64, error)
+}
+
+// MaxAffectedRules bounds the rules of one AffectedResources call, so that
+// a remediation plan reads its resources a bounded batch at a time.
+const MaxAffectedRules = 500
+
+// RuleCatalog describes the built-in rules and the frameworks they map to;
+// engine/audit implements it from engine/rules.
+type RuleCatalog interface {
+	// Rule returns a built-in rule's metadata; false for any other id
+	// (custom policies, synthetic rules), whose title comes from its
+	// findings.
+	Rule(id string) (RuleInfo, bool)
+	// Frameworks lists the compliance frameworks with their controls, in
+	// control order.
+	Frameworks() []CatalogFramework
+}
+
+// RuleInfo is a built-in rule as reports describe it.
+type RuleInfo struct {
+	ID            string
+	Title         string
+	Remediation   string
+	Dimension     Dimension
+	Severity      Severity
+	Compliance    []string
+	ResourceTypes []string
+}
+
+// CatalogFramework is one compliance framework and the controls the rule
+// pack maps to it.
+type CatalogFramework struct {
+	ID       string // e.g. CIS-AWS-3.0
+	Title    string
+	Controls []CatalogControl
+}
+
+// CatalogControl is one control with the rules that check it.
+type CatalogControl struct {
+	ID            string // e.g. 2.1.4
+	Title         string
+	Rules         []string
+	ResourceTypes []string
+}

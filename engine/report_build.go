@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// reportTrendAudits is how many completed audits, the report's included,
+// an executive summary's trend shows.
+const reportTrendAudits = 8
+
+// reportBuilder builds one report's document from the analytic queries.
+type reportBuilder struct {
+	svc     *Service
+	job     ReportJob
+	audit   Audit
+	prev    []Audit // completed audits before audit, newest first
+	filters ReportFilters
+	scope   ReportScope
+	counts  []ReportCount // open findings with people's decisions applied
+	timings ReportTimings
+}
+
+func (s *Service) newReportBuilder(ctx context.Context, job ReportJob, audit Audit, filters ReportFilters) (*reportBuilder, error) {
+	start := time.Now()
+	b := &reportBuilder{svc: s, job: job, audit: audit, filters: filters,
+		scope: ReportScope{TenantID: audit.TenantID, AuditID: audit.ID, Filters: filters}}
+	if b.scope.TenantID == "" {
+		b.scope.TenantID = job.Report.TenantID
+	}
+	prev, err := s.cfg.Audits.ListAudits(ctx, AuditQuery{TenantID: b.scope.TenantID, Status: AuditCompleted,
+		BeforeID: audit.ID, Limit: reportTrendAudits - 1})
+	if err != nil {
+		return nil, err
+	}
+	b.prev = prev
+	ov, err := s.overrides(ctx, b.scope.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	for id, o := range ov {
+		if o.Resolution == ResolutionAcceptedRisk {
+			b.scope.ForceResolved = append(b.scope.ForceResolved, id)
+		} else {
+			b.scope.ForceOpen = append(b.scope.ForceOpen, id)
+		}
+	}
+	slices.Sort(b.scope.ForceResolved)
+	slices.Sort(b.scope.ForceOpen)
+	counts, err := s.cfg.Reporting.Analytics.OpenCounts(ctx, b.scope)
+	if err != nil {
+		return nil, err
+	}
+	if b.counts, err = s.adjustReportCounts(ctx, b.scope, ov, counts); err != nil {
+		return nil, err
+	}
+	b.timings.Queries += time.Since(start)
+	return b, nil
+}
+
+// adjustReportCounts moves the findings people decided on since the
+// snapshot was written in or out of the open counts, as SummarizeFindings
+// does, so a report agrees with the findings API.
+func (s *Service) adjustReportCounts(ctx context.Context, scope ReportScope, ov map[string]FindingOverride, counts []ReportCount) ([]ReportCount, error) {
+	if len(ov) == 0 || s.cfg.Snapshots == nil {
+		return counts, nil
+	}
+	ids := make([]string, 0, len(ov))
+	for id := range ov {
+		ids = append(ids, id)
+	}
+	found, err := s.cfg.Snapshots.GetFindings(ctx, scope.TenantID, scope.AuditID, ids)
+	if err != nil {
+		return nil, err
+	}
+	index := map[ReportCount]int{}
+	for i, c := range counts {
+		c.Count = 0
+		index[c] = i
+	}
+	for _, before := range found {
+		after := applyOverride(before, ov[before.ID])
+		if after.Status == before.Status || !scope.Filters.matches(before) {
+			continue
+		}
+		n := int64(1)
+		if after.Status != StatusOpen {
+			n = -1
+		}
+		k := ReportCount{Severity: before.Severity, Dimension: before.Dimension, Account: before.Account, RuleID: before.RuleID}
+		i, ok := index[k]
+		if !ok {
+			counts = append(counts, k)
+			i = len(counts) - 1
+			index[k] = i
+		}
+		counts[i].Count += n
+	}
+	return slices.DeleteFunc(counts, func(c ReportCount) bool { return c.Count <= 0 }), nil
+}
+
+// matches reports whether a finding passes the report's filters.
+func (f ReportFilters) matches(x Finding) bool {
+	return (len(f.Dimensions) == 0 || slices.Contains(f.Dimensions, x.Dimension)) &&
+		(len(f.Severities) == 0 || slices.Contains(f.Severities, x.Severity)) &&
+		(len(f.Accounts) == 0 || slices.Contains(f.Accounts, x.Account))
+}
+
+// document is the report's document without its body.
+func (b *reportBuilder) document() ReportDocument {
+	h := ReportHeader{ReportID: b.job.Report.ID, Kind: b.job.Report.Kind, TenantID: b.scope.TenantID,
+		TenantName: b.job.TenantName, AuditID: b.audit.ID, AuditCompletedAt: b.audit.CompletedAt.UTC(),
+		GeneratedAt: b.svc.now().UTC(), Filters: b.filters}
+	if len(b.prev) > 0 {
+		h.PreviousAuditID = b.prev[0].ID
+	}
+	for _, l := range []*[]string{&h.Filters.Accounts, &h.Filters.Frameworks} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if h.Filters.Dimensions == nil {
+		h.Filters.Dimensions = []Dimension{}
+	}
+	if h.Filters.Severities == nil {
+		h.Filters.Severities = []Severity{}
+	}
+	return ReportDocument{SchemaVersion: ReportSchemaVersion, Header: h}
+}
+
+// severityMatrix folds counts into one row per severity, critical first.
+func severityMatrix(counts []ReportCount) []SeverityRow {
+	rows := make([]SeverityRow, 0, len(Severities))
+	for i := len(Severities) - 1; i >= 0; i-- {
+		rows = append(rows, SeverityRow{Severity: Severities[i]})
+	}
+	for _, c := range counts {
+		for i := range rows {
+			if rows[i].Severity == c.Severity {
+				rows[i].Add(c.Dimension, c.Count)
+			}
+		}
+	}
+	return rows
+}
+
+// ruleTitle is a rule's title from the catalog, else from its findings.
+func (b *reportBuilder) ruleTitle(id, fromRows string) string {
+	if r, ok := b.svc.cfg.Reporting.Catalog.Rule(id); ok {
+		return r.Title
+	}
+	if fromRows != "" {
+		return fromRows
+	}
+	return id
+}

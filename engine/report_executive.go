@@ -1,0 +1,212 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+)
+
+// Sizes of an executive summary's rankings.
+const (
+	reportTopAccounts  = 10
+	reportTopResources = 10
+	reportTopRules     = 10
+	reportChangeSample = 10
+)
+
+// executiveSummary builds the body of an executive_summary report.
+func (b *reportBuilder) executiveSummary(ctx context.Context) (*ExecutiveSummaryReport, error) {
+	rep := &ExecutiveSummaryReport{Matrix: severityMatrix(b.counts)}
+	bySev := map[Severity]int64{}
+	accounts := map[string]*AccountRank{}
+	rules := map[string]*RuleRank{}
+	for _, c := range b.counts {
+		rep.OpenFindings += c.Count
+		bySev[c.Severity] += c.Count
+		a := accounts[c.Account]
+		if a == nil {
+			a = &AccountRank{Account: c.Account}
+			accounts[c.Account] = a
+		}
+		a.Open += c.Count
+		switch c.Severity {
+		case SeverityCritical:
+			a.Critical += c.Count
+		case SeverityHigh:
+			a.High += c.Count
+		}
+		r := rules[c.RuleID]
+		if r == nil {
+			r = &RuleRank{RuleID: c.RuleID, Severity: c.Severity, Dimension: c.Dimension}
+			rules[c.RuleID] = r
+		}
+		r.Open += c.Count
+		if c.Severity.Rank() > r.Severity.Rank() {
+			r.Severity = c.Severity
+		}
+	}
+	resources := b.resourcesScanned(b.audit)
+	score, weighted := ComputePostureScore(bySev, resources)
+	rep.Posture = PostureScore{Score: score, WeightedOpen: weighted, ResourcesScanned: resources}
+	rep.TopAccounts = topN(accounts, reportTopAccounts, func(a, b *AccountRank) int {
+		return cmp.Or(cmp.Compare(b.Critical, a.Critical), cmp.Compare(b.High, a.High), cmp.Compare(b.Open, a.Open),
+			cmp.Compare(a.Account, b.Account))
+	})
+	rep.TopRules = topN(rules, reportTopRules, func(a, b *RuleRank) int {
+		return cmp.Or(cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(b.Open, a.Open), cmp.Compare(a.RuleID, b.RuleID))
+	})
+	for i := range rep.TopRules {
+		rep.TopRules[i].Title = b.ruleTitle(rep.TopRules[i].RuleID, "")
+	}
+	var err error
+	if rep.TopResources, err = b.svc.cfg.Reporting.Analytics.TopResources(ctx, b.scope, reportTopResources); err != nil {
+		return nil, err
+	}
+	if rep.TopResources == nil {
+		rep.TopResources = []ResourceRank{}
+	}
+	if rep.CostWaste, err = b.costWaste(ctx); err != nil {
+		return nil, err
+	}
+	if rep.Trend, err = b.trend(ctx, score, rep.OpenFindings, bySev); err != nil {
+		return nil, err
+	}
+	if n := len(rep.Trend); n >= 2 {
+		prev := rep.Trend[n-2].Score
+		delta := math.Round((score-prev)*10) / 10
+		rep.Posture.PreviousScore, rep.Posture.Delta = &prev, &delta
+	}
+	if rep.Changes, err = b.changes(ctx); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// resourcesScanned is how many resources an audit evaluated.
+func (b *reportBuilder) resourcesScanned(a Audit) int64 {
+	if a.Summary != nil {
+		return a.Summary.ResourcesScanned
+	}
+	return a.Progress.ResourcesScanned
+}
+
+// topN returns the first n values of m in the order cmpFn gives.
+func topN[K comparable, V any](m map[K]*V, n int, cmpFn func(a, b *V) int) []V {
+	all := make([]*V, 0, len(m))
+	for _, v := range m {
+		all = append(all, v)
+	}
+	slices.SortFunc(all, cmpFn)
+	out := make([]V, 0, min(n, len(all)))
+	for _, v := range all[:min(n, len(all))] {
+		out = append(out, *v)
+	}
+	return out
+}
+
+// costWaste estimates the monthly waste of the open cost findings.
+func (b *reportBuilder) costWaste(ctx context.Context) (CostWaste, error) {
+	w := CostWaste{ByRule: []CostWasteRule{}}
+	if len(b.filters.Dimensions) > 0 && !slices.Contains(b.filters.Dimensions, DimensionCost) {
+		return w, nil
+	}
+	costs, err := b.svc.cfg.Reporting.Analytics.CostByRule(ctx, b.scope)
+	if err != nil {
+		return w, err
+	}
+	for _, c := range costs {
+		r := CostWasteRule{RuleID: c.RuleID, Title: b.ruleTitle(c.RuleID, c.Title), Findings: c.Findings,
+			MonthlyUSD: math.Round((c.PricedUSD+float64(c.Findings-c.Priced)*UnpricedMonthlyUSD)*100) / 100}
+		switch {
+		case c.Priced == c.Findings:
+			r.Basis = "evidence"
+		case c.Priced == 0:
+			r.Basis = "flat_rate"
+		default:
+			r.Basis = "mixed"
+		}
+		w.ByRule = append(w.ByRule, r)
+		w.MonthlyUSD += r.MonthlyUSD
+	}
+	slices.SortFunc(w.ByRule, func(a, b CostWasteRule) int {
+		return cmp.Or(cmp.Compare(b.MonthlyUSD, a.MonthlyUSD), cmp.Compare(a.RuleID, b.RuleID))
+	})
+	w.MonthlyUSD = math.Round(w.MonthlyUSD*100) / 100
+	return w, nil
+}
+
+// trend is the open findings of the last completed audits, oldest first,
+// ending with this report's (whose counts include people's decisions;
+// past snapshots are counted as their audits wrote them).
+func (b *reportBuilder) trend(ctx context.Context, score float64, open int64, bySev map[Severity]int64) ([]ReportTrendPoint, error) {
+	points := make([]ReportTrendPoint, 0, len(b.prev)+1)
+	if len(b.prev) > 0 && b.svc.cfg.Trends != nil {
+		ids := make([]string, len(b.prev))
+		for i, a := range b.prev {
+			ids[i] = a.ID
+		}
+		counts, err := b.svc.cfg.Trends.CountsByAudit(ctx, b.scope.TenantID, ids, FindingFilter{Status: StatusOpen},
+			[]GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount})
+		if err != nil {
+			return nil, err
+		}
+		for i := len(b.prev) - 1; i >= 0; i-- {
+			a := b.prev[i]
+			p := ReportTrendPoint{AuditID: a.ID}
+			if a.CompletedAt != nil {
+				p.CompletedAt = a.CompletedAt.UTC()
+			}
+			sev := map[Severity]int64{}
+			for _, g := range counts[a.ID] {
+				s := Severity(g.Key[GroupBySeverity])
+				if !b.filters.matches(Finding{Severity: s, Dimension: Dimension(g.Key[GroupByDimension]), Account: g.Key[GroupByAccount]}) {
+					continue
+				}
+				sev[s] += g.Count
+				p.OpenFindings += g.Count
+			}
+			p.Critical, p.High = sev[SeverityCritical], sev[SeverityHigh]
+			p.Score, _ = ComputePostureScore(sev, b.resourcesScanned(a))
+			points = append(points, p)
+		}
+	}
+	return append(points, ReportTrendPoint{AuditID: b.audit.ID, CompletedAt: b.audit.CompletedAt.UTC(), OpenFindings: open,
+		Critical: bySev[SeverityCritical], High: bySev[SeverityHigh], Score: score}), nil
+}
+
+// changes counts what changed since the previous audit, with a few
+// examples, from the snapshots' difference.
+func (b *reportBuilder) changes(ctx context.Context) (AuditChanges, error) {
+	ch := AuditChanges{Examples: []ChangeExample{}}
+	if len(b.prev) == 0 || b.svc.cfg.Snapshots == nil {
+		return ch, nil
+	}
+	for c, err := range b.svc.cfg.Snapshots.DiffSnapshots(ctx, b.scope.TenantID, b.prev[0].ID, b.audit.ID) {
+		if err != nil {
+			return ch, err
+		}
+		if !b.filters.matches(c.Finding) {
+			continue
+		}
+		ex := ChangeExample{FindingID: c.Finding.ID, RuleID: c.Finding.RuleID, Title: b.ruleTitle(c.Finding.RuleID, c.Finding.Title),
+			ResourceID: c.Finding.ResourceID, Severity: c.Finding.Severity}
+		switch c.Kind {
+		case EventFindingCreated:
+			ch.New++
+			ex.Change = "new"
+		case EventFindingResolved:
+			ch.Resolved++
+			ex.Change = "resolved"
+		case EventFindingSeverityChanged:
+			ch.SeverityChanged++
+			ex.Change, ex.PreviousSeverity = "severity_changed", c.Previous
+		default:
+			continue
+		}
+		if len(ch.Examples) < reportChangeSample {
+			ch.Examples = append(ch.Examples, ex)
+		}
+	}
+	return ch, nil
+}
