@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"slices"
+	"strings"
+)
 
 // ReportScope is what one report's analytic queries read: the open findings
 // of one snapshot that pass the report's filters, with people's decisions
@@ -115,4 +119,22 @@ type CatalogControl struct {
 	Title         string
 	Rules         []string
 	ResourceTypes []string
+}
+
+// ProdTagKeys and ProdTagValues say which resources are production: a tag
+// whose key is one of ProdTagKeys has a value in ProdTagValues (both
+// compared in lower case).
+var (
+	ProdTagKeys   = []string{"env", "environment", "stage"}
+	ProdTagValues = []string{"prod", "production"}
+)
+
+// IsProd reports whether tags mark a production resource.
+func IsProd(tags map[string]string) bool {
+	for k, v := range tags {
+		if slices.Contains(ProdTagKeys, strings.ToLower(k)) && slices.Contains(ProdTagValues, strings.ToLower(v)) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,199 @@
+package clickhouse
+
+import (
+	"context"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+var _ engine.ReportAnalytics = (*Store)(nil)
+
+// OpenCounts implements engine.ReportAnalytics from the per-snapshot
+// counts.
+func (s *Store) OpenCounts(ctx context.Context, scope engine.ReportScope) (out []engine.ReportCount, err error) {
+	defer wrap(&err, "OpenCounts(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	err = s.each(ctx, openCountsQuery{scope: scope}, func(sc scanner) error {
+		var c engine.ReportCount
+		var sev, dim string
+		var n uint64
+		if err := sc.Scan(&sev, &dim, &c.Account, &c.RuleID, &n); err != nil {
+			return err
+		}
+		c.Severity, c.Dimension, c.Count = engine.Severity(sev), engine.Dimension(dim), int64(n)
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
+
+// TopResources implements engine.ReportAnalytics: one aggregation over the
+// snapshot's open rows, then the ranked resources' names.
+func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limit int) (out []engine.ResourceRank, err error) {
+	defer wrap(&err, "TopResources(%q, %q)", scope.TenantID, scope.AuditID)
+	if limit <= 0 {
+		return nil, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit", Message: "limit must be positive"}
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	err = s.each(ctx, topResourcesQuery{scope: scope, limit: limit}, func(sc scanner) error {
+		var r engine.ResourceRank
+		var n uint64
+		var sev string
+		if err := sc.Scan(&r.ResourceID, &r.Type, &r.Account, &r.Region, &n, &r.Weighted, &sev); err != nil {
+			return err
+		}
+		r.Open, r.WorstSeverity = int64(n), engine.Severity(sev)
+		out = append(out, r)
+		return nil
+	})
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	ids := make([]string, len(out))
+	for i, r := range out {
+		ids[i] = r.ResourceID
+	}
+	rs, err := s.GetResources(ctx, scope.TenantID, ids)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(rs))
+	for _, r := range rs {
+		names[r.ID] = r.Name
+	}
+	for i := range out {
+		out[i].Name = names[out[i].ResourceID]
+	}
+	return out, nil
+}
+
+// CostByRule implements engine.ReportAnalytics.
+func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out []engine.RuleCost, err error) {
+	defer wrap(&err, "CostByRule(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	err = s.each(ctx, costByRuleQuery{scope: scope}, func(sc scanner) error {
+		var c engine.RuleCost
+		var n, priced uint64
+		if err := sc.Scan(&c.RuleID, &c.Title, &n, &priced, &c.PricedUSD); err != nil {
+			return err
+		}
+		c.Findings, c.Priced = int64(n), int64(priced)
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
+
+// RuleTotals implements engine.ReportAnalytics in one aggregation over the
+// snapshot's open rows.
+func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out []engine.RuleTotals, err error) {
+	defer wrap(&err, "RuleTotals(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	err = s.each(ctx, ruleTotalsQuery{scope: scope}, func(sc scanner) error {
+		var t engine.RuleTotals
+		var sev, dim string
+		var n, res, prod uint64
+		if err := sc.Scan(&t.RuleID, &t.Title, &t.Remediation, &sev, &dim, &n, &res, &prod); err != nil {
+			return err
+		}
+		t.Severity, t.Dimension = engine.Severity(sev), engine.Dimension(dim)
+		t.Findings, t.Resources, t.Prod = int64(n), int64(res), int64(prod)
+		out = append(out, t)
+		return nil
+	})
+	return out, err
+}
+
+// AffectedResources implements engine.ReportAnalytics: the findings in one
+// query (LIMIT n BY rule), then their resources' names and tags.
+func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope, ruleIDs []string, perRule int) (out map[string][]engine.AffectedResource, err error) {
+	defer wrap(&err, "AffectedResources(%q, %q, %d rules)", scope.TenantID, scope.AuditID, len(ruleIDs))
+	out = map[string][]engine.AffectedResource{}
+	switch {
+	case len(ruleIDs) > engine.MaxAffectedRules:
+		return nil, engine.FieldErrorf("rule_ids", "at most %d rules at a time", engine.MaxAffectedRules)
+	case perRule <= 0:
+		return nil, &engine.Error{Code: engine.CodeInvalidLimit, Field: "per_rule", Message: "per_rule must be positive"}
+	case len(ruleIDs) == 0:
+		return out, nil
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	type row struct {
+		rule string
+		r    engine.AffectedResource
+	}
+	var rows []row
+	seen := map[string]bool{}
+	var ids []string
+	err = s.each(ctx, affectedQuery{scope: scope, ruleIDs: ruleIDs, perRule: perRule}, func(sc scanner) error {
+		var x row
+		var sev string
+		if err := sc.Scan(&x.rule, &x.r.FindingID, &x.r.ResourceID, &x.r.Type, &x.r.Account, &x.r.Region, &sev); err != nil {
+			return err
+		}
+		x.r.Severity = engine.Severity(sev)
+		rows = append(rows, x)
+		if !seen[x.r.ResourceID] {
+			seen[x.r.ResourceID] = true
+			ids = append(ids, x.r.ResourceID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.GetResources(ctx, scope.TenantID, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]engine.Resource, len(rs))
+	for _, r := range rs {
+		byID[r.ID] = r
+	}
+	for _, x := range rows {
+		if r, ok := byID[x.r.ResourceID]; ok {
+			x.r.Name, x.r.Prod = r.Name, engine.IsProd(r.Tags)
+		}
+		out[x.rule] = append(out[x.rule], x.r)
+	}
+	return out, nil
+}
+
+// ResourceCountsByType implements engine.ReportAnalytics.
+func (s *Store) ResourceCountsByType(ctx context.Context, tenantID string) (out map[string]int64, err error) {
+	defer wrap(&err, "ResourceCountsByType(%q)", tenantID)
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	out = map[string]int64{}
+	err = s.each(ctx, resourceTypesQuery{tenantID: tenantID}, func(sc scanner) error {
+		var typ string
+		var n uint64
+		if err := sc.Scan(&typ, &n); err != nil {
+			return err
+		}
+		out[typ] = int64(n)
+		return nil
+	})
+	return out, err
+}
+
+// each runs q and calls fn for every row.
+func (s *Store) each(ctx context.Context, q sqlQuery, fn func(scanner) error) error {
+	text, args := q.toSQL()
+	rows, err := s.conn.Query(ctx, text, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

@@ -1,0 +1,144 @@
+package clickhouse
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// The analytic queries reports are built from (engine.ReportAnalytics).
+// Each reads one snapshot; the open-finding condition honours people's
+// decisions (forced statuses) except in openCountsQuery, which reads the
+// per-snapshot counts and leaves them to the engine.
+
+// addReportFilters adds a report's list filters.
+func addReportFilters(c *conds, f engine.ReportFilters) {
+	if len(f.Severities) > 0 {
+		c.add("severity IN ?", groupSetOf(f.Severities))
+	}
+	if len(f.Dimensions) > 0 {
+		c.add("dimension IN ?", groupSetOf(f.Dimensions))
+	}
+	if len(f.Accounts) > 0 {
+		c.add("account IN ?", groupSet(f.Accounts))
+	}
+}
+
+func groupSetOf[T ~string](xs []T) any {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return groupSet(s)
+}
+
+// openRows is the WHERE clause of a read of a scope's open finding rows.
+func openRows(scope engine.ReportScope) conds {
+	var c conds
+	c.add("tenant_id = ?", scope.TenantID)
+	c.add("audit_id = ?", scope.AuditID)
+	addReportFilters(&c, scope.Filters)
+	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen}, forced{resolved: scope.ForceResolved, open: scope.ForceOpen})
+	return c
+}
+
+// openCountsQuery counts open findings by severity, dimension, account and
+// rule from the per-snapshot counts.
+type openCountsQuery struct{ scope engine.ReportScope }
+
+func (q openCountsQuery) toSQL() (string, []any) {
+	var c conds
+	c.add("tenant_id = ?", q.scope.TenantID)
+	c.add("audit_id = ?", q.scope.AuditID)
+	c.add("status = ?", string(engine.StatusOpen))
+	addReportFilters(&c, q.scope.Filters)
+	return "SELECT toString(severity), toString(dimension), account, rule_id, sum(n) FROM finding_counts WHERE " + c.sql() +
+		" GROUP BY severity, dimension, account, rule_id ORDER BY severity DESC, dimension, account, rule_id", c.args
+}
+
+// severityWeight renders engine.PostureWeights as an expression of the
+// severity column.
+func severityWeight() string {
+	var b strings.Builder
+	b.WriteString("multiIf(")
+	for i := len(engine.Severities) - 1; i >= 0; i-- {
+		s := engine.Severities[i]
+		fmt.Fprintf(&b, "severity = '%s', %.1f, ", s, engine.PostureWeights[s])
+	}
+	b.WriteString("0.0)")
+	return b.String()
+}
+
+// topResourcesQuery ranks resources by the weight of their open findings.
+type topResourcesQuery struct {
+	scope engine.ReportScope
+	limit int
+}
+
+func (q topResourcesQuery) toSQL() (string, []any) {
+	c := openRows(q.scope)
+	return "SELECT resource_id, any(resource_type), any(account), any(region), count(), sum(" + severityWeight() +
+		") AS w, toString(max(severity)) FROM findings WHERE " + c.sql() +
+		" GROUP BY resource_id ORDER BY w DESC, resource_id LIMIT ?", append(c.args, q.limit)
+}
+
+// costByRuleQuery sums the monthly figures of the open cost findings per
+// rule. visitParam* reads a top-level JSON number on 18.16 and current
+// servers alike (18.16 has no JSONExtract); it expects compact JSON, no
+// space before the colon, which is how evidence is written (json.Marshal).
+type costByRuleQuery struct{ scope engine.ReportScope }
+
+func (q costByRuleQuery) toSQL() (string, []any) {
+	c := openRows(q.scope)
+	c.add("dimension = ?", string(engine.DimensionCost))
+	const (
+		hasUSD  = "visitParamHas(evidence, 'estimated_monthly_usd')"
+		hasSave = "visitParamHas(evidence, 'estimated_monthly_saving_usd')"
+	)
+	price := "if(" + hasUSD + ", visitParamExtractFloat(evidence, 'estimated_monthly_usd'), visitParamExtractFloat(evidence, 'estimated_monthly_saving_usd'))"
+	return "SELECT rule_id, any(title), count(), countIf(" + hasUSD + " OR " + hasSave + "), sumIf(" + price + ", " +
+		hasUSD + " OR " + hasSave + ") FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY rule_id", c.args
+}
+
+// prodResources selects the ids of the tenant's production resources, by
+// their latest observation's tags (engine.IsProd).
+func prodResources() string {
+	return "SELECT id FROM resources WHERE tenant_id = ? GROUP BY id HAVING argMax(arrayExists((k, v) -> lower(k) IN ('" +
+		strings.Join(engine.ProdTagKeys, "', '") + "') AND lower(v) IN ('" + strings.Join(engine.ProdTagValues, "', '") +
+		"'), tags.key, tags.value), version) = 1"
+}
+
+// ruleTotalsQuery totals every rule's open findings in remediation
+// priority order.
+type ruleTotalsQuery struct{ scope engine.ReportScope }
+
+func (q ruleTotalsQuery) toSQL() (string, []any) {
+	c := openRows(q.scope)
+	return "SELECT rule_id, any(title), any(remediation), toString(max(severity)), toString(any(dimension)), count(), " +
+		"uniqExact(resource_id) AS resources, uniqExactIf(resource_id, resource_id IN (" + prodResources() + ")) AS prod " +
+		"FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
+		append([]any{q.scope.TenantID}, c.args...)
+}
+
+// affectedQuery reads the first perRule open findings of each rule, most
+// severe first, then by resource.
+type affectedQuery struct {
+	scope   engine.ReportScope
+	ruleIDs []string
+	perRule int
+}
+
+func (q affectedQuery) toSQL() (string, []any) {
+	c := openRows(q.scope)
+	c.add("rule_id IN ?", groupSet(q.ruleIDs))
+	return "SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM findings WHERE " +
+		c.sql() + " ORDER BY rule_id, sev_order, resource_id, id LIMIT ? BY rule_id", append(c.args, q.perRule)
+}
+
+// resourceTypesQuery counts a tenant's resources by type.
+type resourceTypesQuery struct{ tenantID string }
+
+func (q resourceTypesQuery) toSQL() (string, []any) {
+	return "SELECT type, uniqExact(id) FROM resources WHERE tenant_id = ? GROUP BY type ORDER BY type", []any{q.tenantID}
+}

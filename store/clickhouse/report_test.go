@@ -1,0 +1,159 @@
+package clickhouse_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+)
+
+// reportFixture writes two resources (one tagged production) and an audit
+// snapshot of five findings over two rules and two accounts.
+func reportFixture(t *testing.T) (engine.ReportScope, []engine.Finding) {
+	t.Helper()
+	s := chtest.New(t)
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Second)
+	tenant := "ten_rep"
+	prod := engine.Resource{ID: engine.ResourceID(tenant, "aws", "arn:prod"), Provider: "aws", Account: "111", Region: "eu-west-1",
+		Type: "aws_ebs_volume", NativeID: "arn:prod", Name: "prod-vol", Tags: map[string]string{"Environment": "Production"},
+		Attributes: json.RawMessage(`{}`), FirstSeenAt: now, LastSeenAt: now}
+	dev := prod
+	dev.ID, dev.NativeID, dev.Name, dev.Account, dev.Tags = engine.ResourceID(tenant, "aws", "arn:dev"), "arn:dev", "dev-vol", "222", map[string]string{"env": "dev"}
+	if _, err := s.WriteResources(ctx, tenant, func(yield func(engine.Resource, error) bool) {
+		_ = yield(prod, nil) && yield(dev, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	auditID := engine.NewID(engine.PrefixAudit, now)
+	mk := func(rule string, r engine.Resource, dim engine.Dimension, sev engine.Severity, status engine.FindingStatus, evidence string) engine.Finding {
+		return engine.Finding{ID: engine.FindingID(tenant, rule, r.ID), TenantID: tenant, AuditID: auditID, ResourceID: r.ID,
+			RuleID: rule, Dimension: dim, Severity: sev, Status: status, Title: "title " + rule, Remediation: "Fix it. Then check.",
+			Evidence: json.RawMessage(evidence), ResourceType: r.Type, Provider: "aws", Account: r.Account, Region: r.Region,
+			FirstSeenAt: now, LastSeenAt: now}
+	}
+	fs := []engine.Finding{
+		mk("aws-ebs-001", prod, engine.DimensionCost, engine.SeverityLow, engine.StatusOpen, `{"estimated_monthly_usd":12.5}`),
+		mk("aws-ebs-001", dev, engine.DimensionCost, engine.SeverityLow, engine.StatusOpen, `{"size": 3}`),
+		mk("aws-sec-001", prod, engine.DimensionSecurity, engine.SeverityCritical, engine.StatusOpen, `{}`),
+		mk("aws-sec-001", dev, engine.DimensionSecurity, engine.SeverityHigh, engine.StatusOpen, `{}`),
+		mk("aws-old-001", dev, engine.DimensionSecurity, engine.SeverityHigh, engine.StatusResolved, `{}`),
+	}
+	if _, err := s.WriteSnapshot(ctx, tenant, auditID, func(yield func(engine.Finding, error) bool) {
+		for _, f := range fs {
+			if !yield(f, nil) {
+				return
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reportStore = s
+	return engine.ReportScope{TenantID: tenant, AuditID: auditID}, fs
+}
+
+var reportStore engine.ReportAnalytics
+
+func TestReportAnalytics(t *testing.T) {
+	scope, fs := reportFixture(t)
+	s := reportStore
+	ctx := context.Background()
+	prodID, devID := fs[0].ResourceID, fs[1].ResourceID
+
+	t.Run("open counts", func(t *testing.T) {
+		got, err := s.OpenCounts(ctx, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []engine.ReportCount{
+			{Severity: engine.SeverityCritical, Dimension: engine.DimensionSecurity, Account: "111", RuleID: "aws-sec-001", Count: 1},
+			{Severity: engine.SeverityHigh, Dimension: engine.DimensionSecurity, Account: "222", RuleID: "aws-sec-001", Count: 1},
+			{Severity: engine.SeverityLow, Dimension: engine.DimensionCost, Account: "111", RuleID: "aws-ebs-001", Count: 1},
+			{Severity: engine.SeverityLow, Dimension: engine.DimensionCost, Account: "222", RuleID: "aws-ebs-001", Count: 1},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		f := scope
+		f.Filters = engine.ReportFilters{Accounts: []string{"222"}, Severities: []engine.Severity{engine.SeverityHigh}}
+		got, err = s.OpenCounts(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want[1:2], got); diff != "" {
+			t.Errorf("filtered (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("top resources", func(t *testing.T) {
+		got, err := s.TopResources(ctx, scope, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []engine.ResourceRank{
+			{ResourceID: prodID, Name: "prod-vol", Type: "aws_ebs_volume", Account: "111", Region: "eu-west-1", Open: 2, Weighted: 11, WorstSeverity: engine.SeverityCritical},
+			{ResourceID: devID, Name: "dev-vol", Type: "aws_ebs_volume", Account: "222", Region: "eu-west-1", Open: 2, Weighted: 6, WorstSeverity: engine.SeverityHigh},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("cost by rule", func(t *testing.T) {
+		got, err := s.CostByRule(ctx, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []engine.RuleCost{{RuleID: "aws-ebs-001", Title: "title aws-ebs-001", Findings: 2, Priced: 1, PricedUSD: 12.5}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("rule totals, decisions applied", func(t *testing.T) {
+		sc := scope
+		sc.ForceResolved = []string{fs[3].ID} // the high security finding accepted as a risk
+		sc.ForceOpen = []string{fs[4].ID}     // the resolved one reopened
+		got, err := s.RuleTotals(ctx, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []engine.RuleTotals{
+			{RuleID: "aws-sec-001", Title: "title aws-sec-001", Remediation: "Fix it. Then check.", Severity: engine.SeverityCritical, Dimension: engine.DimensionSecurity, Findings: 1, Resources: 1, Prod: 1},
+			{RuleID: "aws-old-001", Title: "title aws-old-001", Remediation: "Fix it. Then check.", Severity: engine.SeverityHigh, Dimension: engine.DimensionSecurity, Findings: 1, Resources: 1, Prod: 0},
+			{RuleID: "aws-ebs-001", Title: "title aws-ebs-001", Remediation: "Fix it. Then check.", Severity: engine.SeverityLow, Dimension: engine.DimensionCost, Findings: 2, Resources: 2, Prod: 1},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("affected resources", func(t *testing.T) {
+		got, err := s.AffectedResources(ctx, scope, []string{"aws-sec-001", "aws-ebs-001", "nope"}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]engine.AffectedResource{
+			"aws-sec-001": {{ResourceID: prodID, FindingID: fs[2].ID, Name: "prod-vol", Type: "aws_ebs_volume", Account: "111", Region: "eu-west-1", Severity: engine.SeverityCritical, Prod: true}},
+			"aws-ebs-001": {{ResourceID: min(prodID, devID), FindingID: map[bool]string{true: fs[0].ID, false: fs[1].ID}[prodID < devID],
+				Name: map[bool]string{true: "prod-vol", false: "dev-vol"}[prodID < devID], Type: "aws_ebs_volume",
+				Account: map[bool]string{true: "111", false: "222"}[prodID < devID], Region: "eu-west-1", Severity: engine.SeverityLow, Prod: prodID < devID}},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if _, err := s.AffectedResources(ctx, scope, make([]string, engine.MaxAffectedRules+1), 1); engine.ErrorCode(err) != engine.CodeValidationFailed {
+			t.Errorf("too many rules: got %v, want validation_failed", err)
+		}
+	})
+	t.Run("resource counts by type", func(t *testing.T) {
+		got, err := s.ResourceCountsByType(ctx, scope.TenantID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(map[string]int64{"aws_ebs_volume": 2}, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}
