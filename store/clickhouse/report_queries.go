@@ -116,8 +116,8 @@ type ruleTotalsQuery struct{ scope engine.ReportScope }
 func (q ruleTotalsQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	return "SELECT rule_id, any(title), any(remediation), toString(max(severity)), toString(any(dimension)), count(), " +
-		"uniqExact(resource_id) AS resources, uniqExactIf(resource_id, resource_id IN (" + prodResources() + ")) AS prod " +
-		"FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
+			"uniqExact(resource_id) AS resources, uniqExactIf(resource_id, resource_id IN (" + prodResources() + ")) AS prod " +
+			"FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
 		append([]any{q.scope.TenantID}, c.args...)
 }
 
