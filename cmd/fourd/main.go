@@ -33,6 +33,7 @@ Usage:
                               import an inventory: fourd NDJSON, AWS Config, Terraform state or show -json
   fourd audit --tenant T      run an audit of the tenant now and print its summary
   fourd demo                  load the demo tenant: inventory, an audit, a token in $FOURD_DATA_DIR/demo-token
+  fourd report --tenant T --kind K [--out F]  generate a report of the latest audit now, write JSON and PDF
   fourd loadgen [flags]       write synthetic tenants at scale (see fourd loadgen -h)
 
 Configuration is read from FOURD_* environment variables (see README.md).
@@ -86,6 +87,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return auditCmd(ctx, cfg, log, rest, stdout)
 	case "import":
 		return importCmd(ctx, cfg, log, rest, stdout, stderr)
+	case "report":
+		return reportCmd(ctx, cfg, log, rest, stdout)
 	case "loadgen":
 		return loadgen(ctx, cfg, log, rest, stderr)
 	case "help", "-h", "--help":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/reports"
 	"github.com/fourd-dev/fourd/rest"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
 	pgstore "github.com/fourd-dev/fourd/store/postgres"
@@ -72,7 +73,9 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg,
 		Events: s.pg, EventLog: s.ch,
 		Identity: s.pg,
-		Secret:   secret, Logger: log,
+		Reporting: engine.ReportConfig{Jobs: s.pg, Queue: s.pg, Renderer: reports.Renderer{}, Analytics: s.ch,
+			Catalog: audit.NewCatalog()},
+		Secret: secret, Logger: log,
 	}
 }
 

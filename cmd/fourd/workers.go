@@ -25,4 +25,5 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, 
 			}
 		}()
 	}
+	startReportWorkers(ctx, wg, svc, log, worker)
 }
