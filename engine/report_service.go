@@ -200,15 +200,17 @@ func (s *Service) DownloadReport(ctx context.Context, p Principal, id, format st
 	if err := p.Require(ScopeReportsRead); err != nil {
 		return ReportDownload{}, err
 	}
-	jobs, err := s.reportJobs()
-	if err != nil {
-		return ReportDownload{}, err
-	}
 	ctype, ok := reportFormats[format]
 	if !ok {
 		return ReportDownload{}, FieldErrorf("format", "format must be json or pdf; got %s", quote(format))
 	}
 	r, err := s.GetReport(ctx, p, id)
+	if err != nil {
+		return ReportDownload{}, err
+	}
+	// A missing or foreign report is not_found even where reporting is
+	// not configured.
+	jobs, err := s.reportJobs()
 	if err != nil {
 		return ReportDownload{}, err
 	}

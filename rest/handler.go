@@ -58,6 +58,7 @@ func (a *api) routes() {
 	a.auditRoutes()
 	a.webhookRoutes()
 	a.identityRoutes()
+	a.reportRoutes()
 	a.get("/v1/openapi.json", serveOpenAPI)
 	a.get("/healthz", a.healthz)
 	a.get("/readyz", a.readyz)
