@@ -42,7 +42,8 @@ PG_START_TIMEOUT=60
 # postgres OS user cannot reach it, e.g. a clone under a 0700 /root).
 
 # chromium: the browser tests (OAuth consent page, GraphiQL) drive it headless.
-PACKAGES=(clickhouse-server clickhouse-client postgresql redis-server chromium)
+# poppler-utils: the report tests turn PDFs to text and images (pdftotext, pdftoppm).
+PACKAGES=(clickhouse-server clickhouse-client postgresql redis-server chromium poppler-utils)
 
 # A developer's libpq settings (say PGSSLMODE=require) must not redirect our own checks.
 unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGSSLMODE PGSERVICE PGOPTIONS PGDATA
@@ -189,7 +190,7 @@ ensure_data_dir() {
 
 binaries_missing() {
   local b
-  for b in clickhouse-server clickhouse-client redis-server redis-cli chromium; do
+  for b in clickhouse-server clickhouse-client redis-server redis-cli chromium pdftotext pdftoppm; do
     find_bin "$b" >/dev/null || return 0
   done
   pg_bindir >/dev/null || return 0
