@@ -9,8 +9,14 @@ import (
 	"context"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/model"
 )
+
+// GenerateReport queues a report, as POST /v1/reports does.
+func (r *mutationResolver) GenerateReport(ctx context.Context, input engine.GenerateReportInput) (*engine.Report, error) {
+	return orNil(r.svc.GenerateReport(ctx, caller(ctx), normalizeReportInput(input)))
+}
 
 // Reports lists the tenant's reports, newest first.
 func (r *queryResolver) Reports(ctx context.Context, first *int, after *string, last *int, before *string) (*model.ReportConnection, error) {
@@ -21,3 +27,17 @@ func (r *queryResolver) Reports(ctx context.Context, first *int, after *string, 
 func (r *queryResolver) Report(ctx context.Context, id string) (*engine.Report, error) {
 	return orNil(r.svc.GetReport(ctx, caller(ctx), id))
 }
+
+// Audit returns the audit the report describes.
+func (r *reportResolver) Audit(ctx context.Context, obj *engine.Report) (*engine.Audit, error) {
+	return orNil(r.svc.GetAudit(ctx, caller(ctx), obj.AuditID))
+}
+
+// DownloadURL is the REST download path of a ready report, null before.
+func (r *reportResolver) DownloadURL(ctx context.Context, obj *engine.Report, format model.ReportFormat) (*string, error) {
+	return reportDownloadPath(obj, format), nil
+}
+
+func (r *Resolver) Report() generated.ReportResolver { return &reportResolver{r} }
+
+type reportResolver struct{ *Resolver }

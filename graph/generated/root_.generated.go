@@ -31,6 +31,7 @@ type ResolverRoot interface {
 	FindingStats() FindingStatsResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Report() ReportResolver
 	Resource() ResourceResolver
 }
 
@@ -147,6 +148,7 @@ type ComplexityRoot struct {
 		CreatePolicy   func(childComplexity int, input engine.PolicyInput) int
 		DeletePolicy   func(childComplexity int, id string) int
 		DryRunPolicy   func(childComplexity int, input engine.PolicyInput, limit *int) int
+		GenerateReport func(childComplexity int, input engine.GenerateReportInput) int
 		ReanalyzeAudit func(childComplexity int, id string) int
 		ReopenFinding  func(childComplexity int, id string) int
 		ResolveFinding func(childComplexity int, input model.ResolveFindingInput) int
@@ -224,10 +226,12 @@ type ComplexityRoot struct {
 	}
 
 	Report struct {
+		Audit       func(childComplexity int) int
 		AuditID     func(childComplexity int) int
 		Checksum    func(childComplexity int) int
 		CompletedAt func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
+		DownloadURL func(childComplexity int, format model.ReportFormat) int
 		Error       func(childComplexity int) int
 		Filters     func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -775,6 +779,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DryRunPolicy(childComplexity, args["input"].(engine.PolicyInput), args["limit"].(*int)), true
+	case "Mutation.generateReport":
+		if e.ComplexityRoot.Mutation.GenerateReport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_generateReport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GenerateReport(childComplexity, args["input"].(engine.GenerateReportInput)), true
 	case "Mutation.reanalyzeAudit":
 		if e.ComplexityRoot.Mutation.ReanalyzeAudit == nil {
 			break
@@ -1197,6 +1212,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Resources(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["filter"].(*engine.ResourceFilter)), true
 
+	case "Report.audit":
+		if e.ComplexityRoot.Report.Audit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Report.Audit(childComplexity), true
 	case "Report.auditId":
 		if e.ComplexityRoot.Report.AuditID == nil {
 			break
@@ -1221,6 +1242,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Report.CreatedAt(childComplexity), true
+	case "Report.downloadUrl":
+		if e.ComplexityRoot.Report.DownloadURL == nil {
+			break
+		}
+
+		args, err := ec.field_Report_downloadUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Report.DownloadURL(childComplexity, args["format"].(model.ReportFormat)), true
 	case "Report.error":
 		if e.ComplexityRoot.Report.Error == nil {
 			break
@@ -1466,7 +1498,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputFindingFilter,
+		ec.unmarshalInputGenerateReportInput,
 		ec.unmarshalInputPolicyInput,
+		ec.unmarshalInputReportFiltersInput,
 		ec.unmarshalInputResolveFindingInput,
 		ec.unmarshalInputResourceFilter,
 	)
@@ -1935,6 +1969,56 @@ extend type Query {
   reports(first: Int, after: String, last: Int, before: String): ReportConnection!
   report(id: ID!): Report
 }
+
+"A report's download formats."
+enum ReportFormat {
+  PDF
+  JSON
+}
+
+"""
+What generateReport makes. Values are those of POST /v1/reports and are
+validated the same way (same error codes), case-insensitively:
+kind is executive_summary, remediation_plan or compliance_evidence
+(EXECUTIVE_SUMMARY… also accepted).
+"""
+input GenerateReportInput {
+  kind: String!
+  "The completed audit to report on; omitted, the tenant's latest completed audit."
+  auditId: ID
+  filters: ReportFiltersInput
+}
+
+"Which findings a report covers; empty lists mean all."
+input ReportFiltersInput {
+  "security, cost, architecture or compliance (validation_failed otherwise)."
+  dimensions: [String!]
+  "info … critical (invalid_severity_filter otherwise)."
+  severities: [String!]
+  accounts: [String!]
+  "Compliance frameworks; compliance_evidence reports only."
+  frameworks: [String!]
+}
+
+extend type Report {
+  "The audit the report describes (needs audits:read)."
+  audit: Audit
+  """
+  The REST path that downloads the report in a format
+  (GET /v1/reports/{id}/download?format=…); null until the report is ready.
+  """
+  downloadUrl(format: ReportFormat! = PDF): String
+}
+
+extend type Mutation {
+  """
+  Queue a report of a completed audit (reports:write); a worker turns it
+  READY or FAILED. validation_failed for an unknown kind or bad filters,
+  not_found for an audit that is missing or another tenant's, conflict for
+  an audit that is not completed.
+  """
+  generateReport(input: GenerateReportInput!): Report!
+}
 `, BuiltIn: false},
 	{Name: "../resource.graphqls", Input: `"A cloud object discovered in the tenant: an instance, a bucket, an IAM principal, a network rule."
 type Resource implements Node {
@@ -2367,6 +2451,10 @@ func (ec *executionContext) childFields_Report(ctx context.Context, field graphq
 		return ec.fieldContext_Report_createdAt(ctx, field)
 	case "completedAt":
 		return ec.fieldContext_Report_completedAt(ctx, field)
+	case "audit":
+		return ec.fieldContext_Report_audit(ctx, field)
+	case "downloadUrl":
+		return ec.fieldContext_Report_downloadUrl(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Report", field.Name)
 }

@@ -3,6 +3,10 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -43,4 +47,60 @@ type SeverityCount struct {
 type Tag struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
+}
+
+// A report's download formats.
+type ReportFormat string
+
+const (
+	ReportFormatPDF  ReportFormat = "PDF"
+	ReportFormatJSON ReportFormat = "JSON"
+)
+
+var AllReportFormat = []ReportFormat{
+	ReportFormatPDF,
+	ReportFormatJSON,
+}
+
+func (e ReportFormat) IsValid() bool {
+	switch e {
+	case ReportFormatPDF, ReportFormatJSON:
+		return true
+	}
+	return false
+}
+
+func (e ReportFormat) String() string {
+	return string(e)
+}
+
+func (e *ReportFormat) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ReportFormat(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ReportFormat", str)
+	}
+	return nil
+}
+
+func (e ReportFormat) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ReportFormat) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ReportFormat) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
