@@ -16,12 +16,19 @@ export FOURD_SECRET
 go build -o bin/fourd ./cmd/fourd
 if [ ! -s "$file" ]; then
   echo "generating $n resources into $file"
-  awk -v n="$n" '{ line[NR] = $0 } END {
-    for (i = 0; i < n; i++) {
-      l = line[(i % NR) + 1]
-      sub(/"native_id":"[^"]*/, "&#" i, l)
-      print l
-    } }' testdata/inventory/fourd.ndjson > "$file"
+  python3 - "$n" testdata/inventory/fourd.ndjson > "$file" <<'PY'
+import sys
+n, lines = int(sys.argv[1]), open(sys.argv[2]).read().splitlines()
+parts = []
+for l in lines:  # split each line around the end of its native id
+    i = l.index('"native_id":"') + len('"native_id":"')
+    j = l.index('"', i)
+    parts.append((l[:j] + "#", l[j:] + "\n"))
+out = sys.stdout
+for i in range(n):
+    pre, post = parts[i % len(parts)]
+    out.write(pre + str(i) + post)
+PY
 fi
 timed() { /usr/bin/time -f "  wall %e s, peak RSS %M KiB" "$@"; }
 echo "== import $n resources (tenant $tenant)"
