@@ -79,8 +79,8 @@ func TestReportErrors(t *testing.T) {
 	download := "/v1/reports/" + rep.ID + "/download"
 	type tc struct {
 		name, method, path, token, body string
-		status                           int
-		code                             string
+		status                          int
+		code                            string
 	}
 	check := func(t *testing.T, c tc) {
 		var r response
