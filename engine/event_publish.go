@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // eventChunk bounds how many events are built and committed at once.
@@ -94,6 +95,26 @@ func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids
 		if err := s.publish(ctx, events); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// publishResources announces resources new to the tenant, in chunks.
+func (s *Service) publishResources(ctx context.Context, tenantID string, rs []Resource) error {
+	for len(rs) > 0 {
+		n := min(len(rs), eventChunk)
+		events := make([]Event, 0, n)
+		for _, r := range rs[:n] {
+			ev, err := s.newEvent(tenantID, EventResourceAdded, map[string]any{"resource": summarize(r)})
+			if err != nil {
+				return err
+			}
+			events = append(events, ev)
+		}
+		if err := s.publish(ctx, events); err != nil {
+			return fmt.Errorf("publishing resource.added: %w", err)
+		}
+		rs = rs[n:]
 	}
 	return nil
 }

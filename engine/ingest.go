@@ -139,13 +139,28 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 				continue
 			}
 			res.Accepted++
-			if len(kept) < maxKeptSummaries {
+			if kept != nil && len(kept) < maxKeptSummaries {
 				kept[r.ID] = summarize(r)
 			}
 			if !yield(r, nil) {
 				return
 			}
 		}
+	}
+	if n, ok := s.cfg.Resources.(ResourceNotifier); ok && s.cfg.Events != nil {
+		// Announce each batch's new resources as it is written.
+		kept = nil
+		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []Resource) error {
+			return s.publishResources(ctx, p.TenantID, rs)
+		})
+		if err != nil {
+			return IngestResult{}, err
+		}
+		if stopErr != nil {
+			return IngestResult{}, stopErr
+		}
+		res.New = int64(len(written.NewIDs))
+		return res, nil
 	}
 	written, err := s.cfg.Resources.WriteResources(ctx, p.TenantID, valid)
 	if err != nil {

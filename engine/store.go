@@ -47,6 +47,15 @@ type ResourceStore interface {
 	WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error]) (WriteResourcesResult, error)
 }
 
+// ResourceNotifier is a ResourceStore that reports, as it writes each
+// batch, the resources new to the tenant (with their observations), so that
+// announcing them needs no read back. IngestResources uses it when the store
+// has it.
+type ResourceNotifier interface {
+	WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error],
+		onNew func([]Resource) error) (WriteResourcesResult, error)
+}
+
 // WriteResourcesResult reports what WriteResources stored.
 type WriteResourcesResult struct {
 	Written int64

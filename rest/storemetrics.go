@@ -111,3 +111,29 @@ func (w resourceStore) WriteResources(ctx context.Context, tenantID string, rs i
 	defer func(t time.Time) { w.m.observe("resources", "WriteResources", t, err) }(time.Now())
 	return w.s.WriteResources(ctx, tenantID, rs)
 }
+
+// WriteResourcesNotify forwards to a store that reports new resources as
+// it writes them; over one that cannot, it writes and then reads the new
+// ones back.
+func (w resourceStore) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
+	onNew func([]engine.Resource) error) (res engine.WriteResourcesResult, err error) {
+	defer func(t time.Time) { w.m.observe("resources", "WriteResources", t, err) }(time.Now())
+	if n, ok := w.s.(engine.ResourceNotifier); ok {
+		return n.WriteResourcesNotify(ctx, tenantID, resources, onNew)
+	}
+	if res, err = w.s.WriteResources(ctx, tenantID, resources); err != nil || onNew == nil {
+		return res, err
+	}
+	for ids := res.NewIDs; len(ids) > 0; {
+		chunk := ids[:min(len(ids), 1000)]
+		ids = ids[len(chunk):]
+		rs, err := w.s.GetResources(ctx, tenantID, chunk)
+		if err == nil {
+			err = onNew(rs)
+		}
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}

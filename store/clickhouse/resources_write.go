@@ -147,14 +147,28 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 // internal one) the observations before it are still written and the
 // result says so.
 func (s *Store) WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error]) (res engine.WriteResourcesResult, err error) {
+	return s.WriteResourcesNotify(ctx, tenantID, resources, nil)
+}
+
+var _ engine.ResourceNotifier = (*Store)(nil)
+
+// WriteResourcesNotify is WriteResources that also calls onNew, after each
+// batch is written, with the resources new to the tenant in it (nil onNew:
+// none). onNew's error stops the write and is returned.
+func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
+	onNew func([]engine.Resource) error) (res engine.WriteResourcesResult, err error) {
 	defer wrap(&err, "WriteResources(%q)", tenantID)
 	res.NewIDs = []string{}
 	if tenantID == "" {
 		return res, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
-	w := s.NewResourceWriter(ResourceWriterConfig{FlushInterval: -1, OnNew: func(_ string, ids []string) {
+	cfg := ResourceWriterConfig{FlushInterval: -1, OnNew: func(_ string, ids []string) {
 		res.NewIDs = append(res.NewIDs, ids...)
-	}})
+	}}
+	if onNew != nil {
+		cfg.OnNewResources = func(_ string, rs []engine.Resource) error { return onNew(rs) }
+	}
+	w := s.NewResourceWriter(cfg)
 	for r, ierr := range resources {
 		if ierr != nil {
 			err = ierr

@@ -27,6 +27,11 @@ type ResourceWriterConfig struct {
 	// that the tenant had never had before (for resource.added). It runs
 	// while the writer is locked and must not call the writer.
 	OnNew func(tenantID string, ids []string)
+	// OnNewResources, when set, is called after each successful flush with
+	// the observations of the resources new to their tenant, so a caller
+	// can announce them without reading them back. Its error is the
+	// flush's (the rows are written already and are not retried).
+	OnNewResources func(tenantID string, rs []engine.Resource) error
 }
 
 // ResourceWriter batches resource observations for long-running ingestion:
@@ -204,6 +209,33 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 		return err
 	}
 	w.written += int64(len(w.buf))
+	var notifyErr error
+	if w.cfg.OnNewResources != nil {
+		isNew := map[string]bool{}
+		for _, t := range newIDs {
+			for _, id := range t.ids {
+				isNew[t.tenantID+"\x00"+id] = true
+			}
+		}
+		byTenant := map[string][]engine.Resource{}
+		var order []string
+		for i := range w.buf {
+			r := w.buf[i].r
+			if k := r.TenantID + "\x00" + r.ID; isNew[k] {
+				delete(isNew, k) // once, also when a batch observes it twice
+				if byTenant[r.TenantID] == nil {
+					order = append(order, r.TenantID)
+				}
+				r.FirstSeenAt = firstSeen[i]
+				byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
+			}
+		}
+		for _, t := range order {
+			if err := w.cfg.OnNewResources(t, byTenant[t]); err != nil && notifyErr == nil {
+				notifyErr = err
+			}
+		}
+	}
 	for i := range w.buf {
 		if k := w.known[w.buf[i].r.TenantID]; k != nil {
 			if _, ok := k[w.buf[i].r.ID]; !ok {
@@ -218,5 +250,5 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 			w.cfg.OnNew(t.tenantID, t.ids)
 		}
 	}
-	return nil
+	return notifyErr
 }
