@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,7 +92,8 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		}
 		sizes[format] = len(d.Content)
 		if *out != "" {
-			if err := os.WriteFile(*out+"."+format, d.Content, 0o644); err != nil {
+			base := strings.TrimSuffix(strings.TrimSuffix(*out, ".pdf"), ".json") // --out x.pdf means x
+			if err := os.WriteFile(base+"."+format, d.Content, 0o644); err != nil {
 				return err
 			}
 		}
