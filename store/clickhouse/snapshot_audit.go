@@ -175,7 +175,9 @@ func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID str
 			yield(engine.FindingChange{}, err)
 			return
 		}
-		ctx, cancel := s.readCtx(ctx)
+		// The stream is read as fast as its consumer commits the events
+		// (millions on a first audit): it gets a write's deadline.
+		ctx, cancel := s.writeCtx(ctx)
 		defer cancel()
 		sql, args := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID}.toSQL()
 		rows, err := s.conn.Query(ctx, sql, args...)

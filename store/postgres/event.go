@@ -80,21 +80,16 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 		return err
 	}
 	defer tx.Rollback(context.Background()) // a no-op after Commit
-	batch := make([]engine.Event, 0, 256)
-	for e, err := range events {
-		if err != nil {
-			return err
-		}
-		batch = append(batch, e)
-		if len(batch) == eventBatch {
-			if err := appendEvents(ctx, tx, batch); err != nil {
-				return err
-			}
-			batch = batch[:0]
-		}
-	}
-	if err := appendEvents(ctx, tx, batch); err != nil {
+	// One COPY streams every event: an audit's events are new (fresh ids),
+	// and a first audit can have millions of them.
+	src := &eventSource{}
+	src.next, src.stop = iter.Pull2(events)
+	defer src.stop()
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"id", "tenant_id", "type", "created_at", "data"}, src); err != nil {
 		return err
+	}
+	if src.err != nil {
+		return src.err
 	}
 	a := final()
 	switch a.Status {
@@ -107,3 +102,34 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 	}
 	return tx.Commit(ctx)
 }
+
+// eventSource feeds an event iterator to COPY.
+type eventSource struct {
+	next func() (engine.Event, error, bool)
+	stop func()
+	cur  engine.Event
+	err  error
+}
+
+func (e *eventSource) Next() bool {
+	ev, err, ok := e.next()
+	if !ok {
+		return false
+	}
+	if err != nil {
+		e.err = err
+		return false
+	}
+	e.cur = ev
+	return true
+}
+
+func (e *eventSource) Values() ([]any, error) {
+	data := e.cur.Data
+	if len(data) == 0 {
+		data = []byte("{}")
+	}
+	return []any{e.cur.ID, e.cur.TenantID, e.cur.Type, e.cur.CreatedAt, string(data)}, nil
+}
+
+func (e *eventSource) Err() error { return e.err }
