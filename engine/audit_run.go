@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -147,14 +149,13 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		return f
 	}
 	findings := func(yield func(Finding, error) bool) {
-		for r, err := range s.inventorySeq(ctx, a.TenantID) {
+		for ev, err := range s.evaluateInventory(ctx, a.TenantID, eval) {
 			if err != nil {
 				yield(Finding{}, err)
 				return
 			}
-			fs, n := eval.Evaluate(r)
-			evalErrors += int64(n)
-			for _, f := range fs {
+			evalErrors += int64(ev.errors)
+			for _, f := range ev.findings {
 				if !yield(finish(f), nil) {
 					return
 				}
@@ -234,6 +235,68 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	phase("diff_and_commit", t0)
 	s.log.InfoContext(ctx, "audit phases", "audit_id", a.ID, "phases", phases)
 	return a, nil
+}
+
+// evaluated is what the evaluator made of one resource.
+type evaluated struct {
+	findings []Finding
+	errors   int
+}
+
+// evaluateInventory streams the tenant's inventory through the evaluator on
+// every core: one goroutine reads, GOMAXPROCS evaluate (Evaluator.Evaluate
+// is safe for concurrent use), and the caller consumes the results, in no
+// particular order (the snapshot store sorts). Stopping early cancels the
+// reader and the workers.
+func (s *Service) evaluateInventory(ctx context.Context, tenantID string, eval Evaluator) iter.Seq2[evaluated, error] {
+	return func(yield func(evaluated, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		in := make(chan Resource, 512)
+		out := make(chan evaluated, 512)
+		var readErr error
+		go func() {
+			defer close(in)
+			readErr = s.cfg.Inventory.StreamResources(ctx, tenantID, func(r Resource) error {
+				select {
+				case in <- r:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+		}()
+		var wg sync.WaitGroup
+		for range max(1, runtime.GOMAXPROCS(0)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for r := range in {
+					fs, n := eval.Evaluate(r)
+					select {
+					case out <- evaluated{fs, n}:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
+		}
+		go func() { wg.Wait(); close(out) }()
+		defer func() { // on an early stop, let the goroutines end
+			cancel()
+			for range out {
+			}
+		}()
+		for ev := range out {
+			if !yield(ev, nil) {
+				return
+			}
+		}
+		// out is closed: the workers are done, and so is the reader.
+		if readErr != nil {
+			yield(evaluated{}, readErr)
+		}
+	}
 }
 
 // auditEvaluator compiles the tenant's enabled policies for one audit.

@@ -135,7 +135,8 @@ type PolicyMatch struct {
 // Evaluator turns one resource into the findings raised on it. Findings come
 // with ID, rule, dimension, severity, texts, evidence and the denormalized
 // resource fields set; the audit fills in the audit, status and times.
-// Errors of one policy on one resource are counted, not fatal.
+// Errors of one policy on one resource are counted, not fatal. Evaluate is
+// safe for concurrent use; Finish is called once, after every Evaluate.
 type Evaluator interface {
 	Evaluate(r Resource) (findings []Finding, evalErrors int)
 	// Finish returns, once every resource was evaluated, the findings of

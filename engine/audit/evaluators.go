@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"sync"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -76,8 +77,12 @@ func (e *Evaluators) NewEvaluator(tenantID string, policies []engine.Policy, now
 	return ev, nil
 }
 
-// evaluator evaluates one audit's resources; not safe for concurrent use.
+// evaluator evaluates one audit's resources. Evaluate is safe for
+// concurrent use: the rules are stateless and the policies' programs are
+// immutable; only the account facts the account-wide rules gather are
+// shared, behind mu.
 type evaluator struct {
+	mu       sync.Mutex
 	tenantID string
 	now      time.Time
 	ctx      context.Context
@@ -89,9 +94,12 @@ type evaluator struct {
 
 func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
 	var out []engine.Finding
-	for _, v := range ev.auditor.Evaluate(r) {
+	for _, v := range rules.Evaluate(r, ev.now) {
 		out = append(out, ev.ruleFinding(r, v))
 	}
+	ev.mu.Lock()
+	ev.auditor.Observe(r)
+	ev.mu.Unlock()
 	if len(ev.raise)+len(ev.atLeast)+len(ev.atMost) == 0 {
 		return out, 0
 	}
@@ -159,6 +167,8 @@ func (ev *evaluator) adjust(in *policy.Input, f *engine.Finding) int {
 }
 
 func (ev *evaluator) Finish() ([]engine.Finding, []engine.Resource) {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
 	var findings []engine.Finding
 	var missing []engine.Resource
 	seen := map[string]bool{}
