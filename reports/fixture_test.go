@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -31,12 +32,18 @@ func fxHeader(kind engine.ReportKind, id string) engine.ReportHeader {
 }
 
 func fxExecutive() engine.ReportDocument {
-	prev, delta := 38.2, 3.5
+	// The posture follows engine's formula from the matrix below (W = 771
+	// over 552 resources), so the cover, the formula paragraph and the
+	// table agree.
+	score, weighted := engine.ComputePostureScore(map[engine.Severity]int64{
+		engine.SeverityCritical: 12, engine.SeverityHigh: 51, engine.SeverityMedium: 128, engine.SeverityLow: 140, engine.SeverityInfo: 52}, 552)
+	prev := 38.2
+	delta := math.Round((score-prev)*10) / 10
 	return engine.ReportDocument{
 		SchemaVersion: engine.ReportSchemaVersion,
 		Header:        fxHeader(engine.ReportExecutiveSummary, "rpt_01exec"),
 		ExecutiveSummary: &engine.ExecutiveSummaryReport{
-			Posture:      engine.PostureScore{Score: 41.7, PreviousScore: &prev, Delta: &delta, WeightedOpen: 420, ResourcesScanned: 300},
+			Posture:      engine.PostureScore{Score: score, PreviousScore: &prev, Delta: &delta, WeightedOpen: weighted, ResourcesScanned: 552},
 			OpenFindings: 383,
 			Matrix: []engine.SeverityRow{
 				{Severity: engine.SeverityCritical, Security: 9, Compliance: 3, Total: 12},
@@ -49,7 +56,7 @@ func fxExecutive() engine.ReportDocument {
 				{AuditID: "aud_01JA", CompletedAt: fxCompleted.AddDate(0, 0, -21), OpenFindings: 455, Critical: 20, High: 66, Score: 33.1},
 				{AuditID: "aud_01JB0", CompletedAt: fxCompleted.AddDate(0, 0, -14), OpenFindings: 430, Critical: 17, High: 61, Score: 35.0},
 				{AuditID: "aud_01JB7W2H5XN1", CompletedAt: fxCompleted.AddDate(0, 0, -7), OpenFindings: 401, Critical: 14, High: 57, Score: 38.2},
-				{AuditID: "aud_01JC9Y3K8ZQ4", CompletedAt: fxCompleted, OpenFindings: 383, Critical: 12, High: 51, Score: 41.7},
+				{AuditID: "aud_01JC9Y3K8ZQ4", CompletedAt: fxCompleted, OpenFindings: 383, Critical: 12, High: 51, Score: score},
 			},
 			TopAccounts: []engine.AccountRank{
 				{Account: fxAccounts[0], Open: 170, Critical: 6, High: 25},

@@ -80,6 +80,9 @@ func newPDFDoc(h engine.ReportHeader, title string) (*pdfDoc, error) {
 	f := gofpdf.New("P", "mm", "A4", "")
 	f.SetMargins(margin, 22, margin)
 	f.SetAutoPageBreak(false, 0)
+	// text places every run itself; gofpdf's default 1 mm cell margin would
+	// push right-aligned figures against the edge of their column.
+	f.SetCellMargin(0)
 	f.SetCreator("fourd", true)
 	f.SetTitle(title+" — "+h.TenantName, true)
 	f.SetCompression(true)
@@ -269,6 +272,7 @@ func (d *pdfDoc) wrap(s string, w float64) []string {
 				for n > 1 && d.width(string(rs[:n])) > w {
 					n--
 				}
+				n = breakAfterPunct(rs, n)
 				lines = append(lines, string(rs[:n]))
 				line = string(rs[n:])
 			}
@@ -276,6 +280,20 @@ func (d *pdfDoc) wrap(s string, w float64) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// breakAfterPunct moves a break inside a word of n runes back to just
+// after its last '_', '-', '/', '.' or ':' (aws_cloudwatch_log_ | group
+// rather than aws_cloudwatch_log_gro | up), unless that would leave less
+// than a third of the line.
+func breakAfterPunct(rs []rune, n int) int {
+	for i := n; i > n/3 && i > 1; i-- {
+		switch rs[i-1] {
+		case '_', '-', '/', '.', ':':
+			return i
+		}
+	}
+	return n
 }
 
 // paragraph writes wrapped text across the content width, breaking pages.

@@ -23,6 +23,8 @@ func expectedText(doc engine.ReportDocument) []string {
 		s := doc.ExecutiveSummary
 		want = append(want, fmt.Sprintf("%.1f", s.Posture.Score), fmt.Sprintf("%+.1f since the previous audit", *s.Posture.Delta),
 			count(s.OpenFindings), usd(s.CostWaste.MonthlyUSD), "東京-logs",
+			fmt.Sprintf("over %s resources scanned", count(s.Posture.ResourcesScanned)),
+			fmt.Sprintf("here %.0f weighted open findings", s.Posture.WeightedOpen),
 			"Posture", "Open findings by severity and dimension", "Trend over the last audits", "Top accounts",
 			"Top risky resources", "Top rules", "Cost waste", "What changed since the previous audit",
 			fmt.Sprintf("New findings: %s. Resolved findings: %s. Severity changed: %s.",

@@ -1,5 +1,9 @@
 package reports
 
+// cellPad is the space between a cell's text and its column's edges, in
+// millimetres.
+const cellPad = 1.8
+
 // column is one column of a table: its heading, width in millimetres and
 // alignment (L, C or R).
 type column struct {
@@ -33,7 +37,7 @@ func (t *table) head() {
 	d.f.SetTextColor(255, 255, 255)
 	x := margin
 	for _, c := range t.cols {
-		d.text(x+1.2, y+0.7, c.w-2.4, c.head, c.align)
+		d.text(x+cellPad, y+0.7, c.w-2*cellPad, c.head, c.align)
 		x += c.w
 	}
 	d.f.SetTextColor(30, 34, 42)
@@ -57,7 +61,7 @@ func (t *table) row(cells ...string) {
 	n := 1
 	for i, c := range t.cols {
 		if i < len(cells) {
-			lines[i] = d.wrap(cells[i], c.w-2.4)
+			lines[i] = d.wrap(cells[i], c.w-2*cellPad)
 		}
 		n = max(n, len(lines[i]))
 	}
@@ -74,7 +78,7 @@ func (t *table) row(cells ...string) {
 	x := margin
 	for i, c := range t.cols {
 		for j, l := range lines[i] {
-			d.text(x+1.2, y+0.8+float64(j)*lh-(lineH-lh)/2, c.w-2.4, l, c.align)
+			d.text(x+cellPad, y+0.8+float64(j)*lh-(lineH-lh)/2, c.w-2*cellPad, l, c.align)
 		}
 		x += c.w
 	}
