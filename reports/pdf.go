@@ -355,7 +355,7 @@ func (d *pdfDoc) reserveTOC() { d.addPage() }
 func (d *pdfDoc) writeTOC() {
 	last := d.f.PageNo()
 	d.f.SetPage(tocPage)
-	d.cur.family = ""
+	d.resync()
 	d.f.SetY(22)
 	d.setFont(16, true)
 	d.f.SetTextColor(22, 46, 92)
@@ -381,6 +381,17 @@ func (d *pdfDoc) writeTOC() {
 		d.text(margin, y+2, contentW, fmt.Sprintf("… and %d more sections (see the PDF bookmarks)", d.tocMore), "L")
 	}
 	d.f.SetPage(last)
+	d.resync()
+}
+
+// resync writes the fill colour and font into the page just selected with
+// SetPage. gofpdf skips operators that repeat its current state, which is
+// the state of another page's content stream: without this the TOC's
+// title, whose colour gofpdf only writes when it differs from the fill,
+// took the colour of whatever fill that page's stream last held.
+func (d *pdfDoc) resync() {
+	d.f.SetFillColor(255, 255, 255)
+	d.f.SetFont(fontSans, "", 1) // a size nothing uses, so the next font is written out
 	d.cur.family = ""
 }
 

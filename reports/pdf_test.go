@@ -2,9 +2,11 @@ package reports
 
 import (
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,7 +95,13 @@ func TestRenderPDF(t *testing.T) {
 			}
 			pngs, _ := filepath.Glob(prefix + "-*.png")
 			if len(pngs) != pages {
-				t.Errorf("pdftoppm rendered %d pages, want %d", len(pngs), pages)
+				t.Fatalf("pdftoppm rendered %d pages, want %d", len(pngs), pages)
+			}
+			slices.Sort(pngs)
+			// The TOC is written last onto page 2 (SetPage); its title once
+			// took a pale colour from another page's state.
+			if dark := darkPixels(t, pngs[1], 15, 20, 45, 29); dark < 20 {
+				t.Errorf("the title \"Contents\" on page 2 is not drawn dark (%d dark pixels)", dark)
 			}
 		})
 	}
@@ -130,4 +138,31 @@ func TestRenderPDFEmpty(t *testing.T) {
 			}
 		})
 	}
+}
+
+// darkPixels counts the pixels of a 60 dpi page image, inside the box from
+// (x0, y0) to (x1, y1) millimetres, that are dark enough to be body or title
+// text.
+func darkPixels(t *testing.T, path string, x0, y0, x1, y1 float64) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	px := func(mm float64) int { return int(mm * 60 / 25.4) }
+	n := 0
+	for y := px(y0); y < px(y1); y++ {
+		for x := px(x0); x < px(x1); x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if (r+g+b)>>8 < 3*128 {
+				n++
+			}
+		}
+	}
+	return n
 }
