@@ -43,8 +43,8 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 	for _, f := range c.Frameworks {
 		d.section(f.ID+" — "+f.Title, 1, true)
 		d.statusBar(f)
-		t := d.newTable(8, column{"Control", 18, "L"}, column{"Title", 70, "L"}, column{"Status", 24, "L"},
-			column{"Checked", 17, "R"}, column{"Failing", 17, "R"}, column{"Rules", 34, "L"})
+		t := d.newTable(8, column{"Control", 18, "L"}, column{"Title", 66, "L"}, column{"Status", 24, "L"},
+			column{"Checked", 21, "R"}, column{"Failing", 17, "R"}, column{"Rules", 34, "L"})
 		for _, ctl := range f.Controls {
 			t.row(ctl.ID, ctl.Title, strings.ReplaceAll(ctl.Status, "_", " "), count(ctl.ResourcesChecked),
 				count(ctl.ResourcesFailing), strings.Join(ctl.Rules, ", "))
