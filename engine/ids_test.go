@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -70,5 +71,19 @@ func TestRandomToken(t *testing.T) {
 	a, b := RandomToken(30), RandomToken(30)
 	if a == b || len(a) != 48 {
 		t.Errorf("RandomToken(30) = %q, %q; want two different 48-char strings", a, b)
+	}
+}
+
+// Derived ids are stored: the same parts must give the same id in every
+// version of fourd (values computed by the first implementation).
+func TestDerivedIDKnownAnswers(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{FindingID("ten_1", "aws-s3-001", "res_1"), "fnd_33g27he7ax31bpczea4rbf5f9q"},
+		{ResourceID("ten_x", "aws", "arn:aws:s3:::b"), "res_1cebz0ny3ryac0wext2gyyc20j"},
+		{DerivedID("fnd", strings.Repeat("long part ", 40), "x"), "fnd_6j5pabae6edt3cgv6ck1fej0q6"}, // past the stack buffer
+	} {
+		if c.got != c.want {
+			t.Errorf("derived id %s, want %s", c.got, c.want)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package clickhouse
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -36,19 +38,28 @@ func fromCHTime(t time.Time) time.Time {
 	return t.UTC()
 }
 
-// findingRow is a finding checked and converted for the findings table.
+// findingRow is a finding checked and converted for the findings table:
+// only what the table stores, compact (a snapshot batch holds 100k of
+// them), with a sort key for each of the two orders a batch is sent in.
 type findingRow struct {
-	f                             engine.Finding
-	firstSeen, lastSeen, resolved time.Time
-	evidence                      string
-	compliance                    []string
-	sevOrder                      uint8
+	id, resourceID, ruleID, resourceType, provider, account, region string
+	title, description, remediation, evidence, resolution           string
+	compliance                                                      []string
+	firstSeen, lastSeen, resolved                                   int64 // DateTime seconds
+	// findingKey packs sev_order and the first bytes of the id, resourceKey
+	// the first bytes of the resource id: sorting by them orders almost
+	// every pair without comparing strings.
+	findingKey, resourceKey uint64
+	sevOrder                uint8
+	// The Enum8 values of severity, dimension and status, as the findings
+	// table declares them.
+	severity, dimension, status int8
 }
 
 // newFindingRow validates f. A finding that the table cannot hold faithfully
 // is validation_failed, never a panic or a silently altered row.
-func newFindingRow(f engine.Finding) (findingRow, error) {
-	r := findingRow{f: f}
+func newFindingRow(f *engine.Finding) (findingRow, error) {
+	var r findingRow
 	if !engine.ValidID(engine.PrefixFinding, f.ID) {
 		return r, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
 	}
@@ -70,33 +81,63 @@ func newFindingRow(f engine.Finding) (findingRow, error) {
 		return r, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
 	}
 	var err error
-	if r.firstSeen, err = toCHTime("first_seen_at", f.FirstSeenAt); err != nil {
+	if r.firstSeen, err = chSeconds("first_seen_at", f.FirstSeenAt); err != nil {
 		return r, err
 	}
-	if r.lastSeen, err = toCHTime("last_seen_at", f.LastSeenAt); err != nil {
+	if r.lastSeen, err = chSeconds("last_seen_at", f.LastSeenAt); err != nil {
 		return r, err
 	}
 	var resolved time.Time
 	if f.ResolvedAt != nil {
 		resolved = *f.ResolvedAt
 	}
-	if r.resolved, err = toCHTime("resolved_at", resolved); err != nil {
+	if r.resolved, err = chSeconds("resolved_at", resolved); err != nil {
 		return r, err
 	}
-	r.evidence = string(f.Evidence)
+	r.id, r.resourceID, r.ruleID, r.resourceType = f.ID, f.ResourceID, f.RuleID, f.ResourceType
+	r.provider, r.account, r.region = f.Provider, f.Account, f.Region
+	r.title, r.description, r.remediation = f.Title, f.Description, f.Remediation
+	r.evidence, r.resolution = string(f.Evidence), string(f.Resolution)
 	r.compliance = f.Compliance
 	if r.compliance == nil {
 		r.compliance = []string{}
 	}
 	r.sevOrder = sevOrder(f.Severity)
+	r.severity = int8(f.Severity.Rank())
+	r.dimension = int8(slices.Index(engine.Dimensions, f.Dimension) + 1)
+	r.status = 1
+	if f.Status == engine.StatusResolved {
+		r.status = 2
+	}
+	r.findingKey = uint64(r.sevOrder)<<56 | keyPrefix(r.id, len(engine.PrefixFinding)+1, 7)>>8
+	r.resourceKey = keyPrefix(r.resourceID, strings.IndexByte(r.resourceID, '_')+1, 8)
 	return r, nil
+}
+
+// chSeconds is toCHTime as seconds since 1970.
+func chSeconds(field string, t time.Time) (int64, error) {
+	ct, err := toCHTime(field, t)
+	return ct.Unix(), err
+}
+
+// keyPrefix packs up to n (≤ 8) bytes of s from offset skip, big-endian and
+// zero-padded, so that comparing two packed values orders the strings as
+// far as those bytes go; equal values need the strings compared.
+func keyPrefix(s string, skip, n int) uint64 {
+	var k uint64
+	for i := range n {
+		k <<= 8
+		if j := skip + i; j < len(s) {
+			k |= uint64(s[j])
+		}
+	}
+	return k << (8 * (8 - n))
 }
 
 // size estimates the bytes the row takes in a batch.
 func (r *findingRow) size() int {
-	f := &r.f
-	n := 96 + len(f.ID) + len(f.ResourceID) + len(f.RuleID) + len(f.ResourceType) + len(f.Provider) +
-		len(f.Account) + len(f.Region) + len(f.Title) + len(f.Description) + len(f.Remediation) + len(r.evidence)
+	n := 96 + len(r.id) + len(r.resourceID) + len(r.ruleID) + len(r.resourceType) + len(r.provider) +
+		len(r.account) + len(r.region) + len(r.title) + len(r.description) + len(r.remediation) + len(r.evidence)
 	for _, c := range r.compliance {
 		n += 8 + len(c)
 	}
@@ -119,14 +160,6 @@ var numBuckets = len(engine.Severities)
 const findingColumns = `tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
 evidence, compliance, first_seen_at, last_seen_at, resolved_at`
-
-// values are the row's column values in findingColumns order, plus written_at.
-func (r *findingRow) values(tenantID, auditID string, writtenAt time.Time) []any {
-	f := &r.f
-	return []any{tenantID, auditID, r.sevOrder, f.ID, string(f.Severity), string(f.Dimension), string(f.Status),
-		string(f.Resolution), f.ResourceID, f.RuleID, f.ResourceType, f.Provider, f.Account, f.Region,
-		f.Title, f.Description, f.Remediation, r.evidence, r.compliance, r.firstSeen, r.lastSeen, r.resolved, writtenAt}
-}
 
 // scanner is what rows and row values share.
 type scanner interface{ Scan(dest ...any) error }

@@ -64,7 +64,8 @@ func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, fi
 
 // CarryForward copies into auditID the findings of prevID that auditID does
 // not have: open ones resolved (fixed) at resolvedAt, resolved ones as they
-// were when resolved after keepSince. One INSERT … SELECT on the server.
+// were when resolved after keepSince: two INSERT … SELECTs on the server,
+// the keys into finding_resources, then the rows.
 func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (err error) {
 	defer wrap(&err, "CarryForward(%q, %q, %q)", tenantID, prevID, auditID)
 	if err := checkSnapshotIDs(tenantID, prevID, auditID); err != nil {
@@ -74,6 +75,16 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	defer cancel()
 	const absent = `tenant_id = ? AND audit_id = ? AND id NOT IN (SELECT id FROM findings WHERE tenant_id = ? AND audit_id = ?)`
 	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
+	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
+	// The keys first, while the findings they name are still absent from
+	// auditID; sorted by finding_resources' key (see sendFindingBatch).
+	if err := s.conn.Exec(ctx, `INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at)
+SELECT tenant_id, ?, resource_id, sev_order, id, toDateTime(?, 'UTC')
+FROM findings WHERE `+carried+`
+ORDER BY resource_id, sev_order, id`,
+		auditID, auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix()); err != nil {
+		return err
+	}
 	err = s.conn.Exec(ctx, `INSERT INTO findings (`+findingColumns+`, written_at)
 SELECT tenant_id, ?, sev_order, id, severity, dimension,
   CAST('resolved' AS Enum8('open' = 1, 'resolved' = 2)),
@@ -82,7 +93,7 @@ SELECT tenant_id, ?, sev_order, id, severity, dimension,
   evidence, compliance, first_seen_at, last_seen_at,
   if(status = 'open', toDateTime(?, 'UTC'), resolved_at),
   toDateTime(?, 'UTC')
-FROM findings WHERE `+absent+` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`,
+FROM findings WHERE `+carried,
 		auditID, at.Unix(), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix())
 	return err
 }
