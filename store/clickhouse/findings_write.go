@@ -121,22 +121,31 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 		}
 	}
 	full := make(chan []findingRow)
+	// Sent batches come back to be filled again: at most
+	// snapshotInserters+1 batches of rows exist, and the garbage collector
+	// sees none of them churn.
+	free := make(chan []findingRow, snapshotInserters+1)
 	var wg sync.WaitGroup
 	for range snapshotInserters {
 		wg.Go(func() {
+			var sc columnScratch
 			for rows := range full {
 				select {
 				case <-failed:
 					continue
 				default:
 				}
-				if err := s.sendFindingBatch(ctx, tenantID, auditID, writtenAt, rows); err != nil {
+				if err := s.sendFindingBatch(ctx, &sc, tenantID, auditID, writtenAt, rows); err != nil {
 					fail(err)
+				}
+				select {
+				case free <- rows[:0]:
+				default: // never blocks a sender
 				}
 			}
 		})
 	}
-	n, err := s.fillBatches(ctx, findings, counts, full, failed)
+	n, err := s.fillBatches(ctx, findings, counts, full, free, failed)
 	if err != nil {
 		fail(err) // queued batches are dropped, not sent
 	}
@@ -153,7 +162,7 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 // fillBatches reads and validates the iterator's findings and hands each
 // full batch to the senders until they fail.
 func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Finding, error], counts *snapshotCounts,
-	full chan<- []findingRow, failed <-chan struct{}) (n int64, err error) {
+	full chan<- []findingRow, free <-chan []findingRow, failed <-chan struct{}) (n int64, err error) {
 	var rows []findingRow
 	bytes := 0
 	errStopped := errors.New("stopped after a failed send")
@@ -182,7 +191,11 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 			return n, err
 		}
 		if rows == nil {
-			rows = make([]findingRow, 0, s.cfg.BatchSize)
+			select {
+			case rows = <-free:
+			default:
+				rows = make([]findingRow, 0, min(s.cfg.BatchSize, 1<<14))
+			}
 		}
 		rows = append(rows, row)
 		counts.add(&f)
@@ -206,20 +219,22 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 // keys into finding_resources, each sorted by its table's order key first:
 // the server then skips sorting the block, which otherwise costs it more
 // than the rest of the insert (docs/benchmarks.md, issue 2).
-func (s *Store) sendFindingBatch(ctx context.Context, tenantID, auditID string, writtenAt time.Time, rows []findingRow) error {
-	order := make([]sortEntry, len(rows))
+func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, tenantID, auditID string, writtenAt time.Time, rows []findingRow) error {
+	order := sc.order[:0]
 	for i := range rows {
-		order[i] = sortEntry{key: rows[i].findingKey, row: int32(i)}
+		order = append(order, sortEntry{key: rows[i].findingKey, row: int32(i)})
 	}
+	sc.order = order
 	sortRows(order, rows, compareFindingKeys)
-	if err := s.sendColumns(ctx, insertFindingsSQL, findingBlock(rows, order, tenantID, auditID, writtenAt)); err != nil {
+	consts := snapshotConsts{tenantID, auditID, writtenAt.Unix()}
+	if err := s.sendColumns(ctx, sc, insertFindingsSQL, findingTableColumns, rows, order, consts); err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
 	for i := range order {
 		order[i].key = rows[order[i].row].resourceKey
 	}
 	sortRows(order, rows, compareResourceKeys)
-	if err := s.sendColumns(ctx, insertFindingResourcesSQL, findingResourceBlock(rows, order, tenantID, auditID, writtenAt)); err != nil {
+	if err := s.sendColumns(ctx, sc, insertFindingResourcesSQL, findingResourceColumns, rows, order, consts); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
 	return nil
@@ -245,29 +260,104 @@ func sortRows(order []sortEntry, rows []findingRow, cmp func(a, b *findingRow) i
 	})
 }
 
-// sendColumns sends one INSERT whose columns, in the statement's order, are
-// the given slices ([]string, []uint8, []int8, []time.Time or [][]string),
-// appended column by column rather than row by row.
-func (s *Store) sendColumns(ctx context.Context, insert string, cols []any) error {
+// columnScratch is one sender's reusable buffers: a batch's sort order and
+// one column's values at a time, so that a batch costs no per-column
+// allocation beyond what the driver copies.
+type columnScratch struct {
+	order []sortEntry
+	strs  []string
+	u8    []uint8
+	i8    []int8
+	i64   []int64
+}
+
+// snapshotConsts are the column values every row of a snapshot shares.
+type snapshotConsts struct {
+	tenantID, auditID string
+	writtenAt         int64
+}
+
+// rowColumn is how one column of an INSERT is read from a findingRow (or
+// from the snapshot's constants): exactly one field is set.
+type rowColumn struct {
+	str   func(*findingRow) string
+	u8    func(*findingRow) uint8
+	i8    func(*findingRow) int8
+	i64   func(*findingRow) int64
+	arr   func(*findingRow) []string
+	konst func(snapshotConsts) any // a string or an int64
+}
+
+// sendColumns sends one INSERT of rows in order, appending column by column
+// (no per-value interface conversion) from sc's buffers.
+func (s *Store) sendColumns(ctx context.Context, sc *columnScratch, insert string, cols []rowColumn,
+	rows []findingRow, order []sortEntry, consts snapshotConsts) error {
 	b, err := s.conn.PrepareBatch(ctx, insert)
 	if err != nil {
 		return fmt.Errorf("prepare batch: %w", err)
 	}
+	n := len(order)
 	for i, c := range cols {
-		if arr, ok := c.([][]string); ok {
-			for _, v := range arr {
-				if err := b.Column(i).AppendRow(v); err != nil {
+		var v any
+		switch {
+		case c.str != nil:
+			sc.strs = slices.Grow(sc.strs[:0], n)[:n]
+			size := 0
+			for j, e := range order {
+				sc.strs[j] = c.str(&rows[e.row])
+				size += len(sc.strs[j])
+			}
+			presizeStrings(b, i, n, size)
+			v = sc.strs
+		case c.u8 != nil:
+			sc.u8 = slices.Grow(sc.u8[:0], n)[:n]
+			for j, e := range order {
+				sc.u8[j] = c.u8(&rows[e.row])
+			}
+			v = sc.u8
+		case c.i8 != nil:
+			sc.i8 = slices.Grow(sc.i8[:0], n)[:n]
+			for j, e := range order {
+				sc.i8[j] = c.i8(&rows[e.row])
+			}
+			v = sc.i8
+		case c.i64 != nil:
+			sc.i64 = slices.Grow(sc.i64[:0], n)[:n]
+			for j, e := range order {
+				sc.i64[j] = c.i64(&rows[e.row])
+			}
+			v = sc.i64
+		case c.arr != nil:
+			for _, e := range order {
+				if err := b.Column(i).AppendRow(c.arr(&rows[e.row])); err != nil {
 					b.Abort()
 					return err
 				}
 			}
 			continue
+		default:
+			switch k := c.konst(consts).(type) {
+			case string:
+				sc.strs = slices.Grow(sc.strs[:0], n)[:n]
+				for j := range sc.strs {
+					sc.strs[j] = k
+				}
+				presizeStrings(b, i, n, n*len(k))
+				v = sc.strs
+			case int64:
+				sc.i64 = slices.Grow(sc.i64[:0], n)[:n]
+				for j := range sc.i64 {
+					sc.i64[j] = k
+				}
+				v = sc.i64
+			}
 		}
-		if err := b.Column(i).Append(c); err != nil {
+		if err := b.Column(i).Append(v); err != nil {
 			b.Abort()
 			return err
 		}
 	}
+	clear(sc.strs) // drop references to the batch's strings
 	return b.Send()
 }
 
@@ -294,49 +384,42 @@ func compareResourceKeys(a, b *findingRow) int {
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at)"
 
-// findingBlock is the columns of insertFindingsSQL for rows in order.
-func findingBlock(rows []findingRow, order []sortEntry, tenantID, auditID string, writtenAt time.Time) []any {
-	n := len(order)
-	strs := func() []string { return make([]string, n) }
-	tenant, audit, written := repeatN(tenantID, n), repeatN(auditID, n), repeatN(writtenAt.Unix(), n)
-	sevOrd := make([]uint8, n)
-	id, resolution, resourceID, ruleID, resourceType, provider, account, region := strs(), strs(), strs(), strs(), strs(), strs(), strs(), strs()
-	title, description, remediation, evidence := strs(), strs(), strs(), strs()
-	severity, dimension, status := make([]int8, n), make([]int8, n), make([]int8, n)
-	compliance := make([][]string, n)
-	first, last, resolved := make([]int64, n), make([]int64, n), make([]int64, n)
-	for j, e := range order {
-		r := &rows[e.row]
-		sevOrd[j], id[j] = r.sevOrder, r.id
-		severity[j], dimension[j], status[j] = r.severity, r.dimension, r.status
-		resolution[j], resourceID[j], ruleID[j], resourceType[j] = r.resolution, r.resourceID, r.ruleID, r.resourceType
-		provider[j], account[j], region[j] = r.provider, r.account, r.region
-		title[j], description[j], remediation[j], evidence[j] = r.title, r.description, r.remediation, r.evidence
-		compliance[j] = r.compliance
-		first[j], last[j], resolved[j] = r.firstSeen, r.lastSeen, r.resolved
-	}
-	return []any{tenant, audit, sevOrd, id, severity, dimension, status, resolution, resourceID, ruleID, resourceType,
-		provider, account, region, title, description, remediation, evidence, compliance, first, last, resolved, written}
+// findingTableColumns read the columns of insertFindingsSQL, in its order.
+var findingTableColumns = []rowColumn{
+	{konst: func(c snapshotConsts) any { return c.tenantID }},
+	{konst: func(c snapshotConsts) any { return c.auditID }},
+	{u8: func(r *findingRow) uint8 { return r.sevOrder }},
+	{str: func(r *findingRow) string { return r.id }},
+	{i8: func(r *findingRow) int8 { return r.severity }},
+	{i8: func(r *findingRow) int8 { return r.dimension }},
+	{i8: func(r *findingRow) int8 { return r.status }},
+	{str: func(r *findingRow) string { return r.resolution }},
+	{str: func(r *findingRow) string { return r.resourceID }},
+	{str: func(r *findingRow) string { return r.ruleID }},
+	{str: func(r *findingRow) string { return r.resourceType }},
+	{str: func(r *findingRow) string { return r.provider }},
+	{str: func(r *findingRow) string { return r.account }},
+	{str: func(r *findingRow) string { return r.region }},
+	{str: func(r *findingRow) string { return r.title }},
+	{str: func(r *findingRow) string { return r.description }},
+	{str: func(r *findingRow) string { return r.remediation }},
+	{str: func(r *findingRow) string { return r.evidence }},
+	{arr: func(r *findingRow) []string { return r.compliance }},
+	{i64: func(r *findingRow) int64 { return r.firstSeen }},
+	{i64: func(r *findingRow) int64 { return r.lastSeen }},
+	{i64: func(r *findingRow) int64 { return r.resolved }},
+	{konst: func(c snapshotConsts) any { return c.writtenAt }},
 }
 
-// findingResourceBlock is the columns of insertFindingResourcesSQL for rows
-// in order.
-func findingResourceBlock(rows []findingRow, order []sortEntry, tenantID, auditID string, writtenAt time.Time) []any {
-	n := len(order)
-	resourceID, id, sevOrd := make([]string, n), make([]string, n), make([]uint8, n)
-	for j, e := range order {
-		r := &rows[e.row]
-		resourceID[j], sevOrd[j], id[j] = r.resourceID, r.sevOrder, r.id
-	}
-	return []any{repeatN(tenantID, n), repeatN(auditID, n), resourceID, sevOrd, id, repeatN(writtenAt.Unix(), n)}
-}
-
-func repeatN[T any](v T, n int) []T {
-	out := make([]T, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
+// findingResourceColumns read the columns of insertFindingResourcesSQL, in
+// its order.
+var findingResourceColumns = []rowColumn{
+	{konst: func(c snapshotConsts) any { return c.tenantID }},
+	{konst: func(c snapshotConsts) any { return c.auditID }},
+	{str: func(r *findingRow) string { return r.resourceID }},
+	{u8: func(r *findingRow) uint8 { return r.sevOrder }},
+	{str: func(r *findingRow) string { return r.id }},
+	{konst: func(c snapshotConsts) any { return c.writtenAt }},
 }
 
 const insertFindingsSQL = "INSERT INTO findings (" + findingColumns + ", written_at)"

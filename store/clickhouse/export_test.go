@@ -1,0 +1,48 @@
+package clickhouse
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+)
+
+// Hooks for the external tests of this package.
+
+// CanPresize reports whether presizeStrings knows the driver's layout.
+var CanPresize = canPresize
+
+// PresizeStrings is presizeStrings.
+var PresizeStrings = presizeStrings
+
+// StringColumnCap is the capacity of a String column's byte buffer.
+func StringColumnCap(c *column.String) int {
+	return cap((*stringColumnLayout)(unsafe.Pointer(c)).col.Buf)
+}
+
+// PrepareBatch prepares an INSERT on the store's connection.
+func (s *Store) PrepareBatch(ctx context.Context, insert string) (driver.Batch, error) {
+	return s.conn.PrepareBatch(ctx, insert)
+}
+
+// Exec runs one statement on the store's connection.
+func (s *Store) Exec(ctx context.Context, stmt string) error { return s.conn.Exec(ctx, stmt) }
+
+// QueryStrings returns the first column of a query's rows.
+func (s *Store) QueryStrings(ctx context.Context, query string) ([]string, error) {
+	rows, err := s.conn.Query(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
