@@ -198,6 +198,18 @@ func (f *fakeResources) GetResources(_ context.Context, tenant string, ids []str
 	}
 	return out, nil
 }
+func (f *fakeResources) GetResourcesPartial(ctx context.Context, tenant string, ids []string, fields ResourceFields) ([]Resource, error) {
+	out, err := f.GetResources(ctx, tenant, ids)
+	for i := range out {
+		if !fields.Tags {
+			out[i].Tags = nil
+		}
+		if !fields.Attributes {
+			out[i].Attributes = nil
+		}
+	}
+	return out, err
+}
 func (f *fakeResources) WriteResources(_ context.Context, tenant string, src iter.Seq2[Resource, error]) (WriteResourcesResult, error) {
 	if f.rows == nil {
 		f.rows = map[string]Resource{}

@@ -24,6 +24,25 @@ type Resource struct {
 	LastSeenAt  time.Time       `json:"last_seen_at"`
 }
 
+// ResourceFields names the wide fields of a resource that a batched read
+// fills in (GetResourcesPartial). The narrow fields (id, provider, account,
+// region, type, native id, name, first and last seen) are always filled; a
+// wide field not named is left nil, so a read that does not show tags or
+// attributes (a GraphQL selection without them) skips their columns.
+type ResourceFields struct {
+	Tags       bool
+	Attributes bool
+}
+
+// AllResourceFields fills in every field of a resource.
+var AllResourceFields = ResourceFields{Tags: true, Attributes: true}
+
+// Covers reports whether a read filling in f fills in every field that g
+// names.
+func (f ResourceFields) Covers(g ResourceFields) bool {
+	return (f.Tags || !g.Tags) && (f.Attributes || !g.Attributes)
+}
+
 // ResourceFilter selects resources. Empty fields do not filter.
 type ResourceFilter struct {
 	Type     string

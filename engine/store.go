@@ -42,6 +42,9 @@ type ResourceStore interface {
 	// GetResources returns the resources with the given ids that exist, in
 	// any order (for dataloaders and report queries).
 	GetResources(ctx context.Context, tenantID string, ids []string) ([]Resource, error)
+	// GetResourcesPartial is GetResources filling in only the wide fields
+	// that f names (the others are nil), reading only the columns it needs.
+	GetResourcesPartial(ctx context.Context, tenantID string, ids []string, f ResourceFields) ([]Resource, error)
 	// WriteResources stores observations in large batches. It returns the
 	// ids seen for the first time for the tenant (for resource.added).
 	WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error]) (WriteResourcesResult, error)

@@ -107,6 +107,11 @@ func (w resourceStore) GetResources(ctx context.Context, tenantID string, ids []
 	return w.s.GetResources(ctx, tenantID, ids)
 }
 
+func (w resourceStore) GetResourcesPartial(ctx context.Context, tenantID string, ids []string, f engine.ResourceFields) (out []engine.Resource, err error) {
+	defer func(t time.Time) { w.m.observe("resources", "GetResourcesPartial", t, err) }(time.Now())
+	return w.s.GetResourcesPartial(ctx, tenantID, ids, f)
+}
+
 func (w resourceStore) WriteResources(ctx context.Context, tenantID string, rs iter.Seq2[engine.Resource, error]) (out engine.WriteResourcesResult, err error) {
 	defer func(t time.Time) { w.m.observe("resources", "WriteResources", t, err) }(time.Now())
 	return w.s.WriteResources(ctx, tenantID, rs)

@@ -2,13 +2,10 @@ package clickhouse
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -211,17 +208,6 @@ func (s *Store) queryResources(ctx context.Context, q sqlQuery, settings ...ch.S
 	return out, rows.Err()
 }
 
-// resourcesByIDQuery reads the latest observation of each of the ids.
-type resourcesByIDQuery struct {
-	tenantID string
-	ids      []string
-}
-
-func (q resourcesByIDQuery) toSQL() (string, []any) {
-	return "SELECT " + resourceColumns + " FROM resources WHERE tenant_id = ? AND id IN ?" +
-		" ORDER BY id, version DESC LIMIT 1 BY id", []any{q.tenantID, groupSet(q.ids)}
-}
-
 // idListSettings lets the text of a query with a long IN list through the
 // parser (max_query_size is 256 KiB by default).
 var idListSettings = ch.Settings{"max_query_size": 16 << 20}
@@ -235,34 +221,19 @@ func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	text, args := resourcesByIDQuery{tenantID: tenantID, ids: []string{id}}.toSQL()
-	r, err = scanResource(s.conn.QueryRow(ctx, text, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return engine.Resource{}, engine.ErrNotFound("resource", id)
+	rs, err := s.lookup(ctx, resourcesByIDQuery{tenantID: tenantID, ids: []string{id}, fields: engine.AllResourceFields})
+	if err != nil {
+		return r, err
 	}
-	return r, err
+	if len(rs) == 0 {
+		return r, engine.ErrNotFound("resource", id)
+	}
+	return rs[0], nil
 }
 
 // GetResources returns the latest observation of each of the ids that the
 // tenant has, in id order; ids it does not have are left out.
 func (s *Store) GetResources(ctx context.Context, tenantID string, ids []string) (out []engine.Resource, err error) {
 	defer wrap(&err, "GetResources(%q, %d ids)", tenantID, len(ids))
-	out = []engine.Resource{}
-	if tenantID == "" || len(ids) == 0 {
-		return out, nil
-	}
-	ctx, cancel := s.readCtx(ctx)
-	defer cancel()
-	for chunk := range slices.Chunk(ids, 10_000) {
-		rs, err := s.queryResources(ctx, resourcesByIDQuery{tenantID: tenantID, ids: chunk}, idListSettings)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rs...)
-	}
-	if len(ids) > 10_000 {
-		slices.SortFunc(out, func(a, b engine.Resource) int { return strings.Compare(a.ID, b.ID) })
-		out = slices.CompactFunc(out, func(a, b engine.Resource) bool { return a.ID == b.ID })
-	}
-	return out, nil
+	return s.lookupResources(ctx, tenantID, ids, engine.AllResourceFields)
 }
