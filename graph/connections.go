@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/loaders"
@@ -25,12 +26,12 @@ func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *
 	if err != nil {
 		return nil, err
 	}
-	if len(page.Items) > 1 && selectsResource(ctx) {
+	if fields, ok := selectedResources(ctx); ok && len(page.Items) > 1 {
 		ids := make([]string, len(page.Items))
 		for i, f := range page.Items {
 			ids[i] = f.ResourceID
 		}
-		if err := loaders.For(ctx).PrefetchResources(ctx, r.svc, p, ids); err != nil {
+		if err := loaders.For(ctx).PrefetchResources(ctx, r.svc, p, ids, fields); err != nil {
 			return nil, err
 		}
 	}
@@ -105,36 +106,64 @@ func (r *Resolver) listReports(ctx context.Context, first *int, after *string, l
 	return model.NewReportConnection(page, func(x engine.Report) string { return r.svc.ReportCursor(p, x.ID) }), nil
 }
 
-// selectsResource reports whether the current findings connection field
-// selects resource on its nodes (through nodes or edges.node).
-func selectsResource(ctx context.Context) bool {
+// selectedResources reports whether the current findings connection field
+// selects resource on its nodes (through nodes or edges.node), and which
+// wide fields of Resource those selections ask for, together.
+func selectedResources(ctx context.Context) (engine.ResourceFields, bool) {
+	var fields engine.ResourceFields
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return false
+		return fields, false
 	}
 	op := graphql.GetOperationContext(ctx)
-	has := func(sel []graphql.CollectedField, name string) bool {
+	found := false
+	add := func(sel []graphql.CollectedField) {
 		for _, f := range sel {
-			if f.Name == name {
-				return true
+			if f.Name == "resource" {
+				found = true
+				g := resourceFields(op, f.Selections)
+				fields.Tags, fields.Attributes = fields.Tags || g.Tags, fields.Attributes || g.Attributes
 			}
 		}
-		return false
 	}
 	finding := []string{"Finding", "Node"}
 	for _, f := range graphql.CollectFields(op, fc.Field.Selections, []string{"FindingConnection"}) {
 		switch f.Name {
 		case "nodes":
-			if has(graphql.CollectFields(op, f.Selections, finding), "resource") {
-				return true
-			}
+			add(graphql.CollectFields(op, f.Selections, finding))
 		case "edges":
 			for _, n := range graphql.CollectFields(op, f.Selections, []string{"FindingEdge"}) {
-				if n.Name == "node" && has(graphql.CollectFields(op, n.Selections, finding), "resource") {
-					return true
+				if n.Name == "node" {
+					add(graphql.CollectFields(op, n.Selections, finding))
 				}
 			}
 		}
 	}
-	return false
+	return fields, found
+}
+
+// loadResource loads the resource with id through the request's loaders,
+// with the wide fields that the current field's selection shows (all of
+// them when there is no selection to look at).
+func loadResource(ctx context.Context, id string) (*engine.Resource, error) {
+	fields := engine.AllResourceFields
+	if fc := graphql.GetFieldContext(ctx); fc != nil && graphql.HasOperationContext(ctx) {
+		fields = resourceFields(graphql.GetOperationContext(ctx), fc.Field.Selections)
+	}
+	return loaders.For(ctx).Resource(ctx, id, fields)
+}
+
+// resourceFields returns the wide fields of Resource (tags, attributes)
+// that a selection set on a Resource asks for; the others are read always.
+func resourceFields(op *graphql.OperationContext, sel ast.SelectionSet) engine.ResourceFields {
+	var f engine.ResourceFields
+	for _, c := range graphql.CollectFields(op, sel, []string{"Resource", "Node"}) {
+		switch c.Name {
+		case "tags":
+			f.Tags = true
+		case "attributes":
+			f.Attributes = true
+		}
+	}
+	return f
 }

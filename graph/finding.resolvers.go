@@ -10,13 +10,13 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/generated"
-	"github.com/fourd-dev/fourd/graph/loaders"
 	"github.com/fourd-dev/fourd/graph/model"
 )
 
-// Resource is the finding's resource, loaded in batches per request.
+// Resource is the finding's resource, loaded in batches per request, with
+// its tags and attributes only when the selection shows them.
 func (r *findingResolver) Resource(ctx context.Context, obj *engine.Finding) (*engine.Resource, error) {
-	return loaders.For(ctx).Resource(ctx, obj.ResourceID)
+	return loadResource(ctx, obj.ResourceID)
 }
 
 // Resolution is null for an open finding.

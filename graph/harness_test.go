@@ -51,6 +51,10 @@ type tenantSeed struct {
 type envOptions struct {
 	findingsA, findingsB int
 	graph                func(*graph.Config)
+	// stores, when set, replaces the finding and resource stores the
+	// Service reads (the benchmark's kept large tenant); the call counters
+	// wrap what it returns.
+	stores func(engine.FindingStore, engine.ResourceStore) (engine.FindingStore, engine.ResourceStore)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -59,8 +63,13 @@ func newEnv(t testing.TB, o envOptions) *env {
 	pg := pgtest.New(t)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	calls := &counter{n: map[string]int{}}
+	var findings engine.FindingStore = ch
+	var resources engine.ResourceStore = ch
+	if o.stores != nil {
+		findings, resources = o.stores(findings, resources)
+	}
 	svc, err := engine.NewService(engine.Config{
-		Findings: countedFindings{ch, calls}, Resources: countedResources{ch, calls},
+		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
 		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg,
 		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, Trends: ch,
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
@@ -253,6 +262,11 @@ func (s countedResources) GetResource(ctx context.Context, tenantID, id string) 
 func (s countedResources) GetResources(ctx context.Context, tenantID string, ids []string) ([]engine.Resource, error) {
 	s.c.inc("GetResources")
 	return s.ResourceStore.GetResources(ctx, tenantID, ids)
+}
+
+func (s countedResources) GetResourcesPartial(ctx context.Context, tenantID string, ids []string, f engine.ResourceFields) ([]engine.Resource, error) {
+	s.c.inc(fmt.Sprintf("GetResourcesPartial%+v", f))
+	return s.ResourceStore.GetResourcesPartial(ctx, tenantID, ids, f)
 }
 
 type countedAudits struct {

@@ -22,25 +22,50 @@ const (
 
 // Loaders are one request's dataloaders, acting as its caller.
 type Loaders struct {
-	resources *dataloadgen.Loader[string, *engine.Resource]
+	// resources has one loader per combination of a resource's wide fields
+	// (index fieldsIndex): a resolver asks the one its selection needs, so
+	// a page that does not show tags or attributes never reads them.
+	resources [4]*dataloadgen.Loader[string, *engine.Resource]
 	counts    *dataloadgen.Loader[engine.FindingFilter, int]
+}
+
+// fieldsIndex is the index in Loaders.resources of the loader reading f.
+func fieldsIndex(f engine.ResourceFields) int {
+	i := 0
+	if f.Tags {
+		i |= 1
+	}
+	if f.Attributes {
+		i |= 2
+	}
+	return i
+}
+
+// indexFields is the inverse of fieldsIndex.
+func indexFields(i int) engine.ResourceFields {
+	return engine.ResourceFields{Tags: i&1 != 0, Attributes: i&2 != 0}
 }
 
 // New returns fresh loaders for one request of caller p. Their caches live
 // as long as the request, so nothing is shared between callers.
 func New(svc *engine.Service, p engine.Principal) *Loaders {
-	resources := func(ctx context.Context, ids []string) ([]*engine.Resource, []error) {
-		found, err := svc.GetResources(ctx, p, ids)
-		if err != nil {
-			return nil, repeat(err, len(ids))
-		}
-		out := make([]*engine.Resource, len(ids))
-		for i := range found {
-			if found[i].ID != "" {
-				out[i] = &found[i]
+	l := &Loaders{}
+	for i := range l.resources {
+		f := indexFields(i)
+		fetch := func(ctx context.Context, ids []string) ([]*engine.Resource, []error) {
+			found, err := svc.GetResourcesPartial(ctx, p, ids, f)
+			if err != nil {
+				return nil, repeat(err, len(ids))
 			}
+			out := make([]*engine.Resource, len(ids))
+			for i := range found {
+				if found[i].ID != "" {
+					out[i] = &found[i]
+				}
+			}
+			return out, nil
 		}
-		return out, nil
+		l.resources[i] = dataloadgen.NewLoader(fetch, dataloadgen.WithBatchCapacity(maxBatch), dataloadgen.WithWait(wait))
 	}
 	counts := func(ctx context.Context, fs []engine.FindingFilter) ([]int, []error) {
 		out, errs := make([]int, len(fs)), make([]error, len(fs))
@@ -50,10 +75,8 @@ func New(svc *engine.Service, p engine.Principal) *Loaders {
 		}
 		return out, errs
 	}
-	return &Loaders{
-		resources: dataloadgen.NewLoader(resources, dataloadgen.WithBatchCapacity(maxBatch), dataloadgen.WithWait(wait)),
-		counts:    dataloadgen.NewLoader(counts, dataloadgen.WithBatchCapacity(maxBatch), dataloadgen.WithWait(wait)),
-	}
+	l.counts = dataloadgen.NewLoader(counts, dataloadgen.WithBatchCapacity(maxBatch), dataloadgen.WithWait(wait))
+	return l
 }
 
 func repeat(err error, n int) []error {
@@ -78,27 +101,32 @@ func For(ctx context.Context) *Loaders {
 	return l
 }
 
-// Resource returns the resource with id, or nil when it does not exist.
-func (l *Loaders) Resource(ctx context.Context, id string) (*engine.Resource, error) {
-	return l.resources.Load(ctx, id)
+// Resource returns the resource with id, or nil when it does not exist,
+// with the wide fields that f names filled in (and maybe others).
+func (l *Loaders) Resource(ctx context.Context, id string, f engine.ResourceFields) (*engine.Resource, error) {
+	return l.resources[fieldsIndex(f)].Load(ctx, id)
 }
 
-// PrefetchResources reads the resources with ids that are not cached yet
-// in one store query and caches them (nil for a missing one), so that the
-// Resource calls that follow are answered from the cache. A connection
-// calls it for its whole page when resources are selected: one query
-// however the field resolvers are scheduled.
-func (l *Loaders) PrefetchResources(ctx context.Context, svc *engine.Service, p engine.Principal, ids []string) error {
-	found, err := svc.GetResources(ctx, p, ids)
+// PrefetchResources reads the resources with ids, with the wide fields
+// that f names, in one store query and caches them (nil for a missing one)
+// in every loader that f covers, so that the Resource calls that follow
+// are answered from the cache. A connection calls it for its whole page
+// when resources are selected, with the fields all its resource selections
+// need: one query however the field resolvers are scheduled.
+func (l *Loaders) PrefetchResources(ctx context.Context, svc *engine.Service, p engine.Principal, ids []string, f engine.ResourceFields) error {
+	found, err := svc.GetResourcesPartial(ctx, p, ids, f)
 	if err != nil {
 		return err
 	}
 	for i, id := range ids {
+		var r *engine.Resource
 		if found[i].ID != "" {
-			r := found[i]
-			l.resources.Prime(id, &r)
-		} else {
-			l.resources.Prime(id, nil)
+			r = &found[i]
+		}
+		for j, ld := range l.resources {
+			if f.Covers(indexFields(j)) {
+				ld.Prime(id, r)
+			}
 		}
 	}
 	return nil
