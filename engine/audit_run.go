@@ -229,7 +229,11 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	a.Progress.ResourcesTotal = a.Progress.ResourcesScanned
 	events := s.changeEvents(ctx, a, prevID, &sum)
 	t0 = time.Now()
-	if err := s.cfg.Queue.CompleteAudit(ctx, events, func() Audit { return a }); err != nil {
+	err = s.cfg.Queue.CompleteAudit(ctx, events, func() Audit { return a })
+	// The latest completed audit changed (or may have, if the commit's
+	// answer was lost); other replicas hear of it through the change feed.
+	s.reads.invalidate(a.TenantID)
+	if err != nil {
 		return a, err
 	}
 	phase("diff_and_commit", t0)

@@ -11,10 +11,11 @@ import (
 // snapshot's counts are precomputed; decisions are few, so this costs one
 // small read.
 func (s *Service) adjustCounts(ctx context.Context, tenantID string, f FindingFilter, groupBy []GroupBy, groups []FindingCount) ([]FindingCount, error) {
-	ov, err := s.overrides(ctx, tenantID)
-	if err != nil || len(ov) == 0 || s.cfg.Snapshots == nil {
+	set, err := s.cachedOverrides(ctx, tenantID)
+	if err != nil || len(set.byID) == 0 || s.cfg.Snapshots == nil {
 		return groups, err
 	}
+	ov := set.byID
 	ids := make([]string, 0, len(ov))
 	for id := range ov {
 		ids = append(ids, id)

@@ -4,12 +4,18 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 )
 
 // ListFindings returns a page of the tenant's findings, most severe first.
 // Without an audit filter it reads the latest completed audit's snapshot; the
 // cursor pins that snapshot, so paging stays consistent while a new audit
 // lands.
+//
+// Snapshots never change and the people's decisions on findings come from a
+// versioned cache (see readCache), so a finished page is kept and served
+// again, with its cursor, for pageReuse (see pageCache); such a page has a
+// Key.
 func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter, pr PageRequest) (Page[Finding], error) {
 	if err := p.Require(ScopeFindingsRead); err != nil {
 		return Page[Finding]{}, err
@@ -18,10 +24,13 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	if err != nil {
 		return Page[Finding]{}, err
 	}
-	scope := "findings|" + findingFingerprint(f)
+	// The cursor's scope (a hash of the filters) is needed only to read or
+	// mint a cursor: not for a kept page asked for without one.
+	asked := f // f.AuditID is set to the snapshot's below
+	scope := func() string { return "findings|" + findingFingerprint(asked) }
 	var pos findingCursor
 	if pr.Cursor != "" {
-		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &pos); err != nil {
+		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope(), &pos); err != nil {
 			return Page[Finding]{}, err
 		}
 		f.AuditID = pos.AuditID
@@ -38,11 +47,22 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	if pr.Cursor != "" {
 		q.After = &pos.After
 	}
-	ov, err := s.overrides(ctx, p.TenantID)
+	ov, err := s.cachedOverrides(ctx, p.TenantID)
 	if err != nil {
 		return Page[Finding]{}, err
 	}
-	withOverrides(&q, ov)
+	now := s.now()
+	var rkey string
+	if ov.versioned && s.pages != nil {
+		rkey = renderedKey(q, ov.version, asked.AuditID)
+		if page, ok := s.pages.getRendered(rkey, now); ok {
+			if !pr.Shared {
+				page.Items = slices.Clone(page.Items) // the cached slice is shared
+			}
+			return page, nil
+		}
+	}
+	q.ForceResolved, q.ForceOpen = ov.resolved, ov.open
 	key := pageKey(q)
 	cached, hit := s.pages.get(key)
 	if !hit {
@@ -53,7 +73,7 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	}
 	items := make([]Finding, len(cached)) // the cached slice is shared
 	for i, it := range cached {
-		if o, ok := ov[it.ID]; ok {
+		if o, ok := ov.byID[it.ID]; ok {
 			it = applyOverride(it, o)
 		}
 		items[i] = it
@@ -62,10 +82,25 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	if len(items) > limit {
 		page.Items, page.HasMore = items[:limit], true
 		last := page.Items[limit-1]
-		page.NextCursor = s.cursors.encode(p.TenantID, scope, findingCursor{
+		page.NextCursor = s.cursors.encode(p.TenantID, scope(), findingCursor{
 			AuditID: f.AuditID, After: FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}})
 	}
+	if rkey != "" {
+		kept := page
+		if !pr.Shared {
+			kept.Items = slices.Clone(page.Items)
+		}
+		page.Key = s.pages.putRendered(rkey, kept, now.Add(s.pageReuse())).Key
+	}
 	return page, nil
+}
+
+// pageReuse is how long a finished page (and the cursor it carries) is
+// served again: a tenth of the cursor lifetime, at most a minute, so a
+// cursor from a reused page is valid for at least nine tenths of
+// Config.CursorTTL.
+func (s *Service) pageReuse() time.Duration {
+	return min(time.Minute, s.cfg.CursorTTL/10)
 }
 
 type findingCursor struct {
@@ -84,11 +119,7 @@ func findingFingerprint(f FindingFilter) string {
 // which must be a completed audit of the tenant, or the latest completed.
 func (s *Service) snapshotFor(ctx context.Context, tenantID, auditID string) (string, error) {
 	if auditID == "" {
-		a, err := s.cfg.Audits.LatestCompletedAudit(ctx, tenantID)
-		if err != nil {
-			return "", err
-		}
-		return a.ID, nil
+		return s.latestSnapshot(ctx, tenantID)
 	}
 	a, err := s.cfg.Audits.GetAudit(ctx, tenantID, auditID)
 	if err != nil {
@@ -119,11 +150,11 @@ func (s *Service) GetFinding(ctx context.Context, p Principal, id string) (Findi
 	if err != nil {
 		return Finding{}, err
 	}
-	ov, err := s.overrides(ctx, p.TenantID)
+	ov, err := s.cachedOverrides(ctx, p.TenantID)
 	if err != nil {
 		return Finding{}, err
 	}
-	if o, ok := ov[id]; ok {
+	if o, ok := ov.byID[id]; ok {
 		f = applyOverride(f, o)
 	}
 	return f, nil

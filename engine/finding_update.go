@@ -64,13 +64,19 @@ func (s *Service) UpdateFinding(ctx context.Context, p Principal, id string, u F
 	if u.Status == StatusResolved {
 		o.Resolution = ResolutionAcceptedRisk
 	}
-	if err := s.cfg.Overrides.PutOverride(ctx, o); err != nil {
+	err = s.cfg.Overrides.PutOverride(ctx, o)
+	// Invalidated even when the write failed: it may have committed.
+	// Other replicas hear of it through the change feed.
+	s.reads.invalidate(p.TenantID)
+	if err != nil {
 		return Finding{}, err
 	}
 	return applyOverride(f, o), nil
 }
 
-// overrides returns the tenant's active decisions by finding id.
+// overrides returns the tenant's active decisions by finding id, read from
+// the store (audits use it: they must not carry forward a stale decision;
+// reads use cachedOverrides).
 func (s *Service) overrides(ctx context.Context, tenantID string) (map[string]FindingOverride, error) {
 	if s.cfg.Overrides == nil {
 		return nil, nil

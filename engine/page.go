@@ -21,12 +21,22 @@ type Page[T any] struct {
 	Items      []T
 	NextCursor string // empty when HasMore is false
 	HasMore    bool
+	// Key, when not empty, names this page exactly: pages with the same Key
+	// (from the same Service) are equal, NextCursor included, so an adapter
+	// may keep what it makes of a page (its encoded body) under the Key and
+	// the tenant. Empty when the page cannot be named (its content is not
+	// known to be immutable).
+	Key string
 }
 
 // PageRequest is what a caller asks of a list: how many items and from where.
 type PageRequest struct {
 	Limit  int    // 0 means DefaultLimit
 	Cursor string // empty for the first page
+	// Shared says the caller only reads the page's Items (to encode them):
+	// a page kept by the Service may then be returned without a copy, its
+	// Items shared with other callers and never to be modified.
+	Shared bool
 }
 
 // ParseLimit validates a limit as sent in a query string. Empty is the

@@ -44,6 +44,11 @@ type Config struct {
 	// through another replica keeps working; at most MaxTokenCacheTTL).
 	TokenCacheSize int
 	TokenCacheTTL  time.Duration
+	// Changes reports writes to audits and finding overrides made by any
+	// process; with it (and FollowChanges running), the latest completed
+	// audit and the overrides of each tenant are cached. Optional: without
+	// it every finding read asks the store for them.
+	Changes ChangeFeed
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// PageCacheSize is how many finding pages of completed snapshots the
@@ -79,6 +84,7 @@ type Service struct {
 	cursors *cursorCodec
 	tokens  *tokenCache
 	pages   *pageCache
+	reads   *readCache
 }
 
 // NewService returns a Service over the configured stores.
@@ -108,6 +114,7 @@ func NewService(cfg Config) (*Service, error) {
 		cursors: newCursorCodec(cfg.Secret, cfg.CursorTTL, cfg.Now),
 		tokens:  newTokenCache(cfg.TokenCacheSize, cfg.TokenCacheTTL, cfg.Now),
 		pages:   newPageCache(cfg.PageCacheSize),
+		reads:   newReadCache(),
 	}, nil
 }
 
