@@ -28,3 +28,13 @@ func EventsForTest(ctx context.Context, s *Store, tenantID string) ([]engine.Eve
 		return e, err
 	})
 }
+
+// TerminateChangeFeedForTest ends the server side of every change feed
+// connection to the store's database (as a failover or an administrator
+// would) and returns how many it ended.
+func TerminateChangeFeedForTest(ctx context.Context, s *Store) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND application_name = $1`, changesApplication).Scan(&n)
+	return n, err
+}
