@@ -68,7 +68,7 @@ func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids
 		var missing []string
 		events := make([]Event, 0, n)
 		add := func(sum resourceSummary) error {
-			ev, err := s.newEvent(tenantID, EventResourceAdded, map[string]any{"resource": sum})
+			ev, err := s.newEvent(tenantID, EventResourceAdded, resourceAdded{sum})
 			events = append(events, ev)
 			return err
 		}
@@ -99,13 +99,23 @@ func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids
 	return nil
 }
 
+// resourceEventChunk bounds the resource.added events built and committed
+// at once: a bulk import announces a write batch (up to 20k) in one go, so
+// that the event log gets a few large inserts rather than many small ones.
+const resourceEventChunk = 20_000
+
+// resourceAdded is the data of resource.added.
+type resourceAdded struct {
+	Resource resourceSummary `json:"resource"`
+}
+
 // publishResources announces resources new to the tenant, in chunks.
 func (s *Service) publishResources(ctx context.Context, tenantID string, rs []Resource) error {
 	for len(rs) > 0 {
-		n := min(len(rs), eventChunk)
+		n := min(len(rs), resourceEventChunk)
 		events := make([]Event, 0, n)
 		for _, r := range rs[:n] {
-			ev, err := s.newEvent(tenantID, EventResourceAdded, map[string]any{"resource": summarize(r)})
+			ev, err := s.newEvent(tenantID, EventResourceAdded, resourceAdded{summarize(r)})
 			if err != nil {
 				return err
 			}

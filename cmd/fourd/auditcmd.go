@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -21,17 +19,11 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	if *tenant == "" {
 		return usageError{"audit: want: audit --tenant T"}
 	}

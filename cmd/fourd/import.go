@@ -20,6 +20,7 @@ import (
 func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
 	tenant := fs.String("tenant", "", "tenant slug (created when missing)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the import to this file")
 	// The file may come before the flags (import FILE --tenant T) or after.
 	var file string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -41,6 +42,11 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer f.Close()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	s, err := openStores(ctx, cfg, log, true)
 	if err != nil {
 		return err

@@ -26,9 +26,15 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 	findings := fs.Int("findings", 1_000_000, "findings per tenant (at most resources × 100)")
 	accounts := fs.Int("accounts", 12, "accounts per tenant")
 	seed := fs.Uint64("seed", 1, "random seed (same seed, same data)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	if *tenants < 1 || *resources < 1 || *findings < 0 || *accounts < 1 || *findings > *resources*len(loadgenRules) {
 		return usageError{"loadgen: want tenants ≥ 1, resources ≥ 1, accounts ≥ 1, 0 ≤ findings ≤ resources × 100"}
 	}

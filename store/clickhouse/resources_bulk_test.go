@@ -2,6 +2,10 @@ package clickhouse_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,5 +60,105 @@ func TestWriteResourcesBulk(t *testing.T) {
 	r, err := s.GetResource(ctx, "ten_bulk", second[len(second)-1].ID)
 	if err != nil || !r.FirstSeenAt.Equal(t2) {
 		t.Errorf("new resource: first seen %v (%v), want %v", r.FirstSeenAt, err, t2)
+	}
+}
+
+// wideResource is genResource with attributes of about 4 KiB, so that a
+// bulk write cuts batches by size (about 4,000 rows, under the size from
+// which the tenant's ids are read whole).
+func wideResource(tenantID string, i int, seen time.Time) engine.Resource {
+	r := genResource(tenantID, i, seen)
+	r.Attributes = json.RawMessage(`{"policy":"` + strings.Repeat("x", 4000) + `"}`)
+	return r
+}
+
+// The bulk pipeline: batches decided in order (an id met again in a later
+// batch, before the first is stored, is new once and keeps its first
+// sighting), new resources announced only once their rows are readable,
+// every row written.
+func TestWriteResourcesPipeline(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	t1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var rs []engine.Resource
+	for i := range 12_000 {
+		rs = append(rs, wideResource("ten_pipe", i, t1))
+	}
+	again := wideResource("ten_pipe", 7, t1.Add(time.Hour)) // in the last batch
+	rs = append(rs, again)
+	var announced []string
+	var unreadable []string
+	res, err := s.WriteResourcesNotify(ctx, "ten_pipe", sliceSeq(rs), func(batch []engine.Resource) error {
+		for _, r := range []engine.Resource{batch[0], batch[len(batch)-1]} {
+			if _, err := s.GetResource(ctx, "ten_pipe", r.ID); err != nil {
+				unreadable = append(unreadable, r.ID)
+			}
+		}
+		for _, r := range batch {
+			announced = append(announced, r.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Written != int64(len(rs)) || len(res.NewIDs) != 12_000 || len(announced) != 12_000 {
+		t.Fatalf("written %d, new %d, announced %d; want %d, 12000, 12000", res.Written, len(res.NewIDs), len(announced), len(rs))
+	}
+	if len(unreadable) > 0 {
+		t.Errorf("announced before their rows were written: %v", unreadable)
+	}
+	seen := map[string]bool{}
+	for _, id := range announced {
+		if seen[id] {
+			t.Fatalf("%s announced twice", id)
+		}
+		seen[id] = true
+	}
+	r, err := s.GetResource(ctx, "ten_pipe", again.ID)
+	if err != nil || !r.FirstSeenAt.Equal(t1) || !r.LastSeenAt.Equal(t1.Add(time.Hour)) {
+		t.Errorf("resource seen twice: first %v last %v (%v), want %v and %v", r.FirstSeenAt, r.LastSeenAt, err, t1, t1.Add(time.Hour))
+	}
+	page, err := s.ListResources(ctx, engine.ResourceQuery{TenantID: "ten_pipe", Limit: 200})
+	if err != nil || len(page) != 200 || !slices.IsSortedFunc(page, byID) {
+		t.Errorf("listing after the write: %d resources in id order %v (%v)", len(page), slices.IsSortedFunc(page, byID), err)
+	}
+}
+
+// An error of the announcement stops the write and is returned; what was
+// written is counted, and an iterator's error still writes what came before.
+func TestWriteResourcesPipelineErrors(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	var rs []engine.Resource
+	for i := range 9000 {
+		rs = append(rs, wideResource("ten_err", i, testNow))
+	}
+	boom := errors.New("outbox down")
+	calls := 0
+	res, err := s.WriteResourcesNotify(ctx, "ten_err", sliceSeq(rs), func([]engine.Resource) error {
+		calls++
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want the announcement's", err)
+	}
+	if calls != 1 || res.Written == 0 {
+		t.Errorf("announcements %d (want 1: the write stops), written %d (want > 0)", calls, res.Written)
+	}
+	broken := func(yield func(engine.Resource, error) bool) {
+		for i, r := range rs[:5000] {
+			if i == 4500 {
+				yield(engine.Resource{}, boom)
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	res, err = s.WriteResources(ctx, "ten_err2", broken)
+	if !errors.Is(err, boom) || res.Written != 4500 || len(res.NewIDs) != 4500 {
+		t.Errorf("iterator error: err %v, written %d, new %d; want it, 4500, 4500", err, res.Written, len(res.NewIDs))
 	}
 }

@@ -35,6 +35,50 @@ func (q firstSeenQuery) toSQL() (string, []any) {
 // import would read the tenant once per batch.
 const knownIDsThreshold = 5000
 
+// oneTenant reports whether every row is of the same tenant.
+func oneTenant(rows []resourceRow) bool {
+	for i := range rows {
+		if rows[i].r.TenantID != rows[0].r.TenantID {
+			return false
+		}
+	}
+	return true
+}
+
+// firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
+// which it does not change: a map lookup a row, and one more for each
+// new id.
+func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
+	out := make([]time.Time, len(rows))
+	var newIDs []string
+	var fresh map[string]time.Time // new ids: the earliest sighting in the batch
+	for i := range rows {
+		id := rows[i].r.ID
+		if t, ok := k[id]; ok {
+			out[i] = t
+			continue
+		}
+		if fresh == nil {
+			fresh = map[string]time.Time{}
+		}
+		t, ok := fresh[id]
+		if !ok {
+			newIDs = append(newIDs, id)
+		}
+		if !ok || rows[i].firstSeen.Before(t) {
+			fresh[id] = rows[i].firstSeen
+		}
+	}
+	if fresh != nil {
+		for i := range rows {
+			if t, ok := fresh[rows[i].r.ID]; ok {
+				out[i] = t
+			}
+		}
+	}
+	return out, newIDs
+}
+
 // tenantKnown is the ids a tenant has, with their first sightings.
 type tenantKnown map[string]time.Time
 
@@ -63,6 +107,23 @@ func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, er
 // the ids of tenants read whole (see knownIDsThreshold); it is filled here
 // and may be nil.
 func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]tenantKnown) ([]time.Time, []tenantIDs, error) {
+	if known != nil && len(rows) > 0 && oneTenant(rows) {
+		tenant := rows[0].r.TenantID
+		if known[tenant] == nil && len(rows) >= knownIDsThreshold {
+			k, err := s.loadKnown(ch.Context(ctx, ch.WithSettings(idListSettings)), tenant)
+			if err != nil {
+				return nil, nil, err
+			}
+			known[tenant] = k
+		}
+		if k := known[tenant]; k != nil {
+			out, ids := firstSeenKnown(rows, k)
+			if len(ids) == 0 {
+				return out, nil, nil
+			}
+			return out, []tenantIDs{{tenant, ids}}, nil
+		}
+	}
 	type key struct{ tenant, id string }
 	order := []string{}
 	byTenant := map[string][]string{}
@@ -141,7 +202,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 }
 
 // WriteResources stores observations of a tenant's resources in batches of
-// DefaultResourceBatchSize through a ResourceWriter. It returns how many it
+// DefaultResourceBatchSize through a pipeline (resources_bulk.go). It returns how many it
 // wrote and the ids the tenant never had before. On error (validation_failed
 // for an observation the table cannot hold, the iterator's error, or an
 // internal one) the observations before it are still written and the
@@ -162,27 +223,14 @@ func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resou
 	if tenantID == "" {
 		return res, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
-	cfg := ResourceWriterConfig{FlushInterval: -1, OnNew: func(_ string, ids []string) {
-		res.NewIDs = append(res.NewIDs, ids...)
-	}}
+	var notify func(string, []engine.Resource) error
 	if onNew != nil {
-		cfg.OnNewResources = func(_ string, rs []engine.Resource) error { return onNew(rs) }
+		notify = func(_ string, rs []engine.Resource) error { return onNew(rs) }
 	}
-	w := s.NewResourceWriter(cfg)
-	for r, ierr := range resources {
-		if ierr != nil {
-			err = ierr
-			break
-		}
-		if err = w.Write(ctx, tenantID, r); err != nil {
-			break
-		}
+	written, newIDs, err := s.writeBulk(ctx, tenantID, resources, notify)
+	res.Written = written
+	if newIDs != nil {
+		res.NewIDs = newIDs
 	}
-	// What was read before an error is written all the same: observations
-	// are independent, and the new ids among them are reported.
-	if cerr := w.Close(ctx); err == nil {
-		err = cerr
-	}
-	res.Written = w.Written()
 	return res, err
 }

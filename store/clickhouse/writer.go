@@ -52,7 +52,8 @@ type ResourceWriter struct {
 	closed    bool
 	// known caches the ids of tenants whose batches are large (a bulk
 	// import), read once; it grows with the tenant (about 100 bytes an id).
-	known map[string]tenantKnown
+	known   map[string]tenantKnown
+	scratch resourceScratch
 
 	stop chan struct{}
 	done chan struct{}
@@ -195,17 +196,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	b, err := w.s.conn.PrepareBatch(ctx, "INSERT INTO resources ("+resourceColumns+")")
-	if err != nil {
-		return err
-	}
-	for i := range w.buf {
-		if err := b.Append(w.buf[i].values(firstSeen[i])...); err != nil {
-			b.Abort()
-			return err
-		}
-	}
-	if err := b.Send(); err != nil {
+	if err := w.s.insertResourceRows(ctx, &w.scratch, w.buf, firstSeen); err != nil {
 		return err
 	}
 	w.written += int64(len(w.buf))

@@ -1,0 +1,443 @@
+package clickhouse
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// A bulk write of resource observations (WriteResourcesNotify: `fourd
+// import`, POST /v1/resources) runs as a pipeline, so that decoding,
+// looking up first sightings, inserting and announcing new resources
+// overlap instead of taking turns:
+//
+//	caller ──batches──▶ dispatcher ──▶ 2 inserters ──▶ notifier
+//	(validate rows)     (first seen,   (sort, insert)   (onNew, in
+//	                     new ids)                        batch order)
+//
+// The dispatcher alone decides which ids are new, in batch order, so an id
+// met twice is new once; the notifier announces a batch only after its rows
+// are written. The first error stops every stage; what was written before
+// it stays written and is counted.
+
+// bulkResourceBatchBytes bounds a bulk batch by the size of its rows
+// (attributes make resource rows wide), besides DefaultResourceBatchSize.
+const bulkResourceBatchBytes = 16 << 20
+
+// resourceBatch is one batch of a bulk write on its way through the stages.
+type resourceBatch struct {
+	seq       int
+	rows      []resourceRow
+	firstSeen []time.Time
+	newIDs    []tenantIDs
+}
+
+// resourcePipeline runs the stages of one bulk write.
+type resourcePipeline struct {
+	s     *Store
+	ctx   context.Context
+	onNew func(tenantID string, rs []engine.Resource) error
+
+	mu       sync.Mutex
+	firstErr error
+	failed   chan struct{}
+	written  int64
+	newIDs   []string
+
+	batches  chan *resourceBatch // caller → dispatcher
+	prepared chan *resourceBatch // dispatcher → inserters
+	inserted chan *resourceBatch // inserters → notifier
+	free     chan []resourceRow  // notifier → caller: row slices to refill
+	wg       sync.WaitGroup      // dispatcher and inserters
+	notified chan struct{}       // closed when the notifier is done
+
+	// Owned by the dispatcher: the ids of tenants read whole (see
+	// knownIDsThreshold), and the ids this write found new when not.
+	known map[string]tenantKnown
+	mine  map[string]time.Time
+}
+
+func (s *Store) newResourcePipeline(ctx context.Context, onNew func(string, []engine.Resource) error) *resourcePipeline {
+	p := &resourcePipeline{s: s, ctx: ctx, onNew: onNew, failed: make(chan struct{}),
+		// Unbuffered stages: at most one batch filling, one being decided,
+		// one per inserter and one being announced exist at a time.
+		batches: make(chan *resourceBatch), prepared: make(chan *resourceBatch),
+		inserted: make(chan *resourceBatch), free: make(chan []resourceRow, snapshotInserters+3),
+		notified: make(chan struct{}), known: map[string]tenantKnown{}, mine: map[string]time.Time{}}
+	p.wg.Add(1)
+	go p.dispatch()
+	var inserters sync.WaitGroup
+	for range snapshotInserters {
+		inserters.Add(1)
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			defer inserters.Done()
+			p.insert()
+		}()
+	}
+	go func() {
+		inserters.Wait()
+		close(p.inserted)
+	}()
+	go p.notify()
+	return p
+}
+
+func (p *resourcePipeline) fail(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.firstErr == nil {
+		p.firstErr = err
+		close(p.failed)
+	}
+}
+
+func (p *resourcePipeline) stopped() bool {
+	select {
+	case <-p.failed:
+		return true
+	default:
+		return false
+	}
+}
+
+// errPipelineStopped is what the caller sees when a stage failed; the
+// stage's own error is returned by close.
+var errPipelineStopped = errors.New("clickhouse: resource write stopped")
+
+// send hands a full batch to the dispatcher.
+func (p *resourcePipeline) send(b *resourceBatch) error {
+	select {
+	case p.batches <- b:
+		return nil
+	case <-p.failed:
+		return errPipelineStopped
+	case <-p.ctx.Done():
+		return p.ctx.Err()
+	}
+}
+
+// rowsBuffer returns an empty row slice, recycled when one is free.
+func (p *resourcePipeline) rowsBuffer() []resourceRow {
+	select {
+	case rows := <-p.free:
+		return rows
+	default:
+		return make([]resourceRow, 0, 4096)
+	}
+}
+
+// close waits for every stage and returns the first error.
+func (p *resourcePipeline) close() error {
+	close(p.batches)
+	p.wg.Wait()
+	<-p.notified
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.firstErr
+}
+
+// dispatch decides the first sightings and new ids of each batch in order.
+func (p *resourcePipeline) dispatch() {
+	defer p.wg.Done()
+	defer close(p.prepared)
+	for b := range p.batches {
+		if p.stopped() {
+			continue
+		}
+		ctx, cancel := p.s.writeCtx(p.ctx)
+		firstSeen, newIDs, err := p.s.firstSeen(ctx, b.rows, p.known)
+		cancel()
+		if err != nil {
+			p.fail(err)
+			continue
+		}
+		// An id new in an earlier batch of this write may not be stored
+		// yet when this batch looks it up: the earlier sighting decides.
+		for i := range b.rows {
+			r := &b.rows[i].r
+			if k := p.known[r.TenantID]; k != nil {
+				if _, ok := k[r.ID]; !ok {
+					k[r.ID] = firstSeen[i]
+				}
+				continue
+			}
+			if t, ok := p.mine[r.TenantID+"\x00"+r.ID]; ok && t.Before(firstSeen[i]) {
+				firstSeen[i] = t
+			}
+		}
+		for j := range newIDs {
+			t := &newIDs[j]
+			if p.known[t.tenantID] != nil {
+				continue
+			}
+			ids := t.ids[:0]
+			for _, id := range t.ids {
+				if _, ok := p.mine[t.tenantID+"\x00"+id]; !ok {
+					ids = append(ids, id)
+				}
+			}
+			t.ids = ids
+		}
+		for i := range b.rows {
+			r := &b.rows[i].r
+			if p.known[r.TenantID] == nil {
+				if _, ok := p.mine[r.TenantID+"\x00"+r.ID]; !ok {
+					p.mine[r.TenantID+"\x00"+r.ID] = firstSeen[i]
+				}
+			}
+		}
+		b.firstSeen, b.newIDs = firstSeen, newIDs
+		select {
+		case p.prepared <- b:
+		case <-p.failed:
+		}
+	}
+}
+
+// insert writes prepared batches.
+func (p *resourcePipeline) insert() {
+	var sc resourceScratch
+	for b := range p.prepared {
+		if p.stopped() {
+			continue
+		}
+		ctx, cancel := p.s.writeCtx(p.ctx)
+		err := p.s.insertResourceRows(ctx, &sc, b.rows, b.firstSeen)
+		cancel()
+		if err != nil {
+			p.fail(err)
+			continue
+		}
+		p.mu.Lock()
+		p.written += int64(len(b.rows))
+		p.mu.Unlock()
+		select {
+		case p.inserted <- b:
+		case <-p.failed:
+		}
+	}
+}
+
+// notify reports the new resources of written batches, in batch order.
+func (p *resourcePipeline) notify() {
+	defer close(p.notified)
+	next, waiting := 0, map[int]*resourceBatch{}
+	for b := range p.inserted {
+		waiting[b.seq] = b
+		for {
+			b, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			if !p.stopped() {
+				if err := p.announce(b); err != nil {
+					p.fail(err)
+				}
+			}
+			clear(b.rows)
+			select {
+			case p.free <- b.rows[:0]:
+			default:
+			}
+		}
+	}
+}
+
+// announce records a batch's new ids and passes its new resources to onNew.
+func (p *resourcePipeline) announce(b *resourceBatch) error {
+	isNew := map[string]bool{}
+	for _, t := range b.newIDs {
+		for _, id := range t.ids {
+			isNew[t.tenantID+"\x00"+id] = true
+			p.newIDs = append(p.newIDs, id)
+		}
+	}
+	if p.onNew == nil || len(isNew) == 0 {
+		return nil
+	}
+	byTenant := map[string][]engine.Resource{}
+	var order []string
+	for i := range b.rows {
+		r := b.rows[i].r
+		if k := r.TenantID + "\x00" + r.ID; isNew[k] {
+			delete(isNew, k) // once, also when a batch observes it twice
+			if byTenant[r.TenantID] == nil {
+				order = append(order, r.TenantID)
+			}
+			r.FirstSeenAt = b.firstSeen[i]
+			byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
+		}
+	}
+	for _, t := range order {
+		if err := p.onNew(t, byTenant[t]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBulk streams resources of one tenant through a pipeline.
+func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
+	onNew func(string, []engine.Resource) error) (written int64, newIDs []string, err error) {
+	// No deadline on the whole write (it lasts as long as its input); each
+	// query of a stage has the store's write timeout.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p := s.newResourcePipeline(ctx, onNew)
+	seq, bytes := 0, 0
+	rows := p.rowsBuffer()
+	now := s.cfg.Now()
+	for r, ierr := range resources {
+		if ierr != nil {
+			err = ierr
+			break
+		}
+		row, rerr := newResourceRow(tenantID, r, now)
+		if rerr != nil {
+			err = rerr
+			break
+		}
+		rows = append(rows, row)
+		bytes += row.size()
+		if len(rows) >= DefaultResourceBatchSize || bytes >= bulkResourceBatchBytes {
+			if err = p.send(&resourceBatch{seq: seq, rows: rows}); err != nil {
+				break
+			}
+			seq, bytes, rows = seq+1, 0, p.rowsBuffer()
+		}
+	}
+	// What was read before an error is written all the same: observations
+	// are independent, and the new ids among them are reported.
+	if len(rows) > 0 && !errors.Is(err, errPipelineStopped) {
+		if serr := p.send(&resourceBatch{seq: seq, rows: rows}); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	perr := p.close()
+	if perr != nil && (err == nil || errors.Is(err, errPipelineStopped)) {
+		err = perr
+	}
+	return p.written, p.newIDs, err
+}
+
+// size estimates the bytes the row takes in a batch.
+func (row *resourceRow) size() int {
+	r := &row.r
+	n := 64 + len(r.TenantID) + len(r.ID) + len(r.Provider) + len(r.Account) + len(r.Region) + len(r.Type) +
+		len(r.NativeID) + len(r.Name) + len(r.Attributes)
+	for i := range row.tagKeys {
+		n += 16 + len(row.tagKeys[i]) + len(row.tagValues[i])
+	}
+	return n
+}
+
+// resourceScratch is one inserter's reusable buffers.
+type resourceScratch struct {
+	order []sortEntry
+	strs  []string
+	u64   []uint64
+	times []time.Time
+}
+
+// insertResourceRows inserts rows, with their decided first sightings, in
+// one INSERT sorted by the table's key (tenant_id, id) so that the server
+// does not sort the block, appended column by column.
+func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, firstSeen []time.Time) error {
+	n := len(rows)
+	oneTenant := true
+	order := sc.order[:0]
+	for i := range rows {
+		r := &rows[i].r
+		oneTenant = oneTenant && r.TenantID == rows[0].r.TenantID
+		order = append(order, sortEntry{key: keyPrefix(r.ID, strings.IndexByte(r.ID, '_')+1, 8), row: int32(i)})
+	}
+	sc.order = order
+	slices.SortFunc(order, func(a, b sortEntry) int {
+		x, y := &rows[a.row].r, &rows[b.row].r
+		if !oneTenant {
+			if c := strings.Compare(x.TenantID, y.TenantID); c != 0 {
+				return c
+			}
+		}
+		if a.key != b.key {
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.ID, y.ID)
+	})
+	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO resources ("+resourceColumns+")")
+	if err != nil {
+		return err
+	}
+	strCol := func(i int, get func(*resourceRow) string) error {
+		sc.strs = slices.Grow(sc.strs[:0], n)[:n]
+		size := 0
+		for j, e := range order {
+			sc.strs[j] = get(&rows[e.row])
+			size += len(sc.strs[j])
+		}
+		presizeStrings(b, i, n, size)
+		return b.Column(i).Append(sc.strs)
+	}
+	arrCol := func(i int, get func(*resourceRow) []string) error {
+		for _, e := range order {
+			if err := b.Column(i).AppendRow(get(&rows[e.row])); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	timeCol := func(i int, get func(int32) time.Time) error {
+		sc.times = slices.Grow(sc.times[:0], n)[:n]
+		for j, e := range order {
+			sc.times[j] = get(e.row)
+		}
+		return b.Column(i).Append(sc.times)
+	}
+	sc.u64 = slices.Grow(sc.u64[:0], n)[:n]
+	for j, e := range order {
+		sc.u64[j] = rows[e.row].version
+	}
+	// Columns in resourceColumns order.
+	for _, step := range []func() error{
+		func() error { return strCol(0, func(r *resourceRow) string { return r.r.TenantID }) },
+		func() error { return strCol(1, func(r *resourceRow) string { return r.r.ID }) },
+		func() error { return b.Column(2).Append(sc.u64) },
+		func() error { return strCol(3, func(r *resourceRow) string { return r.r.Provider }) },
+		func() error { return strCol(4, func(r *resourceRow) string { return r.r.Account }) },
+		func() error { return strCol(5, func(r *resourceRow) string { return r.r.Region }) },
+		func() error { return strCol(6, func(r *resourceRow) string { return r.r.Type }) },
+		func() error { return strCol(7, func(r *resourceRow) string { return r.r.NativeID }) },
+		func() error { return strCol(8, func(r *resourceRow) string { return r.r.Name }) },
+		func() error { return arrCol(9, func(r *resourceRow) []string { return r.tagKeys }) },
+		func() error { return arrCol(10, func(r *resourceRow) []string { return r.tagValues }) },
+		// The attributes' bytes are only read, and copied by the driver.
+		func() error {
+			return strCol(11, func(r *resourceRow) string {
+				return unsafe.String(unsafe.SliceData(r.r.Attributes), len(r.r.Attributes))
+			})
+		},
+		func() error { return timeCol(12, func(i int32) time.Time { return firstSeen[i] }) },
+		func() error { return timeCol(13, func(i int32) time.Time { return rows[i].lastSeen }) },
+	} {
+		if err := step(); err != nil {
+			b.Abort()
+			return err
+		}
+	}
+	clear(sc.strs)
+	return b.Send()
+}
