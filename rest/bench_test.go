@@ -69,18 +69,24 @@ func (m tenantMapped) CountFindings(ctx context.Context, q engine.FindingCountQu
 	return m.FindingStore.CountFindings(ctx, q)
 }
 
-// newBenchStack starts a server for one benchmark (closed when it ends).
-func newBenchStack(b *testing.B) *benchStack {
+// newBenchStack starts a server for one benchmark (closed when it ends);
+// configure, when given, changes the handler's Config.
+func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	b.Helper()
 	ctx := context.Background()
 	ch, auditID, n := benchSnapshot(b)
 	pg := pgtest.New(b)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// As fourd serve wires it: finding overrides, and the change feed that
+	// lets the Service cache each tenant's latest audit and overrides.
+	feed := newSignalFeed(pg)
 	svc, err := engine.NewService(engine.Config{Findings: tenantMapped{ch}, Resources: ch, Tenants: pg, Audits: pg,
-		Policies: pg, Reports: pg, Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: logger})
+		Policies: pg, Reports: pg, Overrides: pg, Changes: feed,
+		Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: logger})
 	if err != nil {
 		b.Fatal(err)
 	}
+	followChanges(b, svc, feed)
 	it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "bench", Email: "bench@example.com"})
 	if err != nil {
 		b.Fatal(err)
@@ -94,7 +100,11 @@ func newBenchStack(b *testing.B) *benchStack {
 	if err := pg.UpdateAudit(ctx, a); err != nil {
 		b.Fatal(err)
 	}
-	h, err := New(Config{Service: svc, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))})
+	cfg := Config{Service: svc, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	h, err := New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -255,20 +265,7 @@ func BenchmarkFindingsSummary(b *testing.B) {
 // API over this store can reach.
 func BenchmarkThroughput(b *testing.B) {
 	s := newBenchStack(b)
-	// The bare handler answers the very bytes of a real page.
-	req, _ := http.NewRequest(http.MethodGet, s.url+"/v1/findings?limit=50", nil)
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	res, err := s.client.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(page)
-	}))
-	defer bare.Close()
+	bare, page := s.bareServer(b)
 	const clients = 64
 	ctx := context.Background()
 	q := engine.FindingQuery{TenantID: benchTenant, Filter: engine.FindingFilter{AuditID: s.auditID}, Limit: 51}
@@ -286,6 +283,68 @@ func BenchmarkThroughput(b *testing.B) {
 	b.ReportMetric(fourd/plain, "fourd/bare")
 	b.ReportMetric(fourd/store, "fourd/store")
 	b.ReportMetric(float64(len(page)), "body-bytes")
+}
+
+// bareServer starts a bare net/http handler answering the very bytes of a
+// real page of GET /v1/findings?limit=50, and returns it with the page.
+func (s *benchStack) bareServer(b *testing.B) (*httptest.Server, []byte) {
+	req, _ := http.NewRequest(http.MethodGet, s.url+"/v1/findings?limit=50", nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	res, err := s.client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(page)
+	}))
+	b.Cleanup(bare.Close)
+	return bare, page
+}
+
+// BenchmarkRateLimitedRequests is BenchmarkThroughput's fourd figure with
+// the production rate limiter in front, as fourd serve runs it: counters in
+// memory (one replica) or in Redis (FOURD_REDIS_URL, shared by replicas; the
+// local one at 127.0.0.1:56379 or FOURD_TEST_REDIS_URL). The token's budget
+// is made too large to spend, so every request pays the counter update and
+// none is refused. Same 64 clients, alternating one second each with the
+// bare handler.
+func BenchmarkRateLimitedRequests(b *testing.B) {
+	for _, name := range []string{"memory", "redis"} {
+		b.Run("store="+name, func(b *testing.B) {
+			cfg := RateLimitConfig{TokenRate: 1 << 40, Logger: slog.New(slog.DiscardHandler)}
+			if name == "redis" {
+				u := os.Getenv("FOURD_TEST_REDIS_URL")
+				if u == "" {
+					u = "redis://127.0.0.1:56379/0"
+				}
+				store, closeFn, err := NewRedisLimitStore(context.Background(), u)
+				if err != nil {
+					b.Skipf("Redis at %s: %v", u, err)
+				}
+				b.Cleanup(func() { _ = closeFn() })
+				cfg.Store = store
+			}
+			lim, err := NewRateLimiter(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := newBenchStack(b, func(c *Config) { c.Limiter = lim })
+			bare, _ := s.bareServer(b)
+			var fourd, plain float64
+			rounds := 0
+			for b.Loop() {
+				fourd += load(b, 64, time.Second, func() error { return get(s.client, s.url+"/v1/findings?limit=50", s.token) })
+				plain += load(b, 64, time.Second, func() error { return get(s.client, bare.URL+"/", "") })
+				rounds++
+			}
+			b.ReportMetric(fourd/float64(rounds), "fourd-req/s")
+			b.ReportMetric(plain/float64(rounds), "bare-req/s")
+			b.ReportMetric(fourd/plain, "fourd/bare")
+		})
+	}
 }
 
 // get sends one GET and drains the answer, which must be 200.

@@ -46,6 +46,10 @@ type Config struct {
 	MetricsOnAPI bool
 	// Limiter rate-limits authenticated requests; nil means no limit.
 	Limiter Limiter
+	// PageBodyCacheBytes bounds the encoded finding pages the handler keeps
+	// (see pageBodies); 0 means DefaultPageBodyCacheBytes, negative
+	// disables it.
+	PageBodyCacheBytes int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -78,6 +82,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.PageBodyCacheBytes == 0 {
+		c.PageBodyCacheBytes = DefaultPageBodyCacheBytes
 	}
 	return c
 }

@@ -17,6 +17,7 @@ type requestInfo struct {
 	route     string // the ServeMux pattern, or "unmatched"
 	tokenID   string
 	errCode   string
+	encoding  string // the content coding compress negotiated; "" for none
 }
 
 type ctxKey int

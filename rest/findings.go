@@ -32,11 +32,13 @@ func (a *api) listFindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.svc.ListFindings(r.Context(), principal(r), f, pr)
+	pr.Shared = true // only encoded
+	p := principal(r)
+	page, err := a.svc.ListFindings(r.Context(), p, f, pr)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newListBody(page))
+	writeList(a, w, r, p.TenantID, page)
 	return nil
 }
 

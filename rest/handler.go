@@ -18,6 +18,7 @@ type api struct {
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
+	bodies  *pageBodies // nil: disabled
 	// patterns lists the registered GET paths (the OpenAPI test compares
 	// them with the document's).
 	patterns []string
@@ -35,7 +36,8 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux()}
+	a := &api{cfg: cfg, svc: cfg.Service, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.routes()
 	return a.middleware(http.HandlerFunc(a.serveRoute)), nil
 }

@@ -17,7 +17,7 @@ import (
 func (a *api) middleware(h http.Handler) http.Handler {
 	h = a.limitBody(h)
 	h = a.recovery(h)
-	h = handlers.CompressHandler(h)
+	h = a.compress(h)
 	if len(a.cfg.CORSOrigins) > 0 {
 		cors := handlers.CORS(
 			handlers.AllowedOrigins(a.cfg.CORSOrigins),

@@ -61,7 +61,7 @@ func checkResponse(t testing.TB, req *http.Request, status int, header http.Head
 	if !requestIDPattern.MatchString(rid) {
 		t.Errorf("%s %s: X-Request-Id = %q, want req_…", req.Method, req.URL, rid)
 	}
-	if status >= 300 && req.Method != http.MethodHead {
+	if status >= 300 && status != http.StatusNotModified && req.Method != http.MethodHead {
 		var e errorBody
 		if err := json.Unmarshal(body, &e); err != nil || e.Error.Code == "" {
 			t.Errorf("%s %s: %d body is not the error envelope: %s", req.Method, req.URL, status, body)

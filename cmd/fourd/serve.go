@@ -60,6 +60,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
+	// The Service caches each tenant's latest audit and finding overrides
+	// while PostgreSQL's change feed tells it of every write (other
+	// replicas, workers, the CLI); it reads past the caches while the feed
+	// is down.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := svc.FollowChanges(ctx); ctx.Err() == nil {
+			log.Error("change feed stopped; read caches bypassed", "err", err)
+		}
+	}()
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {

@@ -1,0 +1,210 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// signalFeed passes a ChangeFeed through and closes up the first time it
+// listens, so a test knows when the Service's read caches are in use.
+type signalFeed struct {
+	engine.ChangeFeed
+	up   chan struct{}
+	once sync.Once
+}
+
+func newSignalFeed(f engine.ChangeFeed) *signalFeed {
+	return &signalFeed{ChangeFeed: f, up: make(chan struct{})}
+}
+
+func (f *signalFeed) Follow(ctx context.Context, l engine.ChangeListener) error {
+	return f.ChangeFeed.Follow(ctx, signalListener{l, f})
+}
+
+type signalListener struct {
+	engine.ChangeListener
+	f *signalFeed
+}
+
+func (l signalListener) Up() {
+	l.ChangeListener.Up()
+	l.f.once.Do(func() { close(l.f.up) })
+}
+
+// followChanges runs svc.FollowChanges (its Config.Changes must be feed)
+// until the test ends, and returns once the feed listens. The returned
+// function stops following before the test ends.
+func followChanges(t testing.TB, svc *engine.Service, feed *signalFeed) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = svc.FollowChanges(ctx)
+	}()
+	stop = func() {
+		cancel()
+		<-done
+	}
+	t.Cleanup(stop)
+	select {
+	case <-feed.up:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the change feed did not listen within 30 s")
+	}
+	return sync.OnceFunc(stop)
+}
+
+// replica is another fourd server over an env's stores whose Service
+// follows PostgreSQL's change feed, as each `fourd serve` replica does.
+type replica struct {
+	url  string
+	svc  *engine.Service
+	stop func() // stops following the feed
+}
+
+func newReplica(t *testing.T, e *env) *replica {
+	t.Helper()
+	logger := slog.New(slog.DiscardHandler)
+	feed := newSignalFeed(e.pg)
+	svc, err := engine.NewService(engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
+		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Queue: e.pg, Overrides: e.pg, Events: e.pg,
+		Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger}) // newEnv's secret
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := followChanges(t, svc, feed)
+	h, err := New(Config{Service: svc, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &replica{url: srv.URL, svc: svc, stop: stop}
+}
+
+// findingStatus returns the status of finding id in r's first page of
+// limit findings (matching query), "" when absent.
+func (e *env) findingStatus(t *testing.T, base, query, id string) engine.FindingStatus {
+	t.Helper()
+	r := do(t, e.client, http.MethodGet, base+"/v1/findings?"+query, e.tokA, nil, nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", query, r.status, r.body)
+	}
+	var page listBody[engine.Finding]
+	if err := json.Unmarshal(r.body, &page); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range page.Data {
+		if f.ID == id {
+			return f.Status
+		}
+	}
+	return ""
+}
+
+// waitStatus polls until the finding shows want on base, and returns how
+// long that took; it fails after 5 s (the replicas' caches would trust
+// themselves for a minute without the notification).
+func (e *env) waitStatus(t *testing.T, base, id string, want engine.FindingStatus) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for time.Since(start) < 5*time.Second {
+		if e.findingStatus(t, base, "limit=50", id) == want {
+			return time.Since(start)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatalf("%s: finding %s not %s after 5 s", base, id, want)
+	return 0
+}
+
+// PATCH /v1/findings/{id} shows at once in the reads of the replica that
+// served it, within a notification's delivery on another replica sharing
+// the PostgreSQL database, and at once again on a replica whose feed is
+// down (it reads past its caches).
+func TestFindingDecisionsAcrossReplicas(t *testing.T) {
+	e := newEnv(t, envOptions{findingsA: 40, findingsB: 5})
+	one, two := newReplica(t, e), newReplica(t, e)
+	var target string
+	for _, f := range e.a.findings {
+		if f.Status == engine.StatusOpen && e.findingStatus(t, one.url, "limit=50", f.ID) == engine.StatusOpen {
+			target = f.ID
+			break
+		}
+	}
+	if target == "" {
+		t.Fatal("no open finding on the first page")
+	}
+	openCount := func(base string) int {
+		return len(getJSONAt[listBody[engine.Finding]](t, e, base, "/v1/findings?status=open&limit=200").Data)
+	}
+	// Both replicas have the page and the open list cached.
+	for range 2 {
+		for _, r := range []*replica{one, two} {
+			e.findingStatus(t, r.url, "limit=50", target)
+		}
+	}
+	opens := openCount(one.url)
+	if openCount(two.url) != opens {
+		t.Fatal("the replicas disagree before any write")
+	}
+	patch := func(base, body string) {
+		t.Helper()
+		r := do(t, e.client, http.MethodPatch, base+"/v1/findings/"+target, e.tokA, []byte(body), jsonHeader("application/json"))
+		if r.status != http.StatusOK {
+			t.Fatalf("PATCH: %d %s", r.status, r.body)
+		}
+	}
+
+	patch(one.url, `{"status":"resolved","resolution":"accepted_risk","note":"known"}`)
+	if got := e.findingStatus(t, one.url, "limit=50", target); got != engine.StatusResolved {
+		t.Errorf("the writing replica right after the PATCH: %q", got)
+	}
+	if got := openCount(one.url); got != opens-1 {
+		t.Errorf("open findings on the writing replica: %d, want %d", got, opens-1)
+	}
+	t.Logf("another replica saw the accepted risk after %v", e.waitStatus(t, two.url, target, engine.StatusResolved))
+	if got := openCount(two.url); got != opens-1 {
+		t.Errorf("open findings on the other replica: %d, want %d", got, opens-1)
+	}
+
+	patch(two.url, `{"status":"open"}`)
+	if got := e.findingStatus(t, two.url, "limit=50", target); got != engine.StatusOpen {
+		t.Errorf("the writing replica right after reopening: %q", got)
+	}
+	t.Logf("another replica saw the reopening after %v", e.waitStatus(t, one.url, target, engine.StatusOpen))
+
+	// A replica that stopped following the feed no longer trusts its
+	// caches: a write elsewhere shows in its very next read.
+	two.stop()
+	patch(one.url, `{"status":"resolved","resolution":"accepted_risk"}`)
+	if got := e.findingStatus(t, two.url, "limit=50", target); got != engine.StatusResolved {
+		t.Errorf("a replica without its feed right after a write elsewhere: %q", got)
+	}
+	if got := openCount(two.url); got != opens-1 {
+		t.Errorf("open findings on a replica without its feed: %d, want %d", got, opens-1)
+	}
+}
+
+// getJSONAt is getJSON against another server than e's.
+func getJSONAt[T any](t testing.TB, e *env, base, path string) T {
+	t.Helper()
+	r := do(t, e.client, http.MethodGet, base+path, e.tokA, nil, nil)
+	var v T
+	if r.status != http.StatusOK {
+		t.Fatalf("GET %s: status %d: %s", path, r.status, r.body)
+	}
+	if err := json.Unmarshal(r.body, &v); err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	return v
+}

@@ -1,0 +1,156 @@
+package rest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"container/list"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// DefaultPageBodyCacheBytes bounds the encoded page bodies a handler keeps
+// when Config.PageBodyCacheBytes is 0.
+const DefaultPageBodyCacheBytes = 32 << 20
+
+// pageBodies keeps the encoded bodies of list pages that the engine named
+// (engine.Page.Key): the JSON and its gzip encoding, so that a page served
+// again costs a lookup and a write instead of encoding and compressing it.
+// An entry's key is the caller's tenant and the page's Key (which names the
+// tenant too): equal Keys mean equal pages, next cursor included, so an
+// entry never needs invalidating; entries the engine no longer names (a new
+// snapshot, new decisions on findings, a re-minted cursor) age out. It is
+// an LRU bounded by bytes.
+type pageBodies struct {
+	mu    sync.Mutex
+	max   int
+	size  int
+	order *list.List // of *pageBody, most recent first
+	byKey map[string]*list.Element
+}
+
+// pageBody is one encoded page.
+type pageBody struct {
+	key  string
+	json []byte
+	gzip []byte
+	etag string // weak: both encodings are the same representation
+}
+
+func (b *pageBody) cost() int { return len(b.key) + len(b.json) + len(b.gzip) + 64 }
+
+func newPageBodies(max int) *pageBodies {
+	if max <= 0 {
+		return nil
+	}
+	return &pageBodies{max: max, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+func pageBodyKey(tenantID, pageKey string) string { return tenantID + "\x00" + pageKey }
+
+func (c *pageBodies) get(key string) *pageBody {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[key]
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*pageBody)
+}
+
+func (c *pageBodies) put(b *pageBody) {
+	if b.cost() > c.max {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[b.key]; ok {
+		c.order.MoveToFront(e)
+		return
+	}
+	c.byKey[b.key] = c.order.PushFront(b)
+	c.size += b.cost()
+	for c.size > c.max {
+		last := c.order.Back()
+		old := c.order.Remove(last).(*pageBody)
+		delete(c.byKey, old.key)
+		c.size -= old.cost()
+	}
+}
+
+// encodePageBody encodes v as writeJSON does, and gzips it.
+func encodePageBody(key string, v any) (*pageBody, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression) // once per page: worth the best ratio
+	_, _ = zw.Write(buf.Bytes())
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return &pageBody{key: key, json: buf.Bytes(), gzip: gz.Bytes(),
+		etag: `W/"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}, nil
+}
+
+// writeList answers 200 with a list page. A page the engine named is
+// served from (and kept in) the handler's encoded bodies, with an ETag; a
+// request whose If-None-Match names it gets 304 without a body.
+func writeList[T any](a *api, w http.ResponseWriter, r *http.Request, tenantID string, page engine.Page[T]) {
+	if page.Key == "" || a.bodies == nil {
+		writeJSON(w, http.StatusOK, newListBody(page))
+		return
+	}
+	key := pageBodyKey(tenantID, page.Key)
+	b := a.bodies.get(key)
+	if b == nil {
+		var err error
+		if b, err = encodePageBody(key, newListBody(page)); err != nil {
+			writeJSON(w, http.StatusOK, newListBody(page)) // answers the encoding error as writeJSON does
+			return
+		}
+		a.bodies.put(b)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("ETag", b.etag)
+	if etagMatches(r.Header.Values("If-None-Match"), b.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := b.json
+	if infoFrom(r.Context()).encoding == encodingGzip {
+		h.Set("Content-Encoding", encodingGzip)
+		body = b.gzip
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// etagMatches reports whether If-None-Match values name etag, compared
+// weakly (RFC 9110 13.1.2), or are "*".
+func etagMatches(values []string, etag string) bool {
+	want := strings.TrimPrefix(etag, "W/")
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			part = strings.TrimSpace(part)
+			if part == "*" || strings.TrimPrefix(part, "W/") == want {
+				return true
+			}
+		}
+	}
+	return false
+}
