@@ -456,6 +456,13 @@ listen_addresses = '$HOST'
 port = $PG_PORT
 unix_socket_directories = '$PGRUN'
 max_connections = 200
+# Bulk writes (an audit's or an import's events into the outbox) checkpoint
+# constantly with the defaults (128MB buffers, 1GB of WAL); these suit a
+# developer machine and CI, and cost nothing when idle.
+shared_buffers = 512MB
+max_wal_size = 4GB
+wal_buffers = 16MB
+checkpoint_completion_target = 0.9
 EOF
   if [ -n "$owner" ]; then
     chown "$owner:$owner" "$PGRUN" "$PGDATA/fourd.conf"
