@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"slices"
 	"testing"
 	"time"
 
@@ -49,10 +50,16 @@ func TestAppendEvents(t *testing.T) {
 	if err := s.AppendEvents(ctx, all); err != nil {
 		t.Fatal(err)
 	}
-	// A retried append stores nothing twice.
+	// A retried append stores nothing twice, small (INSERTs) or large (a
+	// COPY that finds stored ids, then INSERTs).
 	if err := s.AppendEvents(ctx, all[:1200]); err != nil {
 		t.Fatalf("appending again: %v", err)
 	}
+	extra := newEvent(acme.ID, 2600)
+	if err := s.AppendEvents(ctx, append(slices.Clone(all), extra)); err != nil {
+		t.Fatalf("appending all again: %v", err)
+	}
+	wantAcme = append(wantAcme, extra)
 	diff(t, "acme's outbox", wantAcme, mustEvents(t, s, acme.ID))
 	diff(t, "other's outbox", wantOther, mustEvents(t, s, other.ID))
 
@@ -66,6 +73,8 @@ func TestAppendEvents(t *testing.T) {
 		{"nothing", nil, ""},
 		{"data not JSON", []engine.Event{newEvent(acme.ID, 5001), badJSON}, engine.CodeValidationFailed},
 		{"unknown tenant", []engine.Event{newEvent(acme.ID, 5002), newEvent("ten_nope", 5003)}, engine.CodeValidationFailed},
+		{"data not JSON, large", append(fresh(acme.ID, 6000, 2500), badJSON), engine.CodeValidationFailed},
+		{"unknown tenant, large", append(fresh(acme.ID, 9000, 2500), newEvent("ten_nope", 12000)), engine.CodeValidationFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +85,15 @@ func TestAppendEvents(t *testing.T) {
 	if n := len(mustEvents(t, s, acme.ID)); n != len(wantAcme) {
 		t.Errorf("acme has %d events after failed appends; want %d", n, len(wantAcme))
 	}
+}
+
+// fresh returns n new events of a tenant numbered from first.
+func fresh(tenantID string, first, n int) []engine.Event {
+	out := make([]engine.Event, n)
+	for i := range out {
+		out[i] = newEvent(tenantID, first+i)
+	}
+	return out
 }
 
 // seq yields the events, then err when it is not nil.
