@@ -15,7 +15,8 @@ import (
 // Resource.findings, Audit.findings): a ListFindings page whose edges carry
 // engine-signed cursors and whose totalCount is the snapshot's count with
 // the same filter. When the selection asks for the findings' resources,
-// the page's resources are read in one batch up front.
+// the page's resources are read in one batch up front; a totalCount that
+// is selected is started first, so that it runs while they are read.
 func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *int, after *string, last *int, before *string) (*model.FindingConnection, error) {
 	pr, err := pageRequest(first, after, last, before)
 	if err != nil {
@@ -26,6 +27,15 @@ func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *
 	if err != nil {
 		return nil, err
 	}
+	cf := f
+	if cf.AuditID == "" && len(page.Items) > 0 {
+		cf.AuditID = page.Items[0].AuditID // the snapshot the cursor pinned
+	}
+	c := model.NewFindingConnection(page, func(x engine.Finding) string { return r.svc.FindingCursor(p, f, x) })
+	c.Count = func() (int, error) { return loaders.For(ctx).FindingCount(ctx, cf) }
+	if selectsField(ctx, "totalCount") {
+		c.Count = loaders.For(ctx).FindingCountThunk(ctx, cf)
+	}
 	if fields, ok := selectedResources(ctx); ok && len(page.Items) > 1 {
 		ids := make([]string, len(page.Items))
 		for i, f := range page.Items {
@@ -35,15 +45,22 @@ func (r *Resolver) findings(ctx context.Context, f engine.FindingFilter, first *
 			return nil, err
 		}
 	}
-	c := model.NewFindingConnection(page, func(x engine.Finding) string { return r.svc.FindingCursor(p, f, x) })
-	c.Count = func() (int, error) {
-		cf := f
-		if cf.AuditID == "" && len(page.Items) > 0 {
-			cf.AuditID = page.Items[0].AuditID // the snapshot the cursor pinned
-		}
-		return loaders.For(ctx).FindingCount(ctx, cf)
-	}
 	return c, nil
+}
+
+// selectsField reports whether the current field's selection set (on the
+// connection it returns) names field.
+func selectsField(ctx context.Context, field string) bool {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return false
+	}
+	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, []string{"FindingConnection"}) {
+		if f.Name == field {
+			return true
+		}
+	}
+	return false
 }
 
 // listResources lists the tenant's inventory.

@@ -137,3 +137,10 @@ func (l *Loaders) PrefetchResources(ctx context.Context, svc *engine.Service, p 
 func (l *Loaders) FindingCount(ctx context.Context, f engine.FindingFilter) (int, error) {
 	return l.counts.Load(ctx, f)
 }
+
+// FindingCountThunk starts FindingCount now (its batch is sent after the
+// loaders' wait, while the caller goes on) and returns the function that
+// waits for its answer.
+func (l *Loaders) FindingCountThunk(ctx context.Context, f engine.FindingFilter) func() (int, error) {
+	return l.counts.LoadThunk(ctx, f)
+}
