@@ -10,6 +10,9 @@ import (
 var findingFilterParams = []string{"severity", "dimension", "status", "resource_id", "audit_id",
 	"rule_id", "resource_type", "account", "region"}
 
+// findingListParams are the parameters of the findings list.
+var findingListParams = params(pageParams, findingFilterParams)
+
 func (q query) findingFilter() (engine.FindingFilter, error) {
 	return engine.FindingFilterInput{
 		AuditID: q["audit_id"], Severity: q["severity"], Dimension: q["dimension"], Status: q["status"],
@@ -20,7 +23,7 @@ func (q query) findingFilter() (engine.FindingFilter, error) {
 
 // listFindings serves GET /v1/findings: most severe first, then by id.
 func (a *api) listFindings(w http.ResponseWriter, r *http.Request) error {
-	q, err := parseQuery(r, params(pageParams, findingFilterParams)...)
+	q, err := parseQuery(r, findingListParams...)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -20,10 +21,14 @@ type httpMetrics struct {
 	latency  *prometheus.HistogramVec
 	inFlight prometheus.Gauge
 	auth     *prometheus.HistogramVec
+
+	mu     sync.RWMutex
+	routes map[routeMetricsKey]routeMetrics
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	return &httpMetrics{
+		routes: map[routeMetricsKey]routeMetrics{},
 		requests: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fourd_http_requests_total",
 			Help: "HTTP requests answered, by route pattern, method and status.",
@@ -68,25 +73,67 @@ func (m *httpMetrics) observeAuth(d time.Duration, err error) {
 	m.auth.WithLabelValues(result).Observe(d.Seconds())
 }
 
-// instrument counts and times every request by the route that served it.
+// instrument counts, times and logs (accessLog) every request by the route
+// that served it.
 func (a *api) instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.metrics.inFlight.Inc()
 		sw := &statusWriter{ResponseWriter: w}
+		path := r.URL.Path
 		defer func() {
 			a.metrics.inFlight.Dec()
 			info := infoFrom(r.Context())
-			a.metrics.requests.WithLabelValues(info.route, r.Method, strconv.Itoa(sw.status())).Inc()
-			a.metrics.latency.WithLabelValues(info.route, r.Method).Observe(a.cfg.Now().Sub(info.start).Seconds())
+			took := a.cfg.Now().Sub(info.start)
+			m := a.metrics.forRoute(info.route, r.Method, sw.status())
+			m.requests.Inc()
+			m.latency.Observe(took.Seconds())
+			a.accessLog(r, info, path, sw, took)
 		}()
 		next.ServeHTTP(sw, r)
 	})
 }
 
-// statusWriter remembers the status a handler answered with.
+// routeMetrics are the collectors of one route, method and status with
+// their labels resolved: resolving labels hashes and checks every value,
+// which a request need not pay again.
+type routeMetrics struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+type routeMetricsKey struct {
+	route, method string
+	status        int
+}
+
+// maxRouteMetrics bounds the resolved collectors kept (methods come from
+// clients); past it they are resolved per request.
+const maxRouteMetrics = 4096
+
+func (m *httpMetrics) forRoute(route, method string, status int) routeMetrics {
+	k := routeMetricsKey{route, method, status}
+	m.mu.RLock()
+	rm, ok := m.routes[k]
+	m.mu.RUnlock()
+	if ok {
+		return rm
+	}
+	rm = routeMetrics{requests: m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+		latency: m.latency.WithLabelValues(route, method)}
+	m.mu.Lock()
+	if len(m.routes) < maxRouteMetrics {
+		m.routes[k] = rm
+	}
+	m.mu.Unlock()
+	return rm
+}
+
+// statusWriter remembers the status a handler answered with and counts
+// the bytes of the body.
 type statusWriter struct {
 	http.ResponseWriter
-	code int
+	code  int
+	bytes int
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -100,7 +147,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.code == 0 {
 		w.code = http.StatusOK
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
 }
 
 func (w *statusWriter) status() int {

@@ -2,17 +2,17 @@ package rest
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/gorilla/handlers"
 )
 
 // middleware wraps the router in the layers every request passes, outermost
-// first: request id, proxy headers (when trusted), access log, metrics,
+// first: request id, proxy headers (when trusted), metrics and access log,
 // CORS (when configured), compression, panic recovery, body size limit.
 func (a *api) middleware(h http.Handler) http.Handler {
 	h = a.limitBody(h)
@@ -29,30 +29,30 @@ func (a *api) middleware(h http.Handler) http.Handler {
 		h = a.envelopeBareErrors(cors)
 	}
 	h = a.instrument(h)
-	h = handlers.CustomLoggingHandler(io.Discard, h, a.accessLog)
 	if a.cfg.TrustProxyHeaders {
 		h = handlers.ProxyHeaders(h)
 	}
 	return a.withRequestInfo(h)
 }
 
-// accessLog writes one structured line per request. It logs the token id,
-// never the token.
-func (a *api) accessLog(_ io.Writer, p handlers.LogFormatterParams) {
-	r := p.Request
-	info := infoFrom(r.Context())
+// accessLog writes one structured line per request (instrument calls it
+// when the request is answered). It logs the token id, never the token.
+func (a *api) accessLog(r *http.Request, info *requestInfo, path string, sw *statusWriter, took time.Duration) {
 	level := slog.LevelInfo
-	if p.StatusCode >= 500 {
+	if sw.status() >= 500 {
 		level = slog.LevelError
+	}
+	if !a.log.Enabled(r.Context(), level) {
+		return
 	}
 	a.log.LogAttrs(r.Context(), level, "http request",
 		slog.String("request_id", info.requestID),
 		slog.String("method", r.Method),
-		slog.String("path", p.URL.Path),
+		slog.String("path", path),
 		slog.String("route", info.route),
-		slog.Int("status", p.StatusCode),
-		slog.Int("bytes", p.Size),
-		slog.Duration("duration", a.cfg.Now().Sub(info.start)),
+		slog.Int("status", sw.status()),
+		slog.Int("bytes", sw.bytes),
+		slog.Duration("duration", took),
 		slog.String("token_id", info.tokenID),
 		slog.String("error_code", info.errCode),
 		slog.String("remote", r.RemoteAddr),

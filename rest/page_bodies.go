@@ -32,29 +32,32 @@ type pageBodies struct {
 	max   int
 	size  int
 	order *list.List // of *pageBody, most recent first
-	byKey map[string]*list.Element
+	byKey map[pageBodyKey]*list.Element
 }
+
+// pageBodyKey is the caller's tenant and the engine's Page.Key.
+type pageBodyKey struct{ tenantID, page string }
 
 // pageBody is one encoded page.
 type pageBody struct {
-	key  string
+	key  pageBodyKey
 	json []byte
 	gzip []byte
 	etag string // weak: both encodings are the same representation
 }
 
-func (b *pageBody) cost() int { return len(b.key) + len(b.json) + len(b.gzip) + 64 }
+func (b *pageBody) cost() int {
+	return len(b.key.tenantID) + len(b.key.page) + len(b.json) + len(b.gzip) + 64
+}
 
 func newPageBodies(max int) *pageBodies {
 	if max <= 0 {
 		return nil
 	}
-	return &pageBodies{max: max, order: list.New(), byKey: map[string]*list.Element{}}
+	return &pageBodies{max: max, order: list.New(), byKey: map[pageBodyKey]*list.Element{}}
 }
 
-func pageBodyKey(tenantID, pageKey string) string { return tenantID + "\x00" + pageKey }
-
-func (c *pageBodies) get(key string) *pageBody {
+func (c *pageBodies) get(key pageBodyKey) *pageBody {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[key]
@@ -86,7 +89,7 @@ func (c *pageBodies) put(b *pageBody) {
 }
 
 // encodePageBody encodes v as writeJSON does, and gzips it.
-func encodePageBody(key string, v any) (*pageBody, error) {
+func encodePageBody(key pageBodyKey, v any) (*pageBody, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -112,7 +115,7 @@ func writeList[T any](a *api, w http.ResponseWriter, r *http.Request, tenantID s
 		writeJSON(w, http.StatusOK, newListBody(page))
 		return
 	}
-	key := pageBodyKey(tenantID, page.Key)
+	key := pageBodyKey{tenantID, page.Key}
 	b := a.bodies.get(key)
 	if b == nil {
 		var err error

@@ -104,15 +104,17 @@ func TestWriteListKeysByTenant(t *testing.T) {
 
 func TestPageBodiesBoundedByBytes(t *testing.T) {
 	c := newPageBodies(1000)
-	body := func(key string, n int) *pageBody { return &pageBody{key: key, json: make([]byte, n)} }
+	body := func(key string, n int) *pageBody {
+		return &pageBody{key: pageBodyKey{"ten_a", key}, json: make([]byte, n)}
+	}
 	c.put(body("a", 300))
 	c.put(body("b", 300))
-	c.get("a")
+	c.get(pageBodyKey{"ten_a", "a"})
 	c.put(body("c", 300)) // over 1000 with the overheads: b, the least recent, goes
-	if c.get("b") != nil || c.get("a") == nil || c.get("c") == nil {
-		t.Errorf("after the third body: a %v, b %v, c %v", c.get("a") != nil, c.get("b") != nil, c.get("c") != nil)
+	if c.get(pageBodyKey{"ten_a", "b"}) != nil || c.get(pageBodyKey{"ten_a", "a"}) == nil || c.get(pageBodyKey{"ten_a", "c"}) == nil {
+		t.Errorf("after the third body: a %v, b %v, c %v", c.get(pageBodyKey{"ten_a", "a"}) != nil, c.get(pageBodyKey{"ten_a", "b"}) != nil, c.get(pageBodyKey{"ten_a", "c"}) != nil)
 	}
-	if c.put(body("huge", 2000)); c.get("huge") != nil {
+	if c.put(body("huge", 2000)); c.get(pageBodyKey{"ten_a", "huge"}) != nil {
 		t.Error("a body larger than the whole cache was kept")
 	}
 	if c.size > c.max {
