@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
@@ -41,8 +42,11 @@ func (b *limiterBudget) Spend(ctx context.Context, p engine.Principal, cost int)
 		return 0, fmt.Errorf("cost budget: %w", err)
 	}
 	if lc.Reached {
+		// lc.Reset is the Unix time the window ends, not a wait.
+		wait := max(time.Until(time.Unix(lc.Reset, 0)).Round(time.Second), time.Second)
 		return 0, engine.Errorf(engine.CodeRateLimited,
-			"this token's GraphQL query-cost budget (%d a minute) is spent; retry after %d", lc.Limit, lc.Reset)
+			"this token's GraphQL query-cost budget (%d a minute) is spent; retry in %s (at %s)",
+			lc.Limit, wait, time.Unix(lc.Reset, 0).UTC().Format(time.RFC3339))
 	}
 	return lc.Remaining, nil
 }
