@@ -27,13 +27,13 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	// The cursor's scope (a hash of the filters) is needed only to read or
 	// mint a cursor: not for a kept page asked for without one.
 	asked := f // f.AuditID is set to the snapshot's below
-	scope := func() string { return "findings|" + findingFingerprint(asked) }
-	var pos findingCursor
+	var after *FindingKey
 	if pr.Cursor != "" {
-		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope(), &pos); err != nil {
+		pos := new(findingCursor)
+		if err := s.cursors.decode(pr.Cursor, p.TenantID, findingScope(asked), pos); err != nil {
 			return Page[Finding]{}, err
 		}
-		f.AuditID = pos.AuditID
+		f.AuditID, after = pos.AuditID, &pos.After
 	} else {
 		requested := f.AuditID
 		if f.AuditID, err = s.snapshotFor(ctx, p.TenantID, requested); err != nil {
@@ -43,10 +43,7 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 			return Page[Finding]{}, err
 		}
 	}
-	q := FindingQuery{TenantID: p.TenantID, Filter: f, Limit: limit + 1}
-	if pr.Cursor != "" {
-		q.After = &pos.After
-	}
+	q := FindingQuery{TenantID: p.TenantID, Filter: f, Limit: limit + 1, After: after}
 	ov, err := s.cachedOverrides(ctx, p.TenantID)
 	if err != nil {
 		return Page[Finding]{}, err
@@ -62,10 +59,21 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 			return page, nil
 		}
 	}
+	return s.finishFindingPage(ctx, p, q, ov, pr.Shared, asked, now, rkey)
+}
+
+// finishFindingPage reads the page of q (from the rows cache or the store),
+// applies the decisions, mints the next cursor and, when rkey is set, keeps
+// the finished page. It is ListFindings' miss, apart so that the hit path
+// has a small stack frame.
+func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQuery, ov *overrideSet, shared bool,
+	asked FindingFilter, now time.Time, rkey string) (Page[Finding], error) {
+	limit := q.Limit - 1
 	q.ForceResolved, q.ForceOpen = ov.resolved, ov.open
 	key := pageKey(q)
 	cached, hit := s.pages.get(key)
 	if !hit {
+		var err error
 		if cached, err = s.cfg.Findings.ListFindings(ctx, q); err != nil {
 			return Page[Finding]{}, err
 		}
@@ -82,12 +90,12 @@ func (s *Service) ListFindings(ctx context.Context, p Principal, f FindingFilter
 	if len(items) > limit {
 		page.Items, page.HasMore = items[:limit], true
 		last := page.Items[limit-1]
-		page.NextCursor = s.cursors.encode(p.TenantID, scope(), findingCursor{
-			AuditID: f.AuditID, After: FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}})
+		page.NextCursor = s.cursors.encode(p.TenantID, findingScope(asked), findingCursor{
+			AuditID: q.Filter.AuditID, After: FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}})
 	}
 	if rkey != "" {
 		kept := page
-		if !pr.Shared {
+		if !shared {
 			kept.Items = slices.Clone(page.Items)
 		}
 		page.Key = s.pages.putRendered(rkey, kept, now.Add(s.pageReuse())).Key
@@ -107,6 +115,10 @@ type findingCursor struct {
 	AuditID string     `json:"a"`
 	After   FindingKey `json:"p"`
 }
+
+// findingScope is the scope of the findings list's cursors for the filters
+// a caller chose.
+func findingScope(asked FindingFilter) string { return "findings|" + findingFingerprint(asked) }
 
 // findingFingerprint binds a cursor to the filters a caller chose (the
 // audit id included only when the caller chose one).

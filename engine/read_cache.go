@@ -28,9 +28,14 @@ const (
 // write is exact. Writes from elsewhere (other replicas, workers, the CLI)
 // arrive through the ChangeFeed (PostgreSQL NOTIFY, sent by triggers in the
 // writing transaction and delivered at its commit), so another replica may
-// serve the previous state for the notification's delivery time. The cache
-// is trusted only while the feed listens: before Up, after Down, and on a
-// Service that does not follow a feed, every read goes to the store.
+// serve the previous state for the notification's delivery time (a few
+// milliseconds on one host: rest's TestFindingDecisionsAcrossReplicas sees
+// a PATCH on the other replica within 5–20 ms, its polling included). The
+// cache is trusted only while the feed listens: before Up, after Down, and
+// on a Service that does not follow a feed, every read goes to the store. A
+// connection that dies without an error is noticed by the feed's heartbeat
+// (store/postgres: about 10 s), and no entry is trusted past
+// readCacheMaxAge whatever the feed says.
 //
 // Races: gen counts invalidations; a read that missed notes gen before it
 // loads and stores its result only if gen has not moved, so a load that
@@ -258,13 +263,23 @@ func (c *readCache) down() {
 // latestSnapshot returns the id of the tenant's latest completed audit
 // (not_found when it has none), from the cache when it can be trusted.
 func (s *Service) latestSnapshot(ctx context.Context, tenantID string) (string, error) {
-	now := s.now()
-	if id, ok := s.reads.latest(tenantID, now); ok {
+	if id, ok := s.reads.latest(tenantID, s.now()); ok {
 		if id == "" {
 			return "", errNoCompletedAudit
 		}
 		return id, nil
 	}
+	return s.loadLatestSnapshot(ctx, tenantID)
+}
+
+// loadLatestSnapshot is latestSnapshot's miss: the store's answer, kept
+// when the cache allows. It is a function of its own so that the hit path
+// keeps a small stack frame (an Audit is large, and every request passes
+// here deep in the handler stack).
+//
+//go:noinline
+func (s *Service) loadLatestSnapshot(ctx context.Context, tenantID string) (string, error) {
+	now := s.now()
 	token, cache := s.reads.begin()
 	a, err := s.cfg.Audits.LatestCompletedAudit(ctx, tenantID)
 	switch {
@@ -290,10 +305,18 @@ func (s *Service) cachedOverrides(ctx context.Context, tenantID string) (*overri
 	if s.cfg.Overrides == nil {
 		return noOverrides, nil
 	}
-	now := s.now()
-	if set, ok := s.reads.overrides(tenantID, now); ok {
+	if set, ok := s.reads.overrides(tenantID, s.now()); ok {
 		return set, nil
 	}
+	return s.loadOverrides(ctx, tenantID)
+}
+
+// loadOverrides is cachedOverrides' miss (kept apart for the same reason
+// as loadLatestSnapshot).
+//
+//go:noinline
+func (s *Service) loadOverrides(ctx context.Context, tenantID string) (*overrideSet, error) {
+	now := s.now()
 	token, cache := s.reads.begin()
 	list, err := s.cfg.Overrides.ListOverrides(ctx, tenantID, now)
 	if err != nil {
