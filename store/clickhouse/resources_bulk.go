@@ -27,9 +27,15 @@ import (
 // are written. The first error stops every stage; what was written before
 // it stays written and is counted.
 
-// bulkResourceBatchBytes bounds a bulk batch by the size of its rows
-// (attributes make resource rows wide), besides DefaultResourceBatchSize.
-const bulkResourceBatchBytes = 16 << 20
+// A bulk batch holds up to bulkResourceBatchRows rows or
+// bulkResourceBatchBytes of row data (attributes make resource rows wide).
+// About six batches are in flight, each taking in memory about twice its
+// row data (decoded resources, tags maps, the announcement's events), so
+// these bound an import's memory to a few hundred MiB whatever its size.
+const (
+	bulkResourceBatchRows  = 10_000
+	bulkResourceBatchBytes = 8 << 20
+)
 
 // resourceBatch is one batch of a bulk write on its way through the stages.
 type resourceBatch struct {
@@ -166,7 +172,7 @@ func (p *resourcePipeline) dispatch() {
 			r := &b.rows[i].r
 			if k := p.known[r.TenantID]; k != nil {
 				if _, ok := k[r.ID]; !ok {
-					k[r.ID] = firstSeen[i]
+					k[r.ID] = firstSeen[i].Unix()
 				}
 				continue
 			}
@@ -310,7 +316,7 @@ func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.S
 		}
 		rows = append(rows, row)
 		bytes += row.size()
-		if len(rows) >= DefaultResourceBatchSize || bytes >= bulkResourceBatchBytes {
+		if len(rows) >= bulkResourceBatchRows || bytes >= bulkResourceBatchBytes {
 			if err = p.send(&resourceBatch{seq: seq, rows: rows}); err != nil {
 				break
 			}

@@ -55,7 +55,7 @@ func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
 	for i := range rows {
 		id := rows[i].r.ID
 		if t, ok := k[id]; ok {
-			out[i] = t
+			out[i] = time.Unix(t, 0).UTC()
 			continue
 		}
 		if fresh == nil {
@@ -79,8 +79,10 @@ func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
 	return out, newIDs
 }
 
-// tenantKnown is the ids a tenant has, with their first sightings.
-type tenantKnown map[string]time.Time
+// tenantKnown is the ids a tenant has, with their first sightings in Unix
+// seconds (what DateTime holds): a big tenant has millions, and a value
+// without a pointer keeps the map cheap for the garbage collector.
+type tenantKnown map[string]int64
 
 // loadKnown reads every id of a tenant with its first sighting.
 func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, error) {
@@ -96,7 +98,7 @@ func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, er
 		if err := rows.Scan(&id, &t); err != nil {
 			return nil, err
 		}
-		out[id] = t.UTC()
+		out[id] = t.Unix()
 	}
 	return out, rows.Err()
 }
@@ -155,7 +157,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 			for _, id := range byTenant[tenant] {
 				if t, ok := k[id]; ok {
 					have[key{tenant, id}] = true
-					seen[key{tenant, id}] = t
+					seen[key{tenant, id}] = time.Unix(t, 0).UTC()
 				}
 			}
 			continue

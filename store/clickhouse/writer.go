@@ -230,7 +230,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	for i := range w.buf {
 		if k := w.known[w.buf[i].r.TenantID]; k != nil {
 			if _, ok := k[w.buf[i].r.ID]; !ok {
-				k[w.buf[i].r.ID] = firstSeen[i]
+				k[w.buf[i].r.ID] = firstSeen[i].Unix()
 			}
 		}
 	}
