@@ -88,17 +88,25 @@ func scanResource(sc scanner) (engine.Resource, error) {
 		&keys, &vals, &attrs, &first, &last); err != nil {
 		return r, fmt.Errorf("scan resource: %w", err)
 	}
-	r.Tags = make(map[string]string, len(keys))
-	for i, k := range keys {
-		if i < len(vals) {
-			r.Tags[k] = vals[i]
+	fillResource(&r, true, keys, vals, attrs, first, last)
+	return r, nil
+}
+
+// fillResource sets what a scanned row's columns give r: its tags (when
+// withTags), attributes and times.
+func fillResource(r *engine.Resource, withTags bool, keys, vals []string, attrs string, first, last time.Time) {
+	if withTags {
+		r.Tags = make(map[string]string, len(keys))
+		for i, k := range keys {
+			if i < len(vals) {
+				r.Tags[k] = vals[i]
+			}
 		}
 	}
 	if attrs != "" {
 		r.Attributes = json.RawMessage(attrs)
 	}
 	r.FirstSeenAt, r.LastSeenAt = fromCHTime(first), fromCHTime(last)
-	return r, nil
 }
 
 // resourcePageQuery reads the latest observation of up to limit resources

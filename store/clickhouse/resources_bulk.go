@@ -262,35 +262,44 @@ func (p *resourcePipeline) notify() {
 
 // announce records a batch's new ids and passes its new resources to onNew.
 func (p *resourcePipeline) announce(b *resourceBatch) error {
-	isNew := map[string]bool{}
 	for _, t := range b.newIDs {
-		for _, id := range t.ids {
-			isNew[t.tenantID+"\x00"+id] = true
-			p.newIDs = append(p.newIDs, id)
-		}
+		p.newIDs = append(p.newIDs, t.ids...)
 	}
-	if p.onNew == nil || len(isNew) == 0 {
+	if p.onNew == nil || len(b.newIDs) == 0 {
 		return nil
 	}
-	byTenant := map[string][]engine.Resource{}
-	var order []string
-	for i := range b.rows {
-		r := b.rows[i].r
-		if k := r.TenantID + "\x00" + r.ID; isNew[k] {
-			delete(isNew, k) // once, also when a batch observes it twice
-			if byTenant[r.TenantID] == nil {
-				order = append(order, r.TenantID)
-			}
-			r.FirstSeenAt = b.firstSeen[i]
-			byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
-		}
-	}
+	order, byTenant := newResources(b.rows, b.firstSeen, b.newIDs)
 	for _, t := range order {
 		if err := p.onNew(t, byTenant[t]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// newResources picks out of rows the observations of the new ids, once
+// each (also when a batch observes one twice), with their decided first
+// sighting, grouped by tenant in the order tenants were first met.
+func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs) (order []string, byTenant map[string][]engine.Resource) {
+	isNew := map[string]bool{}
+	for _, t := range newIDs {
+		for _, id := range t.ids {
+			isNew[t.tenantID+"\x00"+id] = true
+		}
+	}
+	byTenant = map[string][]engine.Resource{}
+	for i := range rows {
+		r := rows[i].r
+		if k := r.TenantID + "\x00" + r.ID; isNew[k] {
+			delete(isNew, k)
+			if byTenant[r.TenantID] == nil {
+				order = append(order, r.TenantID)
+			}
+			r.FirstSeenAt = firstSeen[i]
+			byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
+		}
+	}
+	return order, byTenant
 }
 
 // writeBulk streams resources of one tenant through a pipeline.

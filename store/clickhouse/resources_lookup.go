@@ -2,7 +2,6 @@ package clickhouse
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -93,18 +92,7 @@ func (q resourcesByIDQuery) scan(sc scanner) (engine.Resource, error) {
 	if err := sc.Scan(dest...); err != nil {
 		return r, fmt.Errorf("scan resource: %w", err)
 	}
-	if q.fields.Tags {
-		r.Tags = make(map[string]string, len(keys))
-		for i, k := range keys {
-			if i < len(vals) {
-				r.Tags[k] = vals[i]
-			}
-		}
-	}
-	if attrs != "" {
-		r.Attributes = json.RawMessage(attrs)
-	}
-	r.FirstSeenAt, r.LastSeenAt = fromCHTime(first), fromCHTime(last)
+	fillResource(&r, q.fields.Tags, keys, vals, attrs, first, last)
 	return r, nil
 }
 

@@ -202,25 +202,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	w.written += int64(len(w.buf))
 	var notifyErr error
 	if w.cfg.OnNewResources != nil {
-		isNew := map[string]bool{}
-		for _, t := range newIDs {
-			for _, id := range t.ids {
-				isNew[t.tenantID+"\x00"+id] = true
-			}
-		}
-		byTenant := map[string][]engine.Resource{}
-		var order []string
-		for i := range w.buf {
-			r := w.buf[i].r
-			if k := r.TenantID + "\x00" + r.ID; isNew[k] {
-				delete(isNew, k) // once, also when a batch observes it twice
-				if byTenant[r.TenantID] == nil {
-					order = append(order, r.TenantID)
-				}
-				r.FirstSeenAt = firstSeen[i]
-				byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
-			}
-		}
+		order, byTenant := newResources(w.buf, firstSeen, newIDs)
 		for _, t := range order {
 			if err := w.cfg.OnNewResources(t, byTenant[t]); err != nil && notifyErr == nil {
 				notifyErr = err
