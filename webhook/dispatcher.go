@@ -103,6 +103,9 @@ func NewDispatcher(cfg DispatcherConfig) (*Dispatcher, error) {
 func (d *Dispatcher) Run(ctx context.Context) error {
 	for {
 		n, err := d.RunOnce(ctx)
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err() // shutting down: what was cut short is not a failure
+		}
 		if err != nil {
 			d.cfg.Logger.Error("webhook dispatch", "err", err)
 		}

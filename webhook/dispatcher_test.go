@@ -1,7 +1,10 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -176,5 +179,35 @@ func TestDispatcherRunStops(t *testing.T) {
 	defer outbox.mu.Unlock()
 	if len(outbox.records) != 1 || outbox.pending[d.ID].state != StateDelivered {
 		t.Errorf("records = %+v", outbox.records)
+	}
+}
+
+// blockingOutbox has nothing due until its caller gives up, and then
+// fails with the caller's error, as a database call cut short does.
+type blockingOutbox struct{}
+
+func (blockingOutbox) ClaimDue(ctx context.Context, _ time.Time, _ int, _ time.Duration) ([]Pending, error) {
+	<-ctx.Done()
+	return nil, fmt.Errorf("postgres: ClaimDue: %w", ctx.Err())
+}
+
+func (blockingOutbox) RecordAttempt(context.Context, AttemptRecord) error { return nil }
+
+// TestDispatcherShutdownIsQuiet: an outbox call cut short by shutdown is
+// not logged as a failed dispatch.
+func TestDispatcherShutdownIsQuiet(t *testing.T) {
+	var logs bytes.Buffer
+	disp, err := NewDispatcher(DispatcherConfig{Outbox: blockingOutbox{}, Sender: mustSender(t, Config{}),
+		PollInterval: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := disp.Run(ctx); err != context.DeadlineExceeded {
+		t.Errorf("Run() = %v, want %v", err, context.DeadlineExceeded)
+	}
+	if logs.Len() > 0 {
+		t.Errorf("shutdown logged:\n%s", logs.String())
 	}
 }
