@@ -222,33 +222,18 @@ func (c *readCache) invalidate(tenantID string) {
 }
 
 // purge forgets every tenant's reads.
-func (c *readCache) purge() {
-	if c == nil { // a Service not made by NewService
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	clear(c.tenants)
-	c.cost = 0
-}
+func (c *readCache) purge() { c.reset(nil) }
 
 // up starts trusting the cache: the feed listens, so from now on every
 // write is heard of. What was cached before may have missed writes.
-func (c *readCache) up() {
-	if c == nil { // a Service not made by NewService
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	clear(c.tenants)
-	c.cost = 0
-	c.trusted = true
-}
+func (c *readCache) up() { c.reset(ptr(true)) }
 
 // down stops trusting the cache until the next up.
-func (c *readCache) down() {
+func (c *readCache) down() { c.reset(ptr(false)) }
+
+// reset forgets everything cached (a new generation, so that loads under
+// way do not store what they read) and sets trust when it is given.
+func (c *readCache) reset(trust *bool) {
 	if c == nil { // a Service not made by NewService
 		return
 	}
@@ -257,8 +242,12 @@ func (c *readCache) down() {
 	c.gen++
 	clear(c.tenants)
 	c.cost = 0
-	c.trusted = false
+	if trust != nil {
+		c.trusted = *trust
+	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // latestSnapshot returns the id of the tenant's latest completed audit
 // (not_found when it has none), from the cache when it can be trusted.
