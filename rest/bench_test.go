@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -388,4 +389,36 @@ func load(b *testing.B, n int, d time.Duration, op func() error) float64 {
 		b.Fatalf("load: %v", f)
 	}
 	return float64(done.Load()) / time.Since(start).Seconds()
+}
+
+// BenchmarkFindingsColdPages times GET /v1/findings?limit=200 at a new
+// depth every iteration (a random position in a random severity bucket),
+// so no page is ever served from a cache: what a client paging through
+// the whole collection meets. In the same iterations it runs the
+// ClickHouse query behind each page directly (after the API's, so the
+// API pays any cold read).
+func BenchmarkFindingsColdPages(b *testing.B) {
+	s := newBenchStack(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 11))
+	var api, direct latencies
+	for b.Loop() {
+		at := engine.Finding{AuditID: s.auditID, Severity: engine.Severities[r.IntN(len(engine.Severities))],
+			ID: idAt("fnd", r.Float64())}
+		path := "/v1/findings?limit=200&cursor=" + url.QueryEscape(s.svc.FindingCursor(s.p, engine.FindingFilter{}, at))
+		q := engine.FindingQuery{TenantID: benchTenant, Filter: engine.FindingFilter{AuditID: s.auditID}, Limit: 201,
+			After: &engine.FindingKey{SeverityRank: at.Severity.Rank(), ID: at.ID}}
+		t0 := time.Now()
+		s.fetch(b, path)
+		t1 := time.Now()
+		if _, err := s.ch.ListFindings(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+		api, direct = append(api, t1.Sub(t0)), append(direct, time.Since(t1))
+	}
+	b.ReportMetric(ms(api.pct(.5)), "api-p50-ms")
+	b.ReportMetric(ms(api.pct(.99)), "api-p99-ms")
+	b.ReportMetric(ms(direct.pct(.5)), "store-p50-ms")
+	b.ReportMetric(ms(direct.pct(.99)), "store-p99-ms")
+	b.ReportMetric(float64(api.pct(.5))/float64(direct.pct(.5)), "api/store-p50")
 }

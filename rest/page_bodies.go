@@ -88,6 +88,22 @@ func (c *pageBodies) put(b *pageBody) {
 	}
 }
 
+// gzipBestMaxBytes is the largest JSON body compressed at the best level.
+const gzipBestMaxBytes = 64 << 10
+
+// pageGzips are pooled gzip writers by level (a compressor is about a
+// megabyte: allocating one per page fed the garbage collector).
+var pageGzips = map[int]*sync.Pool{}
+
+func init() {
+	for _, level := range []int{gzip.BestSpeed, gzip.BestCompression} {
+		pageGzips[level] = &sync.Pool{New: func() any {
+			w, _ := gzip.NewWriterLevel(nil, level)
+			return w
+		}}
+	}
+}
+
 // encodePageBody encodes v as writeJSON does, and gzips it.
 func encodePageBody(key pageBodyKey, v any) (*pageBody, error) {
 	var buf bytes.Buffer
@@ -96,8 +112,19 @@ func encodePageBody(key pageBodyKey, v any) (*pageBody, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
+	// Once per page, so a small page (a dashboard's limit=50, served again
+	// and again) is worth the best ratio; a large one is compressed fast,
+	// since its first reader waits for it: best compression took 3.5 ms
+	// of a 200-finding page's ~15 (docs/benchmarks.md, cold pages).
+	level := gzip.BestCompression
+	if buf.Len() > gzipBestMaxBytes {
+		level = gzip.BestSpeed
+	}
 	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression) // once per page: worth the best ratio
+	gz.Grow(buf.Len() / 4)
+	zw := pageGzips[level].Get().(*gzip.Writer)
+	defer pageGzips[level].Put(zw)
+	zw.Reset(&gz)
 	_, _ = zw.Write(buf.Bytes())
 	if err := zw.Close(); err != nil {
 		return nil, err
