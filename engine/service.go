@@ -49,6 +49,9 @@ type Config struct {
 	// audit and the overrides of each tenant are cached. Optional: without
 	// it every finding read asks the store for them.
 	Changes ChangeFeed
+	// Idempotency keeps the answers of requests sent with an
+	// Idempotency-Key; optional, the header is refused without it.
+	Idempotency IdempotencyStore
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// PageCacheSize is how many finding pages of completed snapshots the

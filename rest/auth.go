@@ -63,7 +63,7 @@ func (a *api) authenticated(h handlerFunc) handlerFunc {
 				return err
 			}
 		}
-		return h(w, r)
+		return a.withIdempotency(w, r, p, h)
 	}
 }
 
