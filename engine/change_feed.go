@@ -16,6 +16,10 @@ const (
 	// ChangeOverrides: a person's decision on one of the tenant's findings
 	// (accepted risk, reopen) was written or removed.
 	ChangeOverrides ChangeKind = "overrides"
+	// ChangeTokens: a token, OAuth grant or client of the tenant was
+	// revoked, or what a token may do changed (its scopes, its user's
+	// role); cached token lookups must be made again.
+	ChangeTokens ChangeKind = "tokens"
 )
 
 // Change is one committed write that caches of the tenant must forget.
@@ -45,8 +49,9 @@ type ChangeListener interface {
 	Changed(c Change)
 }
 
-// FollowChanges keeps this Service's caches of the latest completed audit
-// and of the finding overrides in step with writes made by every process
+// FollowChanges keeps this Service's caches of the latest completed audit,
+// of the finding overrides and of token lookups (revocations) in step with
+// writes made by every process
 // (other replicas, workers, the CLI), until ctx ends. Until it runs and its
 // feed listens — and whenever the feed is down — those caches are bypassed:
 // every read goes to the store, as without a feed, so nothing stale is ever
@@ -79,8 +84,12 @@ func (l feedListener) Down(err error) {
 
 func (l feedListener) Changed(c Change) {
 	switch {
+	case c.Kind == ChangeTokens:
+		// Token lookups are cached by hash, a few seconds each: all go.
+		l.s.tokens.purge()
 	case c.TenantID == "" || (c.Kind != ChangeAudits && c.Kind != ChangeOverrides):
 		l.s.reads.purge()
+		l.s.tokens.purge()
 	default:
 		l.s.reads.invalidate(c.TenantID)
 	}

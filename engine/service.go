@@ -40,8 +40,10 @@ type Config struct {
 	// optional, sign-in, OAuth and the tokens API are unavailable without it.
 	Identity IdentityStore
 	// TokenCacheSize and TokenCacheTTL bound the in-process cache of token
-	// lookups: defaults 10,000 entries and 5 s (the most a token revoked
-	// through another replica keeps working; at most MaxTokenCacheTTL).
+	// lookups: defaults 10,000 entries and 5 s (at most MaxTokenCacheTTL).
+	// A token revoked through another replica stops working here when the
+	// change feed reports it (milliseconds), or at worst after the TTL
+	// while the feed is down.
 	TokenCacheSize int
 	TokenCacheTTL  time.Duration
 	// Changes reports writes to audits and finding overrides made by any

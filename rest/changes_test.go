@@ -71,13 +71,17 @@ type replica struct {
 	stop func() // stops following the feed
 }
 
-func newReplica(t *testing.T, e *env) *replica {
+func newReplica(t *testing.T, e *env, opts ...func(*engine.Config)) *replica {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
 	feed := newSignalFeed(e.pg)
-	svc, err := engine.NewService(engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
+	cfg := engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
 		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Queue: e.pg, Overrides: e.pg, Events: e.pg,
-		Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger}) // newEnv's secret
+		Identity: e.pg, Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger} // newEnv's secret
+	for _, o := range opts {
+		o(&cfg)
+	}
+	svc, err := engine.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,4 +211,38 @@ func getJSONAt[T any](t testing.TB, e *env, base, path string) T {
 		t.Fatalf("GET %s: %v", path, err)
 	}
 	return v
+}
+
+// Revoking a token through one replica stops it on another at the
+// notification, not when the other's token cache expires (a minute here).
+func TestTokenRevocationAcrossReplicas(t *testing.T) {
+	e := newEnv(t, envOptions{findingsA: 4, findingsB: 4})
+	longCache := func(c *engine.Config) { c.TokenCacheTTL = engine.MaxTokenCacheTTL }
+	one, two := newReplica(t, e, longCache), newReplica(t, e, longCache)
+	it, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme", Email: "admin@acme.test", Name: "short-lived"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(base string) int {
+		return do(t, e.client, http.MethodGet, base+"/v1/audits?limit=1", it.Secret, nil, nil).status
+	}
+	for _, r := range []*replica{one, two} {
+		if s := status(r.url); s != http.StatusOK {
+			t.Fatalf("before revoking: %d", s)
+		}
+	}
+	if r := do(t, e.client, http.MethodDelete, one.url+"/v1/tokens/"+it.Token.ID, e.tokA, nil, nil); r.status != http.StatusNoContent {
+		t.Fatalf("DELETE token: %d %s", r.status, r.body)
+	}
+	if s := status(one.url); s != http.StatusUnauthorized {
+		t.Errorf("the revoking replica right after: %d, want 401", s)
+	}
+	start := time.Now()
+	for status(two.url) != http.StatusUnauthorized {
+		if time.Since(start) > 2*time.Second {
+			t.Fatalf("another replica still accepts the revoked token after %v", time.Since(start))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("another replica refused the revoked token after %v", time.Since(start))
 }
