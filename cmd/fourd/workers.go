@@ -26,4 +26,31 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, 
 		}()
 	}
 	startReportWorkers(ctx, wg, svc, log, worker)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sweepExpired(ctx, svc, log)
+	}()
+}
+
+// sweepExpired deletes expired OAuth codes and tokens and idempotency keys
+// now and every engine.SweepInterval until ctx ends. Every replica sweeps;
+// the deletes are idempotent.
+func sweepExpired(ctx context.Context, svc *engine.Service, log *slog.Logger) {
+	t := time.NewTicker(engine.SweepInterval)
+	defer t.Stop()
+	for {
+		n, err := svc.SweepExpired(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("sweeping expired credentials and idempotency keys", "err", err)
+		case n > 0:
+			log.Info("swept expired credentials and idempotency keys", "deleted", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

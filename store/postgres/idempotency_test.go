@@ -57,3 +57,42 @@ func TestIdempotencyKeys(t *testing.T) {
 		t.Fatalf("claim after release: claimed %v, %v", claimed, err)
 	}
 }
+
+// PurgeExpired deletes what expired before each cutoff and nothing else.
+func TestPurgeExpired(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	ten, u, c := oauthFixture(t, s)
+	code := func(hash string, expires time.Time) engine.OAuthCode {
+		return engine.OAuthCode{Hash: hash, GrantID: "grt_" + hash, TenantID: ten.ID, ClientID: c.ID, UserID: u.ID,
+			RedirectURI: "https://app.example/cb", Scopes: []engine.Scope{engine.ScopeFindingsRead}, CreatedAt: expires.Add(-time.Minute), ExpiresAt: expires}
+	}
+	token := func(n int, expires time.Time) engine.OAuthToken {
+		return engine.OAuthToken{ID: newID(engine.PrefixOAuthToken, n), Kind: engine.OAuthAccess, Hash: "h" + newID("x", n), GrantID: "grt_t",
+			TenantID: ten.ID, ClientID: c.ID, UserID: u.ID, Scopes: []engine.Scope{engine.ScopeFindingsRead}, CreatedAt: expires.Add(-time.Hour), ExpiresAt: expires}
+	}
+	for _, cd := range []engine.OAuthCode{code("old", t0.Add(-2*time.Hour)), code("new", t0.Add(time.Minute))} {
+		if err := s.CreateOAuthCode(ctx, cd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateOAuthTokens(ctx, token(1, t0.Add(-8*24*time.Hour)), token(2, t0.Add(-time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	// The live key first: a claim sweeps its tenant's keys expired by then.
+	for i, exp := range []time.Time{t0.Add(time.Hour), t0.Add(-time.Second)} {
+		rec := engine.IdempotencyRecord{TenantID: ten.ID, Scope: "pat_1", Key: newID("k", i), Request: "POST /v1/audits",
+			CreatedAt: exp.Add(-time.Minute), ExpiresAt: exp}
+		if _, claimed, err := s.ClaimIdempotencyKey(ctx, rec); err != nil || !claimed {
+			t.Fatalf("claim: %v %v", claimed, err)
+		}
+	}
+	n, err := s.PurgeExpired(ctx, engine.SweepCutoffs{OAuthCodes: t0.Add(-time.Hour), OAuthTokens: t0.Add(-7 * 24 * time.Hour), IdempotencyKeys: t0})
+	if err != nil || n != 3 {
+		t.Fatalf("PurgeExpired: %d deleted (%v), want 3 (one of each)", n, err)
+	}
+	if n, err := s.PurgeExpired(ctx, engine.SweepCutoffs{OAuthCodes: t0.Add(-time.Hour), OAuthTokens: t0.Add(-7 * 24 * time.Hour), IdempotencyKeys: t0}); err != nil || n != 0 {
+		t.Errorf("second sweep: %d (%v), want 0", n, err)
+	}
+}

@@ -1,0 +1,47 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// What expires is kept a while, then deleted: an OAuth code a short time
+// (long enough to tell a replayed code from an unknown one in the logs),
+// an OAuth token a week (its revocation and use stay visible to whoever
+// investigates a grant), an idempotency key at once (its expiry already
+// includes its day of replays).
+const (
+	OAuthCodeRetention  = time.Hour
+	OAuthTokenRetention = 7 * 24 * time.Hour
+	// SweepInterval is how often `fourd serve` deletes what expired.
+	SweepInterval = 10 * time.Minute
+)
+
+// SweepCutoffs says what to delete: records that expired before each time.
+type SweepCutoffs struct {
+	OAuthCodes, OAuthTokens, IdempotencyKeys time.Time
+}
+
+// ExpiredSweeper deletes expired records; Config.Identity or
+// Config.Idempotency may implement it.
+type ExpiredSweeper interface {
+	PurgeExpired(ctx context.Context, c SweepCutoffs) (deleted int64, err error)
+}
+
+// SweepExpired deletes the OAuth codes and tokens and the idempotency keys
+// that expired longer ago than their retention, and returns how many. It
+// does nothing when no store can.
+func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
+	var sw ExpiredSweeper
+	if x, ok := s.cfg.Identity.(ExpiredSweeper); ok {
+		sw = x
+	} else if x, ok := s.cfg.Idempotency.(ExpiredSweeper); ok {
+		sw = x
+	}
+	if sw == nil {
+		return 0, nil
+	}
+	now := s.now().UTC()
+	return sw.PurgeExpired(ctx, SweepCutoffs{OAuthCodes: now.Add(-OAuthCodeRetention),
+		OAuthTokens: now.Add(-OAuthTokenRetention), IdempotencyKeys: now})
+}
