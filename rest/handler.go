@@ -61,9 +61,12 @@ func (a *api) routes() {
 	a.webhookRoutes()
 	a.identityRoutes()
 	a.reportRoutes()
-	a.get("/v1/openapi.json", serveOpenAPI)
-	a.get("/healthz", a.healthz)
-	a.get("/readyz", a.readyz)
+	// Public, but every response carries the X-RateLimit-* headers (the
+	// spec's Limits): these count against the caller's address, as
+	// requests without a valid token do.
+	a.get("/v1/openapi.json", a.anonymous(serveOpenAPI))
+	a.get("/healthz", a.anonymous(a.healthz))
+	a.get("/readyz", a.anonymous(a.readyz))
 	if a.cfg.MetricsOnAPI {
 		a.mux.Handle("GET /metrics", MetricsHandler(a.cfg.Registry))
 	}
@@ -80,7 +83,7 @@ func (a *api) serveRoute(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; p == "" || p[0] != '/' || path.Clean(p) != p {
 		// ServeMux would redirect to the cleaned path; an API answers
 		// not_found instead of a redirect with an HTML body.
-		a.serveError(w, r, errNoRoute(p))
+		a.serveError(w, r, a.unrouted(w, r, errNoRoute(p)))
 		return
 	}
 	h, pattern := a.mux.Handler(r)
@@ -90,14 +93,27 @@ func (a *api) serveRoute(w http.ResponseWriter, r *http.Request) {
 		if cw.code == http.StatusMethodNotAllowed {
 			allow := cw.header.Values("Allow")
 			w.Header()["Allow"] = allow
-			a.serveError(w, r, errMethodNotAllowed(r.Method, allow))
+			a.serveError(w, r, a.unrouted(w, r, errMethodNotAllowed(r.Method, allow)))
 			return
 		}
-		a.serveError(w, r, errNoRoute(r.URL.Path))
+		a.serveError(w, r, a.unrouted(w, r, errNoRoute(r.URL.Path)))
 		return
 	}
 	infoFrom(r.Context()).route = pattern
 	a.mux.ServeHTTP(w, r)
+}
+
+// unrouted returns err, the answer to a request no route takes, after
+// counting the request against its address like any request without a
+// valid token (which sets the X-RateLimit-* headers); rate_limited when
+// that budget is spent.
+func (a *api) unrouted(w http.ResponseWriter, r *http.Request, err error) error {
+	if a.cfg.Limiter != nil {
+		if lerr := a.cfg.Limiter.Allow(r, engine.Principal{}, w.Header()); lerr != nil {
+			return lerr
+		}
+	}
+	return err
 }
 
 // captureWriter records what the mux's own not-found and

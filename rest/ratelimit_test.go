@@ -168,3 +168,28 @@ func TestRateLimitsSharedThroughRedis(t *testing.T) {
 	// Another token still has its whole budget.
 	wantLimit(t, "other token", do(t, e.client, http.MethodGet, other+"/v1/findings", e.tokB, nil, nil), "token", 6, 5)
 }
+
+// Every response carries the X-RateLimit-* headers (the spec's Limits),
+// also the public endpoints and what no route takes: they count against
+// the caller's address.
+func TestEveryResponseCarriesRateLimitHeaders(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, idOptions{limiter: newTestLimiter(t, RateLimitConfig{AnonymousRate: 50})})
+	for i, c := range []struct {
+		method, path string
+		status       int
+	}{
+		{http.MethodGet, "/healthz", http.StatusOK},
+		{http.MethodGet, "/readyz", http.StatusOK},
+		{http.MethodGet, "/v1/openapi.json", http.StatusOK},
+		{http.MethodGet, "/v1/nothing-here", http.StatusNotFound},
+		{http.MethodGet, "/v1//findings", http.StatusNotFound},
+		{http.MethodPut, "/v1/findings", http.StatusMethodNotAllowed},
+	} {
+		r := e.call(t, c.method, c.path, "", "")
+		if r.status != c.status {
+			t.Fatalf("%s %s: %d, want %d", c.method, c.path, r.status, c.status)
+		}
+		wantLimit(t, c.method+" "+c.path, r, "address", 50, 49-i)
+	}
+}
