@@ -25,20 +25,30 @@ type Limiter interface {
 func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
 	ctx := h.withRequestID(w, r)
 	p := engine.PrincipalFromContext(ctx)
+	// A request without a valid token counts against its address, as on
+	// /v1, and carries that budget's X-RateLimit-* headers.
+	unauthorized := func(err error) {
+		if h.cfg.Limiter != nil && engine.ErrorCode(err) == engine.CodeUnauthorized {
+			if lerr := h.cfg.Limiter.Allow(r, engine.Principal{}, w.Header()); lerr != nil {
+				err = lerr
+			}
+		}
+		h.fail(ctx, w, r, err)
+	}
 	if !p.Authenticated() && h.cfg.Authenticate {
 		token, ok := bearer(r)
 		if !ok {
-			h.fail(ctx, w, r, engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
+			unauthorized(engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
 			return
 		}
 		var err error
 		if p, err = h.cfg.Service.Authenticate(ctx, token); err != nil {
-			h.fail(ctx, w, r, err)
+			unauthorized(err)
 			return
 		}
 	}
 	if !p.Authenticated() {
-		h.fail(ctx, w, r, engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
+		unauthorized(engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
 		return
 	}
 	ctx = engine.ContextWithPrincipal(ctx, p)

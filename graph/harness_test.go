@@ -119,6 +119,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 // gqlResponse is a GraphQL answer with its HTTP status.
 type gqlResponse struct {
 	status int
+	header http.Header
 	Data   json.RawMessage `json:"data"`
 	Errors []struct {
 		Message    string         `json:"message"`
@@ -168,7 +169,7 @@ func (e *env) send(t testing.TB, req *http.Request, token string) gqlResponse {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%s %s: status %d, not JSON: %s", req.Method, req.URL.Path, resp.StatusCode, b)
 	}
-	r.status = resp.StatusCode
+	r.status, r.header = resp.StatusCode, resp.Header
 	return r
 }
 
