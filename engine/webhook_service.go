@@ -97,9 +97,13 @@ func checkDescription(d string) error {
 	return nil
 }
 
+// MaxWebhookEndpoints is how many live webhook endpoints a tenant may have.
+const MaxWebhookEndpoints = 50
+
 // CreateWebhookEndpoint registers an endpoint and returns it with its
 // signing secret, which is shown this once. validation_failed for a bad
-// URL, event type or description.
+// URL, event type or description; conflict when the tenant has
+// MaxWebhookEndpoints already.
 func (s *Service) CreateWebhookEndpoint(ctx context.Context, p Principal, in CreateWebhookEndpointInput) (WebhookEndpoint, error) {
 	w, err := s.webhooks(p, ScopeWebhooksWrite)
 	if err != nil {
@@ -114,6 +118,15 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, p Principal, in Cre
 	}
 	if err := checkDescription(in.Description); err != nil {
 		return WebhookEndpoint{}, err
+	}
+	// A bound on what one event fans out to. (Two creations racing at the
+	// limit may both pass; the bound is about scale, not exactness.)
+	live, err := w.Store.ListWebhookEndpoints(ctx, WebhookEndpointQuery{TenantID: p.TenantID, Limit: MaxWebhookEndpoints})
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	if len(live) >= MaxWebhookEndpoints {
+		return WebhookEndpoint{}, Errorf(CodeConflict, "a tenant has at most %d webhook endpoints; delete one first", MaxWebhookEndpoints)
 	}
 	secret := w.NewSecret()
 	sealed, err := w.Seal(secret)

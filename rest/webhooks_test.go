@@ -284,3 +284,18 @@ func mustInt(t *testing.T, s string) int64 {
 }
 
 var _ iter.Seq[engine.IngestItem] // IngestResources takes an iter.Seq
+
+// A tenant has at most engine.MaxWebhookEndpoints live endpoints: the next
+// one is 409 until one is deleted.
+func TestWebhookEndpointLimit(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t)
+	body := map[string]any{"url": e.recv.srv.URL + "/hook", "event_types": []string{"*"}}
+	var last engine.WebhookEndpoint
+	for range engine.MaxWebhookEndpoints {
+		e.call(t, "POST", "/v1/webhook_endpoints", e.admin, body, 201, &last)
+	}
+	e.call(t, "POST", "/v1/webhook_endpoints", e.admin, body, 409, nil)
+	e.call(t, "DELETE", "/v1/webhook_endpoints/"+last.ID, e.admin, nil, 204, nil)
+	e.call(t, "POST", "/v1/webhook_endpoints", e.admin, body, 201, nil)
+}
