@@ -183,6 +183,7 @@ type ChangeExample struct {
 	RuleID           string   `json:"rule_id"`
 	Title            string   `json:"title"`
 	ResourceID       string   `json:"resource_id"`
+	ResourceName     string   `json:"resource_name"` // empty when the resource has none (or is gone)
 	Severity         Severity `json:"severity"`
 	PreviousSeverity Severity `json:"previous_severity,omitempty"`
 }

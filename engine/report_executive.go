@@ -208,5 +208,29 @@ func (b *reportBuilder) changes(ctx context.Context) (AuditChanges, error) {
 			ch.Examples = append(ch.Examples, ex)
 		}
 	}
-	return ch, nil
+	return ch, b.nameChangedResources(ctx, ch.Examples)
+}
+
+// nameChangedResources sets the examples' resource names, in one narrow
+// read: a reader recognizes "prod-db" where a res_… id says nothing.
+func (b *reportBuilder) nameChangedResources(ctx context.Context, examples []ChangeExample) error {
+	if len(examples) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(examples))
+	for _, e := range examples {
+		ids = append(ids, e.ResourceID)
+	}
+	rs, err := b.svc.cfg.Resources.GetResourcesPartial(ctx, b.scope.TenantID, ids, ResourceFields{})
+	if err != nil {
+		return err
+	}
+	names := make(map[string]string, len(rs))
+	for _, r := range rs {
+		names[r.ID] = r.Name
+	}
+	for i := range examples {
+		examples[i].ResourceName = names[examples[i].ResourceID]
+	}
+	return nil
 }

@@ -211,7 +211,11 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		if e.PreviousSeverity != "" {
 			sev = string(e.PreviousSeverity) + " → " + sev
 		}
-		t.row(e.Change, e.RuleID, e.Title, e.ResourceID, sev)
+		resource := e.ResourceName
+		if resource == "" {
+			resource = e.ResourceID
+		}
+		t.row(e.Change, e.RuleID, e.Title, resource, sev)
 	}
 	t.end()
 }
