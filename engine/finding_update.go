@@ -110,15 +110,17 @@ func applyOverride(f Finding, o FindingOverride) Finding {
 	return f
 }
 
-// withOverrides prepares a query's forced statuses from the decisions.
-func withOverrides(q *FindingQuery, ov map[string]FindingOverride) {
+// forcedStatuses splits decisions into the ids they force resolved and
+// open, each sorted, as FindingQuery and the report scope take them.
+func forcedStatuses(ov map[string]FindingOverride) (resolved, open []string) {
 	for id, o := range ov {
 		if o.Resolution == ResolutionAcceptedRisk {
-			q.ForceResolved = append(q.ForceResolved, id)
+			resolved = append(resolved, id)
 		} else {
-			q.ForceOpen = append(q.ForceOpen, id)
+			open = append(open, id)
 		}
 	}
-	slices.Sort(q.ForceResolved)
-	slices.Sort(q.ForceOpen)
+	slices.Sort(resolved)
+	slices.Sort(open)
+	return resolved, open
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"time"
 )
@@ -114,12 +115,23 @@ func (s *Service) BeginIdempotent(ctx context.Context, p Principal, key, request
 	return &existing, nil
 }
 
+// Replayable checks that a retry's body (its SHA-256) is the one the key
+// was first used with: validation_failed otherwise.
+func (rec *IdempotencyRecord) Replayable(bodyHash []byte) error {
+	if !bytes.Equal(bodyHash, rec.BodyHash) {
+		return Errorf(CodeValidationFailed, "this Idempotency-Key was used with another body; a key names one request")
+	}
+	return nil
+}
+
 // FinishIdempotent keeps the answer of the request that holds key for
-// IdempotencyKeyTTL. An answer over MaxIdempotentBody releases the key
-// instead.
-func (s *Service) FinishIdempotent(ctx context.Context, p Principal, rec IdempotencyRecord) error {
+// IdempotencyKeyTTL. Only a successful answer is kept: one that was sent
+// with a 2xx or 3xx status and a complete body of at most
+// MaxIdempotentBody; otherwise the key is released and a corrected retry
+// runs again.
+func (s *Service) FinishIdempotent(ctx context.Context, p Principal, rec IdempotencyRecord, complete bool) error {
 	rec.TenantID, rec.Scope, rec.Done = p.TenantID, idempotencyScope(p), true
-	if len(rec.Body) > MaxIdempotentBody {
+	if !complete || rec.Status < 200 || rec.Status >= 400 || len(rec.Body) > MaxIdempotentBody {
 		return s.AbandonIdempotent(ctx, p, rec.Key)
 	}
 	now := s.now().UTC()

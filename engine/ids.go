@@ -72,12 +72,6 @@ func ResourceID(tenantID, provider, nativeID string) string {
 	return DerivedID(PrefixResource, tenantID, provider, nativeID)
 }
 
-func encodeID(b [16]byte) string {
-	var out [idBodyLen]byte
-	encodeIDInto(out[:], b)
-	return string(out[:])
-}
-
 // encodeWithPrefix is prefix + "_" + encodeID(b) in one allocation.
 func encodeWithPrefix(prefix string, b [16]byte) string {
 	var stack [64]byte

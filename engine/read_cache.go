@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"time"
 )
@@ -84,18 +83,12 @@ func newOverrideSet(list []FindingOverride, now time.Time) *overrideSet {
 	for _, o := range list {
 		set.byID[o.FindingID] = o
 	}
-	for id, o := range set.byID {
-		if o.Resolution == ResolutionAcceptedRisk {
-			set.resolved = append(set.resolved, id)
-		} else {
-			set.open = append(set.open, id)
-		}
+	set.resolved, set.open = forcedStatuses(set.byID)
+	for _, o := range set.byID {
 		if o.ExpiresAt != nil && o.ExpiresAt.After(now) && (set.until.IsZero() || o.ExpiresAt.Before(set.until)) {
 			set.until = *o.ExpiresAt
 		}
 	}
-	slices.Sort(set.resolved)
-	slices.Sort(set.open)
 	return set
 }
 

@@ -39,15 +39,7 @@ func (s *Service) newReportBuilder(ctx context.Context, job ReportJob, audit Aud
 	if err != nil {
 		return nil, err
 	}
-	for id, o := range ov {
-		if o.Resolution == ResolutionAcceptedRisk {
-			b.scope.ForceResolved = append(b.scope.ForceResolved, id)
-		} else {
-			b.scope.ForceOpen = append(b.scope.ForceOpen, id)
-		}
-	}
-	slices.Sort(b.scope.ForceResolved)
-	slices.Sort(b.scope.ForceOpen)
+	b.scope.ForceResolved, b.scope.ForceOpen = forcedStatuses(ov)
 	counts, err := s.cfg.Reporting.Analytics.OpenCounts(ctx, b.scope)
 	if err != nil {
 		return nil, err

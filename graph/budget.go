@@ -65,8 +65,6 @@ var _ interface {
 func (costCharge) ExtensionName() string                          { return "CostBudget" }
 func (costCharge) Validate(schema graphql.ExecutableSchema) error { return nil }
 
-type costKey struct{}
-
 type costInfo struct {
 	Requested int   `json:"requested"`
 	Limit     int   `json:"limit"`

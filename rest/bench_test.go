@@ -221,21 +221,7 @@ func BenchmarkFindingsPage(b *testing.B) {
 				path += "&cursor=" + url.QueryEscape(s.svc.FindingCursor(s.p, engine.FindingFilter{}, *c.at))
 				q.After = &engine.FindingKey{SeverityRank: c.at.Severity.Rank(), ID: c.at.ID}
 			}
-			var api, direct latencies
-			for b.Loop() {
-				t0 := time.Now()
-				s.fetch(b, path)
-				t1 := time.Now()
-				if _, err := s.ch.ListFindings(ctx, q); err != nil {
-					b.Fatal(err)
-				}
-				api, direct = append(api, t1.Sub(t0)), append(direct, time.Since(t1))
-			}
-			b.ReportMetric(ms(api.pct(.5)), "api-p50-ms")
-			b.ReportMetric(ms(api.pct(.99)), "api-p99-ms")
-			b.ReportMetric(ms(direct.pct(.5)), "store-p50-ms")
-			b.ReportMetric(ms(direct.pct(.99)), "store-p99-ms")
-			b.ReportMetric(float64(api.pct(.5))/float64(direct.pct(.5)), "api/store-p50")
+			s.timePages(b, func() (string, engine.FindingQuery) { return path, q })
 		})
 	}
 }
@@ -399,15 +385,23 @@ func load(b *testing.B, n int, d time.Duration, op func() error) float64 {
 // API pays any cold read).
 func BenchmarkFindingsColdPages(b *testing.B) {
 	s := newBenchStack(b)
-	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 11))
-	var api, direct latencies
-	for b.Loop() {
+	s.timePages(b, func() (string, engine.FindingQuery) {
 		at := engine.Finding{AuditID: s.auditID, Severity: engine.Severities[r.IntN(len(engine.Severities))],
 			ID: idAt("fnd", r.Float64())}
 		path := "/v1/findings?limit=200&cursor=" + url.QueryEscape(s.svc.FindingCursor(s.p, engine.FindingFilter{}, at))
-		q := engine.FindingQuery{TenantID: benchTenant, Filter: engine.FindingFilter{AuditID: s.auditID}, Limit: 201,
+		return path, engine.FindingQuery{TenantID: benchTenant, Filter: engine.FindingFilter{AuditID: s.auditID}, Limit: 201,
 			After: &engine.FindingKey{SeverityRank: at.Severity.Rank(), ID: at.ID}}
+	})
+}
+
+// timePages times, each iteration, the page next names through the API
+// and then its ClickHouse query directly, and reports both and their ratio.
+func (s *benchStack) timePages(b *testing.B, next func() (path string, q engine.FindingQuery)) {
+	ctx := context.Background()
+	var api, direct latencies
+	for b.Loop() {
+		path, q := next()
 		t0 := time.Now()
 		s.fetch(b, path)
 		t1 := time.Now()

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 
@@ -106,11 +105,6 @@ func (a *api) handle(h handlerFunc) http.Handler {
 			a.serveError(w, r, err)
 		}
 	})
-}
-
-// logAttrs is what the access log and the panic log share.
-func logAttrs(info *requestInfo) []any {
-	return []any{slog.String("request_id", info.requestID), slog.String("token_id", info.tokenID)}
 }
 
 // isMaxBytes reports whether err comes from http.MaxBytesReader.

@@ -17,9 +17,9 @@ import (
 // the first request with a key runs and its answer is kept; a retry with
 // the same key, path and body gets that answer again, marked
 // Idempotent-Replayed: true, without running. A key used for another
-// request is 422, a retry while the first is under way 409. An answer
-// that is an error, a 5xx or too large to keep releases the key, so that a
-// retry runs again.
+// request is 422, a retry while the first is under way 409. Only a
+// successful answer is kept (engine.Service.FinishIdempotent); any other
+// releases the key, so that a corrected retry runs again.
 
 const (
 	headerIdempotencyKey = "Idempotency-Key"
@@ -47,8 +47,8 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 		if _, err := io.Copy(sum, r.Body); err != nil {
 			return bodyReadError(err)
 		}
-		if !bytes.Equal(sum.Sum(nil), prior.BodyHash) {
-			return engine.Errorf(engine.CodeValidationFailed, "this Idempotency-Key was used with another body; a key names one request")
+		if err := prior.Replayable(sum.Sum(nil)); err != nil {
+			return err
 		}
 		replay(w, prior)
 		return nil
@@ -67,19 +67,20 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 		}
 	}()
 	r.Body = &hashedBody{ReadCloser: r.Body, sum: sum}
-	rec := &answerRecorder{ResponseWriter: w}
+	rec := &answerRecorder{statusWriter: statusWriter{ResponseWriter: w}}
 	err = h(rec, r)
 	if err == nil {
 		_, err = io.Copy(io.Discard, r.Body) // what the handler left, so the hash covers the body
 		err = bodyReadError(err)
 	}
-	if err != nil || rec.status == 0 || rec.status >= 500 || rec.overflow {
+	if err != nil {
+		// The error is answered after this returns: nothing to keep.
 		release()
 		return err
 	}
 	if err := a.svc.FinishIdempotent(ctx, p, engine.IdempotencyRecord{Key: key, Request: request, BodyHash: sum.Sum(nil),
-		Status: rec.status, ContentType: w.Header().Get("Content-Type"), Location: w.Header().Get("Location"),
-		Body: rec.body.Bytes()}); err != nil {
+		Status: rec.code, ContentType: w.Header().Get("Content-Type"), Location: w.Header().Get("Location"),
+		Body: rec.body.Bytes()}, !rec.overflow); err != nil {
 		// The answer is sent; only a retry's replay is lost (it runs again).
 		a.log.ErrorContext(ctx, "keeping an idempotent answer", "err", err, "request_id", infoFrom(r.Context()).requestID)
 		release()
@@ -125,26 +126,15 @@ func (b *hashedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// answerRecorder passes an answer through and keeps its status and up to
-// engine.MaxIdempotentBody bytes of its body.
+// answerRecorder passes an answer through and keeps its status (as
+// statusWriter does) and up to engine.MaxIdempotentBody bytes of its body.
 type answerRecorder struct {
-	http.ResponseWriter
-	status   int
+	statusWriter
 	body     bytes.Buffer
 	overflow bool
 }
 
-func (w *answerRecorder) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
 func (w *answerRecorder) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
 	if !w.overflow {
 		if w.body.Len()+len(p) > engine.MaxIdempotentBody {
 			w.overflow = true
@@ -153,7 +143,5 @@ func (w *answerRecorder) Write(p []byte) (int, error) {
 			w.body.Write(p)
 		}
 	}
-	return w.ResponseWriter.Write(p)
+	return w.statusWriter.Write(p)
 }
-
-func (w *answerRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -67,14 +67,6 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 	return row, nil
 }
 
-// values are the row's column values in resourceColumns order, with the
-// first-seen time decided at write time.
-func (row *resourceRow) values(firstSeen time.Time) []any {
-	r := &row.r
-	return []any{r.TenantID, r.ID, row.version, r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name,
-		row.tagKeys, row.tagValues, string(r.Attributes), firstSeen, row.lastSeen}
-}
-
 // scanResource reads one row selected with resourceColumns.
 func scanResource(sc scanner) (engine.Resource, error) {
 	var (

@@ -14,7 +14,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"strings"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -237,6 +236,3 @@ func groupSet(ids []string) ch.GroupSet {
 	}
 	return ch.GroupSet{Value: v}
 }
-
-// quoteIdent quotes a database or table name.
-func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "\\`") + "`" }

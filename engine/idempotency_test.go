@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// memIdempotency is an in-memory IdempotencyStore.
+type memIdempotency struct{ recs map[string]IdempotencyRecord }
+
+func (m *memIdempotency) k(tenant, scope, key string) string { return tenant + "/" + scope + "/" + key }
+
+func (m *memIdempotency) ClaimIdempotencyKey(_ context.Context, rec IdempotencyRecord) (IdempotencyRecord, bool, error) {
+	if old, ok := m.recs[m.k(rec.TenantID, rec.Scope, rec.Key)]; ok && !old.ExpiresAt.Before(rec.CreatedAt) {
+		return old, false, nil
+	}
+	m.recs[m.k(rec.TenantID, rec.Scope, rec.Key)] = rec
+	return IdempotencyRecord{}, true, nil
+}
+
+func (m *memIdempotency) CompleteIdempotencyKey(_ context.Context, rec IdempotencyRecord) error {
+	m.recs[m.k(rec.TenantID, rec.Scope, rec.Key)] = rec
+	return nil
+}
+
+func (m *memIdempotency) ReleaseIdempotencyKey(_ context.Context, tenant, scope, key string) error {
+	delete(m.recs, m.k(tenant, scope, key))
+	return nil
+}
+
+func TestIdempotentRules(t *testing.T) {
+	env := newTestEnv(t)
+	store := &memIdempotency{recs: map[string]IdempotencyRecord{}}
+	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
+		Audits: env.control, Policies: env.control, Reports: env.control, Idempotency: store,
+		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p := Principal{TenantID: "ten_a", UserID: "usr_a", TokenID: "pat_a", Scopes: AllScopes}
+	if _, err := svc.BeginIdempotent(ctx, Principal{}, "k", "POST /v1/audits"); ErrorCode(err) != CodeUnauthorized {
+		t.Errorf("no caller: %v", err)
+	}
+	for _, bad := range []string{"", strings.Repeat("x", MaxIdempotencyKey+1), "has space", "é"} {
+		if _, err := svc.BeginIdempotent(ctx, p, bad, "POST /v1/audits"); ErrorCode(err) != CodeInvalidRequest {
+			t.Errorf("key %q: %v, want invalid_request", bad, err)
+		}
+	}
+	// Which answers are kept: a sent, complete, successful answer that fits.
+	for _, c := range []struct {
+		name     string
+		status   int
+		body     int
+		complete bool
+		kept     bool
+	}{
+		{"created", 201, 10, true, true},
+		{"client error written by the handler", 409, 10, true, false},
+		{"server error", 503, 10, true, false},
+		{"nothing sent", 0, 0, true, false},
+		{"body cut", 200, 10, false, false},
+		{"too large", 200, MaxIdempotentBody + 1, true, false},
+	} {
+		key := "key " + c.name
+		key = strings.ReplaceAll(key, " ", "-")
+		if prior, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/audits"); err != nil || prior != nil {
+			t.Fatalf("%s: begin %v %v", c.name, prior, err)
+		}
+		if _, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/audits"); ErrorCode(err) != CodeConflict {
+			t.Errorf("%s: a retry while under way: %v, want conflict", c.name, err)
+		}
+		if _, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/policies"); ErrorCode(err) != CodeValidationFailed {
+			t.Errorf("%s: another request with the key: %v, want validation_failed", c.name, err)
+		}
+		rec := IdempotencyRecord{Key: key, Request: "POST /v1/audits", BodyHash: []byte{1}, Status: c.status, Body: make([]byte, c.body)}
+		if err := svc.FinishIdempotent(ctx, p, rec, c.complete); err != nil {
+			t.Fatal(err)
+		}
+		prior, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/audits")
+		if err != nil {
+			t.Fatalf("%s: retry: %v", c.name, err)
+		}
+		if kept := prior != nil; kept != c.kept {
+			t.Errorf("%s: kept %v, want %v", c.name, kept, c.kept)
+		}
+		if prior != nil {
+			if err := prior.Replayable([]byte{1}); err != nil {
+				t.Errorf("%s: same body: %v", c.name, err)
+			}
+			if err := prior.Replayable([]byte{2}); ErrorCode(err) != CodeValidationFailed {
+				t.Errorf("%s: another body: %v, want validation_failed", c.name, err)
+			}
+		}
+	}
+}
