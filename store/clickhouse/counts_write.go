@@ -3,38 +3,33 @@ package clickhouse
 import (
 	"context"
 	"time"
-
-	"github.com/fourd-dev/fourd/engine"
 )
 
-// countKey is one group of the finding_counts table.
-type countKey struct {
-	severity, dimension, status, resourceType, account, region, ruleID string
-}
-
 // snapshotCounts aggregates a snapshot's counts while it streams in, so that
-// writing them costs no scan of the snapshot. Past max groups it gives up
-// (overflow) and the server aggregates instead.
+// writing them costs no scan of the snapshot. Groups are kept in the
+// snapshot's dictionary codes (dicts, set by insertFindings). Past max
+// groups it gives up (overflow) and the server aggregates instead.
 type snapshotCounts struct {
 	max      int
-	groups   map[countKey]uint64
+	groups   map[countCodes]uint64
+	dicts    *snapshotDicts
 	overflow bool
 }
 
 func newSnapshotCounts(max int) *snapshotCounts {
-	return &snapshotCounts{max: max, groups: map[countKey]uint64{}}
+	return &snapshotCounts{max: max, groups: map[countCodes]uint64{}}
 }
 
-func (c *snapshotCounts) add(f *engine.Finding) {
+func (c *snapshotCounts) add(k countCodes) {
 	if c.overflow {
 		return
 	}
-	k := countKey{string(f.Severity), string(f.Dimension), string(f.Status), f.ResourceType, f.Account, f.Region, f.RuleID}
-	if _, ok := c.groups[k]; !ok && len(c.groups) >= c.max {
+	n, ok := c.groups[k]
+	if !ok && len(c.groups) >= c.max {
 		c.overflow, c.groups = true, nil
 		return
 	}
-	c.groups[k]++
+	c.groups[k] = n + 1
 }
 
 const countColumns = "tenant_id, audit_id, severity, dimension, status, resource_type, account, region, rule_id, n, written_at"
@@ -56,8 +51,10 @@ GROUP BY tenant_id, audit_id, severity, dimension, status, resource_type, accoun
 	if err != nil {
 		return err
 	}
+	d := c.dicts
 	for k, n := range c.groups {
-		if err := b.Append(tenantID, auditID, k.severity, k.dimension, k.status, k.resourceType, k.account, k.region, k.ruleID, n, writtenAt); err != nil {
+		if err := b.Append(tenantID, auditID, k.severity, k.dimension, k.status, d[dictResourceType].values[k.resourceType],
+			d[dictAccount].values[k.account], d[dictRegion].values[k.region], d[dictRule].values[k.rule], n, writtenAt); err != nil {
 			b.Abort()
 			return err
 		}

@@ -10,11 +10,11 @@ import (
 
 // Hooks for the external tests of this package.
 
-// CanPresize reports whether presizeStrings knows the driver's layout.
+// CanPresize reports whether rawStringColumn knows the driver's layout.
 var CanPresize = canPresize
 
-// PresizeStrings is presizeStrings.
-var PresizeStrings = presizeStrings
+// RawStringColumn is rawStringColumn.
+var RawStringColumn = rawStringColumn
 
 // StringColumnCap is the capacity of a String column's byte buffer.
 func StringColumnCap(c *column.String) int {

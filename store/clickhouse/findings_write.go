@@ -1,16 +1,16 @@
 package clickhouse
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
 	"slices"
-	"strings"
+
 	"sync"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/fourd-dev/fourd/engine"
 )
 
@@ -105,6 +105,7 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 // everything and is returned once every send has finished, so that a
 // cleanup afterwards sees every row that reached the server. (Sends are not
 // canceled: the server may still commit a block whose client went away.)
+// counts, when not nil, gathers the snapshot's counts.
 func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
 	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts) (int64, error) {
 	var (
@@ -120,32 +121,37 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 			close(failed)
 		}
 	}
-	full := make(chan []findingRow)
+	full := make(chan *findingBatch)
 	// Sent batches come back to be filled again: at most
-	// snapshotInserters+1 batches of rows exist, and the garbage collector
-	// sees none of them churn.
-	free := make(chan []findingRow, snapshotInserters+1)
+	// snapshotInserters+1 batches exist, and the garbage collector sees
+	// none of them churn.
+	free := make(chan *findingBatch, snapshotInserters+1)
 	var wg sync.WaitGroup
+	consts := snapshotConsts{tenantID, auditID, writtenAt.Unix()}
 	for range snapshotInserters {
 		wg.Go(func() {
 			var sc columnScratch
-			for rows := range full {
+			for b := range full {
 				select {
 				case <-failed:
-					continue
 				default:
+					if err := s.sendFindingBatch(ctx, &sc, consts, b); err != nil {
+						fail(err)
+					}
 				}
-				if err := s.sendFindingBatch(ctx, &sc, tenantID, auditID, writtenAt, rows); err != nil {
-					fail(err)
-				}
+				b.reset()
 				select {
-				case free <- rows[:0]:
+				case free <- b:
 				default: // never blocks a sender
 				}
 			}
 		})
 	}
-	n, err := s.fillBatches(ctx, findings, counts, full, free, failed)
+	dicts := new(snapshotDicts)
+	if counts != nil {
+		counts.dicts = dicts
+	}
+	n, err := s.fillBatches(ctx, findings, &batchAppender{dicts: dicts}, counts, full, free, failed)
 	if err != nil {
 		fail(err) // queued batches are dropped, not sent
 	}
@@ -161,15 +167,17 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 
 // fillBatches reads and validates the iterator's findings and hands each
 // full batch to the senders until they fail.
-func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Finding, error], counts *snapshotCounts,
-	full chan<- []findingRow, free <-chan []findingRow, failed <-chan struct{}) (n int64, err error) {
-	var rows []findingRow
-	bytes := 0
+func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Finding, error], app *batchAppender,
+	counts *snapshotCounts, full chan<- *findingBatch, free <-chan *findingBatch, failed <-chan struct{}) (n int64, err error) {
+	var b *findingBatch
 	errStopped := errors.New("stopped after a failed send")
 	handOff := func() error {
+		for i := range b.dict {
+			b.dict[i] = app.dicts[i].values
+		}
 		select {
-		case full <- rows:
-			rows, bytes = nil, 0
+		case full <- b:
+			b = nil
 			return nil
 		case <-failed:
 			return errStopped
@@ -186,28 +194,28 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 			return n, errStopped
 		default:
 		}
-		row, err := newFindingRow(&f)
+		if b == nil {
+			select {
+			case b = <-free:
+			default:
+				b = new(findingBatch)
+			}
+		}
+		cc, err := app.add(b, &f)
 		if err != nil {
 			return n, err
 		}
-		if rows == nil {
-			select {
-			case rows = <-free:
-			default:
-				rows = make([]findingRow, 0, min(s.cfg.BatchSize, 1<<14))
-			}
+		if counts != nil {
+			counts.add(cc)
 		}
-		rows = append(rows, row)
-		counts.add(&f)
 		n++
-		bytes += row.size()
-		if len(rows) >= s.cfg.BatchSize || bytes >= maxBatchBytes {
+		if b.len() >= s.cfg.BatchSize || b.bytes >= maxBatchBytes {
 			if err := handOff(); err != nil {
 				return n, err
 			}
 		}
 	}
-	if len(rows) > 0 {
+	if b != nil && b.len() > 0 {
 		if err := handOff(); err != nil {
 			return n, err
 		}
@@ -219,56 +227,78 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 // keys into finding_resources, each sorted by its table's order key first:
 // the server then skips sorting the block, which otherwise costs it more
 // than the rest of the insert (docs/benchmarks.md, issue 2).
-func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, tenantID, auditID string, writtenAt time.Time, rows []findingRow) error {
-	order := sc.order[:0]
-	for i := range rows {
-		order = append(order, sortEntry{key: rows[i].findingKey, row: int32(i)})
+func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
+	n := b.len()
+	sc.order = slices.Grow(sc.order[:0], n)[:n]
+	sc.tmp = slices.Grow(sc.tmp[:0], n)[:n]
+	for i := range n {
+		sc.order[i] = sortEntry{key: b.findingKey[i], row: int32(i)}
 	}
-	sc.order = order
-	sortRows(order, rows, compareFindingKeys)
-	consts := snapshotConsts{tenantID, auditID, writtenAt.Unix()}
-	if err := s.sendColumns(ctx, sc, insertFindingsSQL, findingTableColumns, rows, order, consts); err != nil {
+	order := sortBy(sc.order, sc.tmp, b.compareFindings)
+	w, err := s.newColumnWriter(ctx, sc, insertFindingsSQL, order)
+	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
-	for i := range order {
-		order[i].key = rows[order[i].row].resourceKey
+	w.constString(consts.tenantID)
+	w.constString(consts.auditID)
+	w.uint8s(b.sevOrder)
+	w.strings(b.id)
+	w.int8s(b.severity)
+	w.int8s(b.dimension)
+	w.int8s(b.status)
+	w.coded(b.codes[dictResolution], b.dict[dictResolution])
+	w.strings(b.resourceID)
+	w.coded(b.codes[dictRule], b.dict[dictRule])
+	w.coded(b.codes[dictResourceType], b.dict[dictResourceType])
+	w.coded(b.codes[dictProvider], b.dict[dictProvider])
+	w.coded(b.codes[dictAccount], b.dict[dictAccount])
+	w.coded(b.codes[dictRegion], b.dict[dictRegion])
+	w.strings(b.title)
+	w.strings(b.description)
+	w.strings(b.remediation)
+	w.strings(b.evidence)
+	w.arrays(b.compliance)
+	w.int64s(b.firstSeen)
+	w.int64s(b.lastSeen)
+	w.int64s(b.resolved)
+	w.constInt64(consts.writtenAt)
+	if err := w.send(); err != nil {
+		return fmt.Errorf("send findings: %w", err)
 	}
-	sortRows(order, rows, compareResourceKeys)
-	if err := s.sendColumns(ctx, sc, insertFindingResourcesSQL, findingResourceColumns, rows, order, consts); err != nil {
+
+	// From finding order, a stable sort by resource key leaves each
+	// resource's findings in finding order, as finding_resources wants.
+	for i := range order {
+		order[i].key = b.resourceKey[order[i].row]
+	}
+	if &order[0] == &sc.tmp[0] {
+		sc.order, sc.tmp = sc.tmp, sc.order
+	}
+	order = sortBy(order, sc.tmp, b.compareResources)
+	if w, err = s.newColumnWriter(ctx, sc, insertFindingResourcesSQL, order); err != nil {
+		return fmt.Errorf("send finding resources: %w", err)
+	}
+	w.constString(consts.tenantID)
+	w.constString(consts.auditID)
+	w.strings(b.resourceID)
+	w.uint8s(b.sevOrder)
+	w.strings(b.id)
+	w.constInt64(consts.writtenAt)
+	if err := w.send(); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
 	return nil
 }
 
-// sortEntry is a row of a batch by its packed sort key: sorting these
-// compares integers and touches the rows only on equal keys.
-type sortEntry struct {
-	key uint64
-	row int32
-}
-
-// sortRows sorts order by key, then by cmp of the rows for equal keys.
-func sortRows(order []sortEntry, rows []findingRow, cmp func(a, b *findingRow) int) {
-	slices.SortFunc(order, func(a, b sortEntry) int {
-		if a.key != b.key {
-			if a.key < b.key {
-				return -1
-			}
-			return 1
-		}
-		return cmp(&rows[a.row], &rows[b.row])
-	})
-}
-
-// columnScratch is one sender's reusable buffers: a batch's sort order and
-// one column's values at a time, so that a batch costs no per-column
+// columnScratch is one sender's reusable buffers: a batch's sort orders
+// and one column's values at a time, so that a batch costs no per-column
 // allocation beyond what the driver copies.
 type columnScratch struct {
-	order []sortEntry
-	strs  []string
-	u8    []uint8
-	i8    []int8
-	i64   []int64
+	order, tmp []sortEntry
+	strs       []string
+	u8         []uint8
+	i8         []int8
+	i64        []int64
 }
 
 // snapshotConsts are the column values every row of a snapshot shares.
@@ -277,150 +307,185 @@ type snapshotConsts struct {
 	writtenAt         int64
 }
 
-// rowColumn is how one column of an INSERT is read from a findingRow (or
-// from the snapshot's constants): exactly one field is set.
-type rowColumn struct {
-	str   func(*findingRow) string
-	u8    func(*findingRow) uint8
-	i8    func(*findingRow) int8
-	i64   func(*findingRow) int64
-	arr   func(*findingRow) []string
-	konst func(snapshotConsts) any // a string or an int64
+// columnWriter appends the columns of one INSERT, in the INSERT's order,
+// each gathered from a batch column in the sorted order. The first error
+// sticks and is returned by send.
+type columnWriter struct {
+	b     driver.Batch
+	sc    *columnScratch
+	order []sortEntry
+	col   int
+	err   error
 }
 
-// sendColumns sends one INSERT of rows in order, appending column by column
-// (no per-value interface conversion) from sc's buffers.
-func (s *Store) sendColumns(ctx context.Context, sc *columnScratch, insert string, cols []rowColumn,
-	rows []findingRow, order []sortEntry, consts snapshotConsts) error {
+func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, insert string, order []sortEntry) (*columnWriter, error) {
 	b, err := s.conn.PrepareBatch(ctx, insert)
 	if err != nil {
-		return fmt.Errorf("prepare batch: %w", err)
+		return nil, fmt.Errorf("prepare batch: %w", err)
 	}
-	n := len(order)
-	for i, c := range cols {
-		var v any
-		switch {
-		case c.str != nil:
-			sc.strs = slices.Grow(sc.strs[:0], n)[:n]
-			size := 0
-			for j, e := range order {
-				sc.strs[j] = c.str(&rows[e.row])
-				size += len(sc.strs[j])
-			}
-			presizeStrings(b, i, n, size)
-			v = sc.strs
-		case c.u8 != nil:
-			sc.u8 = slices.Grow(sc.u8[:0], n)[:n]
-			for j, e := range order {
-				sc.u8[j] = c.u8(&rows[e.row])
-			}
-			v = sc.u8
-		case c.i8 != nil:
-			sc.i8 = slices.Grow(sc.i8[:0], n)[:n]
-			for j, e := range order {
-				sc.i8[j] = c.i8(&rows[e.row])
-			}
-			v = sc.i8
-		case c.i64 != nil:
-			sc.i64 = slices.Grow(sc.i64[:0], n)[:n]
-			for j, e := range order {
-				sc.i64[j] = c.i64(&rows[e.row])
-			}
-			v = sc.i64
-		case c.arr != nil:
-			for _, e := range order {
-				if err := b.Column(i).AppendRow(c.arr(&rows[e.row])); err != nil {
-					b.Abort()
-					return err
-				}
-			}
-			continue
-		default:
-			switch k := c.konst(consts).(type) {
-			case string:
-				sc.strs = slices.Grow(sc.strs[:0], n)[:n]
-				for j := range sc.strs {
-					sc.strs[j] = k
-				}
-				presizeStrings(b, i, n, n*len(k))
-				v = sc.strs
-			case int64:
-				sc.i64 = slices.Grow(sc.i64[:0], n)[:n]
-				for j := range sc.i64 {
-					sc.i64[j] = k
-				}
-				v = sc.i64
-			}
-		}
-		if err := b.Column(i).Append(v); err != nil {
-			b.Abort()
-			return err
-		}
-	}
-	clear(sc.strs) // drop references to the batch's strings
-	return b.Send()
+	return &columnWriter{b: b, sc: sc, order: order}, nil
 }
 
-// compareFindingKeys orders rows as the findings table does inside one
-// snapshot: by sev_order, then id.
-func compareFindingKeys(a, b *findingRow) int {
-	if c := cmp.Compare(a.findingKey, b.findingKey); c != 0 {
-		return c
+// next returns the index of the column to append, or -1 after an error.
+func (w *columnWriter) next() int {
+	if w.err != nil {
+		return -1
 	}
-	return strings.Compare(a.id, b.id)
+	w.col++
+	return w.col - 1
 }
 
-// compareResourceKeys orders rows as finding_resources does inside one
-// snapshot: by resource id, then as compareFindingKeys.
-func compareResourceKeys(a, b *findingRow) int {
-	if c := cmp.Compare(a.resourceKey, b.resourceKey); c != 0 {
-		return c
+func (w *columnWriter) append(i int, v any) {
+	if err := w.b.Column(i).Append(v); err != nil {
+		w.err = err
 	}
-	if c := strings.Compare(a.resourceID, b.resourceID); c != 0 {
-		return c
+}
+
+// strings appends col in order; into the driver's buffer directly when its
+// layout is known (see presize.go), else through the scratch slice.
+func (w *columnWriter) strings(col []string) {
+	i := w.next()
+	if i < 0 {
+		return
 	}
-	return compareFindingKeys(a, b)
+	if raw := rawStringColumn(w.b, i); raw != nil {
+		size := 0
+		for _, e := range w.order {
+			size += len(col[e.row])
+		}
+		raw.Buf = slices.Grow(raw.Buf, size)
+		raw.Pos = slices.Grow(raw.Pos, len(w.order))
+		for _, e := range w.order {
+			raw.Append(col[e.row])
+		}
+		return
+	}
+	strs := w.scratchStrings()
+	for j, e := range w.order {
+		strs[j] = col[e.row]
+	}
+	w.append(i, strs)
+}
+
+// coded appends a dictionary-coded column in order.
+func (w *columnWriter) coded(codes []uint32, values []string) {
+	i := w.next()
+	if i < 0 {
+		return
+	}
+	if raw := rawStringColumn(w.b, i); raw != nil {
+		size := 0
+		for _, e := range w.order {
+			size += len(values[codes[e.row]])
+		}
+		raw.Buf = slices.Grow(raw.Buf, size)
+		raw.Pos = slices.Grow(raw.Pos, len(w.order))
+		for _, e := range w.order {
+			raw.Append(values[codes[e.row]])
+		}
+		return
+	}
+	strs := w.scratchStrings()
+	for j, e := range w.order {
+		strs[j] = values[codes[e.row]]
+	}
+	w.append(i, strs)
+}
+
+func (w *columnWriter) constString(v string) {
+	i := w.next()
+	if i < 0 {
+		return
+	}
+	if raw := rawStringColumn(w.b, i); raw != nil {
+		raw.Buf = slices.Grow(raw.Buf, len(v)*len(w.order))
+		raw.Pos = slices.Grow(raw.Pos, len(w.order))
+		for range w.order {
+			raw.Append(v)
+		}
+		return
+	}
+	strs := w.scratchStrings()
+	for j := range strs {
+		strs[j] = v
+	}
+	w.append(i, strs)
+}
+
+func (w *columnWriter) scratchStrings() []string {
+	w.sc.strs = slices.Grow(w.sc.strs[:0], len(w.order))[:len(w.order)]
+	return w.sc.strs
+}
+
+func (w *columnWriter) uint8s(col []uint8) {
+	if i := w.next(); i >= 0 {
+		v := slices.Grow(w.sc.u8[:0], len(w.order))[:len(w.order)]
+		for j, e := range w.order {
+			v[j] = col[e.row]
+		}
+		w.sc.u8 = v
+		w.append(i, v)
+	}
+}
+
+func (w *columnWriter) int8s(col []int8) {
+	if i := w.next(); i >= 0 {
+		v := slices.Grow(w.sc.i8[:0], len(w.order))[:len(w.order)]
+		for j, e := range w.order {
+			v[j] = col[e.row]
+		}
+		w.sc.i8 = v
+		w.append(i, v)
+	}
+}
+
+func (w *columnWriter) int64s(col []int64) {
+	if i := w.next(); i >= 0 {
+		v := slices.Grow(w.sc.i64[:0], len(w.order))[:len(w.order)]
+		for j, e := range w.order {
+			v[j] = col[e.row]
+		}
+		w.sc.i64 = v
+		w.append(i, v)
+	}
+}
+
+func (w *columnWriter) constInt64(k int64) {
+	if i := w.next(); i >= 0 {
+		v := slices.Grow(w.sc.i64[:0], len(w.order))[:len(w.order)]
+		for j := range v {
+			v[j] = k
+		}
+		w.sc.i64 = v
+		w.append(i, v)
+	}
+}
+
+func (w *columnWriter) arrays(col [][]string) {
+	i := w.next()
+	if i < 0 {
+		return
+	}
+	c := w.b.Column(i)
+	for _, e := range w.order {
+		if err := c.AppendRow(col[e.row]); err != nil {
+			w.err = err
+			return
+		}
+	}
+}
+
+// send sends the INSERT, or aborts it after an append error.
+func (w *columnWriter) send() error {
+	clear(w.sc.strs) // drop references to the batch's strings
+	if w.err != nil {
+		w.b.Abort()
+		return w.err
+	}
+	return w.b.Send()
 }
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at)"
-
-// findingTableColumns read the columns of insertFindingsSQL, in its order.
-var findingTableColumns = []rowColumn{
-	{konst: func(c snapshotConsts) any { return c.tenantID }},
-	{konst: func(c snapshotConsts) any { return c.auditID }},
-	{u8: func(r *findingRow) uint8 { return r.sevOrder }},
-	{str: func(r *findingRow) string { return r.id }},
-	{i8: func(r *findingRow) int8 { return r.severity }},
-	{i8: func(r *findingRow) int8 { return r.dimension }},
-	{i8: func(r *findingRow) int8 { return r.status }},
-	{str: func(r *findingRow) string { return r.resolution }},
-	{str: func(r *findingRow) string { return r.resourceID }},
-	{str: func(r *findingRow) string { return r.ruleID }},
-	{str: func(r *findingRow) string { return r.resourceType }},
-	{str: func(r *findingRow) string { return r.provider }},
-	{str: func(r *findingRow) string { return r.account }},
-	{str: func(r *findingRow) string { return r.region }},
-	{str: func(r *findingRow) string { return r.title }},
-	{str: func(r *findingRow) string { return r.description }},
-	{str: func(r *findingRow) string { return r.remediation }},
-	{str: func(r *findingRow) string { return r.evidence }},
-	{arr: func(r *findingRow) []string { return r.compliance }},
-	{i64: func(r *findingRow) int64 { return r.firstSeen }},
-	{i64: func(r *findingRow) int64 { return r.lastSeen }},
-	{i64: func(r *findingRow) int64 { return r.resolved }},
-	{konst: func(c snapshotConsts) any { return c.writtenAt }},
-}
-
-// findingResourceColumns read the columns of insertFindingResourcesSQL, in
-// its order.
-var findingResourceColumns = []rowColumn{
-	{konst: func(c snapshotConsts) any { return c.tenantID }},
-	{konst: func(c snapshotConsts) any { return c.auditID }},
-	{str: func(r *findingRow) string { return r.resourceID }},
-	{u8: func(r *findingRow) uint8 { return r.sevOrder }},
-	{str: func(r *findingRow) string { return r.id }},
-	{konst: func(c snapshotConsts) any { return c.writtenAt }},
-}
 
 const insertFindingsSQL = "INSERT INTO findings (" + findingColumns + ", written_at)"
 

@@ -11,13 +11,13 @@ import (
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
-// The presizing of String columns relies on the driver's layout: this
+// Writing String columns directly relies on the driver's layout: this
 // fails when a driver upgrade changes it, instead of losing the speed
-// silently. It also checks that a presized column holds exactly what was
+// silently. It also checks that the server receives exactly what was
 // appended.
-func TestPresizeStringColumns(t *testing.T) {
+func TestRawStringColumn(t *testing.T) {
 	if !clickhouse.CanPresize {
-		t.Fatal("column.String's layout is not the one presizeStrings knows: update stringColumnLayout")
+		t.Fatal("column.String's layout is not the one rawStringColumn knows: update stringColumnLayout")
 	}
 	s := chtest.New(t)
 	ctx := context.Background()
@@ -29,14 +29,18 @@ func TestPresizeStringColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	vals := []string{"", "x", strings.Repeat("long ", 100)}
-	clickhouse.PresizeStrings(b, 0, len(vals), 600)
-	clickhouse.PresizeStrings(b, 1, 3, 3) // not a String column: nothing happens
-	clickhouse.PresizeStrings(b, 7, 3, 3) // no such column: nothing happens
-	if got := clickhouse.StringColumnCap(b.Columns()[0].(*column.String)); got < 600 {
-		t.Fatalf("presized buffer holds %d bytes, want ≥ 600", got)
+	raw := clickhouse.RawStringColumn(b, 0)
+	if raw == nil {
+		t.Fatal("no raw buffer for a String column")
 	}
-	if err := b.Column(0).Append(vals); err != nil {
-		t.Fatal(err)
+	if clickhouse.RawStringColumn(b, 1) != nil || clickhouse.RawStringColumn(b, 7) != nil {
+		t.Fatal("a raw String buffer for a UInt8 column or a column that does not exist")
+	}
+	for _, v := range vals {
+		raw.Append(v)
+	}
+	if got := clickhouse.StringColumnCap(b.Columns()[0].(*column.String)); got < len(vals[2]) {
+		t.Fatalf("the column's buffer holds %d bytes, want ≥ %d", got, len(vals[2]))
 	}
 	if err := b.Column(1).Append([]uint8{1, 2, 3}); err != nil {
 		t.Fatal(err)

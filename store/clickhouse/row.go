@@ -3,8 +3,6 @@ package clickhouse
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -38,88 +36,6 @@ func fromCHTime(t time.Time) time.Time {
 	return t.UTC()
 }
 
-// findingRow is a finding checked and converted for the findings table:
-// only what the table stores, compact (a snapshot batch holds 100k of
-// them), with a sort key for each of the two orders a batch is sent in.
-type findingRow struct {
-	id, resourceID, ruleID, resourceType, provider, account, region string
-	title, description, remediation, evidence, resolution           string
-	compliance                                                      []string
-	firstSeen, lastSeen, resolved                                   int64 // DateTime seconds
-	// findingKey packs sev_order and the first bytes of the id, resourceKey
-	// the first bytes of the resource id: sorting by them orders almost
-	// every pair without comparing strings.
-	findingKey, resourceKey uint64
-	sevOrder                uint8
-	// The Enum8 values of severity, dimension and status, as the findings
-	// table declares them.
-	severity, dimension, status int8
-}
-
-// newFindingRow validates f. A finding that the table cannot hold faithfully
-// is validation_failed, never a panic or a silently altered row.
-func newFindingRow(f *engine.Finding) (findingRow, error) {
-	var r findingRow
-	if !engine.ValidID(engine.PrefixFinding, f.ID) {
-		return r, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
-	}
-	if !f.Severity.Valid() {
-		return r, engine.FieldErrorf("severity", "finding %s: severity must be one of info, low, medium, high, critical; got %q", f.ID, f.Severity)
-	}
-	if !f.Dimension.Valid() {
-		return r, engine.FieldErrorf("dimension", "finding %s: unknown dimension %q", f.ID, f.Dimension)
-	}
-	if !f.Status.Valid() {
-		return r, engine.FieldErrorf("status", "finding %s: status must be open or resolved; got %q", f.ID, f.Status)
-	}
-	switch f.Resolution {
-	case engine.ResolutionNone, engine.ResolutionFixed, engine.ResolutionAcceptedRisk:
-	default:
-		return r, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
-	}
-	if len(f.Evidence) > 0 && !json.Valid(f.Evidence) {
-		return r, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
-	}
-	var err error
-	if r.firstSeen, err = chSeconds("first_seen_at", f.FirstSeenAt); err != nil {
-		return r, err
-	}
-	if r.lastSeen, err = chSeconds("last_seen_at", f.LastSeenAt); err != nil {
-		return r, err
-	}
-	var resolved time.Time
-	if f.ResolvedAt != nil {
-		resolved = *f.ResolvedAt
-	}
-	if r.resolved, err = chSeconds("resolved_at", resolved); err != nil {
-		return r, err
-	}
-	r.id, r.resourceID, r.ruleID, r.resourceType = f.ID, f.ResourceID, f.RuleID, f.ResourceType
-	r.provider, r.account, r.region = f.Provider, f.Account, f.Region
-	r.title, r.description, r.remediation = f.Title, f.Description, f.Remediation
-	r.evidence, r.resolution = string(f.Evidence), string(f.Resolution)
-	r.compliance = f.Compliance
-	if r.compliance == nil {
-		r.compliance = []string{}
-	}
-	r.sevOrder = sevOrder(f.Severity)
-	r.severity = int8(f.Severity.Rank())
-	r.dimension = int8(slices.Index(engine.Dimensions, f.Dimension) + 1)
-	r.status = 1
-	if f.Status == engine.StatusResolved {
-		r.status = 2
-	}
-	r.findingKey = uint64(r.sevOrder)<<56 | keyPrefix(r.id, len(engine.PrefixFinding)+1, 7)>>8
-	r.resourceKey = keyPrefix(r.resourceID, strings.IndexByte(r.resourceID, '_')+1, 8)
-	return r, nil
-}
-
-// chSeconds is toCHTime as seconds since 1970.
-func chSeconds(field string, t time.Time) (int64, error) {
-	ct, err := toCHTime(field, t)
-	return ct.Unix(), err
-}
-
 // keyPrefix packs up to n (≤ 8) bytes of s from offset skip, big-endian and
 // zero-padded, so that comparing two packed values orders the strings as
 // far as those bytes go; equal values need the strings compared.
@@ -134,16 +50,6 @@ func keyPrefix(s string, skip, n int) uint64 {
 	return k << (8 * (8 - n))
 }
 
-// size estimates the bytes the row takes in a batch.
-func (r *findingRow) size() int {
-	n := 96 + len(r.id) + len(r.resourceID) + len(r.ruleID) + len(r.resourceType) + len(r.provider) +
-		len(r.account) + len(r.region) + len(r.title) + len(r.description) + len(r.remediation) + len(r.evidence)
-	for _, c := range r.compliance {
-		n += 8 + len(c)
-	}
-	return n
-}
-
 // sevOrder is the key column that sorts most severe first: 0 is critical.
 func sevOrder(s engine.Severity) uint8 { return uint8(len(engine.Severities) - s.Rank()) }
 
@@ -156,7 +62,7 @@ func severityOfOrder(o int) engine.Severity {
 var numBuckets = len(engine.Severities)
 
 // findingColumns is the column list findings are written and read with, in
-// the order of findingRow.values and scanFinding.
+// the order of sendFindingBatch and scanFinding.
 const findingColumns = `tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
 evidence, compliance, first_seen_at, last_seen_at, resolved_at`

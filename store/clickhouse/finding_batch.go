@@ -1,0 +1,318 @@
+package clickhouse
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// A snapshot batch is held column by column (findingBatch): sending it
+// gathers each column in the batch's sorted order from one small array,
+// where rows held as structs made every column a pass over the whole batch
+// (one cache miss per row and column, the largest client cost of a
+// snapshot write; docs/benchmarks.md, issue 2). The few-valued columns are
+// numbered by the snapshot's dictionaries, which also make the per-snapshot
+// counts group by integers.
+
+// The dictionary-coded columns of a findingBatch.
+const (
+	dictRule = iota
+	dictResourceType
+	dictProvider
+	dictAccount
+	dictRegion
+	dictResolution
+	numDicts
+)
+
+// stringDict numbers the distinct values of one column of a snapshot. A
+// value equal to the previous one costs no hashing: a finding's resource
+// fields repeat over the findings of that resource.
+type stringDict struct {
+	codes    map[string]uint32
+	values   []string
+	last     string
+	lastCode uint32
+}
+
+func (d *stringDict) code(s string) uint32 {
+	if len(d.values) > 0 && s == d.last {
+		return d.lastCode
+	}
+	c, ok := d.codes[s]
+	if !ok {
+		if d.codes == nil {
+			d.codes = map[string]uint32{}
+		}
+		c = uint32(len(d.values))
+		d.values = append(d.values, s)
+		d.codes[s] = c
+	}
+	d.last, d.lastCode = s, c
+	return c
+}
+
+// snapshotDicts are a snapshot's dictionaries, filled by the one goroutine
+// that validates its findings. A batch handed to a sender carries the
+// values as they were at hand-off: later codes only append.
+type snapshotDicts [numDicts]stringDict
+
+// secondsCache remembers the last time converted for one DateTime column:
+// a snapshot's findings mostly share their times.
+type secondsCache struct {
+	t  time.Time
+	s  int64
+	ok bool
+}
+
+func (c *secondsCache) seconds(field string, t time.Time) (int64, error) {
+	if c.ok && t == c.t {
+		return c.s, nil
+	}
+	ct, err := toCHTime(field, t)
+	if err != nil {
+		return 0, err
+	}
+	c.t, c.s, c.ok = t, ct.Unix(), true
+	return c.s, nil
+}
+
+// countCodes is a group of the snapshot's counts in dictionary codes.
+type countCodes struct {
+	severity, dimension, status         int8
+	rule, resourceType, account, region uint32
+}
+
+// findingBatch is a batch of a snapshot's findings, checked and converted
+// for the findings table, one slice per column.
+type findingBatch struct {
+	id, resourceID, title, description, remediation, evidence []string
+	compliance                                                [][]string
+	codes                                                     [numDicts][]uint32
+	dict                                                      [numDicts][]string // set at hand-off
+	firstSeen, lastSeen, resolved                             []int64            // DateTime seconds
+	// findingKey packs sev_order and the first bytes of the id, resourceKey
+	// the first bytes of the resource id: sorting by them orders almost
+	// every pair without comparing strings.
+	findingKey, resourceKey []uint64
+	sevOrder                []uint8
+	// The Enum8 values of severity, dimension and status, as the findings
+	// table declares them.
+	severity, dimension, status []int8
+	// bytes estimates the batch's size.
+	bytes int
+}
+
+func (b *findingBatch) len() int { return len(b.id) }
+
+// reset empties the batch for reuse, keeping its capacity.
+func (b *findingBatch) reset() {
+	clear(b.id) // no string outlives its batch through a reused array
+	clear(b.resourceID)
+	clear(b.title)
+	clear(b.description)
+	clear(b.remediation)
+	clear(b.evidence)
+	clear(b.compliance)
+	b.id, b.resourceID, b.title, b.description = b.id[:0], b.resourceID[:0], b.title[:0], b.description[:0]
+	b.remediation, b.evidence, b.compliance = b.remediation[:0], b.evidence[:0], b.compliance[:0]
+	for i := range b.codes {
+		b.codes[i] = b.codes[i][:0]
+		b.dict[i] = nil
+	}
+	b.firstSeen, b.lastSeen, b.resolved = b.firstSeen[:0], b.lastSeen[:0], b.resolved[:0]
+	b.findingKey, b.resourceKey, b.sevOrder = b.findingKey[:0], b.resourceKey[:0], b.sevOrder[:0]
+	b.severity, b.dimension, b.status = b.severity[:0], b.dimension[:0], b.status[:0]
+	b.bytes = 0
+}
+
+// batchAppender validates findings into batches, with the snapshot's
+// dictionaries and time caches.
+type batchAppender struct {
+	dicts                      *snapshotDicts
+	first, last, resolvedCache secondsCache
+}
+
+// add validates f and appends it to b. A finding that the table cannot hold
+// faithfully is validation_failed, never a panic or a silently altered row;
+// b is unchanged then.
+func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, error) {
+	if !engine.ValidID(engine.PrefixFinding, f.ID) {
+		return countCodes{}, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
+	}
+	if !f.Severity.Valid() {
+		return countCodes{}, engine.FieldErrorf("severity", "finding %s: severity must be one of info, low, medium, high, critical; got %q", f.ID, f.Severity)
+	}
+	if !f.Dimension.Valid() {
+		return countCodes{}, engine.FieldErrorf("dimension", "finding %s: unknown dimension %q", f.ID, f.Dimension)
+	}
+	if !f.Status.Valid() {
+		return countCodes{}, engine.FieldErrorf("status", "finding %s: status must be open or resolved; got %q", f.ID, f.Status)
+	}
+	switch f.Resolution {
+	case engine.ResolutionNone, engine.ResolutionFixed, engine.ResolutionAcceptedRisk:
+	default:
+		return countCodes{}, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
+	}
+	if len(f.Evidence) > 0 && !json.Valid(f.Evidence) {
+		return countCodes{}, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
+	}
+	first, err := a.first.seconds("first_seen_at", f.FirstSeenAt)
+	if err != nil {
+		return countCodes{}, err
+	}
+	last, err := a.last.seconds("last_seen_at", f.LastSeenAt)
+	if err != nil {
+		return countCodes{}, err
+	}
+	var resolvedAt time.Time
+	if f.ResolvedAt != nil {
+		resolvedAt = *f.ResolvedAt
+	}
+	resolved, err := a.resolvedCache.seconds("resolved_at", resolvedAt)
+	if err != nil {
+		return countCodes{}, err
+	}
+	compliance := f.Compliance
+	if compliance == nil {
+		compliance = []string{}
+	}
+	d := a.dicts
+	cc := countCodes{
+		severity:     int8(f.Severity.Rank()),
+		dimension:    int8(slices.Index(engine.Dimensions, f.Dimension) + 1),
+		status:       1,
+		rule:         d[dictRule].code(f.RuleID),
+		resourceType: d[dictResourceType].code(f.ResourceType),
+		account:      d[dictAccount].code(f.Account),
+		region:       d[dictRegion].code(f.Region),
+	}
+	if f.Status == engine.StatusResolved {
+		cc.status = 2
+	}
+	b.codes[dictRule] = append(b.codes[dictRule], cc.rule)
+	b.codes[dictResourceType] = append(b.codes[dictResourceType], cc.resourceType)
+	b.codes[dictAccount] = append(b.codes[dictAccount], cc.account)
+	b.codes[dictRegion] = append(b.codes[dictRegion], cc.region)
+	b.codes[dictProvider] = append(b.codes[dictProvider], d[dictProvider].code(f.Provider))
+	b.codes[dictResolution] = append(b.codes[dictResolution], d[dictResolution].code(string(f.Resolution)))
+
+	so := sevOrder(f.Severity)
+	b.id = append(b.id, f.ID)
+	b.resourceID = append(b.resourceID, f.ResourceID)
+	b.title = append(b.title, f.Title)
+	b.description = append(b.description, f.Description)
+	b.remediation = append(b.remediation, f.Remediation)
+	b.evidence = append(b.evidence, string(f.Evidence))
+	b.compliance = append(b.compliance, compliance)
+	b.firstSeen = append(b.firstSeen, first)
+	b.lastSeen = append(b.lastSeen, last)
+	b.resolved = append(b.resolved, resolved)
+	b.sevOrder = append(b.sevOrder, so)
+	b.severity = append(b.severity, cc.severity)
+	b.dimension = append(b.dimension, cc.dimension)
+	b.status = append(b.status, cc.status)
+	b.findingKey = append(b.findingKey, uint64(so)<<56|keyPrefix(f.ID, len(engine.PrefixFinding)+1, 7)>>8)
+	b.resourceKey = append(b.resourceKey, keyPrefix(f.ResourceID, strings.IndexByte(f.ResourceID, '_')+1, 8))
+
+	b.bytes += 64 + len(f.ID) + len(f.ResourceID) + len(f.Title) + len(f.Description) + len(f.Remediation) + len(f.Evidence)
+	for _, c := range compliance {
+		b.bytes += 16 + len(c)
+	}
+	return cc, nil
+}
+
+// sortEntry is a row of a batch by its packed sort key: sorting these
+// compares integers and looks at the rows only on equal keys.
+type sortEntry struct {
+	key uint64
+	row int32
+}
+
+// radixSort sorts a by key, stably, using tmp (as long as a) as scratch,
+// and returns the sorted slice, which is a or tmp.
+func radixSort(a, tmp []sortEntry) []sortEntry {
+	if len(a) < 2 {
+		return a
+	}
+	var counts [8][256]int
+	for _, e := range a {
+		for p := range counts {
+			counts[p][byte(e.key>>(8*p))]++
+		}
+	}
+	for p := range counts {
+		c := &counts[p]
+		if c[byte(a[0].key>>(8*p))] == len(a) {
+			continue // every key has the same byte here
+		}
+		sum := 0
+		for i, n := range c {
+			c[i] = sum
+			sum += n
+		}
+		shift := 8 * p
+		for _, e := range a {
+			d := byte(e.key >> shift)
+			tmp[c[d]] = e
+			c[d]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
+}
+
+// sortBy sorts order by key, then by cmp of the rows where keys are equal
+// (and so the rows' strings decide). Equal keys are rare for the finding
+// order; for the resource order they are the findings of one resource,
+// already in finding order, which is what cmp asks for as well.
+func sortBy(order, tmp []sortEntry, cmp func(a, b int32) int) []sortEntry {
+	order = radixSort(order, tmp)
+	for i := 0; i < len(order); {
+		j := i + 1
+		for j < len(order) && order[j].key == order[i].key {
+			j++
+		}
+		if run := order[i:j]; len(run) > 1 {
+			sorted := true
+			for k := 1; k < len(run) && sorted; k++ {
+				sorted = cmp(run[k-1].row, run[k].row) <= 0
+			}
+			if !sorted {
+				slices.SortStableFunc(run, func(a, b sortEntry) int { return cmp(a.row, b.row) })
+			}
+		}
+		i = j
+	}
+	return order
+}
+
+// compareFindings orders rows as the findings table does inside one
+// snapshot: by sev_order, then id.
+func (b *findingBatch) compareFindings(x, y int32) int {
+	if b.findingKey[x] != b.findingKey[y] {
+		if b.findingKey[x] < b.findingKey[y] {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(b.id[x], b.id[y])
+}
+
+// compareResources orders rows as finding_resources does inside one
+// snapshot: by resource id, then as compareFindings.
+func (b *findingBatch) compareResources(x, y int32) int {
+	if b.resourceKey[x] != b.resourceKey[y] {
+		if b.resourceKey[x] < b.resourceKey[y] {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(b.resourceID[x], b.resourceID[y]); c != 0 {
+		return c
+	}
+	return b.compareFindings(x, y)
+}

@@ -1,0 +1,84 @@
+package clickhouse
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The batch sort must give exactly what a comparison sort of the full keys
+// gives: keys drawn from a small range force long runs of equal packed keys,
+// and the strings behind them decide, in both orders a batch is sent in.
+func TestSortByMatchesComparisonSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		for _, keyRange := range []uint64{1, 7, 1 << 20, 1 << 63} {
+			b := &findingBatch{}
+			for i := range n {
+				b.findingKey = append(b.findingKey, r.Uint64N(keyRange)<<1)
+				b.resourceKey = append(b.resourceKey, r.Uint64N(keyRange))
+				b.id = append(b.id, string(rune('a'+r.IntN(26)))+string(rune('a'+i%26)))
+				b.resourceID = append(b.resourceID, string(rune('a'+r.IntN(3))))
+			}
+			order := make([]sortEntry, n)
+			tmp := make([]sortEntry, n)
+			for i := range order {
+				order[i] = sortEntry{key: b.findingKey[i], row: int32(i)}
+			}
+			got := sortBy(order, tmp, b.compareFindings)
+			want := rowsSorted(n, b.compareFindings)
+			if !slices.Equal(rowsOf(got), want) {
+				t.Fatalf("n=%d range=%d: finding order %v, want %v", n, keyRange, rowsOf(got), want)
+			}
+			for i := range got {
+				got[i].key = b.resourceKey[got[i].row]
+			}
+			other := tmp
+			if n > 0 && &got[0] == &tmp[0] {
+				other = order
+			}
+			got = sortBy(got, other, b.compareResources)
+			if want := rowsSorted(n, b.compareResources); !slices.Equal(rowsOf(got), want) {
+				t.Fatalf("n=%d range=%d: resource order %v, want %v", n, keyRange, rowsOf(got), want)
+			}
+		}
+	}
+}
+
+func rowsOf(order []sortEntry) []int32 {
+	out := make([]int32, len(order))
+	for i, e := range order {
+		out[i] = e.row
+	}
+	return out
+}
+
+// rowsSorted is the rows 0..n-1 sorted by c, ties by row number (the
+// batch's own order, which a stable sort keeps).
+func rowsSorted(n int, c func(a, b int32) int) []int32 {
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	slices.SortFunc(rows, func(a, b int32) int {
+		if x := c(a, b); x != 0 {
+			return x
+		}
+		return cmp.Compare(a, b)
+	})
+	return rows
+}
+
+func TestStringDict(t *testing.T) {
+	var d stringDict
+	for i, s := range []string{"a", "a", "b", "a", "", "b", ""} {
+		c := d.code(s)
+		if d.values[c] != s {
+			t.Fatalf("value %d: code %d decodes to %q, want %q", i, c, d.values[c], s)
+		}
+	}
+	if !slices.Equal(d.values, []string{"a", "b", ""}) {
+		t.Fatalf("values %q, want a, b and the empty string once each", d.values)
+	}
+}
