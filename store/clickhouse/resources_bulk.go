@@ -66,7 +66,7 @@ type resourcePipeline struct {
 
 	// Owned by the dispatcher: the ids of tenants read whole (see
 	// knownIDsThreshold), and the ids this write found new when not.
-	known map[string]tenantKnown
+	known map[string]*tenantKnown
 	mine  map[string]time.Time
 }
 
@@ -76,7 +76,7 @@ func (s *Store) newResourcePipeline(ctx context.Context, onNew func(string, []en
 		// one per inserter and one being announced exist at a time.
 		batches: make(chan *resourceBatch), prepared: make(chan *resourceBatch),
 		inserted: make(chan *resourceBatch), free: make(chan []resourceRow, snapshotInserters+3),
-		notified: make(chan struct{}), known: map[string]tenantKnown{}, mine: map[string]time.Time{}}
+		notified: make(chan struct{}), known: map[string]*tenantKnown{}, mine: map[string]time.Time{}}
 	p.wg.Add(1)
 	go p.dispatch()
 	var inserters sync.WaitGroup
@@ -171,9 +171,7 @@ func (p *resourcePipeline) dispatch() {
 		for i := range b.rows {
 			r := &b.rows[i].r
 			if k := p.known[r.TenantID]; k != nil {
-				if _, ok := k[r.ID]; !ok {
-					k[r.ID] = firstSeen[i].Unix()
-				}
+				k.addNew(r.ID, firstSeen[i].Unix())
 				continue
 			}
 			if t, ok := p.mine[r.TenantID+"\x00"+r.ID]; ok && t.Before(firstSeen[i]) {

@@ -48,13 +48,13 @@ func oneTenant(rows []resourceRow) bool {
 // firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
 // which it does not change: a map lookup a row, and one more for each
 // new id.
-func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
+func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
 	var fresh map[string]time.Time // new ids: the earliest sighting in the batch
 	for i := range rows {
 		id := rows[i].r.ID
-		if t, ok := k[id]; ok {
+		if t, ok := k.get(id); ok {
 			out[i] = time.Unix(t, 0).UTC()
 			continue
 		}
@@ -79,36 +79,12 @@ func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
 	return out, newIDs
 }
 
-// tenantKnown is the ids a tenant has, with their first sightings in Unix
-// seconds (what DateTime holds): a big tenant has millions, and a value
-// without a pointer keeps the map cheap for the garbage collector.
-type tenantKnown map[string]int64
-
-// loadKnown reads every id of a tenant with its first sighting.
-func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, error) {
-	rows, err := s.conn.Query(ctx, "SELECT id, min(first_seen_at) FROM resources WHERE tenant_id = ? GROUP BY id", tenantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := tenantKnown{}
-	for rows.Next() {
-		var id string
-		var t time.Time
-		if err := rows.Scan(&id, &t); err != nil {
-			return nil, err
-		}
-		out[id] = t.Unix()
-	}
-	return out, rows.Err()
-}
-
 // firstSeen decides the first_seen_at of each row: the stored one for an id
 // the tenant already has, else the earliest in the batch. It also returns
 // the ids that are new to each tenant, in the order first met. known holds
 // the ids of tenants read whole (see knownIDsThreshold); it is filled here
 // and may be nil.
-func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]tenantKnown) ([]time.Time, []tenantIDs, error) {
+func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]*tenantKnown) ([]time.Time, []tenantIDs, error) {
 	if known != nil && len(rows) > 0 && oneTenant(rows) {
 		tenant := rows[0].r.TenantID
 		if known[tenant] == nil && len(rows) >= knownIDsThreshold {
@@ -155,7 +131,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 		}
 		if k := known[tenant]; k != nil {
 			for _, id := range byTenant[tenant] {
-				if t, ok := k[id]; ok {
+				if t, ok := k.get(id); ok {
 					have[key{tenant, id}] = true
 					seen[key{tenant, id}] = time.Unix(t, 0).UTC()
 				}
