@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -40,6 +41,9 @@ func copyEvents(ctx context.Context, pool interface {
 		return err
 	}
 	defer tx.Rollback(context.Background()) // a no-op after Commit
+	if err := lockTenants(ctx, tx, eventTenants(events)); err != nil {
+		return err
+	}
 	src := &eventSource{}
 	src.next, src.stop = iter.Pull2(func(yield func(engine.Event, error) bool) {
 		for _, e := range events {
@@ -53,6 +57,40 @@ func copyEvents(ctx context.Context, pool interface {
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+// eventTenants lists the tenants of events, once each.
+func eventTenants(events []engine.Event) []string {
+	var out []string
+	for i, e := range events {
+		if (i == 0 || e.TenantID != events[i-1].TenantID) && !slices.Contains(out, e.TenantID) {
+			out = append(out, e.TenantID)
+		}
+	}
+	return out
+}
+
+// lockTenants stands for the foreign key from events to tenants, which
+// cost a trigger query per row (migration 00070): in the transaction that
+// stores events it checks that their tenants exist and holds them FOR KEY
+// SHARE until commit, as the foreign key did, so none is deleted meanwhile.
+// validation_failed when one does not exist.
+func lockTenants(ctx context.Context, db querier, tenantIDs []string) error {
+	if len(tenantIDs) == 0 {
+		return nil
+	}
+	rows, err := db.Query(ctx, `SELECT id FROM tenants WHERE id = ANY($1) FOR KEY SHARE`, tenantIDs)
+	if err != nil {
+		return err
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if len(found) != len(tenantIDs) {
+		return engine.Errorf(engine.CodeValidationFailed, "a referenced record does not exist")
+	}
+	return nil
 }
 
 // AppendEvents commits events to the outbox, from which the webhook
@@ -71,21 +109,27 @@ func (s *Store) AppendEvents(ctx context.Context, events []engine.Event) (err er
 			return err
 		}
 	}
-	for len(events) > 0 {
-		n := min(len(events), eventBatch)
-		if err := appendEvents(ctx, s.pool, events[:n]); err != nil {
-			return err
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for len(events) > 0 {
+			n := min(len(events), eventBatch)
+			if err := appendEvents(ctx, tx, events[:n]); err != nil {
+				return err
+			}
+			events = events[n:]
 		}
-		events = events[n:]
-	}
-	return nil
+		return nil
+	})
 }
 
 // appendEvents inserts one batch in a single statement: the columns travel
-// as arrays and unnest turns them back into rows.
+// as arrays and unnest turns them back into rows. db is a transaction (see
+// lockTenants).
 func appendEvents(ctx context.Context, db querier, events []engine.Event) error {
 	if len(events) == 0 {
 		return nil
+	}
+	if err := lockTenants(ctx, db, eventTenants(events)); err != nil {
+		return err
 	}
 	ids := make([]string, len(events))
 	tenants := make([]string, len(events))
@@ -101,7 +145,7 @@ func appendEvents(ctx context.Context, db querier, events []engine.Event) error 
 	_, err := db.Exec(ctx, `INSERT INTO events (id, tenant_id, type, created_at, data)
 		SELECT id, tenant_id, type, created_at, data::jsonb
 		FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) AS e(id, tenant_id, type, created_at, data)
-		ON CONFLICT (id) DO NOTHING`, ids, tenants, types, created, data)
+		ON CONFLICT (tenant_id, id) DO NOTHING`, ids, tenants, types, created, data)
 	return err
 }
 
@@ -130,6 +174,11 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 	if src.err != nil {
 		return src.err
 	}
+	// Checked after the COPY, in its transaction: the events' tenants are
+	// known once streamed.
+	if err := lockTenants(ctx, tx, src.tenants); err != nil {
+		return err
+	}
 	a := final()
 	switch a.Status {
 	case engine.AuditCompleted, engine.AuditFailed, engine.AuditCanceled:
@@ -144,10 +193,11 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 
 // eventSource feeds an event iterator to COPY.
 type eventSource struct {
-	next func() (engine.Event, error, bool)
-	stop func()
-	cur  engine.Event
-	err  error
+	next    func() (engine.Event, error, bool)
+	stop    func()
+	cur     engine.Event
+	err     error
+	tenants []string // the events' tenants, once each
 }
 
 func (e *eventSource) Next() bool {
@@ -160,6 +210,9 @@ func (e *eventSource) Next() bool {
 		return false
 	}
 	e.cur = ev
+	if n := len(e.tenants); n == 0 || e.tenants[n-1] != ev.TenantID && !slices.Contains(e.tenants, ev.TenantID) {
+		e.tenants = append(e.tenants, ev.TenantID)
+	}
 	return true
 }
 
