@@ -279,22 +279,28 @@ func (p *resourcePipeline) announce(b *resourceBatch) error {
 // each (also when a batch observes one twice), with their decided first
 // sighting, grouped by tenant in the order tenants were first met.
 func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs) (order []string, byTenant map[string][]engine.Resource) {
-	isNew := map[string]bool{}
+	type key struct{ tenant, id string }
+	n := 0
+	for _, t := range newIDs {
+		n += len(t.ids)
+	}
+	isNew := make(map[key]bool, n)
 	for _, t := range newIDs {
 		for _, id := range t.ids {
-			isNew[t.tenantID+"\x00"+id] = true
+			isNew[key{t.tenantID, id}] = true
 		}
 	}
 	byTenant = map[string][]engine.Resource{}
 	for i := range rows {
-		r := rows[i].r
-		if k := r.TenantID + "\x00" + r.ID; isNew[k] {
+		r := &rows[i].r
+		if k := (key{r.TenantID, r.ID}); isNew[k] {
 			delete(isNew, k)
 			if byTenant[r.TenantID] == nil {
 				order = append(order, r.TenantID)
 			}
-			r.FirstSeenAt = firstSeen[i]
-			byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
+			nr := *r
+			nr.FirstSeenAt = firstSeen[i]
+			byTenant[r.TenantID] = append(byTenant[r.TenantID], nr)
 		}
 	}
 	return order, byTenant
