@@ -41,10 +41,15 @@ func copyEvents(ctx context.Context, pool interface {
 		return err
 	}
 	defer tx.Rollback(context.Background()) // a no-op after Commit
-	if err := lockTenants(ctx, tx, eventTenants(events)); err != nil {
+	tenants := eventTenants(events)
+	if err := lockTenants(ctx, tx, tenants); err != nil {
 		return err
 	}
-	src := &eventSource{}
+	subs, err := loadSubscriptions(ctx, tx, tenants)
+	if err != nil {
+		return err
+	}
+	src := &eventSource{subs: subs}
 	src.next, src.stop = iter.Pull2(func(yield func(engine.Event, error) bool) {
 		for _, e := range events {
 			if !yield(e, nil) {
@@ -53,11 +58,14 @@ func copyEvents(ctx context.Context, pool interface {
 		}
 	})
 	defer src.stop()
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"id", "tenant_id", "type", "created_at", "data"}, src); err != nil {
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, eventColumns, src); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)
 }
+
+// eventColumns are the columns eventSource fills.
+var eventColumns = []string{"id", "tenant_id", "type", "created_at", "data", "dispatched_at"}
 
 // eventTenants lists the tenants of events, once each.
 func eventTenants(events []engine.Event) []string {
@@ -128,9 +136,15 @@ func appendEvents(ctx context.Context, db querier, events []engine.Event) error 
 	if len(events) == 0 {
 		return nil
 	}
-	if err := lockTenants(ctx, db, eventTenants(events)); err != nil {
+	tenantIDs := eventTenants(events)
+	if err := lockTenants(ctx, db, tenantIDs); err != nil {
 		return err
 	}
+	subs, err := loadSubscriptions(ctx, db, tenantIDs)
+	if err != nil {
+		return err
+	}
+	dispatched := make([]*time.Time, len(events))
 	ids := make([]string, len(events))
 	tenants := make([]string, len(events))
 	types := make([]string, len(events))
@@ -138,14 +152,16 @@ func appendEvents(ctx context.Context, db querier, events []engine.Event) error 
 	data := make([]string, len(events))
 	for i, e := range events {
 		ids[i], tenants[i], types[i], created[i], data[i] = e.ID, e.TenantID, e.Type, e.CreatedAt, string(e.Data)
+		dispatched[i] = subs.dispatchedAt(&events[i])
 		if len(e.Data) == 0 {
 			data[i] = "{}"
 		}
 	}
-	_, err := db.Exec(ctx, `INSERT INTO events (id, tenant_id, type, created_at, data)
-		SELECT id, tenant_id, type, created_at, data::jsonb
-		FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) AS e(id, tenant_id, type, created_at, data)
-		ON CONFLICT (tenant_id, id) DO NOTHING`, ids, tenants, types, created, data)
+	_, err = db.Exec(ctx, `INSERT INTO events (id, tenant_id, type, created_at, data, dispatched_at)
+		SELECT id, tenant_id, type, created_at, data::jsonb, dispatched_at
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[])
+			AS e(id, tenant_id, type, created_at, data, dispatched_at)
+		ON CONFLICT (tenant_id, id) DO NOTHING`, ids, tenants, types, created, data, dispatched)
 	return err
 }
 
@@ -164,11 +180,22 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 	}
 	defer tx.Rollback(context.Background()) // a no-op after Commit
 	// One COPY streams every event: an audit's events are new (fresh ids),
-	// and a first audit can have millions of them.
+	// and a first audit can have millions of them. They are of the audit's
+	// tenant, whose subscriptions are read before the COPY, from the first
+	// event (another tenant's events would count as wanted).
 	src := &eventSource{}
 	src.next, src.stop = iter.Pull2(events)
 	defer src.stop()
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"id", "tenant_id", "type", "created_at", "data"}, src); err != nil {
+	if first, ferr, ok := src.next(); ok {
+		if ferr != nil {
+			return ferr
+		}
+		if src.subs, err = loadSubscriptions(ctx, tx, []string{first.TenantID}); err != nil {
+			return err
+		}
+		src.peeked = &first
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, eventColumns, src); err != nil {
 		return err
 	}
 	if src.err != nil {
@@ -195,15 +222,23 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 type eventSource struct {
 	next    func() (engine.Event, error, bool)
 	stop    func()
+	peeked  *engine.Event // taken from next before the COPY, given first
+	subs    subscriptions // nil: every event is left to the dispatcher
 	cur     engine.Event
 	err     error
 	tenants []string // the events' tenants, once each
 }
 
 func (e *eventSource) Next() bool {
-	ev, err, ok := e.next()
-	if !ok {
-		return false
+	var ev engine.Event
+	var err error
+	if e.peeked != nil {
+		ev, e.peeked = *e.peeked, nil
+	} else {
+		var ok bool
+		if ev, err, ok = e.next(); !ok {
+			return false
+		}
 	}
 	if err != nil {
 		e.err = err
@@ -221,7 +256,11 @@ func (e *eventSource) Values() ([]any, error) {
 	if len(data) == 0 {
 		data = []byte("{}")
 	}
-	return []any{e.cur.ID, e.cur.TenantID, e.cur.Type, e.cur.CreatedAt, string(data)}, nil
+	var dispatched any
+	if t := e.subs.dispatchedAt(&e.cur); t != nil {
+		dispatched = *t
+	}
+	return []any{e.cur.ID, e.cur.TenantID, e.cur.Type, e.cur.CreatedAt, string(data), dispatched}, nil
 }
 
 func (e *eventSource) Err() error { return e.err }
