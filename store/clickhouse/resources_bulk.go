@@ -166,12 +166,24 @@ func (p *resourcePipeline) dispatch() {
 			p.fail(err)
 			continue
 		}
+		// A tenant read whole learns the batch's new ids (it knew the rest).
+		for j := range newIDs {
+			if k := p.known[newIDs[j].tenantID]; k != nil {
+				for x, id := range newIDs[j].ids {
+					k.addNew(id, newIDs[j].first[x].Unix())
+				}
+			}
+		}
 		// An id new in an earlier batch of this write may not be stored
 		// yet when this batch looks it up: the earlier sighting decides.
+		// (Tenants read whole have them all: see above.)
+		allKnown := len(b.rows) > 0 && oneTenant(b.rows) && p.known[b.rows[0].r.TenantID] != nil
 		for i := range b.rows {
 			r := &b.rows[i].r
-			if k := p.known[r.TenantID]; k != nil {
-				k.addNew(r.ID, firstSeen[i].Unix())
+			if allKnown {
+				break
+			}
+			if p.known[r.TenantID] != nil {
 				continue
 			}
 			if t, ok := p.mine[r.TenantID+"\x00"+r.ID]; ok && t.Before(firstSeen[i]) {
@@ -193,7 +205,7 @@ func (p *resourcePipeline) dispatch() {
 		}
 		for i := range b.rows {
 			r := &b.rows[i].r
-			if p.known[r.TenantID] == nil {
+			if !allKnown && p.known[r.TenantID] == nil {
 				if _, ok := p.mine[r.TenantID+"\x00"+r.ID]; !ok {
 					p.mine[r.TenantID+"\x00"+r.ID] = firstSeen[i]
 				}

@@ -10,10 +10,12 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// tenantIDs is a tenant's list of resource ids.
+// tenantIDs is a tenant's list of resource ids, with their first sightings
+// (parallel to ids) where firstSeen gives them.
 type tenantIDs struct {
 	tenantID string
 	ids      []string
+	first    []time.Time
 }
 
 // firstSeenQuery finds which of the ids a tenant already has, with their
@@ -48,7 +50,7 @@ func oneTenant(rows []resourceRow) bool {
 // firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
 // which it does not change: a map lookup a row, and one more for each
 // new id.
-func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string) {
+func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
 	var fresh map[string]time.Time // new ids: the earliest sighting in the batch
@@ -69,14 +71,19 @@ func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string) 
 			fresh[id] = rows[i].firstSeen
 		}
 	}
+	var newFirst []time.Time
 	if fresh != nil {
 		for i := range rows {
 			if t, ok := fresh[rows[i].r.ID]; ok {
 				out[i] = t
 			}
 		}
+		newFirst = make([]time.Time, len(newIDs))
+		for i, id := range newIDs {
+			newFirst[i] = fresh[id]
+		}
 	}
-	return out, newIDs
+	return out, newIDs, newFirst
 }
 
 // firstSeen decides the first_seen_at of each row: the stored one for an id
@@ -95,11 +102,11 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 			known[tenant] = k
 		}
 		if k := known[tenant]; k != nil {
-			out, ids := firstSeenKnown(rows, k)
+			out, ids, first := firstSeenKnown(rows, k)
 			if len(ids) == 0 {
 				return out, nil, nil
 			}
-			return out, []tenantIDs{{tenant, ids}}, nil
+			return out, []tenantIDs{{tenant, ids, first}}, nil
 		}
 	}
 	type key struct{ tenant, id string }
@@ -167,13 +174,15 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 	var newIDs []tenantIDs
 	for _, tenant := range order {
 		var ids []string
+		var first []time.Time
 		for _, id := range byTenant[tenant] {
-			if !have[key{tenant, id}] {
+			if k := (key{tenant, id}); !have[k] {
 				ids = append(ids, id)
+				first = append(first, seen[k])
 			}
 		}
 		if len(ids) > 0 {
-			newIDs = append(newIDs, tenantIDs{tenant, ids})
+			newIDs = append(newIDs, tenantIDs{tenant, ids, first})
 		}
 	}
 	return out, newIDs, nil
