@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -42,6 +43,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer f.Close()
+	importGC()
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
@@ -69,6 +71,17 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		fmt.Fprintf(stdout, "  record %d: %s (%s)\n", e.Index, e.Message, e.Code)
 	}
 	return nil
+}
+
+// importGC lets the heap grow to three times what is live between
+// collections (GOGC=200) unless GOGC is set: an import's live heap is a few
+// bounded batches plus the tenant's known ids, and collecting at twice that
+// cost a re-import of 1M resources 14% of its CPU (9.4 → 8.1 s) for 100 MB
+// more peak RSS (363 → 461 MB, what it peaked at before issue 5's changes).
+func importGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 }
 
 // importFile ingests one inventory stream, printing progress every second.
