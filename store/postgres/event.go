@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"slices"
 	"time"
@@ -227,6 +228,7 @@ type eventSource struct {
 	cur     engine.Event
 	err     error
 	tenants []string // the events' tenants, once each
+	row     []any
 }
 
 func (e *eventSource) Next() bool {
@@ -260,7 +262,10 @@ func (e *eventSource) Values() ([]any, error) {
 	if t := e.subs.dispatchedAt(&e.cur); t != nil {
 		dispatched = *t
 	}
-	return []any{e.cur.ID, e.cur.TenantID, e.cur.Type, e.cur.CreatedAt, string(data), dispatched}, nil
+	// COPY encodes a row's values before asking for the next: one slice
+	// serves every row, and the data goes as it is (raw JSON), uncopied.
+	e.row = append(e.row[:0], e.cur.ID, e.cur.TenantID, e.cur.Type, e.cur.CreatedAt, json.RawMessage(data), dispatched)
+	return e.row, nil
 }
 
 func (e *eventSource) Err() error { return e.err }
