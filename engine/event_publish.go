@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"unicode/utf8"
 )
 
 // eventChunk bounds how many events are built and committed at once.
@@ -113,13 +115,20 @@ type resourceAdded struct {
 func (s *Service) publishResources(ctx context.Context, tenantID string, rs []Resource) error {
 	for len(rs) > 0 {
 		n := min(len(rs), resourceEventChunk)
-		events := make([]Event, 0, n)
-		for _, r := range rs[:n] {
-			ev, err := s.newEvent(tenantID, EventResourceAdded, resourceAdded{summarize(r)})
-			if err != nil {
-				return err
-			}
-			events = append(events, ev)
+		events := make([]Event, n)
+		// One buffer holds the chunk's payloads: one allocation, not one per
+		// event (~350 bytes each).
+		size := 0
+		for i := range rs[:n] {
+			size += resourceAddedSize(&rs[i])
+		}
+		buf := make([]byte, 0, size)
+		for i := range rs[:n] {
+			now := s.now().UTC()
+			start := len(buf)
+			buf = appendResourceAdded(buf, &rs[i])
+			events[i] = Event{ID: NewID(PrefixEvent, now), TenantID: tenantID, Type: EventResourceAdded, CreatedAt: now,
+				Data: buf[start:len(buf):len(buf)]}
 		}
 		if err := s.publish(ctx, events); err != nil {
 			return fmt.Errorf("publishing resource.added: %w", err)
@@ -127,4 +136,116 @@ func (s *Service) publishResources(ctx context.Context, tenantID string, rs []Re
 		rs = rs[n:]
 	}
 	return nil
+}
+
+// resourceAddedSize is what appendResourceAdded usually needs for r (more
+// only when strings need escaping).
+func resourceAddedSize(r *Resource) int {
+	n := 110 + len(r.ID) + len(r.Provider) + len(r.Account) + len(r.Region) + len(r.Type) + len(r.NativeID) + len(r.Name)
+	for k, v := range r.Tags {
+		n += 6 + len(k) + len(v)
+	}
+	return n
+}
+
+// appendResourceAdded appends the data of resource.added for r, byte for
+// byte what json.Marshal(resourceAdded{summarize(r)}) gives (tags sorted by
+// key, HTML-safe escapes), at a fraction of its cost: a first import builds
+// one per resource, and reflection took a tenth of its CPU.
+func appendResourceAdded(b []byte, r *Resource) []byte {
+	b = append(b, `{"resource":{"id":`...)
+	b = appendJSONString(b, r.ID)
+	b = append(b, `,"provider":`...)
+	b = appendJSONString(b, r.Provider)
+	b = append(b, `,"account":`...)
+	b = appendJSONString(b, r.Account)
+	b = append(b, `,"region":`...)
+	b = appendJSONString(b, r.Region)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, r.Type)
+	b = append(b, `,"native_id":`...)
+	b = appendJSONString(b, r.NativeID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, r.Name)
+	b = append(b, `,"tags":`...)
+	switch {
+	case r.Tags == nil:
+		b = append(b, "null"...)
+	case len(r.Tags) == 0:
+		b = append(b, "{}"...)
+	default:
+		var stack [16]string
+		keys := stack[:0]
+		for k := range r.Tags {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i == 0 {
+				b = append(b, '{')
+			} else {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendJSONString(b, r.Tags[k])
+		}
+		b = append(b, '}')
+	}
+	return append(b, "}}"...)
+}
+
+// appendJSONString appends s quoted as encoding/json quotes strings: HTML
+// characters and U+2028/U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

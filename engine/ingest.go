@@ -3,10 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
-	"regexp"
 	"unicode/utf8"
 )
 
@@ -18,10 +16,22 @@ const (
 	maxKeptSummaries   = 100_000
 )
 
-var (
-	providerRe     = regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
-	resourceTypeRe = regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
-)
+// validName reports whether s is a lowercase letter followed by at most
+// max-1 lowercase letters, digits or (with underscore) '_': providers are
+// ^[a-z][a-z0-9]{0,31}$ and types ^[a-z][a-z0-9_]{0,99}$. A loop, not a
+// regexp: it runs twice for every inventory item.
+func validName(s string, max int, underscore bool) bool {
+	if len(s) == 0 || len(s) > max || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || underscore && c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // IngestItem is one decoded inventory item with its position in the batch.
 // Err is set when the item could not be decoded (e.g. a malformed NDJSON
@@ -57,9 +67,9 @@ type IngestResult struct {
 // idempotent) and the observation time.
 func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, error) {
 	switch {
-	case !providerRe.MatchString(r.Provider):
+	case !validName(r.Provider, 32, false):
 		return r, FieldErrorf("provider", "provider must be a lowercase name like aws; got %s", quote(r.Provider))
-	case !resourceTypeRe.MatchString(r.Type):
+	case !validName(r.Type, 100, true):
 		return r, FieldErrorf("type", "type must be a lowercase identifier like aws_s3_bucket; got %s", quote(r.Type))
 	case r.NativeID == "" || len(r.NativeID) > 2048:
 		return r, FieldErrorf("native_id", "native_id is required (at most 2048 bytes)")
@@ -84,7 +94,7 @@ func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, erro
 	if len(attrs) == 0 || bytes.Equal(attrs, []byte("null")) {
 		attrs = []byte("{}")
 	}
-	if attrs[0] != '{' || !json.Valid(attrs) {
+	if attrs[0] != '{' || !validJSON(attrs) {
 		return r, FieldErrorf("attributes", "attributes must be a JSON object")
 	}
 	if r.Tags == nil {

@@ -129,7 +129,10 @@ type Pinger interface {
 
 // EventStore is the durable record of events: the PostgreSQL outbox that
 // webhook dispatchers drain and the events API reads. Events appended in one
-// call are committed together.
+// call are committed together. An event that no live endpoint of its tenant
+// subscribes to when it is committed is stored already fanned out (to
+// nobody), so that the dispatchers never handle it; the others are fanned
+// out by a dispatcher to the endpoints subscribed when it runs.
 type EventStore interface {
 	AppendEvents(ctx context.Context, events []Event) error
 }

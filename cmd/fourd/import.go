@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -42,6 +43,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer f.Close()
+	importGC()
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {
 		return err
@@ -69,6 +71,21 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		fmt.Fprintf(stdout, "  record %d: %s (%s)\n", e.Index, e.Message, e.Code)
 	}
 	return nil
+}
+
+// importGC lets the heap grow to three times what is live between
+// collections (GOGC=200) up to a soft limit of 400 MiB (GOMEMLIMIT), each
+// unless set in the environment: an import's live heap is a few bounded
+// batches plus the tenant's known ids, and collecting at twice that cost a
+// re-import of 1M resources 14% of its CPU (9.4 → 8.1 s); the limit keeps
+// a first import's peak RSS near where it was (it reached 650 MB without).
+func importGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(400 << 20)
+	}
 }
 
 // importFile ingests one inventory stream, printing progress every second.

@@ -66,7 +66,7 @@ type resourcePipeline struct {
 
 	// Owned by the dispatcher: the ids of tenants read whole (see
 	// knownIDsThreshold), and the ids this write found new when not.
-	known map[string]tenantKnown
+	known map[string]*tenantKnown
 	mine  map[string]time.Time
 }
 
@@ -76,7 +76,7 @@ func (s *Store) newResourcePipeline(ctx context.Context, onNew func(string, []en
 		// one per inserter and one being announced exist at a time.
 		batches: make(chan *resourceBatch), prepared: make(chan *resourceBatch),
 		inserted: make(chan *resourceBatch), free: make(chan []resourceRow, snapshotInserters+3),
-		notified: make(chan struct{}), known: map[string]tenantKnown{}, mine: map[string]time.Time{}}
+		notified: make(chan struct{}), known: map[string]*tenantKnown{}, mine: map[string]time.Time{}}
 	p.wg.Add(1)
 	go p.dispatch()
 	var inserters sync.WaitGroup
@@ -166,14 +166,24 @@ func (p *resourcePipeline) dispatch() {
 			p.fail(err)
 			continue
 		}
+		// A tenant read whole learns the batch's new ids (it knew the rest).
+		for j := range newIDs {
+			if k := p.known[newIDs[j].tenantID]; k != nil {
+				for x, id := range newIDs[j].ids {
+					k.addNew(id, newIDs[j].first[x].Unix())
+				}
+			}
+		}
 		// An id new in an earlier batch of this write may not be stored
 		// yet when this batch looks it up: the earlier sighting decides.
+		// (Tenants read whole have them all: see above.)
+		allKnown := len(b.rows) > 0 && oneTenant(b.rows) && p.known[b.rows[0].r.TenantID] != nil
 		for i := range b.rows {
 			r := &b.rows[i].r
-			if k := p.known[r.TenantID]; k != nil {
-				if _, ok := k[r.ID]; !ok {
-					k[r.ID] = firstSeen[i].Unix()
-				}
+			if allKnown {
+				break
+			}
+			if p.known[r.TenantID] != nil {
 				continue
 			}
 			if t, ok := p.mine[r.TenantID+"\x00"+r.ID]; ok && t.Before(firstSeen[i]) {
@@ -195,7 +205,7 @@ func (p *resourcePipeline) dispatch() {
 		}
 		for i := range b.rows {
 			r := &b.rows[i].r
-			if p.known[r.TenantID] == nil {
+			if !allKnown && p.known[r.TenantID] == nil {
 				if _, ok := p.mine[r.TenantID+"\x00"+r.ID]; !ok {
 					p.mine[r.TenantID+"\x00"+r.ID] = firstSeen[i]
 				}
@@ -281,22 +291,28 @@ func (p *resourcePipeline) announce(b *resourceBatch) error {
 // each (also when a batch observes one twice), with their decided first
 // sighting, grouped by tenant in the order tenants were first met.
 func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs) (order []string, byTenant map[string][]engine.Resource) {
-	isNew := map[string]bool{}
+	type key struct{ tenant, id string }
+	n := 0
+	for _, t := range newIDs {
+		n += len(t.ids)
+	}
+	isNew := make(map[key]bool, n)
 	for _, t := range newIDs {
 		for _, id := range t.ids {
-			isNew[t.tenantID+"\x00"+id] = true
+			isNew[key{t.tenantID, id}] = true
 		}
 	}
 	byTenant = map[string][]engine.Resource{}
 	for i := range rows {
-		r := rows[i].r
-		if k := r.TenantID + "\x00" + r.ID; isNew[k] {
+		r := &rows[i].r
+		if k := (key{r.TenantID, r.ID}); isNew[k] {
 			delete(isNew, k)
 			if byTenant[r.TenantID] == nil {
 				order = append(order, r.TenantID)
 			}
-			r.FirstSeenAt = firstSeen[i]
-			byTenant[r.TenantID] = append(byTenant[r.TenantID], r)
+			nr := *r
+			nr.FirstSeenAt = firstSeen[i]
+			byTenant[r.TenantID] = append(byTenant[r.TenantID], nr)
 		}
 	}
 	return order, byTenant

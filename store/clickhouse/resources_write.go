@@ -10,10 +10,12 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// tenantIDs is a tenant's list of resource ids.
+// tenantIDs is a tenant's list of resource ids, with their first sightings
+// (parallel to ids) where firstSeen gives them.
 type tenantIDs struct {
 	tenantID string
 	ids      []string
+	first    []time.Time
 }
 
 // firstSeenQuery finds which of the ids a tenant already has, with their
@@ -48,13 +50,13 @@ func oneTenant(rows []resourceRow) bool {
 // firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
 // which it does not change: a map lookup a row, and one more for each
 // new id.
-func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
+func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
 	var fresh map[string]time.Time // new ids: the earliest sighting in the batch
 	for i := range rows {
 		id := rows[i].r.ID
-		if t, ok := k[id]; ok {
+		if t, ok := k.get(id); ok {
 			out[i] = time.Unix(t, 0).UTC()
 			continue
 		}
@@ -69,38 +71,19 @@ func firstSeenKnown(rows []resourceRow, k tenantKnown) ([]time.Time, []string) {
 			fresh[id] = rows[i].firstSeen
 		}
 	}
+	var newFirst []time.Time
 	if fresh != nil {
 		for i := range rows {
 			if t, ok := fresh[rows[i].r.ID]; ok {
 				out[i] = t
 			}
 		}
-	}
-	return out, newIDs
-}
-
-// tenantKnown is the ids a tenant has, with their first sightings in Unix
-// seconds (what DateTime holds): a big tenant has millions, and a value
-// without a pointer keeps the map cheap for the garbage collector.
-type tenantKnown map[string]int64
-
-// loadKnown reads every id of a tenant with its first sighting.
-func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, error) {
-	rows, err := s.conn.Query(ctx, "SELECT id, min(first_seen_at) FROM resources WHERE tenant_id = ? GROUP BY id", tenantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := tenantKnown{}
-	for rows.Next() {
-		var id string
-		var t time.Time
-		if err := rows.Scan(&id, &t); err != nil {
-			return nil, err
+		newFirst = make([]time.Time, len(newIDs))
+		for i, id := range newIDs {
+			newFirst[i] = fresh[id]
 		}
-		out[id] = t.Unix()
 	}
-	return out, rows.Err()
+	return out, newIDs, newFirst
 }
 
 // firstSeen decides the first_seen_at of each row: the stored one for an id
@@ -108,7 +91,7 @@ func (s *Store) loadKnown(ctx context.Context, tenantID string) (tenantKnown, er
 // the ids that are new to each tenant, in the order first met. known holds
 // the ids of tenants read whole (see knownIDsThreshold); it is filled here
 // and may be nil.
-func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]tenantKnown) ([]time.Time, []tenantIDs, error) {
+func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]*tenantKnown) ([]time.Time, []tenantIDs, error) {
 	if known != nil && len(rows) > 0 && oneTenant(rows) {
 		tenant := rows[0].r.TenantID
 		if known[tenant] == nil && len(rows) >= knownIDsThreshold {
@@ -119,11 +102,11 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 			known[tenant] = k
 		}
 		if k := known[tenant]; k != nil {
-			out, ids := firstSeenKnown(rows, k)
+			out, ids, first := firstSeenKnown(rows, k)
 			if len(ids) == 0 {
 				return out, nil, nil
 			}
-			return out, []tenantIDs{{tenant, ids}}, nil
+			return out, []tenantIDs{{tenant, ids, first}}, nil
 		}
 	}
 	type key struct{ tenant, id string }
@@ -155,7 +138,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 		}
 		if k := known[tenant]; k != nil {
 			for _, id := range byTenant[tenant] {
-				if t, ok := k[id]; ok {
+				if t, ok := k.get(id); ok {
 					have[key{tenant, id}] = true
 					seen[key{tenant, id}] = time.Unix(t, 0).UTC()
 				}
@@ -191,13 +174,15 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 	var newIDs []tenantIDs
 	for _, tenant := range order {
 		var ids []string
+		var first []time.Time
 		for _, id := range byTenant[tenant] {
-			if !have[key{tenant, id}] {
+			if k := (key{tenant, id}); !have[k] {
 				ids = append(ids, id)
+				first = append(first, seen[k])
 			}
 		}
 		if len(ids) > 0 {
-			newIDs = append(newIDs, tenantIDs{tenant, ids})
+			newIDs = append(newIDs, tenantIDs{tenant, ids, first})
 		}
 	}
 	return out, newIDs, nil

@@ -52,7 +52,7 @@ type ResourceWriter struct {
 	closed    bool
 	// known caches the ids of tenants whose batches are large (a bulk
 	// import), read once; it grows with the tenant (about 100 bytes an id).
-	known   map[string]tenantKnown
+	known   map[string]*tenantKnown
 	scratch resourceScratch
 
 	stop chan struct{}
@@ -190,7 +190,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	ctx, cancel := w.s.writeCtx(ctx)
 	defer cancel()
 	if w.known == nil {
-		w.known = map[string]tenantKnown{}
+		w.known = map[string]*tenantKnown{}
 	}
 	firstSeen, newIDs, err := w.s.firstSeen(ctx, w.buf, w.known)
 	if err != nil {
@@ -211,9 +211,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	}
 	for i := range w.buf {
 		if k := w.known[w.buf[i].r.TenantID]; k != nil {
-			if _, ok := k[w.buf[i].r.ID]; !ok {
-				k[w.buf[i].r.ID] = firstSeen[i].Unix()
-			}
+			k.addNew(w.buf[i].r.ID, firstSeen[i].Unix())
 		}
 	}
 	clear(w.buf)

@@ -137,6 +137,7 @@ func TestCompleteAudit(t *testing.T) {
 		{"events fail midway", seq(events, errors.New("snapshot diff broke")), ended(engine.AuditCompleted), engine.CodeInternal},
 		{"not a final status", seq(events, nil), ended(engine.AuditRunning), engine.CodeValidationFailed},
 		{"missing audit", seq(events, nil), missing, engine.CodeNotFound},
+		{"event of an unknown tenant", seq(append(slices.Clone(events), newEvent("ten_nope", 4)), nil), ended(engine.AuditCompleted), engine.CodeValidationFailed},
 	}
 	for _, tt := range failures {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,4 +184,30 @@ func TestCompleteAudit(t *testing.T) {
 			t.Errorf("LatestCompletedAudit = %s, %v; want %s", latest.ID, err, a.ID)
 		}
 	})
+}
+
+// Events have no foreign key to tenants (migration 00070): deleting a
+// tenant still deletes its events, and their deliveries with them, and
+// nothing of another tenant.
+func TestDeletingATenantDeletesItsEvents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	gone := mustTenant(t, s, "gone")
+	kept := mustTenant(t, s, "kept")
+	goneEvents, keptEvents := fresh(gone.ID, 0, 2500), fresh(kept.ID, 0, 3) // COPY and INSERT
+	for _, evs := range [][]engine.Event{goneEvents, keptEvents} {
+		if err := s.AppendEvents(ctx, evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := postgres.DeleteTenantForTest(ctx, s, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if evs := mustEvents(t, s, gone.ID); len(evs) != 0 {
+		t.Errorf("%d events left of a deleted tenant", len(evs))
+	}
+	diff(t, "the other tenant's events", keptEvents, mustEvents(t, s, kept.ID))
+	// Appending to the deleted tenant now fails as it did with the foreign key.
+	wantCode(t, "AppendEvents to a deleted tenant", s.AppendEvents(ctx, fresh(gone.ID, 5000, 1)), engine.CodeValidationFailed)
 }

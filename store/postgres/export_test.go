@@ -29,6 +29,13 @@ func EventsForTest(ctx context.Context, s *Store, tenantID string) ([]engine.Eve
 	})
 }
 
+// DeleteTenantForTest deletes a tenant (no API does yet), with what
+// cascades from it.
+func DeleteTenantForTest(ctx context.Context, s *Store, tenantID string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM tenants WHERE id = $1`, tenantID)
+	return err
+}
+
 // TerminateChangeFeedForTest ends the server side of every change feed
 // connection to the store's database (as a failover or an administrator
 // would) and returns how many it ended.

@@ -39,7 +39,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, worker string, now time.Tim
 			UPDATE webhook_deliveries d SET status = 'delivering', attempts = d.attempts + 1, claimed_by = $3,
 				next_attempt_at = $4, first_attempt_at = coalesce(d.first_attempt_at, $1), updated_at = $1
 			FROM due, webhook_endpoints e, events ev
-			WHERE d.id = due.id AND e.id = d.endpoint_id AND ev.id = d.event_id
+			WHERE d.id = due.id AND e.id = d.endpoint_id AND ev.tenant_id = d.tenant_id AND ev.id = d.event_id
 			RETURNING d.id, d.tenant_id, d.endpoint_id, d.attempts, d.first_attempt_at, due.old_status = 'delivering', due.old_updated,
 				e.url, e.secret_sealed, CASE WHEN e.previous_expires_at > $1 THEN e.previous_secret_sealed ELSE '' END,
 				e.enabled, e.deleted_at IS NOT NULL, ev.id, ev.type, ev.created_at, ev.data`,

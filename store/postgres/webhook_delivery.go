@@ -76,12 +76,12 @@ func (s *Store) ListDeliveries(ctx context.Context, q engine.DeliveryQuery) (_ [
 	var rows pgx.Rows
 	if q.EventID != "" {
 		rows, err = s.pool.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
-			JOIN events ev ON ev.id = d.event_id
+			JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id
 			WHERE d.tenant_id = $1 AND d.event_id = $2 AND ($3 = '' OR d.id < $3)
 			ORDER BY d.id DESC LIMIT $4`, q.TenantID, q.EventID, q.BeforeID, q.Limit)
 	} else {
 		rows, err = s.pool.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
-			JOIN events ev ON ev.id = d.event_id
+			JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id
 			WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND ($3 = '' OR d.id < $3)
 			ORDER BY d.id DESC LIMIT $4`, q.TenantID, q.EndpointID, q.BeforeID, q.Limit)
 	}
@@ -172,7 +172,7 @@ func insertDeliveries(ctx context.Context, db querier, rows []newDeliveryRow, no
 // (new deliveries have none).
 func getDeliveries(ctx context.Context, db querier, tenantID string, ids []string) ([]engine.Delivery, error) {
 	rows, err := db.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
-		JOIN events ev ON ev.id = d.event_id
+		JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id
 		WHERE d.tenant_id = $1 AND d.id = ANY($2) ORDER BY d.id DESC`, tenantID, ids)
 	if err != nil {
 		return nil, err

@@ -60,9 +60,10 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, now time.Time) (n i
 		}
 		var deliveries []newDeliveryRow
 		ids := make([]string, len(events))
+		evTenants := make([]string, len(events))
 		counts := make([]int32, len(events))
 		for i, e := range events {
-			ids[i] = e.id
+			ids[i], evTenants[i] = e.id, e.tenant
 			for _, ep := range byTenant[e.tenant] {
 				if ep.Subscribed(e.typ) {
 					deliveries = append(deliveries, newDeliveryRow{
@@ -78,7 +79,8 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, now time.Time) (n i
 			return err
 		}
 		_, err = tx.Exec(ctx, `UPDATE events SET dispatched_at = $3, fanout_count = c.n
-			FROM unnest($1::text[], $2::int[]) AS c(id, n) WHERE events.id = c.id`, ids, counts, now)
+			FROM unnest($1::text[], $2::int[], $4::text[]) AS c(id, n, tenant_id)
+			WHERE events.tenant_id = c.tenant_id AND events.id = c.id`, ids, counts, now, evTenants)
 		n = len(events)
 		return err
 	})

@@ -21,7 +21,7 @@ func (s *Store) AppendDirectedEvent(ctx context.Context, ev engine.Event, endpoi
 		if err := appendEvents(ctx, tx, []engine.Event{ev}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE events SET dispatched_at = $2, fanout_count = 1 WHERE id = $1`, ev.ID, ev.CreatedAt); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE events SET dispatched_at = $2, fanout_count = 1 WHERE tenant_id = $3 AND id = $1`, ev.ID, ev.CreatedAt, ev.TenantID); err != nil {
 			return err
 		}
 		ids, err := insertDeliveries(ctx, tx, []newDeliveryRow{{id: engine.NewID(engine.PrefixDelivery, ev.CreatedAt),
