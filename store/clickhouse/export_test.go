@@ -6,6 +6,8 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // Hooks for the external tests of this package.
@@ -46,3 +48,12 @@ func (s *Store) QueryStrings(ctx context.Context, query string) ([]string, error
 	}
 	return out, rows.Err()
 }
+
+// FindingColumns is the column list findings are read with.
+const FindingColumns = findingColumns
+
+// TextID is textID of a finding's text.
+func TextID(f engine.Finding) uint64 { return textID(textOf(&f)) }
+
+// WaitForMutations waits until the database's mutations are done.
+func (s *Store) WaitForMutations(ctx context.Context) error { return s.waitForMutations(ctx) }

@@ -89,11 +89,14 @@ type countCodes struct {
 // findingBatch is a batch of a snapshot's findings, checked and converted
 // for the findings table, one slice per column.
 type findingBatch struct {
-	id, resourceID, title, description, remediation, evidence []string
-	compliance                                                [][]string
-	codes                                                     [numDicts][]uint32
-	dict                                                      [numDicts][]string // set at hand-off
-	firstSeen, lastSeen, resolved                             []int64            // DateTime seconds
+	id, resourceID, evidence      []string
+	textID                        []uint64
+	codes                         [numDicts][]uint32
+	dict                          [numDicts][]string // set at hand-off
+	firstSeen, lastSeen, resolved []int64            // DateTime seconds
+	// texts are the rule texts first used by this batch's findings, to be
+	// written before them.
+	texts []textRow
 	// findingKey packs sev_order and the first bytes of the id, resourceKey
 	// the first bytes of the resource id: sorting by them orders almost
 	// every pair without comparing strings.
@@ -112,13 +115,8 @@ func (b *findingBatch) len() int { return len(b.id) }
 func (b *findingBatch) reset() {
 	clear(b.id) // no string outlives its batch through a reused array
 	clear(b.resourceID)
-	clear(b.title)
-	clear(b.description)
-	clear(b.remediation)
 	clear(b.evidence)
-	clear(b.compliance)
-	b.id, b.resourceID, b.title, b.description = b.id[:0], b.resourceID[:0], b.title[:0], b.description[:0]
-	b.remediation, b.evidence, b.compliance = b.remediation[:0], b.evidence[:0], b.compliance[:0]
+	b.id, b.resourceID, b.evidence, b.textID, b.texts = b.id[:0], b.resourceID[:0], b.evidence[:0], b.textID[:0], nil
 	for i := range b.codes {
 		b.codes[i] = b.codes[i][:0]
 		b.dict[i] = nil
@@ -133,6 +131,7 @@ func (b *findingBatch) reset() {
 // dictionaries and time caches.
 type batchAppender struct {
 	dicts                      *snapshotDicts
+	texts                      textInterner
 	first, last, resolvedCache secondsCache
 }
 
@@ -176,10 +175,6 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	if err != nil {
 		return countCodes{}, err
 	}
-	compliance := f.Compliance
-	if compliance == nil {
-		compliance = []string{}
-	}
 	d := a.dicts
 	cc := countCodes{
 		severity:     int8(f.Severity.Rank()),
@@ -203,11 +198,8 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	so := sevOrder(f.Severity)
 	b.id = append(b.id, f.ID)
 	b.resourceID = append(b.resourceID, f.ResourceID)
-	b.title = append(b.title, f.Title)
-	b.description = append(b.description, f.Description)
-	b.remediation = append(b.remediation, f.Remediation)
 	b.evidence = append(b.evidence, string(f.Evidence))
-	b.compliance = append(b.compliance, compliance)
+	b.textID = append(b.textID, a.texts.id(f))
 	b.firstSeen = append(b.firstSeen, first)
 	b.lastSeen = append(b.lastSeen, last)
 	b.resolved = append(b.resolved, resolved)
@@ -218,10 +210,7 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	b.findingKey = append(b.findingKey, uint64(so)<<56|keyPrefix(f.ID, len(engine.PrefixFinding)+1, 7)>>8)
 	b.resourceKey = append(b.resourceKey, keyPrefix(f.ResourceID, strings.IndexByte(f.ResourceID, '_')+1, 8))
 
-	b.bytes += 64 + len(f.ID) + len(f.ResourceID) + len(f.Title) + len(f.Description) + len(f.Remediation) + len(f.Evidence)
-	for _, c := range compliance {
-		b.bytes += 16 + len(c)
-	}
+	b.bytes += 72 + len(f.ID) + len(f.ResourceID) + len(f.Evidence)
 	return cc, nil
 }
 

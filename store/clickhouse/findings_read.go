@@ -135,7 +135,8 @@ func validateFindingQuery(tenantID string, f engine.FindingFilter) error {
 // sqlQuery is a query struct.
 type sqlQuery interface{ toSQL() (string, []any) }
 
-// queryFindings runs a query selecting findingColumns and appends the rows.
+// queryFindings runs a query selecting findingColumns of one tenant's
+// findings and appends the rows, their texts filled in.
 func (s *Store) queryFindings(ctx context.Context, q sqlQuery, out []engine.Finding) ([]engine.Finding, error) {
 	text, args := q.toSQL()
 	rows, err := s.conn.Query(ctx, text, args...)
@@ -143,14 +144,25 @@ func (s *Store) queryFindings(ctx context.Context, q sqlQuery, out []engine.Find
 		return nil, err
 	}
 	defer rows.Close()
+	start := len(out)
+	var ids []uint64
 	for rows.Next() {
-		f, err := scanFinding(rows)
+		f, id, err := scanFinding(rows)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, f)
+		ids = append(ids, id)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) > 0 {
+		if err := s.fillTexts(ctx, out[start].TenantID, out[start:], ids); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // GetFinding returns one finding of a snapshot; not_found when the snapshot
@@ -163,11 +175,18 @@ func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	text, args := getFindingQuery{tenantID: tenantID, auditID: auditID, id: id}.toSQL()
-	f, err = scanFinding(s.conn.QueryRow(ctx, text, args...))
+	f, textID, err := scanFinding(s.conn.QueryRow(ctx, text, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return engine.Finding{}, engine.ErrNotFound("finding", id)
 	}
-	return f, err
+	if err != nil {
+		return engine.Finding{}, err
+	}
+	fs := []engine.Finding{f}
+	if err := s.fillTexts(ctx, tenantID, fs, []uint64{textID}); err != nil {
+		return engine.Finding{}, err
+	}
+	return fs[0], nil
 }
 
 // CountFindings counts the findings of snapshot q.Filter.AuditID matching

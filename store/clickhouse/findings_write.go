@@ -175,6 +175,7 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 		for i := range b.dict {
 			b.dict[i] = app.dicts[i].values
 		}
+		b.texts = app.texts.takePending()
 		select {
 		case full <- b:
 			b = nil
@@ -235,6 +236,11 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 		sc.order[i] = sortEntry{key: b.findingKey[i], row: int32(i)}
 	}
 	order := sortBy(sc.order, sc.tmp, b.compareFindings)
+	if len(b.texts) > 0 {
+		if err := s.insertTexts(ctx, consts.tenantID, consts.writtenAt, b.texts); err != nil {
+			return fmt.Errorf("send finding texts: %w", err)
+		}
+	}
 	w, err := s.newColumnWriter(ctx, sc, insertFindingsSQL, order)
 	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
@@ -253,11 +259,8 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	w.coded(b.codes[dictProvider], b.dict[dictProvider])
 	w.coded(b.codes[dictAccount], b.dict[dictAccount])
 	w.coded(b.codes[dictRegion], b.dict[dictRegion])
-	w.strings(b.title)
-	w.strings(b.description)
-	w.strings(b.remediation)
+	w.uint64s(b.textID)
 	w.strings(b.evidence)
-	w.arrays(b.compliance)
 	w.int64s(b.firstSeen)
 	w.int64s(b.lastSeen)
 	w.int64s(b.resolved)
@@ -299,6 +302,7 @@ type columnScratch struct {
 	u8         []uint8
 	i8         []int8
 	i64        []int64
+	u64        []uint64
 }
 
 // snapshotConsts are the column values every row of a snapshot shares.
@@ -461,17 +465,14 @@ func (w *columnWriter) constInt64(k int64) {
 	}
 }
 
-func (w *columnWriter) arrays(col [][]string) {
-	i := w.next()
-	if i < 0 {
-		return
-	}
-	c := w.b.Column(i)
-	for _, e := range w.order {
-		if err := c.AppendRow(col[e.row]); err != nil {
-			w.err = err
-			return
+func (w *columnWriter) uint64s(col []uint64) {
+	if i := w.next(); i >= 0 {
+		v := slices.Grow(w.sc.u64[:0], len(w.order))[:len(w.order)]
+		for j, e := range w.order {
+			v[j] = col[e.row]
 		}
+		w.sc.u64 = v
+		w.append(i, v)
 	}
 }
 
@@ -487,7 +488,11 @@ func (w *columnWriter) send() error {
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at)"
 
-const insertFindingsSQL = "INSERT INTO findings (" + findingColumns + ", written_at)"
+// insertFindingsSQL writes a snapshot's rows, their rule texts by text_id
+// (the inline text columns keep their empty defaults).
+const insertFindingsSQL = `INSERT INTO findings (tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution,
+resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
+resolved_at, written_at)`
 
 // insertSnapshotMarker records that the snapshot is complete.
 func (s *Store) insertSnapshotMarker(ctx context.Context, tenantID, auditID string, n uint64, writtenAt time.Time) error {

@@ -3,10 +3,13 @@ package clickhouse
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 )
 
 //go:embed migrations/*.sql
@@ -87,7 +90,7 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 			continue
 		}
 		for i, stmt := range m.statements {
-			if err := s.conn.Exec(ctx, stmt); err != nil {
+			if err := s.conn.Exec(ctx, stmt); err != nil && !columnAlreadyAdded(stmt, err) {
 				return fmt.Errorf("migration %s statement %d: %w", m.version, i+1, err)
 			}
 		}
@@ -105,6 +108,15 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 		s.log.Info("clickhouse migration applied", "version", m.version, "database", s.database)
 	}
 	return nil
+}
+
+// columnAlreadyAdded reports whether stmt adds a column that exists (code
+// 44): 18.16 has no ADD COLUMN IF NOT EXISTS, and a replica migrating at
+// the same time, or a rerun after a failure, may have added it already.
+func columnAlreadyAdded(stmt string, err error) bool {
+	var ex *ch.Exception
+	return errors.As(err, &ex) && ex.Code == 44 && strings.Contains(stmt, "ADD COLUMN") &&
+		strings.Contains(ex.Message, "already exists")
 }
 
 // appliedMigrations returns the versions recorded in schema_migrations.

@@ -74,17 +74,31 @@ func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out [
 	defer wrap(&err, "CostByRule(%q, %q)", scope.TenantID, scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
+	var ids []uint64
 	err = s.each(ctx, costByRuleQuery{scope: scope}, func(sc scanner) error {
 		var c engine.RuleCost
-		var n, priced uint64
-		if err := sc.Scan(&c.RuleID, &c.Title, &n, &priced, &c.PricedUSD); err != nil {
+		var n, priced, id uint64
+		if err := sc.Scan(&c.RuleID, &c.Title, &id, &n, &priced, &c.PricedUSD); err != nil {
 			return err
 		}
 		c.Findings, c.Priced = int64(n), int64(priced)
 		out = append(out, c)
+		ids = append(ids, id)
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	texts, err := s.textsOf(ctx, scope.TenantID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if id != 0 {
+			out[i].Title = texts[id].title
+		}
+	}
+	return out, nil
 }
 
 // RuleTotals implements engine.ReportAnalytics in one aggregation over the
@@ -93,19 +107,33 @@ func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out [
 	defer wrap(&err, "RuleTotals(%q, %q)", scope.TenantID, scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
+	var ids []uint64
 	err = s.each(ctx, ruleTotalsQuery{scope: scope}, func(sc scanner) error {
 		var t engine.RuleTotals
 		var sev, dim string
-		var n, res, prod uint64
-		if err := sc.Scan(&t.RuleID, &t.Title, &t.Remediation, &sev, &dim, &n, &res, &prod); err != nil {
+		var n, res, prod, id uint64
+		if err := sc.Scan(&t.RuleID, &t.Title, &t.Remediation, &id, &sev, &dim, &n, &res, &prod); err != nil {
 			return err
 		}
 		t.Severity, t.Dimension = engine.Severity(sev), engine.Dimension(dim)
 		t.Findings, t.Resources, t.Prod = int64(n), int64(res), int64(prod)
 		out = append(out, t)
+		ids = append(ids, id)
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	texts, err := s.textsOf(ctx, scope.TenantID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if id != 0 {
+			out[i].Title, out[i].Remediation = texts[id].title, texts[id].remediation
+		}
+	}
+	return out, nil
 }
 
 // AffectedResources implements engine.ReportAnalytics: the findings in one

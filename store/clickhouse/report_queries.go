@@ -97,7 +97,7 @@ func (q costByRuleQuery) toSQL() (string, []any) {
 		hasSave = "visitParamHas(evidence, 'estimated_monthly_saving_usd')"
 	)
 	price := "if(" + hasUSD + ", visitParamExtractFloat(evidence, 'estimated_monthly_usd'), visitParamExtractFloat(evidence, 'estimated_monthly_saving_usd'))"
-	return "SELECT rule_id, any(title), count(), countIf(" + hasUSD + " OR " + hasSave + "), sumIf(" + price + ", " +
+	return "SELECT rule_id, " + ruleText("title") + ", max(text_id), count(), countIf(" + hasUSD + " OR " + hasSave + "), sumIf(" + price + ", " +
 		hasUSD + " OR " + hasSave + ") FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY rule_id", c.args
 }
 
@@ -109,13 +109,18 @@ func prodResources() string {
 		"'), tags.key, tags.value), version) = 1"
 }
 
+// ruleText reads one text column of a rule's rows written before
+// finding_texts (text_id 0); rows written since carry max(text_id), whose
+// text the store fills in.
+func ruleText(col string) string { return "anyIf(" + col + ", text_id = 0)" }
+
 // ruleTotalsQuery totals every rule's open findings in remediation
 // priority order.
 type ruleTotalsQuery struct{ scope engine.ReportScope }
 
 func (q ruleTotalsQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
-	return "SELECT rule_id, any(title), any(remediation), toString(max(severity)), toString(any(dimension)), count(), " +
+	return "SELECT rule_id, " + ruleText("title") + ", " + ruleText("remediation") + ", max(text_id), toString(max(severity)), toString(any(dimension)), count(), " +
 			"uniqExact(resource_id) AS resources, uniqExactIf(resource_id, resource_id IN (" + prodResources() + ")) AS prod " +
 			"FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
 		append([]any{q.scope.TenantID}, c.args...)

@@ -61,28 +61,31 @@ func severityOfOrder(o int) engine.Severity {
 // numBuckets is the number of severity buckets (sev_order 0..4).
 var numBuckets = len(engine.Severities)
 
-// findingColumns is the column list findings are written and read with, in
-// the order of sendFindingBatch and scanFinding.
+// findingColumns is the column list findings are read (and copied) with, in
+// the order of scanFinding. A row's text is inline (title … compliance)
+// when its text_id is 0, else in finding_texts (see finding_texts.go).
 const findingColumns = `tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
-evidence, compliance, first_seen_at, last_seen_at, resolved_at`
+evidence, compliance, first_seen_at, last_seen_at, resolved_at, text_id`
 
 // scanner is what rows and row values share.
 type scanner interface{ Scan(dest ...any) error }
 
-// scanFinding reads one row selected with findingColumns.
-func scanFinding(sc scanner) (engine.Finding, error) {
+// scanFinding reads one row selected with findingColumns, and its text id:
+// when not 0, the finding's text is still to be filled in (fillTexts).
+func scanFinding(sc scanner) (engine.Finding, uint64, error) {
 	var (
 		f                         engine.Finding
 		sevOrd                    uint8
 		sev, dim, status, res, ev string
 		first, last, resolved     time.Time
+		textID                    uint64
 	)
 	err := sc.Scan(&f.TenantID, &f.AuditID, &sevOrd, &f.ID, &sev, &dim, &status, &res,
 		&f.ResourceID, &f.RuleID, &f.ResourceType, &f.Provider, &f.Account, &f.Region,
-		&f.Title, &f.Description, &f.Remediation, &ev, &f.Compliance, &first, &last, &resolved)
+		&f.Title, &f.Description, &f.Remediation, &ev, &f.Compliance, &first, &last, &resolved, &textID)
 	if err != nil {
-		return f, fmt.Errorf("scan finding: %w", err)
+		return f, 0, fmt.Errorf("scan finding: %w", err)
 	}
 	f.Severity, f.Dimension, f.Status, f.Resolution = engine.Severity(sev), engine.Dimension(dim), engine.FindingStatus(status), engine.Resolution(res)
 	if ev != "" {
@@ -95,5 +98,5 @@ func scanFinding(sc scanner) (engine.Finding, error) {
 	if r := fromCHTime(resolved); !r.IsZero() {
 		f.ResolvedAt = &r
 	}
-	return f, nil
+	return f, textID, nil
 }

@@ -93,7 +93,7 @@ SELECT tenant_id, ?, sev_order, id, severity, dimension,
   if(status = 'open', 'fixed', resolution),
   resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
   evidence, compliance, first_seen_at, last_seen_at,
-  if(status = 'open', toDateTime(?, 'UTC'), resolved_at),
+  if(status = 'open', toDateTime(?, 'UTC'), resolved_at), text_id,
   toDateTime(?, 'UTC')
 FROM findings WHERE `+carried,
 		auditID, at.Unix(), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix())
@@ -192,6 +192,11 @@ func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID str
 		// (millions on a first audit): it gets a write's deadline.
 		ctx, cancel := s.writeCtx(ctx)
 		defer cancel()
+		texts, err := s.snapshotTexts(ctx, tenantID, auditID)
+		if err != nil {
+			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
+			return
+		}
 		sql, args := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID}.toSQL()
 		rows, err := s.conn.Query(ctx, sql, args...)
 		if err != nil {
@@ -202,9 +207,12 @@ func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID str
 		for rows.Next() {
 			var prevSev, prevStatus string
 			var inPrev uint8
-			f, err := scanFinding(scanFunc(func(dest ...any) error {
+			f, id, err := scanFinding(scanFunc(func(dest ...any) error {
 				return rows.Scan(append(dest, &prevSev, &prevStatus, &inPrev)...)
 			}))
+			if err == nil {
+				err = applyText(&f, id, texts)
+			}
 			if err != nil {
 				yield(engine.FindingChange{}, err)
 				return

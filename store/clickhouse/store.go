@@ -112,6 +112,7 @@ type Store struct {
 	log      *slog.Logger
 	database string
 	totals   totalsCache
+	texts    textCache
 }
 
 // Open connects to ClickHouse and checks the connection with a ping. It does

@@ -78,9 +78,15 @@ func (s *Store) StreamFindings(ctx context.Context, tenantID, auditID string, fn
 	if total == 0 {
 		return nil
 	}
+	tctx, cancel := s.readCtx(ctx)
+	texts, err := s.snapshotTexts(tctx, tenantID, auditID)
+	cancel()
+	if err != nil {
+		return err
+	}
 	for _, c := range idChunks(engine.PrefixFinding, chunkCount(total)) {
 		q := streamFindingsQuery{tenantID: tenantID, auditID: auditID, lo: c[0], hi: c[1]}
-		if err := s.streamChunk(ctx, q, fn); err != nil {
+		if err := s.streamChunk(ctx, q, texts, fn); err != nil {
 			return err
 		}
 	}
@@ -88,7 +94,7 @@ func (s *Store) StreamFindings(ctx context.Context, tenantID, auditID string, fn
 }
 
 // streamChunk runs one chunk's query with its own deadline.
-func (s *Store) streamChunk(ctx context.Context, q sqlQuery, fn func(engine.Finding) error) error {
+func (s *Store) streamChunk(ctx context.Context, q sqlQuery, texts map[uint64]findingText, fn func(engine.Finding) error) error {
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	text, args := q.toSQL()
@@ -98,8 +104,11 @@ func (s *Store) streamChunk(ctx context.Context, q sqlQuery, fn func(engine.Find
 	}
 	defer rows.Close()
 	for rows.Next() {
-		f, err := scanFinding(rows)
+		f, id, err := scanFinding(rows)
 		if err != nil {
+			return err
+		}
+		if err := applyText(&f, id, texts); err != nil {
 			return err
 		}
 		if err := fn(f); err != nil {

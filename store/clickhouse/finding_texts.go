@@ -1,0 +1,316 @@
+package clickhouse
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sync"
+	"unsafe"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// A finding's rule text is kept once per tenant in finding_texts, keyed by
+// a hash of its content (migration 0005): writers send each text of a
+// snapshot once, findings carry its 8-byte id, and readers fill the text in
+// from a cache. A text never changes under its id, so the cache is never
+// stale; it is bounded and shared by every tenant, keyed by tenant.
+
+// findingText is the part of a finding that its rule (or policy version)
+// decides.
+type findingText struct {
+	title, description, remediation string
+	compliance                      []string
+}
+
+func textOf(f *engine.Finding) findingText {
+	c := f.Compliance
+	if c == nil {
+		c = []string{}
+	}
+	return findingText{f.Title, f.Description, f.Remediation, c}
+}
+
+func (t findingText) applyTo(f *engine.Finding) {
+	f.Title, f.Description, f.Remediation = t.title, t.description, t.remediation
+	f.Compliance = slices.Clone(t.compliance) // callers may change their finding
+	if f.Compliance == nil {
+		f.Compliance = []string{}
+	}
+}
+
+// textID is the stable id of a text: the first 8 bytes of the SHA-256 of
+// its length-prefixed fields, never 0 (0 marks rows with their text
+// inline).
+func textID(t findingText) uint64 {
+	h := sha256.New()
+	var n [binary.MaxVarintLen64]byte
+	put := func(s string) {
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		h.Write([]byte(s))
+	}
+	put(t.title)
+	put(t.description)
+	put(t.remediation)
+	h.Write(n[:binary.PutUvarint(n[:], uint64(len(t.compliance)))])
+	for _, c := range t.compliance {
+		put(c)
+	}
+	var sum [sha256.Size]byte
+	id := binary.BigEndian.Uint64(h.Sum(sum[:0]))
+	if id == 0 {
+		id = 1
+	}
+	return id
+}
+
+// textKey is a text as a map key: compliance encoded unambiguously.
+type textKey struct {
+	title, description, remediation, compliance string
+}
+
+// complianceKey encodes a compliance list so that different lists never
+// share a key.
+func complianceKey(c []string) string {
+	var b []byte
+	for _, s := range c {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return string(b)
+}
+
+// textInterner gives a snapshot write's findings their text ids and
+// collects the texts it has not sent yet. One goroutine uses it.
+//
+// A rule's findings share its strings and its compliance slice, so texts
+// are first looked up by identity (where their bytes are), which costs no
+// hashing of the text; what is looked up by identity is kept referenced, so
+// its memory cannot be reused. A compliance slice, unlike a string, can be
+// changed in place: its contents are compared with a copy before an
+// identity hit is trusted.
+type textInterner struct {
+	byIdent   map[textIdent]identEntry
+	byContent map[textKey]uint64
+	pending   []textRow
+}
+
+// textIdent is where a text's parts are.
+type textIdent struct {
+	title, description, remediation *byte
+	tl, dl, rl                      int
+	compliance                      *string
+	cl                              int
+}
+
+type identEntry struct {
+	id   uint64
+	text findingText // keeps the strings referenced; compliance is a copy
+}
+
+// textRow is a text to insert.
+type textRow struct {
+	id   uint64
+	text findingText
+}
+
+func (in *textInterner) id(f *engine.Finding) uint64 {
+	ident := textIdent{unsafe.StringData(f.Title), unsafe.StringData(f.Description), unsafe.StringData(f.Remediation),
+		len(f.Title), len(f.Description), len(f.Remediation), unsafe.SliceData(f.Compliance), len(f.Compliance)}
+	if e, ok := in.byIdent[ident]; ok && slices.Equal(e.text.compliance, f.Compliance) {
+		return e.id
+	}
+	t := textOf(f)
+	t.compliance = slices.Clone(t.compliance)
+	k := textKey{t.title, t.description, t.remediation, complianceKey(t.compliance)}
+	id, ok := in.byContent[k]
+	if !ok {
+		if in.byContent == nil {
+			in.byContent, in.byIdent = map[textKey]uint64{}, map[textIdent]identEntry{}
+		}
+		id = textID(t)
+		if len(in.byContent) < maxContentTexts {
+			in.byContent[k] = id
+		} // else sent again when seen again: the table folds repeats
+		in.pending = append(in.pending, textRow{id, t})
+	}
+	if len(in.byIdent) < maxIdentTexts {
+		in.byIdent[ident] = identEntry{id, t}
+	}
+	return id
+}
+
+// maxContentTexts bounds the texts one snapshot write remembers (a
+// tenant's rules and policies have hundreds).
+const maxContentTexts = 100_000
+
+// maxIdentTexts bounds the identity map of one snapshot write: findings
+// whose texts are built per finding (equal contents, new strings) would
+// otherwise add an entry each.
+const maxIdentTexts = 10_000
+
+// takePending returns the texts not handed out yet.
+func (in *textInterner) takePending() []textRow {
+	p := in.pending
+	in.pending = nil
+	return p
+}
+
+// insertTexts writes texts of a tenant (a retried or repeated text folds
+// into one row) and caches them.
+func (s *Store) insertTexts(ctx context.Context, tenantID string, writtenAt int64, texts []textRow) error {
+	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO finding_texts (tenant_id, text_id, title, description, remediation, compliance, written_at)")
+	if err != nil {
+		return fmt.Errorf("prepare batch: %w", err)
+	}
+	for _, t := range texts {
+		if err := b.Append(tenantID, t.id, t.text.title, t.text.description, t.text.remediation, t.text.compliance, writtenAt); err != nil {
+			b.Abort()
+			return err
+		}
+	}
+	if err := b.Send(); err != nil {
+		return err
+	}
+	for _, t := range texts {
+		s.texts.put(tenantID, t.id, t.text)
+	}
+	return nil
+}
+
+// maxCachedTexts bounds the text cache: a tenant has one text per rule and
+// policy version, so this holds every text of many tenants.
+const maxCachedTexts = 50_000
+
+// textCache holds texts by tenant and id.
+type textCache struct {
+	mu sync.Mutex
+	m  map[textCacheKey]findingText
+}
+
+type textCacheKey struct {
+	tenantID string
+	id       uint64
+}
+
+func (c *textCache) get(tenantID string, id uint64) (findingText, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.m[textCacheKey{tenantID, id}]
+	return t, ok
+}
+
+func (c *textCache) put(tenantID string, id uint64, t findingText) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedTexts {
+		c.m = map[textCacheKey]findingText{} // start over: texts are few, refetching is cheap
+	}
+	c.m[textCacheKey{tenantID, id}] = t
+}
+
+// textsOf returns the texts with the given ids of a tenant, from the cache
+// or one query for those it lacks. A text id that the tenant does not have
+// is an internal error: the snapshot is damaged.
+func (s *Store) textsOf(ctx context.Context, tenantID string, ids []uint64) (map[uint64]findingText, error) {
+	out := make(map[uint64]findingText, len(ids))
+	var missing []any
+	for _, id := range ids {
+		if _, done := out[id]; done || id == 0 {
+			continue
+		}
+		if t, ok := s.texts.get(tenantID, id); ok {
+			out[id] = t
+			continue
+		}
+		if !slices.Contains(missing, any(id)) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := s.conn.Query(ctx, `SELECT text_id, title, description, remediation, compliance FROM finding_texts
+WHERE tenant_id = ? AND text_id IN ?`, tenantID, ch.GroupSet{Value: missing})
+	if err != nil {
+		return nil, fmt.Errorf("read finding texts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id uint64
+		var t findingText
+		if err := rows.Scan(&id, &t.title, &t.description, &t.remediation, &t.compliance); err != nil {
+			return nil, fmt.Errorf("read finding texts: %w", err)
+		}
+		if t.compliance == nil {
+			t.compliance = []string{}
+		}
+		out[id] = t
+		s.texts.put(tenantID, id, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read finding texts: %w", err)
+	}
+	for _, id := range missing {
+		if _, ok := out[id.(uint64)]; !ok {
+			return nil, fmt.Errorf("finding text %016x of tenant %s is missing", id, tenantID)
+		}
+	}
+	return out, nil
+}
+
+// fillTexts sets the texts of fs[i] whose ids[i] is not 0 (the others carry
+// theirs inline).
+func (s *Store) fillTexts(ctx context.Context, tenantID string, fs []engine.Finding, ids []uint64) error {
+	texts, err := s.textsOf(ctx, tenantID, ids)
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		if id != 0 {
+			texts[id].applyTo(&fs[i])
+		}
+	}
+	return nil
+}
+
+// snapshotTexts reads the texts a snapshot's rows use, for a stream over
+// it: one scan of the snapshot's text ids (a UInt64 column), so that the
+// stream needs no second query while its rows are open.
+func (s *Store) snapshotTexts(ctx context.Context, tenantID, auditID string) (map[uint64]findingText, error) {
+	rows, err := s.conn.Query(ctx, "SELECT DISTINCT text_id FROM findings WHERE tenant_id = ? AND audit_id = ?", tenantID, auditID)
+	if err != nil {
+		return nil, fmt.Errorf("read a snapshot's text ids: %w", err)
+	}
+	defer rows.Close()
+	var ids []uint64
+	for rows.Next() {
+		var id uint64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	return s.textsOf(ctx, tenantID, ids)
+}
+
+// applyText fills in f's text from a stream's texts when id is not 0.
+func applyText(f *engine.Finding, id uint64, texts map[uint64]findingText) error {
+	if id == 0 {
+		return nil
+	}
+	t, ok := texts[id]
+	if !ok {
+		return fmt.Errorf("finding %s: text %016x is missing", f.ID, id)
+	}
+	t.applyTo(f)
+	return nil
+}
