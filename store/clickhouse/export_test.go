@@ -57,3 +57,6 @@ func TextID(f engine.Finding) uint64 { return textID(textOf(&f)) }
 
 // WaitForMutations waits until the database's mutations are done.
 func (s *Store) WaitForMutations(ctx context.Context) error { return s.waitForMutations(ctx) }
+
+// ResourceHash is resourceHash.
+var ResourceHash = resourceHash

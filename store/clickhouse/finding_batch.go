@@ -1,10 +1,14 @@
 package clickhouse
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
+
+	"github.com/go-faster/city"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -97,11 +101,11 @@ type findingBatch struct {
 	// texts are the rule texts first used by this batch's findings, to be
 	// written before them.
 	texts []textRow
-	// findingKey packs sev_order and the first bytes of the id, resourceKey
-	// the first bytes of the resource id: sorting by them orders almost
-	// every pair without comparing strings.
-	findingKey, resourceKey []uint64
-	sevOrder                []uint8
+	// findingKey packs sev_order and the first bytes of the id: sorting by
+	// it orders almost every pair without comparing strings. resourceHash
+	// is the resource index's key (resourceHash).
+	findingKey, resourceHash []uint64
+	sevOrder                 []uint8
 	// The Enum8 values of severity, dimension and status, as the findings
 	// table declares them.
 	severity, dimension, status []int8
@@ -122,7 +126,7 @@ func (b *findingBatch) reset() {
 		b.dict[i] = nil
 	}
 	b.firstSeen, b.lastSeen, b.resolved = b.firstSeen[:0], b.lastSeen[:0], b.resolved[:0]
-	b.findingKey, b.resourceKey, b.sevOrder = b.findingKey[:0], b.resourceKey[:0], b.sevOrder[:0]
+	b.findingKey, b.resourceHash, b.sevOrder = b.findingKey[:0], b.resourceHash[:0], b.sevOrder[:0]
 	b.severity, b.dimension, b.status = b.severity[:0], b.dimension[:0], b.status[:0]
 	b.bytes = 0
 }
@@ -208,7 +212,7 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	b.dimension = append(b.dimension, cc.dimension)
 	b.status = append(b.status, cc.status)
 	b.findingKey = append(b.findingKey, uint64(so)<<56|keyPrefix(f.ID, len(engine.PrefixFinding)+1, 7)>>8)
-	b.resourceKey = append(b.resourceKey, keyPrefix(f.ResourceID, strings.IndexByte(f.ResourceID, '_')+1, 8))
+	b.resourceHash = append(b.resourceHash, resourceHash(f.ResourceID))
 
 	b.bytes += 72 + len(f.ID) + len(f.ResourceID) + len(f.Evidence)
 	return cc, nil
@@ -291,17 +295,17 @@ func (b *findingBatch) compareFindings(x, y int32) int {
 	return strings.Compare(b.id[x], b.id[y])
 }
 
-// compareResources orders rows as finding_resources does inside one
-// snapshot: by resource id, then as compareFindings.
+// compareResources orders rows as finding_resource_keys does inside one
+// snapshot: by resource hash, then as compareFindings.
 func (b *findingBatch) compareResources(x, y int32) int {
-	if b.resourceKey[x] != b.resourceKey[y] {
-		if b.resourceKey[x] < b.resourceKey[y] {
-			return -1
-		}
-		return 1
-	}
-	if c := strings.Compare(b.resourceID[x], b.resourceID[y]); c != 0 {
+	if c := cmp.Compare(b.resourceHash[x], b.resourceHash[y]); c != 0 {
 		return c
 	}
 	return b.compareFindings(x, y)
+}
+
+// resourceHash is the resource index's key of a resource id: ClickHouse's
+// cityHash64, so that the server computes the same (CarryForward, reads).
+func resourceHash(resourceID string) uint64 {
+	return city.CH64(unsafe.Slice(unsafe.StringData(resourceID), len(resourceID)))
 }

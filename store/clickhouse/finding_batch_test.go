@@ -17,9 +17,8 @@ func TestSortByMatchesComparisonSort(t *testing.T) {
 			b := &findingBatch{}
 			for i := range n {
 				b.findingKey = append(b.findingKey, r.Uint64N(keyRange)<<1)
-				b.resourceKey = append(b.resourceKey, r.Uint64N(keyRange))
+				b.resourceHash = append(b.resourceHash, r.Uint64N(keyRange))
 				b.id = append(b.id, string(rune('a'+r.IntN(26)))+string(rune('a'+i%26)))
-				b.resourceID = append(b.resourceID, string(rune('a'+r.IntN(3))))
 			}
 			order := make([]sortEntry, n)
 			tmp := make([]sortEntry, n)
@@ -32,7 +31,7 @@ func TestSortByMatchesComparisonSort(t *testing.T) {
 				t.Fatalf("n=%d range=%d: finding order %v, want %v", n, keyRange, rowsOf(got), want)
 			}
 			for i := range got {
-				got[i].key = b.resourceKey[got[i].row]
+				got[i].key = b.resourceHash[got[i].row]
 			}
 			other := tmp
 			if n > 0 && &got[0] == &tmp[0] {

@@ -208,6 +208,7 @@ func (q countQuery) toSQL() (string, []any) {
 	c.add("audit_id = ?", q.auditID)
 	if q.keys != nil {
 		c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
+		c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
 	}
 	addFindingFilter(&c, q.filter)
 	cols := make([]string, len(q.groupBy))

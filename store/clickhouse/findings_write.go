@@ -269,10 +269,10 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 		return fmt.Errorf("send findings: %w", err)
 	}
 
-	// From finding order, a stable sort by resource key leaves each
-	// resource's findings in finding order, as finding_resources wants.
+	// From finding order, a stable sort by resource hash leaves each
+	// resource's findings in finding order, as the index wants.
 	for i := range order {
-		order[i].key = b.resourceKey[order[i].row]
+		order[i].key = b.resourceHash[order[i].row]
 	}
 	if &order[0] == &sc.tmp[0] {
 		sc.order, sc.tmp = sc.tmp, sc.order
@@ -283,7 +283,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	}
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
-	w.strings(b.resourceID)
+	w.uint64s(b.resourceHash)
 	w.uint8s(b.sevOrder)
 	w.strings(b.id)
 	w.constInt64(consts.writtenAt)
@@ -486,7 +486,7 @@ func (w *columnWriter) send() error {
 	return w.b.Send()
 }
 
-const insertFindingResourcesSQL = "INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at)"
+const insertFindingResourcesSQL = "INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at)"
 
 // insertFindingsSQL writes a snapshot's rows, their rule texts by text_id
 // (the inline text columns keep their empty defaults).

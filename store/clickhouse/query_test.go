@@ -56,17 +56,21 @@ func TestQueriesToSQL(t *testing.T) {
 			[]any{"res_1", "t", "a"}},
 		{"keys of a resource after a cursor",
 			resourceKeysQuery{tenantID: "t", auditID: "a", resourceID: "res_1", after: &engine.FindingKey{SeverityRank: 5, ID: "fnd_2"}, limit: 10},
-			"SELECT sev_order, id FROM finding_resources WHERE tenant_id = ? AND audit_id = ? AND resource_id = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10",
-			[]any{"t", "a", "res_1", uint8(0), uint8(0), "fnd_2"}},
+			"SELECT sev_order, id FROM (" +
+				"SELECT sev_order, id FROM finding_resource_keys WHERE tenant_id = ? AND audit_id = ? AND resource_hash = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
+				" UNION ALL " +
+				"SELECT sev_order, id FROM finding_resources WHERE tenant_id = ? AND audit_id = ? AND resource_id = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
+				") ORDER BY sev_order, id LIMIT 10",
+			[]any{"t", "a", resourceHash("res_1"), uint8(0), uint8(0), "fnd_2", "t", "a", "res_1", uint8(0), uint8(0), "fnd_2"}},
 		{"findings by key",
 			byKeysPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1", Region: "re"},
 				keys: []findingKey{{0, "fnd_1"}, {3, "fnd_2"}}, limit: 4},
-			cols + " WHERE tenant_id = ? AND audit_id = ? AND (sev_order, id) IN ? AND region = ? ORDER BY sev_order, id LIMIT 4",
-			[]any{"t", "a", keysGroupSet([]findingKey{{0, "fnd_1"}, {3, "fnd_2"}}), "re"}},
+			cols + " WHERE tenant_id = ? AND audit_id = ? AND (sev_order, id) IN ? AND resource_id = ? AND region = ? ORDER BY sev_order, id LIMIT 4",
+			[]any{"t", "a", keysGroupSet([]findingKey{{0, "fnd_1"}, {3, "fnd_2"}}), "res_1", "re"}},
 		{"counts of a resource by key",
 			countQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1"}, groupBy: []string{"status"}, keys: []findingKey{{1, "fnd_1"}}},
-			"SELECT toString(status), count() FROM findings WHERE tenant_id = ? AND audit_id = ? AND (sev_order, id) IN ? GROUP BY toString(status)",
-			[]any{"t", "a", keysGroupSet([]findingKey{{1, "fnd_1"}})}},
+			"SELECT toString(status), count() FROM findings WHERE tenant_id = ? AND audit_id = ? AND (sev_order, id) IN ? AND resource_id = ? GROUP BY toString(status)",
+			[]any{"t", "a", keysGroupSet([]findingKey{{1, "fnd_1"}}), "res_1"}},
 		{"resource page",
 			resourcePageQuery{tenantID: "t", filter: engine.ResourceFilter{Type: "ty", Region: "re"}, lo: "res_1", hi: "res_2", limit: 9},
 			"SELECT " + resourceColumns + " FROM resources WHERE tenant_id = ? AND id > ? AND id < ? AND id IN (SELECT id FROM resources WHERE tenant_id = ? AND id > ? AND id < ? AND type = ? AND region = ? ORDER BY id LIMIT 1 BY id LIMIT 9) ORDER BY id, version DESC LIMIT 1 BY id",

@@ -29,17 +29,28 @@ type resourceKeysQuery struct {
 	limit                         int
 }
 
+// The keys are in finding_resource_keys by resource hash, or, for
+// snapshots written before it, in finding_resources by resource id: both
+// are read, and one of them has the snapshot. A hash shared by two
+// resources brings the other's keys too, which the findings query drops
+// by its resource_id filter.
 func (q resourceKeysQuery) toSQL() (string, []any) {
-	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	c.add("audit_id = ?", q.auditID)
-	c.add("resource_id = ?", q.resourceID)
-	if q.after != nil {
-		o := uint8(numBuckets - q.after.SeverityRank)
-		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
+	var args []any
+	part := func(table, col string, v any) string {
+		var c conds
+		c.add("tenant_id = ?", q.tenantID)
+		c.add("audit_id = ?", q.auditID)
+		c.add(col+" = ?", v)
+		if q.after != nil {
+			o := uint8(numBuckets - q.after.SeverityRank)
+			c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
+		}
+		args = append(args, c.args...)
+		return "SELECT sev_order, id FROM " + table + " WHERE " + c.sql() + " ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	}
-	return "SELECT sev_order, id FROM finding_resources WHERE " + c.sql() +
-		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
+	sql := "SELECT sev_order, id FROM (" + part("finding_resource_keys", "resource_hash", resourceHash(q.resourceID)) +
+		" UNION ALL " + part("finding_resources", "resource_id", q.resourceID) + ") ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
+	return sql, args
 }
 
 // keysGroupSet renders keys as an IN list of (sev_order, id) tuples.
@@ -66,9 +77,8 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	c.add("tenant_id = ?", q.tenantID)
 	c.add("audit_id = ?", q.auditID)
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
-	f := q.filter
-	f.ResourceID = "" // the keys are the resource's
-	addPageFilter(&c, f, q.forced)
+	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
+	addPageFilter(&c, q.filter, q.forced)
 	return "SELECT " + findingColumns + " FROM findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
 }

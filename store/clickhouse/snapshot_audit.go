@@ -79,11 +79,11 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
 	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
 	// The keys first, while the findings they name are still absent from
-	// auditID; sorted by finding_resources' key (see sendFindingBatch).
-	if err := s.conn.Exec(ctx, `INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at)
-SELECT tenant_id, ?, resource_id, sev_order, id, toDateTime(?, 'UTC')
+	// auditID; sorted by the index's key (see sendFindingBatch).
+	if err := s.conn.Exec(ctx, `INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at)
+SELECT tenant_id, ?, cityHash64(resource_id) AS h, sev_order, id, toDateTime(?, 'UTC')
 FROM findings WHERE `+carried+`
-ORDER BY resource_id, sev_order, id`,
+ORDER BY h, sev_order, id`,
 		auditID, auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix()); err != nil {
 		return err
 	}
