@@ -94,7 +94,7 @@ func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, erro
 	if len(attrs) == 0 || bytes.Equal(attrs, []byte("null")) {
 		attrs = []byte("{}")
 	}
-	if attrs[0] != '{' || !validJSON(attrs) {
+	if attrs[0] != '{' || !ValidJSON(attrs) {
 		return r, FieldErrorf("attributes", "attributes must be a JSON object")
 	}
 	if r.Tags == nil {

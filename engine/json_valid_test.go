@@ -42,8 +42,8 @@ func TestValidJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		if got, want := validJSON([]byte(c)), json.Valid([]byte(c)); got != want {
-			t.Errorf("validJSON(%q) = %v, json.Valid says %v", c, got, want)
+		if got, want := ValidJSON([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("ValidJSON(%q) = %v, json.Valid says %v", c, got, want)
 		}
 	}
 }
@@ -53,8 +53,8 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validJSON(b), json.Valid(b); got != want {
-			t.Errorf("validJSON(%q) = %v, json.Valid says %v", b, got, want)
+		if got, want := ValidJSON(b), json.Valid(b); got != want {
+			t.Errorf("ValidJSON(%q) = %v, json.Valid says %v", b, got, want)
 		}
 	})
 }
@@ -92,7 +92,7 @@ func BenchmarkValidJSON(b *testing.B) {
 	for _, bb := range []struct {
 		name string
 		f    func([]byte) bool
-	}{{"fast", validJSON}, {"encoding_json", json.Valid}} {
+	}{{"fast", ValidJSON}, {"encoding_json", json.Valid}} {
 		b.Run(bb.name, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {

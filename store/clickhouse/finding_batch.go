@@ -2,7 +2,6 @@ package clickhouse
 
 import (
 	"cmp"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -160,7 +159,7 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	default:
 		return countCodes{}, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
 	}
-	if len(f.Evidence) > 0 && !json.Valid(f.Evidence) {
+	if len(f.Evidence) > 0 && !engine.ValidJSON(f.Evidence) {
 		return countCodes{}, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
 	}
 	first, err := a.first.seconds("first_seen_at", f.FirstSeenAt)
