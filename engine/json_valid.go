@@ -2,6 +2,10 @@ package engine
 
 import "encoding/json"
 
+// ValidJSON reports whether b is one valid JSON value, as json.Valid does,
+// at several times its speed (see validJSON).
+func ValidJSON(b []byte) bool { return validJSON(b) }
+
 // validJSON reports whether b is valid JSON, as json.Valid does, at about
 // four times its speed: every inventory item's attributes are checked, and
 // json.Valid's state machine (a function call per byte) cost a bulk import

@@ -102,6 +102,66 @@ func (b *batchRow) appendData(buf []byte) []byte {
 	return append(buf, ']')
 }
 
+// batchable reports whether an event's data can go into a batch's json
+// array: one valid JSON value (so that element i is event i), which jsonb
+// accepts too (so that reading the batch, which turns its events into
+// jsonb, cannot fail). jsonb refuses what json accepts in three ways: the
+// escape \u0000, lone surrogates, and numbers beyond numeric's range; data
+// with any surrogate escape, \u0000, an exponent of more than 4 digits or
+// a run of more than 1,000 digits goes to a row, where jsonb decides as
+// before. The engine's data never has them (encoding/json writes no
+// surrogate escapes, float64 exponents have 3 digits).
+func batchable(data []byte) bool {
+	if len(data) == 0 {
+		return true // stored as {}
+	}
+	if !engine.ValidJSON(data) {
+		return false
+	}
+	inString, digits := false, 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				if i+5 < len(data) && data[i+1] == 'u' {
+					if h := data[i+2]; h == 'd' || h == 'D' || string(data[i+2:i+6]) == "0000" {
+						return false
+					}
+				}
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inString, digits = true, 0
+		case c >= '0' && c <= '9':
+			if digits++; digits > 1000 {
+				return false
+			}
+		case c == 'e' || c == 'E':
+			j := i + 1
+			if j < len(data) && (data[j] == '+' || data[j] == '-') {
+				j++
+			}
+			k := j
+			for k < len(data) && data[k] >= '0' && data[k] <= '9' {
+				k++
+			}
+			if k-j > 4 {
+				return false
+			}
+			digits = 0
+		default:
+			digits = 0
+		}
+	}
+	return true
+}
+
 // grouper sorts events into batches: an event extends the open batch of
 // its tenant and type when its id is the next one, it was made at the
 // same time and the batch is not full; otherwise that batch is closed
@@ -116,6 +176,7 @@ func newGrouper() *grouper { return &grouper{open: map[[2]string]*batchRow{}} }
 func (g *grouper) add(e engine.Event) {
 	key := [2]string{e.TenantID, e.Type}
 	id, ok := parseEventID(e.ID)
+	ok = ok && batchable(e.Data)
 	b := g.open[key]
 	if b != nil && ok && id == b.next && e.CreatedAt.Equal(b.createdAt) && len(b.events) < batchMax {
 		b.events = append(b.events, e)
@@ -129,7 +190,7 @@ func (g *grouper) add(e engine.Event) {
 	nb := &batchRow{tenantID: e.TenantID, typ: e.Type, first: id, next: id.add(1), createdAt: e.CreatedAt,
 		events: make([]engine.Event, 1, 8)}
 	nb.events[0] = e
-	if !ok { // an id that is no event id at all: a row of its own
+	if !ok { // no event id, or data for a row: a row of its own
 		nb.row = true
 		g.ready = append(g.ready, nb)
 		return
@@ -350,7 +411,7 @@ type batchSpan struct {
 
 // batchData reads the data of the spans' events from the tenant's
 // batches: out[span.id][i] is the data of event lo+i. Each batch's array
-// is read once.
+// is read (and its json parsed) once.
 func batchData(ctx context.Context, db querier, tenantID string, spans []batchSpan) (map[string][]json.RawMessage, error) {
 	out := map[string][]json.RawMessage{}
 	if len(spans) == 0 {
@@ -363,10 +424,12 @@ func batchData(ctx context.Context, db querier, tenantID string, spans []batchSp
 		ids[i], los[i], his[i] = s.id, int32(s.lo), int32(s.hi)
 		out[s.id] = make([]json.RawMessage, s.hi-s.lo+1)
 	}
-	rows, err := db.Query(ctx, `SELECT b.id, e.n - 1 - r.lo, e.value
+	// The data array is json (migration 00080): the events read become
+	// jsonb, as stored rows are, so that they read the same.
+	rows, err := db.Query(ctx, `SELECT b.id, e.n - 1 - r.lo, e.value::jsonb
 		FROM unnest($2::text[], $3::int[], $4::int[]) AS r(id, lo, hi)
 		JOIN event_batches b ON b.tenant_id = $1 AND b.id = r.id,
-		LATERAL jsonb_array_elements(b.data) WITH ORDINALITY AS e(value, n)
+		LATERAL json_array_elements(b.data) WITH ORDINALITY AS e(value, n)
 		WHERE e.n - 1 BETWEEN r.lo AND r.hi`, tenantID, ids, los, his)
 	if err != nil {
 		return nil, err

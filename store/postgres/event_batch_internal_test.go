@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,32 @@ func TestGrouper(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("batches %v; want %v", got, want)
+		}
+	}
+}
+
+func TestBatchable(t *testing.T) {
+	for data, want := range map[string]bool{
+		``:   true,
+		`{}`: true,
+		`{"a": [1, 2.5e10, -3E+308, true, false, null], "b": "x\"y\\u0000"}`: true, // \\u0000 is a backslash and text
+		`{"a": "\u00e9\u2028\ufffd"}`:                                        true,
+		`{"a": 1}, {"b": 2}`:                                                 false, // two values: would shift the array
+		`{"a": 1`:                                                            false,
+		`1 2`:                                                                false,
+		`{"a": "\u0000"}`:                                                    false,
+		`{"a": "x\\\u0000"}`:                                                 false, // an escaped backslash, then \u0000
+		`{"a": "\ud800"}`:                                                    false,
+		`{"a": "\uD83D\uDE00"}`:                                              false, // a valid pair, but any surrogate escape goes to a row
+		`[1e10000]`:                                                          false,
+		`[1E-99999]`:                                                         false,
+		`[1e1000]`:                                                           true,
+		`[` + strings.Repeat("9", 1001) + `]`:                                false,
+		`[` + strings.Repeat("9", 1000) + `]`:                                true,
+		`"` + strings.Repeat("9", 5000) + `"`:                                true,
+	} {
+		if got := batchable([]byte(data)); got != want {
+			t.Errorf("batchable(%.60q) = %v; want %v", data, got, want)
 		}
 	}
 }

@@ -523,3 +523,28 @@ func TestEventBatchesTenantDeletion(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Data that jsonb refuses fails a large append as it fails a small one:
+// nothing is stored.
+func TestEventBatchesRefuseBadData(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newStore(t)
+	for i, bad := range []string{`{"a": 1}, {"b": 2}`, `{"a": "\u0000"}`, `{"a": "\udc00"}`, `[1e1000000]`, `nope`} {
+		acme := mustTenant(t, s, fmt.Sprint("t", i))
+		evs := run(acme.ID, engine.EventResourceAdded, 100, 2500)
+		evs[1700].Data = json.RawMessage(bad)
+		err := s.AppendEvents(ctx, evs)
+		wantCode(t, "a large append with "+bad, err, engine.CodeValidationFailed)
+		a := queued(acme.ID, 1)
+		a.Status, a.StartedAt = engine.AuditRunning, at(0)
+		mustCreateAudit(t, s, a)
+		done := a
+		done.Status, done.CompletedAt = engine.AuditCompleted, at(time.Minute)
+		err = s.CompleteAudit(ctx, seq(evs, nil), func() engine.Audit { return done })
+		wantCode(t, "an audit's events with "+bad, err, engine.CodeValidationFailed)
+		if got := len(mustEvents(t, s, acme.ID)); got != 0 {
+			t.Fatalf("%d events stored", got)
+		}
+	}
+}

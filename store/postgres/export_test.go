@@ -23,9 +23,9 @@ func ResetSchemaForTest(ctx context.Context, s *Store) error {
 // EventsForTest returns the tenant's outbox in id order: its rows and its
 // batches' events, read straight from the tables (not as ListEvents does).
 func EventsForTest(ctx context.Context, s *Store, tenantID string) ([]engine.Event, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, tenant_id, type, created_at, data, 0 FROM events WHERE tenant_id = $1
+	rows, err := s.pool.Query(ctx, `SELECT id, tenant_id, type, created_at, data::text, 0 FROM events WHERE tenant_id = $1
 		UNION ALL
-		SELECT id, tenant_id, type, created_at, data, count FROM event_batches WHERE tenant_id = $1`, tenantID)
+		SELECT id, tenant_id, type, created_at, data::text, count FROM event_batches WHERE tenant_id = $1`, tenantID)
 	if err != nil {
 		return nil, err
 	}
