@@ -396,8 +396,9 @@ func payloadOf(f Finding) findingPayload {
 // with the counts; it fills sum's new and resolved counts as it goes.
 func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum *AuditSummary) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
+		runs := newEventRuns(s.now)
 		emit := func(typ string, data any) bool {
-			ev, err := s.newEvent(a.TenantID, typ, data)
+			ev, err := runs.event(a.TenantID, typ, data)
 			return yield(ev, err) && err == nil
 		}
 		for ch, err := range s.cfg.Snapshots.DiffSnapshots(ctx, a.TenantID, prevID, a.ID) {

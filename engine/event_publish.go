@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 	"unicode/utf8"
 )
 
@@ -19,6 +20,51 @@ func (s *Service) newEvent(tenantID, typ string, data any) (Event, error) {
 	}
 	now := s.now().UTC()
 	return Event{ID: NewID(PrefixEvent, now), TenantID: tenantID, Type: typ, CreatedAt: now, Data: b}, nil
+}
+
+// eventRunMax bounds the events of one run (see eventRuns): a run shares
+// its creation time, which stays that of its first event.
+const eventRunMax = 1000
+
+// eventRuns gives the events of a large append ids in runs per type
+// (engine.IDRun), each run sharing one creation time, so that the outbox
+// can store a run as one row (store/postgres: event_batches) while every
+// event keeps its own stable, time-sortable id.
+type eventRuns struct {
+	now  func() time.Time
+	runs map[string]*eventRun
+}
+
+type eventRun struct {
+	ids *IDRun
+	at  time.Time
+	n   int
+}
+
+func newEventRuns(now func() time.Time) *eventRuns {
+	return &eventRuns{now: now, runs: map[string]*eventRun{}}
+}
+
+// next returns the id and creation time of the next event of type typ.
+func (r *eventRuns) next(typ string) (string, time.Time) {
+	run := r.runs[typ]
+	if run == nil || run.n == eventRunMax {
+		at := r.now().UTC()
+		run = &eventRun{ids: NewIDRun(PrefixEvent, at), at: at}
+		r.runs[typ] = run
+	}
+	run.n++
+	return run.ids.Next(), run.at
+}
+
+// event builds an event of the next id in its type's run.
+func (r *eventRuns) event(tenantID, typ string, data any) (Event, error) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return Event{}, err
+	}
+	id, at := r.next(typ)
+	return Event{ID: id, TenantID: tenantID, Type: typ, CreatedAt: at, Data: b}, nil
 }
 
 // publish commits events to the outbox, then copies them to the event log.
@@ -123,11 +169,12 @@ func (s *Service) publishResources(ctx context.Context, tenantID string, rs []Re
 			size += resourceAddedSize(&rs[i])
 		}
 		buf := make([]byte, 0, size)
+		runs := newEventRuns(s.now)
 		for i := range rs[:n] {
-			now := s.now().UTC()
+			id, at := runs.next(EventResourceAdded)
 			start := len(buf)
 			buf = appendResourceAdded(buf, &rs[i])
-			events[i] = Event{ID: NewID(PrefixEvent, now), TenantID: tenantID, Type: EventResourceAdded, CreatedAt: now,
+			events[i] = Event{ID: id, TenantID: tenantID, Type: EventResourceAdded, CreatedAt: at,
 				Data: buf[start:len(buf):len(buf)]}
 		}
 		if err := s.publish(ctx, events); err != nil {

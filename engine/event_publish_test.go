@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"context"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -28,6 +31,32 @@ func TestAppendResourceAdded(t *testing.T) {
 		got := appendResourceAdded([]byte("prefix"), &r)
 		if string(got) != "prefix"+string(want) {
 			t.Errorf("appendResourceAdded(%+v)\n got %s\nwant %s", r, got[6:], want)
+		}
+	}
+}
+
+// A bulk import's resource.added come in runs of eventRunMax: consecutive
+// ids and one creation time each, so that the outbox can store a run as
+// one row.
+func TestPublishResourcesInRuns(t *testing.T) {
+	env := newTestEnv(t)
+	rs := make([]Resource, 2500)
+	for i := range rs {
+		rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(i)), Provider: "aws", Type: "aws_s3_bucket"}
+	}
+	if err := env.svc.publishResources(context.Background(), "ten_a", rs); err != nil {
+		t.Fatal(err)
+	}
+	evs := env.events.events
+	if len(evs) != len(rs) {
+		t.Fatalf("%d events; want %d", len(evs), len(rs))
+	}
+	for i := 1; i < len(evs); i++ {
+		a, _ := ParseID(PrefixEvent, evs[i-1].ID)
+		b, ok := ParseID(PrefixEvent, evs[i].ID)
+		follows := ok && binary.BigEndian.Uint64(b[8:]) == binary.BigEndian.Uint64(a[8:])+1 && evs[i].CreatedAt.Equal(evs[i-1].CreatedAt)
+		if follows != (i%eventRunMax != 0) {
+			t.Fatalf("event %d follows the previous: %v", i, follows)
 		}
 	}
 }

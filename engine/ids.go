@@ -103,6 +103,14 @@ var inIDAlphabet = func() (t [256]bool) {
 	return t
 }()
 
+// idDigit[c] is the value of the digit c of idAlphabet.
+var idDigit = func() (t [256]byte) {
+	for i := range len(idAlphabet) {
+		t[idAlphabet[i]] = byte(i)
+	}
+	return t
+}()
+
 // ValidID reports whether s is a well-formed id with the given prefix.
 func ValidID(prefix, s string) bool {
 	if len(s) != len(prefix)+1+idBodyLen || s[:len(prefix)] != prefix || s[len(prefix)] != '_' {
@@ -142,4 +150,58 @@ func RandomToken(n int) string {
 		sb.WriteByte(idAlphabet[(acc<<(5-bits))&31])
 	}
 	return sb.String()
+}
+
+// ParseID returns the 128 bits an id with the given prefix encodes; ok is
+// false unless ValidID(prefix, s), so that two ids parse alike only if they
+// are equal.
+func ParseID(prefix, s string) (b [16]byte, ok bool) {
+	if !ValidID(prefix, s) {
+		return b, false
+	}
+	var hi, lo uint64
+	for i := len(prefix) + 1; i < len(s); i++ {
+		hi = hi<<5 | lo>>59
+		lo = lo<<5 | uint64(idDigit[s[i]])
+	}
+	binary.BigEndian.PutUint64(b[:8], hi)
+	binary.BigEndian.PutUint64(b[8:], lo)
+	return b, true
+}
+
+// FormatID is the id with the given prefix that encodes b (ParseID's
+// inverse).
+func FormatID(prefix string, b [16]byte) string { return encodeWithPrefix(prefix, b) }
+
+// IDRun hands out ids that follow one another as monotonic ULIDs do: the
+// first is a NewID (its top random bit cleared, so that the run cannot
+// overflow into the time), each next one the previous plus one. Events
+// made as a run can be stored as one outbox row and still keep ids of
+// their own (store/postgres: event_batches).
+type IDRun struct {
+	prefix string
+	next   [16]byte
+}
+
+// NewIDRun starts a run of ids made at now.
+func NewIDRun(prefix string, now time.Time) *IDRun {
+	var b [16]byte
+	ms := uint64(now.UnixMilli())
+	b[0], b[1], b[2], b[3], b[4], b[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
+	if _, err := rand.Read(b[6:]); err != nil {
+		panic("engine: crypto/rand failed: " + err.Error())
+	}
+	b[6] &= 0x7f
+	return &IDRun{prefix: prefix, next: b}
+}
+
+// Next returns the run's next id.
+func (r *IDRun) Next() string {
+	id := encodeWithPrefix(r.prefix, r.next)
+	lo := binary.BigEndian.Uint64(r.next[8:]) + 1
+	binary.BigEndian.PutUint64(r.next[8:], lo)
+	if lo == 0 {
+		binary.BigEndian.PutUint64(r.next[:8], binary.BigEndian.Uint64(r.next[:8])+1)
+	}
+	return id
 }

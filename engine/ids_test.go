@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 	"testing"
@@ -85,5 +86,99 @@ func TestDerivedIDKnownAnswers(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("derived id %s, want %s", c.got, c.want)
 		}
+	}
+}
+
+func TestParseAndFormatID(t *testing.T) {
+	for range 100 {
+		id := NewID(PrefixEvent, time.Now())
+		b, ok := ParseID(PrefixEvent, id)
+		if !ok || FormatID(PrefixEvent, b) != id {
+			t.Fatalf("ParseID(%s) = %x, %v; FormatID gives %s", id, b, ok, FormatID(PrefixEvent, b))
+		}
+	}
+	for _, bad := range []string{"", "evt_", "evt_x", "evt_" + strings.Repeat("8", 26), "res_" + strings.Repeat("0", 26),
+		"evt_" + strings.Repeat("0", 25) + "u", "evt_" + strings.Repeat("0", 27), "EVT_" + strings.Repeat("0", 26)} {
+		if _, ok := ParseID(PrefixEvent, bad); ok {
+			t.Errorf("ParseID(%q) accepted", bad)
+		}
+	}
+	max := [16]byte{}
+	for i := range max {
+		max[i] = 0xff
+	}
+	if id := FormatID(PrefixEvent, max); id != "evt_7"+strings.Repeat("z", 25) {
+		t.Errorf("FormatID(max) = %s", id)
+	}
+}
+
+// An IDRun's ids follow one another: each is the previous plus one, in
+// byte order too, with the run's time, across a carry.
+func TestIDRun(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_123)
+	r := NewIDRun(PrefixEvent, now)
+	prev := r.Next()
+	for range 5000 {
+		id := r.Next()
+		if id <= prev {
+			t.Fatalf("%s after %s", id, prev)
+		}
+		a, _ := ParseID(PrefixEvent, prev)
+		b, _ := ParseID(PrefixEvent, id)
+		ahi, bhi := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8])
+		if binary.BigEndian.Uint64(b[8:])-binary.BigEndian.Uint64(a[8:]) != 1 || ahi != bhi && (bhi != ahi+1 || binary.BigEndian.Uint64(b[8:]) != 0) {
+			t.Fatalf("%s does not follow %s", id, prev)
+		}
+		prev = id
+	}
+	b, _ := ParseID(PrefixEvent, prev)
+	if ms := int64(b[0])<<40 | int64(b[1])<<32 | int64(b[2])<<24 | int64(b[3])<<16 | int64(b[4])<<8 | int64(b[5]); ms != now.UnixMilli() {
+		t.Errorf("the run's ids carry %d ms; want %d", ms, now.UnixMilli())
+	}
+	// A carry out of the low 64 bits.
+	r.next = [16]byte{0, 0, 0, 0, 0, 1, 0x12, 0x34, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	x, y := r.Next(), r.Next()
+	want := FormatID(PrefixEvent, [16]byte{0, 0, 0, 0, 0, 1, 0x12, 0x35})
+	if y != want || x >= y {
+		t.Errorf("across a carry: %s, %s; want %s second", x, y, want)
+	}
+}
+
+// eventRuns gives each type its own run, a run one creation time, and
+// starts a new run (and time) every eventRunMax events.
+func TestEventRuns(t *testing.T) {
+	clock := time.UnixMilli(1_700_000_000_000).UTC()
+	runs := newEventRuns(func() time.Time { clock = clock.Add(time.Millisecond); return clock })
+	last := map[string][16]byte{}
+	at := map[string]time.Time{}
+	for i := range 2500 {
+		typ := EventFindingCreated
+		if i%3 == 0 {
+			typ = EventPolicyViolated
+		}
+		ev, err := runs.event("ten_1", typ, map[string]int{"i": i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, ok := ParseID(PrefixEvent, ev.ID)
+		if !ok {
+			t.Fatalf("bad id %s", ev.ID)
+		}
+		n := runs.runs[typ].n
+		if n == 1 {
+			if prev, ok := at[typ]; ok && !ev.CreatedAt.After(prev) {
+				t.Errorf("a new run of %s at %v, not after %v", typ, ev.CreatedAt, prev)
+			}
+			at[typ] = ev.CreatedAt
+		} else {
+			p := last[typ]
+			if binary.BigEndian.Uint64(b[8:]) != binary.BigEndian.Uint64(p[8:])+1 || !ev.CreatedAt.Equal(at[typ]) {
+				t.Fatalf("event %d (%s) does not follow its run", i, typ)
+			}
+		}
+		last[typ] = b
+	}
+	if n := runs.runs[EventFindingCreated].n; n != (2500-834)%eventRunMax {
+		t.Errorf("the open finding.created run has %d events", n)
 	}
 }

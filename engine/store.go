@@ -132,7 +132,9 @@ type Pinger interface {
 // call are committed together. An event that no live endpoint of its tenant
 // subscribes to when it is committed is stored already fanned out (to
 // nobody), so that the dispatchers never handle it; the others are fanned
-// out by a dispatcher to the endpoints subscribed when it runs.
+// out by a dispatcher to the endpoints subscribed when it runs. Events of
+// one type made as a run (IDRun: consecutive ids, one creation time) may be
+// stored together, each keeping its own id; large appends are made so.
 type EventStore interface {
 	AppendEvents(ctx context.Context, events []Event) error
 }

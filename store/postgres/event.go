@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"slices"
 	"time"
@@ -28,45 +27,9 @@ type querier interface {
 // eventBatch bounds how many events one INSERT carries.
 const eventBatch = 1000
 
-// copyEventsFrom is the number of events from which AppendEvents tries a
-// COPY first.
+// copyEventsFrom is the number of events from which an append is stored
+// as batches (event_batches) rather than a row per event.
 const copyEventsFrom = 2 * eventBatch
-
-// copyEvents stores events, none of which may exist yet, with one COPY in
-// a transaction.
-func copyEvents(ctx context.Context, pool interface {
-	Begin(context.Context) (pgx.Tx, error)
-}, events []engine.Event) error {
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.Background()) // a no-op after Commit
-	tenants := eventTenants(events)
-	if err := lockTenants(ctx, tx, tenants); err != nil {
-		return err
-	}
-	subs, err := loadSubscriptions(ctx, tx, tenants)
-	if err != nil {
-		return err
-	}
-	src := &eventSource{subs: subs}
-	src.next, src.stop = iter.Pull2(func(yield func(engine.Event, error) bool) {
-		for _, e := range events {
-			if !yield(e, nil) {
-				return
-			}
-		}
-	})
-	defer src.stop()
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, eventColumns, src); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
-}
-
-// eventColumns are the columns eventSource fills.
-var eventColumns = []string{"id", "tenant_id", "type", "created_at", "data", "dispatched_at"}
 
 // eventTenants lists the tenants of events, once each.
 func eventTenants(events []engine.Event) []string {
@@ -105,33 +68,17 @@ func lockTenants(ctx context.Context, db querier, tenantIDs []string) error {
 // AppendEvents commits events to the outbox, from which the webhook
 // dispatcher fans them out. An event whose id is already stored is skipped,
 // so that a retried append does not deliver twice. validation_failed for an
-// event whose data is not JSON or whose tenant does not exist.
+// event whose data is not JSON or whose tenant does not exist. A large
+// append stores its runs of consecutive ids as batches (event_batches).
 func (s *Store) AppendEvents(ctx context.Context, events []engine.Event) (err error) {
 	defer wrap(&err, "AppendEvents(%d events)", len(events))
 	if len(events) >= copyEventsFrom {
-		// Events are almost always new: one COPY (about 1.4× the rate of
-		// the INSERTs below) in a transaction; if some were stored already
-		// (a retried append), nothing of it stays and the INSERTs, which
-		// skip those, run instead.
-		err := copyEvents(ctx, s.pool, events)
-		if err == nil || !isUniqueViolation(err) {
-			return err
-		}
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return appendBatched(ctx, tx, events) })
 	}
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		for len(events) > 0 {
-			n := min(len(events), eventBatch)
-			if err := appendEvents(ctx, tx, events[:n]); err != nil {
-				return err
-			}
-			events = events[n:]
-		}
-		return nil
-	})
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return appendEvents(ctx, tx, events) })
 }
 
-// appendEvents inserts one batch in a single statement: the columns travel
-// as arrays and unnest turns them back into rows. db is a transaction (see
+// appendEvents stores events as a row each. db is a transaction (see
 // lockTenants).
 func appendEvents(ctx context.Context, db querier, events []engine.Event) error {
 	if len(events) == 0 {
@@ -145,6 +92,24 @@ func appendEvents(ctx context.Context, db querier, events []engine.Event) error 
 	if err != nil {
 		return err
 	}
+	return insertEventRows(ctx, db, events, subs)
+}
+
+// insertEventRows inserts events as rows, eventBatch in a statement: the
+// columns travel as arrays and unnest turns them back into rows. An event
+// stored already, as a row or in a batch, is skipped.
+func insertEventRows(ctx context.Context, db querier, events []engine.Event, subs subscriptions) error {
+	for len(events) > 0 {
+		n := min(len(events), eventBatch)
+		if err := insertEventChunk(ctx, db, events[:n], subs); err != nil {
+			return err
+		}
+		events = events[n:]
+	}
+	return nil
+}
+
+func insertEventChunk(ctx context.Context, db querier, events []engine.Event, subs subscriptions) error {
 	dispatched := make([]*time.Time, len(events))
 	ids := make([]string, len(events))
 	tenants := make([]string, len(events))
@@ -158,10 +123,12 @@ func appendEvents(ctx context.Context, db querier, events []engine.Event) error 
 			data[i] = "{}"
 		}
 	}
-	_, err = db.Exec(ctx, `INSERT INTO events (id, tenant_id, type, created_at, data, dispatched_at)
+	_, err := db.Exec(ctx, `INSERT INTO events (id, tenant_id, type, created_at, data, dispatched_at)
 		SELECT id, tenant_id, type, created_at, data::jsonb, dispatched_at
 		FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[])
 			AS e(id, tenant_id, type, created_at, data, dispatched_at)
+		WHERE NOT EXISTS (SELECT 1 FROM (SELECT b.last_id FROM event_batches b
+			WHERE b.tenant_id = e.tenant_id AND b.id <= e.id ORDER BY b.id DESC LIMIT 1) b WHERE b.last_id >= e.id)
 		ON CONFLICT (tenant_id, id) DO NOTHING`, ids, tenants, types, created, data, dispatched)
 	return err
 }
@@ -180,31 +147,29 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 		return err
 	}
 	defer tx.Rollback(context.Background()) // a no-op after Commit
-	// One COPY streams every event: an audit's events are new (fresh ids),
-	// and a first audit can have millions of them. They are of the audit's
-	// tenant, whose subscriptions are read before the COPY, from the first
-	// event (another tenant's events would count as wanted).
-	src := &eventSource{}
-	src.next, src.stop = iter.Pull2(events)
-	defer src.stop()
-	if first, ferr, ok := src.next(); ok {
+	next, stop := iter.Pull2(events)
+	defer stop()
+	// The first copyEventsFrom events decide: fewer are stored as rows,
+	// more as batches that one COPY streams (a first audit can have
+	// millions of events, all new: fresh ids).
+	var head []engine.Event
+	more := true
+	for len(head) < copyEventsFrom {
+		e, ferr, ok := next()
+		if !ok {
+			more = false
+			break
+		}
 		if ferr != nil {
 			return ferr
 		}
-		if src.subs, err = loadSubscriptions(ctx, tx, []string{first.TenantID}); err != nil {
+		head = append(head, e)
+	}
+	if !more {
+		if err := appendEvents(ctx, tx, head); err != nil {
 			return err
 		}
-		src.peeked = &first
-	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"events"}, eventColumns, src); err != nil {
-		return err
-	}
-	if src.err != nil {
-		return src.err
-	}
-	// Checked after the COPY, in its transaction: the events' tenants are
-	// known once streamed.
-	if err := lockTenants(ctx, tx, src.tenants); err != nil {
+	} else if err := streamBatches(ctx, tx, head, next); err != nil {
 		return err
 	}
 	a := final()
@@ -219,53 +184,68 @@ func (s *Store) CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event
 	return tx.Commit(ctx)
 }
 
-// eventSource feeds an event iterator to COPY.
-type eventSource struct {
-	next    func() (engine.Event, error, bool)
-	stop    func()
-	peeked  *engine.Event // taken from next before the COPY, given first
-	subs    subscriptions // nil: every event is left to the dispatcher
-	cur     engine.Event
-	err     error
-	tenants []string // the events' tenants, once each
-	row     []any
-}
+// maxStreamedRows bounds the events of a streamed append kept in memory to
+// be stored as rows after its batches: beyond it, an event that follows
+// no other is a batch of one.
+const maxStreamedRows = 10_000
 
-func (e *eventSource) Next() bool {
-	var ev engine.Event
-	var err error
-	if e.peeked != nil {
-		ev, e.peeked = *e.peeked, nil
-	} else {
-		var ok bool
-		if ev, err, ok = e.next(); !ok {
-			return false
+// streamBatches stores head and then the rest of next with one COPY of
+// batches, the events that follow no other as rows after it. The events
+// are of one tenant, the first's, whose subscriptions are read before the
+// COPY (another tenant's events would count as wanted).
+func streamBatches(ctx context.Context, tx pgx.Tx, head []engine.Event, next func() (engine.Event, error, bool)) error {
+	subs, err := loadSubscriptions(ctx, tx, []string{head[0].TenantID})
+	if err != nil {
+		return err
+	}
+	g := newGrouper()
+	var tenants []string
+	var rows []engine.Event
+	done := false
+	src := &batchSource{subs: subs}
+	src.next = func() (*batchRow, bool) {
+		for {
+			for len(g.ready) > 0 {
+				b := g.ready[0]
+				g.ready = g.ready[1:]
+				if len(b.events) == 1 && (b.row || len(rows) < maxStreamedRows) {
+					rows = append(rows, b.events[0])
+					continue
+				}
+				return b, true
+			}
+			if done {
+				return nil, false
+			}
+			var e engine.Event
+			if len(head) > 0 {
+				e, head = head[0], head[1:]
+			} else {
+				ev, ferr, ok := next()
+				if !ok {
+					done = true
+					g.close()
+					continue
+				}
+				if ferr != nil {
+					src.err = ferr
+					return nil, false
+				}
+				e = ev
+			}
+			if n := len(tenants); n == 0 || tenants[n-1] != e.TenantID && !slices.Contains(tenants, e.TenantID) {
+				tenants = append(tenants, e.TenantID)
+			}
+			g.add(e)
 		}
 	}
-	if err != nil {
-		e.err = err
-		return false
+	if err := copyBatches(ctx, tx, src); err != nil {
+		return err
 	}
-	e.cur = ev
-	if n := len(e.tenants); n == 0 || e.tenants[n-1] != ev.TenantID && !slices.Contains(e.tenants, ev.TenantID) {
-		e.tenants = append(e.tenants, ev.TenantID)
+	// Checked after the COPY, in its transaction: the events' tenants are
+	// known once streamed.
+	if err := lockTenants(ctx, tx, tenants); err != nil {
+		return err
 	}
-	return true
+	return insertEventRows(ctx, tx, rows, subs)
 }
-
-func (e *eventSource) Values() ([]any, error) {
-	data := e.cur.Data
-	if len(data) == 0 {
-		data = []byte("{}")
-	}
-	var dispatched any
-	if t := e.subs.dispatchedAt(&e.cur); t != nil {
-		dispatched = *t
-	}
-	// COPY encodes a row's values before asking for the next: one slice
-	// serves every row, and the data goes as it is (raw JSON), uncopied.
-	e.row = append(e.row[:0], e.cur.ID, e.cur.TenantID, e.cur.Type, e.cur.CreatedAt, json.RawMessage(data), dispatched)
-	return e.row, nil
-}
-
-func (e *eventSource) Err() error { return e.err }

@@ -2,6 +2,11 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,18 +20,60 @@ func ResetSchemaForTest(ctx context.Context, s *Store) error {
 	return err
 }
 
-// EventsForTest returns the tenant's outbox in id order.
+// EventsForTest returns the tenant's outbox in id order: its rows and its
+// batches' events, read straight from the tables (not as ListEvents does).
 func EventsForTest(ctx context.Context, s *Store, tenantID string) ([]engine.Event, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, tenant_id, type, created_at, data FROM events WHERE tenant_id = $1 ORDER BY id`, tenantID)
+	rows, err := s.pool.Query(ctx, `SELECT id, tenant_id, type, created_at, data::text, 0 FROM events WHERE tenant_id = $1
+		UNION ALL
+		SELECT id, tenant_id, type, created_at, data::text, count FROM event_batches WHERE tenant_id = $1`, tenantID)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (engine.Event, error) {
+	var evs []engine.Event
+	for rows.Next() {
 		var e engine.Event
-		err := r.Scan(&e.ID, &e.TenantID, &e.Type, &e.CreatedAt, &e.Data)
+		var count int
+		if err := rows.Scan(&e.ID, &e.TenantID, &e.Type, &e.CreatedAt, &e.Data, &count); err != nil {
+			return nil, err
+		}
 		e.CreatedAt = e.CreatedAt.UTC()
-		return e, err
-	})
+		if count == 0 {
+			evs = append(evs, e)
+			continue
+		}
+		var data []json.RawMessage
+		if err := json.Unmarshal(e.Data, &data); err != nil {
+			return nil, err
+		}
+		if len(data) != count {
+			return nil, fmt.Errorf("batch %s: %d events, count %d", e.ID, len(data), count)
+		}
+		first, _ := parseEventID(e.ID)
+		for i, d := range data {
+			be := e
+			be.ID, be.Data = first.add(uint64(i)).String(), d
+			evs = append(evs, be)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(evs, func(a, b engine.Event) int { return strings.Compare(a.ID, b.ID) })
+	return evs, nil
+}
+
+// EventBatchesForTest returns, per stored batch of the tenant, its number
+// of events, and the number of the tenant's event rows.
+func EventBatchesForTest(ctx context.Context, s *Store, tenantID string) (batches []int, rows int, err error) {
+	r, err := s.pool.Query(ctx, `SELECT count FROM event_batches WHERE tenant_id = $1 ORDER BY id`, tenantID)
+	if err != nil {
+		return nil, 0, err
+	}
+	if batches, err = pgx.CollectRows(r, pgx.RowTo[int]); err != nil {
+		return nil, 0, err
+	}
+	err = s.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE tenant_id = $1`, tenantID).Scan(&rows)
+	return batches, rows, err
 }
 
 // DeleteTenantForTest deletes a tenant (no API does yet), with what
@@ -44,4 +91,13 @@ func TerminateChangeFeedForTest(ctx context.Context, s *Store) (int, error) {
 	err := s.pool.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
 		WHERE datname = current_database() AND application_name = $1`, changesApplication).Scan(&n)
 	return n, err
+}
+
+// InsertDeliveryForTest inserts a test delivery of an event (in the batch
+// batchID, or a row when "") to an endpoint.
+func InsertDeliveryForTest(ctx context.Context, s *Store, tenantID, eventID, batchID, endpointID string, now time.Time) (err error) {
+	defer wrap(&err, "InsertDeliveryForTest")
+	_, err = insertDeliveries(ctx, s.pool, []newDeliveryRow{{id: engine.NewID(engine.PrefixDelivery, now), tenantID: tenantID,
+		eventID: eventID, batchID: batchID, endpointID: endpointID, origin: "test"}}, now)
+	return err
 }

@@ -12,7 +12,10 @@ import (
 // FanOutEvents turns up to limit undispatched events (oldest id first)
 // into pending deliveries for the enabled endpoints subscribed to them and
 // marks them dispatched, in one transaction. Events another dispatcher is
-// fanning out are skipped (SKIP LOCKED), not waited for.
+// fanning out are skipped (SKIP LOCKED), not waited for. When fewer than
+// limit events are rows, batches follow, whole (the oldest first, at
+// least one, up to a batch more than limit events in all): each of a
+// batch's events gets a delivery per endpoint subscribed to its type.
 func (s *Store) FanOutEvents(ctx context.Context, limit int, now time.Time) (n int, err error) {
 	defer wrap(&err, "FanOutEvents")
 	if err := checkLimit(limit); err != nil {
@@ -31,14 +34,38 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, now time.Time) (n i
 			err := r.Scan(&e.id, &e.tenant, &e.typ)
 			return e, err
 		})
-		if err != nil || len(events) == 0 {
+		if err != nil {
 			return err
 		}
+		type batch struct {
+			batchMeta
+			tenant string
+		}
+		var batches []batch
+		if len(events) < limit {
+			rows, err := tx.Query(ctx, `SELECT tenant_id, id, last_id, type, count FROM event_batches
+				WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+				(limit-len(events)+batchMax-1)/batchMax)
+			if err != nil {
+				return err
+			}
+			batches, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (batch, error) {
+				var b batch
+				err := r.Scan(&b.tenant, &b.id, &b.lastID, &b.typ, &b.count)
+				return b, err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if len(events) == 0 && len(batches) == 0 {
+			return nil
+		}
 		var tenantIDs []string
-		for _, e := range events {
-			if !tenants[e.tenant] {
-				tenants[e.tenant] = true
-				tenantIDs = append(tenantIDs, e.tenant)
+		for _, t := range append(pluck(events, func(e ev) string { return e.tenant }), pluck(batches, func(b batch) string { return b.tenant })...) {
+			if !tenants[t] {
+				tenants[t] = true
+				tenantIDs = append(tenantIDs, t)
 			}
 		}
 		rows, err = tx.Query(ctx, `SELECT id, tenant_id, event_types FROM webhook_endpoints
@@ -72,17 +99,57 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, now time.Time) (n i
 				}
 			}
 		}
+		batchIDs := make([]string, len(batches))
+		batchTenants := make([]string, len(batches))
+		batchCounts := make([]int32, len(batches))
+		n = len(events)
+		for i, b := range batches {
+			batchIDs[i], batchTenants[i] = b.id, b.tenant
+			var subscribed []string
+			for _, ep := range byTenant[b.tenant] {
+				if ep.Subscribed(b.typ) {
+					subscribed = append(subscribed, ep.ID)
+				}
+			}
+			first, _ := parseEventID(b.id)
+			for j := range b.count {
+				id := first.add(uint64(j)).String()
+				for _, ep := range subscribed {
+					deliveries = append(deliveries, newDeliveryRow{
+						tenantID: b.tenant, eventID: id, batchID: b.id, endpointID: ep, origin: "fanout"})
+				}
+			}
+			batchCounts[i] = int32(b.count * len(subscribed))
+			n += b.count
+		}
 		for i, id := range newDeliveryIDs(len(deliveries), now) {
 			deliveries[i].id = id
 		}
 		if _, err := insertDeliveries(ctx, tx, deliveries, now); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `UPDATE events SET dispatched_at = $3, fanout_count = c.n
-			FROM unnest($1::text[], $2::int[], $4::text[]) AS c(id, n, tenant_id)
-			WHERE events.tenant_id = c.tenant_id AND events.id = c.id`, ids, counts, now, evTenants)
-		n = len(events)
+		if len(events) > 0 {
+			if _, err := tx.Exec(ctx, `UPDATE events SET dispatched_at = $3, fanout_count = c.n
+				FROM unnest($1::text[], $2::int[], $4::text[]) AS c(id, n, tenant_id)
+				WHERE events.tenant_id = c.tenant_id AND events.id = c.id`, ids, counts, now, evTenants); err != nil {
+				return err
+			}
+		}
+		if len(batches) > 0 {
+			_, err = tx.Exec(ctx, `UPDATE event_batches b SET dispatched_at = $3, fanout_count = c.n
+				FROM unnest($1::text[], $2::int[], $4::text[]) AS c(id, n, tenant_id)
+				WHERE b.tenant_id = c.tenant_id AND b.id = c.id`, batchIDs, batchCounts, now, batchTenants)
+		}
 		return err
 	})
 	return n, err
+}
+
+// pluck maps xs through f.
+func pluck[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
 }

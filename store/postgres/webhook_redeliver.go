@@ -64,9 +64,9 @@ func (s *Store) RedeliverEvent(ctx context.Context, tenantID, eventID, endpointI
 	}
 	var out []engine.Delivery
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var typ string
-		if err := tx.QueryRow(ctx, `SELECT type FROM events WHERE tenant_id = $1 AND id = $2`, tenantID, eventID).Scan(&typ); err != nil {
-			return notFound(err, "event", eventID)
+		typ, batchID, err := eventType(ctx, tx, tenantID, eventID)
+		if err != nil {
+			return err
 		}
 		var targets []string
 		if endpointID != "" {
@@ -87,7 +87,7 @@ func (s *Store) RedeliverEvent(ctx context.Context, tenantID, eventID, endpointI
 		rows := make([]newDeliveryRow, len(targets))
 		dids := newDeliveryIDs(len(targets), at)
 		for i, id := range targets {
-			rows[i] = newDeliveryRow{id: dids[i], tenantID: tenantID, eventID: eventID,
+			rows[i] = newDeliveryRow{id: dids[i], tenantID: tenantID, eventID: eventID, batchID: batchID,
 				endpointID: id, origin: "redeliver"}
 		}
 		ids, err := insertDeliveries(ctx, tx, rows, at)
@@ -112,7 +112,7 @@ func (s *Store) RecoverFailedDeliveries(ctx context.Context, tenantID, endpointI
 		if err := liveEndpoint(ctx, tx, tenantID, endpointID); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT DISTINCT d.event_id FROM webhook_deliveries d
+		rows, err := tx.Query(ctx, `SELECT DISTINCT d.event_id, coalesce(d.batch_id, '') FROM webhook_deliveries d
 			WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.status = 'failed' AND d.created_at >= $3
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries l WHERE l.tenant_id = d.tenant_id
 				AND l.endpoint_id = d.endpoint_id AND l.event_id = d.event_id AND l.created_at > d.created_at)
@@ -120,14 +120,18 @@ func (s *Store) RecoverFailedDeliveries(ctx context.Context, tenantID, endpointI
 		if err != nil {
 			return err
 		}
-		events, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]string, error) {
+			var ev [2]string
+			err := r.Scan(&ev[0], &ev[1])
+			return ev, err
+		})
 		if err != nil {
 			return err
 		}
 		batch := make([]newDeliveryRow, len(events))
 		dids := newDeliveryIDs(len(events), at)
 		for i, ev := range events {
-			batch[i] = newDeliveryRow{id: dids[i], tenantID: tenantID, eventID: ev,
+			batch[i] = newDeliveryRow{id: dids[i], tenantID: tenantID, eventID: ev[0], batchID: ev[1],
 				endpointID: endpointID, origin: "recover"}
 		}
 		ids, err := insertDeliveries(ctx, tx, batch, at)
@@ -143,4 +147,21 @@ func errOr(err error, what string) error {
 		return err
 	}
 	return engine.Errorf(engine.CodeInternal, "%s", what)
+}
+
+// eventType returns the type of an event of the tenant and the batch that
+// holds it ("" for a row); not_found when the tenant has no such event.
+func eventType(ctx context.Context, db querier, tenantID, eventID string) (typ, batchID string, err error) {
+	err = db.QueryRow(ctx, `SELECT type FROM events WHERE tenant_id = $1 AND id = $2`, tenantID, eventID).Scan(&typ)
+	if err != pgx.ErrNoRows {
+		return typ, "", err
+	}
+	b, _, ok, err := findBatch(ctx, db, tenantID, eventID)
+	if err != nil {
+		return "", "", err
+	}
+	if !ok {
+		return "", "", engine.ErrNotFound("event", eventID)
+	}
+	return b.typ, b.id, nil
 }

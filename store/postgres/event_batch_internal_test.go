@@ -1,0 +1,111 @@
+package postgres
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+func TestU128Offset(t *testing.T) {
+	for _, c := range []struct {
+		u, v u128
+		off  int
+		ok   bool
+	}{
+		{u128{1, 5}, u128{1, 5}, 0, true},
+		{u128{1, 5}, u128{1, 1004}, 999, true},
+		{u128{1, 5}, u128{1, 1005}, 0, false},
+		{u128{1, 5}, u128{1, 4}, 0, false},
+		{u128{1, 5}, u128{2, 5}, 0, false},
+		{u128{1, ^uint64(0) - 1}, u128{2, 3}, 5, true}, // across a carry
+		{u128{1, ^uint64(0) - 1}, u128{2, 998}, 0, false},
+		{u128{2, 3}, u128{1, ^uint64(0)}, 0, false},
+	} {
+		off, ok := c.u.offset(c.v)
+		if off != c.off || ok != c.ok {
+			t.Errorf("%v.offset(%v) = %d, %v; want %d, %v", c.u, c.v, off, ok, c.off, c.ok)
+		}
+		if ok && c.u.add(uint64(off)) != c.v {
+			t.Errorf("%v.add(%d) != %v", c.u, off, c.v)
+		}
+	}
+	if got := (u128{0, 3}).sub(10); got != (u128{}) {
+		t.Errorf("sub below 0 = %v", got)
+	}
+	if got := (u128{1, 3}).sub(10); got != (u128{0, ^uint64(0) - 6}) {
+		t.Errorf("sub across a borrow = %v", got)
+	}
+	id := engine.NewID(engine.PrefixEvent, time.Now())
+	u, ok := parseEventID(id)
+	if !ok || u.String() != id {
+		t.Errorf("parseEventID(%s) = %v, %v", id, u, ok)
+	}
+}
+
+// The grouper makes a batch of each run of one tenant and type, made at
+// one time, with consecutive ids, up to batchMax events; anything else
+// starts the next batch.
+func TestGrouper(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := engine.NewIDRun(engine.PrefixEvent, at)
+	ev := func(tenant, typ string, created time.Time) engine.Event {
+		return engine.Event{ID: ids.Next(), TenantID: tenant, Type: typ, CreatedAt: created}
+	}
+	var evs []engine.Event
+	for range 2100 {
+		evs = append(evs, ev("a", "x", at))
+	}
+	evs = append(evs, ev("a", "x", at.Add(time.Millisecond))) // another time
+	evs = append(evs, ev("b", "x", at.Add(time.Millisecond))) // another tenant
+	evs = append(evs, ev("b", "y", at.Add(time.Millisecond))) // another type
+	skip := ids.Next()
+	_ = skip
+	evs = append(evs, ev("b", "y", at.Add(time.Millisecond))) // a gap
+	evs = append(evs, engine.Event{ID: "evt_nope", TenantID: "b", Type: "y", CreatedAt: at})
+	g := groupEvents(evs)
+	var got []int
+	rows := 0
+	for _, b := range g.ready {
+		got = append(got, len(b.events))
+		if b.row {
+			rows++
+		}
+	}
+	want := []int{1000, 1000, 100, 1, 1, 1, 1, 1}
+	if len(got) != len(want) || rows != 1 {
+		t.Fatalf("batches %v (%d rows); want %v (1 row)", got, rows, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("batches %v; want %v", got, want)
+		}
+	}
+}
+
+func TestBatchable(t *testing.T) {
+	for data, want := range map[string]bool{
+		``:   true,
+		`{}`: true,
+		`{"a": [1, 2.5e10, -3E+308, true, false, null], "b": "x\"y\\u0000"}`: true, // \\u0000 is a backslash and text
+		`{"a": "\u00e9\u2028\ufffd"}`:                                        true,
+		`{"a": 1}, {"b": 2}`:                                                 false, // two values: would shift the array
+		`{"a": 1`:                                                            false,
+		`1 2`:                                                                false,
+		`{"a": "\u0000"}`:                                                    false,
+		`{"a": "x\\\u0000"}`:                                                 false, // an escaped backslash, then \u0000
+		`{"a": "\ud800"}`:                                                    false,
+		`{"a": "\uD83D\uDE00"}`:                                              false, // a valid pair, but any surrogate escape goes to a row
+		`[1e10000]`:                                                          false,
+		`[1E-99999]`:                                                         false,
+		`[1e1000]`:                                                           true,
+		`[` + strings.Repeat("9", 1001) + `]`:                                false,
+		`[` + strings.Repeat("9", 1000) + `]`:                                true,
+		`"` + strings.Repeat("9", 5000) + `"`:                                true,
+	} {
+		if got := batchable([]byte(data)); got != want {
+			t.Errorf("batchable(%.60q) = %v; want %v", data, got, want)
+		}
+	}
+}
