@@ -234,25 +234,21 @@ func (s *Store) textsOf(ctx context.Context, tenantID string, ids []uint64) (map
 	if len(missing) == 0 {
 		return out, nil
 	}
-	rows, err := s.conn.Query(ctx, `SELECT text_id, title, description, remediation, compliance FROM finding_texts
-WHERE tenant_id = ? AND text_id IN ?`, tenantID, ch.GroupSet{Value: missing})
-	if err != nil {
-		return nil, fmt.Errorf("read finding texts: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err := s.each(ctx, rawQuery{sql: `SELECT text_id, title, description, remediation, compliance FROM finding_texts
+WHERE tenant_id = ? AND text_id IN ?`, args: []any{tenantID, ch.GroupSet{Value: missing}}}, func(sc scanner) error {
 		var id uint64
 		var t findingText
-		if err := rows.Scan(&id, &t.title, &t.description, &t.remediation, &t.compliance); err != nil {
-			return nil, fmt.Errorf("read finding texts: %w", err)
+		if err := sc.Scan(&id, &t.title, &t.description, &t.remediation, &t.compliance); err != nil {
+			return err
 		}
 		if t.compliance == nil {
 			t.compliance = []string{}
 		}
 		out[id] = t
 		s.texts.put(tenantID, id, t)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read finding texts: %w", err)
 	}
 	for _, id := range missing {
@@ -282,23 +278,17 @@ func (s *Store) fillTexts(ctx context.Context, tenantID string, fs []engine.Find
 // it: one scan of the snapshot's text ids (a UInt64 column), so that the
 // stream needs no second query while its rows are open.
 func (s *Store) snapshotTexts(ctx context.Context, tenantID, auditID string) (map[uint64]findingText, error) {
-	rows, err := s.conn.Query(ctx, "SELECT DISTINCT text_id FROM findings WHERE tenant_id = ? AND audit_id = ?", tenantID, auditID)
+	var ids []uint64
+	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM findings WHERE tenant_id = ? AND audit_id = ?",
+		args: []any{tenantID, auditID}}, func(sc scanner) error {
+		var id uint64
+		err := sc.Scan(&id)
+		ids = append(ids, id)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read a snapshot's text ids: %w", err)
 	}
-	defer rows.Close()
-	var ids []uint64
-	for rows.Next() {
-		var id uint64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
 	return s.textsOf(ctx, tenantID, ids)
 }
 

@@ -247,11 +247,11 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	}
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
-	w.uint8s(b.sevOrder)
+	gather(w, &sc.u8, b.sevOrder)
 	w.strings(b.id)
-	w.int8s(b.severity)
-	w.int8s(b.dimension)
-	w.int8s(b.status)
+	gather(w, &sc.i8, b.severity)
+	gather(w, &sc.i8, b.dimension)
+	gather(w, &sc.i8, b.status)
 	w.coded(b.codes[dictResolution], b.dict[dictResolution])
 	w.strings(b.resourceID)
 	w.coded(b.codes[dictRule], b.dict[dictRule])
@@ -259,11 +259,11 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	w.coded(b.codes[dictProvider], b.dict[dictProvider])
 	w.coded(b.codes[dictAccount], b.dict[dictAccount])
 	w.coded(b.codes[dictRegion], b.dict[dictRegion])
-	w.uint64s(b.textID)
+	gather(w, &sc.u64, b.textID)
 	w.strings(b.evidence)
-	w.int64s(b.firstSeen)
-	w.int64s(b.lastSeen)
-	w.int64s(b.resolved)
+	gather(w, &sc.i64, b.firstSeen)
+	gather(w, &sc.i64, b.lastSeen)
+	gather(w, &sc.i64, b.resolved)
 	w.constInt64(consts.writtenAt)
 	if err := w.send(); err != nil {
 		return fmt.Errorf("send findings: %w", err)
@@ -283,8 +283,8 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	}
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
-	w.uint64s(b.resourceHash)
-	w.uint8s(b.sevOrder)
+	gather(w, &sc.u64, b.resourceHash)
+	gather(w, &sc.u8, b.sevOrder)
 	w.strings(b.id)
 	w.constInt64(consts.writtenAt)
 	if err := w.send(); err != nil {
@@ -421,35 +421,14 @@ func (w *columnWriter) scratchStrings() []string {
 	return w.sc.strs
 }
 
-func (w *columnWriter) uint8s(col []uint8) {
+// gather appends col in order to the next column, through scratch.
+func gather[T any](w *columnWriter, scratch *[]T, col []T) {
 	if i := w.next(); i >= 0 {
-		v := slices.Grow(w.sc.u8[:0], len(w.order))[:len(w.order)]
+		v := slices.Grow((*scratch)[:0], len(w.order))[:len(w.order)]
 		for j, e := range w.order {
 			v[j] = col[e.row]
 		}
-		w.sc.u8 = v
-		w.append(i, v)
-	}
-}
-
-func (w *columnWriter) int8s(col []int8) {
-	if i := w.next(); i >= 0 {
-		v := slices.Grow(w.sc.i8[:0], len(w.order))[:len(w.order)]
-		for j, e := range w.order {
-			v[j] = col[e.row]
-		}
-		w.sc.i8 = v
-		w.append(i, v)
-	}
-}
-
-func (w *columnWriter) int64s(col []int64) {
-	if i := w.next(); i >= 0 {
-		v := slices.Grow(w.sc.i64[:0], len(w.order))[:len(w.order)]
-		for j, e := range w.order {
-			v[j] = col[e.row]
-		}
-		w.sc.i64 = v
+		*scratch = v
 		w.append(i, v)
 	}
 }
@@ -461,17 +440,6 @@ func (w *columnWriter) constInt64(k int64) {
 			v[j] = k
 		}
 		w.sc.i64 = v
-		w.append(i, v)
-	}
-}
-
-func (w *columnWriter) uint64s(col []uint64) {
-	if i := w.next(); i >= 0 {
-		v := slices.Grow(w.sc.u64[:0], len(w.order))[:len(w.order)]
-		for j, e := range w.order {
-			v[j] = col[e.row]
-		}
-		w.sc.u64 = v
 		w.append(i, v)
 	}
 }
