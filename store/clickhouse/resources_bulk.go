@@ -424,6 +424,19 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		return b.Column(i).Append(sc.strs)
 	}
 	arrCol := func(i int, get func(*resourceRow) []string) error {
+		if raw, ok := rawStringArrayColumn(b, i); ok {
+			m, size := 0, 0
+			for _, e := range order {
+				for _, v := range get(&rows[e.row]) {
+					m, size = m+1, size+len(v)
+				}
+			}
+			raw.grow(n, m, size)
+			for _, e := range order {
+				raw.appendRow(get(&rows[e.row]))
+			}
+			return nil
+		}
 		for _, e := range order {
 			if err := b.Column(i).AppendRow(get(&rows[e.row])); err != nil {
 				return err
