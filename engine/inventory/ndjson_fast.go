@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // fastLine decodes one NDJSON line without reflection: it walks the
@@ -15,9 +16,13 @@ import (
 // then falls back to encoding/json, which gives the precise error, so the
 // two paths accept exactly the same lines.
 func fastLine(b []byte) (l ndjsonLine, ok bool) {
-	// One string holds every unescaped field of the line: one allocation
-	// instead of one per field and tag.
-	p := &scan{b: b, s: string(b)}
+	// One copy of the line holds every unescaped field and the attributes:
+	// one allocation instead of one per field and tag, and another for the
+	// attributes. The fields are strings over it and the attributes a
+	// slice of it with no room to append; no two of them share a byte, and
+	// nothing writes to it after the copy, so the strings never change.
+	line := append([]byte(nil), b...)
+	p := &scan{b: b, s: unsafe.String(unsafe.SliceData(line), len(line))}
 	if !p.byte('{') {
 		return l, false
 	}
@@ -52,7 +57,7 @@ func fastLine(b []byte) (l ndjsonLine, ok bool) {
 			p.ws()
 			start := p.i
 			if ok = p.skip(0); ok {
-				l.Attributes = append(json.RawMessage(nil), b[start:p.i]...)
+				l.Attributes = line[start:p.i:p.i]
 			}
 		default:
 			for _, k := range [...]string{"provider", "account", "region", "type", "native_id", "name", "tags", "attributes"} {

@@ -104,3 +104,32 @@ func checkPrechecked(t *testing.T, r engine.Resource) {
 		t.Errorf("%s: attributes %q are not one JSON object without spaces around it", r.NativeID, r.Attributes)
 	}
 }
+
+// TestFastLineOneCopy checks that a decoded line's fields do not see what
+// a caller does to its attributes, which share the line's copy with them.
+func TestFastLineOneCopy(t *testing.T) {
+	line := []byte(`{"provider":"aws","account":"111122223333","type":"aws_vpc","native_id":"x","name":"n","tags":{"k":"v"},"attributes":{"a":"b"},"region":"r"}`)
+	l, ok := fastLine(line)
+	if !ok {
+		t.Fatal("fastLine refused the line")
+	}
+	want := ndjsonLine{Provider: "aws", Account: "111122223333", Type: "aws_vpc", NativeID: "x", Name: "n",
+		Tags: map[string]string{"k": "v"}, Attributes: json.RawMessage(`{"a":"b"}`), Region: "r"}
+	for i := range line {
+		line[i] = 'X' // the input buffer is reused by the reader
+	}
+	if diff := cmp.Diff(want, l); diff != "" {
+		t.Fatalf("after the input changed (-want +got)\n%s", diff)
+	}
+	if cap(l.Attributes) != len(l.Attributes) {
+		t.Fatalf("attributes have room to append into the fields: cap %d, len %d", cap(l.Attributes), len(l.Attributes))
+	}
+	l.Attributes = append(l.Attributes, ' ')
+	for i := range l.Attributes {
+		l.Attributes[i] = 'Y'
+	}
+	want.Attributes = l.Attributes
+	if diff := cmp.Diff(want, l); diff != "" {
+		t.Fatalf("after the attributes changed (-want +got)\n%s", diff)
+	}
+}
