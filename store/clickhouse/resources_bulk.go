@@ -302,12 +302,15 @@ func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs)
 			isNew[key{t.tenantID, id}] = true
 		}
 	}
-	byTenant = map[string][]engine.Resource{}
+	byTenant = make(map[string][]engine.Resource, len(newIDs))
+	for _, t := range newIDs {
+		byTenant[t.tenantID] = make([]engine.Resource, 0, len(t.ids))
+	}
 	for i := range rows {
 		r := &rows[i].r
 		if k := (key{r.TenantID, r.ID}); isNew[k] {
 			delete(isNew, k)
-			if byTenant[r.TenantID] == nil {
+			if len(byTenant[r.TenantID]) == 0 {
 				order = append(order, r.TenantID)
 			}
 			nr := *r
