@@ -166,7 +166,9 @@ func batchableBefore(data []byte) bool {
 func FuzzBatchable(f *testing.F) {
 	for _, s := range []string{``, `{}`, `{"a": [1, 2.5e10, -3E+308, true, false, null], "b": "x\"y\\u0000"}`,
 		`{"a": "\u0000"}`, `{"a": "x\\\u0000"}`, `{"a": "\uD83D\uDE00"}`, `[1e10000]`, `[1E-99999]`, `{"a":"\\"}`,
-		`["` + strings.Repeat("9", 20) + `", 1` + strings.Repeat("0", 999) + `]`, `{"resource":{"id":"res_1","tags":{"a\u003cb":"\u2028"}}}`} {
+		`["` + strings.Repeat("9", 20) + `", 1` + strings.Repeat("0", 999) + `]`, `{"resource":{"id":"res_1","tags":{"a\u003cb":"\u2028"}}}`,
+		strings.Repeat("[", 70) + strings.Repeat("]", 70), `[-0.5e+0004, 1E-4, 0, -0, 12.0001]`, `[1e00001]`, `[00]`, `[1.]`, `[.5]`,
+		`{"a" : [ true , false , null ] , "b" : { } }`, "{\"a\":\"\xff\x00\"}", `{"a":1,}`, `[1,]`, `"\u00zz"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -187,6 +189,20 @@ func BenchmarkBatchable(b *testing.B) {
 	for b.Loop() {
 		if !batchable(data) {
 			b.Fatal("not batchable")
+		}
+	}
+}
+
+// TestJSONBSafe checks that the one-walk answer is the one the engine's
+// data gets, so that batchable rarely takes the long way.
+func TestJSONBSafe(t *testing.T) {
+	for _, data := range []string{
+		`{}`, `{"resource":{"id":"res_1","provider":"aws","tags":{"a\u003cb":"\u2028","é":"\ufffd"}}}`,
+		`{"finding":{"score":-12.5e-3,"ok":true,"none":null,"list":[0,1,[2,{"x":"y"}]]}}`,
+		` [ 1 , 2 ] `, `"text"`, `[` + strings.Repeat("9", 1000) + `]`, `[1e1000]`,
+	} {
+		if !jsonbSafe([]byte(data)) {
+			t.Errorf("jsonbSafe(%.60q) = false", data)
 		}
 	}
 }
