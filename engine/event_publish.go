@@ -242,6 +242,15 @@ func appendResourceAdded(b []byte, r *Resource) []byte {
 	return append(b, "}}"...)
 }
 
+// jsonPlain marks the bytes appendJSONString copies as they are: ASCII but
+// control characters, the quote, the backslash and the HTML characters.
+var jsonPlain = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes strings: HTML
 // characters and U+2028/U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
 func appendJSONString(b []byte, s string) []byte {
@@ -250,11 +259,11 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':

@@ -60,3 +60,19 @@ func TestPublishResourcesInRuns(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendJSONString checks appendJSONString against encoding/json.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", `a"b\c`, "<&>", "\x00\x1f\x7f", "café \xff \u2028", "\xe2\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}

@@ -41,6 +41,12 @@ type IngestItem struct {
 	Index    int
 	Resource Resource
 	Err      error
+	// Prechecked is set by a decoder that guarantees what NormalizeResource
+	// would otherwise check again byte by byte: Resource's text fields and
+	// tags are valid UTF-8, and its Attributes are empty, null or one valid
+	// JSON value (inventory's NDJSON decoder checks both as it reads a
+	// line). The other rules still apply.
+	Prechecked bool
 }
 
 // ItemError reports why one item of a batch was rejected.
@@ -66,6 +72,12 @@ type IngestResult struct {
 // derives: the id (from tenant, provider and native id, so ingestion is
 // idempotent) and the observation time.
 func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, error) {
+	return s.normalizeResource(tenantID, r, false)
+}
+
+// normalizeResource is NormalizeResource; prechecked skips the UTF-8 and
+// JSON checks (see IngestItem.Prechecked), which cannot fail then.
+func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool) (Resource, error) {
 	switch {
 	case !validName(r.Provider, 32, false):
 		return r, FieldErrorf("provider", "provider must be a lowercase name like aws; got %s", quote(r.Provider))
@@ -80,13 +92,15 @@ func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, erro
 	case len(r.Attributes) > MaxAttributesBytes:
 		return r, FieldErrorf("attributes", "attributes exceed %d KiB", MaxAttributesBytes>>10)
 	}
-	for _, s := range []string{r.NativeID, r.Account, r.Region, r.Name} {
-		if !utf8.ValidString(s) {
-			return r, FieldErrorf("native_id", "text fields must be valid UTF-8")
+	if !prechecked {
+		for _, s := range []string{r.NativeID, r.Account, r.Region, r.Name} {
+			if !utf8.ValidString(s) {
+				return r, FieldErrorf("native_id", "text fields must be valid UTF-8")
+			}
 		}
 	}
 	for k, v := range r.Tags {
-		if k == "" || len(k) > 128 || len(v) > 256 || !utf8.ValidString(k) || !utf8.ValidString(v) {
+		if k == "" || len(k) > 128 || len(v) > 256 || !prechecked && (!utf8.ValidString(k) || !utf8.ValidString(v)) {
 			return r, FieldErrorf("tags", "tag %s: keys are 1–128 bytes, values up to 256, UTF-8", quote(k))
 		}
 	}
@@ -94,7 +108,7 @@ func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, erro
 	if len(attrs) == 0 || bytes.Equal(attrs, []byte("null")) {
 		attrs = []byte("{}")
 	}
-	if attrs[0] != '{' || !ValidJSON(attrs) {
+	if attrs[0] != '{' || !prechecked && !ValidJSON(attrs) {
 		return r, FieldErrorf("attributes", "attributes must be a JSON object")
 	}
 	if r.Tags == nil {
@@ -143,7 +157,7 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 				reject(it.Index, it.Err)
 				continue
 			}
-			r, err := s.NormalizeResource(p.TenantID, it.Resource)
+			r, err := s.normalizeResource(p.TenantID, it.Resource, it.Prechecked)
 			if err != nil {
 				reject(it.Index, err)
 				continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,5 +74,57 @@ func TestIngestResources(t *testing.T) {
 	broken := errors.New("connection reset")
 	if _, err := env.svc.IngestResources(ctx, writer, items(IngestItem{Err: broken})); !errors.Is(err, broken) {
 		t.Errorf("a broken stream was not reported: %v", err)
+	}
+}
+
+// TestNormalizeResourcePrechecked checks that skipping the UTF-8 and JSON
+// checks changes nothing for what a prechecked item may hold: the same
+// resource or the same error as NormalizeResource, rule by rule.
+func TestNormalizeResourcePrechecked(t *testing.T) {
+	env := newTestEnv(t)
+	ok := Resource{Provider: "aws", Type: "aws_s3_bucket", NativeID: "arn:aws:s3:::données", Account: "123456789012",
+		Region: "eu-west-1", Name: "données ☃", Tags: map[string]string{"Owner": "été"}, Attributes: json.RawMessage(`{"acl":"private","n":[1,2.5e3,null]}`)}
+	with := func(f func(*Resource)) Resource {
+		r := ok
+		r.Tags = map[string]string{"Owner": "été"}
+		f(&r)
+		return r
+	}
+	tests := []struct {
+		name string
+		r    Resource
+	}{
+		{"valid", ok},
+		{"no tags, no attributes", with(func(r *Resource) { r.Tags, r.Attributes = nil, nil })},
+		{"null attributes", with(func(r *Resource) { r.Attributes = json.RawMessage(`null`) })},
+		{"empty object", with(func(r *Resource) { r.Attributes = json.RawMessage(`{}`) })},
+		{"attributes an array", with(func(r *Resource) { r.Attributes = json.RawMessage(`[1]`) })},
+		{"attributes a string", with(func(r *Resource) { r.Attributes = json.RawMessage(`"{"`) })},
+		{"attributes too large", with(func(r *Resource) {
+			r.Attributes = json.RawMessage(`{"a":"` + strings.Repeat("x", MaxAttributesBytes) + `"}`)
+		})},
+		{"bad provider", with(func(r *Resource) { r.Provider = "AWS" })},
+		{"bad type", with(func(r *Resource) { r.Type = "S3" })},
+		{"no native id", with(func(r *Resource) { r.NativeID = "" })},
+		{"long name", with(func(r *Resource) { r.Name = strings.Repeat("é", 600) })},
+		{"empty tag key", with(func(r *Resource) { r.Tags[""] = "v" })},
+		{"long tag value", with(func(r *Resource) { r.Tags["k"] = strings.Repeat("v", 257) })},
+		{"too many tags", with(func(r *Resource) {
+			for i := range MaxTags + 1 {
+				r.Tags[strings.Repeat("k", i+1)] = "v"
+			}
+		})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, wantErr := env.svc.NormalizeResource("ten_a", tt.r)
+			got, gotErr := env.svc.normalizeResource("ten_a", tt.r, true)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("resource (-NormalizeResource +prechecked):\n%s", diff)
+			}
+			if diff := cmp.Diff(fmt.Sprint(wantErr), fmt.Sprint(gotErr)); diff != "" {
+				t.Errorf("error (-NormalizeResource +prechecked):\n%s", diff)
+			}
+		})
 	}
 }

@@ -15,6 +15,9 @@ import (
 // skipped, a read error) is a last item with Err set. A body over its size
 // limit becomes payload_too_large.
 func Items(d Decoder) iter.Seq[engine.IngestItem] {
+	// The NDJSON decoder checks UTF-8 and the attributes' JSON as it reads
+	// a line (toResource), so the engine need not check them again.
+	_, prechecked := d.(*NDJSONDecoder)
 	return func(yield func(engine.IngestItem) bool) {
 		for i := 0; ; i++ {
 			r, err := d.Next()
@@ -36,7 +39,7 @@ func Items(d Decoder) iter.Seq[engine.IngestItem] {
 				yield(engine.IngestItem{Index: i, Err: err})
 				return
 			}
-			if !yield(engine.IngestItem{Index: i, Resource: r}) {
+			if !yield(engine.IngestItem{Index: i, Resource: r, Prechecked: prechecked}) {
 				return
 			}
 		}

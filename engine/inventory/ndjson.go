@@ -147,6 +147,9 @@ func slowLine(raw []byte) (ndjsonLine, error) {
 	return l, nil
 }
 
+// toResource makes a line's resource. Its text fields and tags are valid
+// UTF-8 whichever way the line was decoded: fastLine leaves any other line
+// to encoding/json, which replaces invalid bytes with U+FFFD.
 func toResource(l ndjsonLine) (engine.Resource, error) {
 	res := engine.Resource{
 		Provider: l.Provider, Account: l.Account, Region: l.Region, Type: l.Type,
@@ -155,7 +158,7 @@ func toResource(l ndjsonLine) (engine.Resource, error) {
 	if len(res.Attributes) == 0 || bytes.Equal(res.Attributes, []byte("null")) {
 		res.Attributes = json.RawMessage(`{}`) // a fresh slice: callers may append
 	}
-	if err := Validate(&res); err != nil {
+	if err := validate(&res, true); err != nil {
 		return engine.Resource{}, err
 	}
 	return res, nil

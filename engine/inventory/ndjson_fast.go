@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // fastLine decodes one NDJSON line without reflection: it walks the
@@ -15,9 +16,13 @@ import (
 // then falls back to encoding/json, which gives the precise error, so the
 // two paths accept exactly the same lines.
 func fastLine(b []byte) (l ndjsonLine, ok bool) {
-	// One string holds every unescaped field of the line: one allocation
-	// instead of one per field and tag.
-	p := &scan{b: b, s: string(b)}
+	// One copy of the line holds every unescaped field and the attributes:
+	// one allocation instead of one per field and tag, and another for the
+	// attributes. The fields are strings over it and the attributes a
+	// slice of it with no room to append; no two of them share a byte, and
+	// nothing writes to it after the copy, so the strings never change.
+	line := append([]byte(nil), b...)
+	p := &scan{b: b, s: unsafe.String(unsafe.SliceData(line), len(line))}
 	if !p.byte('{') {
 		return l, false
 	}
@@ -26,7 +31,7 @@ func fastLine(b []byte) (l ndjsonLine, ok bool) {
 		return l, p.end()
 	}
 	for {
-		key, ok := p.str()
+		key, _, ok := p.str()
 		if !ok || !p.byte(':') {
 			return l, false
 		}
@@ -52,7 +57,7 @@ func fastLine(b []byte) (l ndjsonLine, ok bool) {
 			p.ws()
 			start := p.i
 			if ok = p.skip(0); ok {
-				l.Attributes = append(json.RawMessage(nil), b[start:p.i]...)
+				l.Attributes = line[start:p.i:p.i]
 			}
 		default:
 			for _, k := range [...]string{"provider", "account", "region", "type", "native_id", "name", "tags", "attributes"} {
@@ -114,40 +119,61 @@ func (p *scan) end() bool {
 	return p.i == len(p.b)
 }
 
-// str reads a string; escaped strings are unquoted by encoding/json.
-func (p *scan) str() (string, bool) {
-	if p.peek() != '"' {
-		return "", false
+// strStop marks the bytes a string scan stops at: the quote, the
+// backslash, control characters (not allowed in a JSON string) and bytes
+// of 0x80 and above (the string then needs a UTF-8 check).
+var strStop = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
 	}
+	return t
+}()
+
+// str reads a string; escaped strings are unquoted by encoding/json. valid
+// reports whether the string is valid UTF-8: checked only when it has a
+// byte of 0x80 or above, and always true of an unquoted one (encoding/json
+// replaces invalid bytes with U+FFFD).
+func (p *scan) str() (s string, valid, ok bool) {
+	if p.peek() != '"' {
+		return "", false, false
+	}
+	b := p.b
 	start := p.i
-	p.i++
-	escaped := false
-	for p.i < len(p.b) {
-		c := p.b[p.i]
+	i := start + 1
+	escaped, high := false, false
+	for i < len(b) {
+		c := b[i]
+		if !strStop[c] {
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
-			p.i++
-			if !escaped {
-				if p.s == "" {
-					return "", true
+			p.i = i + 1
+			if escaped {
+				var u string // not s: its address would move s to the heap on every call
+				if json.Unmarshal(b[start:p.i], &u) != nil {
+					return "", false, false
 				}
-				return p.s[start+1 : p.i-1], true
+				return u, true, true
 			}
-			var s string
-			if json.Unmarshal(p.b[start:p.i], &s) != nil {
-				return "", false
+			if p.s != "" {
+				s = p.s[start+1 : i]
 			}
-			return s, true
+			return s, !high || utf8.Valid(b[start+1:i]), true
 		case c == '\\':
 			escaped = true
-			p.i += 2
-			continue
+			i += 2
 		case c < 0x20:
-			return "", false
+			p.i = i
+			return "", false, false
+		default:
+			high = true
+			i++
 		}
-		p.i++
 	}
-	return "", false
+	p.i = i
+	return "", false, false
 }
 
 func (p *scan) literal(s string) bool {
@@ -164,8 +190,8 @@ func (p *scan) strOrNull() (string, bool) {
 	if p.peek() == 'n' {
 		return "", p.literal("null")
 	}
-	s, ok := p.str()
-	return s, ok && utf8.ValidString(s)
+	s, valid, ok := p.str()
+	return s, ok && valid
 }
 
 func (p *scan) tags() (map[string]string, bool) {
@@ -183,12 +209,12 @@ func (p *scan) tags() (map[string]string, bool) {
 		return m, true
 	}
 	for {
-		k, ok := p.str()
+		k, kValid, ok := p.str()
 		if !ok || !p.byte(':') {
 			return nil, false
 		}
-		v, ok := p.str()
-		if !ok || !utf8.ValidString(k) || !utf8.ValidString(v) {
+		v, vValid, ok := p.str()
+		if !ok || !kValid || !vValid {
 			return nil, false // null tag values and non-strings: let encoding/json decide
 		}
 		m[k] = v
@@ -211,7 +237,7 @@ func (p *scan) skip(depth int) bool {
 	}
 	switch c := p.peek(); {
 	case c == '"':
-		_, ok := p.str()
+		_, _, ok := p.str()
 		return ok
 	case c == '{':
 		p.i++
@@ -220,7 +246,7 @@ func (p *scan) skip(depth int) bool {
 			return true
 		}
 		for {
-			if _, ok := p.str(); !ok || !p.byte(':') || !p.skip(depth+1) {
+			if _, _, ok := p.str(); !ok || !p.byte(':') || !p.skip(depth+1) {
 				return false
 			}
 			switch p.peek() {

@@ -142,6 +142,7 @@ func FuzzNDJSONDecoder(f *testing.F) {
 				if verr := Validate(&r); verr != nil {
 					t.Fatalf("decoded an invalid resource: %v", verr)
 				}
+				checkPrechecked(t, r)
 			}
 		}
 		if _, err := d.Next(); !errors.Is(err, io.EOF) {

@@ -26,7 +26,12 @@ const (
 // account, type and native id are required; an AWS account is 12 digits;
 // sizes are within the limits above; attributes, when present, are a JSON
 // object. It returns a validation_failed *engine.Error naming the field.
-func Validate(r *engine.Resource) error {
+func Validate(r *engine.Resource) error { return validate(r, false) }
+
+// validate is Validate; textValid says the caller knows r's text fields to
+// be valid UTF-8 (the NDJSON decoder checks them as it reads them), so that
+// they are not checked again.
+func validate(r *engine.Resource, textValid bool) error {
 	switch {
 	case r.Provider == "":
 		return engine.FieldErrorf("provider", "provider is required")
@@ -55,9 +60,11 @@ func Validate(r *engine.Resource) error {
 	case len(r.Attributes) > MaxAttributesBytes:
 		return engine.FieldErrorf("attributes", "attributes are larger than %d bytes", MaxAttributesBytes)
 	}
-	for _, s := range [...]string{r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name} {
-		if !utf8.ValidString(s) {
-			return engine.FieldErrorf("", "fields must be valid UTF-8")
+	if !textValid {
+		for _, s := range [...]string{r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name} {
+			if !utf8.ValidString(s) {
+				return engine.FieldErrorf("", "fields must be valid UTF-8")
+			}
 		}
 	}
 	for k, v := range r.Tags {

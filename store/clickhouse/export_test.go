@@ -18,6 +18,21 @@ var CanPresize = canPresize
 // RawStringColumn is rawStringColumn.
 var RawStringColumn = rawStringColumn
 
+// CanRawArray reports whether rawStringArrayColumn knows the driver's
+// layout.
+var CanRawArray = canRawArray
+
+// AppendRawStringArray appends vals to column i of b through
+// rawStringArrayColumn, reporting false when it gives no buffers.
+func AppendRawStringArray(b driver.Batch, i int, vals []string) bool {
+	a, ok := rawStringArrayColumn(b, i)
+	if ok {
+		a.grow(1, len(vals), 0)
+		a.appendRow(vals)
+	}
+	return ok
+}
+
 // StringColumnCap is the capacity of a String column's byte buffer.
 func StringColumnCap(c *column.String) int {
 	return cap((*stringColumnLayout)(unsafe.Pointer(c)).col.Buf)

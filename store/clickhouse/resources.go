@@ -55,15 +55,17 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 		return row, err
 	}
 	row.version = uint64(r.LastSeenAt.UnixNano())
-	keys := make([]string, 0, len(r.Tags))
+	// Keys and values in one allocation.
+	kv := make([]string, 0, 2*len(r.Tags))
 	for k := range r.Tags {
-		keys = append(keys, k)
+		kv = append(kv, k)
 	}
+	keys := kv[:len(kv):len(kv)]
 	slices.Sort(keys)
-	row.tagKeys, row.tagValues = keys, make([]string, len(keys))
-	for i, k := range keys {
-		row.tagValues[i] = r.Tags[k]
+	for _, k := range keys {
+		kv = append(kv, r.Tags[k])
 	}
+	row.tagKeys, row.tagValues = keys, kv[len(keys):]
 	return row, nil
 }
 

@@ -302,12 +302,15 @@ func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs)
 			isNew[key{t.tenantID, id}] = true
 		}
 	}
-	byTenant = map[string][]engine.Resource{}
+	byTenant = make(map[string][]engine.Resource, len(newIDs))
+	for _, t := range newIDs {
+		byTenant[t.tenantID] = make([]engine.Resource, 0, len(t.ids))
+	}
 	for i := range rows {
 		r := &rows[i].r
 		if k := (key{r.TenantID, r.ID}); isNew[k] {
 			delete(isNew, k)
-			if byTenant[r.TenantID] == nil {
+			if len(byTenant[r.TenantID]) == 0 {
 				order = append(order, r.TenantID)
 			}
 			nr := *r
@@ -424,6 +427,19 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		return b.Column(i).Append(sc.strs)
 	}
 	arrCol := func(i int, get func(*resourceRow) []string) error {
+		if raw, ok := rawStringArrayColumn(b, i); ok {
+			m, size := 0, 0
+			for _, e := range order {
+				for _, v := range get(&rows[e.row]) {
+					m, size = m+1, size+len(v)
+				}
+			}
+			raw.grow(n, m, size)
+			for _, e := range order {
+				raw.appendRow(get(&rows[e.row]))
+			}
+			return nil
+		}
 		for _, e := range order {
 			if err := b.Column(i).AppendRow(get(&rows[e.row])); err != nil {
 				return err

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +162,49 @@ func TestWriteResourcesPipelineErrors(t *testing.T) {
 	res, err = s.WriteResources(ctx, "ten_err2", broken)
 	if !errors.Is(err, boom) || res.Written != 4500 || len(res.NewIDs) != 4500 {
 		t.Errorf("iterator error: err %v, written %d, new %d; want it, 4500, 4500", err, res.Written, len(res.NewIDs))
+	}
+}
+
+// TestWriteResourcesManyBatches writes several batches through both
+// inserters, with rows of varied widths and tag counts (tags go straight
+// into the driver's Array(String) buffers), and reads every row back as
+// written.
+func TestWriteResourcesManyBatches(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	t1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var rs []engine.Resource
+	var ids []string
+	for i := range 32_000 {
+		r := genResource("ten_reuse", i, t1)
+		r.Name = strings.Repeat("n", i%97)
+		r.Tags = map[string]string{}
+		for k := range i % 6 {
+			r.Tags["k"+strconv.Itoa(k)] = strings.Repeat("v", (i+k)%13)
+		}
+		r.Attributes = json.RawMessage(`{"i":` + strconv.Itoa(i) + `,"pad":"` + strings.Repeat("p", (i*7)%300) + `"}`)
+		rs = append(rs, r)
+		ids = append(ids, r.ID)
+	}
+	if res := mustWriteResources(t, s, "ten_reuse", rs); len(res.NewIDs) != len(rs) {
+		t.Fatalf("%d new, want %d", len(res.NewIDs), len(rs))
+	}
+	got, err := s.GetResources(ctx, "ten_reuse", ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]engine.Resource{}
+	for _, r := range got {
+		byID[r.ID] = r
+	}
+	if len(byID) != len(rs) {
+		t.Fatalf("read back %d resources, want %d", len(byID), len(rs))
+	}
+	for _, want := range rs {
+		r := byID[want.ID]
+		if r.Name != want.Name || r.NativeID != want.NativeID || string(r.Attributes) != string(want.Attributes) ||
+			!maps.Equal(r.Tags, want.Tags) {
+			t.Fatalf("resource %s read back as %+v, want %+v", want.ID, r, want)
+		}
 	}
 }

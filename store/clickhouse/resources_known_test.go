@@ -2,7 +2,11 @@ package clickhouse
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -80,5 +84,70 @@ func TestTenantKnown(t *testing.T) {
 	k.addNew(b, 1<<32-1)
 	if got, _ := k.get(b); got != 1<<32-1 {
 		t.Errorf("get(b) = %d, want %d", got, int64(1<<32-1))
+	}
+}
+
+// firstSeenKnownBefore is firstSeenKnown as it was before it kept each new
+// id's index: the reference for TestFirstSeenKnown.
+func firstSeenKnownBefore(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
+	out := make([]time.Time, len(rows))
+	var newIDs []string
+	var fresh map[string]time.Time
+	for i := range rows {
+		id := rows[i].r.ID
+		if t, ok := k.get(id); ok {
+			out[i] = time.Unix(t, 0).UTC()
+			continue
+		}
+		if fresh == nil {
+			fresh = map[string]time.Time{}
+		}
+		t, ok := fresh[id]
+		if !ok {
+			newIDs = append(newIDs, id)
+		}
+		if !ok || rows[i].firstSeen.Before(t) {
+			fresh[id] = rows[i].firstSeen
+		}
+	}
+	var newFirst []time.Time
+	if fresh != nil {
+		for i := range rows {
+			if t, ok := fresh[rows[i].r.ID]; ok {
+				out[i] = t
+			}
+		}
+		newFirst = make([]time.Time, len(newIDs))
+		for i, id := range newIDs {
+			newFirst[i] = fresh[id]
+		}
+	}
+	return out, newIDs, newFirst
+}
+
+func TestFirstSeenKnown(t *testing.T) {
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for n := range 200 {
+		k := newTenantKnown()
+		for i := range 20 {
+			if i%2 == 0 {
+				k.addNew(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)), t0.Unix()-int64(i))
+			}
+		}
+		k.addNew("not-a-resource-id-3", t0.Unix()-100)
+		rows := make([]resourceRow, rnd.IntN(30))
+		for i := range rows {
+			id := engine.ResourceID("ten_x", "aws", fmt.Sprint(rnd.IntN(20)))
+			if rnd.IntN(10) == 0 {
+				id = fmt.Sprint("not-a-resource-id-", rnd.IntN(5))
+			}
+			rows[i] = resourceRow{r: engine.Resource{TenantID: "ten_x", ID: id}, firstSeen: t0.Add(time.Duration(rnd.IntN(5)) * time.Second)}
+		}
+		wantOut, wantIDs, wantFirst := firstSeenKnownBefore(rows, k)
+		out, ids, first := firstSeenKnown(rows, k)
+		if diff := cmp.Diff([]any{wantOut, wantIDs, wantFirst}, []any{out, ids, first}); diff != "" {
+			t.Fatalf("case %d (-before +now)\n%s", n, diff)
+		}
 	}
 }

@@ -48,39 +48,46 @@ func oneTenant(rows []resourceRow) bool {
 }
 
 // firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
-// which it does not change: a map lookup a row, and one more for each
-// new id.
+// which it does not change: a map lookup a row, and two more for each row
+// of a new id (which of the batch's new ids it is).
 func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
-	var fresh map[string]time.Time // new ids: the earliest sighting in the batch
+	var newFirst []time.Time // the earliest sighting in the batch of each new id
+	var fresh map[string]int // new id → its index in newIDs
+	var slot []int32         // row → index in newIDs of its id, -1 for a known one
 	for i := range rows {
 		id := rows[i].r.ID
 		if t, ok := k.get(id); ok {
 			out[i] = time.Unix(t, 0).UTC()
+			if slot != nil {
+				slot[i] = -1
+			}
 			continue
 		}
 		if fresh == nil {
-			fresh = map[string]time.Time{}
-		}
-		t, ok := fresh[id]
-		if !ok {
-			newIDs = append(newIDs, id)
-		}
-		if !ok || rows[i].firstSeen.Before(t) {
-			fresh[id] = rows[i].firstSeen
-		}
-	}
-	var newFirst []time.Time
-	if fresh != nil {
-		for i := range rows {
-			if t, ok := fresh[rows[i].r.ID]; ok {
-				out[i] = t
+			fresh = map[string]int{}
+			slot = make([]int32, len(rows))
+			for j := range i {
+				slot[j] = -1
 			}
 		}
-		newFirst = make([]time.Time, len(newIDs))
-		for i, id := range newIDs {
-			newFirst[i] = fresh[id]
+		j, ok := fresh[id]
+		if !ok {
+			j = len(newIDs)
+			fresh[id] = j
+			newIDs = append(newIDs, id)
+			newFirst = append(newFirst, rows[i].firstSeen)
+		} else if rows[i].firstSeen.Before(newFirst[j]) {
+			newFirst[j] = rows[i].firstSeen
+		}
+		slot[i] = int32(j)
+	}
+	if fresh != nil {
+		for i, j := range slot {
+			if j >= 0 {
+				out[i] = newFirst[j]
+			}
 		}
 	}
 	return out, newIDs, newFirst

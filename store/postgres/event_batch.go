@@ -115,29 +115,31 @@ func batchable(data []byte) bool {
 	if len(data) == 0 {
 		return true // stored as {}
 	}
+	if jsonbSafe(data) {
+		return true // the usual answer, in one walk (event_batch_json.go)
+	}
 	if !engine.ValidJSON(data) {
 		return false
 	}
-	inString, digits := false, 0
+	digits := 0
 	for i := 0; i < len(data); i++ {
 		c := data[i]
-		if inString {
-			switch c {
-			case '\\':
-				if i+5 < len(data) && data[i+1] == 'u' {
-					if h := data[i+2]; h == 'd' || h == 'D' || string(data[i+2:i+6]) == "0000" {
-						return false
+		if c == '"' {
+			// The string's bytes in a tight loop: most of the data is text.
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					if i+5 < len(data) && data[i+1] == 'u' {
+						if h := data[i+2]; h == 'd' || h == 'D' || string(data[i+2:i+6]) == "0000" {
+							return false
+						}
 					}
+					i++
 				}
-				i++
-			case '"':
-				inString = false
 			}
+			digits = 0
 			continue
 		}
 		switch {
-		case c == '"':
-			inString, digits = true, 0
 		case c >= '0' && c <= '9':
 			if digits++; digits > 1000 {
 				return false

@@ -109,3 +109,100 @@ func TestBatchable(t *testing.T) {
 		}
 	}
 }
+
+// batchableBefore is batchable as it was before its strings were walked in
+// a loop of their own: the reference for FuzzBatchable.
+func batchableBefore(data []byte) bool {
+	if len(data) == 0 {
+		return true
+	}
+	if !engine.ValidJSON(data) {
+		return false
+	}
+	inString, digits := false, 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				if i+5 < len(data) && data[i+1] == 'u' {
+					if h := data[i+2]; h == 'd' || h == 'D' || string(data[i+2:i+6]) == "0000" {
+						return false
+					}
+				}
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inString, digits = true, 0
+		case c >= '0' && c <= '9':
+			if digits++; digits > 1000 {
+				return false
+			}
+		case c == 'e' || c == 'E':
+			j := i + 1
+			if j < len(data) && (data[j] == '+' || data[j] == '-') {
+				j++
+			}
+			k := j
+			for k < len(data) && data[k] >= '0' && data[k] <= '9' {
+				k++
+			}
+			if k-j > 4 {
+				return false
+			}
+			digits = 0
+		default:
+			digits = 0
+		}
+	}
+	return true
+}
+
+func FuzzBatchable(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"a": [1, 2.5e10, -3E+308, true, false, null], "b": "x\"y\\u0000"}`,
+		`{"a": "\u0000"}`, `{"a": "x\\\u0000"}`, `{"a": "\uD83D\uDE00"}`, `[1e10000]`, `[1E-99999]`, `{"a":"\\"}`,
+		`["` + strings.Repeat("9", 20) + `", 1` + strings.Repeat("0", 999) + `]`, `{"resource":{"id":"res_1","tags":{"a\u003cb":"\u2028"}}}`,
+		strings.Repeat("[", 70) + strings.Repeat("]", 70), `[-0.5e+0004, 1E-4, 0, -0, 12.0001]`, `[1e00001]`, `[00]`, `[1.]`, `[.5]`,
+		`{"a" : [ true , false , null ] , "b" : { } }`, "{\"a\":\"\xff\x00\"}", `{"a":1,}`, `[1,]`, `"\u00zz"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := batchable(data), batchableBefore(data); got != want {
+			t.Fatalf("batchable(%q) = %v; before: %v", data, got, want)
+		}
+	})
+}
+
+// BenchmarkBatchable checks resource.added payloads as a first import
+// makes them (~350 bytes).
+func BenchmarkBatchable(b *testing.B) {
+	data := []byte(`{"resource":{"id":"res_0f3k2m9x1q7w8e5r4t6y2u8i0o","provider":"aws","account":"210987654321",` +
+		`"region":"eu-west-1","type":"aws_s3_bucket","native_id":"arn:aws:s3:::prod-logs-210987654321-eu-west-1#12345",` +
+		`"name":"prod-logs-210987654321-eu-west-1","tags":{"CostCenter":"cc-1234","Environment":"production",` +
+		`"Name":"prod-logs","Owner":"platform-team@example.com"}}}`)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if !batchable(data) {
+			b.Fatal("not batchable")
+		}
+	}
+}
+
+// TestJSONBSafe checks that the one-walk answer is the one the engine's
+// data gets, so that batchable rarely takes the long way.
+func TestJSONBSafe(t *testing.T) {
+	for _, data := range []string{
+		`{}`, `{"resource":{"id":"res_1","provider":"aws","tags":{"a\u003cb":"\u2028","é":"\ufffd"}}}`,
+		`{"finding":{"score":-12.5e-3,"ok":true,"none":null,"list":[0,1,[2,{"x":"y"}]]}}`,
+		` [ 1 , 2 ] `, `"text"`, `[` + strings.Repeat("9", 1000) + `]`, `[1e1000]`,
+	} {
+		if !jsonbSafe([]byte(data)) {
+			t.Errorf("jsonbSafe(%.60q) = false", data)
+		}
+	}
+}
