@@ -79,12 +79,16 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 // batches plus the tenant's known ids, and collecting at twice that cost a
 // re-import of 1M resources 14% of its CPU (9.4 → 8.1 s); the limit keeps
 // a first import's peak RSS near where it was (it reached 650 MB without).
-func importGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
+func importGC() { tuneGC(200, 400<<20) }
+
+// tuneGC sets the collector's percent and soft memory limit, each unless
+// the environment sets it (GOGC, GOMEMLIMIT); 0 leaves one as it is.
+func tuneGC(percent int, limit int64) {
+	if percent != 0 && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(percent)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(400 << 20)
+	if limit != 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
 	}
 }
 

@@ -1,9 +1,9 @@
 package clickhouse
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -92,7 +92,7 @@ type countCodes struct {
 // findingBatch is a batch of a snapshot's findings, checked and converted
 // for the findings table, one slice per column.
 type findingBatch struct {
-	id, resourceID, evidence      []string
+	id, resourceID, evidence      byteColumn
 	textID                        []uint64
 	codes                         [numDicts][]uint32
 	dict                          [numDicts][]string // set at hand-off
@@ -112,14 +112,14 @@ type findingBatch struct {
 	bytes int
 }
 
-func (b *findingBatch) len() int { return len(b.id) }
+func (b *findingBatch) len() int { return len(b.id.end) }
 
 // reset empties the batch for reuse, keeping its capacity.
 func (b *findingBatch) reset() {
-	clear(b.id) // no string outlives its batch through a reused array
-	clear(b.resourceID)
-	clear(b.evidence)
-	b.id, b.resourceID, b.evidence, b.textID, b.texts = b.id[:0], b.resourceID[:0], b.evidence[:0], b.textID[:0], nil
+	b.id.reset()
+	b.resourceID.reset()
+	b.evidence.reset()
+	b.textID, b.texts = b.textID[:0], nil
 	for i := range b.codes {
 		b.codes[i] = b.codes[i][:0]
 		b.dict[i] = nil
@@ -199,9 +199,9 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	b.codes[dictResolution] = append(b.codes[dictResolution], d[dictResolution].code(string(f.Resolution)))
 
 	so := sevOrder(f.Severity)
-	b.id = append(b.id, f.ID)
-	b.resourceID = append(b.resourceID, f.ResourceID)
-	b.evidence = append(b.evidence, string(f.Evidence))
+	b.id.add(f.ID)
+	b.resourceID.add(f.ResourceID)
+	b.evidence.addBytes(f.Evidence)
 	b.textID = append(b.textID, a.texts.id(f))
 	b.firstSeen = append(b.firstSeen, first)
 	b.lastSeen = append(b.lastSeen, last)
@@ -215,6 +215,40 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 
 	b.bytes += 72 + len(f.ID) + len(f.ResourceID) + len(f.Evidence)
 	return cc, nil
+}
+
+// byteColumn holds one string column of a batch back to back in a single
+// array: adding a value allocates nothing, the garbage collector has no
+// pointers to trace through the batch, and the sorted gather at send time
+// reads one dense array instead of values scattered over the heap (the
+// loadgen's CPU profile showed those cache misses and the collector's work
+// as a fifth of the client's time).
+type byteColumn struct {
+	data []byte
+	end  []uint32 // value i is data[end[i-1]:end[i]]
+}
+
+func (c *byteColumn) add(v string) {
+	c.data = append(c.data, v...)
+	c.end = append(c.end, uint32(len(c.data)))
+}
+
+func (c *byteColumn) addBytes(v []byte) {
+	c.data = append(c.data, v...)
+	c.end = append(c.end, uint32(len(c.data)))
+}
+
+// at returns value i; it aliases the column until the next reset.
+func (c *byteColumn) at(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = c.end[i-1]
+	}
+	return c.data[start:c.end[i]:c.end[i]]
+}
+
+func (c *byteColumn) reset() {
+	c.data, c.end = c.data[:0], c.end[:0]
 }
 
 // sortEntry is a row of a batch by its packed sort key: sorting these
@@ -291,7 +325,7 @@ func (b *findingBatch) compareFindings(x, y int32) int {
 		}
 		return 1
 	}
-	return strings.Compare(b.id[x], b.id[y])
+	return bytes.Compare(b.id.at(int(x)), b.id.at(int(y)))
 }
 
 // compareResources orders rows as finding_resource_keys does inside one

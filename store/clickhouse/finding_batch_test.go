@@ -18,7 +18,7 @@ func TestSortByMatchesComparisonSort(t *testing.T) {
 			for i := range n {
 				b.findingKey = append(b.findingKey, r.Uint64N(keyRange)<<1)
 				b.resourceHash = append(b.resourceHash, r.Uint64N(keyRange))
-				b.id = append(b.id, string(rune('a'+r.IntN(26)))+string(rune('a'+i%26)))
+				b.id.add(string(rune('a'+r.IntN(26))) + string(rune('a'+i%26)))
 			}
 			order := make([]sortEntry, n)
 			tmp := make([]sortEntry, n)
@@ -79,5 +79,34 @@ func TestStringDict(t *testing.T) {
 	}
 	if !slices.Equal(d.values, []string{"a", "b", ""}) {
 		t.Fatalf("values %q, want a, b and the empty string once each", d.values)
+	}
+}
+
+// A byte column gives back each value as added, empty ones included, and
+// after a reset holds only what is added next.
+func TestByteColumn(t *testing.T) {
+	var c byteColumn
+	for range 2 {
+		values := []string{"fnd_a", "", `{"k":"v"}`, "", "x"}
+		for i, v := range values {
+			if i%2 == 0 {
+				c.add(v)
+			} else {
+				c.addBytes([]byte(v))
+			}
+		}
+		if len(c.end) != len(values) {
+			t.Fatalf("%d values, want %d", len(c.end), len(values))
+		}
+		for i, v := range values {
+			if got := string(c.at(i)); got != v {
+				t.Fatalf("value %d = %q, want %q", i, got, v)
+			}
+		}
+		// A value cannot grow into its neighbour through append.
+		if got := cap(c.at(0)); got != len("fnd_a") {
+			t.Fatalf("cap of value 0 = %d, want %d", got, len("fnd_a"))
+		}
+		c.reset()
 	}
 }

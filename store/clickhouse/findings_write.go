@@ -9,7 +9,9 @@ import (
 
 	"sync"
 	"time"
+	"unsafe"
 
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -131,11 +133,12 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 	for range snapshotInserters {
 		wg.Go(func() {
 			var sc columnScratch
+			st := &snapshotStreams{s: s, ctx: ctx}
 			for b := range full {
 				select {
 				case <-failed:
 				default:
-					if err := s.sendFindingBatch(ctx, &sc, consts, b); err != nil {
+					if err := s.sendFindingBatch(ctx, st, &sc, consts, b); err != nil {
 						fail(err)
 					}
 				}
@@ -144,6 +147,12 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 				case free <- b:
 				default: // never blocks a sender
 				}
+			}
+			// Ended even after a failure: the server may still be writing
+			// blocks already flushed, and the cleanup of the failed
+			// snapshot must come after them.
+			if err := st.close(); err != nil {
+				fail(err)
 			}
 		})
 	}
@@ -224,11 +233,58 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 	return n, nil
 }
 
-// sendFindingBatch inserts one batch of a snapshot into findings and its
-// keys into finding_resources, each sorted by its table's order key first:
-// the server then skips sorting the block, which otherwise costs it more
-// than the rest of the insert (docs/benchmarks.md, issue 2).
-func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
+// snapshotStreams are one sender's two INSERTs of a snapshot, into
+// findings and into finding_resource_keys, kept open from its first batch
+// to the end of the write: each batch is flushed as one block, which the
+// server writes as one part (min_insert_block_size_* of 1 turn its
+// squashing of small blocks off: a batch's block is sorted, a squashed one
+// would not be). Reusing one INSERT spares a round trip per batch and lets
+// the driver keep its column buffers instead of growing new ones for every
+// batch.
+type snapshotStreams struct {
+	s              *Store
+	ctx            context.Context
+	findings, keys driver.Batch
+}
+
+// blockSettings make the server write each block of a snapshot INSERT as
+// it comes.
+var blockSettings = ch.Settings{"min_insert_block_size_rows": 1, "min_insert_block_size_bytes": 1}
+
+// batch returns the open INSERT of *b, starting it on first use.
+func (st *snapshotStreams) batch(b *driver.Batch, insert string) (driver.Batch, error) {
+	if *b == nil {
+		nb, err := st.s.conn.PrepareBatch(ch.Context(st.ctx, ch.WithSettings(blockSettings)), insert)
+		if err != nil {
+			return nil, fmt.Errorf("prepare batch: %w", err)
+		}
+		*b = nb
+	}
+	return *b, nil
+}
+
+// close ends both INSERTs and returns once the server has written every
+// block flushed into them (a flushed block is written while the client
+// goes on). After a failed block it returns that INSERT's error.
+func (st *snapshotStreams) close() error {
+	var first error
+	for _, b := range []driver.Batch{st.findings, st.keys} {
+		if b == nil {
+			continue
+		}
+		if err := b.Send(); err != nil && first == nil {
+			first = fmt.Errorf("end snapshot insert: %w", err)
+		}
+	}
+	st.findings, st.keys = nil, nil
+	return first
+}
+
+// sendFindingBatch writes one batch of a snapshot into findings and its
+// keys into finding_resource_keys, each sorted by its table's order key
+// first: the server then skips sorting the block, which otherwise costs it
+// more than the rest of the insert (docs/benchmarks.md, issue 2).
+func (s *Store) sendFindingBatch(ctx context.Context, st *snapshotStreams, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
 	n := b.len()
 	sc.order = slices.Grow(sc.order[:0], n)[:n]
 	sc.tmp = slices.Grow(sc.tmp[:0], n)[:n]
@@ -241,31 +297,32 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 			return fmt.Errorf("send finding texts: %w", err)
 		}
 	}
-	w, err := s.newColumnWriter(ctx, sc, insertFindingsSQL, order)
+	fb, err := st.batch(&st.findings, insertFindingsSQL)
 	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
+	w := newColumnWriter(fb, sc, order)
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
 	gather(w, &sc.u8, b.sevOrder)
-	w.strings(b.id)
+	w.strings(&b.id)
 	gather(w, &sc.i8, b.severity)
 	gather(w, &sc.i8, b.dimension)
 	gather(w, &sc.i8, b.status)
 	w.coded(b.codes[dictResolution], b.dict[dictResolution])
-	w.strings(b.resourceID)
+	w.strings(&b.resourceID)
 	w.coded(b.codes[dictRule], b.dict[dictRule])
 	w.coded(b.codes[dictResourceType], b.dict[dictResourceType])
 	w.coded(b.codes[dictProvider], b.dict[dictProvider])
 	w.coded(b.codes[dictAccount], b.dict[dictAccount])
 	w.coded(b.codes[dictRegion], b.dict[dictRegion])
 	gather(w, &sc.u64, b.textID)
-	w.strings(b.evidence)
+	w.strings(&b.evidence)
 	gather(w, &sc.i64, b.firstSeen)
 	gather(w, &sc.i64, b.lastSeen)
 	gather(w, &sc.i64, b.resolved)
 	w.constInt64(consts.writtenAt)
-	if err := w.send(); err != nil {
+	if err := w.flush(); err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
 
@@ -278,16 +335,18 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 		sc.order, sc.tmp = sc.tmp, sc.order
 	}
 	order = sortBy(order, sc.tmp, b.compareResources)
-	if w, err = s.newColumnWriter(ctx, sc, insertFindingResourcesSQL, order); err != nil {
+	kb, err := st.batch(&st.keys, insertFindingResourcesSQL)
+	if err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
+	w = newColumnWriter(kb, sc, order)
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
 	gather(w, &sc.u64, b.resourceHash)
 	gather(w, &sc.u8, b.sevOrder)
-	w.strings(b.id)
+	w.strings(&b.id)
 	w.constInt64(consts.writtenAt)
-	if err := w.send(); err != nil {
+	if err := w.flush(); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
 	return nil
@@ -322,12 +381,8 @@ type columnWriter struct {
 	err   error
 }
 
-func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, insert string, order []sortEntry) (*columnWriter, error) {
-	b, err := s.conn.PrepareBatch(ctx, insert)
-	if err != nil {
-		return nil, fmt.Errorf("prepare batch: %w", err)
-	}
-	return &columnWriter{b: b, sc: sc, order: order}, nil
+func newColumnWriter(b driver.Batch, sc *columnScratch, order []sortEntry) *columnWriter {
+	return &columnWriter{b: b, sc: sc, order: order}
 }
 
 // next returns the index of the column to append, or -1 after an error.
@@ -347,26 +402,24 @@ func (w *columnWriter) append(i int, v any) {
 
 // strings appends col in order; into the driver's buffer directly when its
 // layout is known (see presize.go), else through the scratch slice.
-func (w *columnWriter) strings(col []string) {
+func (w *columnWriter) strings(col *byteColumn) {
 	i := w.next()
 	if i < 0 {
 		return
 	}
 	if raw := rawStringColumn(w.b, i); raw != nil {
-		size := 0
-		for _, e := range w.order {
-			size += len(col[e.row])
-		}
-		raw.Buf = slices.Grow(raw.Buf, size)
+		raw.Buf = slices.Grow(raw.Buf, len(col.data))
 		raw.Pos = slices.Grow(raw.Pos, len(w.order))
 		for _, e := range w.order {
-			raw.Append(col[e.row])
+			raw.AppendBytes(col.at(int(e.row)))
 		}
 		return
 	}
 	strs := w.scratchStrings()
 	for j, e := range w.order {
-		strs[j] = col[e.row]
+		// The driver copies each value before the batch is reset.
+		v := col.at(int(e.row))
+		strs[j] = unsafe.String(unsafe.SliceData(v), len(v))
 	}
 	w.append(i, strs)
 }
@@ -444,14 +497,13 @@ func (w *columnWriter) constInt64(k int64) {
 	}
 }
 
-// send sends the INSERT, or aborts it after an append error.
-func (w *columnWriter) send() error {
+// flush sends the block appended; the INSERT stays open for the next.
+func (w *columnWriter) flush() error {
 	clear(w.sc.strs) // drop references to the batch's strings
 	if w.err != nil {
-		w.b.Abort()
 		return w.err
 	}
-	return w.b.Send()
+	return w.b.Flush()
 }
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at)"
