@@ -20,13 +20,44 @@ func ValidJSON(b []byte) bool {
 	return json.Valid(b)
 }
 
+// ValidJSONStrict reports whether b is one valid JSON value that also has
+// none of what some stores refuse or alter (PostgreSQL's jsonb, for one): no
+// \u0000 or surrogate (\uD800–\uDFFF) escape, at most 1,000 digits in a
+// number's integer or fraction part and 4 in its exponent, and nesting at
+// most 64 deep. It may refuse valid JSON, which a caller then checks the
+// long way, but it never accepts what ValidJSON refuses. It is one walk,
+// for data the engine itself wrote, which never has any of those.
+func ValidJSONStrict(b []byte) bool {
+	v := jsonValidator{b: b, strict: true}
+	if !v.value(0) {
+		return false
+	}
+	v.ws()
+	return v.i == len(b)
+}
+
 // maxFastJSONDepth bounds the fast walk's recursion; deeper documents go to
-// json.Valid.
-const maxFastJSONDepth = 256
+// json.Valid. maxStrictJSONDepth is ValidJSONStrict's bound.
+const (
+	maxFastJSONDepth   = 256
+	maxStrictJSONDepth = 64
+)
+
+// Bounds of ValidJSONStrict's numbers.
+const (
+	maxStrictJSONDigits   = 1000
+	maxStrictJSONExponent = 4
+)
 
 type jsonValidator struct {
-	b []byte
-	i int
+	b      []byte
+	i      int
+	strict bool // ValidJSONStrict's walk
+}
+
+// tooDeep reports whether a value at depth may not open an object or array.
+func (v *jsonValidator) tooDeep(depth int) bool {
+	return depth >= maxFastJSONDepth || v.strict && depth >= maxStrictJSONDepth
 }
 
 func (v *jsonValidator) ws() {
@@ -50,7 +81,7 @@ func (v *jsonValidator) value(depth int) bool {
 	case c == '"':
 		return v.str()
 	case c == '{':
-		if depth >= maxFastJSONDepth {
+		if v.tooDeep(depth) {
 			return false
 		}
 		v.i++
@@ -87,7 +118,7 @@ func (v *jsonValidator) value(depth int) bool {
 			}
 		}
 	case c == '[':
-		if depth >= maxFastJSONDepth {
+		if v.tooDeep(depth) {
 			return false
 		}
 		v.i++
@@ -161,6 +192,9 @@ func (v *jsonValidator) str() bool {
 						return false
 					}
 				}
+				if v.strict && (b[i+2] == 'd' || b[i+2] == 'D' || string(b[i+2:i+6]) == "0000") {
+					return false
+				}
 				i += 6
 			default:
 				return false
@@ -178,7 +212,8 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, with the
+// strict bounds on its digits in a strict walk.
 func (v *jsonValidator) number() bool {
 	b := v.b
 	if b[v.i] == '-' {
@@ -192,14 +227,17 @@ func (v *jsonValidator) number() bool {
 		}
 		return n
 	}
+	// ok reports whether a part of n digits may stand, at most max of them
+	// in a strict walk.
+	ok := func(n, max int) bool { return n > 0 && (!v.strict || n <= max) }
 	if v.i < len(b) && b[v.i] == '0' {
 		v.i++
-	} else if digits() == 0 {
+	} else if !ok(digits(), maxStrictJSONDigits) {
 		return false
 	}
 	if v.i < len(b) && b[v.i] == '.' {
 		v.i++
-		if digits() == 0 {
+		if !ok(digits(), maxStrictJSONDigits) {
 			return false
 		}
 	}
@@ -208,7 +246,7 @@ func (v *jsonValidator) number() bool {
 		if v.i < len(b) && (b[v.i] == '+' || b[v.i] == '-') {
 			v.i++
 		}
-		if digits() == 0 {
+		if !ok(digits(), maxStrictJSONExponent) {
 			return false
 		}
 	}

@@ -59,6 +59,47 @@ func FuzzValidJSON(f *testing.F) {
 	})
 }
 
+// ValidJSONStrict refuses exactly the strict exclusions among valid
+// documents, at their bounds, and everything invalid.
+func TestValidJSONStrict(t *testing.T) {
+	digits := func(n int) string { return strings.Repeat("9", n) }
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	tests := []struct {
+		doc  string
+		want bool
+	}{
+		{`{"a":[1,2.5e10,-3E+308,true,false,null],"b":"x\"y\u00e9\u2028"}`, true},
+		{`{"a":"\u0000"}`, false}, {`{"a":"\u0001"}`, true},
+		{`{"a":"\uD83D\uDE00"}`, false}, {`{"a":"\udfff"}`, false}, {`{"a":"\uE000"}`, true},
+		{`[1` + digits(999) + `]`, true}, {`[1` + digits(1000) + `]`, false},
+		{`[0.` + digits(1000) + `]`, true}, {`[0.` + digits(1001) + `]`, false},
+		{`[1e9999]`, true}, {`[1E-10000]`, false}, {`[1e00001]`, false},
+		{nest(64), true}, {nest(65), false},
+		{`{"a":1,}`, false}, {`[1 2]`, false}, {``, false}, {`{"a":1} x`, false},
+	}
+	for _, tt := range tests {
+		if got := ValidJSONStrict([]byte(tt.doc)); got != tt.want {
+			t.Errorf("ValidJSONStrict(%.50q) = %v, want %v", tt.doc, got, tt.want)
+		}
+	}
+	for _, c := range jsonValidCases {
+		if ValidJSONStrict([]byte(c)) && !json.Valid([]byte(c)) {
+			t.Errorf("ValidJSONStrict(%q) accepts what json.Valid refuses", c)
+		}
+	}
+}
+
+func FuzzValidJSONStrict(f *testing.F) {
+	for _, c := range jsonValidCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ValidJSONStrict(b) && !json.Valid(b) {
+			t.Errorf("ValidJSONStrict(%q) accepts what json.Valid refuses", b)
+		}
+	})
+}
+
 func TestValidName(t *testing.T) {
 	provider := regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
 	typ := regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)

@@ -115,8 +115,8 @@ func batchable(data []byte) bool {
 	if len(data) == 0 {
 		return true // stored as {}
 	}
-	if jsonbSafe(data) {
-		return true // the usual answer, in one walk (event_batch_json.go)
+	if engine.ValidJSONStrict(data) {
+		return true // the usual answer, in one walk
 	}
 	if !engine.ValidJSON(data) {
 		return false

@@ -193,16 +193,17 @@ func BenchmarkBatchable(b *testing.B) {
 	}
 }
 
-// TestJSONBSafe checks that the one-walk answer is the one the engine's
-// data gets, so that batchable rarely takes the long way.
-func TestJSONBSafe(t *testing.T) {
+// TestBatchableOneWalk checks that the one-walk answer
+// (engine.ValidJSONStrict) is the one the engine's data gets, so that
+// batchable rarely takes the long way.
+func TestBatchableOneWalk(t *testing.T) {
 	for _, data := range []string{
 		`{}`, `{"resource":{"id":"res_1","provider":"aws","tags":{"a\u003cb":"\u2028","é":"\ufffd"}}}`,
 		`{"finding":{"score":-12.5e-3,"ok":true,"none":null,"list":[0,1,[2,{"x":"y"}]]}}`,
 		` [ 1 , 2 ] `, `"text"`, `[` + strings.Repeat("9", 1000) + `]`, `[1e1000]`,
 	} {
-		if !jsonbSafe([]byte(data)) {
-			t.Errorf("jsonbSafe(%.60q) = false", data)
+		if !engine.ValidJSONStrict([]byte(data)) {
+			t.Errorf("ValidJSONStrict(%.60q) = false", data)
 		}
 	}
 }
