@@ -31,10 +31,9 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		return usageError{err.Error()}
 	}
 	// A soft limit of 400 MiB unless GOMEMLIMIT says otherwise: the
-	// snapshot writer's live heap is a few bounded batches plus the
-	// driver's open blocks, and at the default GOGC its peak RSS came within
-	// 1 % of the 500 MiB the issue allows; with the limit it stays near
-	// 420 MiB at no measurable CPU cost (docs/benchmarks.md, issue 2).
+	// snapshot writer's live heap is a few bounded batches, and the limit
+	// keeps the peak RSS of a 10M-finding run well under the 500 MiB the
+	// issue allows at no measurable CPU cost (docs/benchmarks.md, issue 2).
 	tuneGC(0, 400<<20)
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"time"
 	"unsafe"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -133,12 +132,11 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 	for range snapshotInserters {
 		wg.Go(func() {
 			var sc columnScratch
-			st := &snapshotStreams{s: s, ctx: ctx}
 			for b := range full {
 				select {
 				case <-failed:
 				default:
-					if err := s.sendFindingBatch(ctx, st, &sc, consts, b); err != nil {
+					if err := s.sendFindingBatch(ctx, &sc, consts, b); err != nil {
 						fail(err)
 					}
 				}
@@ -147,12 +145,6 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 				case free <- b:
 				default: // never blocks a sender
 				}
-			}
-			// Ended even after a failure: the server may still be writing
-			// blocks already flushed, and the cleanup of the failed
-			// snapshot must come after them.
-			if err := st.close(); err != nil {
-				fail(err)
 			}
 		})
 	}
@@ -233,58 +225,11 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 	return n, nil
 }
 
-// snapshotStreams are one sender's two INSERTs of a snapshot, into
-// findings and into finding_resource_keys, kept open from its first batch
-// to the end of the write: each batch is flushed as one block, which the
-// server writes as one part (min_insert_block_size_* of 1 turn its
-// squashing of small blocks off: a batch's block is sorted, a squashed one
-// would not be). Reusing one INSERT spares a round trip per batch and lets
-// the driver keep its column buffers instead of growing new ones for every
-// batch.
-type snapshotStreams struct {
-	s              *Store
-	ctx            context.Context
-	findings, keys driver.Batch
-}
-
-// blockSettings make the server write each block of a snapshot INSERT as
-// it comes.
-var blockSettings = ch.Settings{"min_insert_block_size_rows": 1, "min_insert_block_size_bytes": 1}
-
-// batch returns the open INSERT of *b, starting it on first use.
-func (st *snapshotStreams) batch(b *driver.Batch, insert string) (driver.Batch, error) {
-	if *b == nil {
-		nb, err := st.s.conn.PrepareBatch(ch.Context(st.ctx, ch.WithSettings(blockSettings)), insert)
-		if err != nil {
-			return nil, fmt.Errorf("prepare batch: %w", err)
-		}
-		*b = nb
-	}
-	return *b, nil
-}
-
-// close ends both INSERTs and returns once the server has written every
-// block flushed into them (a flushed block is written while the client
-// goes on). After a failed block it returns that INSERT's error.
-func (st *snapshotStreams) close() error {
-	var first error
-	for _, b := range []driver.Batch{st.findings, st.keys} {
-		if b == nil {
-			continue
-		}
-		if err := b.Send(); err != nil && first == nil {
-			first = fmt.Errorf("end snapshot insert: %w", err)
-		}
-	}
-	st.findings, st.keys = nil, nil
-	return first
-}
-
-// sendFindingBatch writes one batch of a snapshot into findings and its
-// keys into finding_resource_keys, each sorted by its table's order key
-// first: the server then skips sorting the block, which otherwise costs it
-// more than the rest of the insert (docs/benchmarks.md, issue 2).
-func (s *Store) sendFindingBatch(ctx context.Context, st *snapshotStreams, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
+// sendFindingBatch inserts one batch of a snapshot into findings and its
+// keys into finding_resource_keys, each sorted by its table's order key first:
+// the server then skips sorting the block, which otherwise costs it more
+// than the rest of the insert (docs/benchmarks.md, issue 2).
+func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
 	n := b.len()
 	sc.order = slices.Grow(sc.order[:0], n)[:n]
 	sc.tmp = slices.Grow(sc.tmp[:0], n)[:n]
@@ -297,11 +242,10 @@ func (s *Store) sendFindingBatch(ctx context.Context, st *snapshotStreams, sc *c
 			return fmt.Errorf("send finding texts: %w", err)
 		}
 	}
-	fb, err := st.batch(&st.findings, insertFindingsSQL)
+	w, err := s.newColumnWriter(ctx, sc, insertFindingsSQL, order)
 	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
-	w := newColumnWriter(fb, sc, order)
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
 	gather(w, &sc.u8, b.sevOrder)
@@ -322,7 +266,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, st *snapshotStreams, sc *c
 	gather(w, &sc.i64, b.lastSeen)
 	gather(w, &sc.i64, b.resolved)
 	w.constInt64(consts.writtenAt)
-	if err := w.flush(); err != nil {
+	if err := w.send(); err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
 
@@ -335,18 +279,16 @@ func (s *Store) sendFindingBatch(ctx context.Context, st *snapshotStreams, sc *c
 		sc.order, sc.tmp = sc.tmp, sc.order
 	}
 	order = sortBy(order, sc.tmp, b.compareResources)
-	kb, err := st.batch(&st.keys, insertFindingResourcesSQL)
-	if err != nil {
+	if w, err = s.newColumnWriter(ctx, sc, insertFindingResourcesSQL, order); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
-	w = newColumnWriter(kb, sc, order)
 	w.constString(consts.tenantID)
 	w.constString(consts.auditID)
 	gather(w, &sc.u64, b.resourceHash)
 	gather(w, &sc.u8, b.sevOrder)
 	w.strings(&b.id)
 	w.constInt64(consts.writtenAt)
-	if err := w.flush(); err != nil {
+	if err := w.send(); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
 	return nil
@@ -381,8 +323,12 @@ type columnWriter struct {
 	err   error
 }
 
-func newColumnWriter(b driver.Batch, sc *columnScratch, order []sortEntry) *columnWriter {
-	return &columnWriter{b: b, sc: sc, order: order}
+func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, insert string, order []sortEntry) (*columnWriter, error) {
+	b, err := s.conn.PrepareBatch(ctx, insert)
+	if err != nil {
+		return nil, fmt.Errorf("prepare batch: %w", err)
+	}
+	return &columnWriter{b: b, sc: sc, order: order}, nil
 }
 
 // next returns the index of the column to append, or -1 after an error.
@@ -497,13 +443,14 @@ func (w *columnWriter) constInt64(k int64) {
 	}
 }
 
-// flush sends the block appended; the INSERT stays open for the next.
-func (w *columnWriter) flush() error {
+// send sends the INSERT, or aborts it after an append error.
+func (w *columnWriter) send() error {
 	clear(w.sc.strs) // drop references to the batch's strings
 	if w.err != nil {
+		w.b.Abort()
 		return w.err
 	}
-	return w.b.Flush()
+	return w.b.Send()
 }
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at)"

@@ -10,10 +10,10 @@ import (
 )
 
 // Each batch of a snapshot reaches the server as its own block and is
-// written as its own part, already sorted, although a sender keeps one
-// INSERT open for all its batches: squashed into bigger blocks (the
-// server's default), they would have to be sorted again by the server.
-// With merges stopped, the parts show it; the rows read back whole.
+// written as its own part, already sorted: squashed into bigger blocks (as
+// the server does with small blocks of one INSERT), they would have to be
+// sorted again by the server. With merges stopped, the parts show it; the
+// rows read back whole.
 func TestSnapshotBatchesWrittenAsParts(t *testing.T) {
 	s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 1000})
 	ctx := context.Background()
