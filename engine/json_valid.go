@@ -103,18 +103,8 @@ func (v *jsonValidator) value(depth int) bool {
 			if !v.value(depth + 1) {
 				return false
 			}
-			v.ws()
-			if v.i >= len(v.b) {
-				return false
-			}
-			switch v.b[v.i] {
-			case ',':
-				v.i++
-			case '}':
-				v.i++
-				return true
-			default:
-				return false
+			if more, ok := v.sep('}'); !more {
+				return ok
 			}
 		}
 	case c == '[':
@@ -131,18 +121,8 @@ func (v *jsonValidator) value(depth int) bool {
 			if !v.value(depth + 1) {
 				return false
 			}
-			v.ws()
-			if v.i >= len(v.b) {
-				return false
-			}
-			switch v.b[v.i] {
-			case ',':
-				v.i++
-			case ']':
-				v.i++
-				return true
-			default:
-				return false
+			if more, ok := v.sep(']'); !more {
+				return ok
 			}
 		}
 	case c == 't':
@@ -155,6 +135,23 @@ func (v *jsonValidator) value(depth int) bool {
 		return v.number()
 	}
 	return false
+}
+
+// sep steps over what follows a member or an element: a comma (more is
+// true) or the closing byte (ok is true); anything else is invalid.
+func (v *jsonValidator) sep(close byte) (more, ok bool) {
+	v.ws()
+	if v.i < len(v.b) {
+		switch v.b[v.i] {
+		case ',':
+			v.i++
+			return true, true
+		case close:
+			v.i++
+			return false, true
+		}
+	}
+	return false, false
 }
 
 func (v *jsonValidator) literal(s string) bool {

@@ -262,13 +262,19 @@ WHERE tenant_id = ? AND text_id IN ?`, args: []any{tenantID, ch.GroupSet{Value: 
 // fillTexts sets the texts of fs[i] whose ids[i] is not 0 (the others carry
 // theirs inline).
 func (s *Store) fillTexts(ctx context.Context, tenantID string, fs []engine.Finding, ids []uint64) error {
+	return s.eachText(ctx, tenantID, ids, func(i int, t findingText) { t.applyTo(&fs[i]) })
+}
+
+// eachText reads the texts of rows by their text ids (0 for a row that
+// keeps its own inline text) and calls set for every row i that has one.
+func (s *Store) eachText(ctx context.Context, tenantID string, ids []uint64, set func(i int, t findingText)) error {
 	texts, err := s.textsOf(ctx, tenantID, ids)
 	if err != nil {
 		return err
 	}
 	for i, id := range ids {
 		if id != 0 {
-			texts[id].applyTo(&fs[i])
+			set(i, texts[id])
 		}
 	}
 	return nil

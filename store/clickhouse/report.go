@@ -89,14 +89,9 @@ func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out [
 	if err != nil {
 		return nil, err
 	}
-	texts, err := s.textsOf(ctx, scope.TenantID, ids)
+	err = s.eachText(ctx, scope.TenantID, ids, func(i int, t findingText) { out[i].Title = t.title })
 	if err != nil {
 		return nil, err
-	}
-	for i, id := range ids {
-		if id != 0 {
-			out[i].Title = texts[id].title
-		}
 	}
 	return out, nil
 }
@@ -124,14 +119,11 @@ func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out [
 	if err != nil {
 		return nil, err
 	}
-	texts, err := s.textsOf(ctx, scope.TenantID, ids)
+	err = s.eachText(ctx, scope.TenantID, ids, func(i int, t findingText) {
+		out[i].Title, out[i].Remediation = t.title, t.remediation
+	})
 	if err != nil {
 		return nil, err
-	}
-	for i, id := range ids {
-		if id != 0 {
-			out[i].Title, out[i].Remediation = texts[id].title, texts[id].remediation
-		}
 	}
 	return out, nil
 }
