@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -9,13 +10,17 @@ import (
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// resourceColumns is the column list resources are written and read with.
+// resourceColumns is the column list resources are read with; they are
+// written with content_hash too (resourceInsertColumns).
 const resourceColumns = `tenant_id, id, version, provider, account, region, type, native_id, name,
 tags.key, tags.value, attributes, first_seen_at, last_seen_at`
+
+const resourceInsertColumns = resourceColumns + ", content_hash"
 
 // resourceRow is an observation checked and converted for the resources
 // table.
@@ -24,6 +29,43 @@ type resourceRow struct {
 	version             uint64
 	tagKeys, tagValues  []string
 	firstSeen, lastSeen time.Time
+	// hash is contentHash's, set when the writer looks the row up;
+	// unchanged then says whether the tenant's latest row of the id has
+	// the same content, so that a sighting is all that needs storing.
+	hash      uint64
+	unchanged bool
+}
+
+// contentHash is a hash of what a row stores of a resource besides its
+// times: provider, account, region, type, native id, name, tags and
+// attributes (their bytes as given). Never 0, which stands for "unknown"
+// in rows written before there was a hash.
+func contentHash(row *resourceRow) uint64 {
+	var d xxhash.Digest
+	d.Reset()
+	var n [binary.MaxVarintLen64]byte
+	str := func(v string) {
+		_, _ = d.Write(n[:binary.PutUvarint(n[:], uint64(len(v)))])
+		_, _ = d.WriteString(v)
+	}
+	r := &row.r
+	str(r.Provider)
+	str(r.Account)
+	str(r.Region)
+	str(r.Type)
+	str(r.NativeID)
+	str(r.Name)
+	_, _ = d.Write(n[:binary.PutUvarint(n[:], uint64(len(row.tagKeys)))])
+	for i, k := range row.tagKeys {
+		str(k)
+		str(row.tagValues[i])
+	}
+	_, _ = d.Write(n[:binary.PutUvarint(n[:], uint64(len(r.Attributes)))])
+	_, _ = d.Write(r.Attributes)
+	if h := d.Sum64(); h != 0 {
+		return h
+	}
+	return 1
 }
 
 // newResourceRow validates an observation: a valid resource id and
@@ -181,7 +223,7 @@ func (s *Store) ListResources(ctx context.Context, q engine.ResourceQuery) (out 
 		}
 		out = append(out, page...)
 		if len(page) == need || hi == "" {
-			return out, nil
+			return out, s.applySightings(ctx, q.TenantID, out)
 		}
 		lo, loInclusive = hi, true
 		factor *= rangeWidening
@@ -229,6 +271,9 @@ func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.
 	}
 	if len(rs) == 0 {
 		return r, engine.ErrNotFound("resource", id)
+	}
+	if err := s.applySightings(ctx, tenantID, rs); err != nil {
+		return r, err
 	}
 	return rs[0], nil
 }

@@ -166,11 +166,12 @@ func (p *resourcePipeline) dispatch() {
 			p.fail(err)
 			continue
 		}
-		// A tenant read whole learns the batch's new ids (it knew the rest).
-		for j := range newIDs {
-			if k := p.known[newIDs[j].tenantID]; k != nil {
-				for x, id := range newIDs[j].ids {
-					k.addNew(id, newIDs[j].first[x].Unix())
+		// A tenant read whole learns the batch's new ids and new contents
+		// (it knew the rest).
+		for i := range b.rows {
+			if row := &b.rows[i]; !row.unchanged {
+				if k := p.known[row.r.TenantID]; k != nil {
+					k.record(row.r.ID, firstSeen[i].Unix(), row.hash)
 				}
 			}
 		}
@@ -379,6 +380,7 @@ func (row *resourceRow) size() int {
 // resourceScratch is one inserter's reusable buffers.
 type resourceScratch struct {
 	order []sortEntry
+	seen  []sortEntry
 	strs  []string
 	u64   []uint64
 	times []time.Time
@@ -386,9 +388,12 @@ type resourceScratch struct {
 
 // insertResourceRows inserts rows, with their decided first sightings, in
 // one INSERT sorted by the table's key (tenant_id, id) so that the server
-// does not sort the block, appended column by column.
+// does not sort the block, appended column by column. Rows unchanged from
+// their id's stored latest row are written as sightings instead
+// (insertSightings), unless the batch also holds a changed observation of
+// the same id: then all of them are written whole, as before there were
+// sightings, so that a sighting never stands for content the batch replaces.
 func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, firstSeen []time.Time) error {
-	n := len(rows)
 	oneTenant := true
 	order := sc.order[:0]
 	for i := range rows {
@@ -412,7 +417,73 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		}
 		return strings.Compare(x.ID, y.ID)
 	})
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO resources ("+resourceColumns+")")
+	whole, seen := splitSightings(rows, order, sc.seen[:0])
+	sc.seen = seen
+	if len(seen) > 0 {
+		if err := s.insertSightings(ctx, rows, seen); err != nil {
+			return err
+		}
+	}
+	if len(whole) == 0 {
+		return nil
+	}
+	return s.insertWholeRows(ctx, sc, rows, whole, firstSeen)
+}
+
+// splitSightings divides rows in sorted order into those written whole and
+// those written as sightings (appended to seen), both still sorted. A run of
+// observations of one id is written whole if any of it changed.
+func splitSightings(rows []resourceRow, order, seen []sortEntry) (whole, _ []sortEntry) {
+	whole = order[:0] // filled behind the reads
+	for i := 0; i < len(order); {
+		j, changed := i, false
+		for ; j < len(order) && sameResource(&rows[order[i].row].r, &rows[order[j].row].r); j++ {
+			changed = changed || !rows[order[j].row].unchanged
+		}
+		for _, e := range order[i:j] {
+			if changed {
+				whole = append(whole, e)
+			} else {
+				seen = append(seen, e)
+			}
+		}
+		i = j
+	}
+	return whole, seen
+}
+
+func sameResource(a, b *engine.Resource) bool { return a.ID == b.ID && a.TenantID == b.TenantID }
+
+// insertSightings writes the last_seen_at of the rows at order (sorted by
+// tenant and id) into resource_sightings.
+func (s *Store) insertSightings(ctx context.Context, rows []resourceRow, order []sortEntry) error {
+	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO resource_sightings (tenant_id, id, last_seen_at)")
+	if err != nil {
+		return err
+	}
+	n := len(order)
+	tenants, ids, times := make([]string, n), make([]string, n), make([]time.Time, n)
+	size := 0
+	for j, e := range order {
+		row := &rows[e.row]
+		tenants[j], ids[j], times[j] = row.r.TenantID, row.r.ID, row.lastSeen
+		size += len(row.r.ID)
+	}
+	presizeStrings(b, 1, n, size)
+	for i, col := range []any{tenants, ids, times} {
+		if err := b.Column(i).Append(col); err != nil {
+			b.Abort()
+			return err
+		}
+	}
+	return b.Send()
+}
+
+// insertWholeRows inserts the rows at order (sorted by tenant and id) into
+// resources.
+func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
+	n := len(order)
+	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
 	if err != nil {
 		return err
 	}
@@ -454,15 +525,16 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		}
 		return b.Column(i).Append(sc.times)
 	}
-	sc.u64 = slices.Grow(sc.u64[:0], n)[:n]
+	sc.u64 = slices.Grow(sc.u64[:0], 2*n)[:2*n]
+	versions, hashes := sc.u64[:n], sc.u64[n:]
 	for j, e := range order {
-		sc.u64[j] = rows[e.row].version
+		versions[j], hashes[j] = rows[e.row].version, rows[e.row].hash
 	}
 	// Columns in resourceColumns order.
 	for _, step := range []func() error{
 		func() error { return strCol(0, func(r *resourceRow) string { return r.r.TenantID }) },
 		func() error { return strCol(1, func(r *resourceRow) string { return r.r.ID }) },
-		func() error { return b.Column(2).Append(sc.u64) },
+		func() error { return b.Column(2).Append(versions) },
 		func() error { return strCol(3, func(r *resourceRow) string { return r.r.Provider }) },
 		func() error { return strCol(4, func(r *resourceRow) string { return r.r.Account }) },
 		func() error { return strCol(5, func(r *resourceRow) string { return r.r.Region }) },
@@ -479,6 +551,7 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		},
 		func() error { return timeCol(12, func(i int32) time.Time { return firstSeen[i] }) },
 		func() error { return timeCol(13, func(i int32) time.Time { return rows[i].lastSeen }) },
+		func() error { return b.Column(14).Append(hashes) },
 	} {
 		if err := step(); err != nil {
 			b.Abort()

@@ -62,17 +62,21 @@ func TestTenantKnown(t *testing.T) {
 	a := engine.ResourceID("ten_x", "aws", "a")
 	b := engine.ResourceID("ten_x", "aws", "b")
 	odd := "res_legacy-id" // does not decode: kept by its text
-	k.addNew(a, 100)
-	k.addNew(a, 50) // an id keeps its first recorded sighting
-	k.addNew(odd, 7)
-	if got, ok := k.get(a); !ok || got != 100 {
-		t.Errorf("get(a) = %d, %v; want 100, true", got, ok)
+	k.record(a, 100, 11)
+	k.record(a, 50, 12) // an id keeps its first recorded sighting, and takes the new content's hash
+	k.record(odd, 7, 13)
+	if got, ok := k.get(a); !ok || got != (knownResource{hash: 12, first: 100}) {
+		t.Errorf("get(a) = %+v, %v; want first 100, hash 12", got, ok)
 	}
 	if got, ok := k.get(b); ok {
-		t.Errorf("get(b) = %d, true; want not known", got)
+		t.Errorf("get(b) = %+v, true; want not known", got)
 	}
-	if got, ok := k.get(odd); !ok || got != 7 {
-		t.Errorf("get(odd) = %d, %v; want 7, true", got, ok)
+	if got, ok := k.get(odd); !ok || got != (knownResource{hash: 13, first: 7}) {
+		t.Errorf("get(odd) = %+v, %v; want first 7, hash 13", got, ok)
+	}
+	k.record(odd, 1, 14)
+	if got, _ := k.get(odd); got != (knownResource{hash: 14, first: 7}) {
+		t.Errorf("get(odd) = %+v; want first 7, hash 14", got)
 	}
 	if _, ok := k.get("res_legacy-other"); ok {
 		t.Error("an unknown undecodable id is known")
@@ -81,22 +85,44 @@ func TestTenantKnown(t *testing.T) {
 		t.Errorf("len = %d, want 2", k.len())
 	}
 	// The latest sighting a DateTime holds survives the 4-byte value.
-	k.addNew(b, 1<<32-1)
-	if got, _ := k.get(b); got != 1<<32-1 {
-		t.Errorf("get(b) = %d, want %d", got, int64(1<<32-1))
+	k.record(b, 1<<32-1, 1)
+	if got, _ := k.get(b); got.first != 1<<32-1 {
+		t.Errorf("get(b).first = %d, want %d", got.first, int64(1<<32-1))
+	}
+}
+
+// An id's rows may come in any order: the earliest first sighting and the
+// latest version's hash win.
+func TestKnownResourceMerge(t *testing.T) {
+	rows := []knownResource{
+		{hash: 1, version: 10, first: 500},
+		{hash: 2, version: 30, first: 600},
+		{hash: 3, version: 20, first: 400},
+	}
+	for _, p := range [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+		got := rows[p[0]]
+		for _, i := range p[1:] {
+			got = got.merge(rows[i])
+		}
+		if got.hash != 2 || got.version != 30 || got.first != 400 {
+			t.Errorf("order %v: %+v; want hash 2 of version 30, first 400", p, got)
+		}
 	}
 }
 
 // firstSeenKnownBefore is firstSeenKnown as it was before it kept each new
 // id's index: the reference for TestFirstSeenKnown.
-func firstSeenKnownBefore(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
+// It also returns which rows are unchanged from k's content.
+func firstSeenKnownBefore(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time, []bool) {
 	out := make([]time.Time, len(rows))
+	unchanged := make([]bool, len(rows))
 	var newIDs []string
 	var fresh map[string]time.Time
 	for i := range rows {
 		id := rows[i].r.ID
-		if t, ok := k.get(id); ok {
-			out[i] = time.Unix(t, 0).UTC()
+		if kr, ok := k.get(id); ok {
+			out[i] = time.Unix(int64(kr.first), 0).UTC()
+			unchanged[i] = kr.hash == rows[i].hash
 			continue
 		}
 		if fresh == nil {
@@ -122,7 +148,7 @@ func firstSeenKnownBefore(rows []resourceRow, k *tenantKnown) ([]time.Time, []st
 			newFirst[i] = fresh[id]
 		}
 	}
-	return out, newIDs, newFirst
+	return out, newIDs, newFirst, unchanged
 }
 
 func TestFirstSeenKnown(t *testing.T) {
@@ -132,21 +158,26 @@ func TestFirstSeenKnown(t *testing.T) {
 		k := newTenantKnown()
 		for i := range 20 {
 			if i%2 == 0 {
-				k.addNew(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)), t0.Unix()-int64(i))
+				k.record(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)), t0.Unix()-int64(i), uint64(1+i%3))
 			}
 		}
-		k.addNew("not-a-resource-id-3", t0.Unix()-100)
+		k.record("not-a-resource-id-3", t0.Unix()-100, 1)
 		rows := make([]resourceRow, rnd.IntN(30))
 		for i := range rows {
 			id := engine.ResourceID("ten_x", "aws", fmt.Sprint(rnd.IntN(20)))
 			if rnd.IntN(10) == 0 {
 				id = fmt.Sprint("not-a-resource-id-", rnd.IntN(5))
 			}
-			rows[i] = resourceRow{r: engine.Resource{TenantID: "ten_x", ID: id}, firstSeen: t0.Add(time.Duration(rnd.IntN(5)) * time.Second)}
+			rows[i] = resourceRow{r: engine.Resource{TenantID: "ten_x", ID: id}, firstSeen: t0.Add(time.Duration(rnd.IntN(5)) * time.Second),
+				hash: uint64(1 + rnd.IntN(3))}
 		}
-		wantOut, wantIDs, wantFirst := firstSeenKnownBefore(rows, k)
+		wantOut, wantIDs, wantFirst, wantUnchanged := firstSeenKnownBefore(rows, k)
 		out, ids, first := firstSeenKnown(rows, k)
-		if diff := cmp.Diff([]any{wantOut, wantIDs, wantFirst}, []any{out, ids, first}); diff != "" {
+		unchanged := make([]bool, len(rows))
+		for i := range rows {
+			unchanged[i] = rows[i].unchanged
+		}
+		if diff := cmp.Diff([]any{wantOut, wantIDs, wantFirst, wantUnchanged}, []any{out, ids, first, unchanged}); diff != "" {
 			t.Fatalf("case %d (-before +now)\n%s", n, diff)
 		}
 	}

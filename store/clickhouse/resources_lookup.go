@@ -119,6 +119,9 @@ func (s *Store) lookupResources(ctx context.Context, tenantID string, ids []stri
 		if err != nil {
 			return nil, err
 		}
+		if err := s.applySightings(ctx, tenantID, rs); err != nil {
+			return nil, err
+		}
 		out = append(out, rs...)
 	}
 	if len(ids) > lookupChunk {

@@ -19,14 +19,15 @@ type tenantIDs struct {
 }
 
 // firstSeenQuery finds which of the ids a tenant already has, with their
-// first sighting.
+// first sighting and the content hash of their latest row.
 type firstSeenQuery struct {
 	tenantID string
 	ids      []string
 }
 
 func (q firstSeenQuery) toSQL() (string, []any) {
-	return "SELECT id, min(first_seen_at) FROM resources WHERE tenant_id = ? AND id IN ? GROUP BY id",
+	return "SELECT id, min(first_seen_at), argMax(content_hash, version) FROM resources" +
+		" WHERE tenant_id = ? AND id IN ? GROUP BY id",
 		[]any{q.tenantID, groupSet(q.ids)}
 }
 
@@ -49,7 +50,9 @@ func oneTenant(rows []resourceRow) bool {
 
 // firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
 // which it does not change: a map lookup a row, and two more for each row
-// of a new id (which of the batch's new ids it is).
+// of a new id (which of the batch's new ids it is). It marks the rows whose
+// content k has as the id's latest (resourceRow.unchanged); their hashes
+// must be set.
 func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
@@ -58,8 +61,9 @@ func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, 
 	var slot []int32         // row → index in newIDs of its id, -1 for a known one
 	for i := range rows {
 		id := rows[i].r.ID
-		if t, ok := k.get(id); ok {
-			out[i] = time.Unix(t, 0).UTC()
+		if kr, ok := k.get(id); ok {
+			out[i] = time.Unix(int64(kr.first), 0).UTC()
+			rows[i].unchanged = kr.hash == rows[i].hash
 			if slot != nil {
 				slot[i] = -1
 			}
@@ -95,10 +99,16 @@ func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, 
 
 // firstSeen decides the first_seen_at of each row: the stored one for an id
 // the tenant already has, else the earliest in the batch. It also returns
-// the ids that are new to each tenant, in the order first met. known holds
-// the ids of tenants read whole (see knownIDsThreshold); it is filled here
-// and may be nil.
+// the ids that are new to each tenant, in the order first met, and sets
+// each row's content hash and whether it is unchanged from the stored
+// latest row of its id (then only a sighting is written). known holds the
+// ids of tenants read whole (see knownIDsThreshold); it is filled here and
+// may be nil.
 func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[string]*tenantKnown) ([]time.Time, []tenantIDs, error) {
+	for i := range rows {
+		rows[i].hash = contentHash(&rows[i])
+		rows[i].unchanged = false
+	}
 	if known != nil && len(rows) > 0 && oneTenant(rows) {
 		tenant := rows[0].r.TenantID
 		if known[tenant] == nil && len(rows) >= knownIDsThreshold {
@@ -135,6 +145,7 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 	}
 	ctx = ch.Context(ctx, ch.WithSettings(idListSettings))
 	have := map[key]bool{}
+	stored := map[key]uint64{} // content hash of the latest stored row
 	for _, tenant := range order {
 		if known != nil && known[tenant] == nil && len(byTenant[tenant]) >= knownIDsThreshold {
 			k, err := s.loadKnown(ctx, tenant)
@@ -145,9 +156,10 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 		}
 		if k := known[tenant]; k != nil {
 			for _, id := range byTenant[tenant] {
-				if t, ok := k.get(id); ok {
+				if kr, ok := k.get(id); ok {
 					have[key{tenant, id}] = true
-					seen[key{tenant, id}] = time.Unix(t, 0).UTC()
+					seen[key{tenant, id}] = time.Unix(int64(kr.first), 0).UTC()
+					stored[key{tenant, id}] = kr.hash
 				}
 			}
 			continue
@@ -160,13 +172,15 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 		for res.Next() {
 			var id string
 			var t time.Time
-			if err := res.Scan(&id, &t); err != nil {
+			var hash uint64
+			if err := res.Scan(&id, &t, &hash); err != nil {
 				res.Close()
 				return nil, nil, err
 			}
 			k := key{tenant, id}
 			have[k] = true
 			seen[k] = t.UTC()
+			stored[k] = hash
 		}
 		err = res.Err()
 		res.Close()
@@ -176,7 +190,9 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 	}
 	out := make([]time.Time, len(rows))
 	for i := range rows {
-		out[i] = seen[key{rows[i].r.TenantID, rows[i].r.ID}]
+		k := key{rows[i].r.TenantID, rows[i].r.ID}
+		out[i] = seen[k]
+		rows[i].unchanged = stored[k] == rows[i].hash
 	}
 	var newIDs []tenantIDs
 	for _, tenant := range order {

@@ -175,6 +175,11 @@ func (s *Store) StreamResources(ctx context.Context, tenantID string, fn func(en
 func (s *Store) streamResourceChunk(ctx context.Context, q streamResourcesQuery, fn func(engine.Resource) error) error {
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
+	// Read before the chunk's rows are open (one query at a time).
+	sg, err := s.readSightings(ctx, sightingsRangeQuery{tenantID: q.tenantID, lo: q.lo, hi: q.hi})
+	if err != nil {
+		return err
+	}
 	text, args := q.toSQL()
 	rows, err := s.conn.Query(ctx, text, args...)
 	if err != nil {
@@ -186,6 +191,7 @@ func (s *Store) streamResourceChunk(ctx context.Context, q streamResourcesQuery,
 		if err != nil {
 			return err
 		}
+		sg.apply(&r)
 		if err := fn(r); err != nil {
 			return fmt.Errorf("stream callback: %w", err)
 		}

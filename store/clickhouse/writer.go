@@ -210,8 +210,10 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 		}
 	}
 	for i := range w.buf {
-		if k := w.known[w.buf[i].r.TenantID]; k != nil {
-			k.addNew(w.buf[i].r.ID, firstSeen[i].Unix())
+		if row := &w.buf[i]; !row.unchanged {
+			if k := w.known[row.r.TenantID]; k != nil {
+				k.record(row.r.ID, firstSeen[i].Unix(), row.hash)
+			}
 		}
 	}
 	clear(w.buf)
