@@ -27,7 +27,7 @@ type firstSeenQuery struct {
 
 func (q firstSeenQuery) toSQL() (string, []any) {
 	return "SELECT id, min(first_seen_at), argMax(content_hash, version) FROM resources" +
-		" WHERE tenant_id = ? AND id IN ? GROUP BY id",
+			" WHERE tenant_id = ? AND id IN ? GROUP BY id",
 		[]any{q.tenantID, groupSet(q.ids)}
 }
 
