@@ -26,9 +26,9 @@ type firstSeenQuery struct {
 }
 
 func (q firstSeenQuery) toSQL() (string, []any) {
-	return "SELECT id, min(first_seen_at), argMax(content_hash, version) FROM resources" +
-			" WHERE tenant_id = ? AND id IN ? GROUP BY id",
-		[]any{q.tenantID, groupSet(q.ids)}
+	const sql = "SELECT id, min(first_seen_at), argMax(content_hash, version) FROM resources" +
+		" WHERE tenant_id = ? AND id IN ? GROUP BY id"
+	return sql, []any{q.tenantID, groupSet(q.ids)}
 }
 
 // knownIDsThreshold is the batch size from which a writer reads all of a
