@@ -47,7 +47,7 @@ GROUP BY tenant_id, audit_id, severity, dimension, status, resource_type, accoun
 	if len(c.groups) == 0 {
 		return nil
 	}
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO finding_counts ("+countColumns+")")
+	b, err := s.prepareBatch(ctx, "INSERT INTO finding_counts ("+countColumns+")")
 	if err != nil {
 		return err
 	}

@@ -75,3 +75,8 @@ func (s *Store) WaitForMutations(ctx context.Context) error { return s.waitForMu
 
 // ResourceHash is resourceHash.
 var ResourceHash = resourceHash
+
+// PrepareWriteBatch is prepareBatch, the writers' INSERT.
+func (s *Store) PrepareWriteBatch(ctx context.Context, insert string) (driver.Batch, error) {
+	return s.prepareBatch(ctx, insert)
+}

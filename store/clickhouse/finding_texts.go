@@ -163,7 +163,7 @@ func (in *textInterner) takePending() []textRow {
 // insertTexts writes texts of a tenant (a retried or repeated text folds
 // into one row) and caches them.
 func (s *Store) insertTexts(ctx context.Context, tenantID string, writtenAt int64, texts []textRow) error {
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO finding_texts (tenant_id, text_id, title, description, remediation, compliance, written_at)")
+	b, err := s.prepareBatch(ctx, "INSERT INTO finding_texts (tenant_id, text_id, title, description, remediation, compliance, written_at)")
 	if err != nil {
 		return fmt.Errorf("prepare batch: %w", err)
 	}

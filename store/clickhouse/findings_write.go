@@ -324,7 +324,7 @@ type columnWriter struct {
 }
 
 func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, insert string, order []sortEntry) (*columnWriter, error) {
-	b, err := s.conn.PrepareBatch(ctx, insert)
+	b, err := s.prepareBatch(ctx, insert)
 	if err != nil {
 		return nil, fmt.Errorf("prepare batch: %w", err)
 	}
@@ -463,7 +463,7 @@ resolved_at, written_at)`
 
 // insertSnapshotMarker records that the snapshot is complete.
 func (s *Store) insertSnapshotMarker(ctx context.Context, tenantID, auditID string, n uint64, writtenAt time.Time) error {
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO finding_snapshots (tenant_id, audit_id, findings, written_at)")
+	b, err := s.prepareBatch(ctx, "INSERT INTO finding_snapshots (tenant_id, audit_id, findings, written_at)")
 	if err != nil {
 		return err
 	}

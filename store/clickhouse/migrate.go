@@ -94,7 +94,7 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 				return fmt.Errorf("migration %s statement %d: %w", m.version, i+1, err)
 			}
 		}
-		b, err := s.conn.PrepareBatch(ctx, "INSERT INTO schema_migrations (version, applied_at)")
+		b, err := s.prepareBatch(ctx, "INSERT INTO schema_migrations (version, applied_at)")
 		if err != nil {
 			return err
 		}

@@ -457,7 +457,7 @@ func sameResource(a, b *engine.Resource) bool { return a.ID == b.ID && a.TenantI
 // insertSightings writes the last_seen_at of the rows at order (sorted by
 // tenant and id) into resource_sightings.
 func (s *Store) insertSightings(ctx context.Context, rows []resourceRow, order []sortEntry) error {
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO resource_sightings (tenant_id, id, last_seen_at)")
+	b, err := s.prepareBatch(ctx, "INSERT INTO resource_sightings (tenant_id, id, last_seen_at)")
 	if err != nil {
 		return err
 	}
@@ -483,7 +483,7 @@ func (s *Store) insertSightings(ctx context.Context, rows []resourceRow, order [
 // resources.
 func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
 	n := len(order)
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
+	b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
 	if err != nil {
 		return err
 	}

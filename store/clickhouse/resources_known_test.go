@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -81,14 +82,82 @@ func TestTenantKnown(t *testing.T) {
 	if _, ok := k.get("res_legacy-other"); ok {
 		t.Error("an unknown undecodable id is known")
 	}
-	if k.len() != 2 {
-		t.Errorf("len = %d, want 2", k.len())
+	// An id read from the store keeps its first sighting when recorded.
+	c := engine.ResourceID("ten_x", "aws", "c")
+	ck, _ := decodeResourceID(c)
+	hi, lo := keyHalves(ck)
+	k.loaded = newKnownSet([]knownEntry{{hi, lo, knownResource{hash: 9, first: 5}}})
+	if got, ok := k.get(c); !ok || got != (knownResource{hash: 9, first: 5}) {
+		t.Errorf("get(c) = %+v, %v; want first 5, hash 9", got, ok)
+	}
+	k.record(c, 100, 10)
+	if got, _ := k.get(c); got != (knownResource{hash: 10, first: 5}) {
+		t.Errorf("get(c) after record = %+v; want first 5, hash 10", got)
 	}
 	// The latest sighting a DateTime holds survives the 4-byte value.
 	k.record(b, 1<<32-1, 1)
 	if got, _ := k.get(b); got.first != 1<<32-1 {
 		t.Errorf("get(b).first = %d, want %d", got.first, int64(1<<32-1))
 	}
+}
+
+// knownSet finds every id it was built from, with its rows merged, and no
+// other, at sizes from empty to a directory of thousands of slots.
+func TestKnownSet(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	key := func() [16]byte {
+		var k [16]byte
+		for i := range k {
+			k[i] = byte(rnd.Uint32())
+		}
+		return k
+	}
+	for _, n := range []int{0, 1, 2, 31, 33, 100, 5000, 100_000} {
+		want := map[[16]byte]knownResource{}
+		var entries []knownEntry
+		for i := range n {
+			k := key()
+			if i%7 == 3 { // keys sharing their top 64 bits
+				k = [16]byte(append(entries[i-1].keyBytes()[:8:8], k[8:]...))
+			}
+			kr := knownResource{hash: rnd.Uint64(), version: uint64(rnd.IntN(3)), first: rnd.Uint32()}
+			hi, lo := keyHalves(k)
+			entries = append(entries, knownEntry{hi, lo, kr})
+			if old, ok := want[k]; ok {
+				kr = old.merge(kr)
+			}
+			want[k] = kr
+			if i%5 == 0 { // a second row of the same id
+				kr2 := knownResource{hash: rnd.Uint64(), version: uint64(rnd.IntN(3)), first: rnd.Uint32()}
+				entries = append(entries, knownEntry{hi, lo, kr2})
+				want[k] = want[k].merge(kr2)
+			}
+		}
+		rnd.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+		set := newKnownSet(entries)
+		if len(set.entries) != len(want) {
+			t.Fatalf("n=%d: %d entries, want %d", n, len(set.entries), len(want))
+		}
+		for k, w := range want {
+			got, ok := set.find(k)
+			// Rows of equal versions: either hash may win, as in the table.
+			if !ok || got.first != w.first || got.version != w.version {
+				t.Fatalf("n=%d: find(%x) = %+v, %v; want %+v", n, k, got, ok, w)
+			}
+		}
+		for range 1000 {
+			k := key()
+			if _, in := want[k]; !in {
+				if got, ok := set.find(k); ok {
+					t.Fatalf("n=%d: find(%x) = %+v for an id not in the set", n, k, got)
+				}
+			}
+		}
+	}
+}
+
+func (e knownEntry) keyBytes() []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, e.hi), e.lo)
 }
 
 // An id's rows may come in any order: the earliest first sighting and the
@@ -155,11 +224,17 @@ func TestFirstSeenKnown(t *testing.T) {
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for n := range 200 {
+		// Ids read from the store, and ids recorded during the write.
+		var loaded []knownEntry
+		for i := 0; i < 20; i += 4 {
+			key, _ := decodeResourceID(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)))
+			hi, lo := keyHalves(key)
+			loaded = append(loaded, knownEntry{hi, lo, knownResource{hash: uint64(1 + i%3), first: uint32(t0.Unix() - int64(i))}})
+		}
 		k := newTenantKnown()
-		for i := range 20 {
-			if i%2 == 0 {
-				k.record(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)), t0.Unix()-int64(i), uint64(1+i%3))
-			}
+		k.loaded = newKnownSet(loaded)
+		for i := 2; i < 20; i += 4 {
+			k.record(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)), t0.Unix()-int64(i), uint64(1+i%3))
 		}
 		k.record("not-a-resource-id-3", t0.Unix()-100, 1)
 		rows := make([]resourceRow, rnd.IntN(30))

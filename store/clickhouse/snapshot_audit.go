@@ -299,7 +299,7 @@ func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error
 		data[j] = unsafe.String(unsafe.SliceData(e.Data), len(e.Data))
 		size += len(e.Data)
 	}
-	b, err := s.conn.PrepareBatch(ctx, "INSERT INTO events (tenant_id, id, type, created_at, data)")
+	b, err := s.prepareBatch(ctx, "INSERT INTO events (tenant_id, id, type, created_at, data)")
 	if err != nil {
 		return err
 	}

@@ -216,6 +216,37 @@ func (s *Store) writeCtx(ctx context.Context) (context.Context, context.CancelFu
 	return context.WithTimeout(ctx, s.cfg.WriteTimeout)
 }
 
+// prepareBatch starts an INSERT that the caller's context can no longer
+// interrupt once started; the context's deadline (or the store's write
+// timeout) still bounds it, as the connection's deadline. The driver
+// (v2.50.0) closes a batch's connection from a watchdog goroutine when the
+// batch's context ends, and that goroutine can still see the context end
+// after Send has returned the connection to the pool: a writer canceling
+// its context right after a Send, as every writer here does, then closed a
+// connection another query had taken ("use of closed network connection").
+// A batch sends at most one block of bounded size, so finishing it after a
+// cancellation costs little; the store's cleanup of failed writes already
+// assumes sent blocks may be written.
+func (s *Store) prepareBatch(ctx context.Context, insert string) (driver.Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, ok := ctx.Deadline()
+	if !ok {
+		d = time.Now().Add(s.cfg.WriteTimeout)
+	}
+	return s.conn.PrepareBatch(deadlineOnly{Context: context.WithoutCancel(ctx), deadline: d}, insert)
+}
+
+// deadlineOnly is a context that is never done but reports a deadline, for
+// the driver to set on the connection: its values are its parent's.
+type deadlineOnly struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c deadlineOnly) Deadline() (time.Time, bool) { return c.deadline, true }
+
 // wrap turns a driver error into an internal error that says where it came
 // from; engine errors pass through unchanged.
 func wrap(err *error, format string, args ...any) {
