@@ -40,22 +40,12 @@ func (q sightingsByIDQuery) toSQL() (string, []any) {
 		[]any{groupSet(q.ids), q.tenantID}
 }
 
-// sightingsRangeQuery reads the latest sighting of each of a tenant's ids
-// in [lo, hi) (either bound empty: open) that has one.
-type sightingsRangeQuery struct {
-	tenantID string
-	lo, hi   string
-}
+// sightingsRangeQuery reads the latest sighting of each id of a stream's
+// chunk (a tenant's id range) that has one.
+type sightingsRangeQuery streamResourcesQuery
 
 func (q sightingsRangeQuery) toSQL() (string, []any) {
-	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	if q.lo != "" {
-		c.add("id >= ?", q.lo)
-	}
-	if q.hi != "" {
-		c.add("id < ?", q.hi)
-	}
+	c := streamResourcesQuery(q).where()
 	return "SELECT id, toUInt32(max(last_seen_at)) FROM resource_sightings WHERE " + c.sql() + " GROUP BY id", c.args
 }
 

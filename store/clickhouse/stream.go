@@ -135,7 +135,8 @@ type streamResourcesQuery struct {
 	lo, hi   string
 }
 
-func (q streamResourcesQuery) toSQL() (string, []any) {
+// where selects the tenant and the id range (either bound empty: open).
+func (q streamResourcesQuery) where() conds {
 	var c conds
 	c.add("tenant_id = ?", q.tenantID)
 	if q.lo != "" {
@@ -144,6 +145,11 @@ func (q streamResourcesQuery) toSQL() (string, []any) {
 	if q.hi != "" {
 		c.add("id < ?", q.hi)
 	}
+	return c
+}
+
+func (q streamResourcesQuery) toSQL() (string, []any) {
+	c := q.where()
 	return "SELECT " + resourceColumns + " FROM resources WHERE " + c.sql() +
 		" ORDER BY id, version DESC LIMIT 1 BY id", c.args
 }
@@ -176,7 +182,7 @@ func (s *Store) streamResourceChunk(ctx context.Context, q streamResourcesQuery,
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	// Read before the chunk's rows are open (one query at a time).
-	sg, err := s.readSightings(ctx, sightingsRangeQuery{tenantID: q.tenantID, lo: q.lo, hi: q.hi})
+	sg, err := s.readSightings(ctx, sightingsRangeQuery(q))
 	if err != nil {
 		return err
 	}
