@@ -24,23 +24,26 @@ type Resource struct {
 	LastSeenAt  time.Time       `json:"last_seen_at"`
 }
 
-// ResourceFields names the wide fields of a resource that a batched read
-// fills in (GetResourcesPartial). The narrow fields (id, provider, account,
-// region, type, native id, name, first and last seen) are always filled; a
-// wide field not named is left nil, so a read that does not show tags or
-// attributes (a GraphQL selection without them) skips their columns.
+// ResourceFields names the fields of a resource that a batched read fills
+// in (GetResourcesPartial) beyond the narrow ones (id, provider, account,
+// region, type, native id, name, first seen), which are always filled. A
+// field not named is left zero, so a read that does not show it (a GraphQL
+// selection without it) skips its cost: the wide columns of tags and
+// attributes, and for LastSeen the read of the resources' latest sightings
+// (a re-import that finds a resource unchanged records only a sighting).
 type ResourceFields struct {
 	Tags       bool
 	Attributes bool
+	LastSeen   bool
 }
 
 // AllResourceFields fills in every field of a resource.
-var AllResourceFields = ResourceFields{Tags: true, Attributes: true}
+var AllResourceFields = ResourceFields{Tags: true, Attributes: true, LastSeen: true}
 
 // Covers reports whether a read filling in f fills in every field that g
 // names.
 func (f ResourceFields) Covers(g ResourceFields) bool {
-	return (f.Tags || !g.Tags) && (f.Attributes || !g.Attributes)
+	return (f.Tags || !g.Tags) && (f.Attributes || !g.Attributes) && (f.LastSeen || !g.LastSeen)
 }
 
 // ResourceFilter selects resources. Empty fields do not filter.

@@ -140,6 +140,7 @@ func selectedResources(ctx context.Context) (engine.ResourceFields, bool) {
 				found = true
 				g := resourceFields(op, f.Selections)
 				fields.Tags, fields.Attributes = fields.Tags || g.Tags, fields.Attributes || g.Attributes
+				fields.LastSeen = fields.LastSeen || g.LastSeen
 			}
 		}
 	}
@@ -170,8 +171,9 @@ func loadResource(ctx context.Context, id string) (*engine.Resource, error) {
 	return loaders.For(ctx).Resource(ctx, id, fields)
 }
 
-// resourceFields returns the wide fields of Resource (tags, attributes)
-// that a selection set on a Resource asks for; the others are read always.
+// resourceFields returns the fields of Resource beyond the narrow ones
+// (tags, attributes, last seen) that a selection set on a Resource asks
+// for; the others are read always.
 func resourceFields(op *graphql.OperationContext, sel ast.SelectionSet) engine.ResourceFields {
 	var f engine.ResourceFields
 	for _, c := range graphql.CollectFields(op, sel, []string{"Resource", "Node"}) {
@@ -180,6 +182,8 @@ func resourceFields(op *graphql.OperationContext, sel ast.SelectionSet) engine.R
 			f.Tags = true
 		case "attributes":
 			f.Attributes = true
+		case "lastSeenAt":
+			f.LastSeen = true
 		}
 	}
 	return f

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -27,6 +28,7 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 		ID, Name, Type string
 		Tags           []struct{ Key, Value string }
 		Attributes     json.RawMessage
+		LastSeenAt     *time.Time
 	}
 	type nodeJSON struct {
 		ResourceID string
@@ -77,42 +79,50 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 		wantRead    string // the one resource read's fields
 		check       func(t *testing.T, n nodeJSON, want engine.Resource)
 	}{
-		{"narrow fields only", page(`resourceId resource { id name type }`), "{Tags:false Attributes:false}",
+		{"narrow fields only", page(`resourceId resource { id name type }`), "{Tags:false Attributes:false LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { name(t, n.Resource, r) }},
-		{"attributes", page(`resourceId resource { id name type attributes }`), "{Tags:false Attributes:true}",
+		{"attributes", page(`resourceId resource { id name type attributes }`), "{Tags:false Attributes:true LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				attributes(t, n.Resource, r)
 			}},
-		{"tags", page(`resourceId resource { id tags { key value } }`), "{Tags:true Attributes:false}",
+		{"tags", page(`resourceId resource { id tags { key value } }`), "{Tags:true Attributes:false LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { tags(t, n.Resource, r) }},
 		{"fragment spread", page(`resourceId resource { id ...R }`) + ` fragment R on Resource { name type attributes tags { key value } }`,
-			"{Tags:true Attributes:true}",
+			"{Tags:true Attributes:true LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				attributes(t, n.Resource, r)
 				tags(t, n.Resource, r)
 			}},
 		{"inline fragments", page(`resourceId resource { ... on Node { id } ... on Resource { name type attributes } }`),
-			"{Tags:false Attributes:true}",
+			"{Tags:false Attributes:true LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				attributes(t, n.Resource, r)
 			}},
 		{"aliases with different selections read once", page(`resourceId resource { id name type } other: resource { id tags { key value } }`),
-			"{Tags:true Attributes:false}",
+			"{Tags:true Attributes:false LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { name(t, n.Resource, r); tags(t, n.Other, r) }},
 		{"skipped attributes", `query($a: Boolean!) { findings(first: 20) { nodes { resourceId resource { id name type attributes @include(if: $a) } } } }`,
-			"{Tags:false Attributes:false}",
+			"{Tags:false Attributes:false LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				if n.Resource.Attributes != nil {
 					t.Errorf("attributes %s were not asked for", n.Resource.Attributes)
 				}
 			}},
+		// The last sighting is read only for a selection that shows it.
+		{"last seen", page(`resourceId resource { id name type lastSeenAt }`), "{Tags:false Attributes:false LastSeen:true}",
+			func(t *testing.T, n nodeJSON, r engine.Resource) {
+				name(t, n.Resource, r)
+				if n.Resource.LastSeenAt == nil || !n.Resource.LastSeenAt.Equal(r.LastSeenAt) {
+					t.Errorf("resource %s: lastSeenAt %v, want %v", r.ID, n.Resource.LastSeenAt, r.LastSeenAt)
+				}
+			}},
 		// A single finding goes through the dataloader, one batch per set of
 		// fields: here two.
-		{"single finding", one, "{Tags:false Attributes:false}|{Tags:false Attributes:true}",
+		{"single finding", one, "{Tags:false Attributes:false LastSeen:false}|{Tags:false Attributes:true LastSeen:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { name(t, n.Resource, r); attributes(t, n.Other, r) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

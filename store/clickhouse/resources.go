@@ -223,7 +223,7 @@ func (s *Store) ListResources(ctx context.Context, q engine.ResourceQuery) (out 
 		}
 		out = append(out, page...)
 		if len(page) == need || hi == "" {
-			return out, s.applySightings(ctx, q.TenantID, out)
+			return out, s.applyPageSightings(ctx, q, out)
 		}
 		lo, loInclusive = hi, true
 		factor *= rangeWidening

@@ -66,8 +66,11 @@ func (q resourcesByIDQuery) toSQL() (string, []any) {
 // settings are the query's settings: a long IN list gets through the
 // parser (max_query_size is 256 KiB by default), and a small lookup uses
 // the uncompressed cache.
-func (q resourcesByIDQuery) settings() ch.Settings {
-	if len(q.ids) > lookupCacheMaxIDs {
+func (q resourcesByIDQuery) settings() ch.Settings { return lookupSettings(len(q.ids)) }
+
+// lookupSettings are the settings of a lookup of n ids.
+func lookupSettings(n int) ch.Settings {
+	if n > lookupCacheMaxIDs {
 		return idListSettings
 	}
 	return ch.Settings{"max_query_size": idListSettings["max_query_size"], "use_uncompressed_cache": 1}
@@ -119,8 +122,14 @@ func (s *Store) lookupResources(ctx context.Context, tenantID string, ids []stri
 		if err != nil {
 			return nil, err
 		}
-		if err := s.applySightings(ctx, tenantID, rs); err != nil {
-			return nil, err
+		if f.LastSeen {
+			if err := s.applySightings(ctx, tenantID, rs); err != nil {
+				return nil, err
+			}
+		} else {
+			for i := range rs {
+				rs[i].LastSeenAt = time.Time{}
+			}
 		}
 		out = append(out, rs...)
 	}

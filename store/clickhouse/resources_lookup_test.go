@@ -50,6 +50,9 @@ func TestGetResourcesPartial(t *testing.T) {
 			if !f.Attributes {
 				out[i].Attributes = nil
 			}
+			if !f.LastSeen {
+				out[i].LastSeenAt = time.Time{}
+			}
 		}
 		slices.SortFunc(out, byID)
 		return out
@@ -75,9 +78,9 @@ func TestGetResourcesPartial(t *testing.T) {
 		{"no tenant", "", []string{a[0].ID}, nil},
 		{"more ids than a cached lookup", "ten_a", all, a},
 	}
-	for _, f := range []engine.ResourceFields{{}, {Tags: true}, {Attributes: true}, engine.AllResourceFields} {
+	for _, f := range []engine.ResourceFields{{}, {Tags: true}, {Attributes: true}, {LastSeen: true}, engine.AllResourceFields} {
 		for _, tt := range tests {
-			t.Run(tt.name+"/"+strconv.FormatBool(f.Tags)+","+strconv.FormatBool(f.Attributes), func(t *testing.T) {
+			t.Run(tt.name+"/"+strconv.FormatBool(f.Tags)+","+strconv.FormatBool(f.Attributes)+","+strconv.FormatBool(f.LastSeen), func(t *testing.T) {
 				got, err := s.GetResourcesPartial(ctx, tt.tenant, tt.ids, f)
 				if err != nil {
 					t.Fatal(err)

@@ -49,10 +49,21 @@ func (q sightingsRangeQuery) toSQL() (string, []any) {
 	return "SELECT id, toUInt32(max(last_seen_at)) FROM resource_sightings WHERE " + c.sql() + " GROUP BY id", c.args
 }
 
+// sightingsBetweenQuery reads the latest sighting of each of a tenant's
+// ids from first to last that has one.
+type sightingsBetweenQuery struct {
+	tenantID, first, last string
+}
+
+func (q sightingsBetweenQuery) toSQL() (string, []any) {
+	return "SELECT id, toUInt32(max(last_seen_at)) FROM resource_sightings WHERE tenant_id = ? AND id >= ? AND id <= ? GROUP BY id",
+		[]any{q.tenantID, q.first, q.last}
+}
+
 // readSightings runs a sightings query.
-func (s *Store) readSightings(ctx context.Context, q sqlQuery) (sightings, error) {
+func (s *Store) readSightings(ctx context.Context, q sqlQuery, settings ch.Settings) (sightings, error) {
 	text, args := q.toSQL()
-	rows, err := s.conn.Query(ch.Context(ctx, ch.WithSettings(idListSettings)), text, args...)
+	rows, err := s.conn.Query(ch.Context(ctx, ch.WithSettings(settings)), text, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +80,26 @@ func (s *Store) readSightings(ctx context.Context, q sqlQuery) (sightings, error
 	return out, rows.Err()
 }
 
+// applyPageSightings is applySightings for a page of ListResources, in id
+// order. Unfiltered, the page is every id of the tenant between its first
+// and its last: their sightings are read as that range, a few granules,
+// where an IN list of ids spread over the key space touches a granule per
+// id (as lookups do, resources_lookup.go). A filtered page may span the
+// whole tenant, so it reads by its ids.
+func (s *Store) applyPageSightings(ctx context.Context, q engine.ResourceQuery, rs []engine.Resource) error {
+	if len(rs) == 0 || q.Filter != (engine.ResourceFilter{}) {
+		return s.applySightings(ctx, q.TenantID, rs)
+	}
+	sg, err := s.readSightings(ctx, sightingsBetweenQuery{tenantID: q.TenantID, first: rs[0].ID, last: rs[len(rs)-1].ID}, nil)
+	if err != nil {
+		return err
+	}
+	for i := range rs {
+		sg.apply(&rs[i])
+	}
+	return nil
+}
+
 // applySightings moves the last_seen_at of each of a tenant's resources rs
 // to its latest sighting when that is later.
 func (s *Store) applySightings(ctx context.Context, tenantID string, rs []engine.Resource) error {
@@ -79,7 +110,7 @@ func (s *Store) applySightings(ctx context.Context, tenantID string, rs []engine
 	for i := range rs {
 		ids[i] = rs[i].ID
 	}
-	sg, err := s.readSightings(ctx, sightingsByIDQuery{tenantID: tenantID, ids: ids})
+	sg, err := s.readSightings(ctx, sightingsByIDQuery{tenantID: tenantID, ids: ids}, lookupSettings(len(ids)))
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ func countRows(t *testing.T, s *clickhouse.Store, table, tenantID string) int {
 }
 
 // readAll reads a tenant's resources by every read path, each sorted by id:
-// pages, lookups by id (whole and narrow), one by one, and the stream.
+// pages (unfiltered and by type), lookups by id (whole and narrow, with and
+// without the last sighting), one by one, and the stream.
 func readAll(t *testing.T, s *clickhouse.Store, tenantID string, ids []string) map[string][]engine.Resource {
 	t.Helper()
 	ctx := context.Background()
@@ -44,16 +45,33 @@ func readAll(t *testing.T, s *clickhouse.Store, tenantID string, ids []string) m
 		}
 		after = page[len(page)-1].ID
 	}
+	for _, typ := range []string{"aws_s3_bucket", "aws_instance"} {
+		after := ""
+		for {
+			page, err := s.ListResources(ctx, engine.ResourceQuery{TenantID: tenantID, Filter: engine.ResourceFilter{Type: typ}, AfterID: after, Limit: 97})
+			if err != nil {
+				t.Fatalf("ListResources(type %s): %v", typ, err)
+			}
+			out["list by type"] = append(out["list by type"], page...)
+			if len(page) < 97 {
+				break
+			}
+			after = page[len(page)-1].ID
+		}
+	}
+	slices.SortFunc(out["list by type"], byID)
 	var err error
 	if out["get many"], err = s.GetResources(ctx, tenantID, ids); err != nil {
 		t.Fatalf("GetResources: %v", err)
 	}
-	narrow, err := s.GetResourcesPartial(ctx, tenantID, ids, engine.ResourceFields{})
-	if err != nil {
-		t.Fatalf("GetResourcesPartial: %v", err)
-	}
-	for _, r := range narrow {
-		out["narrow"] = append(out["narrow"], engine.Resource{ID: r.ID, FirstSeenAt: r.FirstSeenAt, LastSeenAt: r.LastSeenAt})
+	for name, f := range map[string]engine.ResourceFields{"narrow": {LastSeen: true}, "narrow without last seen": {}} {
+		narrow, err := s.GetResourcesPartial(ctx, tenantID, ids, f)
+		if err != nil {
+			t.Fatalf("GetResourcesPartial: %v", err)
+		}
+		for _, r := range narrow {
+			out[name] = append(out[name], engine.Resource{ID: r.ID, FirstSeenAt: r.FirstSeenAt, LastSeenAt: r.LastSeenAt})
+		}
 	}
 	for _, id := range []string{ids[0], ids[len(ids)/2], ids[len(ids)-1]} {
 		r, err := s.GetResource(ctx, tenantID, id)
@@ -86,6 +104,11 @@ func checkReads(t *testing.T, s *clickhouse.Store, tenantID string, want []engin
 			w = make([]engine.Resource, len(want))
 			for i, r := range want {
 				w[i] = engine.Resource{ID: r.ID, FirstSeenAt: r.FirstSeenAt, LastSeenAt: r.LastSeenAt}
+			}
+		case "narrow without last seen": // left zero, not stale
+			w = make([]engine.Resource, len(want))
+			for i, r := range want {
+				w[i] = engine.Resource{ID: r.ID, FirstSeenAt: r.FirstSeenAt}
 			}
 		case "get":
 			w = []engine.Resource{want[0], want[len(want)/2], want[len(want)-1]}

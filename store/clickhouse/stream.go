@@ -182,7 +182,7 @@ func (s *Store) streamResourceChunk(ctx context.Context, q streamResourcesQuery,
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	// Read before the chunk's rows are open (one query at a time).
-	sg, err := s.readSightings(ctx, sightingsRangeQuery(q))
+	sg, err := s.readSightings(ctx, sightingsRangeQuery(q), nil)
 	if err != nil {
 		return err
 	}
