@@ -530,7 +530,7 @@ func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows [
 	for j, e := range order {
 		versions[j], hashes[j] = rows[e.row].version, rows[e.row].hash
 	}
-	// Columns in resourceColumns order.
+	// Columns in resourceInsertColumns order.
 	for _, step := range []func() error{
 		func() error { return strCol(0, func(r *resourceRow) string { return r.r.TenantID }) },
 		func() error { return strCol(1, func(r *resourceRow) string { return r.r.ID }) },
