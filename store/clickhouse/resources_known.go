@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -69,14 +70,24 @@ func (k *tenantKnown) record(id string, unix int64, hash uint64) {
 }
 
 // knownSet is a sorted array of decoded ids with a directory: dir[p] is
-// the index of the first entry whose key's top bits are ≥ p. Ids are
-// hashes, spread evenly, so each directory slot spans a few dozen entries
-// and a lookup reads one small stretch of the array instead of the two or
-// three scattered cache lines a map lookup touches in a table of millions.
+// the index of the first id whose key's top bits are ≥ p. Ids are hashes,
+// spread evenly, so a directory slot spans a few dozen ids, and within it
+// an id's place is about where its next bits say: a lookup starts there
+// and steps a few entries of his, one cache line, where a map of millions
+// touches two or three scattered ones. The halves of the keys and the
+// values are kept apart so that the steps read keys only.
 type knownSet struct {
-	entries []knownEntry
-	dir     []uint32
-	shift   uint // key's top 64 bits >> shift is the directory slot
+	his, los []uint64
+	vals     []knownValue
+	dir      []uint32
+	bits     uint // the directory's bits: a slot is hi >> (64 - bits)
+}
+
+// knownValue is knownResource without the version, which only loading
+// needs.
+type knownValue struct {
+	hash  uint64
+	first uint32
 }
 
 type knownEntry struct {
@@ -88,10 +99,8 @@ func keyHalves(key [16]byte) (hi, lo uint64) {
 	return binary.BigEndian.Uint64(key[:8]), binary.BigEndian.Uint64(key[8:])
 }
 
-func (e *knownEntry) less(hi, lo uint64) bool { return e.hi < hi || (e.hi == hi && e.lo < lo) }
-
 // newKnownSet sorts entries, merges the rows of one id (knownResource.
-// merge) and builds the directory.
+// merge) and builds the set; entries is reused.
 func newKnownSet(entries []knownEntry) knownSet {
 	slices.SortFunc(entries, func(a, b knownEntry) int {
 		if c := cmp.Compare(a.hi, b.hi); c != 0 {
@@ -107,44 +116,55 @@ func newKnownSet(entries []knownEntry) knownSet {
 		}
 		out = append(out, e)
 	}
-	bits := 0
-	for len(out)>>bits > 32 && bits < 24 {
-		bits++
+	var set knownSet
+	for len(out)>>set.bits > 32 && set.bits < 24 {
+		set.bits++
 	}
-	// With bits 0 the shift is 64, which gives 0: one slot.
-	set := knownSet{entries: out, dir: make([]uint32, 1<<bits+1), shift: 64 - uint(bits)}
+	n := len(out)
+	set.his, set.los, set.vals = make([]uint64, n), make([]uint64, n), make([]knownValue, n)
+	for i, e := range out {
+		set.his[i], set.los[i], set.vals[i] = e.hi, e.lo, knownValue{e.hash, e.first}
+	}
+	set.dir = make([]uint32, 1<<set.bits+1)
 	i := 0
-	for p := range 1 << bits {
-		for i < len(out) && set.slot(out[i].hi) < p {
+	for p := range 1 << set.bits {
+		for i < n && set.slot(set.his[i]) < p {
 			i++
 		}
 		set.dir[p] = uint32(i)
 	}
-	set.dir[1<<bits] = uint32(len(out))
+	set.dir[1<<set.bits] = uint32(n)
 	return set
 }
 
-func (s *knownSet) slot(hi uint64) int { return int(hi >> s.shift) }
+// slot is hi's directory slot (with no bits, the one slot 0: a shift by
+// 64 gives 0).
+func (s *knownSet) slot(hi uint64) int { return int(hi >> (64 - s.bits)) }
 
 // find returns what the set holds of key.
 func (s *knownSet) find(key [16]byte) (knownResource, bool) {
-	if len(s.entries) == 0 {
-		return knownResource{}, false
-	}
 	hi, lo := keyHalves(key)
 	p := s.slot(hi)
-	part := s.entries[s.dir[p]:s.dir[p+1]]
-	i, j := 0, len(part)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if part[h].less(hi, lo) {
-			i = h + 1
-		} else {
-			j = h
-		}
+	if p+1 >= len(s.dir) {
+		return knownResource{}, false
 	}
-	if i < len(part) && part[i].hi == hi && part[i].lo == lo {
-		return part[i].knownResource, true
+	a, b := int(s.dir[p]), int(s.dir[p+1])
+	if a == b {
+		return knownResource{}, false
+	}
+	// The bits below the slot's, as a fraction of the slot's span.
+	g, _ := bits.Mul64(hi<<s.bits, uint64(b-a))
+	i := a + int(g)
+	below := func(i int) bool { return s.his[i] < hi || (s.his[i] == hi && s.los[i] < lo) }
+	for i > a && !below(i-1) {
+		i--
+	}
+	for i < b && below(i) {
+		i++
+	}
+	if i < b && s.his[i] == hi && s.los[i] == lo {
+		v := s.vals[i]
+		return knownResource{hash: v.hash, first: v.first}, true
 	}
 	return knownResource{}, false
 }
