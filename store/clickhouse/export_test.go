@@ -80,3 +80,11 @@ var ResourceHash = resourceHash
 func (s *Store) PrepareWriteBatch(ctx context.Context, insert string) (driver.Batch, error) {
 	return s.prepareBatch(ctx, insert)
 }
+
+// SetSightingFlushRows sets how many sightings a bulk write gathers per
+// INSERT until the test ends.
+func SetSightingFlushRows(t interface{ Cleanup(func()) }, n int) {
+	old := sightingFlushRows
+	sightingFlushRows = n
+	t.Cleanup(func() { sightingFlushRows = old })
+}
