@@ -472,6 +472,13 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 // those written as sightings (appended to seen), both still sorted. A run of
 // observations of one id is written whole if any of it changed.
 func splitSightings(rows []resourceRow, order, seen []sortEntry) (whole, _ []sortEntry) {
+	anyUnchanged := false
+	for i := range rows {
+		anyUnchanged = anyUnchanged || rows[i].unchanged
+	}
+	if !anyUnchanged {
+		return order, seen // all new or changed, as in a first import
+	}
 	whole = order[:0] // filled behind the reads
 	for i := 0; i < len(order); {
 		j, changed := i, false

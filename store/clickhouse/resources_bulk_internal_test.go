@@ -1,9 +1,13 @@
 package clickhouse
 
 import (
+	"encoding/binary"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -61,5 +65,56 @@ func TestNewResourceRowTags(t *testing.T) {
 		if cap(row.tagKeys) != len(row.tagKeys) {
 			t.Errorf("appending a key would overwrite the values")
 		}
+	}
+}
+
+// contentHash is xxhash64 of the row's fields, each after its length as a
+// uvarint, the tag count before the tags and the attributes' length before
+// them, whatever the fields' sizes (the stack buffer's edges included).
+func TestContentHash(t *testing.T) {
+	ref := func(row *resourceRow) uint64 {
+		var b []byte
+		str := func(v string) { b = append(binary.AppendUvarint(b, uint64(len(v))), v...) }
+		r := &row.r
+		for _, v := range []string{r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name} {
+			str(v)
+		}
+		b = binary.AppendUvarint(b, uint64(len(row.tagKeys)))
+		for i, k := range row.tagKeys {
+			str(k)
+			str(row.tagValues[i])
+		}
+		b = append(binary.AppendUvarint(b, uint64(len(r.Attributes))), r.Attributes...)
+		if h := xxhash.Sum64(b); h != 0 {
+			return h
+		}
+		return 1
+	}
+	seen := map[uint64]string{}
+	for _, n := range []int{0, 1, 100, 490, 500, 502, 511, 512, 600, 2000} {
+		long := strings.Repeat("x", n)
+		rows := []resourceRow{
+			{r: engine.Resource{Provider: "aws", Account: "1", Region: "eu", Type: "t", NativeID: long, Name: "n",
+				Attributes: []byte(`{"a":1}`)}, tagKeys: []string{"k"}, tagValues: []string{long}},
+			{r: engine.Resource{Provider: "aws", Name: long, Attributes: []byte(long)}},
+			{r: engine.Resource{Provider: long + "a", Account: long}, tagKeys: []string{long, "b"}, tagValues: []string{"v", long}},
+		}
+		for i := range rows {
+			got, want := contentHash(&rows[i]), ref(&rows[i])
+			if got != want {
+				t.Errorf("n=%d row %d: %x, want %x", n, i, got, want)
+			}
+			key := fmt.Sprint(n, "/", i)
+			if other, dup := seen[got]; dup {
+				t.Errorf("rows %s and %s hash alike", other, key)
+			}
+			seen[got] = key
+		}
+	}
+	// A field's bytes moved to its neighbour change the hash.
+	a := resourceRow{r: engine.Resource{Account: "ab", Region: ""}}
+	b := resourceRow{r: engine.Resource{Account: "a", Region: "b"}}
+	if contentHash(&a) == contentHash(&b) {
+		t.Error("length prefixes do not separate fields")
 	}
 }

@@ -22,7 +22,7 @@ import (
 // way in) is kept by its text.
 type tenantKnown struct {
 	loaded knownSet
-	ids    map[[16]byte]knownResource
+	ids    map[[16]byte]knownValue
 	other  map[string]knownResource
 }
 
@@ -34,15 +34,15 @@ type knownResource struct {
 }
 
 func newTenantKnown() *tenantKnown {
-	return &tenantKnown{ids: map[[16]byte]knownResource{}}
+	return &tenantKnown{ids: map[[16]byte]knownValue{}}
 }
 
 // get returns what k holds of id.
 func (k *tenantKnown) get(id string) (knownResource, bool) {
 	if key, ok := decodeResourceID(id); ok {
 		if len(k.ids) > 0 {
-			if kr, ok := k.ids[key]; ok {
-				return kr, true
+			if v, ok := k.ids[key]; ok {
+				return v.resource(), true
 			}
 		}
 		return k.loaded.find(key)
@@ -56,12 +56,17 @@ func (k *tenantKnown) get(id string) (knownResource, bool) {
 func (k *tenantKnown) record(id string, unix int64, hash uint64) {
 	// DateTime is UInt32: the rows' times were checked to fit (toCHTime).
 	kr := knownResource{hash: hash, first: uint32(unix)}
-	if old, ok := k.get(id); ok {
-		kr.first = old.first
-	}
 	if key, ok := decodeResourceID(id); ok {
-		k.ids[key] = kr
+		if old, ok := k.ids[key]; ok {
+			kr.first = old.first
+		} else if old, ok := k.loaded.find(key); ok {
+			kr.first = old.first
+		}
+		k.ids[key] = valueOf(kr)
 		return
+	}
+	if old, ok := k.other[id]; ok {
+		kr.first = old.first
 	}
 	if k.other == nil {
 		k.other = map[string]knownResource{}
@@ -84,10 +89,19 @@ type knownSet struct {
 }
 
 // knownValue is knownResource without the version, which only loading
-// needs.
+// needs, in 12 bytes (a uint64 field would pad it to 16): maps and arrays
+// of millions of them are what a bulk write keeps, and their size is its
+// cache misses.
 type knownValue struct {
-	hash  uint64
-	first uint32
+	hashHi, hashLo, first uint32
+}
+
+func valueOf(kr knownResource) knownValue {
+	return knownValue{hashHi: uint32(kr.hash >> 32), hashLo: uint32(kr.hash), first: kr.first}
+}
+
+func (v knownValue) resource() knownResource {
+	return knownResource{hash: uint64(v.hashHi)<<32 | uint64(v.hashLo), first: v.first}
 }
 
 type knownEntry struct {
@@ -123,7 +137,7 @@ func newKnownSet(entries []knownEntry) knownSet {
 	n := len(out)
 	set.his, set.los, set.vals = make([]uint64, n), make([]uint64, n), make([]knownValue, n)
 	for i, e := range out {
-		set.his[i], set.los[i], set.vals[i] = e.hi, e.lo, knownValue{e.hash, e.first}
+		set.his[i], set.los[i], set.vals[i] = e.hi, e.lo, valueOf(e.knownResource)
 	}
 	set.dir = make([]uint32, 1<<set.bits+1)
 	i := 0
@@ -163,8 +177,7 @@ func (s *knownSet) find(key [16]byte) (knownResource, bool) {
 		i++
 	}
 	if i < b && s.his[i] == hi && s.los[i] == lo {
-		v := s.vals[i]
-		return knownResource{hash: v.hash, first: v.first}, true
+		return s.vals[i].resource(), true
 	}
 	return knownResource{}, false
 }
