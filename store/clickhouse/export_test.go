@@ -76,6 +76,9 @@ func (s *Store) WaitForMutations(ctx context.Context) error { return s.waitForMu
 // ResourceHash is resourceHash.
 var ResourceHash = resourceHash
 
+// SnapshotKey is snapshotKey.
+var SnapshotKey = snapshotKey
+
 // PrepareWriteBatch is prepareBatch, the writers' INSERT.
 func (s *Store) PrepareWriteBatch(ctx context.Context, insert string) (driver.Batch, error) {
 	return s.prepareBatch(ctx, insert)

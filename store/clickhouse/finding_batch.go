@@ -328,7 +328,7 @@ func (b *findingBatch) compareFindings(x, y int32) int {
 	return bytes.Compare(b.id.at(int(x)), b.id.at(int(y)))
 }
 
-// compareResources orders rows as finding_resource_keys does inside one
+// compareResources orders rows as finding_resource_index does inside one
 // snapshot: by resource hash, then as compareFindings.
 func (b *findingBatch) compareResources(x, y int32) int {
 	if c := cmp.Compare(b.resourceHash[x], b.resourceHash[y]); c != 0 {
@@ -341,4 +341,15 @@ func (b *findingBatch) compareResources(x, y int32) int {
 // cityHash64, so that the server computes the same (CarryForward, reads).
 func resourceHash(resourceID string) uint64 {
 	return city.CH64(unsafe.Slice(unsafe.StringData(resourceID), len(resourceID)))
+}
+
+// snapshotKey is the resource index's key of a snapshot: ClickHouse's
+// cityHash64(concat(tenant_id, '\0', audit_id)). An audit id holds no NUL
+// (checkSnapshotIDs), so distinct snapshots hash distinct strings; readers
+// filter the findings on the ids themselves, so a key two snapshots share
+// by chance costs a wasted read, never a wrong row.
+func snapshotKey(tenantID, auditID string) uint64 {
+	var stack [128]byte
+	b := append(append(append(stack[:0], tenantID...), 0), auditID...)
+	return city.CH64(b)
 }

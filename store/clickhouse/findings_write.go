@@ -226,7 +226,7 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 }
 
 // sendFindingBatch inserts one batch of a snapshot into findings and its
-// keys into finding_resource_keys, each sorted by its table's order key first:
+// keys into finding_resource_index, each sorted by its table's order key first:
 // the server then skips sorting the block, which otherwise costs it more
 // than the rest of the insert (docs/benchmarks.md, issue 2).
 func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
@@ -265,7 +265,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	gather(w, &sc.i64, b.firstSeen)
 	gather(w, &sc.i64, b.lastSeen)
 	gather(w, &sc.i64, b.resolved)
-	w.constInt64(consts.writtenAt)
+	constant(w, &sc.i64, consts.writtenAt)
 	if err := w.send(); err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
@@ -282,12 +282,11 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	if w, err = s.newColumnWriter(ctx, sc, insertFindingResourcesSQL, order); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
-	w.constString(consts.tenantID)
-	w.constString(consts.auditID)
+	constant(w, &sc.u64, snapshotKey(consts.tenantID, consts.auditID))
 	gather(w, &sc.u64, b.resourceHash)
 	gather(w, &sc.u8, b.sevOrder)
 	w.strings(&b.id)
-	w.constInt64(consts.writtenAt)
+	constant(w, &sc.i64, consts.writtenAt)
 	if err := w.send(); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
@@ -432,13 +431,14 @@ func gather[T any](w *columnWriter, scratch *[]T, col []T) {
 	}
 }
 
-func (w *columnWriter) constInt64(k int64) {
+// constant appends k to every row of the next column, through scratch.
+func constant[T any](w *columnWriter, scratch *[]T, k T) {
 	if i := w.next(); i >= 0 {
-		v := slices.Grow(w.sc.i64[:0], len(w.order))[:len(w.order)]
+		v := slices.Grow((*scratch)[:0], len(w.order))[:len(w.order)]
 		for j := range v {
 			v[j] = k
 		}
-		w.sc.i64 = v
+		*scratch = v
 		w.append(i, v)
 	}
 }
@@ -453,7 +453,7 @@ func (w *columnWriter) send() error {
 	return w.b.Send()
 }
 
-const insertFindingResourcesSQL = "INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at)"
+const insertFindingResourcesSQL = "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)"
 
 // insertFindingsSQL writes a snapshot's rows, their rule texts by text_id
 // (the inline text columns keep their empty defaults).
@@ -491,7 +491,14 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 	s.totals.forget()
 	var errs []error
 	for _, table := range snapshotTables {
-		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE tenant_id = ? AND audit_id = ?", tenantID, auditID); err != nil {
+		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
+		if table == "finding_resource_index" {
+			// Keyed by snapshotKey alone. Two snapshots share a key with a
+			// chance of 2^-64 a pair; were they to, this would also drop
+			// the other's index rows, and its resource filter miss them.
+			where, args = "snapshot = ?", []any{snapshotKey(tenantID, auditID)}
+		}
+		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE "+where, args...); err != nil {
 			errs = append(errs, fmt.Errorf("delete from %s: %w", table, err))
 		}
 	}

@@ -57,11 +57,14 @@ func TestQueriesToSQL(t *testing.T) {
 		{"keys of a resource after a cursor",
 			resourceKeysQuery{tenantID: "t", auditID: "a", resourceID: "res_1", after: &engine.FindingKey{SeverityRank: 5, ID: "fnd_2"}, limit: 10},
 			"SELECT sev_order, id FROM (" +
+				"SELECT sev_order, id FROM finding_resource_index WHERE snapshot = ? AND resource_hash = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
+				" UNION ALL " +
 				"SELECT sev_order, id FROM finding_resource_keys WHERE tenant_id = ? AND audit_id = ? AND resource_hash = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
 				" UNION ALL " +
 				"SELECT sev_order, id FROM finding_resources WHERE tenant_id = ? AND audit_id = ? AND resource_id = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
 				") ORDER BY sev_order, id LIMIT 10",
-			[]any{"t", "a", resourceHash("res_1"), uint8(0), uint8(0), "fnd_2", "t", "a", "res_1", uint8(0), uint8(0), "fnd_2"}},
+			[]any{snapshotKey("t", "a"), resourceHash("res_1"), uint8(0), uint8(0), "fnd_2",
+				"t", "a", resourceHash("res_1"), uint8(0), uint8(0), "fnd_2", "t", "a", "res_1", uint8(0), uint8(0), "fnd_2"}},
 		{"findings by key",
 			byKeysPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1", Region: "re"},
 				keys: []findingKey{{0, "fnd_1"}, {3, "fnd_2"}}, limit: 4},

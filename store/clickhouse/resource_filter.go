@@ -29,18 +29,19 @@ type resourceKeysQuery struct {
 	limit                         int
 }
 
-// The keys are in finding_resource_keys by resource hash, or, for
-// snapshots written before it, in finding_resources by resource id: both
-// are read, and one of them has the snapshot. A hash shared by two
-// resources brings the other's keys too, which the findings query drops
-// by its resource_id filter.
+// The keys are in finding_resource_index by snapshot key and resource
+// hash, or, for snapshots written before it, in finding_resource_keys by
+// resource hash or in finding_resources by resource id: all three are
+// read, and one of them has the snapshot. A hash shared by two resources
+// or a key shared by two snapshots brings others' keys too, which the
+// findings query drops by its tenant, audit and resource_id filters.
 func (q resourceKeysQuery) toSQL() (string, []any) {
 	var args []any
-	part := func(table, col string, v any) string {
+	part := func(table string, cols []string, vals ...any) string {
 		var c conds
-		c.add("tenant_id = ?", q.tenantID)
-		c.add("audit_id = ?", q.auditID)
-		c.add(col+" = ?", v)
+		for i, col := range cols {
+			c.add(col+" = ?", vals[i])
+		}
 		if q.after != nil {
 			o := uint8(numBuckets - q.after.SeverityRank)
 			c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
@@ -48,8 +49,14 @@ func (q resourceKeysQuery) toSQL() (string, []any) {
 		args = append(args, c.args...)
 		return "SELECT sev_order, id FROM " + table + " WHERE " + c.sql() + " ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	}
-	sql := "SELECT sev_order, id FROM (" + part("finding_resource_keys", "resource_hash", resourceHash(q.resourceID)) +
-		" UNION ALL " + part("finding_resources", "resource_id", q.resourceID) + ") ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
+	hash := resourceHash(q.resourceID)
+	sql := "SELECT sev_order, id FROM (" +
+		part("finding_resource_index", []string{"snapshot", "resource_hash"}, snapshotKey(q.tenantID, q.auditID), hash) +
+		" UNION ALL " +
+		part("finding_resource_keys", []string{"tenant_id", "audit_id", "resource_hash"}, q.tenantID, q.auditID, hash) +
+		" UNION ALL " +
+		part("finding_resources", []string{"tenant_id", "audit_id", "resource_id"}, q.tenantID, q.auditID, q.resourceID) +
+		") ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	return sql, args
 }
 
@@ -104,7 +111,7 @@ func (s *Store) resourceKeys(ctx context.Context, q resourceKeysQuery) ([]findin
 }
 
 // listByResource pages the findings of one resource: its keys from
-// finding_resources, then the findings by key, a chunk of keys at a time
+// the resource index, then the findings by key, a chunk of keys at a time
 // until the page is full.
 func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out []engine.Finding) ([]engine.Finding, error) {
 	const chunk = 1000

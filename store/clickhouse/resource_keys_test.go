@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 
@@ -12,28 +13,39 @@ import (
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
-// The writer hashes resource ids in Go, CarryForward and nothing else on
-// the server: both must be ClickHouse's cityHash64.
+// The writer hashes resource ids and snapshot ids in Go, CarryForward and
+// nothing else on the server: both must be ClickHouse's cityHash64.
 func TestResourceHashIsTheServers(t *testing.T) {
 	s := chtest.New(t)
-	for _, id := range []string{"", "res_1", engine.ResourceID("ten_a", "aws", "arn:aws:s3:::bucket"),
-		"a string longer than sixty-four bytes, to take the long path of the hash as well ........"} {
+	long := "a string longer than sixty-four bytes, to take the long path of the hash as well ........"
+	for _, id := range []string{"", "res_1", engine.ResourceID("ten_a", "aws", "arn:aws:s3:::bucket"), long} {
 		var want uint64
 		mustQueryRow(t, s, fmt.Sprintf("SELECT cityHash64('%s')", id), &want)
 		if got := clickhouse.ResourceHash(id); got != want {
 			t.Errorf("resourceHash(%q) = %d, the server's cityHash64 = %d", id, got, want)
 		}
 	}
+	aud := engine.NewID(engine.PrefixAudit, testNow)
+	for _, tenant := range []string{"ten_a", "t", long + long} {
+		var want uint64
+		mustQueryRow(t, s, fmt.Sprintf("SELECT cityHash64(concat('%s', '\\0', '%s'))", tenant, aud), &want)
+		if got := clickhouse.SnapshotKey(tenant, aud); got != want {
+			t.Errorf("snapshotKey(%q, %q) = %d, the server's = %d", tenant, aud, got, want)
+		}
+	}
 }
 
-// A resource's findings come from finding_resource_keys for new snapshots
-// and from finding_resources for those written before it; a key that
-// another resource's hash brings along (a collision) never shows.
-func TestResourceKeysOldTableAndCollisions(t *testing.T) {
+// A resource's findings come from finding_resource_index for new
+// snapshots, and from finding_resource_keys or finding_resources for those
+// written before it; a key that another resource's hash or another
+// snapshot's key brings along (a collision) never shows.
+func TestResourceKeysOldTablesAndCollisions(t *testing.T) {
 	s := chtest.New(t)
 	ctx := context.Background()
 	aud := engine.NewID(engine.PrefixAudit, testNow)
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 600)
+	other := engine.NewID(engine.PrefixAudit, testNow.Add(time.Hour))
+	b := mustWriteSnapshot(t, s, "ten_b", other, 300)
 	byResource := map[string][]engine.Finding{}
 	for _, f := range a.findings {
 		byResource[f.ResourceID] = append(byResource[f.ResourceID], f)
@@ -66,19 +78,39 @@ func TestResourceKeysOldTableAndCollisions(t *testing.T) {
 		}
 	}
 	check("new index")
+	if n := indexRows(t, s, "ten_a", aud); n != uint64(len(a.findings)) {
+		t.Fatalf("finding_resource_index holds %d keys of the snapshot, want %d", n, len(a.findings))
+	}
 
-	// A colliding key: resource X's hash also names a finding of Y.
-	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at) "+
-		"SELECT tenant_id, audit_id, %d, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' AND id = '%s'",
-		clickhouse.ResourceHash(x.ResourceID), y.ID))
-	check("with a collision")
+	// Colliding keys: resource X's hash also names a finding of Y, and
+	// another tenant's snapshot's findings under this snapshot's key and
+	// X's hash.
+	key := clickhouse.SnapshotKey("ten_a", aud)
+	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
+		"SELECT %d, %d, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' AND id = '%s'",
+		key, clickhouse.ResourceHash(x.ResourceID), y.ID))
+	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
+		"SELECT %d, %d, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_b' ORDER BY sev_order, id",
+		key, clickhouse.ResourceHash(x.ResourceID)))
+	check("with collisions")
+	if got := pageAll(t, s, "ten_b", engine.FindingFilter{AuditID: other, ResourceID: b.findings[0].ResourceID}, 50); len(got) == 0 {
+		t.Fatal("the other tenant's snapshot lost its resource filter")
+	}
 
-	// The snapshot's keys as a snapshot written before the new index has them.
+	// The snapshot's keys as snapshots written before the index have them:
+	// by resource hash (migration 0006), then by resource id (0003).
+	mustExec(t, s, "INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at) "+
+		"SELECT tenant_id, audit_id, cityHash64(resource_id) AS h, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' ORDER BY h, sev_order, id")
+	mustExec(t, s, fmt.Sprintf("ALTER TABLE finding_resource_index DELETE WHERE snapshot = %d", key))
+	if err := s.WaitForMutations(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("finding_resource_keys")
 	mustExec(t, s, "INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at) "+
 		"SELECT tenant_id, audit_id, resource_id, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' ORDER BY resource_id, sev_order, id")
 	mustExec(t, s, "ALTER TABLE finding_resource_keys DELETE WHERE tenant_id = 'ten_a'")
 	if err := s.WaitForMutations(ctx); err != nil {
 		t.Fatal(err)
 	}
-	check("old index")
+	check("finding_resources")
 }

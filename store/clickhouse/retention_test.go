@@ -2,6 +2,7 @@ package clickhouse_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -44,6 +45,9 @@ func TestDropMonthsBefore(t *testing.T) {
 	if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: jan}, 50); len(got) != 0 {
 		t.Errorf("January's snapshot still lists %d findings", len(got))
 	}
+	if n := indexRows(t, s, "ten_a", jan); n != 0 {
+		t.Errorf("January's snapshot still has %d keys in the resource index", n)
+	}
 	if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: mar}, 50); !gocmp.Equal(a.findings, got) {
 		t.Errorf("March's snapshot changed: %d findings, want %d", len(got), len(a.findings))
 	}
@@ -78,6 +82,27 @@ func TestDropSnapshot(t *testing.T) {
 	if n := total(t, s, "ten_a", keep); n != 100 {
 		t.Errorf("the kept snapshot counts %d, want 100", n)
 	}
-	// The dropped audit can be written again.
-	mustWriteSnapshot(t, s, "ten_a", drop, 10)
+	if err := s.WaitForMutations(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for audit, want := range map[string]uint64{keep: 100, drop: 0} {
+		if got := indexRows(t, s, "ten_a", audit); got != want {
+			t.Errorf("the resource index holds %d keys of %s, want %d", got, audit, want)
+		}
+	}
+	// The dropped audit can be written again, and filtered by resource.
+	again := mustWriteSnapshot(t, s, "ten_a", drop, 10)
+	f := again.findings[0]
+	if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: drop, ResourceID: f.ResourceID}, 50); len(got) == 0 || got[0].ResourceID != f.ResourceID {
+		t.Errorf("the rewritten snapshot's resource filter gave %d findings", len(got))
+	}
+}
+
+// indexRows counts a snapshot's keys in the resource index.
+func indexRows(t *testing.T, s *clickhouse.Store, tenant, audit string) uint64 {
+	t.Helper()
+	var n uint64
+	mustQueryRow(t, s, fmt.Sprintf("SELECT count() FROM finding_resource_index WHERE snapshot = %d",
+		clickhouse.SnapshotKey(tenant, audit)), &n)
+	return n
 }

@@ -67,7 +67,7 @@ func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, fi
 // CarryForward copies into auditID the findings of prevID that auditID does
 // not have: open ones resolved (fixed) at resolvedAt, resolved ones as they
 // were when resolved after keepSince: two INSERT … SELECTs on the server,
-// the keys into finding_resources, then the rows.
+// the keys into the resource index, then the rows.
 func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (err error) {
 	defer wrap(&err, "CarryForward(%q, %q, %q)", tenantID, prevID, auditID)
 	if err := checkSnapshotIDs(tenantID, prevID, auditID); err != nil {
@@ -80,11 +80,11 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
 	// The keys first, while the findings they name are still absent from
 	// auditID; sorted by the index's key (see sendFindingBatch).
-	if err := s.conn.Exec(ctx, `INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at)
-SELECT tenant_id, ?, cityHash64(resource_id) AS h, sev_order, id, toDateTime(?, 'UTC')
+	if err := s.conn.Exec(ctx, `INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)
+SELECT ?, cityHash64(resource_id) AS h, sev_order, id, toDateTime(?, 'UTC')
 FROM findings WHERE `+carried+`
 ORDER BY h, sev_order, id`,
-		auditID, auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix()); err != nil {
+		snapshotKey(tenantID, auditID), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix()); err != nil {
 		return err
 	}
 	err = s.conn.Exec(ctx, `INSERT INTO findings (`+findingColumns+`, written_at)

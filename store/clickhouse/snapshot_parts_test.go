@@ -17,14 +17,14 @@ import (
 func TestSnapshotBatchesWrittenAsParts(t *testing.T) {
 	s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 1000})
 	ctx := context.Background()
-	for _, stmt := range []string{"SYSTEM STOP MERGES findings", "SYSTEM STOP MERGES finding_resource_keys"} {
+	for _, stmt := range []string{"SYSTEM STOP MERGES findings", "SYSTEM STOP MERGES finding_resource_index"} {
 		if err := s.Exec(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}
 	}
 	aud := engine.NewID(engine.PrefixAudit, testNow)
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 5500)
-	for _, table := range []string{"findings", "finding_resource_keys"} {
+	for _, table := range []string{"findings", "finding_resource_index"} {
 		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' parts of ', toString(sum(rows)), ' rows')
 FROM system.parts WHERE database = currentDatabase() AND table = '`+table+`' AND active`)
 		if err != nil {
