@@ -5,6 +5,7 @@
 #
 # The inventory comes from scripts/gen-inventory.sh.
 # Usage: scripts/bench-audit.sh [N]   (default 1000000; needs `make services`)
+#   BIN=path    another build of fourd (to interleave with this one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
@@ -12,12 +13,15 @@ tenant=bench-audit-$n-$(date +%s)
 file=${TMPDIR:-/tmp}/fourd-bench-$n.ndjson
 : "${FOURD_SECRET:=$(head -c 32 /dev/urandom | base64)}"
 export FOURD_SECRET
-go build -o bin/fourd ./cmd/fourd
+if [ -z "${BIN:-}" ]; then
+  go build -o bin/fourd ./cmd/fourd
+  BIN=./bin/fourd
+fi
 scripts/gen-inventory.sh "$n" "$file"
 timed() { /usr/bin/time -f "  wall %e s, peak RSS %M KiB" "$@"; }
 echo "== import $n resources (tenant $tenant)"
-timed ./bin/fourd import "$file" --tenant "$tenant" 2>&1 | grep -v '^{' | tail -3
+timed "$BIN" import "$file" --tenant "$tenant" 2>&1 | grep -v '^{' | tail -3
 echo "== first audit"
-timed ./bin/fourd audit --tenant "$tenant" 2>&1 | grep -v '^{'
+timed "$BIN" audit --tenant "$tenant" 2>&1 | grep -v '^{'
 echo "== second audit (diff of two snapshots)"
-timed ./bin/fourd audit --tenant "$tenant" 2>&1 | grep -v '^{'
+timed "$BIN" audit --tenant "$tenant" 2>&1 | grep -v '^{'

@@ -27,6 +27,19 @@ const snapshotInserters = 2
 // column buffers grow.
 const maxBatchBytes = 16 << 20
 
+// batchesPerInsert is how many batches of a snapshot one INSERT carries.
+// Each batch goes to the server as a block as soon as it is sorted
+// (Flush), and the server squashes the blocks of an INSERT into parts of up
+// to min_insert_block_size_rows / _bytes (1M rows / 256 MiB by default):
+// five 100k-row batches make one part instead of five. The server sorts
+// the squashed block once more, but merges far less: a 10M-finding
+// snapshot's merges rewrote 36M rows, now 18M, and its server CPU fell from
+// 43-53 s to 36-37 s (docs/benchmarks.md, issue 2). Bigger batches would do
+// the same at the cost of the client's memory; this costs the server up to
+// 256 MiB per open INSERT while it squashes, and a sender holds two
+// connections (DefaultMaxOpenConns).
+const batchesPerInsert = 5
+
 // maxCountGroups bounds the per-snapshot counts kept in memory while a
 // snapshot streams in; past it the counts are aggregated by the server.
 const maxCountGroups = 250_000
@@ -109,6 +122,12 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 // counts, when not nil, gathers the snapshot's counts.
 func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
 	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts) (int64, error) {
+	select {
+	case s.snapshotSlots <- struct{}{}:
+		defer func() { <-s.snapshotSlots }()
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -145,6 +164,12 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 				case free <- b:
 				default: // never blocks a sender
 				}
+			}
+			// Ended even after a failure: the server writes an open
+			// INSERT's blocks when it ends, and a failed snapshot's
+			// cleanup (before a retry) must come after that.
+			if err := sc.endInserts(); err != nil {
+				fail(err)
 			}
 		})
 	}
@@ -225,10 +250,13 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 	return n, nil
 }
 
-// sendFindingBatch inserts one batch of a snapshot into findings and its
-// keys into finding_resource_index, each sorted by its table's order key first:
-// the server then skips sorting the block, which otherwise costs it more
-// than the rest of the insert (docs/benchmarks.md, issue 2).
+// sendFindingBatch sends one batch of a snapshot into findings and its
+// keys into finding_resource_index, each sorted by its table's order key
+// first, as a block of the sender's open INSERTs (batchesPerInsert). A
+// block that reaches a part alone (a small snapshot, or the last of an
+// INSERT's squashed blocks) then needs no sort on the server, which
+// otherwise costs it more than the rest of the insert (docs/benchmarks.md,
+// issue 2).
 func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
 	n := b.len()
 	sc.order = slices.Grow(sc.order[:0], n)[:n]
@@ -242,7 +270,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 			return fmt.Errorf("send finding texts: %w", err)
 		}
 	}
-	w, err := s.newColumnWriter(ctx, sc, insertFindingsSQL, order)
+	w, err := s.newColumnWriter(ctx, sc, &sc.findings, insertFindingsSQL, order)
 	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
@@ -279,7 +307,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 		sc.order, sc.tmp = sc.tmp, sc.order
 	}
 	order = sortBy(order, sc.tmp, b.compareResources)
-	if w, err = s.newColumnWriter(ctx, sc, insertFindingResourcesSQL, order); err != nil {
+	if w, err = s.newColumnWriter(ctx, sc, &sc.index, insertFindingResourcesSQL, order); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
 	constant(w, &sc.u64, snapshotKey(consts.tenantID, consts.auditID))
@@ -303,6 +331,30 @@ type columnScratch struct {
 	i8         []int8
 	i64        []int64
 	u64        []uint64
+	// The sender's INSERTs into findings and the resource index, kept
+	// open for batchesPerInsert batches.
+	findings, index openInsert
+}
+
+// openInsert is an INSERT that a sender keeps open across batches.
+type openInsert struct {
+	b      driver.Batch
+	blocks int // batches flushed into it
+}
+
+// end sends the INSERT, if one is open.
+func (o *openInsert) end() error {
+	b := o.b
+	*o = openInsert{}
+	if b == nil {
+		return nil
+	}
+	return b.Send()
+}
+
+// endInserts ends the sender's open INSERTs.
+func (sc *columnScratch) endInserts() error {
+	return errors.Join(sc.findings.end(), sc.index.end())
 }
 
 // snapshotConsts are the column values every row of a snapshot shares.
@@ -316,18 +368,23 @@ type snapshotConsts struct {
 // sticks and is returned by send.
 type columnWriter struct {
 	b     driver.Batch
+	open  *openInsert
 	sc    *columnScratch
 	order []sortEntry
 	col   int
 	err   error
 }
 
-func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, insert string, order []sortEntry) (*columnWriter, error) {
-	b, err := s.prepareBatch(ctx, insert)
-	if err != nil {
-		return nil, fmt.Errorf("prepare batch: %w", err)
+// newColumnWriter appends one batch to the open INSERT, or to a new one.
+func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, open *openInsert, insert string, order []sortEntry) (*columnWriter, error) {
+	if open.b == nil {
+		b, err := s.prepareBatch(ctx, insert)
+		if err != nil {
+			return nil, fmt.Errorf("prepare batch: %w", err)
+		}
+		open.b = b
 	}
-	return &columnWriter{b: b, sc: sc, order: order}, nil
+	return &columnWriter{b: open.b, open: open, sc: sc, order: order}, nil
 }
 
 // next returns the index of the column to append, or -1 after an error.
@@ -443,14 +500,34 @@ func constant[T any](w *columnWriter, scratch *[]T, k T) {
 	}
 }
 
-// send sends the INSERT, or aborts it after an append error.
+// send sends the batch as a block of the open INSERT, and ends the INSERT
+// after batchesPerInsert blocks; after an append error it aborts the
+// INSERT (the driver will take no more of it).
 func (w *columnWriter) send() error {
 	clear(w.sc.strs) // drop references to the batch's strings
 	if w.err != nil {
 		w.b.Abort()
+		*w.open = openInsert{}
 		return w.err
 	}
-	return w.b.Send()
+	if err := w.b.Flush(); err != nil {
+		w.b.Abort()
+		*w.open = openInsert{}
+		return err
+	}
+	if w.open.blocks++; w.open.blocks < batchesPerInsert {
+		// The driver keeps a flushed column's buffer for the next block.
+		// Held by both senders between batches, the text columns' buffers
+		// took an audit of 1M resources over 1 GiB (docs/benchmarks.md):
+		// they are let go, and the next batch presizes its own.
+		for i := range w.col {
+			if raw := rawStringColumn(w.b, i); raw != nil {
+				raw.Buf, raw.Pos = nil, nil
+			}
+		}
+		return nil
+	}
+	return w.open.end()
 }
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)"

@@ -2,19 +2,22 @@ package clickhouse_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
-// Each batch of a snapshot reaches the server as its own block and is
-// written as its own part, already sorted: squashed into bigger blocks (as
-// the server does with small blocks of one INSERT), they would have to be
-// sorted again by the server. With merges stopped, the parts show it; the
-// rows read back whole.
-func TestSnapshotBatchesWrittenAsParts(t *testing.T) {
+// A snapshot's batches reach the server as blocks of INSERTs that each
+// sender keeps open for batchesPerInsert batches, and the server writes
+// each INSERT as one part (it squashes the blocks): with merges stopped,
+// the parts show it; the rows read back whole and in order.
+func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 	s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 1000})
 	ctx := context.Background()
 	for _, stmt := range []string{"SYSTEM STOP MERGES findings", "SYSTEM STOP MERGES finding_resource_index"} {
@@ -23,19 +26,78 @@ func TestSnapshotBatchesWrittenAsParts(t *testing.T) {
 		}
 	}
 	aud := engine.NewID(engine.PrefixAudit, testNow)
-	a := mustWriteSnapshot(t, s, "ten_a", aud, 5500)
+	// 23 batches over two senders: between 5 and 6 INSERTs of up to 5.
+	a := mustWriteSnapshot(t, s, "ten_a", aud, 22500)
 	for _, table := range []string{"findings", "finding_resource_index"} {
-		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' parts of ', toString(sum(rows)), ' rows')
+		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' ', toString(sum(rows)))
 FROM system.parts WHERE database = currentDatabase() AND table = '`+table+`' AND active`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := "6 parts of 5500 rows"; len(got) != 1 || got[0] != want {
-			t.Errorf("%s: %q, want %q (one part per batch)", table, got, want)
+		var parts, rows int
+		if len(got) != 1 {
+			t.Fatalf("%s: %q", table, got)
+		}
+		if _, err := fmt.Sscan(got[0], &parts, &rows); err != nil {
+			t.Fatal(err)
+		}
+		if parts < 5 || parts > 6 || rows != 22500 {
+			t.Errorf("%s: %d parts of %d rows, want 5 or 6 parts (one per INSERT of up to 5 batches) of 22500", table, parts, rows)
 		}
 	}
-	got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: aud}, 200)
-	if len(got) != len(a.findings) {
-		t.Errorf("read %d findings back, want %d", len(got), len(a.findings))
+	got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: aud}, 500)
+	if diff := gocmp.Diff(a.findings, got); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	f := a.findings[len(a.findings)/2]
+	var want []engine.Finding
+	for _, g := range a.findings {
+		if g.ResourceID == f.ResourceID {
+			want = append(want, g)
+		}
+	}
+	if diff := gocmp.Diff(want, pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: aud, ResourceID: f.ResourceID}, 7)); diff != "" {
+		t.Errorf("the findings of %s (-want +got):\n%s", f.ResourceID, diff)
+	}
+}
+
+// Snapshot writes hold connections for their open INSERTs. Six at once
+// and reads beside them get theirs, from the default pool and from a pool
+// too small for more than one write: unbounded, the writes' senders each
+// held a connection and waited for another until the driver gave up
+// (acquire conn timeout), which this test showed before snapshotSlots.
+func TestConcurrentSnapshotWritesShareThePool(t *testing.T) {
+	for _, conns := range []int{0, 5} {
+		t.Run(fmt.Sprintf("MaxOpenConns=%d", conns), func(t *testing.T) {
+			s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 500, MaxOpenConns: conns})
+			ctx := context.Background()
+			base := engine.NewID(engine.PrefixAudit, testNow.Add(-time.Hour))
+			mustWriteSnapshot(t, s, "ten_b", base, 700)
+			errs := make(chan error, 6)
+			audits := make([]string, 6)
+			for i := range audits {
+				audits[i] = engine.NewID(engine.PrefixAudit, testNow.Add(time.Duration(i)*time.Minute))
+				go func() {
+					_, err := s.WriteSnapshot(ctx, "ten_a", audits[i], genFindings("ten_a", 20000, testNow))
+					errs <- err
+				}()
+			}
+			for range 20 {
+				page, err := s.ListFindings(ctx, engine.FindingQuery{TenantID: "ten_b", Filter: engine.FindingFilter{AuditID: base}, Limit: 50})
+				if err != nil || len(page) != 50 {
+					t.Errorf("a read beside the writes: %d findings, %v", len(page), err)
+				}
+			}
+			for range audits {
+				if err := <-errs; err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, aud := range audits {
+				if n := total(t, s, "ten_a", aud); n != 20000 {
+					t.Errorf("%s counts %d findings, want 20000", aud, n)
+				}
+			}
+		})
 	}
 }

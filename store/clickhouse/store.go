@@ -35,7 +35,9 @@ const (
 	DefaultQueryTimeout     = 30 * time.Second
 	DefaultWriteTimeout     = 10 * time.Minute
 	DefaultBatchSize        = 100_000
-	DefaultMaxOpenConns     = 10
+	// Room for three snapshot writes (connectionsPerSnapshot) and reads:
+	// the engine runs two audits at once beside the API's reads.
+	DefaultMaxOpenConns = 20
 )
 
 // Config configures a Store. Only URL is required.
@@ -113,6 +115,22 @@ type Store struct {
 	database string
 	totals   totalsCache
 	texts    textCache
+	// snapshotSlots bounds the snapshot writes at once, each holding
+	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
+	snapshotSlots chan struct{}
+}
+
+// connectionsPerSnapshot is what one snapshot write may hold of the
+// connection pool at a time: each sender's two open INSERTs and one more
+// for a batch's new rule texts.
+const connectionsPerSnapshot = 2*snapshotInserters + 1
+
+// snapshotWriteSlots is how many snapshot writes may run at once with a
+// pool of maxConns: more would wait for connections that the others hold
+// while they wait too. Two connections stay for reads; one write always
+// may run (a smaller pool only waits longer).
+func snapshotWriteSlots(maxConns int) int {
+	return max(1, (maxConns-2)/connectionsPerSnapshot)
 }
 
 // Open connects to ClickHouse and checks the connection with a ping. It does
@@ -161,7 +179,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: open: %w", err)
 	}
-	s := &Store{conn: conn, cfg: cfg, log: cfg.Logger, database: opts.Auth.Database}
+	s := &Store{conn: conn, cfg: cfg, log: cfg.Logger, database: opts.Auth.Database,
+		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
 	if s.database == "" {
 		s.database = "default"
 	}
