@@ -34,7 +34,7 @@ const maxBatchBytes = 16 << 20
 // five 100k-row batches make one part instead of five. The server sorts
 // the squashed block once more, but merges far less: a 10M-finding
 // snapshot's merges rewrote 36M rows, now 18M, and its server CPU fell from
-// 43-53 s to 36-37 s (docs/benchmarks.md, issue 2). Bigger batches would do
+// 43-53 s to 36-43 s (docs/benchmarks.md, issue 2). Bigger batches would do
 // the same at the cost of the client's memory; this costs the server up to
 // 256 MiB per open INSERT while it squashes, and a sender holds two
 // connections (DefaultMaxOpenConns).
