@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
+	"slices"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -28,13 +30,57 @@ type ndjsonLine struct {
 // account, region, type, native_id, name, tags and attributes. Blank lines
 // are skipped; a line that is not valid JSON, too long, or fails Validate
 // is a *LineError and the stream goes on with the next line.
+//
+// Decoding a line costs several times reading it, and was half of what
+// `fourd import` did on the one goroutine that feeds the writer
+// (docs/benchmarks.md, issue 5). So the decoder reads lines ahead in
+// chunks, on the caller's goroutine, and decodes each chunk on a goroutine
+// of its own, up to chunksAhead chunks at a time; Next hands out the
+// results in input order. Only the caller reads r, so an HTTP request body
+// is never read after its handler returns, and a decoding goroutine always
+// ends with its chunk, whether or not the caller reads on.
 type NDJSONDecoder struct {
 	r      *bufio.Reader
 	line   int64
 	offset int64 // of the next line
 	long   []byte
-	err    error
+	// ended is set once reading stopped: the last chunk read carries the
+	// error that ends the stream (io.EOF at the end of the input).
+	ended   bool
+	ahead   []*ndjsonChunk // being decoded, in input order
+	cur     *ndjsonChunk   // being handed out
+	pos     int
+	spare   []*ndjsonChunk // handed out, to reuse
+	workers int
+	err     error
 }
+
+// ndjsonChunk is a run of consecutive non-blank lines, copied back to back
+// into raw, and their results once done is closed.
+type ndjsonChunk struct {
+	raw   []byte
+	lines []chunkLine
+	out   []lineResult
+	err   error         // what ends the stream after these lines, if anything
+	done  chan struct{} // receives once the lines are decoded
+}
+
+type chunkLine struct {
+	from, to     int
+	line, offset int64
+	tooLong      bool
+}
+
+type lineResult struct {
+	res engine.Resource
+	err error
+}
+
+// A chunk holds up to chunkLines lines or about chunkBytes of them.
+const (
+	chunkLines = 512
+	chunkBytes = 256 << 10
+)
 
 // NewNDJSONDecoder returns a decoder reading r through a large buffer.
 func NewNDJSONDecoder(r io.Reader) *NDJSONDecoder {
@@ -42,47 +88,100 @@ func NewNDJSONDecoder(r io.Reader) *NDJSONDecoder {
 	if !ok || br.Size() < 64<<10 {
 		br = bufio.NewReaderSize(r, readerSize)
 	}
-	return &NDJSONDecoder{r: br}
+	return &NDJSONDecoder{r: br, workers: runtime.GOMAXPROCS(0)}
 }
 
 // Next returns the next resource; see Decoder.
 func (d *NDJSONDecoder) Next() (engine.Resource, error) {
 	for {
+		if c := d.cur; c != nil {
+			if d.pos < len(c.out) {
+				r := c.out[d.pos]
+				c.out[d.pos] = lineResult{} // the caller owns the resource now
+				d.pos++
+				return r.res, r.err
+			}
+			if c.err != nil {
+				d.err = c.err
+			}
+			d.spare = append(d.spare, c)
+			d.cur = nil
+		}
 		if d.err != nil {
 			return engine.Resource{}, d.err
 		}
-		raw, start, tooLong, err := d.readLine()
-		if err != nil && (len(raw) == 0 && !tooLong) {
-			d.err = err
-			if !errors.Is(err, io.EOF) {
-				d.err = engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", d.line+1, err)
-			}
-			return engine.Resource{}, d.err
+		// Two chunks a core ahead keep every core decoding while the
+		// caller works through the oldest.
+		for !d.ended && len(d.ahead) < 2*d.workers+1 {
+			c := d.readChunk()
+			d.ahead = append(d.ahead, c)
+			go c.decode()
 		}
-		d.line++
-		if err != nil {
-			d.err = err // the last line had no newline; report it, then stop
-			if !errors.Is(err, io.EOF) {
-				d.err = engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", d.line+1, err)
-			}
-		}
-		if tooLong {
-			return engine.Resource{}, d.lineError(start, engine.Errorf(engine.CodeValidationFailed, "line is longer than %d bytes", MaxLineBytes))
-		}
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 {
-			continue
-		}
-		res, err := decodeLine(raw)
-		if err != nil {
-			return engine.Resource{}, d.lineError(start, err)
-		}
-		return res, nil
+		c := d.ahead[0]
+		d.ahead = d.ahead[1:]
+		<-c.done
+		d.cur, d.pos = c, 0
 	}
 }
 
-func (d *NDJSONDecoder) lineError(start int64, err error) *LineError {
-	return &LineError{Line: d.line, Offset: start, Err: err}
+// readChunk reads the next chunk of lines, and the error that ends the
+// stream if reading stops within it.
+func (d *NDJSONDecoder) readChunk() *ndjsonChunk {
+	var c *ndjsonChunk
+	if n := len(d.spare); n > 0 {
+		c, d.spare = d.spare[n-1], d.spare[:n-1]
+		c.raw, c.lines, c.out, c.err = c.raw[:0], c.lines[:0], c.out[:0], nil
+	} else {
+		c = &ndjsonChunk{done: make(chan struct{}, 1)}
+	}
+	for len(c.lines) < chunkLines && len(c.raw) < chunkBytes {
+		raw, start, tooLong, err := d.readLine()
+		if err != nil && (len(raw) == 0 && !tooLong) {
+			c.err = err
+			if !errors.Is(err, io.EOF) {
+				c.err = engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", d.line+1, err)
+			}
+			d.ended = true
+			return c
+		}
+		d.line++
+		raw = bytes.TrimSpace(raw)
+		if tooLong || len(raw) > 0 {
+			from := len(c.raw)
+			c.raw = append(c.raw, raw...)
+			c.lines = append(c.lines, chunkLine{from: from, to: len(c.raw), line: d.line, offset: start, tooLong: tooLong})
+		}
+		if err != nil {
+			// The last line had no newline: it is reported, then the
+			// stream stops.
+			c.err = err
+			if !errors.Is(err, io.EOF) {
+				c.err = engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", d.line+1, err)
+			}
+			d.ended = true
+			return c
+		}
+	}
+	return c
+}
+
+// decode decodes the chunk's lines into out and signals done.
+func (c *ndjsonChunk) decode() {
+	defer func() { c.done <- struct{}{} }()
+	c.out = slices.Grow(c.out[:0], len(c.lines))[:len(c.lines)]
+	for i, l := range c.lines {
+		if l.tooLong {
+			c.out[i].err = &LineError{Line: l.line, Offset: l.offset,
+				Err: engine.Errorf(engine.CodeValidationFailed, "line is longer than %d bytes", MaxLineBytes)}
+			continue
+		}
+		res, err := decodeLine(c.raw[l.from:l.to])
+		if err != nil {
+			c.out[i].err = &LineError{Line: l.line, Offset: l.offset, Err: err}
+			continue
+		}
+		c.out[i].res = res
+	}
 }
 
 // readLine returns the next line without its newline. The slice is valid

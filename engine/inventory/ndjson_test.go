@@ -3,6 +3,7 @@ package inventory
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -170,4 +171,92 @@ func FuzzNDJSONFastPath(f *testing.F) {
 			t.Fatalf("(-encoding/json +fast)\n%s", diff)
 		}
 	})
+}
+
+// errAfter reads r, then fails with err instead of io.EOF.
+type errAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errAfter) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		err = e.err
+	}
+	return n, err
+}
+
+// TestNDJSONDecoderChunks checks that decoding lines ahead in chunks on
+// other goroutines changes nothing the caller sees: over thousands of lines
+// with bad, blank and too-long ones across chunk boundaries, then a read
+// error, every outcome comes in input order with its line number and
+// offset, exactly as each line decodes alone, with one worker or many.
+func TestNDJSONDecoderChunks(t *testing.T) {
+	var (
+		input strings.Builder
+		want  []outcome
+		offs  []int64
+	)
+	for i := 1; i <= 5*chunkLines+7; i++ {
+		start := int64(input.Len())
+		var line string
+		switch {
+		case i%131 == 0:
+			line = "   "
+		case i%97 == 0:
+			line = `{"provider":`
+		case i == 2*chunkLines+1:
+			line = `{"name":"` + strings.Repeat("x", MaxLineBytes) + `"}`
+		case i%89 == 0:
+			line = `{"provider":"aws","type":"aws_vpc"}` // no native id
+		default:
+			line = strings.Replace(goodLine, `"native_id":"arn:aws:s3:::a"`, fmt.Sprintf(`"native_id":"arn:aws:s3:::b%d"`, i), 1)
+		}
+		input.WriteString(line + "\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		// The oracle: the line alone.
+		got := drain(NewNDJSONDecoder(strings.NewReader(line)))
+		if len(got) != 1 {
+			t.Fatalf("line %d alone gave %v", i, got)
+		}
+		if got[0].Code != "" {
+			got[0].Line = int64(i)
+		}
+		want = append(want, got[0])
+		offs = append(offs, start)
+	}
+	want = append(want, outcome{Code: "fatal:" + engine.CodeInvalidRequest})
+	for _, workers := range []int{1, 2, 7} {
+		d := NewNDJSONDecoder(&errAfter{strings.NewReader(input.String()), errors.New("disk gone")})
+		d.workers = workers
+		var got []outcome
+		for j := 0; ; j++ {
+			r, err := d.Next()
+			var le *LineError
+			if errors.As(err, &le) {
+				got = append(got, outcome{Line: le.Line, Code: engine.ErrorCode(err)})
+				if le.Offset != offs[j] {
+					t.Errorf("workers %d: line %d offset %d, want %d", workers, le.Line, le.Offset, offs[j])
+				}
+				continue
+			}
+			if err != nil {
+				got = append(got, outcome{Code: "fatal:" + engine.ErrorCode(err)})
+				if !strings.Contains(err.Error(), "disk gone") {
+					t.Errorf("workers %d: final error %v", workers, err)
+				}
+				if _, again := d.Next(); again != err {
+					t.Errorf("workers %d: the error is not returned again: %v", workers, again)
+				}
+				break
+			}
+			got = append(got, outcome{NativeID: r.NativeID})
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("workers %d (-want +got):\n%s", workers, diff)
+		}
+	}
 }
