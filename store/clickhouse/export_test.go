@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"time"
 	"unsafe"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
@@ -90,4 +91,33 @@ func SetSightingFlushRows(t interface{ Cleanup(func()) }, n int) {
 	old := sightingFlushRows
 	sightingFlushRows = n
 	t.Cleanup(func() { sightingFlushRows = old })
+}
+
+// ResourceScratch is an inserter's resourceScratch.
+type ResourceScratch struct{ sc resourceScratch }
+
+// InsertResources inserts rs of one tenant, first seen when observed, in
+// one INSERT of whole rows through sc, as an inserter of a bulk write does.
+func (s *Store) InsertResources(ctx context.Context, sc *ResourceScratch, tenantID string, rs []engine.Resource) error {
+	rows := make([]resourceRow, len(rs))
+	firstSeen := make([]time.Time, len(rs))
+	for i, r := range rs {
+		row, err := newResourceRow(tenantID, r, s.cfg.Now())
+		if err != nil {
+			return err
+		}
+		rows[i], firstSeen[i] = row, row.lastSeen
+	}
+	_, err := s.insertResourceRows(ctx, &sc.sc, rows, firstSeen, nil)
+	return err
+}
+
+// StringBuffers returns the first byte of each String buffer sc holds
+// between INSERTs (nil for none), by column.
+func (sc *ResourceScratch) StringBuffers() []*byte {
+	var out []*byte
+	for _, c := range sc.sc.cols.strs {
+		out = append(out, unsafe.SliceData(c.Buf[:cap(c.Buf)]))
+	}
+	return out
 }

@@ -68,3 +68,71 @@ func presizeStrings(b driver.Batch, i, rows, bytes int) {
 		c.Pos = slices.Grow(c.Pos, rows)
 	}
 }
+
+// The driver makes the buffers of every batch's columns anew, so each
+// INSERT of a bulk write left some 5 MiB of String buffers (a batch's text)
+// to the collector, which an import runs near its soft memory limit
+// (cmd/fourd importGC). A columnBuffers lends the buffers of one INSERT's
+// String columns to the next INSERT of the same inserter instead: a first
+// import of 1M resources then took 27 collections instead of 29–30
+// (docs/benchmarks.md, issue 5). The buffers are taken back once the
+// batch's Send or Abort has returned: the driver has then encoded the
+// block into its connection's own buffer, and no longer reads the batch's.
+
+// columnBuffers holds the String column buffers of a writer's last INSERT,
+// by column, while no INSERT has them.
+type columnBuffers struct {
+	strs    []proto.ColStr
+	offsets []proto.ColUInt64 // of Array(String) columns
+	lent    []lentColumn
+}
+
+// lentColumn is a column of the current INSERT holding lent buffers.
+type lentColumn struct {
+	i       int
+	values  *proto.ColStr
+	offsets *proto.ColUInt64 // nil for a String column
+}
+
+// lend gives the String column values of the current INSERT (column i of
+// its batch), and the offsets of its arrays when it is an Array(String)
+// column, the buffers of the last INSERT's column i, with room for rows
+// arrays of n strings of bytes bytes in all (for a String column, rows
+// == n).
+func (cb *columnBuffers) lend(i int, values *proto.ColStr, offsets *proto.ColUInt64, rows, n, bytes int) {
+	if i >= len(cb.strs) {
+		cb.strs = append(cb.strs, make([]proto.ColStr, i+1-len(cb.strs))...)
+		cb.offsets = append(cb.offsets, make([]proto.ColUInt64, i+1-len(cb.offsets))...)
+	}
+	values.Buf = withRoom(cb.strs[i].Buf, bytes)
+	values.Pos = withRoom(cb.strs[i].Pos, n)
+	cb.strs[i] = proto.ColStr{}
+	if offsets != nil {
+		*offsets = withRoom(cb.offsets[i], rows)
+		cb.offsets[i] = nil
+	}
+	cb.lent = append(cb.lent, lentColumn{i: i, values: values, offsets: offsets})
+}
+
+// withRoom returns s emptied when it has room for n elements, else a new
+// slice that has (growing s would copy its stale contents).
+func withRoom[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, 0, n)
+	}
+	return s[:0]
+}
+
+// takeBack takes back the buffers lent to the current INSERT, as the
+// columns hold them (appends may have grown them). Call it only once the
+// batch's Send or Abort has returned.
+func (cb *columnBuffers) takeBack() {
+	for _, l := range cb.lent {
+		cb.strs[l.i] = proto.ColStr{Buf: l.values.Buf[:0], Pos: l.values.Pos[:0]}
+		if l.offsets != nil {
+			cb.offsets[l.i] = (*l.offsets)[:0]
+		}
+	}
+	clear(cb.lent)
+	cb.lent = cb.lent[:0]
+}

@@ -2,12 +2,17 @@ package clickhouse_test
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
@@ -114,4 +119,76 @@ func TestRawStringArrayColumn(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("(-want +got)\n%s", diff)
 	}
+}
+
+// An inserter's INSERTs take turns with the same String column buffers:
+// the second INSERT, of fewer, shorter and different values, must write
+// its own values only, none of the first's left in the buffers.
+func TestInsertReusesColumnBuffers(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	res := func(i int, width int) engine.Resource {
+		r := genResource("ten_lend", i, testNow)
+		r.Name = strings.Repeat(strconv.Itoa(i), width)
+		r.Tags = map[string]string{}
+		for k := range width % 5 {
+			r.Tags["k"+strconv.Itoa(k)] = strings.Repeat("v", width+k)
+		}
+		r.Attributes = json.RawMessage(`{"pad":"` + strings.Repeat("p", 10*width) + `"}`)
+		return r
+	}
+	var first, second []engine.Resource
+	for i := range 300 {
+		first = append(first, res(i, 40+i%7))
+	}
+	for i := 1000; i < 1100; i++ {
+		second = append(second, res(i, i%4))
+	}
+	var sc clickhouse.ResourceScratch
+	if err := s.InsertResources(ctx, &sc, "ten_lend", first); err != nil {
+		t.Fatal(err)
+	}
+	held := sc.StringBuffers()
+	if n := len(held) - countNil(held); clickhouse.CanPresize && n < 9 {
+		t.Fatalf("%d String buffers held after an INSERT, want at least the 9 String columns'", n)
+	}
+	if err := s.InsertResources(ctx, &sc, "ten_lend", second); err != nil {
+		t.Fatal(err)
+	}
+	if again := sc.StringBuffers(); !slices.Equal(held, again) {
+		t.Errorf("the second INSERT did not take the first's buffers (%v, then %v)", held, again)
+	}
+	all := append(slices.Clone(first), second...)
+	var ids []string
+	for _, r := range all {
+		ids = append(ids, r.ID)
+	}
+	got, err := s.GetResources(ctx, "ten_lend", ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]engine.Resource{}
+	for _, r := range got {
+		byID[r.ID] = r
+	}
+	if len(byID) != len(all) {
+		t.Fatalf("read back %d resources, want %d", len(byID), len(all))
+	}
+	for _, want := range all {
+		r := byID[want.ID]
+		if r.Name != want.Name || r.NativeID != want.NativeID || r.Account != want.Account ||
+			string(r.Attributes) != string(want.Attributes) || !maps.Equal(r.Tags, want.Tags) {
+			t.Fatalf("resource %s read back as %+v, want %+v", want.ID, r, want)
+		}
+	}
+}
+
+func countNil[T any](ps []*T) int {
+	n := 0
+	for _, p := range ps {
+		if p == nil {
+			n++
+		}
+	}
+	return n
 }

@@ -12,6 +12,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ClickHouse/ch-go/proto"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
 	"github.com/fourd-dev/fourd/engine"
 )
 
@@ -403,6 +406,9 @@ type resourceScratch struct {
 	strs  []string
 	u64   []uint64
 	times []time.Time
+	// cols are the String column buffers of the last INSERT of whole rows,
+	// lent to the next (columnBuffers).
+	cols columnBuffers
 }
 
 // insertResourceRows inserts rows, with their decided first sightings, in
@@ -601,7 +607,15 @@ func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows [
 	if err != nil {
 		return err
 	}
+	// The String columns are filled a row at a time when the driver's
+	// buffers are at hand, with buffers of the last INSERT, taken back once
+	// the batch is sent or aborted.
+	defer sc.cols.takeBack()
+	byRow := sc.appendStringsByRow(b, rows, order)
 	strCol := func(i int, get func(*resourceRow) string) error {
+		if byRow {
+			return nil
+		}
 		sc.strs = slices.Grow(sc.strs[:0], n)[:n]
 		size := 0
 		for j, e := range order {
@@ -612,6 +626,9 @@ func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows [
 		return b.Column(i).Append(sc.strs)
 	}
 	arrCol := func(i int, get func(*resourceRow) []string) error {
+		if byRow {
+			return nil
+		}
 		if raw, ok := rawStringArrayColumn(b, i); ok {
 			m, size := 0, 0
 			for _, e := range order {
@@ -674,4 +691,75 @@ func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows [
 	}
 	clear(sc.strs)
 	return b.Send()
+}
+
+// wholeRowStrings are the String columns of resourceInsertColumns, in
+// order, and its Array(String) ones, tags.key and tags.value.
+var (
+	wholeRowStrings = [...]int{0, 1, 3, 4, 5, 6, 7, 8, 11}
+	wholeRowTags    = [...]int{9, 10}
+)
+
+// appendStringsByRow appends the String and Array(String) columns of the
+// rows at order straight into b's buffers, lent by sc.cols, a row at a
+// time: a row's fields lie together in the line the decoder copied
+// (inventory.fastLine), so that a row is read from memory once, where a
+// column at a time read the batch in key order, far apart, once per
+// column. It appends nothing and returns false when the driver's buffers
+// are not at hand (canPresize, canRawArray).
+func (sc *resourceScratch) appendStringsByRow(b driver.Batch, rows []resourceRow, order []sortEntry) bool {
+	var strs [len(wholeRowStrings)]*proto.ColStr
+	var tags [len(wholeRowTags)]rawStringArray
+	for k, i := range wholeRowStrings {
+		if strs[k] = rawStringColumn(b, i); strs[k] == nil {
+			return false
+		}
+	}
+	for k, i := range wholeRowTags {
+		var ok bool
+		if tags[k], ok = rawStringArrayColumn(b, i); !ok {
+			return false
+		}
+	}
+	// Room for every row of the batch (those written as sightings too: an
+	// upper bound, read in memory order).
+	var size [len(wholeRowStrings)]int
+	var tagCount, tagSize [len(wholeRowTags)]int
+	for i := range rows {
+		row := &rows[i]
+		r := &row.r
+		for k, v := range [...]string{r.TenantID, r.ID, r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name} {
+			size[k] += len(v)
+		}
+		size[8] += len(r.Attributes)
+		for k, vals := range [...][]string{row.tagKeys, row.tagValues} {
+			tagCount[k] += len(vals)
+			for _, v := range vals {
+				tagSize[k] += len(v)
+			}
+		}
+	}
+	n := len(rows)
+	for k, i := range wholeRowStrings {
+		sc.cols.lend(i, strs[k], nil, n, n, size[k])
+	}
+	for k, i := range wholeRowTags {
+		sc.cols.lend(i, tags[k].values, tags[k].offsets, n, tagCount[k], tagSize[k])
+	}
+	for _, e := range order {
+		row := &rows[e.row]
+		r := &row.r
+		strs[0].Append(r.TenantID)
+		strs[1].Append(r.ID)
+		strs[2].Append(r.Provider)
+		strs[3].Append(r.Account)
+		strs[4].Append(r.Region)
+		strs[5].Append(r.Type)
+		strs[6].Append(r.NativeID)
+		strs[7].Append(r.Name)
+		strs[8].AppendBytes(r.Attributes)
+		tags[0].appendRow(row.tagKeys)
+		tags[1].appendRow(row.tagValues)
+	}
+	return true
 }
