@@ -313,33 +313,41 @@ func (p *resourcePipeline) announce(b *resourceBatch) error {
 // newResources picks out of rows the observations of the new ids, once
 // each (also when a batch observes one twice), with their decided first
 // sighting, grouped by tenant in the order tenants were first met.
+//
+// A tenant's new ids are in the order rows first observe them (firstSeen
+// lists them so, and the dispatcher only leaves some out), so a row is the
+// first observation of a new id exactly when its id is the next of its
+// tenant's not met yet: no set of the batch's ids is needed (a map of
+// them, keyed by tenant and id, cost a first import of 1M resources about
+// 0.4 s of client CPU).
 func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs) (order []string, byTenant map[string][]engine.Resource) {
-	type key struct{ tenant, id string }
-	n := 0
-	for _, t := range newIDs {
-		n += len(t.ids)
-	}
-	isNew := make(map[key]bool, n)
-	for _, t := range newIDs {
-		for _, id := range t.ids {
-			isNew[key{t.tenantID, id}] = true
-		}
-	}
+	index := make(map[string]int, len(newIDs)) // tenant → its place in newIDs
+	rest := make([][]string, len(newIDs))      // each tenant's new ids not met yet
 	byTenant = make(map[string][]engine.Resource, len(newIDs))
-	for _, t := range newIDs {
+	for j, t := range newIDs {
+		index[t.tenantID], rest[j] = j, t.ids
 		byTenant[t.tenantID] = make([]engine.Resource, 0, len(t.ids))
 	}
+	j := -1 // the place of the last row's tenant (rows mostly share one)
 	for i := range rows {
 		r := &rows[i].r
-		if k := (key{r.TenantID, r.ID}); isNew[k] {
-			delete(isNew, k)
-			if len(byTenant[r.TenantID]) == 0 {
-				order = append(order, r.TenantID)
+		if j < 0 || newIDs[j].tenantID != r.TenantID {
+			var ok bool
+			if j, ok = index[r.TenantID]; !ok {
+				j = -1
+				continue
 			}
-			nr := *r
-			nr.FirstSeenAt = firstSeen[i]
-			byTenant[r.TenantID] = append(byTenant[r.TenantID], nr)
 		}
+		if len(rest[j]) == 0 || rest[j][0] != r.ID {
+			continue
+		}
+		rest[j] = rest[j][1:]
+		if len(byTenant[r.TenantID]) == 0 {
+			order = append(order, r.TenantID)
+		}
+		nr := *r
+		nr.FirstSeenAt = firstSeen[i]
+		byTenant[r.TenantID] = append(byTenant[r.TenantID], nr)
 	}
 	return order, byTenant
 }

@@ -37,6 +37,19 @@ func TestNewResources(t *testing.T) {
 			t.Errorf("tenant %s (-want +got)\n%s", tenant, diff)
 		}
 	}
+	// Ids left out of the list (new in an earlier batch of the write) are
+	// not announced, even where they come first.
+	order, byTenant = newResources(rows, first, []tenantIDs{{tenantID: "b", ids: []string{"3"}}, {tenantID: "a", ids: []string{"2", "4"}}})
+	if diff := cmp.Diff([]string{"a", "b"}, order); diff != "" {
+		t.Errorf("order (-want +got)\n%s", diff)
+	}
+	want = map[string][]engine.Resource{
+		"b": {res("b", "3", t0.Add(2))},
+		"a": {res("a", "2", t0.Add(1)), res("a", "4", t0.Add(4))},
+	}
+	if diff := cmp.Diff(want, byTenant); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
 }
 
 func TestNewResourceRowTags(t *testing.T) {
