@@ -168,6 +168,13 @@ func (v *jsonValidator) str() bool {
 	b := v.b
 	i := v.i + 1
 	for i < len(b) {
+		// The plain bytes, most of a string, in a loop of one test each.
+		for i < len(b) && jsonStrPlain[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return false
+		}
 		c := b[i]
 		switch {
 		case c == '"':
@@ -196,14 +203,21 @@ func (v *jsonValidator) str() bool {
 			default:
 				return false
 			}
-		case c < 0x20:
+		default: // a control character
 			return false
-		default:
-			i++
 		}
 	}
 	return false
 }
+
+// jsonStrPlain marks the bytes a JSON string holds as they are: all but
+// control characters, the quote and the backslash.
+var jsonStrPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

@@ -133,7 +133,7 @@ func BenchmarkValidJSON(b *testing.B) {
 	for _, bb := range []struct {
 		name string
 		f    func([]byte) bool
-	}{{"fast", ValidJSON}, {"encoding_json", json.Valid}} {
+	}{{"fast", ValidJSON}, {"strict", ValidJSONStrict}, {"encoding_json", json.Valid}} {
 		b.Run(bb.name, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
