@@ -415,7 +415,8 @@ type resourceScratch struct {
 	u64   []uint64
 	times []time.Time
 	// cols are the String column buffers of the last INSERT of whole rows,
-	// lent to the next (columnBuffers).
+	// lent to the next (columnBuffers): a batch's text, held as long as
+	// the scratch (an inserter's bulk write, or a ResourceWriter).
 	cols columnBuffers
 }
 
