@@ -74,7 +74,7 @@ func presizeStrings(b driver.Batch, i, rows, bytes int) {
 // to the collector, which an import runs near its soft memory limit
 // (cmd/fourd importGC). A columnBuffers lends the buffers of one INSERT's
 // String columns to the next INSERT of the same inserter instead: a first
-// import of 1M resources then took 27 collections instead of 29–30
+// import of 1M resources then took 26–27 collections instead of 30
 // (docs/benchmarks.md, issue 5). The buffers are taken back once the
 // batch's Send or Abort has returned: the driver has then encoded the
 // block into its connection's own buffer, and no longer reads the batch's.
