@@ -151,7 +151,28 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 	for range snapshotInserters {
 		wg.Go(func() {
 			var sc columnScratch
-			for b := range full {
+			// Armed while the sender has INSERTs open: the server drops
+			// an INSERT whose client stays silent past its
+			// receive_timeout, which a slow producer (few findings over a
+			// large inventory) can take to fill a batch.
+			idle := time.NewTimer(s.insertIdle)
+			defer idle.Stop()
+			for {
+				if !sc.open() {
+					idle.Stop()
+				}
+				var b *findingBatch
+				select {
+				case b = <-full:
+				case <-idle.C:
+					if err := sc.endInserts(); err != nil {
+						fail(err)
+					}
+					continue
+				}
+				if b == nil {
+					break // full is closed
+				}
 				select {
 				case <-failed:
 				default:
@@ -164,6 +185,7 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 				case free <- b:
 				default: // never blocks a sender
 				}
+				idle.Reset(s.insertIdle)
 			}
 			// Ended even after a failure: the server writes an open
 			// INSERT's blocks when it ends, and a failed snapshot's
@@ -351,6 +373,9 @@ func (o *openInsert) end() error {
 	}
 	return b.Send()
 }
+
+// open reports whether the sender has an INSERT open.
+func (sc *columnScratch) open() bool { return sc.findings.b != nil || sc.index.b != nil }
 
 // endInserts ends the sender's open INSERTs.
 func (sc *columnScratch) endInserts() error {

@@ -3,6 +3,7 @@ package clickhouse_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -99,5 +100,57 @@ func TestConcurrentSnapshotWritesShareThePool(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A sender's open INSERT waits on the server while the next batch fills,
+// and the server gives up on a client silent for longer than its
+// receive_timeout (300 s by default; 1 s here): an audit whose findings
+// come slowly (few findings over a large inventory, costly policies)
+// failed with "Timeout exceeded while receiving data from client". A
+// sender idle for half that ends its INSERTs; the snapshot reads back
+// whole.
+func TestSlowSnapshotProducerOutlastsReceiveTimeout(t *testing.T) {
+	ctx := context.Background()
+	db := "t_slow_" + fmt.Sprint(time.Now().UnixNano())
+	chtest.CreateDatabase(t, db)
+	t.Cleanup(func() { chtest.DropDatabase(t, db) })
+	s, err := clickhouse.Open(ctx, clickhouse.Config{URL: chtest.WithDatabase(t, chtest.URL(), db) + "?receive_timeout=1", BatchSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	aud := engine.NewID(engine.PrefixAudit, testNow)
+	const n = 700
+	var i int
+	paused := func(yield func(engine.Finding, error) bool) {
+		for f, err := range genFindings("ten_slow", n, testNow) {
+			// Pauses longer than receive_timeout with INSERTs open.
+			if i++; i == 201 || i == 401 {
+				time.Sleep(1500 * time.Millisecond)
+			}
+			if !yield(f, err) {
+				return
+			}
+		}
+	}
+	got, err := s.WriteSnapshot(ctx, "ten_slow", aud, paused)
+	if err != nil {
+		t.Fatalf("WriteSnapshot: %v", err)
+	}
+	if got != n {
+		t.Fatalf("WriteSnapshot wrote %d, want %d", got, n)
+	}
+	var want []engine.Finding
+	for f := range genFindings("ten_slow", n, testNow) {
+		f.AuditID = aud
+		want = append(want, f)
+	}
+	slices.SortFunc(want, listOrder)
+	if diff := gocmp.Diff(want, pageAll(t, s, "ten_slow", engine.FindingFilter{AuditID: aud}, 500)); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
 	}
 }
