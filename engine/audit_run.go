@@ -139,7 +139,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	finish := func(f Finding) Finding {
 		f.TenantID, f.AuditID, f.Status, f.LastSeenAt = a.TenantID, a.ID, StatusOpen, now
 		f.FirstSeenAt = now
-		if t, ok := firstSeen[f.ID]; ok {
+		if t, ok := firstSeen.at(f.ID); ok {
 			f.FirstSeenAt = t
 		}
 		if o, ok := accepted[f.ID]; ok {
@@ -321,16 +321,38 @@ func (s *Service) auditEvaluator(ctx context.Context, tenantID string, now time.
 // firstSeen maps every finding id of the previous snapshot to when it was
 // first seen, so that a finding keeps its age across audits. It holds one
 // small entry per finding, not the findings.
-func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (map[string]time.Time, error) {
-	out := map[string]time.Time{}
+func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (firstSeenIndex, error) {
+	out := firstSeenIndex{}
 	if prevID == "" {
 		return out, nil
 	}
 	err := s.cfg.Snapshots.FirstSeen(ctx, tenantID, prevID, func(id string, at time.Time) error {
-		out[id] = at
+		// A finding id is checked when it is written; one that is not
+		// could match no finding of this audit anyway.
+		if k, ok := ParseID(PrefixFinding, id); ok {
+			out[k] = at.UnixNano()
+		}
 		return nil
 	})
 	return out, err
+}
+
+// firstSeenIndex is when findings were first seen, by the 16 bytes their
+// ids encode: an entry of 24 bytes where an id string and a time.Time
+// took 72 (and a map of them, with the strings it kept, 138 MB of the
+// second audit's live heap for 1.5M findings; docs/benchmarks.md, issue 5).
+type firstSeenIndex map[[16]byte]int64
+
+func (x firstSeenIndex) at(id string) (time.Time, bool) {
+	k, ok := ParseID(PrefixFinding, id)
+	if !ok {
+		return time.Time{}, false
+	}
+	ns, ok := x[k]
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Unix(0, ns).UTC(), true
 }
 
 // auditProgress records progress and notices a cancellation.
