@@ -541,13 +541,16 @@ func (w *columnWriter) send() error {
 		return err
 	}
 	if w.open.blocks++; w.open.blocks < batchesPerInsert {
-		// The driver keeps a flushed column's buffers for the next
-		// block, which spares the client faulting in and collecting
-		// fresh ones for every batch (−12 to −15 % of loadgen's CPU).
-		// Held by both senders between batches, they add 110–160 MiB to
-		// an audit's peak RSS (docs/benchmarks.md, issue 2), which the
-		// second audit of 1M resources has room for since its first-seen
-		// times shrank.
+		// The driver keeps a flushed column's buffer for the next block.
+		// Held by both senders between batches, the text columns' buffers
+		// add 110–160 MiB to an audit's peak RSS for no gain measurable
+		// here (docs/benchmarks.md, issue 2): they are let go, and the
+		// next batch presizes its own.
+		for i := range w.col {
+			if raw := rawStringColumn(w.b, i); raw != nil {
+				raw.Buf, raw.Pos = nil, nil
+			}
+		}
 		return nil
 	}
 	return w.open.end()
