@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
@@ -41,13 +42,62 @@ func TestLogEvents(t *testing.T) {
 	if diff := cmp.Diff(given, events); diff != "" {
 		t.Errorf("LogEvents changed its argument (-want +got):\n%s", diff)
 	}
-	got, err := s.QueryStrings(ctx, `SELECT concat(tenant_id, ' ', id, ' ', type, ' ', formatDateTime(created_at, '%Y-%m-%dT%H:%M:%SZ'), ' ', data)
-		FROM events ORDER BY tenant_id, id`)
+	slices.Sort(want)
+	read := func(table string) []string {
+		t.Helper()
+		got, err := s.QueryStrings(ctx, `SELECT concat(tenant_id, ' ', id, ' ', type, ' ', formatDateTime(created_at, '%Y-%m-%dT%H:%M:%SZ'), ' ', data)
+		FROM `+table+` ORDER BY tenant_id, id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	// Through the buffer, the events are there at once; flushed (as the
+	// server does after 10 s or at shutdown), they are in events.
+	if diff := cmp.Diff(want, read("events_buffer")); diff != "" {
+		t.Errorf("event log through its buffer (-want +got):\n%s", diff)
+	}
+	if err := s.Exec(ctx, "OPTIMIZE TABLE events_buffer"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, read("events")); diff != "" {
+		t.Errorf("event log once flushed (-want +got):\n%s", diff)
+	}
+}
+
+// The buffer writes into the events table of its own database, named when
+// the migration ran: also once the server reattaches it from another
+// database's session, as it does at every start (with currentDatabase()
+// as its argument, the buffer then flushed into default.events).
+func TestEventsBufferTargetsItsDatabase(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	other, err := clickhouse.Open(ctx, clickhouse.Config{URL: chtest.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(want)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("event log (-want +got):\n%s", diff)
+	defer other.Close()
+	if other.Database() == s.Database() {
+		t.Fatal("the test database is the server's default")
+	}
+	for _, stmt := range []string{"DETACH TABLE " + s.Database() + ".events_buffer", "ATTACH TABLE " + s.Database() + ".events_buffer"} {
+		if err := other.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := engine.Event{ID: engine.NewID(engine.PrefixEvent, time.Now()), TenantID: "ten_a", Type: engine.EventResourceAdded,
+		CreatedAt: time.Now().UTC().Truncate(time.Second), Data: json.RawMessage(`{}`)}
+	if err := s.LogEvents(ctx, []engine.Event{ev}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Exec(ctx, "OPTIMIZE TABLE events_buffer"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.QueryStrings(ctx, "SELECT id FROM events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{ev.ID}, got); diff != "" {
+		t.Errorf("events of the store's database (-want +got):\n%s", diff)
 	}
 }

@@ -90,6 +90,7 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 			continue
 		}
 		for i, stmt := range m.statements {
+			stmt = strings.ReplaceAll(stmt, "{database}", quoteString(s.database))
 			if err := s.conn.Exec(ctx, stmt); err != nil && !columnAlreadyAdded(stmt, err) {
 				return fmt.Errorf("migration %s statement %d: %w", m.version, i+1, err)
 			}
@@ -108,6 +109,11 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 		s.log.Info("clickhouse migration applied", "version", m.version, "database", s.database)
 	}
 	return nil
+}
+
+// quoteString is s as a ClickHouse string literal.
+func quoteString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
 
 // columnAlreadyAdded reports whether stmt adds a column that exists (code

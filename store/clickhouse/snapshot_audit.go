@@ -267,9 +267,10 @@ func classifyChange(f engine.Finding, inPrev bool, prevSev engine.Severity, prev
 	return ch, true
 }
 
-// LogEvents copies events into the event log, in one batch sorted by the
-// table's key (so that the server skips its sort of the block, as for
-// findings), appended column by column.
+// LogEvents copies events into the event log, through its Buffer table
+// (migration 0011), in one batch sorted by the table's key (a batch larger
+// than the buffer holds goes straight to events, and the server then
+// skips its sort, as for findings), appended column by column.
 func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error) {
 	defer wrap(&err, "LogEvents(%d)", len(events))
 	if len(events) == 0 {
@@ -299,7 +300,7 @@ func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error
 		data[j] = unsafe.String(unsafe.SliceData(e.Data), len(e.Data))
 		size += len(e.Data)
 	}
-	b, err := s.prepareBatch(ctx, "INSERT INTO events (tenant_id, id, type, created_at, data)")
+	b, err := s.prepareBatch(ctx, "INSERT INTO events_buffer (tenant_id, id, type, created_at, data)")
 	if err != nil {
 		return err
 	}
