@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -108,5 +109,37 @@ func TestByteColumn(t *testing.T) {
 			t.Fatalf("cap of value 0 = %d, want %d", got, len("fnd_a"))
 		}
 		c.reset()
+	}
+}
+
+// BenchmarkGatherSorted is the sorted gather of a batch's string columns at
+// send time: 30-byte ids read in a random order from a batch of 100k and of
+// 500k rows, to measure what a larger batch costs a value once its columns
+// outgrow the caches (docs/benchmarks.md, session 8).
+func BenchmarkGatherSorted(b *testing.B) {
+	for _, n := range []int{100_000, 500_000} {
+		var col byteColumn
+		r := rand.New(rand.NewPCG(1, 2))
+		for range n {
+			col.add(fmt.Sprintf("fnd_%026x", r.Uint64()))
+		}
+		order := make([]sortEntry, n)
+		for i := range order {
+			order[i] = sortEntry{key: r.Uint64(), row: int32(i)}
+		}
+		order = radixSort(order, make([]sortEntry, n))
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dst := make([]byte, 0, len(col.data))
+			for b.Loop() {
+				dst = dst[:0]
+				for _, e := range order {
+					dst = append(dst, col.at(int(e.row))...)
+				}
+			}
+			if len(dst) != len(col.data) {
+				b.Fatalf("gathered %d bytes, want %d", len(dst), len(col.data))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
+		})
 	}
 }
