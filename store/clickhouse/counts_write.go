@@ -40,9 +40,9 @@ const countColumns = "tenant_id, audit_id, severity, dimension, status, resource
 func (s *Store) writeCounts(ctx context.Context, tenantID, auditID string, writtenAt time.Time, c *snapshotCounts) error {
 	if c.overflow {
 		return s.conn.Exec(ctx, `INSERT INTO finding_counts (`+countColumns+`)
-SELECT tenant_id, audit_id, severity, dimension, status, resource_type, account, region, rule_id, count(), any(written_at)
-FROM findings WHERE tenant_id = ? AND audit_id = ?
-GROUP BY tenant_id, audit_id, severity, dimension, status, resource_type, account, region, rule_id`, tenantID, auditID)
+SELECT ?, ?, severity, dimension, status, resource_type, account, region, rule_id, count(), any(written_at)
+FROM finding_rows WHERE snapshot = ?
+GROUP BY severity, dimension, status, resource_type, account, region, rule_id`, tenantID, auditID, snapshotKey(tenantID, auditID))
 	}
 	if len(c.groups) == 0 {
 		return nil

@@ -65,9 +65,6 @@ func (s *Store) QueryStrings(ctx context.Context, query string) ([]string, error
 	return out, rows.Err()
 }
 
-// FindingColumns is the column list findings are read with.
-const FindingColumns = findingColumns
-
 // TextID is textID of a finding's text.
 func TextID(f engine.Finding) uint64 { return textID(textOf(&f)) }
 
@@ -120,4 +117,13 @@ func (sc *ResourceScratch) StringBuffers() []*byte {
 		out = append(out, unsafe.SliceData(c.Buf[:cap(c.Buf)]))
 	}
 	return out
+}
+
+// ShareSnapshotKey makes every snapshot's key that of (tenantID, auditID)
+// until the test ends.
+func ShareSnapshotKey(t interface{ Cleanup(func()) }, tenantID, auditID string) {
+	orig := snapshotKey
+	key := orig(tenantID, auditID)
+	snapshotKey = func(string, string) uint64 { return key }
+	t.Cleanup(func() { snapshotKey = orig })
 }

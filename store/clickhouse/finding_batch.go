@@ -343,12 +343,12 @@ func resourceHash(resourceID string) uint64 {
 	return city.CH64(unsafe.Slice(unsafe.StringData(resourceID), len(resourceID)))
 }
 
-// snapshotKey is the resource index's key of a snapshot: ClickHouse's
-// cityHash64(concat(tenant_id, '\0', audit_id)). An audit id holds no NUL
-// (checkSnapshotIDs), so distinct snapshots hash distinct strings; readers
-// filter the findings on the ids themselves, so a key two snapshots share
-// by chance costs a wasted read, never a wrong row.
-func snapshotKey(tenantID, auditID string) uint64 {
+// snapshotKey is the key of a snapshot in finding_rows and the resource
+// index: ClickHouse's cityHash64(concat(tenant_id, '\0', audit_id)). An
+// audit id holds no NUL (checkSnapshotIDs), so distinct snapshots hash
+// distinct strings, and no snapshot is written under a key that another
+// has (checkSnapshotKey). A variable, so that a test can make two share one.
+var snapshotKey = func(tenantID, auditID string) uint64 {
 	var stack [128]byte
 	b := append(append(append(stack[:0], tenantID...), 0), auditID...)
 	return city.CH64(b)

@@ -285,8 +285,8 @@ func (s *Store) eachText(ctx context.Context, tenantID string, ids []uint64, set
 // stream needs no second query while its rows are open.
 func (s *Store) snapshotTexts(ctx context.Context, tenantID, auditID string) (map[uint64]findingText, error) {
 	var ids []uint64
-	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM findings WHERE tenant_id = ? AND audit_id = ?",
-		args: []any{tenantID, auditID}}, func(sc scanner) error {
+	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM finding_rows WHERE snapshot = ?",
+		args: []any{snapshotKey(tenantID, auditID)}}, func(sc scanner) error {
 		var id uint64
 		err := sc.Scan(&id)
 		ids = append(ids, id)

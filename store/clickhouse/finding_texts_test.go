@@ -2,6 +2,7 @@ package clickhouse_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -36,10 +37,10 @@ func TestTextIDKnownAnswer(t *testing.T) {
 }
 
 // Rows written before finding_texts carry their text inline (text_id 0).
-// A snapshot holding such rows beside new ones (as CarryForward makes
-// them) reads right through every path: pages, a single finding, the
-// stream, the diff and the reports' rule totals. Each tenant reads its own
-// texts only.
+// Migration 0012 moves a snapshot holding such rows beside new ones (as
+// CarryForward made them) from findings to finding_rows, and it reads
+// right through every path: pages, a single finding, the stream, the diff
+// and the reports' rule totals. Each tenant reads its own texts only.
 func TestFindingTextsOldAndNewRows(t *testing.T) {
 	s := chtest.New(t)
 	ctx := context.Background()
@@ -65,8 +66,10 @@ func TestFindingTextsOldAndNewRows(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Turn a third of tenant A's rows into old-style rows: inline text,
-	// text_id 0 (what rows written before migration 0005 look like).
+	// Both snapshots as the findings table of before migration 0012 held
+	// them, a third of tenant A's rows old-style: inline text, text_id 0
+	// (rows written before migration 0005). Then 0012 runs again and moves
+	// them into finding_rows.
 	old := map[string]bool{}
 	for i, f := range a.findings {
 		if i%3 == 0 {
@@ -77,12 +80,29 @@ func TestFindingTextsOldAndNewRows(t *testing.T) {
 	for id := range old {
 		oldIDs = append(oldIDs, "'"+id+"'")
 	}
-	mustExec(t, s, "INSERT INTO findings ("+clickhouse.FindingColumns+", written_at) SELECT tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution, "+
-		"resource_id, rule_id, resource_type, provider, account, region, concat('old ', rule_id), 'old description', 'old remediation', evidence, ['old-ctl'], "+
-		"first_seen_at, last_seen_at, resolved_at, toUInt64(0), written_at FROM findings WHERE tenant_id = 'ten_a' AND id IN ("+strings.Join(oldIDs, ", ")+")")
-	mustExec(t, s, "ALTER TABLE findings DELETE WHERE tenant_id = 'ten_a' AND text_id != 0 AND id IN ("+strings.Join(oldIDs, ", ")+")")
+	isOld := "id IN (" + strings.Join(oldIDs, ", ") + ") AND snapshot = " + fmt.Sprint(clickhouse.SnapshotKey("ten_a", aud))
+	for _, tenant := range []string{"ten_a", "ten_b"} {
+		mustExec(t, s, "INSERT INTO findings (tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution, "+
+			"resource_id, rule_id, resource_type, provider, account, region, title, description, remediation, evidence, compliance, "+
+			"first_seen_at, last_seen_at, resolved_at, text_id, written_at) "+
+			"SELECT '"+tenant+"', '"+aud+"', sev_order, id, severity, dimension, status, resolution, resource_id, rule_id, resource_type, "+
+			"provider, account, region, if("+isOld+", concat('old ', rule_id), ''), if("+isOld+", 'old description', ''), "+
+			"if("+isOld+", 'old remediation', ''), evidence, if("+isOld+", ['old-ctl'], emptyArrayString()), "+
+			"first_seen_at, last_seen_at, resolved_at, if("+isOld+", toUInt64(0), text_id), written_at "+
+			"FROM finding_rows WHERE snapshot = "+fmt.Sprint(clickhouse.SnapshotKey(tenant, aud)))
+	}
+	mustExec(t, s, "ALTER TABLE schema_migrations DELETE WHERE version = '0012_finding_rows'")
 	if err := s.WaitForMutations(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var legacy, moved uint64
+	mustQueryRow(t, s, "SELECT count() FROM findings", &legacy)
+	mustQueryRow(t, s, "SELECT count() FROM finding_rows", &moved)
+	if legacy != moved || moved != uint64(len(a.findings)+len(bWant)) {
+		t.Fatalf("migration 0012 moved %d rows of %d; want %d", moved, legacy, len(a.findings)+len(bWant))
 	}
 	want := slices.Clone(a.findings)
 	for i := range want {

@@ -23,6 +23,12 @@ func (c *conds) add(expr string, args ...any) {
 
 func (c *conds) sql() string { return strings.Join(c.exprs, " AND ") }
 
+// addSnapshot adds the condition that selects the snapshot of tenantID and
+// auditID in finding_rows (by its key: see checkSnapshotKey).
+func addSnapshot(c *conds, tenantID, auditID string) {
+	c.add("snapshot = ?", snapshotKey(tenantID, auditID))
+}
+
 // addFindingFilter adds the filter's conditions on the columns that both
 // findings and finding_counts have (everything but resource_id).
 func addFindingFilter(c *conds, f engine.FindingFilter) {
@@ -106,8 +112,7 @@ type bucketPageQuery struct {
 func (q bucketPageQuery) toSQL() (string, []any) {
 	pre, args := prewhere(q.filter)
 	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	c.add("audit_id = ?", q.auditID)
+	addSnapshot(&c, q.tenantID, q.auditID)
 	c.add("sev_order = ?", uint8(q.bucket))
 	if q.lo != "" {
 		if q.loInclusive {
@@ -122,7 +127,7 @@ func (q bucketPageQuery) toSQL() (string, []any) {
 	f := q.filter
 	f.Severity = "" // the bucket is the severity
 	addPageFilter(&c, f, q.forced)
-	sql := "SELECT " + findingColumns + " FROM findings" + pre + " WHERE " + c.sql() +
+	sql := "SELECT " + findingColumns + " FROM finding_rows" + pre + " WHERE " + c.sql() +
 		" ORDER BY id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
 }
@@ -141,14 +146,13 @@ type scanPageQuery struct {
 func (q scanPageQuery) toSQL() (string, []any) {
 	pre, args := prewhere(q.filter)
 	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	c.add("audit_id = ?", q.auditID)
+	addSnapshot(&c, q.tenantID, q.auditID)
 	if q.after != nil {
 		o := uint8(numBuckets - q.after.SeverityRank)
 		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
 	}
 	addPageFilter(&c, q.filter, q.forced)
-	sql := "SELECT " + findingColumns + " FROM findings" + pre + " WHERE " + c.sql() +
+	sql := "SELECT " + findingColumns + " FROM finding_rows" + pre + " WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
 }
@@ -161,13 +165,13 @@ type getFindingQuery struct {
 }
 
 func (q getFindingQuery) toSQL() (string, []any) {
-	args := []any{q.id, q.tenantID, q.auditID}
+	args := []any{q.id, snapshotKey(q.tenantID, q.auditID)}
 	alts := make([]string, numBuckets)
 	for b := range numBuckets {
 		alts[b] = "(sev_order = ? AND id = ?)"
 		args = append(args, uint8(b), q.id)
 	}
-	return "SELECT " + findingColumns + " FROM findings PREWHERE id = ? WHERE tenant_id = ? AND audit_id = ? AND (" +
+	return "SELECT " + findingColumns + " FROM finding_rows PREWHERE id = ? WHERE snapshot = ? AND (" +
 		strings.Join(alts, " OR ") + ") LIMIT 1", args
 }
 
@@ -198,14 +202,18 @@ func (q countQuery) fromRows() bool { return q.filter.ResourceID != "" }
 func (q countQuery) toSQL() (string, []any) {
 	table, agg, pre, args := "finding_counts", "sum(n)", "", []any(nil)
 	if q.fromRows() {
-		table, agg = "findings", "count()"
+		table, agg = "finding_rows", "count()"
 		if q.keys == nil {
 			pre, args = prewhere(q.filter)
 		}
 	}
 	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	c.add("audit_id = ?", q.auditID)
+	if q.fromRows() {
+		addSnapshot(&c, q.tenantID, q.auditID)
+	} else {
+		c.add("tenant_id = ?", q.tenantID)
+		c.add("audit_id = ?", q.auditID)
+	}
 	if q.keys != nil {
 		c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
 		c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)

@@ -59,7 +59,7 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 		return s.listByResource(ctx, q, out)
 	}
 	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
-		return s.queryFindings(ctx, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
+		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
 			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, after: q.After, limit: q.Limit}, out)
 	}
 	totals, err := s.bucketTotals(ctx, q.TenantID, q.Filter)
@@ -96,7 +96,7 @@ func (s *Store) pageBucket(ctx context.Context, q engine.FindingQuery, b int, lo
 		}
 		before := len(out)
 		var err error
-		out, err = s.queryFindings(ctx, bucketPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter,
+		out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, bucketPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter,
 			forced: forced{q.ForceResolved, q.ForceOpen}, bucket: b, lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, out)
 		if err != nil {
 			return nil, err
@@ -135,9 +135,9 @@ func validateFindingQuery(tenantID string, f engine.FindingFilter) error {
 // sqlQuery is a query struct.
 type sqlQuery interface{ toSQL() (string, []any) }
 
-// queryFindings runs a query selecting findingColumns of one tenant's
-// findings and appends the rows, their texts filled in.
-func (s *Store) queryFindings(ctx context.Context, q sqlQuery, out []engine.Finding) ([]engine.Finding, error) {
+// queryFindings runs a query selecting findingColumns of the snapshot of
+// tenantID and auditID and appends the rows, their texts filled in.
+func (s *Store) queryFindings(ctx context.Context, tenantID, auditID string, q sqlQuery, out []engine.Finding) ([]engine.Finding, error) {
 	text, args := q.toSQL()
 	rows, err := s.conn.Query(ctx, text, args...)
 	if err != nil {
@@ -147,7 +147,7 @@ func (s *Store) queryFindings(ctx context.Context, q sqlQuery, out []engine.Find
 	start := len(out)
 	var ids []uint64
 	for rows.Next() {
-		f, id, err := scanFinding(rows)
+		f, id, err := scanFinding(rows, tenantID, auditID)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +158,7 @@ func (s *Store) queryFindings(ctx context.Context, q sqlQuery, out []engine.Find
 		return nil, err
 	}
 	if len(ids) > 0 {
-		if err := s.fillTexts(ctx, out[start].TenantID, out[start:], ids); err != nil {
+		if err := s.fillTexts(ctx, tenantID, out[start:], ids); err != nil {
 			return nil, err
 		}
 	}
@@ -175,7 +175,7 @@ func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	text, args := getFindingQuery{tenantID: tenantID, auditID: auditID, id: id}.toSQL()
-	f, textID, err := scanFinding(s.conn.QueryRow(ctx, text, args...))
+	f, textID, err := scanFinding(s.conn.QueryRow(ctx, text, args...), tenantID, auditID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return engine.Finding{}, engine.ErrNotFound("finding", id)
 	}

@@ -92,6 +92,9 @@ func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, fin
 // prepareSnapshot refuses a snapshot that is complete and removes the rows
 // a failed earlier attempt left, waiting until they are gone.
 func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) error {
+	if err := s.checkSnapshotKey(ctx, tenantID, auditID); err != nil {
+		return err
+	}
 	var done uint64
 	if err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_snapshots WHERE tenant_id = ? AND audit_id = ?`,
 		tenantID, auditID).Scan(&done); err != nil {
@@ -101,8 +104,8 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 		return engine.Errorf(engine.CodeConflict, "the findings of audit %s are already written", auditID)
 	}
 	var left uint64
-	if err := s.conn.QueryRow(ctx, `SELECT count() FROM findings WHERE tenant_id = ? AND audit_id = ?`,
-		tenantID, auditID).Scan(&left); err != nil {
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_rows WHERE snapshot = ?`,
+		snapshotKey(tenantID, auditID)).Scan(&left); err != nil {
 		return err
 	}
 	if left == 0 {
@@ -114,6 +117,33 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 	return s.waitForMutations(ctx)
 }
 
+// checkSnapshotKey refuses to write into a snapshot whose key
+// (snapshotKey) a complete snapshot of another tenant or audit has:
+// finding_rows and the resource index know a snapshot by its key alone,
+// and its readers by the tenant and audit they ask for. Two snapshots
+// share a key with a chance of 2^-64 a pair; this makes sure that they
+// never share rows.
+func (s *Store) checkSnapshotKey(ctx context.Context, tenantID, auditID string) error {
+	taken, err := s.snapshotKeyTaken(ctx, tenantID, auditID)
+	if err != nil {
+		return err
+	}
+	if taken {
+		return fmt.Errorf("the snapshot key of audit %s is another snapshot's: not written", auditID)
+	}
+	return nil
+}
+
+// snapshotKeyTaken reports whether a complete snapshot of another tenant or
+// audit has the key of this one.
+func (s *Store) snapshotKeyTaken(ctx context.Context, tenantID, auditID string) (bool, error) {
+	var other uint64
+	err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_snapshots
+WHERE cityHash64(concat(tenant_id, '\0', audit_id)) = ? AND (tenant_id != ? OR audit_id != ?)`,
+		snapshotKey(tenantID, auditID), tenantID, auditID).Scan(&other)
+	return other > 0, err
+}
+
 // insertFindings validates the findings into batches in this goroutine and
 // sends full batches on snapshotInserters goroutines. The first error stops
 // everything and is returned once every send has finished, so that a
@@ -122,6 +152,9 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 // counts, when not nil, gathers the snapshot's counts.
 func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, writtenAt time.Time,
 	findings iter.Seq2[engine.Finding, error], counts *snapshotCounts) (int64, error) {
+	if err := s.checkSnapshotKey(ctx, tenantID, auditID); err != nil {
+		return 0, err
+	}
 	select {
 	case s.snapshotSlots <- struct{}{}:
 		defer func() { <-s.snapshotSlots }()
@@ -296,8 +329,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
 	}
-	w.constString(consts.tenantID)
-	w.constString(consts.auditID)
+	constant(w, &sc.u64, snapshotKey(consts.tenantID, consts.auditID))
 	gather(w, &sc.u8, b.sevOrder)
 	w.strings(&b.id)
 	gather(w, &sc.i8, b.severity)
@@ -476,26 +508,6 @@ func (w *columnWriter) coded(codes []uint32, values []string) {
 	w.append(i, strs)
 }
 
-func (w *columnWriter) constString(v string) {
-	i := w.next()
-	if i < 0 {
-		return
-	}
-	if raw := rawStringColumn(w.b, i); raw != nil {
-		raw.Buf = slices.Grow(raw.Buf, len(v)*len(w.order))
-		raw.Pos = slices.Grow(raw.Pos, len(w.order))
-		for range w.order {
-			raw.Append(v)
-		}
-		return
-	}
-	strs := w.scratchStrings()
-	for j := range strs {
-		strs[j] = v
-	}
-	w.append(i, strs)
-}
-
 func (w *columnWriter) scratchStrings() []string {
 	w.sc.strs = slices.Grow(w.sc.strs[:0], len(w.order))[:len(w.order)]
 	return w.sc.strs
@@ -558,9 +570,8 @@ func (w *columnWriter) send() error {
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)"
 
-// insertFindingsSQL writes a snapshot's rows, their rule texts by text_id
-// (the inline text columns keep their empty defaults).
-const insertFindingsSQL = `INSERT INTO findings (tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution,
+// insertFindingsSQL writes a snapshot's rows, their rule texts by text_id.
+const insertFindingsSQL = `INSERT INTO finding_rows (snapshot, sev_order, id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
 resolved_at, written_at)`
 
@@ -592,13 +603,19 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 // first so that it is never complete with rows missing.
 func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
 	s.totals.forget()
+	// Rows under a key that another snapshot has are that snapshot's:
+	// this one was refused before it wrote any (checkSnapshotKey).
+	taken, err := s.snapshotKeyTaken(ctx, tenantID, auditID)
+	if err != nil {
+		return err
+	}
 	var errs []error
 	for _, table := range snapshotTables {
 		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
-		if table == "finding_resource_index" {
-			// Keyed by snapshotKey alone. Two snapshots share a key with a
-			// chance of 2^-64 a pair; were they to, this would also drop
-			// the other's index rows, and its resource filter miss them.
+		if table == "finding_resource_index" || table == "finding_rows" {
+			if taken {
+				continue
+			}
 			where, args = "snapshot = ?", []any{snapshotKey(tenantID, auditID)}
 		}
 		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE "+where, args...); err != nil {

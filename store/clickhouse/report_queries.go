@@ -36,8 +36,7 @@ func groupSetOf[T ~string](xs []T) any {
 // openRows is the WHERE clause of a read of a scope's open finding rows.
 func openRows(scope engine.ReportScope) conds {
 	var c conds
-	c.add("tenant_id = ?", scope.TenantID)
-	c.add("audit_id = ?", scope.AuditID)
+	addSnapshot(&c, scope.TenantID, scope.AuditID)
 	addReportFilters(&c, scope.Filters)
 	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen}, forced{resolved: scope.ForceResolved, open: scope.ForceOpen})
 	return c
@@ -79,7 +78,7 @@ type topResourcesQuery struct {
 func (q topResourcesQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	return "SELECT resource_id, any(resource_type), any(account), any(region), count(), sum(" + severityWeight() +
-		") AS w, toString(max(severity)) FROM findings WHERE " + c.sql() +
+		") AS w, toString(max(severity)) FROM finding_rows WHERE " + c.sql() +
 		" GROUP BY resource_id ORDER BY w DESC, resource_id LIMIT ?", append(c.args, q.limit)
 }
 
@@ -98,7 +97,7 @@ func (q costByRuleQuery) toSQL() (string, []any) {
 	)
 	price := "if(" + hasUSD + ", visitParamExtractFloat(evidence, 'estimated_monthly_usd'), visitParamExtractFloat(evidence, 'estimated_monthly_saving_usd'))"
 	return "SELECT rule_id, " + ruleText("title") + ", max(text_id), count(), countIf(" + hasUSD + " OR " + hasSave + "), sumIf(" + price + ", " +
-		hasUSD + " OR " + hasSave + ") FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY rule_id", c.args
+		hasUSD + " OR " + hasSave + ") FROM finding_rows WHERE " + c.sql() + " GROUP BY rule_id ORDER BY rule_id", c.args
 }
 
 // prodResources selects the ids of the tenant's production resources, by
@@ -122,7 +121,7 @@ func (q ruleTotalsQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	return "SELECT rule_id, " + ruleText("title") + ", " + ruleText("remediation") + ", max(text_id), toString(max(severity)), toString(any(dimension)), count(), " +
 			"uniqExact(resource_id) AS resources, uniqExactIf(resource_id, resource_id IN (" + prodResources() + ")) AS prod " +
-			"FROM findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
+			"FROM finding_rows WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
 		append([]any{q.scope.TenantID}, c.args...)
 }
 
@@ -137,7 +136,7 @@ type affectedQuery struct {
 func (q affectedQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	c.add("rule_id IN ?", groupSet(q.ruleIDs))
-	return "SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM findings WHERE " +
+	return "SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM finding_rows WHERE " +
 		c.sql() + " ORDER BY rule_id, sev_order, resource_id, id LIMIT ? BY rule_id", append(c.args, q.perRule)
 }
 

@@ -81,12 +81,11 @@ type byKeysPageQuery struct {
 
 func (q byKeysPageQuery) toSQL() (string, []any) {
 	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	c.add("audit_id = ?", q.auditID)
+	addSnapshot(&c, q.tenantID, q.auditID)
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
 	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
 	addPageFilter(&c, q.filter, q.forced)
-	return "SELECT " + findingColumns + " FROM findings WHERE " + c.sql() +
+	return "SELECT " + findingColumns + " FROM finding_rows WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
 }
 
@@ -123,7 +122,7 @@ func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out [
 		if err != nil || len(keys) == 0 {
 			return out, err
 		}
-		if out, err = s.queryFindings(ctx, byKeysPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
+		if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
 			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, keys: keys, limit: q.Limit - len(out)}, out); err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"strings"
 	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -87,11 +88,11 @@ func TestResourceKeysOldTablesAndCollisions(t *testing.T) {
 	// X's hash.
 	key := clickhouse.SnapshotKey("ten_a", aud)
 	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
-		"SELECT %d, %d, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' AND id = '%s'",
-		key, clickhouse.ResourceHash(x.ResourceID), y.ID))
+		"SELECT %d, %d, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d AND id = '%s'",
+		key, clickhouse.ResourceHash(x.ResourceID), key, y.ID))
 	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
-		"SELECT %d, %d, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_b' ORDER BY sev_order, id",
-		key, clickhouse.ResourceHash(x.ResourceID)))
+		"SELECT %d, %d, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d ORDER BY sev_order, id",
+		key, clickhouse.ResourceHash(x.ResourceID), clickhouse.SnapshotKey("ten_b", other)))
 	check("with collisions")
 	if got := pageAll(t, s, "ten_b", engine.FindingFilter{AuditID: other, ResourceID: b.findings[0].ResourceID}, 50); len(got) == 0 {
 		t.Fatal("the other tenant's snapshot lost its resource filter")
@@ -99,18 +100,56 @@ func TestResourceKeysOldTablesAndCollisions(t *testing.T) {
 
 	// The snapshot's keys as snapshots written before the index have them:
 	// by resource hash (migration 0006), then by resource id (0003).
-	mustExec(t, s, "INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at) "+
-		"SELECT tenant_id, audit_id, cityHash64(resource_id) AS h, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' ORDER BY h, sev_order, id")
+	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at) "+
+		"SELECT 'ten_a', '%s', cityHash64(resource_id) AS h, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d ORDER BY h, sev_order, id", aud, key))
 	mustExec(t, s, fmt.Sprintf("ALTER TABLE finding_resource_index DELETE WHERE snapshot = %d", key))
 	if err := s.WaitForMutations(ctx); err != nil {
 		t.Fatal(err)
 	}
 	check("finding_resource_keys")
-	mustExec(t, s, "INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at) "+
-		"SELECT tenant_id, audit_id, resource_id, sev_order, id, written_at FROM findings WHERE tenant_id = 'ten_a' ORDER BY resource_id, sev_order, id")
+	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at) "+
+		"SELECT 'ten_a', '%s', resource_id, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d ORDER BY resource_id, sev_order, id", aud, key))
 	mustExec(t, s, "ALTER TABLE finding_resource_keys DELETE WHERE tenant_id = 'ten_a'")
 	if err := s.WaitForMutations(ctx); err != nil {
 		t.Fatal(err)
 	}
 	check("finding_resources")
+}
+
+// finding_rows knows a snapshot by its key alone: a snapshot whose key a
+// complete snapshot of another tenant has is refused, whichever way it is
+// written, and neither the refusal's cleanup nor a DropSnapshot of it
+// touches the other's rows.
+func TestSnapshotKeyOfAnotherSnapshotRefused(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	audB := engine.NewID(engine.PrefixAudit, testNow)
+	b := mustWriteSnapshot(t, s, "ten_b", audB, 120)
+	clickhouse.ShareSnapshotKey(t, "ten_b", audB)
+	audA := engine.NewID(engine.PrefixAudit, testNow.Add(time.Minute))
+	if _, err := s.WriteSnapshot(ctx, "ten_a", audA, genFindings("ten_a", 30, testNow)); err == nil ||
+		!strings.Contains(err.Error(), "another snapshot's") {
+		t.Errorf("WriteSnapshot under ten_b's key: %v; want a refusal", err)
+	}
+	if _, err := s.AppendSnapshot(ctx, "ten_a", audA, genFindings("ten_a", 30, testNow)); err == nil {
+		t.Error("AppendSnapshot under ten_b's key was accepted")
+	}
+	if err := s.CarryForward(ctx, "ten_a", audB, audA, testNow, testNow); err == nil {
+		t.Error("CarryForward under ten_b's key was accepted")
+	}
+	if err := s.DropSnapshot(ctx, "ten_a", audA); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitForMutations(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageAll(t, s, "ten_b", engine.FindingFilter{AuditID: audB}, 50); !gocmp.Equal(b.findings, got) {
+		t.Errorf("ten_b's snapshot reads %d findings, want its %d", len(got), len(b.findings))
+	}
+	if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: audA}, 50); len(got) != 0 {
+		t.Errorf("ten_a reads %d findings of a refused snapshot", len(got))
+	}
+	if n := indexRows(t, s, "ten_b", audB); n != uint64(len(b.findings)) {
+		t.Errorf("ten_b's resource index holds %d keys, want %d", n, len(b.findings))
+	}
 }

@@ -10,7 +10,7 @@ import (
 // snapshotTables are the tables a snapshot has rows in, all partitioned by
 // the month it was written.
 var snapshotTables = []string{"finding_snapshots", "finding_counts", "finding_resources", "finding_resource_keys",
-	"finding_resource_index", "findings"}
+	"finding_resource_index", "finding_rows", "findings"}
 
 // DropMonthsBefore drops, for every tenant, the snapshots written in the
 // calendar months (UTC) before the month of t, by dropping whole partitions:

@@ -70,7 +70,7 @@ func TestDropSnapshot(t *testing.T) {
 	}
 	for {
 		var rows uint64
-		mustQueryRow(t, s, "SELECT count() FROM findings WHERE audit_id = '"+drop+"'", &rows)
+		mustQueryRow(t, s, fmt.Sprintf("SELECT count() FROM finding_rows WHERE snapshot = %d", clickhouse.SnapshotKey("ten_a", drop)), &rows)
 		if rows == 0 || time.Now().After(deadline) {
 			if rows != 0 {
 				t.Fatalf("%d rows of the dropped snapshot remain", rows)

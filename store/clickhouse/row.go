@@ -61,27 +61,29 @@ func severityOfOrder(o int) engine.Severity {
 // numBuckets is the number of severity buckets (sev_order 0..4).
 var numBuckets = len(engine.Severities)
 
-// findingColumns is the column list findings are read (and copied) with, in
-// the order of scanFinding. A row's text is inline (title … compliance)
-// when its text_id is 0, else in finding_texts (see finding_texts.go).
-const findingColumns = `tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution,
+// findingColumns is the column list findings are read with from
+// finding_rows, in the order of scanFinding. A row's text is in
+// finding_texts (see finding_texts.go); the inline text columns, aliases
+// of nothing there, are for rows whose text_id is 0 (none since 0012).
+const findingColumns = `sev_order, id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
 evidence, compliance, first_seen_at, last_seen_at, resolved_at, text_id`
 
 // scanner is what rows and row values share.
 type scanner interface{ Scan(dest ...any) error }
 
-// scanFinding reads one row selected with findingColumns, and its text id:
-// when not 0, the finding's text is still to be filled in (fillTexts).
-func scanFinding(sc scanner) (engine.Finding, uint64, error) {
+// scanFinding reads one row selected with findingColumns from the snapshot
+// of tenantID and auditID, and its text id: when not 0, the finding's text
+// is still to be filled in (fillTexts).
+func scanFinding(sc scanner, tenantID, auditID string) (engine.Finding, uint64, error) {
 	var (
-		f                         engine.Finding
+		f                         = engine.Finding{TenantID: tenantID, AuditID: auditID}
 		sevOrd                    uint8
 		sev, dim, status, res, ev string
 		first, last, resolved     time.Time
 		textID                    uint64
 	)
-	err := sc.Scan(&f.TenantID, &f.AuditID, &sevOrd, &f.ID, &sev, &dim, &status, &res,
+	err := sc.Scan(&sevOrd, &f.ID, &sev, &dim, &status, &res,
 		&f.ResourceID, &f.RuleID, &f.ResourceType, &f.Provider, &f.Account, &f.Region,
 		&f.Title, &f.Description, &f.Remediation, &ev, &f.Compliance, &first, &last, &resolved, &textID)
 	if err != nil {

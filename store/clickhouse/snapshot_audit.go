@@ -75,28 +75,33 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	}
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
-	const absent = `tenant_id = ? AND audit_id = ? AND id NOT IN (SELECT id FROM findings WHERE tenant_id = ? AND audit_id = ?)`
+	if err := s.checkSnapshotKey(ctx, tenantID, auditID); err != nil {
+		return err
+	}
+	const absent = `snapshot = ? AND id NOT IN (SELECT id FROM finding_rows WHERE snapshot = ?)`
 	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
 	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
+	prev, snap := snapshotKey(tenantID, prevID), snapshotKey(tenantID, auditID)
 	// The keys first, while the findings they name are still absent from
 	// auditID; sorted by the index's key (see sendFindingBatch).
 	if err := s.conn.Exec(ctx, `INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)
 SELECT ?, cityHash64(resource_id) AS h, sev_order, id, toDateTime(?, 'UTC')
-FROM findings WHERE `+carried+`
+FROM finding_rows WHERE `+carried+`
 ORDER BY h, sev_order, id`,
-		snapshotKey(tenantID, auditID), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix()); err != nil {
+		snap, auditTime(auditID).Unix(), prev, snap, keep.Unix()); err != nil {
 		return err
 	}
-	err = s.conn.Exec(ctx, `INSERT INTO findings (`+findingColumns+`, written_at)
-SELECT tenant_id, ?, sev_order, id, severity, dimension,
+	err = s.conn.Exec(ctx, `INSERT INTO finding_rows (snapshot, sev_order, id, severity, dimension, status, resolution,
+  resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
+  resolved_at, written_at)
+SELECT ?, sev_order, id, severity, dimension,
   CAST('resolved' AS Enum8('open' = 1, 'resolved' = 2)),
   if(status = 'open', 'fixed', resolution),
-  resource_id, rule_id, resource_type, provider, account, region, title, description, remediation,
-  evidence, compliance, first_seen_at, last_seen_at,
-  if(status = 'open', toDateTime(?, 'UTC'), resolved_at), text_id,
+  resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
+  if(status = 'open', toDateTime(?, 'UTC'), resolved_at),
   toDateTime(?, 'UTC')
-FROM findings WHERE `+carried,
-		auditID, at.Unix(), auditTime(auditID).Unix(), tenantID, prevID, tenantID, auditID, keep.Unix())
+FROM finding_rows WHERE `+carried,
+		snap, at.Unix(), auditTime(auditID).Unix(), prev, snap, keep.Unix())
 	return err
 }
 
@@ -109,8 +114,8 @@ func (s *Store) FirstSeen(ctx context.Context, tenantID, auditID string, fn func
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	rows, err := s.conn.Query(ctx, `SELECT id, first_seen_at FROM findings
-WHERE tenant_id = ? AND audit_id = ? AND (status = 'open' OR resolution = 'accepted_risk')`, tenantID, auditID)
+	rows, err := s.conn.Query(ctx, `SELECT id, first_seen_at FROM finding_rows
+WHERE snapshot = ? AND (status = 'open' OR resolution = 'accepted_risk')`, snapshotKey(tenantID, auditID))
 	if err != nil {
 		return err
 	}
@@ -138,8 +143,8 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
 	var n uint64
-	if err := s.conn.QueryRow(ctx, `SELECT count() FROM findings WHERE tenant_id = ? AND audit_id = ?`,
-		tenantID, auditID).Scan(&n); err != nil {
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_rows WHERE snapshot = ?`,
+		snapshotKey(tenantID, auditID)).Scan(&n); err != nil {
 		return err
 	}
 	at := auditTime(auditID)
@@ -158,9 +163,9 @@ func (s *Store) GetFindings(ctx context.Context, tenantID, auditID string, ids [
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 1000)]
 		ids = ids[len(chunk):]
-		out, err = s.queryFindings(ctx, rawQuery{
-			sql:  "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND id IN ?",
-			args: []any{tenantID, auditID, groupSet(chunk)}}, out)
+		out, err = s.queryFindings(ctx, tenantID, auditID, rawQuery{
+			sql:  "SELECT " + findingColumns + " FROM finding_rows WHERE snapshot = ? AND id IN ?",
+			args: []any{snapshotKey(tenantID, auditID), groupSet(chunk)}}, out)
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +214,7 @@ func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID str
 			var inPrev uint8
 			f, id, err := scanFinding(scanFunc(func(dest ...any) error {
 				return rows.Scan(append(dest, &prevSev, &prevStatus, &inPrev)...)
-			}))
+			}), tenantID, auditID)
 			if err == nil {
 				err = applyText(&f, id, texts)
 			}
@@ -240,15 +245,15 @@ type diffQuery struct{ tenantID, prevID, auditID string }
 
 func (q diffQuery) toSQL() (string, []any) {
 	if q.prevID == "" {
-		return "SELECT " + findingColumns + ", 'info', 'open', toUInt8(0) FROM findings " +
-			"WHERE tenant_id = ? AND audit_id = ? AND status = 'open'", []any{q.tenantID, q.auditID}
+		return "SELECT " + findingColumns + ", 'info', 'open', toUInt8(0) FROM finding_rows " +
+			"WHERE snapshot = ? AND status = 'open'", []any{snapshotKey(q.tenantID, q.auditID)}
 	}
 	return "SELECT " + findingColumns + `, prev_severity, prev_status, in_prev
-FROM (SELECT ` + findingColumns + ` FROM findings WHERE tenant_id = ? AND audit_id = ?)
+FROM (SELECT ` + findingColumns + ` FROM finding_rows WHERE snapshot = ?)
 ANY LEFT JOIN (SELECT id, toString(severity) AS prev_severity, toString(status) AS prev_status, toUInt8(1) AS in_prev
-  FROM findings WHERE tenant_id = ? AND audit_id = ?) USING id
+  FROM finding_rows WHERE snapshot = ?) USING id
 WHERE in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity)`,
-		[]any{q.tenantID, q.auditID, q.tenantID, q.prevID}
+		[]any{snapshotKey(q.tenantID, q.auditID), snapshotKey(q.tenantID, q.prevID)}
 }
 
 // classifyChange names what a changed row means.

@@ -21,7 +21,7 @@ import (
 func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 	s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 1000})
 	ctx := context.Background()
-	for _, stmt := range []string{"SYSTEM STOP MERGES findings", "SYSTEM STOP MERGES finding_resource_index"} {
+	for _, stmt := range []string{"SYSTEM STOP MERGES finding_rows", "SYSTEM STOP MERGES finding_resource_index"} {
 		if err := s.Exec(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 	aud := engine.NewID(engine.PrefixAudit, testNow)
 	// 23 batches over two senders: between 5 and 6 INSERTs of up to 5.
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 22500)
-	for _, table := range []string{"findings", "finding_resource_index"} {
+	for _, table := range []string{"finding_rows", "finding_resource_index"} {
 		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' ', toString(sum(rows)))
 FROM system.parts WHERE database = currentDatabase() AND table = '`+table+`' AND active`)
 		if err != nil {

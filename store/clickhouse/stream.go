@@ -44,7 +44,7 @@ type streamFindingsQuery struct {
 }
 
 func (q streamFindingsQuery) toSQL() (string, []any) {
-	args := []any{q.tenantID, q.auditID}
+	args := []any{snapshotKey(q.tenantID, q.auditID)}
 	alts := make([]string, numBuckets)
 	for b := range numBuckets {
 		var c conds
@@ -58,7 +58,7 @@ func (q streamFindingsQuery) toSQL() (string, []any) {
 		alts[b] = "(" + c.sql() + ")"
 		args = append(args, c.args...)
 	}
-	return "SELECT " + findingColumns + " FROM findings WHERE tenant_id = ? AND audit_id = ? AND (" +
+	return "SELECT " + findingColumns + " FROM finding_rows WHERE snapshot = ? AND (" +
 		strings.Join(alts, " OR ") + ") ORDER BY id", args
 }
 
@@ -86,7 +86,7 @@ func (s *Store) StreamFindings(ctx context.Context, tenantID, auditID string, fn
 	}
 	for _, c := range idChunks(engine.PrefixFinding, chunkCount(total)) {
 		q := streamFindingsQuery{tenantID: tenantID, auditID: auditID, lo: c[0], hi: c[1]}
-		if err := s.streamChunk(ctx, q, texts, fn); err != nil {
+		if err := s.streamChunk(ctx, tenantID, auditID, q, texts, fn); err != nil {
 			return err
 		}
 	}
@@ -94,7 +94,7 @@ func (s *Store) StreamFindings(ctx context.Context, tenantID, auditID string, fn
 }
 
 // streamChunk runs one chunk's query with its own deadline.
-func (s *Store) streamChunk(ctx context.Context, q sqlQuery, texts map[uint64]findingText, fn func(engine.Finding) error) error {
+func (s *Store) streamChunk(ctx context.Context, tenantID, auditID string, q sqlQuery, texts map[uint64]findingText, fn func(engine.Finding) error) error {
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	text, args := q.toSQL()
@@ -104,7 +104,7 @@ func (s *Store) streamChunk(ctx context.Context, q sqlQuery, texts map[uint64]fi
 	}
 	defer rows.Close()
 	for rows.Next() {
-		f, id, err := scanFinding(rows)
+		f, id, err := scanFinding(rows, tenantID, auditID)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
 	"github.com/fourd-dev/fourd/engine"
 )
 
@@ -21,21 +23,33 @@ type trendQuery struct {
 }
 
 func (q trendQuery) toSQL() (string, []any) {
-	table, agg, pre, args := "finding_counts", "sum(n)", "", []any(nil)
-	if q.filter.ResourceID != "" {
-		table, agg = "findings", "count()"
-		pre, args = prewhere(q.filter)
-	}
+	table, agg, audit, pre, args := "finding_counts", "sum(n)", "audit_id", "", []any(nil)
 	var c conds
-	c.add("tenant_id = ?", q.tenantID)
-	c.add("audit_id IN ?", groupSet(q.auditIDs))
+	if q.filter.ResourceID != "" {
+		// The rows know their snapshot by key: its audit id is mapped back.
+		keys := make([]uint64, len(q.auditIDs))
+		for i, id := range q.auditIDs {
+			keys[i] = snapshotKey(q.tenantID, id)
+		}
+		table, agg, audit = "finding_rows", "count()", "transform(snapshot, ?, ?, '') AS audit_id"
+		pre, args = prewhere(q.filter)
+		args = append([]any{keys, q.auditIDs}, args...)
+		in := make([]any, len(keys))
+		for i, k := range keys {
+			in[i] = k
+		}
+		c.add("snapshot IN ?", ch.GroupSet{Value: in})
+	} else {
+		c.add("tenant_id = ?", q.tenantID)
+		c.add("audit_id IN ?", groupSet(q.auditIDs))
+	}
 	addFindingFilter(&c, q.filter)
 	cols := []string{"audit_id"}
 	for _, g := range q.groupBy {
 		cols = append(cols, "toString("+g+")")
 	}
-	sql := "SELECT " + strings.Join(cols, ", ") + ", " + agg + " FROM " + table + pre + " WHERE " + c.sql() +
-		" GROUP BY " + strings.Join(cols, ", ")
+	sql := "SELECT " + strings.Join(append([]string{audit}, cols[1:]...), ", ") + ", " + agg + " FROM " + table + pre +
+		" WHERE " + c.sql() + " GROUP BY " + strings.Join(cols, ", ")
 	return sql, append(args, c.args...)
 }
 

@@ -11,6 +11,7 @@ import (
 
 func TestTrendQueryToSQL(t *testing.T) {
 	ids := ch.GroupSet{Value: []any{"aud_1", "aud_2"}}
+	keys := []uint64{snapshotKey("t", "aud_1"), snapshotKey("t", "aud_2")}
 	tests := []struct {
 		name     string
 		q        trendQuery
@@ -29,8 +30,8 @@ func TestTrendQueryToSQL(t *testing.T) {
 		{"by resource: from the rows",
 			trendQuery{tenantID: "t", auditIDs: []string{"aud_1", "aud_2"}, groupBy: []string{"dimension"},
 				filter: engine.FindingFilter{ResourceID: "res_1"}},
-			"SELECT audit_id, toString(dimension), count() FROM findings PREWHERE resource_id = ? WHERE tenant_id = ? AND audit_id IN ? GROUP BY audit_id, toString(dimension)",
-			[]any{"res_1", "t", ids}},
+			"SELECT transform(snapshot, ?, ?, '') AS audit_id, toString(dimension), count() FROM finding_rows PREWHERE resource_id = ? WHERE snapshot IN ? GROUP BY audit_id, toString(dimension)",
+			[]any{keys, []string{"aud_1", "aud_2"}, "res_1", ch.GroupSet{Value: []any{keys[0], keys[1]}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
