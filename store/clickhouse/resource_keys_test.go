@@ -3,8 +3,8 @@ package clickhouse_test
 import (
 	"context"
 	"fmt"
-	"testing"
 	"strings"
+	"testing"
 	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
