@@ -46,7 +46,17 @@ func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool)
 		return nil, fmt.Errorf("PostgreSQL at FOURD_POSTGRES_URL: %w", err)
 	}
 	if migrate {
-		if err := s.ch.Migrate(ctx); err != nil {
+		// Every command migrates: processes started at once take turns
+		// (ClickHouse's migrations have no lock of their own, and some
+		// copy data).
+		release, err := s.pg.SessionLock(ctx, "clickhouse migrations")
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("migrating ClickHouse: %w", err)
+		}
+		err = s.ch.Migrate(ctx)
+		release()
+		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("migrating ClickHouse: %w", err)
 		}

@@ -71,9 +71,11 @@ func splitStatements(sql string) []string {
 const migrateTimeout = 6 * time.Hour
 
 // Migrate applies the embedded migrations that the database has not seen,
-// each once, recording them in schema_migrations. Every statement is
-// idempotent (IF NOT EXISTS), so two replicas migrating at once, or a rerun
-// after a failure half-way through a file, are safe.
+// each once, recording them in schema_migrations. A rerun after a failure
+// half-way through a file is safe: every statement is idempotent (IF NOT
+// EXISTS; 0012 empties the table it fills first). Two processes must not
+// migrate at once (0012 would copy twice): cmd/fourd takes a PostgreSQL
+// session lock around it.
 func (s *Store) Migrate(ctx context.Context) (err error) {
 	defer wrap(&err, "Migrate")
 	if _, ok := ctx.Deadline(); !ok {

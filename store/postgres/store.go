@@ -118,6 +118,32 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
+// SessionLock takes the session advisory lock named name on a connection
+// of its own, waiting while another session holds it (or until ctx ends),
+// and returns its release. Processes sharing the database use it to take
+// turns at work that no transaction covers, such as ClickHouse's
+// migrations, some of which copy data and must not run twice at once.
+func (s *Store) SessionLock(ctx context.Context, name string) (release func(), err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: lock %s: %w", name, err)
+	}
+	const key = "hashtextextended('fourd.lock ' || $1, 0)"
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock("+key+")", name); err != nil {
+		conn.Release()
+		return nil, fmt.Errorf("postgres: lock %s: %w", name, err)
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock("+key+")", name); err != nil {
+			// The lock goes with its session: close the connection.
+			conn.Conn().Close(ctx)
+		}
+		conn.Release()
+	}, nil
+}
+
 // Migrate applies the embedded migrations that the database lacks. It is a
 // no-op when the schema is current, and safe to run from several processes
 // at once (a session advisory lock serializes them).

@@ -92,3 +92,49 @@ func TestMigrateFreshDatabase(t *testing.T) {
 		t.Fatalf("EnsureTenant after Migrate: %v", err)
 	}
 }
+
+// A session lock is held by one session at a time, per name: a second
+// taker waits for the release (or gives up when its context ends), and
+// another name is free meanwhile.
+func TestSessionLock(t *testing.T) {
+	t.Parallel()
+	s := pgtest.New(t)
+	ctx := context.Background()
+	release, err := s.SessionLock(ctx, "clickhouse migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if r, err := s.SessionLock(short, "clickhouse migrations"); err == nil {
+		r()
+		t.Fatal("the lock was taken twice")
+	}
+	other, err := s.SessionLock(ctx, "something else")
+	if err != nil {
+		t.Fatalf("another name waits: %v", err)
+	}
+	other()
+	got := make(chan error, 1)
+	go func() {
+		r, err := s.SessionLock(ctx, "clickhouse migrations")
+		if err == nil {
+			r()
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("taken while held: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	release()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("not taken after the release")
+	}
+}
