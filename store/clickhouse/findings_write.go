@@ -611,6 +611,11 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 	}
 	var errs []error
 	for _, table := range snapshotTables {
+		if table == legacyFindings {
+			// Not read since 0012, which copied it: a mutation would only
+			// rewrite its parts (and keep waitForMutations waiting).
+			continue
+		}
 		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
 		if table == "finding_resource_index" || table == "finding_rows" {
 			if taken {

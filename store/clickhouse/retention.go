@@ -10,7 +10,12 @@ import (
 // snapshotTables are the tables a snapshot has rows in, all partitioned by
 // the month it was written.
 var snapshotTables = []string{"finding_snapshots", "finding_counts", "finding_resources", "finding_resource_keys",
-	"finding_resource_index", "finding_rows", "findings"}
+	"finding_resource_index", "finding_rows", legacyFindings}
+
+// legacyFindings held the snapshots until migration 0012 copied them into
+// finding_rows. Nothing reads or writes it since; retention still drops
+// its old months.
+const legacyFindings = "findings"
 
 // DropMonthsBefore drops, for every tenant, the snapshots written in the
 // calendar months (UTC) before the month of t, by dropping whole partitions:
