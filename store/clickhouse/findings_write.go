@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ClickHouse/ch-go/proto"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -385,6 +386,13 @@ type columnScratch struct {
 	i8         []int8
 	i64        []int64
 	u64        []uint64
+	// Row positions of the String columns, by column index, and the
+	// dictionaries' bytes of the coded ones (columnWriter.strings and
+	// coded).
+	pos     [][]proto.Position
+	dicts   [][]byte
+	dictBuf []byte
+	dictPos []proto.Position
 	// The sender's INSERTs into findings and the resource index, kept
 	// open for batchesPerInsert batches.
 	findings, index openInsert
@@ -459,19 +467,30 @@ func (w *columnWriter) append(i int, v any) {
 	}
 }
 
-// strings appends col in order; into the driver's buffer directly when its
-// layout is known (see presize.go), else through the scratch slice.
+// strings appends col in order. When the driver's layout is known (see
+// presize.go) nothing is copied: the driver's String column is pointed at
+// the batch's bytes, with the rows' positions in order, and encodes them
+// straight into its connection's buffer at Flush (send lets go of them
+// right after). Copying each value into the driver's buffer first cost a
+// 10M-finding snapshot ~3 s of the client's CPU (docs/benchmarks.md,
+// issue 2).
 func (w *columnWriter) strings(col *byteColumn) {
 	i := w.next()
 	if i < 0 {
 		return
 	}
 	if raw := rawStringColumn(w.b, i); raw != nil {
-		raw.Buf = slices.Grow(raw.Buf, len(col.data))
-		raw.Pos = slices.Grow(raw.Pos, len(w.order))
-		for _, e := range w.order {
-			raw.AppendBytes(col.at(int(e.row)))
+		pos := w.sc.positions(i, len(w.order))
+		for j, e := range w.order {
+			start := uint32(0)
+			if e.row > 0 {
+				start = col.end[e.row-1]
+			}
+			pos[j] = proto.Position{Start: int(start), End: int(col.end[e.row])}
 		}
+		// Capped, so that an append by the driver could never write into
+		// the batch.
+		raw.Buf, raw.Pos = col.data[:len(col.data):len(col.data)], pos
 		return
 	}
 	strs := w.scratchStrings()
@@ -483,22 +502,30 @@ func (w *columnWriter) strings(col *byteColumn) {
 	w.append(i, strs)
 }
 
-// coded appends a dictionary-coded column in order.
+// coded appends a dictionary-coded column in order; like strings, it points
+// the driver's column at the dictionary's values laid out once.
 func (w *columnWriter) coded(codes []uint32, values []string) {
 	i := w.next()
 	if i < 0 {
 		return
 	}
 	if raw := rawStringColumn(w.b, i); raw != nil {
-		size := 0
-		for _, e := range w.order {
-			size += len(values[codes[e.row]])
+		sc := w.sc
+		sc.dictBuf, sc.dictPos = sc.dictBuf[:0], sc.dictPos[:0]
+		for _, v := range values {
+			start := len(sc.dictBuf)
+			sc.dictBuf = append(sc.dictBuf, v...)
+			sc.dictPos = append(sc.dictPos, proto.Position{Start: start, End: len(sc.dictBuf)})
 		}
-		raw.Buf = slices.Grow(raw.Buf, size)
-		raw.Pos = slices.Grow(raw.Pos, len(w.order))
-		for _, e := range w.order {
-			raw.Append(values[codes[e.row]])
+		pos := sc.positions(i, len(w.order))
+		for j, e := range w.order {
+			pos[j] = sc.dictPos[codes[e.row]]
 		}
+		// Each coded column gets its own copy of its (small) dictionary's
+		// bytes: the next column reuses dictBuf.
+		buf := sc.dictBytes(i, len(sc.dictBuf))
+		copy(buf, sc.dictBuf)
+		raw.Buf, raw.Pos = buf[:len(buf):len(buf)], pos
 		return
 	}
 	strs := w.scratchStrings()
@@ -506,6 +533,24 @@ func (w *columnWriter) coded(codes []uint32, values []string) {
 		strs[j] = values[codes[e.row]]
 	}
 	w.append(i, strs)
+}
+
+// positions returns the scratch positions of column i, n long.
+func (sc *columnScratch) positions(i, n int) []proto.Position {
+	if i >= len(sc.pos) {
+		sc.pos = append(sc.pos, make([][]proto.Position, i+1-len(sc.pos))...)
+	}
+	sc.pos[i] = slices.Grow(sc.pos[i][:0], n)[:n]
+	return sc.pos[i]
+}
+
+// dictBytes returns the scratch dictionary bytes of column i, n long.
+func (sc *columnScratch) dictBytes(i, n int) []byte {
+	if i >= len(sc.dicts) {
+		sc.dicts = append(sc.dicts, make([][]byte, i+1-len(sc.dicts))...)
+	}
+	sc.dicts[i] = slices.Grow(sc.dicts[i][:0], n)[:n]
+	return sc.dicts[i]
 }
 
 func (w *columnWriter) scratchStrings() []string {
@@ -547,22 +592,21 @@ func (w *columnWriter) send() error {
 		*w.open = openInsert{}
 		return w.err
 	}
-	if err := w.b.Flush(); err != nil {
+	err := w.b.Flush()
+	// The driver has encoded the block (or failed to): its String columns
+	// let go of the batch and of the sender's scratch, which the next
+	// batch reuses.
+	for i := range w.col {
+		if raw := rawStringColumn(w.b, i); raw != nil {
+			raw.Buf, raw.Pos = nil, nil
+		}
+	}
+	if err != nil {
 		w.b.Abort()
 		*w.open = openInsert{}
 		return err
 	}
 	if w.open.blocks++; w.open.blocks < batchesPerInsert {
-		// The driver keeps a flushed column's buffer for the next block.
-		// Held by both senders between batches, the text columns' buffers
-		// add 110–160 MiB to an audit's peak RSS for no gain measurable
-		// here (docs/benchmarks.md, issue 2): they are let go, and the
-		// next batch presizes its own.
-		for i := range w.col {
-			if raw := rawStringColumn(w.b, i); raw != nil {
-				raw.Buf, raw.Pos = nil, nil
-			}
-		}
 		return nil
 	}
 	return w.open.end()
