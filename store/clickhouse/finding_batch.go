@@ -96,15 +96,8 @@ type findingBatch struct {
 	textID                        []uint64
 	codes                         [numDicts][]uint32
 	dict                          [numDicts][]string // set at hand-off
-	firstSeen, lastSeen, resolved []int64            // DateTime seconds
-	// texts are the rule texts first used by this batch's findings, to be
-	// written before them.
-	texts []textRow
-	// findingKey packs sev_order and the first bytes of the id: sorting by
-	// it orders almost every pair without comparing strings. resourceHash
-	// is the resource index's key (resourceHash).
-	findingKey, resourceHash []uint64
-	sevOrder                 []uint8
+	firstSeen, lastSeen, resolved []uint32           // DateTime seconds
+	sevOrder                      []uint8
 	// The Enum8 values of severity, dimension and status, as the findings
 	// table declares them.
 	severity, dimension, status []int8
@@ -119,15 +112,101 @@ func (b *findingBatch) reset() {
 	b.id.reset()
 	b.resourceID.reset()
 	b.evidence.reset()
-	b.textID, b.texts = b.textID[:0], nil
+	b.textID = b.textID[:0]
 	for i := range b.codes {
 		b.codes[i] = b.codes[i][:0]
 		b.dict[i] = nil
 	}
 	b.firstSeen, b.lastSeen, b.resolved = b.firstSeen[:0], b.lastSeen[:0], b.resolved[:0]
-	b.findingKey, b.resourceHash, b.sevOrder = b.findingKey[:0], b.resourceHash[:0], b.sevOrder[:0]
+	b.sevOrder = b.sevOrder[:0]
 	b.severity, b.dimension, b.status = b.severity[:0], b.dimension[:0], b.status[:0]
 	b.bytes = 0
+}
+
+// findingRun is a run of a snapshot on its way to one INSERT: its buckets
+// hold the findings whose keys (sortKey) lie in consecutive ranges,
+// split at splitters (bucket i holds keys below splitters[i] and from
+// splitters[i-1] on).
+type findingRun struct {
+	buckets   []*findingBatch
+	splitters []uint64
+	// texts are the rule texts first used by the run's findings, to be
+	// written before them.
+	texts []textRow
+}
+
+// newFindingRun returns an empty run of len(splitters)+1 buckets, taken
+// from free when it has any.
+func newFindingRun(splitters []uint64, free <-chan *findingBatch) *findingRun {
+	r := &findingRun{splitters: splitters, buckets: make([]*findingBatch, len(splitters)+1)}
+	for i := range r.buckets {
+		select {
+		case r.buckets[i] = <-free:
+		default:
+			r.buckets[i] = new(findingBatch)
+		}
+	}
+	return r
+}
+
+// giveBack empties buckets i to j-1 of the run (those it still holds) and
+// gives them to free (dropping those it has no room for).
+func (r *findingRun) giveBack(i, j int, free chan<- *findingBatch) {
+	for ; i < j; i++ {
+		b := r.buckets[i]
+		if b == nil {
+			continue
+		}
+		r.buckets[i] = nil
+		b.reset()
+		select {
+		case free <- b:
+		default:
+		}
+	}
+}
+
+// bucket returns the bucket of a finding key.
+func (r *findingRun) bucket(key uint64) *findingBatch {
+	i := 0
+	for i < len(r.splitters) && key >= r.splitters[i] {
+		i++
+	}
+	return r.buckets[i]
+}
+
+func (r *findingRun) len() int {
+	n := 0
+	for _, b := range r.buckets {
+		n += b.len()
+	}
+	return n
+}
+
+// learnSplitters returns the keys that split the findings of this run into
+// runBuckets ranges of about as many findings each: the first run of a
+// snapshot goes in one bucket, and its keys set the ranges of the next
+// ones. (The keys are the severity and the first bytes of a hash, so the
+// ranges hold for the whole snapshot; a skewed one only makes a bucket
+// fill first, and its run go sooner.) Nil when the run is too small to say.
+func (r *findingRun) learnSplitters() []uint64 {
+	if len(r.buckets) != 1 || r.buckets[0].len() < 16*runBuckets {
+		return nil
+	}
+	b := r.buckets[0]
+	keys := make([]uint64, b.len())
+	for i := range keys {
+		keys[i] = b.key(i)
+	}
+	slices.Sort(keys)
+	var splitters []uint64
+	for i := 1; i < runBuckets; i++ {
+		k := keys[i*len(keys)/runBuckets]
+		if len(splitters) == 0 || k > splitters[len(splitters)-1] {
+			splitters = append(splitters, k)
+		}
+	}
+	return splitters
 }
 
 // batchAppender validates findings into batches, with the snapshot's
@@ -138,37 +217,37 @@ type batchAppender struct {
 	first, last, resolvedCache secondsCache
 }
 
-// add validates f and appends it to b. A finding that the table cannot hold
-// faithfully is validation_failed, never a panic or a silently altered row;
-// b is unchanged then.
-func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, error) {
+// add validates f and appends it to its bucket of r, which it returns. A
+// finding that the table cannot hold faithfully is validation_failed, never
+// a panic or a silently altered row; r is unchanged then.
+func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, countCodes, error) {
 	if !engine.ValidID(engine.PrefixFinding, f.ID) {
-		return countCodes{}, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
+		return nil, countCodes{}, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
 	}
 	if !f.Severity.Valid() {
-		return countCodes{}, engine.FieldErrorf("severity", "finding %s: severity must be one of info, low, medium, high, critical; got %q", f.ID, f.Severity)
+		return nil, countCodes{}, engine.FieldErrorf("severity", "finding %s: severity must be one of info, low, medium, high, critical; got %q", f.ID, f.Severity)
 	}
 	if !f.Dimension.Valid() {
-		return countCodes{}, engine.FieldErrorf("dimension", "finding %s: unknown dimension %q", f.ID, f.Dimension)
+		return nil, countCodes{}, engine.FieldErrorf("dimension", "finding %s: unknown dimension %q", f.ID, f.Dimension)
 	}
 	if !f.Status.Valid() {
-		return countCodes{}, engine.FieldErrorf("status", "finding %s: status must be open or resolved; got %q", f.ID, f.Status)
+		return nil, countCodes{}, engine.FieldErrorf("status", "finding %s: status must be open or resolved; got %q", f.ID, f.Status)
 	}
 	switch f.Resolution {
 	case engine.ResolutionNone, engine.ResolutionFixed, engine.ResolutionAcceptedRisk:
 	default:
-		return countCodes{}, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
+		return nil, countCodes{}, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
 	}
 	if len(f.Evidence) > 0 && !engine.ValidJSON(f.Evidence) {
-		return countCodes{}, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
+		return nil, countCodes{}, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
 	}
 	first, err := a.first.seconds("first_seen_at", f.FirstSeenAt)
 	if err != nil {
-		return countCodes{}, err
+		return nil, countCodes{}, err
 	}
 	last, err := a.last.seconds("last_seen_at", f.LastSeenAt)
 	if err != nil {
-		return countCodes{}, err
+		return nil, countCodes{}, err
 	}
 	var resolvedAt time.Time
 	if f.ResolvedAt != nil {
@@ -176,7 +255,7 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	}
 	resolved, err := a.resolvedCache.seconds("resolved_at", resolvedAt)
 	if err != nil {
-		return countCodes{}, err
+		return nil, countCodes{}, err
 	}
 	d := a.dicts
 	cc := countCodes{
@@ -191,6 +270,8 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	if f.Status == engine.StatusResolved {
 		cc.status = 2
 	}
+	so := sevOrder(f.Severity)
+	b := r.bucket(sortKey(so, f.ID))
 	b.codes[dictRule] = append(b.codes[dictRule], cc.rule)
 	b.codes[dictResourceType] = append(b.codes[dictResourceType], cc.resourceType)
 	b.codes[dictAccount] = append(b.codes[dictAccount], cc.account)
@@ -198,23 +279,21 @@ func (a *batchAppender) add(b *findingBatch, f *engine.Finding) (countCodes, err
 	b.codes[dictProvider] = append(b.codes[dictProvider], d[dictProvider].code(f.Provider))
 	b.codes[dictResolution] = append(b.codes[dictResolution], d[dictResolution].code(string(f.Resolution)))
 
-	so := sevOrder(f.Severity)
 	b.id.add(f.ID)
 	b.resourceID.add(f.ResourceID)
 	b.evidence.addBytes(f.Evidence)
 	b.textID = append(b.textID, a.texts.id(f))
-	b.firstSeen = append(b.firstSeen, first)
-	b.lastSeen = append(b.lastSeen, last)
-	b.resolved = append(b.resolved, resolved)
+	// toCHTime keeps times within DateTime's range, which is a uint32's.
+	b.firstSeen = append(b.firstSeen, uint32(first))
+	b.lastSeen = append(b.lastSeen, uint32(last))
+	b.resolved = append(b.resolved, uint32(resolved))
 	b.sevOrder = append(b.sevOrder, so)
 	b.severity = append(b.severity, cc.severity)
 	b.dimension = append(b.dimension, cc.dimension)
 	b.status = append(b.status, cc.status)
-	b.findingKey = append(b.findingKey, uint64(so)<<56|keyPrefix(f.ID, len(engine.PrefixFinding)+1, 7)>>8)
-	b.resourceHash = append(b.resourceHash, resourceHash(f.ResourceID))
 
 	b.bytes += 72 + len(f.ID) + len(f.ResourceID) + len(f.Evidence)
-	return cc, nil
+	return b, cc, nil
 }
 
 // byteColumn holds one string column of a batch back to back in a single
@@ -316,25 +395,39 @@ func sortBy(order, tmp []sortEntry, cmp func(a, b int32) int) []sortEntry {
 	return order
 }
 
+// sortKey packs a finding's sev_order and the first bytes of its id:
+// sorting by it orders almost every pair without comparing strings.
+func sortKey(sevOrder uint8, id string) uint64 {
+	return uint64(sevOrder)<<56 | keyPrefix(id, len(engine.PrefixFinding)+1, 7)>>8
+}
+
+// key is the sortKey of row i. (Computed when sorting rather than kept:
+// a snapshot write holds up to 1.5M rows, and every byte of a row counts
+// against the loadgen's and the audit's memory.)
+func (b *findingBatch) key(i int) uint64 {
+	id := b.id.at(i)
+	return sortKey(b.sevOrder[i], unsafe.String(unsafe.SliceData(id), len(id)))
+}
+
 // compareFindings orders rows as the findings table does inside one
 // snapshot: by sev_order, then id.
 func (b *findingBatch) compareFindings(x, y int32) int {
-	if b.findingKey[x] != b.findingKey[y] {
-		if b.findingKey[x] < b.findingKey[y] {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(b.sevOrder[x], b.sevOrder[y]); c != 0 {
+		return c
 	}
 	return bytes.Compare(b.id.at(int(x)), b.id.at(int(y)))
 }
 
-// compareResources orders rows as finding_resource_index does inside one
-// snapshot: by resource hash, then as compareFindings.
-func (b *findingBatch) compareResources(x, y int32) int {
-	if c := cmp.Compare(b.resourceHash[x], b.resourceHash[y]); c != 0 {
-		return c
+// compareResources returns the order of finding_resource_index inside one
+// snapshot, by the rows' resource hashes (resourceHash), then as
+// compareFindings.
+func (b *findingBatch) compareResources(hashes []uint64) func(x, y int32) int {
+	return func(x, y int32) int {
+		if c := cmp.Compare(hashes[x], hashes[y]); c != 0 {
+			return c
+		}
+		return b.compareFindings(x, y)
 	}
-	return b.compareFindings(x, y)
 }
 
 // resourceHash is the resource index's key of a resource id: ClickHouse's

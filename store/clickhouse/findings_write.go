@@ -14,32 +14,31 @@ import (
 	"github.com/ClickHouse/ch-go/proto"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/go-faster/city"
 )
 
-// snapshotInserters is how many batches are sent to the server at once
+// snapshotInserters is how many runs are sent to the server at once
 // while the next one is being filled: two keep both cores of a small
 // machine busy (docs/clickhouse.md measured ~600k rows/s).
 const snapshotInserters = 2
 
-// maxBatchBytes bounds the size of one batch of findings, whose text makes
-// rows wide: a batch is sent at Config.BatchSize rows or at this many bytes
-// of row data, whichever comes first. The client holds up to
-// snapshotInserters+1 batches, each up to about twice this while its
-// column buffers grow.
-const maxBatchBytes = 16 << 20
+// A snapshot is sent in runs (findingRun) of up to Config.BatchSize rows,
+// one INSERT each, which the server writes as one part. A run is held as
+// runBuckets batches whose finding keys lie in consecutive ranges: each is
+// sorted and sent as a block on its own, so that the client's sort and
+// gathers work over a batch that fits the processor's cache, and the
+// blocks one after the other are the run in the table's order, which the
+// server then has no need to sort again. Five 100k-row blocks each sorted
+// on their own (what the client sent before) cost the server ~5 s more CPU
+// per 10M findings to sort, and one 500k-row batch sorted whole ~8 s more
+// of the client's to gather (docs/benchmarks.md, issue 2).
+const runBuckets = 5
 
-// batchesPerInsert is how many batches of a snapshot one INSERT carries.
-// Each batch goes to the server as a block as soon as it is sorted
-// (Flush), and the server squashes the blocks of an INSERT into parts of up
-// to min_insert_block_size_rows / _bytes (1M rows / 256 MiB by default):
-// five 100k-row batches make one part instead of five. The server sorts
-// the squashed block once more, but merges far less: a 10M-finding
-// snapshot's merges rewrote 36M rows, now 18M, and its server CPU fell from
-// 43-53 s to 36-43 s (docs/benchmarks.md, issue 2). Bigger batches would do
-// the same at the cost of the client's memory; this costs the server up to
-// 256 MiB per open INSERT while it squashes, and a sender holds two
-// connections (DefaultMaxOpenConns).
-const batchesPerInsert = 5
+// maxBatchBytes bounds the size of one bucket of a run, whose text makes
+// rows wide: a run is handed to a sender as soon as one of its buckets
+// has Config.BatchSize/runBuckets rows or this many bytes of row data. The
+// client holds up to snapshotInserters+1 runs.
+const maxBatchBytes = 16 << 20
 
 // maxCountGroups bounds the per-snapshot counts kept in memory while a
 // snapshot streams in; past it the counts are aggregated by the server.
@@ -145,8 +144,8 @@ WHERE cityHash64(concat(tenant_id, '\0', audit_id)) = ? AND (tenant_id != ? OR a
 	return other > 0, err
 }
 
-// insertFindings validates the findings into batches in this goroutine and
-// sends full batches on snapshotInserters goroutines. The first error stops
+// insertFindings validates the findings into runs in this goroutine and
+// sends full runs on snapshotInserters goroutines. The first error stops
 // everything and is returned once every send has finished, so that a
 // cleanup afterwards sees every row that reached the server. (Sends are not
 // canceled: the server may still commit a block whose client went away.)
@@ -175,57 +174,26 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 			close(failed)
 		}
 	}
-	full := make(chan *findingBatch)
-	// Sent batches come back to be filled again: at most
-	// snapshotInserters+1 batches exist, and the garbage collector sees
-	// none of them churn.
-	free := make(chan *findingBatch, snapshotInserters+1)
+	full := make(chan *findingRun)
+	// A sender gives each bucket back once it is sent, to be filled again:
+	// the runs being filled and sent hold up to (snapshotInserters+1) ×
+	// runBuckets of them, fewer once senders have sent part of their run,
+	// and the garbage collector sees none of them churn.
+	free := make(chan *findingBatch, (snapshotInserters+1)*runBuckets)
 	var wg sync.WaitGroup
 	consts := snapshotConsts{tenantID, auditID, writtenAt.Unix()}
 	for range snapshotInserters {
 		wg.Go(func() {
 			var sc columnScratch
-			// Armed while the sender has INSERTs open: the server drops
-			// an INSERT whose client stays silent past its
-			// receive_timeout, which a slow producer (few findings over a
-			// large inventory) can take to fill a batch.
-			idle := time.NewTimer(s.insertIdle)
-			defer idle.Stop()
-			for {
-				if !sc.open() {
-					idle.Stop()
-				}
-				var b *findingBatch
-				select {
-				case b = <-full:
-				case <-idle.C:
-					if err := sc.endInserts(); err != nil {
-						fail(err)
-					}
-					continue
-				}
-				if b == nil {
-					break // full is closed
-				}
+			for r := range full {
 				select {
 				case <-failed:
+					r.giveBack(0, len(r.buckets), free)
 				default:
-					if err := s.sendFindingBatch(ctx, &sc, consts, b); err != nil {
+					if err := s.sendRun(ctx, &sc, consts, r, free); err != nil {
 						fail(err)
 					}
 				}
-				b.reset()
-				select {
-				case free <- b:
-				default: // never blocks a sender
-				}
-				idle.Reset(s.insertIdle)
-			}
-			// Ended even after a failure: the server writes an open
-			// INSERT's blocks when it ends, and a failed snapshot's
-			// cleanup (before a retry) must come after that.
-			if err := sc.endInserts(); err != nil {
-				fail(err)
 			}
 		})
 	}
@@ -233,9 +201,9 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 	if counts != nil {
 		counts.dicts = dicts
 	}
-	n, err := s.fillBatches(ctx, findings, &batchAppender{dicts: dicts}, counts, full, free, failed)
+	n, err := s.fillRuns(ctx, findings, &batchAppender{dicts: dicts}, counts, full, free, failed)
 	if err != nil {
-		fail(err) // queued batches are dropped, not sent
+		fail(err) // queued runs are dropped, not sent
 	}
 	close(full)
 	wg.Wait()
@@ -247,20 +215,29 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 	return n, nil
 }
 
-// fillBatches reads and validates the iterator's findings and hands each
-// full batch to the senders until they fail.
-func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Finding, error], app *batchAppender,
-	counts *snapshotCounts, full chan<- *findingBatch, free <-chan *findingBatch, failed <-chan struct{}) (n int64, err error) {
-	var b *findingBatch
+// fillRuns reads and validates the iterator's findings and hands each full
+// run to the senders until they fail.
+func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding, error], app *batchAppender,
+	counts *snapshotCounts, full chan<- *findingRun, free <-chan *findingBatch, failed <-chan struct{}) (n int64, err error) {
+	var (
+		r          *findingRun
+		splitters  []uint64 // learned from the first run
+		bucketRows = max(1, s.cfg.BatchSize/runBuckets)
+	)
 	errStopped := errors.New("stopped after a failed send")
 	handOff := func() error {
-		for i := range b.dict {
-			b.dict[i] = app.dicts[i].values
+		if splitters == nil {
+			splitters = r.learnSplitters()
 		}
-		b.texts = app.texts.takePending()
+		for _, b := range r.buckets {
+			for i := range b.dict {
+				b.dict[i] = app.dicts[i].values
+			}
+		}
+		r.texts = app.texts.takePending()
 		select {
-		case full <- b:
-			b = nil
+		case full <- r:
+			r = nil
 			return nil
 		case <-failed:
 			return errStopped
@@ -277,14 +254,10 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 			return n, errStopped
 		default:
 		}
-		if b == nil {
-			select {
-			case b = <-free:
-			default:
-				b = new(findingBatch)
-			}
+		if r == nil {
+			r = newFindingRun(splitters, free)
 		}
-		cc, err := app.add(b, &f)
+		b, cc, err := app.add(r, &f)
 		if err != nil {
 			return n, err
 		}
@@ -292,13 +265,13 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 			counts.add(cc)
 		}
 		n++
-		if b.len() >= s.cfg.BatchSize || b.bytes >= maxBatchBytes {
+		if b.len() >= bucketRows || b.bytes >= maxBatchBytes {
 			if err := handOff(); err != nil {
 				return n, err
 			}
 		}
 	}
-	if b != nil && b.len() > 0 {
+	if r != nil && r.len() > 0 {
 		if err := handOff(); err != nil {
 			return n, err
 		}
@@ -306,26 +279,50 @@ func (s *Store) fillBatches(ctx context.Context, findings iter.Seq2[engine.Findi
 	return n, nil
 }
 
-// sendFindingBatch sends one batch of a snapshot into findings and its
-// keys into finding_resource_index, each sorted by its table's order key
-// first, as a block of the sender's open INSERTs (batchesPerInsert). A
-// block that makes a part alone (a small snapshot, an INSERT's only block)
-// then needs no sort on the server, and squashed blocks of sorted runs sort
-// fast: unsorted, the server's INSERTs of a 10M snapshot cost 65 s of CPU
-// instead of 25 s (docs/benchmarks.md, issue 2).
-func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
+// sendRun sends one run of a snapshot into finding_rows and its keys into
+// finding_resource_index, one INSERT each: bucket by bucket, each sorted
+// by its table's order key first and sent as a block. The findings' blocks
+// follow one another in the table's order (the buckets' key ranges do), so
+// the server finds the run sorted; the index's are sorted runs, which the
+// server sorts fast: unsorted, the server's INSERTs of a 10M snapshot cost
+// 65 s of CPU instead of 25 s (docs/benchmarks.md, issue 2).
+// Each bucket goes back to free once sent (all of them after a failure).
+func (s *Store) sendRun(ctx context.Context, sc *columnScratch, consts snapshotConsts, r *findingRun,
+	free chan<- *findingBatch) (err error) {
+	defer r.giveBack(0, len(r.buckets), free)
+	if len(r.texts) > 0 {
+		if err := s.insertTexts(ctx, consts.tenantID, consts.writtenAt, r.texts); err != nil {
+			return fmt.Errorf("send finding texts: %w", err)
+		}
+	}
+	defer func() {
+		// Ended even after a failure: the server writes an open INSERT's
+		// blocks when it ends, and a failed snapshot's cleanup (before a
+		// retry) must come after that.
+		err = errors.Join(err, sc.findings.end(), sc.index.end())
+	}()
+	for i, b := range r.buckets {
+		if b.len() > 0 {
+			if err := s.sendBucket(ctx, sc, consts, b); err != nil {
+				return err
+			}
+		}
+		// The driver let go of the bucket when it encoded it.
+		r.giveBack(i, i+1, free)
+	}
+	return nil
+}
+
+// sendBucket sends one bucket of a run as a block of each of the sender's
+// open INSERTs.
+func (s *Store) sendBucket(ctx context.Context, sc *columnScratch, consts snapshotConsts, b *findingBatch) error {
 	n := b.len()
 	sc.order = slices.Grow(sc.order[:0], n)[:n]
 	sc.tmp = slices.Grow(sc.tmp[:0], n)[:n]
 	for i := range n {
-		sc.order[i] = sortEntry{key: b.findingKey[i], row: int32(i)}
+		sc.order[i] = sortEntry{key: b.key(i), row: int32(i)}
 	}
 	order := sortBy(sc.order, sc.tmp, b.compareFindings)
-	if len(b.texts) > 0 {
-		if err := s.insertTexts(ctx, consts.tenantID, consts.writtenAt, b.texts); err != nil {
-			return fmt.Errorf("send finding texts: %w", err)
-		}
-	}
 	w, err := s.newColumnWriter(ctx, sc, &sc.findings, insertFindingsSQL, order)
 	if err != nil {
 		return fmt.Errorf("send findings: %w", err)
@@ -345,9 +342,9 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 	w.coded(b.codes[dictRegion], b.dict[dictRegion])
 	gather(w, &sc.u64, b.textID)
 	w.strings(&b.evidence)
-	gather(w, &sc.i64, b.firstSeen)
-	gather(w, &sc.i64, b.lastSeen)
-	gather(w, &sc.i64, b.resolved)
+	seconds(w, &sc.i64, b.firstSeen)
+	seconds(w, &sc.i64, b.lastSeen)
+	seconds(w, &sc.i64, b.resolved)
 	constant(w, &sc.i64, consts.writtenAt)
 	if err := w.send(); err != nil {
 		return fmt.Errorf("send findings: %w", err)
@@ -355,18 +352,22 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 
 	// From finding order, a stable sort by resource hash leaves each
 	// resource's findings in finding order, as the index wants.
+	sc.hashes = slices.Grow(sc.hashes[:0], n)[:n]
+	for i := range n {
+		sc.hashes[i] = city.CH64(b.resourceID.at(i)) // resourceHash
+	}
 	for i := range order {
-		order[i].key = b.resourceHash[order[i].row]
+		order[i].key = sc.hashes[order[i].row]
 	}
 	if &order[0] == &sc.tmp[0] {
 		sc.order, sc.tmp = sc.tmp, sc.order
 	}
-	order = sortBy(order, sc.tmp, b.compareResources)
+	order = sortBy(order, sc.tmp, b.compareResources(sc.hashes))
 	if w, err = s.newColumnWriter(ctx, sc, &sc.index, insertFindingResourcesSQL, order); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
 	}
 	constant(w, &sc.u64, snapshotKey(consts.tenantID, consts.auditID))
-	gather(w, &sc.u64, b.resourceHash)
+	gather(w, &sc.u64, sc.hashes)
 	gather(w, &sc.u8, b.sevOrder)
 	w.strings(&b.id)
 	constant(w, &sc.i64, consts.writtenAt)
@@ -381,6 +382,7 @@ func (s *Store) sendFindingBatch(ctx context.Context, sc *columnScratch, consts 
 // allocation beyond what the driver copies.
 type columnScratch struct {
 	order, tmp []sortEntry
+	hashes     []uint64 // resource hashes of a bucket's rows
 	strs       []string
 	u8         []uint8
 	i8         []int8
@@ -393,15 +395,15 @@ type columnScratch struct {
 	dicts   [][]byte
 	dictBuf []byte
 	dictPos []proto.Position
-	// The sender's INSERTs into findings and the resource index, kept
-	// open for batchesPerInsert batches.
+	// The sender's INSERTs into findings and the resource index, open
+	// while it sends a run.
 	findings, index openInsert
 }
 
-// openInsert is an INSERT that a sender keeps open across batches.
+// openInsert is an INSERT that a sender keeps open across the blocks of
+// a run.
 type openInsert struct {
-	b      driver.Batch
-	blocks int // batches flushed into it
+	b driver.Batch
 }
 
 // end sends the INSERT, if one is open.
@@ -412,14 +414,6 @@ func (o *openInsert) end() error {
 		return nil
 	}
 	return b.Send()
-}
-
-// open reports whether the sender has an INSERT open.
-func (sc *columnScratch) open() bool { return sc.findings.b != nil || sc.index.b != nil }
-
-// endInserts ends the sender's open INSERTs.
-func (sc *columnScratch) endInserts() error {
-	return errors.Join(sc.findings.end(), sc.index.end())
 }
 
 // snapshotConsts are the column values every row of a snapshot shares.
@@ -570,6 +564,19 @@ func gather[T any](w *columnWriter, scratch *[]T, col []T) {
 	}
 }
 
+// seconds appends DateTime seconds in order to the next column, through
+// scratch (the driver takes int64 seconds).
+func seconds(w *columnWriter, scratch *[]int64, col []uint32) {
+	if i := w.next(); i >= 0 {
+		v := slices.Grow((*scratch)[:0], len(w.order))[:len(w.order)]
+		for j, e := range w.order {
+			v[j] = int64(col[e.row])
+		}
+		*scratch = v
+		w.append(i, v)
+	}
+}
+
 // constant appends k to every row of the next column, through scratch.
 func constant[T any](w *columnWriter, scratch *[]T, k T) {
 	if i := w.next(); i >= 0 {
@@ -582,20 +589,17 @@ func constant[T any](w *columnWriter, scratch *[]T, k T) {
 	}
 }
 
-// send sends the batch as a block of the open INSERT, and ends the INSERT
-// after batchesPerInsert blocks; after an append error it aborts the
-// INSERT (the driver will take no more of it).
+// send sends the bucket as a block of the open INSERT; after an append
+// error it aborts the INSERT (the driver will take no more of it).
 func (w *columnWriter) send() error {
 	clear(w.sc.strs) // drop references to the batch's strings
-	if w.err != nil {
-		w.b.Abort()
-		*w.open = openInsert{}
-		return w.err
+	err := w.err
+	if err == nil {
+		err = w.b.Flush()
 	}
-	err := w.b.Flush()
-	// The driver has encoded the block (or failed to): its String columns
-	// let go of the batch and of the sender's scratch, which the next
-	// batch reuses.
+	// The driver has encoded the block (or will not): its String columns
+	// let go of the bucket and of the sender's scratch, which the next
+	// bucket reuses.
 	for i := range w.col {
 		if raw := rawStringColumn(w.b, i); raw != nil {
 			raw.Buf, raw.Pos = nil, nil
@@ -606,10 +610,7 @@ func (w *columnWriter) send() error {
 		*w.open = openInsert{}
 		return err
 	}
-	if w.open.blocks++; w.open.blocks < batchesPerInsert {
-		return nil
-	}
-	return w.open.end()
+	return nil
 }
 
 const insertFindingResourcesSQL = "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)"

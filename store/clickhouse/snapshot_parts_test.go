@@ -14,10 +14,10 @@ import (
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
-// A snapshot's batches reach the server as blocks of INSERTs that each
-// sender keeps open for batchesPerInsert batches, and the server writes
-// each INSERT as one part (it squashes the blocks): with merges stopped,
-// the parts show it; the rows read back whole and in order.
+// A snapshot reaches the server in runs of up to BatchSize rows, an INSERT
+// each, sent bucket by bucket as blocks, and the server writes each INSERT
+// as one part (it squashes the blocks): with merges stopped, the parts
+// show it; the rows read back whole and in order.
 func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 	s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 1000})
 	ctx := context.Background()
@@ -27,23 +27,25 @@ func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 		}
 	}
 	aud := engine.NewID(engine.PrefixAudit, testNow)
-	// 23 batches over two senders: between 5 and 6 INSERTs of up to 5.
+	// A first run of one 200-row bucket, then runs of five buckets of up
+	// to 200 rows, handed off when one is full: over 22 runs, under 40.
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 22500)
 	for _, table := range []string{"finding_rows", "finding_resource_index"} {
-		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' ', toString(sum(rows)))
+		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' ', toString(sum(rows)), ' ', toString(max(rows)))
 FROM system.parts WHERE database = currentDatabase() AND table = '`+table+`' AND active`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var parts, rows int
+		var parts, rows, most int
 		if len(got) != 1 {
 			t.Fatalf("%s: %q", table, got)
 		}
-		if _, err := fmt.Sscan(got[0], &parts, &rows); err != nil {
+		if _, err := fmt.Sscan(got[0], &parts, &rows, &most); err != nil {
 			t.Fatal(err)
 		}
-		if parts < 5 || parts > 6 || rows != 22500 {
-			t.Errorf("%s: %d parts of %d rows, want 5 or 6 parts (one per INSERT of up to 5 batches) of 22500", table, parts, rows)
+		if parts <= 22 || parts >= 40 || rows != 22500 || most > 1000 {
+			t.Errorf("%s: %d parts of %d rows, the largest %d; want 23 to 39 parts (one per run) of 22500, none over 1000",
+				table, parts, rows, most)
 		}
 	}
 	got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: aud}, 500)
@@ -103,13 +105,12 @@ func TestConcurrentSnapshotWritesShareThePool(t *testing.T) {
 	}
 }
 
-// A sender's open INSERT waits on the server while the next batch fills,
-// and the server gives up on a client silent for longer than its
-// receive_timeout (300 s by default; 1 s here): an audit whose findings
-// come slowly (few findings over a large inventory, costly policies)
-// failed with "Timeout exceeded while receiving data from client". A
-// sender idle for half that ends its INSERTs; the snapshot reads back
-// whole.
+// The server gives up on a client silent for longer than its
+// receive_timeout (300 s by default; 1 s here): when a sender kept its
+// INSERTs open for the next batch, an audit whose findings come slowly
+// (few findings over a large inventory, costly policies) failed with
+// "Timeout exceeded while receiving data from client". A sender's INSERTs
+// are open only while it sends a run; the snapshot reads back whole.
 func TestSlowSnapshotProducerOutlastsReceiveTimeout(t *testing.T) {
 	ctx := context.Background()
 	db := "t_slow_" + fmt.Sprint(time.Now().UnixNano())

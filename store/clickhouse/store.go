@@ -34,7 +34,7 @@ const (
 	DefaultMaxExecutionTime = 60 * time.Second
 	DefaultQueryTimeout     = 30 * time.Second
 	DefaultWriteTimeout     = 10 * time.Minute
-	DefaultBatchSize        = 100_000
+	DefaultBatchSize        = 500_000
 	// Room for three snapshot writes (connectionsPerSnapshot) and reads:
 	// the engine runs two audits at once beside the API's reads.
 	DefaultMaxOpenConns = 20
@@ -57,7 +57,8 @@ type Config struct {
 	QueryTimeout time.Duration
 	// WriteTimeout is the deadline given to a write whose context has none.
 	WriteTimeout time.Duration
-	// BatchSize is the number of rows per INSERT of a snapshot.
+	// BatchSize is the most rows per INSERT of a snapshot (a run, held
+	// in runBuckets batches: findings_write.go).
 	BatchSize int
 	// MaxOpenConns caps the connection pool.
 	MaxOpenConns int
@@ -118,23 +119,6 @@ type Store struct {
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
 	snapshotSlots chan struct{}
-	// insertIdle is how long a snapshot write's sender keeps its INSERTs
-	// open while it waits for its next batch (openInsertIdle).
-	insertIdle time.Duration
-}
-
-// defaultInsertIdle is how long a sender's INSERTs stay open without a
-// batch to send: far under the server's receive_timeout (300 s unless
-// configured), past which the server drops a silent client's INSERT.
-const defaultInsertIdle = 10 * time.Second
-
-// openInsertIdle is defaultInsertIdle, or half the receive_timeout the URL
-// sets when that is shorter.
-func openInsertIdle(settings ch.Settings) time.Duration {
-	if v, ok := settings["receive_timeout"].(int); ok && v > 0 {
-		return min(defaultInsertIdle, time.Duration(v)*time.Second/2)
-	}
-	return defaultInsertIdle
 }
 
 // connectionsPerSnapshot is what one snapshot write may hold of the
@@ -197,8 +181,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("clickhouse: open: %w", err)
 	}
 	s := &Store{conn: conn, cfg: cfg, log: cfg.Logger, database: opts.Auth.Database,
-		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns)),
-		insertIdle:    openInsertIdle(opts.Settings)}
+		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
 	if s.database == "" {
 		s.database = "default"
 	}
