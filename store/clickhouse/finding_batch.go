@@ -135,19 +135,21 @@ type findingRun struct {
 	texts []textRow
 }
 
-// newFindingRun returns an empty run of len(splitters)+1 buckets, taken
-// from free when it has any.
-func newFindingRun(splitters []uint64, free <-chan *findingBatch) *findingRun {
+// newFindingRun returns an empty run of len(splitters)+1 buckets from get.
+func newFindingRun(splitters []uint64, get func() (*findingBatch, error)) (*findingRun, error) {
 	r := &findingRun{splitters: splitters, buckets: make([]*findingBatch, len(splitters)+1)}
 	for i := range r.buckets {
-		select {
-		case r.buckets[i] = <-free:
-		default:
-			r.buckets[i] = new(findingBatch)
+		b, err := get()
+		if err != nil {
+			return nil, err
 		}
+		r.buckets[i] = b
 	}
-	return r
+	return r, nil
 }
+
+// newBucket is a newFindingRun's get that makes new buckets.
+func newBucket() (*findingBatch, error) { return new(findingBatch), nil }
 
 // giveBack empties buckets i to j-1 of the run (those it still holds) and
 // gives them to free (dropping those it has no room for).

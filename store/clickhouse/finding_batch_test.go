@@ -179,13 +179,13 @@ func TestRunBucketsFollowTableOrder(t *testing.T) {
 			}
 		}
 	}
-	first := newFindingRun(nil, nil)
+	first := mustNewFindingRun(t, nil)
 	fill(first, 2000)
 	splitters := first.learnSplitters()
 	if len(splitters) != runBuckets-1 {
 		t.Fatalf("splitters %x, want %d", splitters, runBuckets-1)
 	}
-	run := newFindingRun(splitters, nil)
+	run := mustNewFindingRun(t, splitters)
 	const n = 20000
 	fill(run, n)
 	type row struct {
@@ -214,9 +214,18 @@ func TestRunBucketsFollowTableOrder(t *testing.T) {
 		t.Error("the run's buckets, each sorted, are not in the table's order one after the other")
 	}
 	// Too few findings to tell: the next runs stay whole.
-	small := newFindingRun(nil, nil)
+	small := mustNewFindingRun(t, nil)
 	fill(small, 10)
 	if got := small.learnSplitters(); got != nil {
 		t.Errorf("splitters from 10 findings: %x, want none", got)
 	}
+}
+
+func mustNewFindingRun(t *testing.T, splitters []uint64) *findingRun {
+	t.Helper()
+	r, err := newFindingRun(splitters, newBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

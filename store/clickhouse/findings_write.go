@@ -34,10 +34,17 @@ const snapshotInserters = 2
 // of the client's to gather (docs/benchmarks.md, issue 2).
 const runBuckets = 5
 
+// maxBuckets bounds the buckets of one snapshot write: those of one run
+// being filled and one being sent. A sender gives its run's buckets back as
+// it sends them and holds none while the server writes its INSERT; when
+// both senders are sending, the next run waits for buckets. Three runs'
+// worth added ~100 MiB to an audit's peak RSS (docs/benchmarks.md, issue 2).
+const maxBuckets = snapshotInserters * runBuckets
+
 // maxBatchBytes bounds the size of one bucket of a run, whose text makes
 // rows wide: a run is handed to a sender as soon as one of its buckets
 // has Config.BatchSize/runBuckets rows or this many bytes of row data. The
-// client holds up to snapshotInserters+1 runs.
+// client holds up to maxBuckets buckets.
 const maxBatchBytes = 16 << 20
 
 // maxCountGroups bounds the per-snapshot counts kept in memory while a
@@ -175,11 +182,10 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 		}
 	}
 	full := make(chan *findingRun)
-	// A sender gives each bucket back once it is sent, to be filled again:
-	// the runs being filled and sent hold up to (snapshotInserters+1) ×
-	// runBuckets of them, fewer once senders have sent part of their run,
-	// and the garbage collector sees none of them churn.
-	free := make(chan *findingBatch, (snapshotInserters+1)*runBuckets)
+	// A sender gives each bucket back once it is sent, to be filled again
+	// (fillRuns makes at most maxBuckets), and the garbage collector sees
+	// none of them churn.
+	free := make(chan *findingBatch, maxBuckets)
 	var wg sync.WaitGroup
 	consts := snapshotConsts{tenantID, auditID, writtenAt.Unix()}
 	for range snapshotInserters {
@@ -225,6 +231,26 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 		bucketRows = max(1, s.cfg.BatchSize/runBuckets)
 	)
 	errStopped := errors.New("stopped after a failed send")
+	made := 0
+	getBucket := func() (*findingBatch, error) {
+		if made < maxBuckets {
+			select {
+			case b := <-free:
+				return b, nil
+			default:
+				made++
+				return new(findingBatch), nil
+			}
+		}
+		select {
+		case b := <-free:
+			return b, nil
+		case <-failed:
+			return nil, errStopped
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	handOff := func() error {
 		if splitters == nil {
 			splitters = r.learnSplitters()
@@ -255,7 +281,9 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 		default:
 		}
 		if r == nil {
-			r = newFindingRun(splitters, free)
+			if r, err = newFindingRun(splitters, getBucket); err != nil {
+				return n, err
+			}
 		}
 		b, cc, err := app.add(r, &f)
 		if err != nil {
