@@ -83,7 +83,7 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
 	prev, snap := snapshotKey(tenantID, prevID), snapshotKey(tenantID, auditID)
 	// The keys first, while the findings they name are still absent from
-	// auditID; sorted by the index's key (see sendFindingBatch).
+	// auditID; sorted by the index's key (see sendBucket).
 	if err := s.conn.Exec(ctx, `INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)
 SELECT ?, cityHash64(resource_id) AS h, sev_order, id, toDateTime(?, 'UTC')
 FROM finding_rows WHERE `+carried+`
