@@ -34,9 +34,9 @@ const runBuckets = 5
 // maxBuckets bounds the buckets of one snapshot write: those of one run
 // being filled and one being sent. A sender gives its run's buckets back as
 // it sends them and holds none while the server writes its INSERT; when
-// both senders are sending, the next run waits for buckets. Three runs'
-// worth added another 40–90 MiB to an audit's peak RSS (docs/benchmarks.md,
-// issue 2).
+// both senders are sending, the next run waits for buckets. (Without the
+// bound up to three runs' worth exist; the audits measured did not show
+// the difference beyond their spread: docs/benchmarks.md, issue 2.)
 const maxBuckets = snapshotInserters * runBuckets
 
 // maxBatchBytes bounds the size of one bucket of a run, whose text makes
