@@ -36,8 +36,12 @@ func parseQuery(r *http.Request, allowed ...string) (query, error) {
 	for _, name := range names {
 		vs := values[name]
 		if !slices.Contains(allowed, name) {
+			accepts := "none"
+			if len(allowed) > 0 {
+				accepts = strings.Join(allowed, ", ")
+			}
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Field: name,
-				Message: "unknown query parameter " + quote(name) + "; this endpoint accepts " + strings.Join(allowed, ", ")}
+				Message: "unknown query parameter " + quote(name) + "; this endpoint accepts " + accepts}
 		}
 		if len(vs) > 1 {
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Field: name,
