@@ -190,7 +190,8 @@ func (r *findingRun) len() int {
 // snapshot goes in one bucket, and its keys set the ranges of the next
 // ones. (The keys are the severity and the first bytes of a hash, so the
 // ranges hold for the whole snapshot; a skewed one only makes a bucket
-// fill first, and its run go sooner.) Nil when the run is too small to say.
+// fill first, and its run go sooner.) Nil when the run is too small to say
+// (a snapshot of fewer findings), and the next runs go whole too.
 func (r *findingRun) learnSplitters() []uint64 {
 	if len(r.buckets) != 1 || r.buckets[0].len() < 16*runBuckets {
 		return nil

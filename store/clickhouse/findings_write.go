@@ -41,8 +41,8 @@ const maxBuckets = snapshotInserters * runBuckets
 
 // maxBatchBytes bounds the size of one bucket of a run, whose text makes
 // rows wide: a run is handed to a sender as soon as one of its buckets
-// has Config.BatchSize/runBuckets rows or this many bytes of row data. The
-// client holds up to maxBuckets buckets.
+// has its share of Config.BatchSize rows or this many bytes of row data.
+// The client holds up to maxBuckets buckets.
 const maxBatchBytes = 16 << 20
 
 // maxCountGroups bounds the per-snapshot counts kept in memory while a
@@ -226,7 +226,7 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 	var (
 		r          *findingRun
 		splitters  []uint64 // learned from the first run
-		bucketRows = max(1, s.cfg.BatchSize/runBuckets)
+		bucketRows int // a bucket's share of the run's rows
 	)
 	errStopped := errors.New("stopped after a failed send")
 	made := 0
@@ -282,6 +282,7 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 			if r, err = newFindingRun(splitters, getBucket); err != nil {
 				return n, err
 			}
+			bucketRows = max(1, s.cfg.BatchSize/len(r.buckets))
 		}
 		b, cc, err := app.add(r, &f)
 		if err != nil {

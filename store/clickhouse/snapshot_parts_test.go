@@ -27,8 +27,8 @@ func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 		}
 	}
 	aud := engine.NewID(engine.PrefixAudit, testNow)
-	// A first run of one 200-row bucket, then runs of five buckets of up
-	// to 200 rows, handed off when one is full: over 22 runs, under 40.
+	// A first run of 1000 rows in one bucket, then runs of five buckets of
+	// up to 200 rows, handed off when one is full: over 22 runs, under 40.
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 22500)
 	for _, table := range []string{"finding_rows", "finding_resource_index"} {
 		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' ', toString(sum(rows)), ' ', toString(max(rows)))
