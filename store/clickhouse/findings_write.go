@@ -226,7 +226,7 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 	var (
 		r          *findingRun
 		splitters  []uint64 // learned from the first run
-		bucketRows int // a bucket's share of the run's rows
+		bucketRows int      // a bucket's share of the run's rows
 	)
 	errStopped := errors.New("stopped after a failed send")
 	made := 0
