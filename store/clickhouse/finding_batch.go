@@ -191,7 +191,7 @@ func (r *findingRun) len() int {
 // ones. (The keys are the severity and the first bytes of a hash, so the
 // ranges hold for the whole snapshot; a skewed one only makes a bucket
 // fill first, and its run go sooner.) Nil when the run is too small to say
-// (a snapshot of fewer findings), and the next runs go whole too.
+// (a snapshot of fewer findings): the next run goes whole and tries again.
 func (r *findingRun) learnSplitters() []uint64 {
 	if len(r.buckets) != 1 || r.buckets[0].len() < 16*runBuckets {
 		return nil
