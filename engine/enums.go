@@ -20,8 +20,23 @@ const (
 // Severities lists every severity, least to most severe.
 var Severities = []Severity{SeverityInfo, SeverityLow, SeverityMedium, SeverityHigh, SeverityCritical}
 
-// Rank is 1 (info) to 5 (critical); 0 for an unknown value.
-func (s Severity) Rank() int { return slices.Index(Severities, s) + 1 }
+// Rank is 1 (info) to 5 (critical); 0 for an unknown value. (A switch,
+// not a search of Severities: every finding written is ranked.)
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityInfo:
+		return 1
+	case SeverityLow:
+		return 2
+	case SeverityMedium:
+		return 3
+	case SeverityHigh:
+		return 4
+	case SeverityCritical:
+		return 5
+	}
+	return 0
+}
 
 // Valid reports whether s is one of the five severities.
 func (s Severity) Valid() bool { return s.Rank() > 0 }
@@ -59,8 +74,24 @@ const (
 // Dimensions lists the four dimensions.
 var Dimensions = []Dimension{DimensionSecurity, DimensionCost, DimensionArchitecture, DimensionCompliance}
 
+// Number is d's place in Dimensions counted from 1 (security 1 …
+// compliance 4); 0 for an unknown value.
+func (d Dimension) Number() int {
+	switch d {
+	case DimensionSecurity:
+		return 1
+	case DimensionCost:
+		return 2
+	case DimensionArchitecture:
+		return 3
+	case DimensionCompliance:
+		return 4
+	}
+	return 0
+}
+
 // Valid reports whether d is one of the four dimensions.
-func (d Dimension) Valid() bool { return slices.Contains(Dimensions, d) }
+func (d Dimension) Valid() bool { return d.Number() > 0 }
 
 // FindingStatus is open or resolved.
 type FindingStatus string

@@ -33,26 +33,68 @@ const (
 
 // stringDict numbers the distinct values of one column of a snapshot. A
 // value equal to the previous one costs no hashing: a finding's resource
-// fields repeat over the findings of that resource.
+// fields repeat over the findings of that resource. Other values are first
+// looked for in a few slots found by a cheap hash (recent), which spares
+// the map's hashing of the whole string in either order findings come in
+// (docs/benchmarks.md, session 11).
 type stringDict struct {
 	codes    map[string]uint32
 	values   []string
 	last     string
 	lastCode uint32
+	recent   [dictSlots]dictSlot
+}
+
+const (
+	dictSlotBits = 6
+	dictSlots    = 1 << dictSlotBits
+)
+
+// dictSlot is a value and its code + 1 (0: the slot is empty).
+type dictSlot struct {
+	value string
+	code1 uint32
+}
+
+// dictSlotOf picks a value's slot from its length and its first and last
+// eight bytes (the parts that tell accounts, regions and types apart).
+func dictSlotOf(s string) int {
+	n := len(s)
+	h := uint64(n)
+	if n >= 8 {
+		h ^= le64(s) ^ le64(s[n-8:])*0xff51afd7ed558ccd
+	} else {
+		for i := 0; i < n; i++ {
+			h = h<<8 | uint64(s[i])
+		}
+	}
+	return int((h * 0x9e3779b97f4a7c15) >> (64 - dictSlotBits))
+}
+
+// le64 reads the first 8 bytes of s (len(s) >= 8) as one load.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func (d *stringDict) code(s string) uint32 {
 	if len(d.values) > 0 && s == d.last {
 		return d.lastCode
 	}
-	c, ok := d.codes[s]
-	if !ok {
-		if d.codes == nil {
-			d.codes = map[string]uint32{}
+	slot := &d.recent[dictSlotOf(s)]
+	c := slot.code1 - 1
+	if slot.code1 == 0 || slot.value != s {
+		var ok bool
+		if c, ok = d.codes[s]; !ok {
+			if d.codes == nil {
+				d.codes = map[string]uint32{}
+			}
+			c = uint32(len(d.values))
+			d.values = append(d.values, s)
+			d.codes[s] = c
 		}
-		c = uint32(len(d.values))
-		d.values = append(d.values, s)
-		d.codes[s] = c
+		*slot = dictSlot{d.values[c], c + 1}
 	}
 	d.last, d.lastCode = s, c
 	return c
@@ -218,6 +260,26 @@ type batchAppender struct {
 	dicts                      *snapshotDicts
 	texts                      textInterner
 	first, last, resolvedCache secondsCache
+	// lastEvidence is a copy of the last evidence found valid: a rule's
+	// findings often carry the same.
+	lastEvidence []byte
+}
+
+// maxKeptEvidence bounds the evidence validEvidence keeps a copy of.
+const maxKeptEvidence = 256
+
+// validEvidence reports whether e is empty or valid JSON.
+func (a *batchAppender) validEvidence(e []byte) bool {
+	if len(e) == 0 || (a.lastEvidence != nil && bytes.Equal(e, a.lastEvidence)) {
+		return true
+	}
+	if !engine.ValidJSON(e) {
+		return false
+	}
+	if len(e) <= maxKeptEvidence {
+		a.lastEvidence = append(a.lastEvidence[:0], e...)
+	}
+	return true
 }
 
 // add validates f and appends it to its bucket of r, which it returns. A
@@ -227,10 +289,11 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 	if !engine.ValidID(engine.PrefixFinding, f.ID) {
 		return nil, countCodes{}, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
 	}
-	if !f.Severity.Valid() {
+	rank, dim := f.Severity.Rank(), f.Dimension.Number()
+	if rank == 0 {
 		return nil, countCodes{}, engine.FieldErrorf("severity", "finding %s: severity must be one of info, low, medium, high, critical; got %q", f.ID, f.Severity)
 	}
-	if !f.Dimension.Valid() {
+	if dim == 0 {
 		return nil, countCodes{}, engine.FieldErrorf("dimension", "finding %s: unknown dimension %q", f.ID, f.Dimension)
 	}
 	if !f.Status.Valid() {
@@ -241,7 +304,7 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 	default:
 		return nil, countCodes{}, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
 	}
-	if len(f.Evidence) > 0 && !engine.ValidJSON(f.Evidence) {
+	if !a.validEvidence(f.Evidence) {
 		return nil, countCodes{}, engine.FieldErrorf("evidence", "finding %s: evidence is not valid JSON", f.ID)
 	}
 	first, err := a.first.seconds("first_seen_at", f.FirstSeenAt)
@@ -262,8 +325,8 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 	}
 	d := a.dicts
 	cc := countCodes{
-		severity:     int8(f.Severity.Rank()),
-		dimension:    int8(slices.Index(engine.Dimensions, f.Dimension) + 1),
+		severity:     int8(rank),
+		dimension:    int8(dim),
 		status:       1,
 		rule:         d[dictRule].code(f.RuleID),
 		resourceType: d[dictResourceType].code(f.ResourceType),
@@ -273,7 +336,7 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 	if f.Status == engine.StatusResolved {
 		cc.status = 2
 	}
-	so := sevOrder(f.Severity)
+	so := uint8(len(engine.Severities) - rank) // sevOrder
 	b := r.bucket(sortKey(so, f.ID))
 	b.codes[dictRule] = append(b.codes[dictRule], cc.rule)
 	b.codes[dictResourceType] = append(b.codes[dictResourceType], cc.resourceType)

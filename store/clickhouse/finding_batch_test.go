@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -228,4 +229,171 @@ func mustNewFindingRun(t *testing.T, splitters []uint64) *findingRun {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// BenchmarkAppendFindings is the client's per-finding work before a send:
+// validating a finding into its bucket and counting it, over a synthetic
+// snapshot shaped like the loadgen's (100 rules, 10 types, 12 accounts, 5
+// regions; each resource's strings its own) in the two orders findings
+// come in: a rule over every resource (loadgen) and every rule over one
+// resource (an audit).
+func BenchmarkAppendFindings(b *testing.B) {
+	const resources, rules = 2000, 100
+	type res struct{ id, typ, acct, region string }
+	rs := make([]res, resources)
+	for i := range rs {
+		rs[i] = res{engine.ResourceID("t1", "aws", fmt.Sprint("arn:", i)), fmt.Sprintf("aws_type_%d", i%10),
+			fmt.Sprintf("%012d", 100000000000+uint64(i%12)*7919), fmt.Sprintf("eu-region-%d", (i/12)%5)}
+	}
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	titles := make([]string, rules)
+	for i := range titles {
+		titles[i] = fmt.Sprintf("Rule %d's title", i)
+	}
+	evidence := []byte(`{"synthetic":true}`)
+	finding := func(rule, resource int) engine.Finding {
+		r := &rs[resource]
+		ruleID := fmt.Sprintf("rule.%03d", rule)
+		return engine.Finding{ID: engine.FindingID("t1", ruleID, r.id), ResourceID: r.id, RuleID: ruleID,
+			Severity: engine.Severities[(rule+resource)%5], Dimension: engine.Dimensions[(rule*7+resource)%4],
+			Status: engine.StatusOpen, Title: titles[rule], Description: "d", Remediation: "r", Evidence: evidence,
+			Compliance: []string{}, Provider: "aws", Account: r.acct, Region: r.region, ResourceType: r.typ,
+			FirstSeenAt: now, LastSeenAt: now}
+	}
+	for _, order := range []string{"rule-major", "resource-major"} {
+		fs := make([]engine.Finding, 0, resources*rules)
+		if order == "rule-major" {
+			for rule := range rules {
+				for res := range resources {
+					fs = append(fs, finding(rule, res))
+				}
+			}
+		} else {
+			for res := range resources {
+				for rule := range rules {
+					fs = append(fs, finding(rule, res))
+				}
+			}
+		}
+		// rule ids shared by a rule's findings, as a rule pack's are
+		ruleIDs := map[string]string{}
+		for i := range fs {
+			if id, ok := ruleIDs[fs[i].RuleID]; ok {
+				fs[i].RuleID = id
+			} else {
+				ruleIDs[fs[i].RuleID] = fs[i].RuleID
+			}
+		}
+		b.Run(order, func(b *testing.B) {
+			app := &batchAppender{dicts: new(snapshotDicts)}
+			counts := newSnapshotCounts(maxCountGroups)
+			counts.dicts = app.dicts
+			run := &findingRun{buckets: []*findingBatch{new(findingBatch)}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if i%len(fs) == 0 {
+					run.buckets[0].reset()
+				}
+				_, cc, err := app.add(run, &fs[i%len(fs)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				counts.add(cc)
+			}
+		})
+	}
+}
+
+// The counts keep every group apart whether its codes pack into one
+// integer or not, and give up at their bound as before.
+func TestSnapshotCountsPackedAndWide(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	code := func(bits int) uint32 {
+		if r.IntN(8) == 0 { // too large to pack, now and then
+			return 1<<bits + uint32(r.IntN(3))
+		}
+		return uint32(r.IntN(1 << bits))
+	}
+	want := map[countCodes]uint64{}
+	c := newSnapshotCounts(1 << 20)
+	packed := 0
+	for range 20000 {
+		k := countCodes{severity: int8(1 + r.IntN(5)), dimension: int8(1 + r.IntN(4)), status: int8(1 + r.IntN(2)),
+			rule: code(packRuleBits), resourceType: code(packTypeBits), account: code(packAccountBits), region: code(packRegionBits)}
+		if r.IntN(2) == 0 { // a few groups, many times
+			k.rule, k.resourceType, k.account, k.region = k.rule%3, k.resourceType%2, 7, 1<<packRegionBits-1
+		}
+		if p, ok := k.pack(); ok {
+			packed++
+			if unpackCounts(p) != k {
+				t.Fatalf("unpack(pack(%+v)) = %+v", k, unpackCounts(p))
+			}
+		}
+		want[k]++
+		c.add(k)
+	}
+	if packed == 0 || packed == 20000 {
+		t.Fatalf("%d of 20000 groups packed: the test covers one kind only", packed)
+	}
+	got := map[countCodes]uint64{}
+	if err := c.each(func(k countCodes, n uint64) error { got[k] += n; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("counts differ: %d groups, want %d", len(got), len(want))
+	}
+
+	small := newSnapshotCounts(2)
+	small.add(countCodes{severity: 1, dimension: 1, status: 1})
+	small.add(countCodes{severity: 1, dimension: 1, status: 1, rule: 1 << packRuleBits}) // wide
+	small.add(countCodes{severity: 1, dimension: 1, status: 1})
+	if small.overflow {
+		t.Fatal("two groups overflowed a bound of two")
+	}
+	small.add(countCodes{severity: 2, dimension: 1, status: 1})
+	if !small.overflow {
+		t.Fatal("a third group did not overflow a bound of two")
+	}
+}
+
+// Values that share a dictionary slot (same length, same first and last
+// eight bytes) still get their own codes.
+func TestStringDictCodes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var d stringDict
+	want := map[string]uint32{}
+	var values []string
+	for i := range 300 {
+		values = append(values, fmt.Sprintf("arn:aws:%03d:tail0000", i), fmt.Sprint(i), "")
+	}
+	for range 20000 {
+		s := values[r.IntN(len(values))]
+		s = string([]byte(s)) // its own bytes, as decoded values have
+		c := d.code(s)
+		if w, ok := want[s]; ok && w != c {
+			t.Fatalf("code(%q) = %d, then %d", s, w, c)
+		}
+		want[s] = c
+		if d.values[c] != s {
+			t.Fatalf("values[code(%q)] = %q", s, d.values[c])
+		}
+	}
+	if len(d.values) != len(want) {
+		t.Fatalf("%d values for %d distinct strings", len(d.values), len(want))
+	}
+}
+
+// Evidence equal to the last valid one skips validation; anything else
+// is validated.
+func TestAppenderValidEvidence(t *testing.T) {
+	a := &batchAppender{}
+	for _, c := range []struct {
+		e    string
+		want bool
+	}{{"", true}, {`{"a":1}`, true}, {`{"a":1}`, true}, {`{"a":1`, false}, {`{"a":1}`, true}, {`[`, false}, {`[]`, true}} {
+		if got := a.validEvidence([]byte(c.e)); got != c.want {
+			t.Errorf("validEvidence(%q) = %v, want %v", c.e, got, c.want)
+		}
+	}
 }

@@ -94,9 +94,28 @@ func complianceKey(c []string) string {
 // changed in place: its contents are compared with a copy before an
 // identity hit is trusted.
 type textInterner struct {
+	// recent are a few identities found by a hash of where the title is,
+	// looked at before byIdent, whose hashing of a whole textIdent cost
+	// ~50 ns a finding.
+	recent    [textSlots]identSlot
 	byIdent   map[textIdent]identEntry
 	byContent map[textKey]uint64
 	pending   []textRow
+}
+
+const (
+	textSlotBits = 8
+	textSlots    = 1 << textSlotBits
+)
+
+type identSlot struct {
+	ident textIdent
+	entry identEntry // id 0: the slot is empty (textID is never 0)
+}
+
+func textSlotOf(ident *textIdent) int {
+	h := uint64(uintptr(unsafe.Pointer(ident.title))) ^ uint64(uintptr(unsafe.Pointer(ident.description)))>>3
+	return int((h * 0x9e3779b97f4a7c15) >> (64 - textSlotBits))
 }
 
 // textIdent is where a text's parts are.
@@ -121,7 +140,12 @@ type textRow struct {
 func (in *textInterner) id(f *engine.Finding) uint64 {
 	ident := textIdent{unsafe.StringData(f.Title), unsafe.StringData(f.Description), unsafe.StringData(f.Remediation),
 		len(f.Title), len(f.Description), len(f.Remediation), unsafe.SliceData(f.Compliance), len(f.Compliance)}
+	slot := &in.recent[textSlotOf(&ident)]
+	if slot.entry.id != 0 && slot.ident == ident && slices.Equal(slot.entry.text.compliance, f.Compliance) {
+		return slot.entry.id
+	}
 	if e, ok := in.byIdent[ident]; ok && slices.Equal(e.text.compliance, f.Compliance) {
+		*slot = identSlot{ident, e}
 		return e.id
 	}
 	t := textOf(f)
@@ -141,6 +165,7 @@ func (in *textInterner) id(f *engine.Finding) uint64 {
 	if len(in.byIdent) < maxIdentTexts {
 		in.byIdent[ident] = identEntry{id, t}
 	}
+	*slot = identSlot{ident, identEntry{id, t}}
 	return id
 }
 
