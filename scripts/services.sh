@@ -13,6 +13,9 @@
 #   PostgreSQL  postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable (superuser, trust)
 #   Redis       redis://127.0.0.1:56379/0 (no persistence)
 #
+# ClickHouse runs with MALLOC_CONF=oversize_threshold:0 (see ch_start); set
+# FOURD_CLICKHOUSE_MALLOC_CONF to replace it ("" for jemalloc's defaults).
+#
 # Logs: .data/clickhouse.log (+ .data/clickhouse.err.log), .data/postgres.log, .data/redis.log.
 set -euo pipefail
 
@@ -328,7 +331,7 @@ ch_start() {
   # which give allocations over 8 MiB back to the kernel as soon as they are
   # freed, so every INSERT faults its column buffers in again; ClickHouse's
   # own builds set oversize_threshold:0 (ClickHouse issue 11121), which here
-  # halved the server's page faults during a snapshot write and cut its
+  # cut the server's page faults during a snapshot write by ~40% and its
   # INSERT CPU by ~9% (docs/benchmarks.md, session 11). FOURD_CLICKHOUSE_MALLOC_CONF
   # overrides it ("" for jemalloc's defaults).
   # setsid: a Ctrl-C on `make run` must not reach the servers.
