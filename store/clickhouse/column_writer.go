@@ -19,6 +19,7 @@ import (
 type columnScratch struct {
 	order, tmp []sortEntry
 	hashes     []uint64 // resource hashes of a bucket's rows
+	fixed      []byte   // a bucket's stored ids in order (columnWriter.fixed)
 	strs       []string
 	u8         []uint8
 	i8         []int8
@@ -132,6 +133,30 @@ func (w *columnWriter) strings(col *byteColumn) {
 	w.append(i, strs)
 }
 
+// fixed appends stored ids in order: gathered into the sender's scratch,
+// which the driver's FixedString column then points at, as strings does.
+func (w *columnWriter) fixed(col [][idBytesLen]byte) {
+	i := w.next()
+	if i < 0 {
+		return
+	}
+	n := len(w.order)
+	buf := slices.Grow(w.sc.fixed[:0], n*idBytesLen)[:n*idBytesLen]
+	w.sc.fixed = buf
+	for j, e := range w.order {
+		copy(buf[j*idBytesLen:(j+1)*idBytesLen], col[e.row][:])
+	}
+	if raw := rawFixedColumn(w.b, i); raw != nil && raw.Size == idBytesLen {
+		raw.Buf = buf[:len(buf):len(buf)]
+		return
+	}
+	rows := make([][]byte, n)
+	for j := range rows {
+		rows[j] = buf[j*idBytesLen : (j+1)*idBytesLen]
+	}
+	w.append(i, rows)
+}
+
 // coded appends a dictionary-coded column in order; like strings, it points
 // the driver's column at the dictionary's values laid out once.
 func (w *columnWriter) coded(codes []uint32, values []string) {
@@ -239,6 +264,9 @@ func (w *columnWriter) send() error {
 	for i := range w.col {
 		if raw := rawStringColumn(w.b, i); raw != nil {
 			raw.Buf, raw.Pos = nil, nil
+		}
+		if raw := rawFixedColumn(w.b, i); raw != nil {
+			raw.Buf = nil
 		}
 	}
 	if err != nil {

@@ -114,7 +114,7 @@ func (s *Store) writeCounts(ctx context.Context, tenantID, auditID string, writt
 	if c.overflow {
 		return s.conn.Exec(ctx, `INSERT INTO finding_counts (`+countColumns+`)
 SELECT ?, ?, severity, dimension, status, resource_type, account, region, rule_id, count(), any(written_at)
-FROM finding_rows WHERE snapshot = ?
+FROM snapshot_findings WHERE snapshot = ?
 GROUP BY severity, dimension, status, resource_type, account, region, rule_id`, tenantID, auditID, snapshotKey(tenantID, auditID))
 	}
 	if len(c.packed)+len(c.wide) == 0 {

@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"time"
 	"unsafe"
@@ -134,7 +135,8 @@ type countCodes struct {
 // findingBatch is a batch of a snapshot's findings, checked and converted
 // for the findings table, one slice per column.
 type findingBatch struct {
-	id, resourceID, evidence      byteColumn
+	id                            [][idBytesLen]byte // stored ids (idkey.go)
+	resourceID, evidence          byteColumn
 	textID                        []uint64
 	codes                         [numDicts][]uint32
 	dict                          [numDicts][]string // set at hand-off
@@ -147,11 +149,11 @@ type findingBatch struct {
 	bytes int
 }
 
-func (b *findingBatch) len() int { return len(b.id.end) }
+func (b *findingBatch) len() int { return len(b.id) }
 
 // reset empties the batch for reuse, keeping its capacity.
 func (b *findingBatch) reset() {
-	b.id.reset()
+	b.id = b.id[:0]
 	b.resourceID.reset()
 	b.evidence.reset()
 	b.textID = b.textID[:0]
@@ -286,7 +288,8 @@ func (a *batchAppender) validEvidence(e []byte) bool {
 // finding that the table cannot hold faithfully is validation_failed, never
 // a panic or a silently altered row; r is unchanged then.
 func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, countCodes, error) {
-	if !engine.ValidID(engine.PrefixFinding, f.ID) {
+	id, ok := engine.ParseID(engine.PrefixFinding, f.ID)
+	if !ok {
 		return nil, countCodes{}, engine.FieldErrorf("id", "finding id must be a finding id (fnd_…); got %q", f.ID)
 	}
 	rank, dim := f.Severity.Rank(), f.Dimension.Number()
@@ -337,7 +340,7 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 		cc.status = 2
 	}
 	so := uint8(len(engine.Severities) - rank) // sevOrder
-	b := r.bucket(sortKey(so, f.ID))
+	b := r.bucket(sortKey(so, &id))
 	b.codes[dictRule] = append(b.codes[dictRule], cc.rule)
 	b.codes[dictResourceType] = append(b.codes[dictResourceType], cc.resourceType)
 	b.codes[dictAccount] = append(b.codes[dictAccount], cc.account)
@@ -345,7 +348,7 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 	b.codes[dictProvider] = append(b.codes[dictProvider], d[dictProvider].code(f.Provider))
 	b.codes[dictResolution] = append(b.codes[dictResolution], d[dictResolution].code(string(f.Resolution)))
 
-	b.id.add(f.ID)
+	b.id = append(b.id, id)
 	b.resourceID.add(f.ResourceID)
 	b.evidence.addBytes(f.Evidence)
 	b.textID = append(b.textID, a.texts.id(f))
@@ -358,7 +361,7 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 	b.dimension = append(b.dimension, cc.dimension)
 	b.status = append(b.status, cc.status)
 
-	b.bytes += 72 + len(f.ID) + len(f.ResourceID) + len(f.Evidence)
+	b.bytes += 72 + idBytesLen + len(f.ResourceID) + len(f.Evidence)
 	return b, cc, nil
 }
 
@@ -461,18 +464,17 @@ func sortBy(order, tmp []sortEntry, cmp func(a, b int32) int) []sortEntry {
 	return order
 }
 
-// sortKey packs a finding's sev_order and the first bytes of its id:
-// sorting by it orders almost every pair without comparing strings.
-func sortKey(sevOrder uint8, id string) uint64 {
-	return uint64(sevOrder)<<56 | keyPrefix(id, len(engine.PrefixFinding)+1, 7)>>8
+// sortKey packs a finding's sev_order and the first 7 bytes of its stored
+// id: sorting by it orders almost every pair without comparing ids.
+func sortKey(sevOrder uint8, id *[idBytesLen]byte) uint64 {
+	return uint64(sevOrder)<<56 | binary.BigEndian.Uint64(id[:8])>>8
 }
 
 // key is the sortKey of row i. (Computed when sorting rather than kept:
 // a snapshot write holds up to 1.5M rows, and every byte of a row counts
 // against the loadgen's and the audit's memory.)
 func (b *findingBatch) key(i int) uint64 {
-	id := b.id.at(i)
-	return sortKey(b.sevOrder[i], unsafe.String(unsafe.SliceData(id), len(id)))
+	return sortKey(b.sevOrder[i], &b.id[i])
 }
 
 // compareFindings orders rows as the findings table does inside one
@@ -481,10 +483,10 @@ func (b *findingBatch) compareFindings(x, y int32) int {
 	if c := cmp.Compare(b.sevOrder[x], b.sevOrder[y]); c != 0 {
 		return c
 	}
-	return bytes.Compare(b.id.at(int(x)), b.id.at(int(y)))
+	return bytes.Compare(b.id[x][:], b.id[y][:])
 }
 
-// compareResources returns the order of finding_resource_index inside one
+// compareResources returns the order of snapshot_finding_index inside one
 // snapshot, by the rows' resource hashes (resourceHash), then as
 // compareFindings.
 func (b *findingBatch) compareResources(hashes []uint64) func(x, y int32) int {
@@ -502,7 +504,7 @@ func resourceHash(resourceID string) uint64 {
 	return city.CH64(unsafe.Slice(unsafe.StringData(resourceID), len(resourceID)))
 }
 
-// snapshotKey is the key of a snapshot in finding_rows and the resource
+// snapshotKey is the key of a snapshot in snapshot_findings and the resource
 // index: ClickHouse's cityHash64(concat(tenant_id, '\0', audit_id)). An
 // audit id holds no NUL (checkSnapshotIDs), so distinct snapshots hash
 // distinct strings, and no snapshot is written under a key that another

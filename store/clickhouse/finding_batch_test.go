@@ -14,7 +14,7 @@ import (
 
 // The batch sort must give exactly what a comparison sort of the full keys
 // gives: ids that share their first bytes (all of sortKey's) force long runs
-// of equal packed keys, and the strings behind them decide, in both orders
+// of equal packed keys, and the bytes behind them decide, in both orders
 // a batch is sent in.
 func TestSortByMatchesComparisonSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -23,11 +23,11 @@ func TestSortByMatchesComparisonSort(t *testing.T) {
 			b := &findingBatch{}
 			hashes := make([]uint64, n)
 			for i := range n {
-				id := []byte("fnd_")
-				for range 7 + r.IntN(4) {
-					id = append(id, alphabet[r.IntN(len(alphabet))])
+				var id [idBytesLen]byte
+				for k := range id {
+					id[k] = alphabet[r.IntN(len(alphabet))]
 				}
-				b.id.add(string(id))
+				b.id = append(b.id, id)
 				b.sevOrder = append(b.sevOrder, uint8(r.IntN(len(alphabet))%5))
 				hashes[i] = r.Uint64N(uint64(len(alphabet)) * 3)
 			}
@@ -203,7 +203,7 @@ func TestRunBucketsFollowTableOrder(t *testing.T) {
 			order[j] = sortEntry{key: b.key(j), row: int32(j)}
 		}
 		for _, e := range sortBy(order, make([]sortEntry, len(order)), b.compareFindings) {
-			sent = append(sent, row{b.sevOrder[e.row], string(b.id.at(int(e.row)))})
+			sent = append(sent, row{b.sevOrder[e.row], string(b.id[e.row][:])})
 		}
 	}
 	if len(sent) != n {

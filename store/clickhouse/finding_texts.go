@@ -310,7 +310,7 @@ func (s *Store) eachText(ctx context.Context, tenantID string, ids []uint64, set
 // stream needs no second query while its rows are open.
 func (s *Store) snapshotTexts(ctx context.Context, tenantID, auditID string) (map[uint64]findingText, error) {
 	var ids []uint64
-	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM finding_rows WHERE snapshot = ?",
+	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM snapshot_findings WHERE snapshot = ?",
 		args: []any{snapshotKey(tenantID, auditID)}}, func(sc scanner) error {
 		var id uint64
 		err := sc.Scan(&id)

@@ -37,8 +37,9 @@ func TestTextIDKnownAnswer(t *testing.T) {
 }
 
 // Rows written before finding_texts carry their text inline (text_id 0).
-// Migration 0012 moves a snapshot holding such rows beside new ones (as
-// CarryForward made them) from findings to finding_rows, and it reads
+// Migrations 0012 and 0013 move a snapshot holding such rows beside new
+// ones (as CarryForward made them) from findings to finding_rows, then to
+// snapshot_findings with its ids as bytes (decoded by the server), and it reads
 // right through every path: pages, a single finding, the stream, the diff
 // and the reports' rule totals. Each tenant reads its own texts only.
 func TestFindingTextsOldAndNewRows(t *testing.T) {
@@ -69,7 +70,7 @@ func TestFindingTextsOldAndNewRows(t *testing.T) {
 	// Both snapshots as the findings table of before migration 0012 held
 	// them, a third of tenant A's rows old-style: inline text, text_id 0
 	// (rows written before migration 0005). Then 0012 runs again and moves
-	// them into finding_rows.
+	// them into snapshot_findings.
 	old := map[string]bool{}
 	for i, f := range a.findings {
 		if i%3 == 0 {
@@ -80,29 +81,35 @@ func TestFindingTextsOldAndNewRows(t *testing.T) {
 	for id := range old {
 		oldIDs = append(oldIDs, "'"+id+"'")
 	}
-	isOld := "id IN (" + strings.Join(oldIDs, ", ") + ") AND snapshot = " + fmt.Sprint(clickhouse.SnapshotKey("ten_a", aud))
+	isOld := "tid IN (" + strings.Join(oldIDs, ", ") + ") AND snapshot = " + fmt.Sprint(clickhouse.SnapshotKey("ten_a", aud))
+	withTextIDs(t, s, "rows_as_text", "SELECT * FROM snapshot_findings", a.findings, bWant)
 	for _, tenant := range []string{"ten_a", "ten_b"} {
 		mustExec(t, s, "INSERT INTO findings (tenant_id, audit_id, sev_order, id, severity, dimension, status, resolution, "+
 			"resource_id, rule_id, resource_type, provider, account, region, title, description, remediation, evidence, compliance, "+
 			"first_seen_at, last_seen_at, resolved_at, text_id, written_at) "+
-			"SELECT '"+tenant+"', '"+aud+"', sev_order, id, severity, dimension, status, resolution, resource_id, rule_id, resource_type, "+
+			"SELECT '"+tenant+"', '"+aud+"', sev_order, tid, severity, dimension, status, resolution, resource_id, rule_id, resource_type, "+
 			"provider, account, region, if("+isOld+", concat('old ', rule_id), ''), if("+isOld+", 'old description', ''), "+
 			"if("+isOld+", 'old remediation', ''), evidence, if("+isOld+", ['old-ctl'], emptyArrayString()), "+
 			"first_seen_at, last_seen_at, resolved_at, if("+isOld+", toUInt64(0), text_id), written_at "+
-			"FROM finding_rows WHERE snapshot = "+fmt.Sprint(clickhouse.SnapshotKey(tenant, aud)))
+			"FROM rows_as_text WHERE snapshot = "+fmt.Sprint(clickhouse.SnapshotKey(tenant, aud)))
 	}
-	mustExec(t, s, "ALTER TABLE schema_migrations DELETE WHERE version = '0012_finding_rows'")
-	if err := s.WaitForMutations(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	// The resource keys as finding_resource_index held them.
+	withTextIDs(t, s, "index_as_text", "SELECT * FROM snapshot_finding_index", a.findings, bWant)
+	mustExec(t, s, "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
+		"SELECT snapshot, resource_hash, sev_order, tid, written_at FROM index_as_text")
+	// 0012 moves findings into finding_rows, 0013 that into snapshot_findings.
+	rerunMigrations(t, s, "0012_finding_rows", "0013_snapshot_findings")
 	var legacy, moved uint64
 	mustQueryRow(t, s, "SELECT count() FROM findings", &legacy)
-	mustQueryRow(t, s, "SELECT count() FROM finding_rows", &moved)
+	mustQueryRow(t, s, "SELECT count() FROM snapshot_findings", &moved)
 	if legacy != moved || moved != uint64(len(a.findings)+len(bWant)) {
-		t.Fatalf("migration 0012 moved %d rows of %d; want %d", moved, legacy, len(a.findings)+len(bWant))
+		t.Fatalf("migrations 0012 and 0013 moved %d rows of %d; want %d", moved, legacy, len(a.findings)+len(bWant))
+	}
+	for _, f := range a.findings[:20] {
+		if got := pageAll(t, s, "ten_a", engine.FindingFilter{AuditID: aud, ResourceID: f.ResourceID}, 50); !slices.ContainsFunc(got,
+			func(g engine.Finding) bool { return g.ID == f.ID }) {
+			t.Fatalf("after the migrations the findings of %s lack %s", f.ResourceID, f.ID)
+		}
 	}
 	want := slices.Clone(a.findings)
 	for i := range want {

@@ -24,7 +24,7 @@ func (c *conds) add(expr string, args ...any) {
 func (c *conds) sql() string { return strings.Join(c.exprs, " AND ") }
 
 // addSnapshot adds the condition that selects the snapshot of tenantID and
-// auditID in finding_rows (by its key: see checkSnapshotKey).
+// auditID in snapshot_findings (by its key: see checkSnapshotKey).
 func addSnapshot(c *conds, tenantID, auditID string) {
 	c.add("snapshot = ?", snapshotKey(tenantID, auditID))
 }
@@ -75,11 +75,11 @@ func addPageFilter(c *conds, f engine.FindingFilter, fc forced) {
 		keep, gain = fc.resolved, fc.open
 	}
 	expr, args := "status = ?", []any{string(status)}
-	if len(keep) > 0 {
-		expr, args = expr+" AND id NOT IN ?", append(args, groupSet(keep))
+	if keys := findingIDKeys(keep); len(keys) > 0 {
+		expr, args = expr+" AND id NOT IN ?", append(args, groupSet(keys))
 	}
-	if len(gain) > 0 {
-		expr, args = "("+expr+") OR id IN ?", append(args, groupSet(gain))
+	if keys := findingIDKeys(gain); len(keys) > 0 {
+		expr, args = "("+expr+") OR id IN ?", append(args, groupSet(keys))
 	}
 	c.add("("+expr+")", args...)
 }
@@ -116,18 +116,18 @@ func (q bucketPageQuery) toSQL() (string, []any) {
 	c.add("sev_order = ?", uint8(q.bucket))
 	if q.lo != "" {
 		if q.loInclusive {
-			c.add("id >= ?", q.lo)
+			c.add("id >= ?", idRangeKey(q.lo))
 		} else {
-			c.add("id > ?", q.lo)
+			c.add("id > ?", idRangeKey(q.lo))
 		}
 	}
 	if q.hi != "" {
-		c.add("id < ?", q.hi)
+		c.add("id < ?", idRangeKey(q.hi))
 	}
 	f := q.filter
 	f.Severity = "" // the bucket is the severity
 	addPageFilter(&c, f, q.forced)
-	sql := "SELECT " + findingColumns + " FROM finding_rows" + pre + " WHERE " + c.sql() +
+	sql := "SELECT " + findingColumns + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
 }
@@ -149,17 +149,17 @@ func (q scanPageQuery) toSQL() (string, []any) {
 	addSnapshot(&c, q.tenantID, q.auditID)
 	if q.after != nil {
 		o := uint8(numBuckets - q.after.SeverityRank)
-		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
+		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
 	}
 	addPageFilter(&c, q.filter, q.forced)
-	sql := "SELECT " + findingColumns + " FROM finding_rows" + pre + " WHERE " + c.sql() +
+	sql := "SELECT " + findingColumns + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
 }
 
 // getFindingQuery is a point lookup. The severity is not known, so it asks
 // for the id in each bucket: five point ranges of the primary key, where
-// "id = ?" alone would scan the snapshot.
+// "id = ?" alone would scan the snapshot. id is the stored id (idkey.go).
 type getFindingQuery struct {
 	tenantID, auditID, id string
 }
@@ -171,7 +171,7 @@ func (q getFindingQuery) toSQL() (string, []any) {
 		alts[b] = "(sev_order = ? AND id = ?)"
 		args = append(args, uint8(b), q.id)
 	}
-	return "SELECT " + findingColumns + " FROM finding_rows PREWHERE id = ? WHERE snapshot = ? AND (" +
+	return "SELECT " + findingColumns + " FROM snapshot_findings PREWHERE id = ? WHERE snapshot = ? AND (" +
 		strings.Join(alts, " OR ") + ") LIMIT 1", args
 }
 
@@ -202,7 +202,7 @@ func (q countQuery) fromRows() bool { return q.filter.ResourceID != "" }
 func (q countQuery) toSQL() (string, []any) {
 	table, agg, pre, args := "finding_counts", "sum(n)", "", []any(nil)
 	if q.fromRows() {
-		table, agg = "finding_rows", "count()"
+		table, agg = "snapshot_findings", "count()"
 		if q.keys == nil {
 			pre, args = prewhere(q.filter)
 		}

@@ -169,12 +169,13 @@ func (s *Store) queryFindings(ctx context.Context, tenantID, auditID string, q s
 // has no finding with that id (also when it is another tenant's).
 func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f engine.Finding, err error) {
 	defer wrap(&err, "GetFinding(%q, %q, %q)", tenantID, auditID, id)
-	if tenantID == "" || auditID == "" || !engine.ValidID(engine.PrefixFinding, id) {
+	key, ok := findingIDKey(id)
+	if tenantID == "" || auditID == "" || !ok {
 		return f, engine.ErrNotFound("finding", id)
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	text, args := getFindingQuery{tenantID: tenantID, auditID: auditID, id: id}.toSQL()
+	text, args := getFindingQuery{tenantID: tenantID, auditID: auditID, id: key}.toSQL()
 	f, textID, err := scanFinding(s.conn.QueryRow(ctx, text, args...), tenantID, auditID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return engine.Finding{}, engine.ErrNotFound("finding", id)

@@ -49,7 +49,7 @@ const maxBatchBytes = 16 << 20
 // snapshot streams in; past it the counts are aggregated by the server.
 const maxCountGroups = 250_000
 
-// WriteSnapshot streams the finding set of an audit into finding_rows in
+// WriteSnapshot streams the finding set of an audit into snapshot_findings in
 // runs of up to Config.BatchSize rows (at most maxBuckets buckets of a run
 // in memory), then writes the snapshot's counts and the marker that makes it
 // complete. It returns the number of findings written.
@@ -109,7 +109,7 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 		return engine.Errorf(engine.CodeConflict, "the findings of audit %s are already written", auditID)
 	}
 	var left uint64
-	if err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_rows WHERE snapshot = ?`,
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM snapshot_findings WHERE snapshot = ?`,
 		snapshotKey(tenantID, auditID)).Scan(&left); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (s *Store) prepareSnapshot(ctx context.Context, tenantID, auditID string) e
 
 // checkSnapshotKey refuses to write into a snapshot whose key
 // (snapshotKey) a complete snapshot of another tenant or audit has:
-// finding_rows and the resource index know a snapshot by its key alone,
+// snapshot_findings and the resource index know a snapshot by its key alone,
 // and its readers by the tenant and audit they ask for. Two snapshots
 // share a key with a chance of 2^-64 a pair; this makes sure that they
 // never share rows.
@@ -306,8 +306,8 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 	return n, nil
 }
 
-// sendRun sends one run of a snapshot into finding_rows and its keys into
-// finding_resource_index, one INSERT each: bucket by bucket, each sorted
+// sendRun sends one run of a snapshot into snapshot_findings and its keys into
+// snapshot_finding_index, one INSERT each: bucket by bucket, each sorted
 // by its table's order key first and sent as a block. The findings' blocks
 // follow one another in the table's order (the buckets' key ranges do), so
 // the server finds the run sorted; the index's are sorted runs, which the
@@ -356,7 +356,7 @@ func (s *Store) sendBucket(ctx context.Context, sc *columnScratch, consts snapsh
 	}
 	constant(w, &sc.u64, snapshotKey(consts.tenantID, consts.auditID))
 	gather(w, &sc.u8, b.sevOrder)
-	w.strings(&b.id)
+	w.fixed(b.id)
 	gather(w, &sc.i8, b.severity)
 	gather(w, &sc.i8, b.dimension)
 	gather(w, &sc.i8, b.status)
@@ -396,7 +396,7 @@ func (s *Store) sendBucket(ctx context.Context, sc *columnScratch, consts snapsh
 	constant(w, &sc.u64, snapshotKey(consts.tenantID, consts.auditID))
 	gather(w, &sc.u64, sc.hashes)
 	gather(w, &sc.u8, b.sevOrder)
-	w.strings(&b.id)
+	w.fixed(b.id)
 	constant(w, &sc.i64, consts.writtenAt)
 	if err := w.send(); err != nil {
 		return fmt.Errorf("send finding resources: %w", err)
@@ -404,10 +404,10 @@ func (s *Store) sendBucket(ctx context.Context, sc *columnScratch, consts snapsh
 	return nil
 }
 
-const insertFindingResourcesSQL = "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)"
+const insertFindingResourcesSQL = "INSERT INTO snapshot_finding_index (snapshot, resource_hash, sev_order, id, written_at)"
 
 // insertFindingsSQL writes a snapshot's rows, their rule texts by text_id.
-const insertFindingsSQL = `INSERT INTO finding_rows (snapshot, sev_order, id, severity, dimension, status, resolution,
+const insertFindingsSQL = `INSERT INTO snapshot_findings (snapshot, sev_order, id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
 resolved_at, written_at)`
 
@@ -447,13 +447,13 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 	}
 	var errs []error
 	for _, table := range snapshotTables {
-		if table == legacyFindings {
-			// Not read since 0012, which copied it: a mutation would only
-			// rewrite its parts (and keep waitForMutations waiting).
+		if slices.Contains(legacyTables, table) {
+			// Not read since the migration that copied it: a mutation would
+			// only rewrite its parts (and keep waitForMutations waiting).
 			continue
 		}
 		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
-		if table == "finding_resource_index" || table == "finding_rows" {
+		if table == "snapshot_finding_index" || table == "snapshot_findings" {
 			if taken {
 				continue
 			}

@@ -28,20 +28,36 @@ type stringColumnLayout struct {
 	col  proto.ColStr
 }
 
-var canPresize = func() bool {
-	t := reflect.TypeFor[column.String]()
-	m := reflect.TypeFor[stringColumnLayout]()
-	if t.Size() != m.Size() || t.NumField() != m.NumField() {
-		return false
+var canPresize = sameLayout(reflect.TypeFor[column.String](), reflect.TypeFor[stringColumnLayout](), allFields)
+
+// fixedStringColumnLayout mirrors column.FixedString (clickhouse-go v2.50.0),
+// for rawFixedColumn as stringColumnLayout is for rawStringColumn.
+type fixedStringColumnLayout struct {
+	name string
+	col  proto.ColFixedStr
+}
+
+var canRawFixed = sameLayout(reflect.TypeFor[column.FixedString](), reflect.TypeFor[fixedStringColumnLayout](), allFields)
+
+// allFields is a sameLayout compare that compares every field's type.
+func allFields(int) bool { return true }
+
+// rawFixedColumn returns the driver's buffer of column i of b when it is a
+// FixedString column of the known layout, else nil.
+func rawFixedColumn(b driver.Batch, i int) *proto.ColFixedStr {
+	if !canRawFixed {
+		return nil
 	}
-	for i := range t.NumField() {
-		a, b := t.Field(i), m.Field(i)
-		if a.Name != b.Name || a.Type != b.Type || a.Offset != b.Offset {
-			return false
-		}
+	cols := b.Columns()
+	if i >= len(cols) {
+		return nil
 	}
-	return true
-}()
+	c, ok := cols[i].(*column.FixedString)
+	if !ok {
+		return nil
+	}
+	return &(*fixedStringColumnLayout)(unsafe.Pointer(c)).col
+}
 
 // rawStringColumn returns the driver's buffer of column i of b when it is a
 // String column of the known layout, else nil.

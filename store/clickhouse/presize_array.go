@@ -71,9 +71,8 @@ var canRawArray = func() bool {
 	if off.Elem().Kind() != reflect.Pointer {
 		return false
 	}
-	all := func(int) bool { return true }
-	return sameLayout(off.Elem().Elem(), reflect.TypeFor[arrayOffsetLayout](), all) &&
-		sameLayout(reflect.TypeFor[column.UInt64](), reflect.TypeFor[uint64ColumnLayout](), all)
+	return sameLayout(off.Elem().Elem(), reflect.TypeFor[arrayOffsetLayout](), allFields) &&
+		sameLayout(reflect.TypeFor[column.UInt64](), reflect.TypeFor[uint64ColumnLayout](), allFields)
 }()
 
 // rawStringArray is the buffers of an Array(String) column.

@@ -13,7 +13,7 @@ import (
 )
 
 func TestQueriesToSQL(t *testing.T) {
-	const cols = "SELECT " + findingColumns + " FROM finding_rows"
+	const cols = "SELECT " + findingColumns + " FROM snapshot_findings"
 	tests := []struct {
 		name     string
 		q        sqlQuery
@@ -23,21 +23,21 @@ func TestQueriesToSQL(t *testing.T) {
 		{"bucket, first page",
 			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 0, hi: "fnd_1", limit: 201},
 			cols + " WHERE snapshot = ? AND sev_order = ? AND id < ? ORDER BY id LIMIT 201",
-			[]any{snapshotKey("t", "a"), uint8(0), "fnd_1"}},
+			[]any{snapshotKey("t", "a"), uint8(0), idRangeKey("fnd_1")}},
 		{"bucket, after a cursor, unbounded, filters without the severity",
 			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 2, lo: "fnd_x", limit: 5,
 				filter: engine.FindingFilter{Severity: "medium", Dimension: "cost", Status: "open", RuleID: "r", ResourceType: "rt", Account: "ac", Region: "re"}},
 			cols + " WHERE snapshot = ? AND sev_order = ? AND id > ? AND dimension = ? AND status = ? AND rule_id = ? AND resource_type = ? AND account = ? AND region = ? ORDER BY id LIMIT 5",
-			[]any{snapshotKey("t", "a"), uint8(2), "fnd_x", "cost", "open", "r", "rt", "ac", "re"}},
+			[]any{snapshotKey("t", "a"), uint8(2), idRangeKey("fnd_x"), "cost", "open", "r", "rt", "ac", "re"}},
 		{"bucket, widened range",
 			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 4, lo: "fnd_2", loInclusive: true, hi: "fnd_3", limit: 7},
 			cols + " WHERE snapshot = ? AND sev_order = ? AND id >= ? AND id < ? ORDER BY id LIMIT 7",
-			[]any{snapshotKey("t", "a"), uint8(4), "fnd_2", "fnd_3"}},
+			[]any{snapshotKey("t", "a"), uint8(4), idRangeKey("fnd_2"), idRangeKey("fnd_3")}},
 		{"scan with a resource",
 			scanPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1", Severity: "high"},
 				after: &engine.FindingKey{SeverityRank: 4, ID: "fnd_9"}, limit: 3},
 			cols + " PREWHERE resource_id = ? WHERE snapshot = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) AND severity = ? ORDER BY sev_order, id LIMIT 3",
-			[]any{"res_1", snapshotKey("t", "a"), uint8(1), uint8(1), "fnd_9", "high"}},
+			[]any{"res_1", snapshotKey("t", "a"), uint8(1), uint8(1), idRangeKey("fnd_9"), "high"}},
 		{"point lookup",
 			getFindingQuery{tenantID: "t", auditID: "a", id: "fnd_1"},
 			cols + " PREWHERE id = ? WHERE snapshot = ? AND ((sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?) OR (sev_order = ? AND id = ?)) LIMIT 1",
@@ -52,19 +52,12 @@ func TestQueriesToSQL(t *testing.T) {
 			[]any{"t", "a"}},
 		{"counts of a resource from the rows",
 			countQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1"}, groupBy: []string{"rule_id"}},
-			"SELECT toString(rule_id), count() FROM finding_rows PREWHERE resource_id = ? WHERE snapshot = ? GROUP BY toString(rule_id)",
+			"SELECT toString(rule_id), count() FROM snapshot_findings PREWHERE resource_id = ? WHERE snapshot = ? GROUP BY toString(rule_id)",
 			[]any{"res_1", snapshotKey("t", "a")}},
 		{"keys of a resource after a cursor",
 			resourceKeysQuery{tenantID: "t", auditID: "a", resourceID: "res_1", after: &engine.FindingKey{SeverityRank: 5, ID: "fnd_2"}, limit: 10},
-			"SELECT sev_order, id FROM (" +
-				"SELECT sev_order, id FROM finding_resource_index WHERE snapshot = ? AND resource_hash = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
-				" UNION ALL " +
-				"SELECT sev_order, id FROM finding_resource_keys WHERE tenant_id = ? AND audit_id = ? AND resource_hash = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
-				" UNION ALL " +
-				"SELECT sev_order, id FROM finding_resources WHERE tenant_id = ? AND audit_id = ? AND resource_id = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10" +
-				") ORDER BY sev_order, id LIMIT 10",
-			[]any{snapshotKey("t", "a"), resourceHash("res_1"), uint8(0), uint8(0), "fnd_2",
-				"t", "a", resourceHash("res_1"), uint8(0), uint8(0), "fnd_2", "t", "a", "res_1", uint8(0), uint8(0), "fnd_2"}},
+			"SELECT sev_order, id FROM snapshot_finding_index WHERE snapshot = ? AND resource_hash = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 10",
+			[]any{snapshotKey("t", "a"), resourceHash("res_1"), uint8(0), uint8(0), idRangeKey("fnd_2")}},
 		{"findings by key",
 			byKeysPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1", Region: "re"},
 				keys: []findingKey{{0, "fnd_1"}, {3, "fnd_2"}}, limit: 4},
@@ -72,7 +65,7 @@ func TestQueriesToSQL(t *testing.T) {
 			[]any{snapshotKey("t", "a"), keysGroupSet([]findingKey{{0, "fnd_1"}, {3, "fnd_2"}}), "res_1", "re"}},
 		{"counts of a resource by key",
 			countQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1"}, groupBy: []string{"status"}, keys: []findingKey{{1, "fnd_1"}}},
-			"SELECT toString(status), count() FROM finding_rows WHERE snapshot = ? AND (sev_order, id) IN ? AND resource_id = ? GROUP BY toString(status)",
+			"SELECT toString(status), count() FROM snapshot_findings WHERE snapshot = ? AND (sev_order, id) IN ? AND resource_id = ? GROUP BY toString(status)",
 			[]any{snapshotKey("t", "a"), keysGroupSet([]findingKey{{1, "fnd_1"}}), "res_1"}},
 		{"resource page",
 			resourcePageQuery{tenantID: "t", filter: engine.ResourceFilter{Type: "ty", Region: "re"}, lo: "res_1", hi: "res_2", limit: 9},
@@ -85,7 +78,8 @@ func TestQueriesToSQL(t *testing.T) {
 		{"finding stream chunk",
 			streamFindingsQuery{tenantID: "t", auditID: "a", hi: "fnd_2"},
 			cols + " WHERE snapshot = ? AND ((sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?) OR (sev_order = ? AND id < ?)) ORDER BY id",
-			[]any{snapshotKey("t", "a"), uint8(0), "fnd_2", uint8(1), "fnd_2", uint8(2), "fnd_2", uint8(3), "fnd_2", uint8(4), "fnd_2"}},
+			[]any{snapshotKey("t", "a"), uint8(0), idRangeKey("fnd_2"), uint8(1), idRangeKey("fnd_2"), uint8(2), idRangeKey("fnd_2"),
+				uint8(3), idRangeKey("fnd_2"), uint8(4), idRangeKey("fnd_2")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -152,8 +152,12 @@ func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope,
 	var ids []string
 	err = s.each(ctx, affectedQuery{scope: scope, ruleIDs: ruleIDs, perRule: perRule}, func(sc scanner) error {
 		var x row
-		var sev string
-		if err := sc.Scan(&x.rule, &x.r.FindingID, &x.r.ResourceID, &x.r.Type, &x.r.Account, &x.r.Region, &sev); err != nil {
+		var sev, key string
+		if err := sc.Scan(&x.rule, &key, &x.r.ResourceID, &x.r.Type, &x.r.Account, &x.r.Region, &sev); err != nil {
+			return err
+		}
+		var err error
+		if x.r.FindingID, err = findingIDText(key); err != nil {
 			return err
 		}
 		x.r.Severity = engine.Severity(sev)

@@ -78,7 +78,7 @@ type topResourcesQuery struct {
 func (q topResourcesQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	return "SELECT resource_id, any(resource_type), any(account), any(region), count(), sum(" + severityWeight() +
-		") AS w, toString(max(severity)) FROM finding_rows WHERE " + c.sql() +
+		") AS w, toString(max(severity)) FROM snapshot_findings WHERE " + c.sql() +
 		" GROUP BY resource_id ORDER BY w DESC, resource_id LIMIT ?", append(c.args, q.limit)
 }
 
@@ -97,7 +97,7 @@ func (q costByRuleQuery) toSQL() (string, []any) {
 	)
 	price := "if(" + hasUSD + ", visitParamExtractFloat(evidence, 'estimated_monthly_usd'), visitParamExtractFloat(evidence, 'estimated_monthly_saving_usd'))"
 	return "SELECT rule_id, " + ruleText("title") + ", max(text_id), count(), countIf(" + hasUSD + " OR " + hasSave + "), sumIf(" + price + ", " +
-		hasUSD + " OR " + hasSave + ") FROM finding_rows WHERE " + c.sql() + " GROUP BY rule_id ORDER BY rule_id", c.args
+		hasUSD + " OR " + hasSave + ") FROM snapshot_findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY rule_id", c.args
 }
 
 // prodResources selects the ids of the tenant's production resources, by
@@ -121,7 +121,7 @@ func (q ruleTotalsQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	return "SELECT rule_id, " + ruleText("title") + ", " + ruleText("remediation") + ", max(text_id), toString(max(severity)), toString(any(dimension)), count(), " +
 			"uniqExact(resource_id) AS resources, uniqExactIf(resource_id, resource_id IN (" + prodResources() + ")) AS prod " +
-			"FROM finding_rows WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
+			"FROM snapshot_findings WHERE " + c.sql() + " GROUP BY rule_id ORDER BY max(severity) DESC, prod DESC, resources DESC, rule_id",
 		append([]any{q.scope.TenantID}, c.args...)
 }
 
@@ -136,7 +136,7 @@ type affectedQuery struct {
 func (q affectedQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
 	c.add("rule_id IN ?", groupSet(q.ruleIDs))
-	return "SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM finding_rows WHERE " +
+	return "SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM snapshot_findings WHERE " +
 		c.sql() + " ORDER BY rule_id, sev_order, resource_id, id LIMIT ? BY rule_id", append(c.args, q.perRule)
 }
 

@@ -14,7 +14,8 @@ func TestReportQueriesToSQL(t *testing.T) {
 	filtered := scope
 	filtered.Filters = engine.ReportFilters{Severities: []engine.Severity{"high"}, Accounts: []string{"111"}}
 	decided := scope
-	decided.ForceResolved, decided.ForceOpen = []string{"f1"}, []string{"f2"}
+	f1, f2 := engine.FindingID("t", "r1", "x1"), engine.FindingID("t", "r1", "x2")
+	decided.ForceResolved, decided.ForceOpen = []string{f1, "fnd_not-an-id"}, []string{f2}
 	set := func(v ...any) ch.GroupSet { return ch.GroupSet{Value: v} }
 	tests := []struct {
 		name     string
@@ -26,11 +27,11 @@ func TestReportQueriesToSQL(t *testing.T) {
 			"SELECT toString(severity), toString(dimension), account, rule_id, sum(n) FROM finding_counts WHERE tenant_id = ? AND audit_id = ? AND status = ? AND severity IN ? AND account IN ? GROUP BY severity, dimension, account, rule_id ORDER BY severity DESC, dimension, account, rule_id",
 			[]any{"t", "a", "open", set("high"), set("111")}},
 		{"top resources", topResourcesQuery{scope: scope, limit: 10},
-			"SELECT resource_id, any(resource_type), any(account), any(region), count(), sum(multiIf(severity = 'critical', 10.0, severity = 'high', 5.0, severity = 'medium', 2.0, severity = 'low', 1.0, severity = 'info', 0.0, 0.0)) AS w, toString(max(severity)) FROM finding_rows WHERE snapshot = ? AND status = ? GROUP BY resource_id ORDER BY w DESC, resource_id LIMIT ?",
+			"SELECT resource_id, any(resource_type), any(account), any(region), count(), sum(multiIf(severity = 'critical', 10.0, severity = 'high', 5.0, severity = 'medium', 2.0, severity = 'low', 1.0, severity = 'info', 0.0, 0.0)) AS w, toString(max(severity)) FROM snapshot_findings WHERE snapshot = ? AND status = ? GROUP BY resource_id ORDER BY w DESC, resource_id LIMIT ?",
 			[]any{snapshotKey("t", "a"), "open", 10}},
 		{"affected, decisions applied", affectedQuery{scope: decided, ruleIDs: []string{"r1"}, perRule: 50},
-			"SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM finding_rows WHERE snapshot = ? AND ((status = ? AND id NOT IN ?) OR id IN ?) AND rule_id IN ? ORDER BY rule_id, sev_order, resource_id, id LIMIT ? BY rule_id",
-			[]any{snapshotKey("t", "a"), "open", set("f1"), set("f2"), set("r1"), 50}},
+			"SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM snapshot_findings WHERE snapshot = ? AND ((status = ? AND id NOT IN ?) OR id IN ?) AND rule_id IN ? ORDER BY rule_id, sev_order, resource_id, id LIMIT ? BY rule_id",
+			[]any{snapshotKey("t", "a"), "open", set(mustIDKey(t, f1)), set(mustIDKey(t, f2)), set("r1"), 50}},
 		{"resource types", resourceTypesQuery{tenantID: "t"},
 			"SELECT type, uniqExact(id) FROM resources WHERE tenant_id = ? GROUP BY type ORDER BY type", []any{"t"}},
 	}

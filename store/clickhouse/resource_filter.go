@@ -13,7 +13,7 @@ import (
 // findingKey is a finding's position in its snapshot's order key.
 type findingKey struct {
 	sevOrder uint8
-	id       string
+	id       string // stored (idkey.go)
 }
 
 // maxResourceKeys bounds the keys read for one resource filter; past it
@@ -29,35 +29,20 @@ type resourceKeysQuery struct {
 	limit                         int
 }
 
-// The keys are in finding_resource_index by snapshot key and resource
-// hash, or, for snapshots written before it, in finding_resource_keys by
-// resource hash or in finding_resources by resource id: all three are
-// read, and one of them has the snapshot. A hash shared by two resources
-// or a key shared by two snapshots brings others' keys too, which the
-// findings query drops by its tenant, audit and resource_id filters.
+// The keys are in snapshot_finding_index by snapshot key and resource
+// hash (also those of snapshots written before it: migration 0013). A hash
+// shared by two resources or a key shared by two snapshots brings others'
+// keys too, which the findings query drops by its resource_id filter.
 func (q resourceKeysQuery) toSQL() (string, []any) {
-	var args []any
-	part := func(table string, cols []string, vals ...any) string {
-		var c conds
-		for i, col := range cols {
-			c.add(col+" = ?", vals[i])
-		}
-		if q.after != nil {
-			o := uint8(numBuckets - q.after.SeverityRank)
-			c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, q.after.ID)
-		}
-		args = append(args, c.args...)
-		return "SELECT sev_order, id FROM " + table + " WHERE " + c.sql() + " ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
+	var c conds
+	c.add("snapshot = ?", snapshotKey(q.tenantID, q.auditID))
+	c.add("resource_hash = ?", resourceHash(q.resourceID))
+	if q.after != nil {
+		o := uint8(numBuckets - q.after.SeverityRank)
+		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
 	}
-	hash := resourceHash(q.resourceID)
-	sql := "SELECT sev_order, id FROM (" +
-		part("finding_resource_index", []string{"snapshot", "resource_hash"}, snapshotKey(q.tenantID, q.auditID), hash) +
-		" UNION ALL " +
-		part("finding_resource_keys", []string{"tenant_id", "audit_id", "resource_hash"}, q.tenantID, q.auditID, hash) +
-		" UNION ALL " +
-		part("finding_resources", []string{"tenant_id", "audit_id", "resource_id"}, q.tenantID, q.auditID, q.resourceID) +
-		") ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
-	return sql, args
+	return "SELECT sev_order, id FROM snapshot_finding_index WHERE " + c.sql() +
+		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
 }
 
 // keysGroupSet renders keys as an IN list of (sev_order, id) tuples.
@@ -85,7 +70,7 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
 	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
 	addPageFilter(&c, q.filter, q.forced)
-	return "SELECT " + findingColumns + " FROM finding_rows WHERE " + c.sql() +
+	return "SELECT " + findingColumns + " FROM snapshot_findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
 }
 
@@ -130,7 +115,11 @@ func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out [
 			return out, nil
 		}
 		last := keys[len(keys)-1]
-		after = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: last.id}
+		id, err := findingIDText(last.id)
+		if err != nil {
+			return nil, err
+		}
+		after = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: id}
 	}
 	return out, nil
 }

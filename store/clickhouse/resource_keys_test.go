@@ -36,10 +36,11 @@ func TestResourceHashIsTheServers(t *testing.T) {
 	}
 }
 
-// A resource's findings come from finding_resource_index for new
-// snapshots, and from finding_resource_keys or finding_resources for those
-// written before it; a key that another resource's hash or another
-// snapshot's key brings along (a collision) never shows.
+// A resource's findings come from snapshot_finding_index, where migration
+// 0013 also moved the keys of snapshots written before it (from
+// finding_resource_index, finding_resource_keys or finding_resources); a
+// key that another resource's hash or another snapshot's key brings along
+// (a collision) never shows.
 func TestResourceKeysOldTablesAndCollisions(t *testing.T) {
 	s := chtest.New(t)
 	ctx := context.Background()
@@ -80,43 +81,55 @@ func TestResourceKeysOldTablesAndCollisions(t *testing.T) {
 	}
 	check("new index")
 	if n := indexRows(t, s, "ten_a", aud); n != uint64(len(a.findings)) {
-		t.Fatalf("finding_resource_index holds %d keys of the snapshot, want %d", n, len(a.findings))
+		t.Fatalf("snapshot_finding_index holds %d keys of the snapshot, want %d", n, len(a.findings))
 	}
 
 	// Colliding keys: resource X's hash also names a finding of Y, and
 	// another tenant's snapshot's findings under this snapshot's key and
 	// X's hash.
 	key := clickhouse.SnapshotKey("ten_a", aud)
-	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
-		"SELECT %d, %d, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d AND id = '%s'",
-		key, clickhouse.ResourceHash(x.ResourceID), key, y.ID))
-	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
-		"SELECT %d, %d, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d ORDER BY sev_order, id",
+	mustExec(t, s, fmt.Sprintf("INSERT INTO snapshot_finding_index (snapshot, resource_hash, sev_order, id, written_at) "+
+		"SELECT %d, %d, sev_order, id, written_at FROM snapshot_findings WHERE snapshot = %d AND hex(id) = '%s'",
+		key, clickhouse.ResourceHash(x.ResourceID), key, keyHex(t, y.ID)))
+	mustExec(t, s, fmt.Sprintf("INSERT INTO snapshot_finding_index (snapshot, resource_hash, sev_order, id, written_at) "+
+		"SELECT %d, %d, sev_order, id, written_at FROM snapshot_findings WHERE snapshot = %d ORDER BY sev_order, id",
 		key, clickhouse.ResourceHash(x.ResourceID), clickhouse.SnapshotKey("ten_b", other)))
 	check("with collisions")
 	if got := pageAll(t, s, "ten_b", engine.FindingFilter{AuditID: other, ResourceID: b.findings[0].ResourceID}, 50); len(got) == 0 {
 		t.Fatal("the other tenant's snapshot lost its resource filter")
 	}
 
-	// The snapshot's keys as snapshots written before the index have them:
-	// by resource hash (migration 0006), then by resource id (0003).
+	// The snapshots as migration 0013 found them: rows in finding_rows,
+	// ten_b's keys in finding_resource_index, and ten_a's as snapshots
+	// written before that had them: by resource hash (migration 0006),
+	// then by resource id (0003). 0013 moves them all into the tables read
+	// now, with each id's bytes.
+	withTextIDs(t, s, "rows_as_text", "SELECT * FROM snapshot_findings", a.findings, b.findings)
+	mustExec(t, s, "INSERT INTO finding_rows (snapshot, sev_order, id, severity, dimension, status, resolution, resource_id, rule_id, "+
+		"resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at, resolved_at, written_at) "+
+		"SELECT snapshot, sev_order, tid, severity, dimension, status, resolution, resource_id, rule_id, "+
+		"resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at, resolved_at, written_at FROM rows_as_text")
+	withTextIDs(t, s, "other_keys", fmt.Sprintf("SELECT * FROM snapshot_finding_index WHERE snapshot = %d", clickhouse.SnapshotKey("ten_b", other)), b.findings)
+	mustExec(t, s, "INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at) "+
+		"SELECT snapshot, resource_hash, sev_order, tid, written_at FROM other_keys")
 	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resource_keys (tenant_id, audit_id, resource_hash, sev_order, id, written_at) "+
-		"SELECT 'ten_a', '%s', cityHash64(resource_id) AS h, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d ORDER BY h, sev_order, id", aud, key))
-	mustExec(t, s, fmt.Sprintf("ALTER TABLE finding_resource_index DELETE WHERE snapshot = %d", key))
-	if err := s.WaitForMutations(ctx); err != nil {
-		t.Fatal(err)
+		"SELECT 'ten_a', '%s', cityHash64(resource_id) AS h, sev_order, tid, written_at FROM rows_as_text WHERE snapshot = %d ORDER BY h, sev_order, tid", aud, key))
+	rerunMigrations(t, s, "0013_snapshot_findings")
+	if n := indexRows(t, s, "ten_a", aud); n != uint64(len(a.findings)) {
+		t.Fatalf("from finding_resource_keys: snapshot_finding_index holds %d keys of the snapshot, want %d", n, len(a.findings))
 	}
 	check("finding_resource_keys")
-	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at) "+
-		"SELECT 'ten_a', '%s', resource_id, sev_order, id, written_at FROM finding_rows WHERE snapshot = %d ORDER BY resource_id, sev_order, id", aud, key))
-	mustExec(t, s, "ALTER TABLE finding_resource_keys DELETE WHERE tenant_id = 'ten_a'")
-	if err := s.WaitForMutations(ctx); err != nil {
-		t.Fatal(err)
+	if got := pageAll(t, s, "ten_b", engine.FindingFilter{AuditID: other, ResourceID: b.findings[0].ResourceID}, 50); len(got) == 0 {
+		t.Fatal("the other tenant's snapshot lost its resource filter in the migration")
 	}
+	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at) "+
+		"SELECT 'ten_a', '%s', resource_id, sev_order, tid, written_at FROM rows_as_text WHERE snapshot = %d ORDER BY resource_id, sev_order, tid", aud, key))
+	mustExec(t, s, "ALTER TABLE finding_resource_keys DELETE WHERE tenant_id = 'ten_a'")
+	rerunMigrations(t, s, "0013_snapshot_findings")
 	check("finding_resources")
 }
 
-// finding_rows knows a snapshot by its key alone: a snapshot whose key a
+// snapshot_findings knows a snapshot by its key alone: a snapshot whose key a
 // complete snapshot of another tenant has is refused, whichever way it is
 // written, and neither the refusal's cleanup nor a DropSnapshot of it
 // touches the other's rows.

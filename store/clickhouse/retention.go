@@ -8,14 +8,17 @@ import (
 )
 
 // snapshotTables are the tables a snapshot has rows in, all partitioned by
-// the month it was written.
-var snapshotTables = []string{"finding_snapshots", "finding_counts", "finding_resources", "finding_resource_keys",
-	"finding_resource_index", "finding_rows", legacyFindings}
+// the month it was written: the ones read now, then the legacy ones.
+var snapshotTables = append([]string{"finding_snapshots", "finding_counts", "snapshot_finding_index", "snapshot_findings"},
+	legacyTables...)
 
-// legacyFindings held the snapshots until migration 0012 copied them into
-// finding_rows. Nothing reads or writes it since; retention still drops
-// its old months.
-const legacyFindings = "findings"
+// legacyTables held snapshots until a migration copied them into the
+// tables read now: findings until 0012 (into finding_rows); finding_rows,
+// finding_resource_index and the older resource keys (finding_resources,
+// finding_resource_keys) until 0013 (into snapshot_findings and
+// snapshot_finding_index). Nothing reads or writes them since; retention
+// still drops their old months.
+var legacyTables = []string{"findings", "finding_rows", "finding_resource_index", "finding_resource_keys", "finding_resources"}
 
 // DropMonthsBefore drops, for every tenant, the snapshots written in the
 // calendar months (UTC) before the month of t, by dropping whole partitions:

@@ -70,7 +70,7 @@ func TestDropSnapshot(t *testing.T) {
 	}
 	for {
 		var rows uint64
-		mustQueryRow(t, s, fmt.Sprintf("SELECT count() FROM finding_rows WHERE snapshot = %d", clickhouse.SnapshotKey("ten_a", drop)), &rows)
+		mustQueryRow(t, s, fmt.Sprintf("SELECT count() FROM snapshot_findings WHERE snapshot = %d", clickhouse.SnapshotKey("ten_a", drop)), &rows)
 		if rows == 0 || time.Now().After(deadline) {
 			if rows != 0 {
 				t.Fatalf("%d rows of the dropped snapshot remain", rows)
@@ -90,9 +90,9 @@ func TestDropSnapshot(t *testing.T) {
 			t.Errorf("the resource index holds %d keys of %s, want %d", got, audit, want)
 		}
 	}
-	// The table of before migration 0012 is left alone (no mutation
-	// rewrites it); finding_rows had one.
-	for table, want := range map[string]bool{"findings": false, "finding_rows": true} {
+	// The tables of before migrations 0012 and 0013 are left alone (no
+	// mutation rewrites them); snapshot_findings had one.
+	for table, want := range map[string]bool{"findings": false, "finding_rows": false, "finding_resource_index": false, "snapshot_findings": true} {
 		var n uint64
 		mustQueryRow(t, s, "SELECT count() FROM system.mutations WHERE database = currentDatabase() AND table = '"+table+"'", &n)
 		if (n > 0) != want {
@@ -111,7 +111,7 @@ func TestDropSnapshot(t *testing.T) {
 func indexRows(t *testing.T, s *clickhouse.Store, tenant, audit string) uint64 {
 	t.Helper()
 	var n uint64
-	mustQueryRow(t, s, fmt.Sprintf("SELECT count() FROM finding_resource_index WHERE snapshot = %d",
+	mustQueryRow(t, s, fmt.Sprintf("SELECT count() FROM snapshot_finding_index WHERE snapshot = %d",
 		clickhouse.SnapshotKey(tenant, audit)), &n)
 	return n
 }

@@ -62,7 +62,7 @@ func severityOfOrder(o int) engine.Severity {
 var numBuckets = len(engine.Severities)
 
 // findingColumns is the column list findings are read with from
-// finding_rows, in the order of scanFinding. A row's text is in
+// snapshot_findings, in the order of scanFinding. A row's text is in
 // finding_texts (see finding_texts.go); the inline text columns, aliases
 // of nothing there, are for rows whose text_id is 0 (none since 0012).
 const findingColumns = `sev_order, id, severity, dimension, status, resolution,
@@ -80,13 +80,17 @@ func scanFinding(sc scanner, tenantID, auditID string) (engine.Finding, uint64, 
 		f                         = engine.Finding{TenantID: tenantID, AuditID: auditID}
 		sevOrd                    uint8
 		sev, dim, status, res, ev string
+		id                        string // stored (idkey.go)
 		first, last, resolved     time.Time
 		textID                    uint64
 	)
-	err := sc.Scan(&sevOrd, &f.ID, &sev, &dim, &status, &res,
+	err := sc.Scan(&sevOrd, &id, &sev, &dim, &status, &res,
 		&f.ResourceID, &f.RuleID, &f.ResourceType, &f.Provider, &f.Account, &f.Region,
 		&f.Title, &f.Description, &f.Remediation, &ev, &f.Compliance, &first, &last, &resolved, &textID)
 	if err != nil {
+		return f, 0, fmt.Errorf("scan finding: %w", err)
+	}
+	if f.ID, err = findingIDText(id); err != nil {
 		return f, 0, fmt.Errorf("scan finding: %w", err)
 	}
 	f.Severity, f.Dimension, f.Status, f.Resolution = engine.Severity(sev), engine.Dimension(dim), engine.FindingStatus(status), engine.Resolution(res)

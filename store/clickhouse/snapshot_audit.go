@@ -78,20 +78,20 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	if err := s.checkSnapshotKey(ctx, tenantID, auditID); err != nil {
 		return err
 	}
-	const absent = `snapshot = ? AND id NOT IN (SELECT id FROM finding_rows WHERE snapshot = ?)`
+	const absent = `snapshot = ? AND id NOT IN (SELECT id FROM snapshot_findings WHERE snapshot = ?)`
 	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
 	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
 	prev, snap := snapshotKey(tenantID, prevID), snapshotKey(tenantID, auditID)
 	// The keys first, while the findings they name are still absent from
 	// auditID; sorted by the index's key (see sendBucket).
-	if err := s.conn.Exec(ctx, `INSERT INTO finding_resource_index (snapshot, resource_hash, sev_order, id, written_at)
+	if err := s.conn.Exec(ctx, `INSERT INTO snapshot_finding_index (snapshot, resource_hash, sev_order, id, written_at)
 SELECT ?, cityHash64(resource_id) AS h, sev_order, id, toDateTime(?, 'UTC')
-FROM finding_rows WHERE `+carried+`
+FROM snapshot_findings WHERE `+carried+`
 ORDER BY h, sev_order, id`,
 		snap, auditTime(auditID).Unix(), prev, snap, keep.Unix()); err != nil {
 		return err
 	}
-	err = s.conn.Exec(ctx, `INSERT INTO finding_rows (snapshot, sev_order, id, severity, dimension, status, resolution,
+	err = s.conn.Exec(ctx, `INSERT INTO snapshot_findings (snapshot, sev_order, id, severity, dimension, status, resolution,
   resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
   resolved_at, written_at)
 SELECT ?, sev_order, id, severity, dimension,
@@ -100,7 +100,7 @@ SELECT ?, sev_order, id, severity, dimension,
   resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
   if(status = 'open', toDateTime(?, 'UTC'), resolved_at),
   toDateTime(?, 'UTC')
-FROM finding_rows WHERE `+carried,
+FROM snapshot_findings WHERE `+carried,
 		snap, at.Unix(), auditTime(auditID).Unix(), prev, snap, keep.Unix())
 	return err
 }
@@ -114,16 +114,20 @@ func (s *Store) FirstSeen(ctx context.Context, tenantID, auditID string, fn func
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	rows, err := s.conn.Query(ctx, `SELECT id, first_seen_at FROM finding_rows
+	rows, err := s.conn.Query(ctx, `SELECT id, first_seen_at FROM snapshot_findings
 WHERE snapshot = ? AND (status = 'open' OR resolution = 'accepted_risk')`, snapshotKey(tenantID, auditID))
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id string
+		var key string
 		var at time.Time
-		if err := rows.Scan(&id, &at); err != nil {
+		if err := rows.Scan(&key, &at); err != nil {
+			return err
+		}
+		id, err := findingIDText(key)
+		if err != nil {
 			return err
 		}
 		if err := fn(id, fromCHTime(at)); err != nil {
@@ -143,7 +147,7 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
 	var n uint64
-	if err := s.conn.QueryRow(ctx, `SELECT count() FROM finding_rows WHERE snapshot = ?`,
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM snapshot_findings WHERE snapshot = ?`,
 		snapshotKey(tenantID, auditID)).Scan(&n); err != nil {
 		return err
 	}
@@ -160,11 +164,12 @@ func (s *Store) GetFindings(ctx context.Context, tenantID, auditID string, ids [
 	defer wrap(&err, "GetFindings(%q, %q, %d ids)", tenantID, auditID, len(ids))
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
+	ids = findingIDKeys(ids)
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 1000)]
 		ids = ids[len(chunk):]
 		out, err = s.queryFindings(ctx, tenantID, auditID, rawQuery{
-			sql:  "SELECT " + findingColumns + " FROM finding_rows WHERE snapshot = ? AND id IN ?",
+			sql:  "SELECT " + findingColumns + " FROM snapshot_findings WHERE snapshot = ? AND id IN ?",
 			args: []any{snapshotKey(tenantID, auditID), groupSet(chunk)}}, out)
 		if err != nil {
 			return nil, err
@@ -245,13 +250,13 @@ type diffQuery struct{ tenantID, prevID, auditID string }
 
 func (q diffQuery) toSQL() (string, []any) {
 	if q.prevID == "" {
-		return "SELECT " + findingColumns + ", 'info', 'open', toUInt8(0) FROM finding_rows " +
+		return "SELECT " + findingColumns + ", 'info', 'open', toUInt8(0) FROM snapshot_findings " +
 			"WHERE snapshot = ? AND status = 'open'", []any{snapshotKey(q.tenantID, q.auditID)}
 	}
 	return "SELECT " + findingColumns + `, prev_severity, prev_status, in_prev
-FROM (SELECT ` + findingColumns + ` FROM finding_rows WHERE snapshot = ?)
+FROM (SELECT ` + findingColumns + ` FROM snapshot_findings WHERE snapshot = ?)
 ANY LEFT JOIN (SELECT id, toString(severity) AS prev_severity, toString(status) AS prev_status, toUInt8(1) AS in_prev
-  FROM finding_rows WHERE snapshot = ?) USING id
+  FROM snapshot_findings WHERE snapshot = ?) USING id
 WHERE in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity)`,
 		[]any{snapshotKey(q.tenantID, q.auditID), snapshotKey(q.tenantID, q.prevID)}
 }

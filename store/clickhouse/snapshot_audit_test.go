@@ -10,6 +10,7 @@ import (
 )
 
 func TestAddPageFilterForcedStatuses(t *testing.T) {
+	a, b := engine.FindingID("t", "r", "a"), engine.FindingID("t", "r", "b")
 	tests := []struct {
 		name     string
 		status   engine.FindingStatus
@@ -18,11 +19,13 @@ func TestAddPageFilterForcedStatuses(t *testing.T) {
 		wantArgs int
 	}{
 		{"no decisions", engine.StatusOpen, forced{}, "status = ?", 1},
-		{"no status filter", "", forced{resolved: []string{"a"}}, "", 0},
-		{"open minus accepted", engine.StatusOpen, forced{resolved: []string{"a"}}, "(status = ? AND id NOT IN ?)", 2},
-		{"open plus reopened", engine.StatusOpen, forced{open: []string{"b"}}, "((status = ?) OR id IN ?)", 2},
-		{"resolved both ways", engine.StatusResolved, forced{resolved: []string{"a"}, open: []string{"b"}},
+		{"no status filter", "", forced{resolved: []string{a}}, "", 0},
+		{"open minus accepted", engine.StatusOpen, forced{resolved: []string{a}}, "(status = ? AND id NOT IN ?)", 2},
+		{"open plus reopened", engine.StatusOpen, forced{open: []string{b}}, "((status = ?) OR id IN ?)", 2},
+		{"resolved both ways", engine.StatusResolved, forced{resolved: []string{a}, open: []string{b}},
 			"((status = ? AND id NOT IN ?) OR id IN ?)", 3},
+		// An id no stored finding can have is left out of the lists.
+		{"malformed ids", engine.StatusOpen, forced{resolved: []string{"fnd_x"}, open: []string{"res_1"}}, "(status = ?)", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

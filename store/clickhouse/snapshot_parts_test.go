@@ -21,7 +21,7 @@ import (
 func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 	s := chtest.NewWithConfig(t, clickhouse.Config{BatchSize: 1000})
 	ctx := context.Background()
-	for _, stmt := range []string{"SYSTEM STOP MERGES finding_rows", "SYSTEM STOP MERGES finding_resource_index"} {
+	for _, stmt := range []string{"SYSTEM STOP MERGES snapshot_findings", "SYSTEM STOP MERGES snapshot_finding_index"} {
 		if err := s.Exec(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestSnapshotBatchesSquashedIntoParts(t *testing.T) {
 	// A first run of 1000 rows in one bucket, then runs of five buckets of
 	// up to 200 rows, handed off when one is full: over 22 runs, under 40.
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 22500)
-	for _, table := range []string{"finding_rows", "finding_resource_index"} {
+	for _, table := range []string{"snapshot_findings", "snapshot_finding_index"} {
 		got, err := s.QueryStrings(ctx, `SELECT concat(toString(count()), ' ', toString(sum(rows)), ' ', toString(max(rows)))
 FROM system.parts WHERE database = currentDatabase() AND table = '`+table+`' AND active`)
 		if err != nil {

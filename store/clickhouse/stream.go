@@ -50,15 +50,15 @@ func (q streamFindingsQuery) toSQL() (string, []any) {
 		var c conds
 		c.add("sev_order = ?", uint8(b))
 		if q.lo != "" {
-			c.add("id >= ?", q.lo)
+			c.add("id >= ?", idRangeKey(q.lo))
 		}
 		if q.hi != "" {
-			c.add("id < ?", q.hi)
+			c.add("id < ?", idRangeKey(q.hi))
 		}
 		alts[b] = "(" + c.sql() + ")"
 		args = append(args, c.args...)
 	}
-	return "SELECT " + findingColumns + " FROM finding_rows WHERE snapshot = ? AND (" +
+	return "SELECT " + findingColumns + " FROM snapshot_findings WHERE snapshot = ? AND (" +
 		strings.Join(alts, " OR ") + ") ORDER BY id", args
 }
 

@@ -31,7 +31,7 @@ func (q trendQuery) toSQL() (string, []any) {
 		for i, id := range q.auditIDs {
 			keys[i] = snapshotKey(q.tenantID, id)
 		}
-		table, agg, audit = "finding_rows", "count()", "transform(snapshot, ?, ?, '') AS audit_id"
+		table, agg, audit = "snapshot_findings", "count()", "transform(snapshot, ?, ?, '') AS audit_id"
 		pre, args = prewhere(q.filter)
 		args = append([]any{keys, q.auditIDs}, args...)
 		in := make([]any, len(keys))

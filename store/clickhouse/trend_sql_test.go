@@ -30,7 +30,7 @@ func TestTrendQueryToSQL(t *testing.T) {
 		{"by resource: from the rows",
 			trendQuery{tenantID: "t", auditIDs: []string{"aud_1", "aud_2"}, groupBy: []string{"dimension"},
 				filter: engine.FindingFilter{ResourceID: "res_1"}},
-			"SELECT transform(snapshot, ?, ?, '') AS audit_id, toString(dimension), count() FROM finding_rows PREWHERE resource_id = ? WHERE snapshot IN ? GROUP BY audit_id, toString(dimension)",
+			"SELECT transform(snapshot, ?, ?, '') AS audit_id, toString(dimension), count() FROM snapshot_findings PREWHERE resource_id = ? WHERE snapshot IN ? GROUP BY audit_id, toString(dimension)",
 			[]any{keys, []string{"aud_1", "aud_2"}, "res_1", ch.GroupSet{Value: []any{keys[0], keys[1]}}}},
 	}
 	for _, tc := range tests {
