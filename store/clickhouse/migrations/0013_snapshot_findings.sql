@@ -3,9 +3,10 @@
 -- text's alphabet sorts like the bytes, so the order (and every keyset
 -- cursor) is the same; the store turns ids into bytes for its queries and
 -- back when it reads (idkey.go). A String id was a third of what the server
--- sorted, compressed and wrote of a snapshot, twice (rows and index): a
--- 10M-finding snapshot cost the server 28 s of CPU with String ids, 21 s
--- with FixedString(16) ones (docs/benchmarks.md, issue 2, session 12).
+-- sorted, compressed and wrote of a snapshot, twice (rows and index):
+-- with FixedString(16) ids the server's CPU for a 10M-finding snapshot
+-- write fell from 23–25 s to 16–19 s, and the loadgen's rate from 469k to
+-- 572k rows/s (docs/benchmarks.md, issue 2, session 12).
 --
 -- The tables of before (finding_rows, finding_resource_index, and the
 -- resource keys of snapshots older than those, finding_resource_keys and
