@@ -19,6 +19,20 @@ var CanPresize = canPresize
 // RawStringColumn is rawStringColumn.
 var RawStringColumn = rawStringColumn
 
+// CanRawFixed reports whether rawFixedColumn knows the driver's layout.
+var CanRawFixed = canRawFixed
+
+// SetRawFixedColumn points column i of b, a FixedString column, at buf
+// through rawFixedColumn, reporting false when it gives no buffer.
+func SetRawFixedColumn(b driver.Batch, i int, buf []byte) bool {
+	raw := rawFixedColumn(b, i)
+	if raw == nil {
+		return false
+	}
+	raw.Buf = buf
+	return true
+}
+
 // CanRawArray reports whether rawStringArrayColumn knows the driver's
 // layout.
 var CanRawArray = canRawArray

@@ -45,35 +45,36 @@ func allFields(int) bool { return true }
 // rawFixedColumn returns the driver's buffer of column i of b when it is a
 // FixedString column of the known layout, else nil.
 func rawFixedColumn(b driver.Batch, i int) *proto.ColFixedStr {
-	if !canRawFixed {
-		return nil
+	if l := rawLayout[column.FixedString, fixedStringColumnLayout](canRawFixed, b, i); l != nil {
+		return &l.col
 	}
-	cols := b.Columns()
-	if i >= len(cols) {
-		return nil
-	}
-	c, ok := cols[i].(*column.FixedString)
-	if !ok {
-		return nil
-	}
-	return &(*fixedStringColumnLayout)(unsafe.Pointer(c)).col
+	return nil
 }
 
 // rawStringColumn returns the driver's buffer of column i of b when it is a
 // String column of the known layout, else nil.
 func rawStringColumn(b driver.Batch, i int) *proto.ColStr {
-	if !canPresize {
+	if l := rawLayout[column.String, stringColumnLayout](canPresize, b, i); l != nil {
+		return &l.col
+	}
+	return nil
+}
+
+// rawLayout returns column i of b as its layout L when known (the layout
+// checked) and the column is a *C, else nil.
+func rawLayout[C, L any](known bool, b driver.Batch, i int) *L {
+	if !known {
 		return nil
 	}
 	cols := b.Columns()
 	if i >= len(cols) {
 		return nil
 	}
-	c, ok := cols[i].(*column.String)
+	c, ok := any(cols[i]).(*C)
 	if !ok {
 		return nil
 	}
-	return &(*stringColumnLayout)(unsafe.Pointer(c)).col
+	return (*L)(unsafe.Pointer(c))
 }
 
 // presizeStrings reserves room for rows more values of bytes bytes in all

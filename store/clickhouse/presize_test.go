@@ -63,6 +63,41 @@ func TestRawStringColumn(t *testing.T) {
 	}
 }
 
+// The snapshot writer points FixedString id columns at its own bytes.
+func TestRawFixedColumn(t *testing.T) {
+	if !clickhouse.CanRawFixed {
+		t.Fatal("column.FixedString's layout is not the one rawFixedColumn knows: update fixedStringColumnLayout")
+	}
+	s := chtest.New(t)
+	ctx := context.Background()
+	if err := s.Exec(ctx, "CREATE TABLE raw_fixed (n UInt8, id FixedString(4)) ENGINE = Memory"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.PrepareBatch(ctx, "INSERT INTO raw_fixed (n, id)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clickhouse.SetRawFixedColumn(b, 0, nil) || clickhouse.SetRawFixedColumn(b, 5, nil) {
+		t.Fatal("a raw FixedString buffer for a UInt8 column or a column that does not exist")
+	}
+	if !clickhouse.SetRawFixedColumn(b, 1, []byte("abcd\x00\x01\x02\x03wxyz")) {
+		t.Fatal("no raw buffer for a FixedString column")
+	}
+	if err := b.Column(0).Append([]uint8{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Send(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.QueryStrings(ctx, "SELECT hex(id) FROM raw_fixed ORDER BY n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "61626364|00010203|7778797A"; strings.Join(got, "|") != want {
+		t.Fatalf("read back %q, want %s", got, want)
+	}
+}
+
 func TestRawStringArrayColumn(t *testing.T) {
 	if !clickhouse.CanRawArray {
 		t.Fatal("column.Array's layout is not the one rawStringArrayColumn knows: update arrayColumnLayout")
