@@ -38,18 +38,27 @@ func TestAppendResourceAdded(t *testing.T) {
 // A bulk import's resource.added come in runs of eventRunMax: consecutive
 // ids and one creation time each, so that the outbox can store a run as
 // one row.
-func TestPublishResourcesInRuns(t *testing.T) {
+func TestPrepareResourcesInRuns(t *testing.T) {
 	env := newTestEnv(t)
 	rs := make([]Resource, 2500)
 	for i := range rs {
 		rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(i)), Provider: "aws", Type: "aws_s3_bucket"}
 	}
-	if err := env.svc.publishResources(context.Background(), "ten_a", rs); err != nil {
+	commit := env.svc.prepareResources(context.Background(), "ten_a", rs)
+	if n := len(env.events.events); n != 0 {
+		t.Fatalf("%d events published before the commit", n)
+	}
+	if err := commit(); err != nil {
 		t.Fatal(err)
 	}
 	evs := env.events.events
 	if len(evs) != len(rs) {
 		t.Fatalf("%d events; want %d", len(evs), len(rs))
+	}
+	for i, e := range evs {
+		if want := appendResourceAdded(nil, &rs[i]); string(e.Data) != string(want) || e.Type != EventResourceAdded {
+			t.Fatalf("event %d: %s %s; want resource.added %s", i, e.Type, e.Data, want)
+		}
 	}
 	for i := 1; i < len(evs); i++ {
 		a, _ := ParseID(PrefixEvent, evs[i-1].ID)

@@ -172,10 +172,10 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 		}
 	}
 	if n, ok := s.cfg.Resources.(ResourceNotifier); ok && s.cfg.Events != nil {
-		// Announce each batch's new resources as it is written.
+		// Announce each batch's new resources once it is written.
 		kept = nil
-		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []Resource) error {
-			return s.publishResources(ctx, p.TenantID, rs)
+		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []Resource) func() error {
+			return s.prepareResources(ctx, p.TenantID, rs)
 		})
 		if err != nil {
 			return IngestResult{}, err

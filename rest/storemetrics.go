@@ -121,12 +121,12 @@ func (w resourceStore) WriteResources(ctx context.Context, tenantID string, rs i
 // it writes them; over one that cannot, it writes and then reads the new
 // ones back.
 func (w resourceStore) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
-	onNew func([]engine.Resource) error) (res engine.WriteResourcesResult, err error) {
+	prepare func([]engine.Resource) func() error) (res engine.WriteResourcesResult, err error) {
 	defer func(t time.Time) { w.m.observe("resources", "WriteResources", t, err) }(time.Now())
 	if n, ok := w.s.(engine.ResourceNotifier); ok {
-		return n.WriteResourcesNotify(ctx, tenantID, resources, onNew)
+		return n.WriteResourcesNotify(ctx, tenantID, resources, prepare)
 	}
-	if res, err = w.s.WriteResources(ctx, tenantID, resources); err != nil || onNew == nil {
+	if res, err = w.s.WriteResources(ctx, tenantID, resources); err != nil || prepare == nil {
 		return res, err
 	}
 	for ids := res.NewIDs; len(ids) > 0; {
@@ -134,7 +134,7 @@ func (w resourceStore) WriteResourcesNotify(ctx context.Context, tenantID string
 		ids = ids[len(chunk):]
 		rs, err := w.s.GetResources(ctx, tenantID, chunk)
 		if err == nil {
-			err = onNew(rs)
+			err = prepare(rs)()
 		}
 		if err != nil {
 			return res, err

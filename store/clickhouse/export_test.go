@@ -96,6 +96,15 @@ func (s *Store) PrepareWriteBatch(ctx context.Context, insert string) (driver.Ba
 	return s.prepareBatch(ctx, insert)
 }
 
+// SetWholeRowFlush sets how many whole rows a bulk write's inserter
+// gathers per INSERT, and how long it waits for the next batch before
+// sending them, until the test ends.
+func SetWholeRowFlush(t interface{ Cleanup(func()) }, rows int, idle time.Duration) {
+	oldRows, oldIdle := wholeRowFlushRows, wholeRowFlushIdle
+	wholeRowFlushRows, wholeRowFlushIdle = rows, idle
+	t.Cleanup(func() { wholeRowFlushRows, wholeRowFlushIdle = oldRows, oldIdle })
+}
+
 // SetSightingFlushRows sets how many sightings a bulk write gathers per
 // INSERT until the test ends.
 func SetSightingFlushRows(t interface{ Cleanup(func()) }, n int) {
@@ -119,7 +128,7 @@ func (s *Store) InsertResources(ctx context.Context, sc *ResourceScratch, tenant
 		}
 		rows[i], firstSeen[i] = row, row.lastSeen
 	}
-	_, err := s.insertResourceRows(ctx, &sc.sc, rows, firstSeen, nil)
+	_, err := s.insertResourceRows(ctx, &sc.sc, rows, 0, firstSeen, nil, nil)
 	return err
 }
 

@@ -15,20 +15,25 @@ import (
 // looking up first sightings, inserting and announcing new resources
 // overlap instead of taking turns:
 //
-//	caller ──batches──▶ dispatcher ──▶ 2 inserters ──▶ notifier
-//	(validate rows)     (first seen,   (sort, insert)   (onNew, in
-//	                     new ids)                        batch order)
+//	caller ──batches──▶ dispatcher ──▶ 2 inserters ───▶ notifier
+//	(validate rows)     (first seen,   (sort, insert,    (commit, in
+//	                     new ids)       prepare)          batch order)
 //
 // The dispatcher alone decides which ids are new, in batch order, so an id
-// met twice is new once; the notifier announces a batch only after its rows
-// are written. The first error stops every stage; what was written before
-// it stays written and is counted.
+// met twice is new once. An inserter gathers the whole rows of several
+// batches into one INSERT (wholeInsert), prepares each batch's
+// announcement as it appends the batch's rows, and lets go of the rows;
+// the notifier commits a batch's announcement only after its INSERT was
+// sent. The first error stops every stage; what was written before it
+// stays written and is counted.
 
 // A bulk batch holds up to bulkResourceBatchRows rows or
 // bulkResourceBatchBytes of row data (attributes make resource rows wide).
-// About six batches are in flight, each taking in memory about twice its
-// row data (decoded resources, tags maps, the announcement's events), so
-// these bound an import's memory to a few hundred MiB whatever its size.
+// About six batches are in flight as decoded resources, each taking in
+// memory about twice its row data; each inserter also holds the prepared
+// announcements of the batches of its open INSERT (wholeRowFlushRows
+// bounds them). So an import's memory stays a few hundred MiB whatever its
+// size.
 const (
 	bulkResourceBatchRows  = 10_000
 	bulkResourceBatchBytes = 8 << 20
@@ -38,15 +43,19 @@ const (
 type resourceBatch struct {
 	seq       int
 	rows      []resourceRow
+	size      int // of the rows (resourceRow.size)
 	firstSeen []time.Time
 	newIDs    []tenantIDs
+	// commits announce the batch's new resources, prepared by its
+	// inserter, one per tenant.
+	commits []func() error
 }
 
 // resourcePipeline runs the stages of one bulk write.
 type resourcePipeline struct {
-	s     *Store
-	ctx   context.Context
-	onNew func(tenantID string, rs []engine.Resource) error
+	s       *Store
+	ctx     context.Context
+	prepare func(tenantID string, rs []engine.Resource) (commit func() error)
 
 	mu       sync.Mutex
 	firstErr error
@@ -57,7 +66,7 @@ type resourcePipeline struct {
 	batches  chan *resourceBatch // caller → dispatcher
 	prepared chan *resourceBatch // dispatcher → inserters
 	inserted chan *resourceBatch // inserters → notifier
-	free     chan []resourceRow  // notifier → caller: row slices to refill
+	free     chan []resourceRow  // inserters → caller: row slices to refill
 	wg       sync.WaitGroup      // dispatcher and inserters
 	notified chan struct{}       // closed when the notifier is done
 
@@ -70,10 +79,10 @@ type resourcePipeline struct {
 	sightings sightingBuffer
 }
 
-func (s *Store) newResourcePipeline(ctx context.Context, onNew func(string, []engine.Resource) error) *resourcePipeline {
-	p := &resourcePipeline{s: s, ctx: ctx, onNew: onNew, failed: make(chan struct{}),
-		// Unbuffered stages: at most one batch filling, one being decided,
-		// one per inserter and one being announced exist at a time.
+func (s *Store) newResourcePipeline(ctx context.Context, prepare func(string, []engine.Resource) func() error) *resourcePipeline {
+	p := &resourcePipeline{s: s, ctx: ctx, prepare: prepare, failed: make(chan struct{}),
+		// Unbuffered stages: at most one batch filling, one being decided
+		// and one per inserter exist at a time as decoded rows.
 		batches: make(chan *resourceBatch), prepared: make(chan *resourceBatch),
 		inserted: make(chan *resourceBatch), free: make(chan []resourceRow, snapshotInserters+3),
 		notified: make(chan struct{}), known: map[string]*tenantKnown{}, mine: map[string]time.Time{}}
@@ -234,15 +243,64 @@ func (p *resourcePipeline) dispatch() {
 	}
 }
 
-// insert writes prepared batches.
+// insert writes prepared batches: their sightings gathered across the
+// write (sightingBuffer), their whole rows gathered into an INSERT kept
+// open across batches (wholeInsert). Once a batch's rows are appended and
+// its announcement prepared, its rows go back to the caller; the batch
+// goes to the notifier once its INSERT is sent: when it is full, when no
+// batch came for wholeRowFlushIdle, or when the write ends.
 func (p *resourcePipeline) insert() {
 	var sc resourceScratch
-	for b := range p.prepared {
+	open := wholeInsert{ctx: p.ctx}
+	var pending []*resourceBatch // batches appended to open, or with no whole rows, in order
+	flush := func() {
+		n, err := open.send()
+		if err != nil {
+			p.fail(err)
+			pending = pending[:0]
+			return
+		}
+		p.mu.Lock()
+		p.written += int64(n)
+		p.mu.Unlock()
+		for _, b := range pending {
+			select {
+			case p.inserted <- b:
+			case <-p.failed:
+			}
+		}
+		clear(pending)
+		pending = pending[:0]
+	}
+	defer open.abort() // after a failure: see below
+	for {
+		var b *resourceBatch
+		var ok bool
+		if open.b != nil {
+			select {
+			case b, ok = <-p.prepared:
+			case <-time.After(wholeRowFlushIdle):
+				if p.stopped() {
+					open.abort()
+				} else {
+					flush()
+				}
+				continue
+			}
+		} else {
+			b, ok = <-p.prepared
+		}
+		if !ok {
+			break
+		}
 		if p.stopped() {
+			// Rows appended but not sent are dropped: their announcements
+			// will not be committed.
+			open.abort()
 			continue
 		}
 		ctx, cancel := p.s.writeCtx(p.ctx)
-		n, err := p.s.insertResourceRows(ctx, &sc, b.rows, b.firstSeen, &p.sightings)
+		n, err := p.s.insertResourceRows(ctx, &sc, b.rows, b.size, b.firstSeen, &p.sightings, &open)
 		cancel()
 		p.mu.Lock()
 		p.written += int64(n)
@@ -251,14 +309,35 @@ func (p *resourcePipeline) insert() {
 			p.fail(err)
 			continue
 		}
+		p.prepareAnnouncement(b)
+		clear(b.rows)
 		select {
-		case p.inserted <- b:
-		case <-p.failed:
+		case p.free <- b.rows[:0]:
+		default:
 		}
+		b.rows, b.firstSeen = nil, nil
+		pending = append(pending, b)
+		if open.b == nil || open.full() {
+			flush()
+		}
+	}
+	if !p.stopped() {
+		flush()
 	}
 }
 
-// notify reports the new resources of written batches, in batch order.
+// prepareAnnouncement prepares the announcement of a batch's new resources.
+func (p *resourcePipeline) prepareAnnouncement(b *resourceBatch) {
+	if p.prepare == nil || len(b.newIDs) == 0 {
+		return
+	}
+	order, byTenant := newResources(b.rows, b.firstSeen, b.newIDs)
+	for _, t := range order {
+		b.commits = append(b.commits, p.prepare(t, byTenant[t]))
+	}
+}
+
+// notify commits the announcements of written batches, in batch order.
 func (p *resourcePipeline) notify() {
 	defer close(p.notified)
 	next, waiting := 0, map[int]*resourceBatch{}
@@ -276,26 +355,17 @@ func (p *resourcePipeline) notify() {
 					p.fail(err)
 				}
 			}
-			clear(b.rows)
-			select {
-			case p.free <- b.rows[:0]:
-			default:
-			}
 		}
 	}
 }
 
-// announce records a batch's new ids and passes its new resources to onNew.
+// announce records a batch's new ids and commits its announcements.
 func (p *resourcePipeline) announce(b *resourceBatch) error {
 	for _, t := range b.newIDs {
 		p.newIDs = append(p.newIDs, t.ids...)
 	}
-	if p.onNew == nil || len(b.newIDs) == 0 {
-		return nil
-	}
-	order, byTenant := newResources(b.rows, b.firstSeen, b.newIDs)
-	for _, t := range order {
-		if err := p.onNew(t, byTenant[t]); err != nil {
+	for _, commit := range b.commits {
+		if err := commit(); err != nil {
 			return err
 		}
 	}
@@ -346,12 +416,12 @@ func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs)
 
 // writeBulk streams resources of one tenant through a pipeline.
 func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
-	onNew func(string, []engine.Resource) error) (written int64, newIDs []string, err error) {
+	prepare func(string, []engine.Resource) func() error) (written int64, newIDs []string, err error) {
 	// No deadline on the whole write (it lasts as long as its input); each
 	// query of a stage has the store's write timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := s.newResourcePipeline(ctx, onNew)
+	p := s.newResourcePipeline(ctx, prepare)
 	seq, bytes := 0, 0
 	rows := p.rowsBuffer()
 	now := s.cfg.Now()
@@ -368,7 +438,7 @@ func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.S
 		rows = append(rows, row)
 		bytes += row.size()
 		if len(rows) >= bulkResourceBatchRows || bytes >= bulkResourceBatchBytes {
-			if err = p.send(&resourceBatch{seq: seq, rows: rows}); err != nil {
+			if err = p.send(&resourceBatch{seq: seq, rows: rows, size: bytes}); err != nil {
 				break
 			}
 			seq, bytes, rows = seq+1, 0, p.rowsBuffer()
@@ -377,7 +447,7 @@ func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.S
 	// What was read before an error is written all the same: observations
 	// are independent, and the new ids among them are reported.
 	if len(rows) > 0 && !errors.Is(err, errPipelineStopped) {
-		if serr := p.send(&resourceBatch{seq: seq, rows: rows}); serr != nil && err == nil {
+		if serr := p.send(&resourceBatch{seq: seq, rows: rows, size: bytes}); serr != nil && err == nil {
 			err = serr
 		}
 	}

@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
@@ -80,6 +82,7 @@ func wideResource(tenantID string, i int, seen time.Time) engine.Resource {
 // every row written.
 func TestWriteResourcesPipeline(t *testing.T) {
 	s := chtest.New(t)
+	clickhouse.SetWholeRowFlush(t, 5000, time.Second) // several INSERTs of several batches
 	ctx := context.Background()
 	t1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var rs []engine.Resource
@@ -90,22 +93,35 @@ func TestWriteResourcesPipeline(t *testing.T) {
 	rs = append(rs, again)
 	var announced []string
 	var unreadable []string
-	res, err := s.WriteResourcesNotify(ctx, "ten_pipe", sliceSeq(rs), func(batch []engine.Resource) error {
-		for _, r := range []engine.Resource{batch[0], batch[len(batch)-1]} {
-			if _, err := s.GetResource(ctx, "ten_pipe", r.ID); err != nil {
-				unreadable = append(unreadable, r.ID)
+	var mu sync.Mutex // prepare runs on the inserters
+	prepared := 0
+	res, err := s.WriteResourcesNotify(ctx, "ten_pipe", sliceSeq(rs), func(batch []engine.Resource) func() error {
+		mu.Lock()
+		prepared += len(batch)
+		mu.Unlock()
+		ids := make([]string, len(batch)) // the batch is not the prepare's to keep
+		for i, r := range batch {
+			ids[i] = r.ID
+		}
+		return func() error {
+			for _, id := range []string{ids[0], ids[len(ids)-1]} {
+				if _, err := s.GetResource(ctx, "ten_pipe", id); err != nil {
+					unreadable = append(unreadable, id)
+				}
 			}
+			announced = append(announced, ids...)
+			return nil
 		}
-		for _, r := range batch {
-			announced = append(announced, r.ID)
-		}
-		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Written != int64(len(rs)) || len(res.NewIDs) != 12_000 || len(announced) != 12_000 {
-		t.Fatalf("written %d, new %d, announced %d; want %d, 12000, 12000", res.Written, len(res.NewIDs), len(announced), len(rs))
+	if res.Written != int64(len(rs)) || len(res.NewIDs) != 12_000 || len(announced) != 12_000 || prepared != 12_000 {
+		t.Fatalf("written %d, new %d, prepared %d, announced %d; want %d, 12000, 12000, 12000",
+			res.Written, len(res.NewIDs), prepared, len(announced), len(rs))
+	}
+	if !slices.Equal(announced, res.NewIDs) {
+		t.Errorf("announced in another order than the new ids")
 	}
 	if len(unreadable) > 0 {
 		t.Errorf("announced before their rows were written: %v", unreadable)
@@ -138,9 +154,11 @@ func TestWriteResourcesPipelineErrors(t *testing.T) {
 	}
 	boom := errors.New("outbox down")
 	calls := 0
-	res, err := s.WriteResourcesNotify(ctx, "ten_err", sliceSeq(rs), func([]engine.Resource) error {
-		calls++
-		return boom
+	res, err := s.WriteResourcesNotify(ctx, "ten_err", sliceSeq(rs), func([]engine.Resource) func() error {
+		return func() error {
+			calls++
+			return boom
+		}
 	})
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the announcement's", err)
@@ -171,6 +189,9 @@ func TestWriteResourcesPipelineErrors(t *testing.T) {
 // written.
 func TestWriteResourcesManyBatches(t *testing.T) {
 	s := chtest.New(t)
+	// INSERTs of two batches or so: the second appends to the first's
+	// columns, the next INSERT reuses the last one's buffers.
+	clickhouse.SetWholeRowFlush(t, 15_000, time.Second)
 	ctx := context.Background()
 	t1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var rs []engine.Resource
@@ -206,5 +227,57 @@ func TestWriteResourcesManyBatches(t *testing.T) {
 			!maps.Equal(r.Tags, want.Tags) {
 			t.Fatalf("resource %s read back as %+v, want %+v", want.ID, r, want)
 		}
+	}
+}
+
+// An inserter sends the rows it gathered when no batch comes for a while:
+// a producer that pauses does not hold back what it sent before, nor keep
+// an INSERT open on the server, and the announcements of those rows are
+// committed during the pause.
+func TestWriteResourcesIdleFlush(t *testing.T) {
+	s := chtest.New(t)
+	clickhouse.SetWholeRowFlush(t, 1_000_000, 100*time.Millisecond)
+	ctx := context.Background()
+	var rs []engine.Resource
+	for i := range 6000 { // wide: batches of ~2,000 rows
+		rs = append(rs, wideResource("ten_idle", i, testNow))
+	}
+	var mu sync.Mutex
+	committed := 0
+	readable, announced := false, false
+	seq := func(yield func(engine.Resource, error) bool) {
+		for i, r := range rs {
+			if i == 4500 { // two batches sent, the third filling: pause
+				deadline := time.Now().Add(10 * time.Second)
+				for time.Now().Before(deadline) && !(readable && announced) {
+					_, err := s.GetResource(ctx, "ten_idle", rs[0].ID)
+					mu.Lock()
+					readable, announced = err == nil, committed > 0
+					mu.Unlock()
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	res, err := s.WriteResourcesNotify(ctx, "ten_idle", seq, func(batch []engine.Resource) func() error {
+		n := len(batch)
+		return func() error {
+			mu.Lock()
+			committed += n
+			mu.Unlock()
+			return nil
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !readable || !announced {
+		t.Errorf("during the pause: first row readable %v, announced %v; want both", readable, announced)
+	}
+	if res.Written != 6000 || len(res.NewIDs) != 6000 || committed != 6000 {
+		t.Errorf("written %d, new %d, announced %d; want 6000 each", res.Written, len(res.NewIDs), committed)
 	}
 }

@@ -43,10 +43,13 @@ type resourceScratch struct {
 // sightings, so that a sighting never stands for content the batch replaces.
 //
 // With a sink, sightings are added to it and written when it is full
-// (sightingBuffer); without, at once. It returns how many observations it
-// wrote: the whole rows, and the sightings of the INSERT it made if any.
-func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, firstSeen []time.Time,
-	sink *sightingBuffer) (int, error) {
+// (sightingBuffer); without, at once. With an open INSERT, whole rows are
+// appended to it (wholeInsert), else written at once. It returns how many
+// observations it wrote: the whole rows written at once, and the
+// sightings of the INSERT it made if any. size bounds the rows' size
+// (resourceRow.size), for the open INSERT's.
+func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, size int, firstSeen []time.Time,
+	sink *sightingBuffer, open *wholeInsert) (int, error) {
 	oneTenant := true
 	order := sc.order[:0]
 	for i := range rows {
@@ -91,10 +94,110 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 	if len(whole) == 0 {
 		return written, nil
 	}
-	if err := s.insertWholeRows(ctx, sc, rows, whole, firstSeen); err != nil {
+	if open != nil {
+		return written, open.append(s, sc, rows, whole, size, firstSeen)
+	}
+	b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
+	if err != nil {
+		return written, err
+	}
+	// The String columns' buffers are lent by the last INSERT, and taken
+	// back once the batch is sent or aborted.
+	defer sc.cols.takeBack()
+	if err := appendWholeRows(b, sc, true, rows, whole, firstSeen); err != nil {
+		b.Abort()
+		return written, err
+	}
+	if err := b.Send(); err != nil {
 		return written, err
 	}
 	return written + len(whole), nil
+}
+
+// wholeRowFlushRows and wholeRowFlushBytes bound the whole rows a bulk
+// write's inserter gathers in one INSERT, over several batches. Each INSERT
+// makes a part, and the server merges parts of 10k rows (a batch's) about
+// three times over: a first import of 1M resources cost ClickHouse 8–10 s
+// as 100 INSERTs, 5–6 s as 10 (docs/benchmarks.md, issue 5). Each batch is
+// sent as a block of the INSERT at once, and the server gathers the blocks
+// into one part, so the client holds no more rows for it.
+// wholeRowFlushIdle ends an INSERT when no batch came for that long, so
+// that a slow producer (a POST body trickling in) neither holds its rows
+// back nor keeps an INSERT open on the server.
+var (
+	wholeRowFlushRows  = 100_000 // variables for tests
+	wholeRowFlushBytes = 64 << 20
+	wholeRowFlushIdle  = time.Second
+)
+
+// wholeInsert is an INSERT into resources that a bulk write's inserter
+// keeps open across batches, sending each batch's whole rows as a block
+// (sorted runs: the server sorts the block it gathers them into).
+type wholeInsert struct {
+	ctx   context.Context // of the write, for the INSERTs it opens
+	b     driver.Batch
+	rows  int // rows appended to b
+	bytes int // their size (resourceRow.size)
+	sc    *resourceScratch
+}
+
+// append appends the rows at order, of size bytes (resourceRow.size; a
+// bound will do), to the open INSERT, opening one if none is; after an
+// error the INSERT is aborted.
+func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, order []sortEntry, size int, firstSeen []time.Time) error {
+	fresh := w.b == nil
+	if fresh {
+		ctx, cancel := s.writeCtx(w.ctx)
+		b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
+		cancel() // prepareBatch keeps only the deadline
+		if err != nil {
+			return err
+		}
+		w.b, w.sc = b, sc
+	}
+	err := appendWholeRows(w.b, sc, fresh, rows, order, firstSeen)
+	if err == nil {
+		// Sent as a block of the INSERT at once: the server gathers the
+		// blocks into one part (min_insert_block_size_rows), and the
+		// client holds no more than a batch's columns.
+		err = w.b.Flush()
+	}
+	if err != nil {
+		w.abort()
+		return err
+	}
+	w.rows += len(order)
+	w.bytes += size
+	return nil
+}
+
+// full reports whether the open INSERT should be sent now.
+func (w *wholeInsert) full() bool {
+	return w.rows >= wholeRowFlushRows || w.bytes >= wholeRowFlushBytes
+}
+
+// send sends the open INSERT, if any, and returns how many rows it wrote.
+func (w *wholeInsert) send() (int, error) {
+	if w.b == nil {
+		return 0, nil
+	}
+	b, n := w.b, w.rows
+	err := b.Send()
+	w.done()
+	return n, err
+}
+
+// abort drops the open INSERT, if any.
+func (w *wholeInsert) abort() {
+	if w.b != nil {
+		w.b.Abort()
+		w.done()
+	}
+}
+
+func (w *wholeInsert) done() {
+	w.sc.cols.takeBack()
+	w.b, w.rows, w.bytes, w.sc = nil, 0, 0, nil
 }
 
 // splitSightings divides rows in sorted order into those written whole and
@@ -222,19 +325,14 @@ func (s *Store) insertSightings(ctx context.Context, sr *sightingRows) error {
 	return b.Send()
 }
 
-// insertWholeRows inserts the rows at order (sorted by tenant and id) into
-// resources.
-func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
+// appendWholeRows appends the rows at order (sorted by tenant and id) to b,
+// an INSERT into resources; fresh says that b is new (nothing appended
+// yet). The String columns are filled a row at a time when the driver's
+// buffers are at hand, in buffers lent by sc (see columnBuffers): the
+// caller takes them back once b is sent or aborted.
+func appendWholeRows(b driver.Batch, sc *resourceScratch, fresh bool, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
 	n := len(order)
-	b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
-	if err != nil {
-		return err
-	}
-	// The String columns are filled a row at a time when the driver's
-	// buffers are at hand, with buffers of the last INSERT, taken back once
-	// the batch is sent or aborted.
-	defer sc.cols.takeBack()
-	byRow := sc.appendStringsByRow(b, rows, order)
+	byRow := sc.appendStringsByRow(b, fresh, rows, order)
 	strCol := func(i int, get func(*resourceRow) string) error {
 		if byRow {
 			return nil
@@ -308,12 +406,11 @@ func (s *Store) insertWholeRows(ctx context.Context, sc *resourceScratch, rows [
 		func() error { return b.Column(14).Append(hashes) },
 	} {
 		if err := step(); err != nil {
-			b.Abort()
 			return err
 		}
 	}
 	clear(sc.strs)
-	return b.Send()
+	return nil
 }
 
 // wholeRowStrings are the String columns of resourceInsertColumns, in
@@ -329,8 +426,9 @@ var (
 // (inventory.fastLine), so that a row is read from memory once, where a
 // column at a time read the batch in key order, far apart, once per
 // column. It appends nothing and returns false when the driver's buffers
-// are not at hand (canPresize, canRawArray).
-func (sc *resourceScratch) appendStringsByRow(b driver.Batch, rows []resourceRow, order []sortEntry) bool {
+// are not at hand (canPresize, canRawArray). A fresh INSERT's columns get
+// the buffers sc lends; those of an open one grow.
+func (sc *resourceScratch) appendStringsByRow(b driver.Batch, fresh bool, rows []resourceRow, order []sortEntry) bool {
 	var strs [len(wholeRowStrings)]*proto.ColStr
 	var tags [len(wholeRowTags)]rawStringArray
 	for k, i := range wholeRowStrings {
@@ -364,10 +462,18 @@ func (sc *resourceScratch) appendStringsByRow(b driver.Batch, rows []resourceRow
 	}
 	n := len(rows)
 	for k, i := range wholeRowStrings {
-		sc.cols.lend(i, strs[k], nil, n, n, size[k])
+		if fresh {
+			sc.cols.lend(i, strs[k], nil, n, n, size[k])
+		} else {
+			strs[k].Buf, strs[k].Pos = slices.Grow(strs[k].Buf, size[k]), slices.Grow(strs[k].Pos, n)
+		}
 	}
 	for k, i := range wholeRowTags {
-		sc.cols.lend(i, tags[k].values, tags[k].offsets, n, tagCount[k], tagSize[k])
+		if fresh {
+			sc.cols.lend(i, tags[k].values, tags[k].offsets, n, tagCount[k], tagSize[k])
+		} else {
+			tags[k].grow(n, tagCount[k], tagSize[k])
+		}
 	}
 	for _, e := range order {
 		row := &rows[e.row]

@@ -223,19 +223,21 @@ func (s *Store) WriteResources(ctx context.Context, tenantID string, resources i
 
 var _ engine.ResourceNotifier = (*Store)(nil)
 
-// WriteResourcesNotify is WriteResources that also calls onNew, after each
-// batch is written, with the resources new to the tenant in it (nil onNew:
-// none). onNew's error stops the write and is returned.
+// WriteResourcesNotify is WriteResources that also announces the
+// resources new to the tenant (engine.ResourceNotifier): prepare is called
+// with each batch's new ones as their rows are appended to an INSERT, and
+// the commit it returns once that INSERT is sent, in batch order (nil
+// prepare: none). A commit's error stops the write and is returned.
 func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
-	onNew func([]engine.Resource) error) (res engine.WriteResourcesResult, err error) {
+	prepare func([]engine.Resource) func() error) (res engine.WriteResourcesResult, err error) {
 	defer wrap(&err, "WriteResources(%q)", tenantID)
 	res.NewIDs = []string{}
 	if tenantID == "" {
 		return res, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
-	var notify func(string, []engine.Resource) error
-	if onNew != nil {
-		notify = func(_ string, rs []engine.Resource) error { return onNew(rs) }
+	var notify func(string, []engine.Resource) func() error
+	if prepare != nil {
+		notify = func(_ string, rs []engine.Resource) func() error { return prepare(rs) }
 	}
 	written, newIDs, err := s.writeBulk(ctx, tenantID, resources, notify)
 	res.Written = written

@@ -196,7 +196,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if _, err := w.s.insertResourceRows(ctx, &w.scratch, w.buf, firstSeen, nil); err != nil {
+	if _, err := w.s.insertResourceRows(ctx, &w.scratch, w.buf, 0, firstSeen, nil, nil); err != nil {
 		return err
 	}
 	w.written += int64(len(w.buf))
