@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -176,6 +177,10 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 		buf = appendResourceAdded(buf, &rs[i])
 		ends[i] = len(buf)
 	}
+	// appendResourceAdded writes strict JSON but for a NUL byte, escaped
+	// as \u0000: a payload holding one (or the text \u0000, escaped as
+	// \\u0000) leaves the check to the store.
+	strict := !bytes.Contains(buf, []byte(`\u0000`))
 	return func() error {
 		start := 0
 		for len(ends) > 0 {
@@ -185,7 +190,7 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 			for i, end := range ends[:n] {
 				id, at := runs.next(EventResourceAdded)
 				events[i] = Event{ID: id, TenantID: tenantID, Type: EventResourceAdded, CreatedAt: at,
-					Data: buf[start:end:end]}
+					Data: buf[start:end:end], Strict: strict}
 				start = end
 			}
 			if err := s.publish(ctx, events); err != nil {

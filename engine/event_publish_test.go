@@ -70,6 +70,31 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 	}
 }
 
+// Prepared resource.added events say their data is strict JSON
+// (ValidJSONStrict) unless a NUL byte made it hold \u0000, which the
+// outbox must then check itself.
+func TestPrepareResourcesStrict(t *testing.T) {
+	for _, tc := range []struct {
+		tags   map[string]string
+		strict bool
+	}{
+		{map[string]string{"env": "prod", "note": "café \u2028 <&> \"q\" \\ \x01"}, true},
+		{map[string]string{"bad": "a\x00b"}, false},
+		{map[string]string{"text": `\u0000`}, false}, // the text, escaped: checked by the store, which accepts it
+	} {
+		env := newTestEnv(t)
+		rs := []Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: tc.tags}, {ID: "res_2", Provider: "aws"}}
+		if err := env.svc.prepareResources(context.Background(), "ten_a", rs)(); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range env.events.events {
+			if e.Strict != tc.strict || e.Strict && !ValidJSONStrict(e.Data) {
+				t.Errorf("tags %q: event %s strict %v (valid strict %v); want %v", tc.tags, e.Data, e.Strict, ValidJSONStrict(e.Data), tc.strict)
+			}
+		}
+	}
+}
+
 // FuzzAppendJSONString checks appendJSONString against encoding/json.
 func FuzzAppendJSONString(f *testing.F) {
 	for _, s := range []string{"", "plain", `a"b\c`, "<&>", "\x00\x1f\x7f", "café \xff \u2028", "\xe2\x80"} {

@@ -64,7 +64,7 @@ func TestTenantKnown(t *testing.T) {
 	b := engine.ResourceID("ten_x", "aws", "b")
 	odd := "res_legacy-id" // does not decode: kept by its text
 	k.record(a, 100, 11)
-	k.record(a, 50, 12) // an id keeps its first recorded sighting, and takes the new content's hash
+	k.record(a, 100, 12) // a changed row: its first sighting as decided, the new content's hash
 	k.record(odd, 7, 13)
 	if got, ok := k.get(a); !ok || got != (knownResource{hash: 12, first: 100}) {
 		t.Errorf("get(a) = %+v, %v; want first 100, hash 12", got, ok)
@@ -75,14 +75,14 @@ func TestTenantKnown(t *testing.T) {
 	if got, ok := k.get(odd); !ok || got != (knownResource{hash: 13, first: 7}) {
 		t.Errorf("get(odd) = %+v, %v; want first 7, hash 13", got, ok)
 	}
-	k.record(odd, 1, 14)
+	k.record(odd, 7, 14)
 	if got, _ := k.get(odd); got != (knownResource{hash: 14, first: 7}) {
 		t.Errorf("get(odd) = %+v; want first 7, hash 14", got)
 	}
 	if _, ok := k.get("res_legacy-other"); ok {
 		t.Error("an unknown undecodable id is known")
 	}
-	// An id read from the store keeps its first sighting when recorded.
+	// An id read from the store, recorded with a new content.
 	c := engine.ResourceID("ten_x", "aws", "c")
 	ck, _ := decodeResourceID(c)
 	hi, lo := keyHalves(ck)
@@ -90,7 +90,7 @@ func TestTenantKnown(t *testing.T) {
 	if got, ok := k.get(c); !ok || got != (knownResource{hash: 9, first: 5}) {
 		t.Errorf("get(c) = %+v, %v; want first 5, hash 9", got, ok)
 	}
-	k.record(c, 100, 10)
+	k.record(c, 5, 10)
 	if got, _ := k.get(c); got != (knownResource{hash: 10, first: 5}) {
 		t.Errorf("get(c) after record = %+v; want first 5, hash 10", got)
 	}

@@ -178,7 +178,7 @@ func newGrouper() *grouper { return &grouper{open: map[[2]string]*batchRow{}} }
 func (g *grouper) add(e engine.Event) {
 	key := [2]string{e.TenantID, e.Type}
 	id, ok := parseEventID(e.ID)
-	ok = ok && batchable(e.Data)
+	ok = ok && (e.Strict || batchable(e.Data))
 	b := g.open[key]
 	if b != nil && ok && id == b.next && e.CreatedAt.Equal(b.createdAt) && len(b.events) < batchMax {
 		b.events = append(b.events, e)
