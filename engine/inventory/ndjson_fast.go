@@ -2,7 +2,9 @@ package inventory
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -129,6 +131,18 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
+// strStopMask sets the top bit of each byte of w (eight bytes of the
+// input, the first in the low byte) that strStop marks, and maybe of some
+// bytes after the first one marked: the lowest bit set is exact. (x - 0x01…)
+// & ^x & 0x80… flags the zero bytes of x that way, and x < 0x20 the same
+// with 0x20…; a byte of 0x80 or above is flagged by its own top bit.
+func strStopMask(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := w ^ (ones * '"')
+	bs := w ^ (ones * '\\')
+	return ((q-ones)&^q | (bs-ones)&^bs | (w-ones*0x20)&^w | w) & highs
+}
+
 // str reads a string; escaped strings are unquoted by encoding/json. valid
 // reports whether the string is valid UTF-8: checked only when it has a
 // byte of 0x80 or above, and always true of an unquoted one (encoding/json
@@ -142,6 +156,18 @@ func (p *scan) str() (s string, valid, ok bool) {
 	i := start + 1
 	escaped, high := false, false
 	for i < len(b) {
+		// Eight bytes at a time to the next byte that stops the scan.
+		for i+8 <= len(b) {
+			m := strStopMask(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		if !strStop[c] {
 			i++

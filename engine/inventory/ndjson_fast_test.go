@@ -1,7 +1,10 @@
 package inventory
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -131,5 +134,34 @@ func TestFastLineOneCopy(t *testing.T) {
 	want.Attributes = l.Attributes
 	if diff := cmp.Diff(want, l); diff != "" {
 		t.Fatalf("after the attributes changed (-want +got)\n%s", diff)
+	}
+}
+
+// strStopMask's lowest flag is the first byte strStop marks, for words
+// drawn from the bytes around each boundary it tests (and random ones).
+func TestStrStopMask(t *testing.T) {
+	edges := []byte{0, 1, 0x1f, 0x20, 0x21, '"' - 1, '"', '"' + 1, '\\' - 1, '\\', '\\' + 1, 'a', 0x7f, 0x80, 0xc3, 0xff}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for n := range 200_000 {
+		var w [8]byte
+		for i := range w {
+			if n%2 == 0 {
+				w[i] = edges[rnd.IntN(len(edges))]
+			} else {
+				w[i] = byte(rnd.Uint32())
+			}
+		}
+		want := 8
+		for i, c := range w {
+			if strStop[c] {
+				want = i
+				break
+			}
+		}
+		m := strStopMask(binary.LittleEndian.Uint64(w[:]))
+		got := bits.TrailingZeros64(m) >> 3
+		if got != want {
+			t.Fatalf("strStopMask(% x) = %#x: first stop at %d, want %d", w, m, got, want)
+		}
 	}
 }
