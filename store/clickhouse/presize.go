@@ -33,6 +33,7 @@ var canPresize = sameLayout(reflect.TypeFor[column.String](), reflect.TypeFor[st
 // fixedStringColumnLayout mirrors column.FixedString (clickhouse-go v2.50.0),
 // for rawFixedColumn as stringColumnLayout is for rawStringColumn.
 type fixedStringColumnLayout struct {
+	//lint:ignore U1000 mirrors the driver's field (sameLayout compares names and offsets)
 	name string
 	col  proto.ColFixedStr
 }
