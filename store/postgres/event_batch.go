@@ -426,12 +426,13 @@ func batchData(ctx context.Context, db querier, tenantID string, spans []batchSp
 		ids[i], los[i], his[i] = s.id, int32(s.lo), int32(s.hi)
 		out[s.id] = make([]json.RawMessage, s.hi-s.lo+1)
 	}
-	// The data array is json (migration 00080): the events read become
-	// jsonb, as stored rows are, so that they read the same.
+	// The data array is stored as text (migration 00090; batchable made
+	// sure it is JSON): the events read become jsonb, as stored rows are,
+	// so that they read the same.
 	rows, err := db.Query(ctx, `SELECT b.id, e.n - 1 - r.lo, e.value::jsonb
 		FROM unnest($2::text[], $3::int[], $4::int[]) AS r(id, lo, hi)
 		JOIN event_batches b ON b.tenant_id = $1 AND b.id = r.id,
-		LATERAL json_array_elements(b.data) WITH ORDINALITY AS e(value, n)
+		LATERAL json_array_elements(b.data::json) WITH ORDINALITY AS e(value, n)
 		WHERE e.n - 1 BETWEEN r.lo AND r.hi`, tenantID, ids, los, his)
 	if err != nil {
 		return nil, err
