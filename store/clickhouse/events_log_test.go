@@ -42,6 +42,23 @@ func TestLogEvents(t *testing.T) {
 	if diff := cmp.Diff(given, events); diff != "" {
 		t.Errorf("LogEvents changed its argument (-want +got):\n%s", diff)
 	}
+	// A bulk append comes in the table's order already (one tenant, a run
+	// of ids); its types change in runs, and its data may be empty.
+	run := engine.NewIDRun(engine.PrefixEvent, t0)
+	var bulk []engine.Event
+	for i := range 500 {
+		typ := []string{engine.EventResourceAdded, engine.EventFindingCreated}[i/200%2]
+		e := engine.Event{ID: run.Next(), TenantID: "ten_d", Type: typ, CreatedAt: t0,
+			Data: json.RawMessage(fmt.Sprintf(`{"resource":{"n":%d,"s":"é\"x"}}`, i))}
+		if i%97 == 3 {
+			e.Data = json.RawMessage{}
+		}
+		bulk = append(bulk, e)
+		want = append(want, strings.Join([]string{e.TenantID, e.ID, e.Type, e.CreatedAt.Format(time.RFC3339), string(e.Data)}, " "))
+	}
+	if err := s.LogEvents(ctx, bulk); err != nil {
+		t.Fatal(err)
+	}
 	slices.Sort(want)
 	read := func(table string) []string {
 		t.Helper()

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -277,49 +275,3 @@ func classifyChange(f engine.Finding, inPrev bool, prevSev engine.Severity, prev
 	return ch, true
 }
 
-// LogEvents copies events into the event log, through its Buffer table
-// (migration 0011), in one batch sorted by the table's key (a batch larger
-// than the buffer holds goes straight to events, and the server then
-// skips its sort, as for findings), appended column by column.
-func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error) {
-	defer wrap(&err, "LogEvents(%d)", len(events))
-	if len(events) == 0 {
-		return nil
-	}
-	ctx, cancel := s.writeCtx(ctx)
-	defer cancel()
-	order := make([]int32, len(events))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		x, y := &events[a], &events[b]
-		if c := strings.Compare(x.TenantID, y.TenantID); c != 0 {
-			return c
-		}
-		return strings.Compare(x.ID, y.ID)
-	})
-	n := len(events)
-	tenants, ids, types, data := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	created := make([]time.Time, n)
-	size := 0
-	for j, i := range order {
-		e := &events[i]
-		tenants[j], ids[j], types[j], created[j] = e.TenantID, e.ID, e.Type, e.CreatedAt.UTC()
-		// The data's bytes are only read, and copied by the driver.
-		data[j] = unsafe.String(unsafe.SliceData(e.Data), len(e.Data))
-		size += len(e.Data)
-	}
-	b, err := s.prepareBatch(ctx, "INSERT INTO events_buffer (tenant_id, id, type, created_at, data)")
-	if err != nil {
-		return err
-	}
-	presizeStrings(b, 4, n, size)
-	for i, col := range []any{tenants, ids, types, created, data} {
-		if err := b.Column(i).Append(col); err != nil {
-			b.Abort()
-			return err
-		}
-	}
-	return b.Send()
-}
