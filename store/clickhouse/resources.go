@@ -34,6 +34,10 @@ type resourceRow struct {
 	// the same content, so that a sighting is all that needs storing.
 	hash      uint64
 	unchanged bool
+	// key is the id's 128 bits when keyed (set by newResourceRow), so that
+	// the writer's lookups of the id (tenantKnown) decode it once.
+	key   [16]byte
+	keyed bool
 }
 
 // contentHash is a hash of what a row stores of a resource besides its
@@ -94,7 +98,8 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 	if tenantID == "" {
 		return row, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
-	if !engine.ValidID(engine.PrefixResource, r.ID) {
+	// A valid resource id (engine.ValidID) is one that decodes.
+	if row.key, row.keyed = decodeResourceID(r.ID); !row.keyed {
 		return row, engine.FieldErrorf("id", "resource id must be a resource id (res_…); got %q", r.ID)
 	}
 	if r.LastSeenAt.IsZero() {

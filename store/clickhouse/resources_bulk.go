@@ -194,7 +194,7 @@ func (p *resourcePipeline) dispatch() {
 		for i := range b.rows {
 			if row := &b.rows[i]; !row.unchanged {
 				if k := p.known[row.r.TenantID]; k != nil {
-					k.record(row.r.ID, firstSeen[i].Unix(), row.hash)
+					k.recordRow(row, firstSeen[i].Unix())
 				}
 			}
 		}

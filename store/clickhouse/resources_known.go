@@ -17,12 +17,12 @@ import (
 // without pointers, which the garbage collector never scans (with string
 // keys it scanned every entry at every cycle, a fifth of a re-import's CPU).
 // The ids read from the store (loadKnown) are a sorted array with a
-// directory (knownSet); those recorded during the write go to a map, looked
-// at first. An id that does not decode (none should: ids are checked on the
+// directory (knownSet); those recorded during the write go to an idTable,
+// looked at first. An id that does not decode (none should: ids are checked on the
 // way in) is kept by its text.
 type tenantKnown struct {
 	loaded knownSet
-	ids    map[[16]byte]knownValue
+	ids    idTable
 	other  map[string]knownResource
 }
 
@@ -34,21 +34,40 @@ type knownResource struct {
 }
 
 func newTenantKnown() *tenantKnown {
-	return &tenantKnown{ids: map[[16]byte]knownValue{}}
+	return &tenantKnown{}
 }
 
 // get returns what k holds of id.
 func (k *tenantKnown) get(id string) (knownResource, bool) {
 	if key, ok := decodeResourceID(id); ok {
-		if len(k.ids) > 0 {
-			if v, ok := k.ids[key]; ok {
-				return v.resource(), true
-			}
+		if v, ok := k.ids.find(keyHalves(key)); ok {
+			return v.resource(), true
 		}
 		return k.loaded.find(key)
 	}
 	kr, ok := k.other[id]
 	return kr, ok
+}
+
+// getRow is get of row's id, decoded once (resourceRow.key).
+func (k *tenantKnown) getRow(row *resourceRow) (knownResource, bool) {
+	if !row.keyed {
+		return k.get(row.r.ID)
+	}
+	if v, ok := k.ids.find(keyHalves(row.key)); ok {
+		return v.resource(), true
+	}
+	return k.loaded.find(row.key)
+}
+
+// recordRow is record of row (its id decoded once, its content hash).
+func (k *tenantKnown) recordRow(row *resourceRow, unix int64) {
+	if !row.keyed {
+		k.record(row.r.ID, unix, row.hash)
+		return
+	}
+	hi, lo := keyHalves(row.key)
+	k.ids.set(hi, lo, valueOf(knownResource{hash: row.hash, first: uint32(unix)}))
 }
 
 // record notes that a row of id with content hash was written, first seen
@@ -59,7 +78,8 @@ func (k *tenantKnown) record(id string, unix int64, hash uint64) {
 	// DateTime is UInt32: the rows' times were checked to fit (toCHTime).
 	kr := knownResource{hash: hash, first: uint32(unix)}
 	if key, ok := decodeResourceID(id); ok {
-		k.ids[key] = valueOf(kr)
+		hi, lo := keyHalves(key)
+		k.ids.set(hi, lo, valueOf(kr))
 		return
 	}
 	if k.other == nil {

@@ -235,7 +235,14 @@ func TestFirstSeenKnown(t *testing.T) {
 		k := newTenantKnown()
 		k.loaded = newKnownSet(loaded)
 		for i := 2; i < 20; i += 4 {
-			k.record(engine.ResourceID("ten_x", "aws", fmt.Sprint(i)), t0.Unix()-int64(i), uint64(1+i%3))
+			id := engine.ResourceID("ten_x", "aws", fmt.Sprint(i))
+			if i%8 == 2 {
+				k.record(id, t0.Unix()-int64(i), uint64(1+i%3))
+				continue
+			}
+			row := resourceRow{r: engine.Resource{ID: id}, hash: uint64(1 + i%3)}
+			row.key, row.keyed = decodeResourceID(id)
+			k.recordRow(&row, t0.Unix()-int64(i))
 		}
 		k.record("not-a-resource-id-3", t0.Unix()-100, 1)
 		rows := make([]resourceRow, rnd.IntN(30))
@@ -246,6 +253,9 @@ func TestFirstSeenKnown(t *testing.T) {
 			}
 			rows[i] = resourceRow{r: engine.Resource{TenantID: "ten_x", ID: id}, firstSeen: t0.Add(time.Duration(rnd.IntN(5)) * time.Second),
 				hash: uint64(1 + rnd.IntN(3))}
+			if rnd.IntN(2) == 0 { // as newResourceRow keys a valid id
+				rows[i].key, rows[i].keyed = decodeResourceID(id)
+			}
 		}
 		wantOut, wantIDs, wantFirst, wantUnchanged := firstSeenKnownBefore(rows, k)
 		out, ids, first := firstSeenKnown(rows, k)
@@ -292,4 +302,33 @@ func BenchmarkKnownLookup(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkTenantKnownFirstImport is what a first import of 1M resources
+// asks of its tenant's known ids, batch after batch of 10k rows (their ids
+// decoded by newResourceRow): each id looked up, and not found, then
+// recorded.
+func BenchmarkTenantKnownFirstImport(b *testing.B) {
+	const n, batch = 1_000_000, 10_000
+	rows := make([]resourceRow, n)
+	for i := range rows {
+		rows[i].r.ID = engine.ResourceID("ten_x", "aws", fmt.Sprint("native-", i))
+		rows[i].key, rows[i].keyed = decodeResourceID(rows[i].r.ID)
+		rows[i].hash = uint64(i)
+	}
+	for b.Loop() {
+		k := newTenantKnown()
+		for start := 0; start < n; start += batch {
+			chunk := rows[start : start+batch]
+			for i := range chunk {
+				if _, ok := k.getRow(&chunk[i]); ok {
+					b.Fatal("an id found before it was recorded")
+				}
+			}
+			for i := range chunk {
+				k.recordRow(&chunk[i], int64(1_800_000_000+i))
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/id")
 }

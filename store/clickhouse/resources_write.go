@@ -61,7 +61,7 @@ func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, 
 	var slot []int32         // row → index in newIDs of its id, -1 for a known one
 	for i := range rows {
 		id := rows[i].r.ID
-		if kr, ok := k.get(id); ok {
+		if kr, ok := k.getRow(&rows[i]); ok {
 			out[i] = time.Unix(int64(kr.first), 0).UTC()
 			rows[i].unchanged = kr.hash == rows[i].hash
 			if slot != nil {

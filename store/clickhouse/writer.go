@@ -212,7 +212,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	for i := range w.buf {
 		if row := &w.buf[i]; !row.unchanged {
 			if k := w.known[row.r.TenantID]; k != nil {
-				k.record(row.r.ID, firstSeen[i].Unix(), row.hash)
+				k.recordRow(row, firstSeen[i].Unix())
 			}
 		}
 	}
