@@ -274,4 +274,3 @@ func classifyChange(f engine.Finding, inPrev bool, prevSev engine.Severity, prev
 	}
 	return ch, true
 }
-
