@@ -153,6 +153,10 @@ func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids
 // that the event log gets a few large inserts rather than many small ones.
 const resourceEventChunk = 20_000
 
+// resourceCommitTimeout bounds a commit of resource.added that outlives its
+// caller (prepareResources).
+const resourceCommitTimeout = time.Minute
+
 // resourceAdded is the data of resource.added.
 type resourceAdded struct {
 	Resource resourceSummary `json:"resource"`
@@ -182,6 +186,12 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 	// \\u0000) leaves the check to the store.
 	strict := !bytes.Contains(buf, []byte(`\u0000`))
 	return func() error {
+		// The resources are stored when commit runs. Their announcement
+		// must not be lost because the caller went away (a client gone
+		// from POST /v1/resources): a retry finds them known and announces
+		// nothing. So it outlives the caller's context, for a while.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resourceCommitTimeout)
+		defer cancel()
 		start := 0
 		for len(ends) > 0 {
 			n := min(len(ends), resourceEventChunk)

@@ -70,6 +70,22 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 	}
 }
 
+// A commit runs once the resources are stored: it announces them even
+// when the caller's context ended meanwhile.
+func TestPrepareResourcesCommitOutlivesCaller(t *testing.T) {
+	env := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	rs := []Resource{{ID: ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
+	commit := env.svc.prepareResources(ctx, "ten_a", rs)
+	cancel()
+	if err := commit(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(env.events.events); n != 1 {
+		t.Fatalf("%d events published; want 1", n)
+	}
+}
+
 // Prepared resource.added events say their data is strict JSON
 // (ValidJSONStrict) unless a NUL byte made it hold \u0000, which the
 // outbox must then check itself.

@@ -231,7 +231,10 @@ func (f *fakeResources) WriteResources(_ context.Context, tenant string, src ite
 
 type fakeEvents struct{ events []Event }
 
-func (f *fakeEvents) AppendEvents(_ context.Context, evs []Event) error {
+func (f *fakeEvents) AppendEvents(ctx context.Context, evs []Event) error {
+	if err := ctx.Err(); err != nil { // as a database would
+		return err
+	}
 	f.events = append(f.events, evs...)
 	return nil
 }

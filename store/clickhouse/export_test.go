@@ -105,6 +105,13 @@ func SetWholeRowFlush(t interface{ Cleanup(func()) }, rows int, idle time.Durati
 	t.Cleanup(func() { wholeRowFlushRows, wholeRowFlushIdle = oldRows, oldIdle })
 }
 
+// SetInsertFault makes the insert of a bulk write's batch seq (0 for the
+// first) fail with fault's error until the test ends.
+func SetInsertFault(t interface{ Cleanup(func()) }, fault func(seq int) error) {
+	insertFault = fault
+	t.Cleanup(func() { insertFault = nil })
+}
+
 // SetSightingFlushRows sets how many sightings a bulk write gathers per
 // INSERT until the test ends.
 func SetSightingFlushRows(t interface{ Cleanup(func()) }, n int) {

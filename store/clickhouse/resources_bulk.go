@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -263,11 +265,10 @@ func (p *resourcePipeline) insert() {
 		p.mu.Lock()
 		p.written += int64(n)
 		p.mu.Unlock()
+		// The batches are stored: they go to the notifier even if the
+		// write failed meanwhile (it reads until the inserters end).
 		for _, b := range pending {
-			select {
-			case p.inserted <- b:
-			case <-p.failed:
-			}
+			p.inserted <- b
 		}
 		clear(pending)
 		pending = pending[:0]
@@ -299,6 +300,12 @@ func (p *resourcePipeline) insert() {
 			open.abort()
 			continue
 		}
+		if insertFault != nil {
+			if err := insertFault(b.seq); err != nil {
+				p.fail(err)
+				continue
+			}
+		}
 		ctx, cancel := p.s.writeCtx(p.ctx)
 		n, err := p.s.insertResourceRows(ctx, &sc, b.rows, b.size, b.firstSeen, &p.sightings, &open)
 		cancel()
@@ -326,6 +333,10 @@ func (p *resourcePipeline) insert() {
 	}
 }
 
+// insertFault, set by tests only, fails the insert of a bulk write's batch
+// (by its place in the write) when it returns an error.
+var insertFault func(seq int) error
+
 // prepareAnnouncement prepares the announcement of a batch's new resources.
 func (p *resourcePipeline) prepareAnnouncement(b *resourceBatch) {
 	if p.prepare == nil || len(b.newIDs) == 0 {
@@ -338,8 +349,23 @@ func (p *resourcePipeline) prepareAnnouncement(b *resourceBatch) {
 }
 
 // notify commits the announcements of written batches, in batch order.
+// A batch whose rows are stored is announced even when the write failed
+// elsewhere (a later batch, the caller's context): a retry would find its
+// resources known and announce nothing. A batch that failed never comes;
+// the stored ones after it are announced at the end, in order. After a
+// commit fails, the next would too, and none is tried.
 func (p *resourcePipeline) notify() {
 	defer close(p.notified)
+	committing := true
+	announce := func(b *resourceBatch) {
+		if !committing {
+			return
+		}
+		if err := p.announce(b); err != nil {
+			p.fail(err)
+			committing = false
+		}
+	}
 	next, waiting := 0, map[int]*resourceBatch{}
 	for b := range p.inserted {
 		waiting[b.seq] = b
@@ -350,12 +376,11 @@ func (p *resourcePipeline) notify() {
 			}
 			delete(waiting, next)
 			next++
-			if !p.stopped() {
-				if err := p.announce(b); err != nil {
-					p.fail(err)
-				}
-			}
+			announce(b)
 		}
+	}
+	for _, seq := range slices.Sorted(maps.Keys(waiting)) {
+		announce(waiting[seq])
 	}
 }
 

@@ -281,3 +281,80 @@ func TestWriteResourcesIdleFlush(t *testing.T) {
 		t.Errorf("written %d, new %d, announced %d; want 6000 each", res.Written, len(res.NewIDs), committed)
 	}
 }
+
+// A write that fails after some batches were stored still announces
+// every resource it stored, and only those: a retry would find them known
+// and announce nothing. Here the third batch fails while the first one's
+// announcement is being committed and the second is stored, waiting for
+// its turn.
+func TestWriteResourcesFailureAnnouncesStored(t *testing.T) {
+	s := chtest.New(t)
+	clickhouse.SetWholeRowFlush(t, 1, time.Second) // each batch an INSERT of its own
+	ctx := context.Background()
+	var rs []engine.Resource
+	for i := range 8000 { // wide: batches of ~2,000 rows
+		rs = append(rs, wideResource("ten_fail", i, testNow))
+	}
+	stored := func(id string) bool {
+		_, err := s.GetResource(ctx, "ten_fail", id)
+		return err == nil
+	}
+	faulted := make(chan struct{})
+	clickhouse.SetInsertFault(t, func(seq int) error {
+		if seq != 2 {
+			return nil
+		}
+		// The second batch stored first (the other inserter has it).
+		for deadline := time.Now().Add(10 * time.Second); !stored(rs[3000].ID) && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		close(faulted)
+		return errors.New("injected insert failure")
+	})
+	var mu sync.Mutex
+	announced := map[string]int{}
+	first := true
+	all := func(yield func(engine.Resource, error) bool) {
+		for _, r := range rs {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	_, err := s.WriteResourcesNotify(ctx, "ten_fail", all, func(batch []engine.Resource) func() error {
+		return func() error {
+			mu.Lock()
+			wait := first
+			first = false
+			mu.Unlock()
+			if wait { // the first batch's commit outlasts the failure
+				<-faulted
+				time.Sleep(100 * time.Millisecond)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, r := range batch {
+				announced[r.ID]++
+			}
+			return nil
+		}
+	})
+	if err == nil || !strings.Contains(err.Error(), "injected insert failure") {
+		t.Fatalf("write error %v; want the injected failure", err)
+	}
+	ids, err := s.QueryStrings(ctx, "SELECT DISTINCT id FROM resources WHERE tenant_id = 'ten_fail'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stored(rs[0].ID) || !stored(rs[3000].ID) || stored(rs[7999].ID) {
+		t.Fatalf("%d resources stored; want the first two batches, not the last", len(ids))
+	}
+	for _, id := range ids {
+		if announced[id] != 1 {
+			t.Fatalf("stored resource %s announced %d times; want once (%d stored, %d announced)", id, announced[id], len(ids), len(announced))
+		}
+	}
+	if len(announced) != len(ids) {
+		t.Errorf("%d resources announced, %d stored", len(announced), len(ids))
+	}
+}
