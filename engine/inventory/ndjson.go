@@ -80,6 +80,8 @@ type lineResult struct {
 const (
 	chunkLines = 512
 	chunkBytes = 256 << 10
+	// chunkSlack is room for the line that takes a chunk past chunkBytes.
+	chunkSlack = 4 << 10
 )
 
 // NewNDJSONDecoder returns a decoder reading r through a large buffer.
@@ -130,10 +132,14 @@ func (d *NDJSONDecoder) readChunk() *ndjsonChunk {
 	var c *ndjsonChunk
 	if n := len(d.spare); n > 0 {
 		c, d.spare = d.spare[n-1], d.spare[:n-1]
-		c.raw, c.lines, c.out, c.err = c.raw[:0], c.lines[:0], c.out[:0], nil
+		c.lines, c.out, c.err = c.lines[:0], c.out[:0], nil
 	} else {
 		c = &ndjsonChunk{done: make(chan struct{}, 1)}
 	}
+	// A chunk's bytes are its resources' strings (decodeLine): each chunk
+	// has its own, never written again once read, instead of a copy of
+	// each line (one allocation a chunk, not one a line).
+	c.raw = make([]byte, 0, chunkBytes+chunkSlack)
 	for len(c.lines) < chunkLines && len(c.raw) < chunkBytes {
 		raw, start, tooLong, err := d.readLine()
 		if err != nil && (len(raw) == 0 && !tooLong) {
@@ -175,7 +181,7 @@ func (c *ndjsonChunk) decode() {
 				Err: engine.Errorf(engine.CodeValidationFailed, "line is longer than %d bytes", MaxLineBytes)}
 			continue
 		}
-		res, err := decodeLine(c.raw[l.from:l.to])
+		res, err := decodeLine(c.raw[l.from:l.to], true)
 		if err != nil {
 			c.out[i].err = &LineError{Line: l.line, Offset: l.offset, Err: err}
 			continue
@@ -214,11 +220,13 @@ func (d *NDJSONDecoder) readLine() (line []byte, start int64, tooLong bool, err 
 	return bytes.TrimSuffix(line, []byte("\n")), start, false, err
 }
 
-func decodeLine(raw []byte) (engine.Resource, error) {
+// decodeLine decodes a line; owned says raw never changes afterwards, so
+// that the resource's strings may be raw's bytes (fastLine).
+func decodeLine(raw []byte, owned bool) (engine.Resource, error) {
 	if raw[0] != '{' {
 		return engine.Resource{}, engine.Errorf(engine.CodeInvalidRequest, "a line must be a JSON object")
 	}
-	l, ok := fastLine(raw)
+	l, ok := fastLine(raw, owned)
 	if !ok {
 		l, err := slowLine(raw)
 		if err != nil {

@@ -11,19 +11,24 @@ import (
 )
 
 // fastLine decodes one NDJSON line without reflection: it walks the
-// object once, copies the string fields, builds the tag map and slices out
+// object once, takes the string fields, builds the tag map and slices out
 // the attributes after checking their grammar. It returns ok=false for
 // anything unusual (escaped strings aside, which it unquotes): malformed
 // JSON, wrong value types, keys differing from ours only in case. The caller
 // then falls back to encoding/json, which gives the precise error, so the
 // two paths accept exactly the same lines.
-func fastLine(b []byte) (l ndjsonLine, ok bool) {
-	// One copy of the line holds every unescaped field and the attributes:
-	// one allocation instead of one per field and tag, and another for the
-	// attributes. The fields are strings over it and the attributes a
-	// slice of it with no room to append; no two of them share a byte, and
-	// nothing writes to it after the copy, so the strings never change.
-	line := append([]byte(nil), b...)
+//
+// The line's bytes hold every unescaped field and the attributes: the
+// fields are strings over them and the attributes a slice of them with no
+// room to append; no two of them share a byte. So b must never change
+// once decoded: owned says the caller gives b up (the NDJSON decoder's
+// chunks are never reused); otherwise fastLine copies it first, one
+// allocation instead of one per field and tag.
+func fastLine(b []byte, owned bool) (l ndjsonLine, ok bool) {
+	line := b
+	if !owned {
+		line = append([]byte(nil), b...)
+	}
 	p := &scan{b: b, s: unsafe.String(unsafe.SliceData(line), len(line))}
 	if !p.byte('{') {
 		return l, false

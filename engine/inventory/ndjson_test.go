@@ -159,7 +159,7 @@ func FuzzNDJSONFastPath(f *testing.F) {
 	f.Add([]byte(`{"Provider":"aws","tags":{"a":"\u00e9"},"tags":{"b":"c"},"attributes":[1e5,-0.5,"\"",{}]}`))
 	f.Add([]byte(`{"name":"caf\u00e9","attributes":{"x":[true,false,null]}} `))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := fastLine(line)
+		fast, ok := fastLine(line, false)
 		if !ok {
 			return
 		}
