@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -153,6 +154,14 @@ func (s *Service) publishResourceAdded(ctx context.Context, tenantID string, ids
 // that the event log gets a few large inserts rather than many small ones.
 const resourceEventChunk = 20_000
 
+// payloadBuffers and eventArrays hold what prepareResources' commits gave
+// back: a first import of 1M resources made 320 MB of payload buffers and
+// 80 MB of event arrays, one of each a batch.
+var (
+	payloadBuffers = sync.Pool{New: func() any { return new([]byte) }}
+	eventArrays    = sync.Pool{New: func() any { return new([]Event) }}
+)
+
 // resourceCommitTimeout bounds a commit of resource.added that outlives its
 // caller (prepareResources).
 const resourceCommitTimeout = time.Minute
@@ -170,12 +179,15 @@ type resourceAdded struct {
 // resources. The events get their ids and creation time at commit, so that
 // ids follow the order in which the outbox commits them.
 func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Resource) (commit func() error) {
-	// One buffer holds the payloads: one allocation, not one per event.
+	// One buffer holds the payloads: one allocation, not one per event,
+	// and not even that once the commits of earlier batches gave theirs
+	// back (payloadBuffers).
 	size := 0
 	for i := range rs {
 		size += resourceAddedSize(&rs[i])
 	}
-	buf := make([]byte, 0, size)
+	pooled := payloadBuffers.Get().(*[]byte)
+	buf := slices.Grow((*pooled)[:0], size)
 	ends := make([]int, len(rs))
 	for i := range rs {
 		buf = appendResourceAdded(buf, &rs[i])
@@ -185,17 +197,33 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 	// as \u0000: a payload holding one (or the text \u0000, escaped as
 	// \\u0000) leaves the check to the store.
 	strict := !bytes.Contains(buf, []byte(`\u0000`))
+	done := false
 	return func() error {
+		if done { // a commit runs once: buf may be another's now
+			return nil
+		}
+		done = true
 		// The resources are stored when commit runs. Their announcement
 		// must not be lost because the caller went away (a client gone
 		// from POST /v1/resources): a retry finds them known and announces
 		// nothing. So it outlives the caller's context, for a while.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resourceCommitTimeout)
 		defer cancel()
+		// The stores keep nothing of the events once they return
+		// (EventStore, EventLog): the payloads' buffer and the events'
+		// array serve the next batch then.
+		pooledEvents := eventArrays.Get().(*[]Event)
+		defer func() {
+			clear(*pooledEvents)
+			eventArrays.Put(pooledEvents)
+			*pooled = buf[:0]
+			payloadBuffers.Put(pooled)
+		}()
 		start := 0
 		for len(ends) > 0 {
 			n := min(len(ends), resourceEventChunk)
-			events := make([]Event, n)
+			events := slices.Grow((*pooledEvents)[:0], n)[:n]
+			*pooledEvents = events
 			runs := newEventRuns(s.now)
 			for i, end := range ends[:n] {
 				id, at := runs.next(EventResourceAdded)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestAppendResourceAdded(t *testing.T) {
@@ -67,6 +69,52 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 		if follows != (i%eventRunMax != 0) {
 			t.Fatalf("event %d follows the previous: %v", i, follows)
 		}
+	}
+}
+
+// Commits give their payload buffers back for later batches: what was
+// committed stays as committed (the stores keep copies), and a commit run
+// twice publishes nothing more.
+func TestPrepareResourcesReusesBuffers(t *testing.T) {
+	env := newTestEnv(t)
+	batch := func(from, n int) []Resource {
+		rs := make([]Resource, n)
+		for i := range rs {
+			rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(from+i)), Provider: "aws", Type: "aws_s3_bucket",
+				Name: strings.Repeat("n", (from+i)%7), Tags: map[string]string{"k": fmt.Sprint(from + i)}}
+		}
+		return rs
+	}
+	var want []string
+	var commits []func() error
+	var again func() error
+	for b := range 4 {
+		rs := batch(b*300, 300)
+		for i := range rs {
+			want = append(want, string(appendResourceAdded(nil, &rs[i])))
+		}
+		commits = append(commits, env.svc.prepareResources(context.Background(), "ten_a", rs))
+		if b == 0 {
+			again = commits[0]
+		}
+		if b%2 == 1 { // commit two at a time: later prepares reuse their buffers
+			for _, c := range commits {
+				if err := c(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			commits = nil
+		}
+	}
+	var got []string
+	for _, e := range env.events.events {
+		got = append(got, string(e.Data))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("published data (-want +got):\n%s", diff)
+	}
+	if err := again(); err != nil || len(env.events.events) != len(want) {
+		t.Fatalf("a commit again: %v, %d events published; want %d", err, len(env.events.events), len(want))
 	}
 }
 

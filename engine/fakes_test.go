@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"iter"
@@ -235,7 +236,10 @@ func (f *fakeEvents) AppendEvents(ctx context.Context, evs []Event) error {
 	if err := ctx.Err(); err != nil { // as a database would
 		return err
 	}
-	f.events = append(f.events, evs...)
+	for _, e := range evs { // as a store, keeping nothing of the caller's
+		e.Data = bytes.Clone(e.Data)
+		f.events = append(f.events, e)
+	}
 	return nil
 }
 

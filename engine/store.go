@@ -55,8 +55,10 @@ type ResourceStore interface {
 // them needs no read back. It calls prepare with each batch's new resources
 // once it has decided they are new, possibly before their rows are stored
 // and from several goroutines at once; it calls the commit prepare returned
-// once those rows are stored, one batch at a time and in batch order. A
-// commit's error stops the write and is returned. IngestResources uses it
+// once those rows are stored, one batch at a time and in batch order. The
+// resources passed to prepare are the caller's again once it returns (the
+// store reuses their memory): prepare keeps a copy of what the commit
+// needs. A commit's error stops the write and is returned. IngestResources uses it
 // when the store has it.
 type ResourceNotifier interface {
 	WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error],
@@ -139,12 +141,15 @@ type Pinger interface {
 // out by a dispatcher to the endpoints subscribed when it runs. Events of
 // one type made as a run (IDRun: consecutive ids, one creation time) may be
 // stored together, each keeping its own id; large appends are made so.
+// AppendEvents keeps nothing of the events once it returns: the caller may
+// reuse their memory (a bulk import reuses its payload buffers).
 type EventStore interface {
 	AppendEvents(ctx context.Context, events []Event) error
 }
 
 // EventLog is the analytic copy of events (ClickHouse), for trends and
 // reports. Writing to it is best effort after the outbox committed.
+// LogEvents keeps nothing of the events once it returns (as EventStore).
 type EventLog interface {
 	LogEvents(ctx context.Context, events []Event) error
 }

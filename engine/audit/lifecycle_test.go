@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"iter"
@@ -45,7 +46,8 @@ func (s recordingEvents) AppendEvents(ctx context.Context, evs []engine.Event) e
 	if err := s.EventStore.AppendEvents(ctx, evs); err != nil {
 		return err
 	}
-	for _, e := range evs {
+	for _, e := range evs { // as a store, keeping nothing of the caller's
+		e.Data = bytes.Clone(e.Data)
 		s.rec.add(e)
 	}
 	return nil

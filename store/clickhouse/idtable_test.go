@@ -10,7 +10,7 @@ import (
 func TestIDTable(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	type key struct{ hi, lo uint64 }
-	var tab idTable
+	var tab idTable[knownValue]
 	want := map[key]knownValue{}
 	var keys []key
 	for i := range 20_000 {
@@ -53,8 +53,20 @@ func TestIDTable(t *testing.T) {
 	if len(tab.slots) > 2*len(want)*8/5 {
 		t.Errorf("%d slots for %d keys", len(tab.slots), len(want))
 	}
-	var empty idTable
+	var empty idTable[knownValue]
 	if _, ok := empty.find(0, 0); ok {
 		t.Error("an empty table finds the zero key")
+	}
+	// Reset, it holds nothing, and then what is set again.
+	slots := len(tab.slots)
+	tab.reset()
+	for k := range want {
+		if got, ok := tab.find(k.hi, k.lo); ok {
+			t.Fatalf("after reset: find(%x, %x) = %v", k.hi, k.lo, got)
+		}
+	}
+	tab.set(1, 2, knownValue{first: 7})
+	if got, ok := tab.find(1, 2); !ok || got.first != 7 || tab.n != 1 || len(tab.slots) != slots {
+		t.Errorf("after reset and set: %v, %v, %d keys, %d slots (%d before)", got, ok, tab.n, len(tab.slots), slots)
 	}
 }

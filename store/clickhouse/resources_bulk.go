@@ -316,7 +316,7 @@ func (p *resourcePipeline) insert() {
 			p.fail(err)
 			continue
 		}
-		p.prepareAnnouncement(b)
+		p.prepareAnnouncement(b, &sc)
 		clear(b.rows)
 		select {
 		case p.free <- b.rows[:0]:
@@ -338,11 +338,11 @@ func (p *resourcePipeline) insert() {
 var insertFault func(seq int) error
 
 // prepareAnnouncement prepares the announcement of a batch's new resources.
-func (p *resourcePipeline) prepareAnnouncement(b *resourceBatch) {
+func (p *resourcePipeline) prepareAnnouncement(b *resourceBatch, sc *resourceScratch) {
 	if p.prepare == nil || len(b.newIDs) == 0 {
 		return
 	}
-	order, byTenant := newResources(b.rows, b.firstSeen, b.newIDs)
+	order, byTenant := newResources(b.rows, b.firstSeen, b.newIDs, &sc.announced)
 	for _, t := range order {
 		b.commits = append(b.commits, p.prepare(t, byTenant[t]))
 	}
@@ -407,13 +407,31 @@ func (p *resourcePipeline) announce(b *resourceBatch) error {
 // tenant's not met yet: no set of the batch's ids is needed (a map of
 // them, keyed by tenant and id, cost a first import of 1M resources about
 // 0.4 s of client CPU).
-func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs) (order []string, byTenant map[string][]engine.Resource) {
+//
+// The resources are laid out in *scratch when given (grown as needed), for
+// a caller done with them before the next call: a bulk write's announcement
+// copies what it needs of them at once (prepareAnnouncement), and a new
+// slice for each batch was 200 MB of allocations in a first import of 1M
+// resources.
+func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs, scratch *[]engine.Resource) (order []string, byTenant map[string][]engine.Resource) {
 	index := make(map[string]int, len(newIDs)) // tenant → its place in newIDs
 	rest := make([][]string, len(newIDs))      // each tenant's new ids not met yet
 	byTenant = make(map[string][]engine.Resource, len(newIDs))
+	n := 0
+	for _, t := range newIDs {
+		n += len(t.ids)
+	}
+	var all []engine.Resource
+	if scratch != nil {
+		clear(*scratch) // the last call's resources, to the collector
+		*scratch = slices.Grow((*scratch)[:0], n)[:n]
+		all = *scratch
+	} else {
+		all = make([]engine.Resource, n)
+	}
 	for j, t := range newIDs {
 		index[t.tenantID], rest[j] = j, t.ids
-		byTenant[t.tenantID] = make([]engine.Resource, 0, len(t.ids))
+		byTenant[t.tenantID], all = all[:0:len(t.ids)], all[len(t.ids):]
 	}
 	j := -1 // the place of the last row's tenant (rows mostly share one)
 	for i := range rows {

@@ -21,7 +21,7 @@ func TestNewResources(t *testing.T) {
 	rows := []resourceRow{row("b", "1"), row("a", "2"), row("b", "3"), row("b", "1"), row("a", "4"), row("c", "5")}
 	first := []time.Time{t0, t0.Add(1), t0.Add(2), t0.Add(3), t0.Add(4), t0.Add(5)}
 	newIDs := []tenantIDs{{tenantID: "b", ids: []string{"1", "3"}}, {tenantID: "a", ids: []string{"4"}}, {tenantID: "c"}}
-	order, byTenant := newResources(rows, first, newIDs)
+	order, byTenant := newResources(rows, first, newIDs, nil)
 	if diff := cmp.Diff([]string{"b", "a"}, order); diff != "" {
 		t.Errorf("order (-want +got)\n%s", diff)
 	}
@@ -39,7 +39,8 @@ func TestNewResources(t *testing.T) {
 	}
 	// Ids left out of the list (new in an earlier batch of the write) are
 	// not announced, even where they come first.
-	order, byTenant = newResources(rows, first, []tenantIDs{{tenantID: "b", ids: []string{"3"}}, {tenantID: "a", ids: []string{"2", "4"}}})
+	var scratch []engine.Resource
+	order, byTenant = newResources(rows, first, []tenantIDs{{tenantID: "b", ids: []string{"3"}}, {tenantID: "a", ids: []string{"2", "4"}}}, &scratch)
 	if diff := cmp.Diff([]string{"a", "b"}, order); diff != "" {
 		t.Errorf("order (-want +got)\n%s", diff)
 	}

@@ -32,6 +32,8 @@ type resourceScratch struct {
 	// lent to the next (columnBuffers): a batch's text, held as long as
 	// the scratch (an inserter's bulk write, or a ResourceWriter).
 	cols columnBuffers
+	// announced is the last batch's new resources (newResources).
+	announced []engine.Resource
 }
 
 // insertResourceRows inserts rows, with their decided first sightings, in

@@ -22,8 +22,10 @@ import (
 // way in) is kept by its text.
 type tenantKnown struct {
 	loaded knownSet
-	ids    idTable
+	ids    idTable[knownValue]
 	other  map[string]knownResource
+	// batch is firstSeenKnown's: a batch's new ids, by their place.
+	batch idTable[int32]
 }
 
 // knownResource is what a bulk write keeps of a stored resource.

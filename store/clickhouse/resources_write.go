@@ -49,16 +49,18 @@ func oneTenant(rows []resourceRow) bool {
 }
 
 // firstSeenKnown is firstSeen for rows of one tenant whose ids are all in k,
-// which it does not change: a map lookup a row, and two more for each row
-// of a new id (which of the batch's new ids it is). It marks the rows whose
-// content k has as the id's latest (resourceRow.unchanged); their hashes
-// must be set.
+// which it does not change: a lookup a row, and one more for each row of a
+// new id (which of the batch's new ids it is, in k.batch: a map keyed by
+// the ids' text cost a first import of 1M resources 270 MB of allocations
+// and ~0.3 s of hashing). It marks the rows whose content k has as the
+// id's latest (resourceRow.unchanged); their hashes must be set.
 func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
 	var newFirst []time.Time // the earliest sighting in the batch of each new id
-	var fresh map[string]int // new id → its index in newIDs
+	var other map[string]int // new id that does not decode → its index in newIDs
 	var slot []int32         // row → index in newIDs of its id, -1 for a known one
+	k.batch.reset()
 	for i := range rows {
 		id := rows[i].r.ID
 		if kr, ok := k.getRow(&rows[i]); ok {
@@ -69,29 +71,48 @@ func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, 
 			}
 			continue
 		}
-		if fresh == nil {
-			fresh = map[string]int{}
+		if slot == nil {
 			slot = make([]int32, len(rows))
 			for j := range i {
 				slot[j] = -1
 			}
+			// Room for every row left being new, as in a first import.
+			newIDs, newFirst = make([]string, 0, len(rows)-i), make([]time.Time, 0, len(rows)-i)
 		}
-		j, ok := fresh[id]
-		if !ok {
-			j = len(newIDs)
-			fresh[id] = j
+		key, keyed := rows[i].key, rows[i].keyed
+		if !keyed {
+			key, keyed = decodeResourceID(id)
+		}
+		var j int32
+		var seen bool
+		if keyed {
+			hi, lo := keyHalves(key)
+			if j, seen = k.batch.find(hi, lo); !seen {
+				j = int32(len(newIDs))
+				k.batch.set(hi, lo, j)
+			}
+		} else {
+			if other == nil {
+				other = map[string]int{}
+			}
+			var jj int
+			if jj, seen = other[id]; !seen {
+				jj = len(newIDs)
+				other[id] = jj
+			}
+			j = int32(jj)
+		}
+		if !seen {
 			newIDs = append(newIDs, id)
 			newFirst = append(newFirst, rows[i].firstSeen)
 		} else if rows[i].firstSeen.Before(newFirst[j]) {
 			newFirst[j] = rows[i].firstSeen
 		}
-		slot[i] = int32(j)
+		slot[i] = j
 	}
-	if fresh != nil {
-		for i, j := range slot {
-			if j >= 0 {
-				out[i] = newFirst[j]
-			}
+	for i, j := range slot {
+		if j >= 0 {
+			out[i] = newFirst[j]
 		}
 	}
 	return out, newIDs, newFirst

@@ -202,7 +202,7 @@ func (w *ResourceWriter) flushLocked(ctx context.Context) (err error) {
 	w.written += int64(len(w.buf))
 	var notifyErr error
 	if w.cfg.OnNewResources != nil {
-		order, byTenant := newResources(w.buf, firstSeen, newIDs)
+		order, byTenant := newResources(w.buf, firstSeen, newIDs, nil)
 		for _, t := range order {
 			if err := w.cfg.OnNewResources(t, byTenant[t]); err != nil && notifyErr == nil {
 				notifyErr = err

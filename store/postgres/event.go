@@ -236,7 +236,7 @@ func streamBatches(ctx context.Context, tx pgx.Tx, head []engine.Event, next fun
 			if n := len(tenants); n == 0 || tenants[n-1] != e.TenantID && !slices.Contains(tenants, e.TenantID) {
 				tenants = append(tenants, e.TenantID)
 			}
-			g.add(e)
+			g.add(e, 0)
 		}
 	}
 	if err := copyBatches(ctx, tx, src); err != nil {

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +205,19 @@ func TestBatchableOneWalk(t *testing.T) {
 	} {
 		if !engine.ValidJSONStrict([]byte(data)) {
 			t.Errorf("ValidJSONStrict(%.60q) = false", data)
+		}
+	}
+}
+
+// dataSize is what appendData appends, so that Values makes room once.
+func TestBatchDataSize(t *testing.T) {
+	for _, data := range [][]string{{`{}`}, {``, `{"a":1}`}, {`[1,2]`, `"x"`, ``, `{"b":"c"}`}} {
+		b := &batchRow{}
+		for _, d := range data {
+			b.events = append(b.events, engine.Event{Data: json.RawMessage(d)})
+		}
+		if got, want := b.dataSize(), len(b.appendData(nil)); got != want {
+			t.Errorf("data %q: dataSize %d, appendData %d bytes", data, got, want)
 		}
 	}
 }
