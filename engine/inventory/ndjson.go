@@ -46,13 +46,14 @@ type NDJSONDecoder struct {
 	long   []byte
 	// ended is set once reading stopped: the last chunk read carries the
 	// error that ends the stream (io.EOF at the end of the input).
-	ended   bool
-	ahead   []*ndjsonChunk // being decoded, in input order
-	cur     *ndjsonChunk   // being handed out
-	pos     int
-	spare   []*ndjsonChunk // handed out, to reuse
-	workers int
-	err     error
+	ended    bool
+	chunkCap int            // room to make for the next chunk's bytes
+	ahead    []*ndjsonChunk // being decoded, in input order
+	cur      *ndjsonChunk   // being handed out
+	pos      int
+	spare    []*ndjsonChunk // handed out, to reuse
+	workers  int
+	err      error
 }
 
 // ndjsonChunk is a run of consecutive non-blank lines, copied back to back
@@ -82,6 +83,8 @@ const (
 	chunkBytes = 256 << 10
 	// chunkSlack is room for the line that takes a chunk past chunkBytes.
 	chunkSlack = 4 << 10
+	// minChunkCap is the room a decoder's first chunk starts with.
+	minChunkCap = 4 << 10
 )
 
 // NewNDJSONDecoder returns a decoder reading r through a large buffer.
@@ -90,7 +93,7 @@ func NewNDJSONDecoder(r io.Reader) *NDJSONDecoder {
 	if !ok || br.Size() < 64<<10 {
 		br = bufio.NewReaderSize(r, readerSize)
 	}
-	return &NDJSONDecoder{r: br, workers: runtime.GOMAXPROCS(0)}
+	return &NDJSONDecoder{r: br, workers: runtime.GOMAXPROCS(0), chunkCap: minChunkCap}
 }
 
 // Next returns the next resource; see Decoder.
@@ -138,8 +141,11 @@ func (d *NDJSONDecoder) readChunk() *ndjsonChunk {
 	}
 	// A chunk's bytes are its resources' strings (decodeLine): each chunk
 	// has its own, never written again once read, instead of a copy of
-	// each line (one allocation a chunk, not one a line).
-	c.raw = make([]byte, 0, chunkBytes+chunkSlack)
+	// each line (one allocation a chunk, not one a line). It is made as
+	// large as the last chunk was, so that a small request body gets a
+	// small one.
+	c.raw = make([]byte, 0, d.chunkCap)
+	defer func() { d.chunkCap = min(max(len(c.raw)+chunkSlack, minChunkCap), chunkBytes+chunkSlack) }()
 	for len(c.lines) < chunkLines && len(c.raw) < chunkBytes {
 		raw, start, tooLong, err := d.readLine()
 		if err != nil && (len(raw) == 0 && !tooLong) {
