@@ -18,7 +18,7 @@ import (
 // than the buffer holds goes straight to events, and the server then
 // skips its sort, as for findings), appended column by column.
 //
-// A bulk import logs a million resource.added, 20k at a time, already in
+// A bulk import logs a million resource.added, a batch at a time, already in
 // the table's order (one tenant, ids of one run). So LogEvents sorts only
 // what is out of order, and, where the driver's layout is known
 // (presize.go), lays the String columns out once in a pooled buffer that

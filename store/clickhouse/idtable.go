@@ -7,7 +7,7 @@ import (
 
 // idTable maps decoded resource ids to values: what a bulk write knows of
 // them (tenantKnown.ids), or their place among a batch's new ids. The
-// ids a write records (tenantKnown.record) are a million in a first import
+// ids a write records (tenantKnown.recordRow) are a million in a first import
 // of a million resources, each looked up once as new and then added.
 //
 // It is open addressing with linear probing over one array of 32-byte

@@ -17,9 +17,9 @@ import (
 // without pointers, which the garbage collector never scans (with string
 // keys it scanned every entry at every cycle, a fifth of a re-import's CPU).
 // The ids read from the store (loadKnown) are a sorted array with a
-// directory (knownSet); those recorded during the write go to an idTable,
-// looked at first. An id that does not decode (none should: ids are checked on the
-// way in) is kept by its text.
+// directory (knownSet); those recorded during the write go to an
+// idTable, looked at first. An id that does not decode (none should: ids
+// are checked on the way in) is kept by its text.
 type tenantKnown struct {
 	loaded knownSet
 	ids    idTable[knownValue]

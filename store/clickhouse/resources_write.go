@@ -57,9 +57,9 @@ func oneTenant(rows []resourceRow) bool {
 func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, []time.Time) {
 	out := make([]time.Time, len(rows))
 	var newIDs []string
-	var newFirst []time.Time // the earliest sighting in the batch of each new id
-	var other map[string]int // new id that does not decode → its index in newIDs
-	var slot []int32         // row → index in newIDs of its id, -1 for a known one
+	var newFirst []time.Time   // the earliest sighting in the batch of each new id
+	var other map[string]int32 // new id that does not decode → its index in newIDs
+	var slot []int32           // row → index in newIDs of its id, -1 for a known one
 	k.batch.reset()
 	for i := range rows {
 		id := rows[i].r.ID
@@ -93,14 +93,12 @@ func firstSeenKnown(rows []resourceRow, k *tenantKnown) ([]time.Time, []string, 
 			}
 		} else {
 			if other == nil {
-				other = map[string]int{}
+				other = map[string]int32{}
 			}
-			var jj int
-			if jj, seen = other[id]; !seen {
-				jj = len(newIDs)
-				other[id] = jj
+			if j, seen = other[id]; !seen {
+				j = int32(len(newIDs))
+				other[id] = j
 			}
-			j = int32(jj)
 		}
 		if !seen {
 			newIDs = append(newIDs, id)

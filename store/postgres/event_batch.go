@@ -88,9 +88,13 @@ func (b *batchRow) lastID() string  { return b.events[len(b.events)-1].ID }
 
 // dataSize is the length of the batch's data (appendData).
 func (b *batchRow) dataSize() int {
-	n := 1 + len(b.events)
+	n := 1 + len(b.events) // the brackets and commas
 	for _, e := range b.events {
-		n += max(len(e.Data), 2)
+		if len(e.Data) == 0 {
+			n += len("{}")
+		} else {
+			n += len(e.Data)
+		}
 	}
 	return n
 }

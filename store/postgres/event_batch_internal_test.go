@@ -211,7 +211,7 @@ func TestBatchableOneWalk(t *testing.T) {
 
 // dataSize is what appendData appends, so that Values makes room once.
 func TestBatchDataSize(t *testing.T) {
-	for _, data := range [][]string{{`{}`}, {``, `{"a":1}`}, {`[1,2]`, `"x"`, ``, `{"b":"c"}`}} {
+	for _, data := range [][]string{{`{}`}, {``, `{"a":1}`}, {`[1,2]`, `"x"`, ``, `{"b":"c"}`}, {`1`, `2`}} {
 		b := &batchRow{}
 		for _, d := range data {
 			b.events = append(b.events, engine.Event{Data: json.RawMessage(d)})
