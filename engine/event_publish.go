@@ -79,12 +79,19 @@ func (s *Service) publish(ctx context.Context, events []Event) error {
 	if err := s.cfg.Events.AppendEvents(ctx, events); err != nil {
 		return err
 	}
-	if s.cfg.EventLog != nil {
-		if err := s.cfg.EventLog.LogEvents(ctx, events); err != nil {
-			s.log.WarnContext(ctx, "copying events to the event log", "err", err, "events", len(events))
-		}
-	}
+	s.logEvents(ctx, events)
 	return nil
+}
+
+// logEvents copies committed events to the event log, if there is one.
+// The copy is best effort: a failure is logged, not returned.
+func (s *Service) logEvents(ctx context.Context, events []Event) {
+	if s.cfg.EventLog == nil {
+		return
+	}
+	if err := s.cfg.EventLog.LogEvents(ctx, events); err != nil {
+		s.log.WarnContext(ctx, "copying events to the event log", "err", err, "events", len(events))
+	}
 }
 
 // resourceSummary is what resource.added carries: the resource without its
@@ -177,8 +184,10 @@ type resourceAdded struct {
 // once their rows are stored: the payloads are then all it keeps of the
 // batch (pointer-free bytes, ~350 per resource), not the decoded
 // resources. The events get their ids and creation time at commit, so that
-// ids follow the order in which the outbox commits them.
-func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Resource) (commit func() error) {
+// ids follow the order in which the outbox commits them. With a copier,
+// the commit hands the committed events to it for the event log and
+// returns; without, it copies them itself.
+func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Resource, copier *logCopier) (commit func() error) {
 	// One buffer holds the payloads: one allocation, not one per event,
 	// and not even that once the commits of earlier batches gave theirs
 	// back (payloadBuffers).
@@ -211,17 +220,16 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 		defer cancel()
 		// The stores keep nothing of the events once they return
 		// (EventStore, EventLog): the payloads' buffer and the events'
-		// array serve the next batch then.
-		pooledEvents := eventArrays.Get().(*[]Event)
-		defer func() {
-			clear(*pooledEvents)
-			eventArrays.Put(pooledEvents)
+		// arrays serve later batches once the events are committed and
+		// copied to the event log (by the copier, later, when given).
+		releaseBuf := func() {
 			*pooled = buf[:0]
 			payloadBuffers.Put(pooled)
-		}()
+		}
 		start := 0
 		for len(ends) > 0 {
 			n := min(len(ends), resourceEventChunk)
+			pooledEvents := eventArrays.Get().(*[]Event)
 			events := slices.Grow((*pooledEvents)[:0], n)[:n]
 			*pooledEvents = events
 			runs := newEventRuns(s.now)
@@ -231,10 +239,28 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 					Data: buf[start:end:end], Strict: strict}
 				start = end
 			}
-			if err := s.publish(ctx, events); err != nil {
+			ends = ends[n:]
+			last := len(ends) == 0
+			release := func() {
+				clear(*pooledEvents)
+				eventArrays.Put(pooledEvents)
+				if last {
+					releaseBuf()
+				}
+			}
+			if err := s.cfg.Events.AppendEvents(ctx, events); err != nil {
+				// Copies queued before go on: they release their chunks,
+				// and the last one the buffer, which is not given back here.
+				clear(*pooledEvents)
+				eventArrays.Put(pooledEvents)
 				return fmt.Errorf("publishing resource.added: %w", err)
 			}
-			ends = ends[n:]
+			if copier != nil {
+				copier.copy(ctx, events, release)
+			} else {
+				s.logEvents(ctx, events)
+				release()
+			}
 		}
 		return nil
 	}

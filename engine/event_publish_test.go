@@ -46,7 +46,7 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 	for i := range rs {
 		rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(i)), Provider: "aws", Type: "aws_s3_bucket"}
 	}
-	commit := env.svc.prepareResources(context.Background(), "ten_a", rs)
+	commit := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)
 	if n := len(env.events.events); n != 0 {
 		t.Fatalf("%d events published before the commit", n)
 	}
@@ -93,7 +93,7 @@ func TestPrepareResourcesReusesBuffers(t *testing.T) {
 		for i := range rs {
 			want = append(want, string(appendResourceAdded(nil, &rs[i])))
 		}
-		commits = append(commits, env.svc.prepareResources(context.Background(), "ten_a", rs))
+		commits = append(commits, env.svc.prepareResources(context.Background(), "ten_a", rs, nil))
 		if b == 0 {
 			again = commits[0]
 		}
@@ -124,7 +124,7 @@ func TestPrepareResourcesCommitOutlivesCaller(t *testing.T) {
 	env := newTestEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	rs := []Resource{{ID: ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
-	commit := env.svc.prepareResources(ctx, "ten_a", rs)
+	commit := env.svc.prepareResources(ctx, "ten_a", rs, nil)
 	cancel()
 	if err := commit(); err != nil {
 		t.Fatal(err)
@@ -148,7 +148,7 @@ func TestPrepareResourcesStrict(t *testing.T) {
 	} {
 		env := newTestEnv(t)
 		rs := []Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: tc.tags}, {ID: "res_2", Provider: "aws"}}
-		if err := env.svc.prepareResources(context.Background(), "ten_a", rs)(); err != nil {
+		if err := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)(); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range env.events.events {

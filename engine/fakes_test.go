@@ -230,11 +230,17 @@ func (f *fakeResources) WriteResources(_ context.Context, tenant string, src ite
 	return res, nil
 }
 
-type fakeEvents struct{ events []Event }
+type fakeEvents struct {
+	events []Event
+	fail   error // when set, every append fails with it
+}
 
 func (f *fakeEvents) AppendEvents(ctx context.Context, evs []Event) error {
 	if err := ctx.Err(); err != nil { // as a database would
 		return err
+	}
+	if f.fail != nil {
+		return f.fail
 	}
 	for _, e := range evs { // as a store, keeping nothing of the caller's
 		e.Data = bytes.Clone(e.Data)

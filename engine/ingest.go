@@ -174,9 +174,13 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 	if n, ok := s.cfg.Resources.(ResourceNotifier); ok && s.cfg.Events != nil {
 		// Announce each batch's new resources once it is written.
 		kept = nil
+		copier := s.startLogCopier()
 		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []Resource) func() error {
-			return s.prepareResources(ctx, p.TenantID, rs)
+			return s.prepareResources(ctx, p.TenantID, rs, copier)
 		})
+		if copier != nil {
+			copier.close() // the committed events are in the event log
+		}
 		if err != nil {
 			return IngestResult{}, err
 		}

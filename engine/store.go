@@ -153,3 +153,20 @@ type EventStore interface {
 type EventLog interface {
 	LogEvents(ctx context.Context, events []Event) error
 }
+
+// EventLogStreamer is an EventLog that also takes a long run of appends
+// (a bulk import's) as one stream, written in fewer and larger writes.
+// Events appended become readable when the stream sends them: before
+// Close returns, and on the way as the store sees fit.
+type EventLogStreamer interface {
+	StreamEvents(ctx context.Context) EventLogStream
+}
+
+// EventLogStream is an open stream of appends to the event log. Append
+// keeps nothing of the events once it returns (as LogEvents). A failed
+// append loses its events and those appended but not yet sent; the stream
+// goes on with the next append.
+type EventLogStream interface {
+	Append(ctx context.Context, events []Event) error
+	Close() error
+}

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
 func matchesName(dr engine.PolicyDryRun, name string) bool {
@@ -51,6 +54,37 @@ func TestAuditWrites(t *testing.T) {
 	ing := decodeBody[engine.IngestResult](t, r)
 	if ing.Accepted != 2 || ing.New != 2 || ing.Rejected != 2 || ing.Errors[0].Index != 1 || ing.Errors[1].Index != 2 {
 		t.Fatalf("ingest result: %+v", ing)
+	}
+	// Their resource.added are in the outbox and, once the request
+	// returned, in the event log (read through its buffer, which holds a
+	// small write's events for a while), with the same ids and data; none
+	// is another tenant's.
+	outbox, err := e.pg.ListEvents(ctx, engine.EventQuery{TenantID: e.a.id, Type: engine.EventResourceAdded, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical := func(id, data string) string { // the same JSON, whatever its layout
+		var v any
+		if err := json.Unmarshal([]byte(data), &v); err != nil {
+			t.Fatalf("event %s: %v", id, err)
+		}
+		b, _ := json.Marshal(v)
+		return id + " " + string(b)
+	}
+	var want, logged []string
+	for _, ev := range outbox {
+		want = append(want, canonical(ev.ID, string(ev.Data)))
+	}
+	slices.Sort(want)
+	for _, row := range chtest.Strings(t, e.ch, "SELECT concat(id, ' ', data) FROM events_buffer WHERE tenant_id = ? AND type = 'resource.added' ORDER BY id", e.a.id) {
+		id, data, _ := strings.Cut(row, " ")
+		logged = append(logged, canonical(id, data))
+	}
+	if len(want) != 2 || !slices.Equal(want, logged) {
+		t.Fatalf("event log %q; want the outbox's 2 resource.added %q", logged, want)
+	}
+	if n := chtest.Strings(t, e.ch, "SELECT toString(count()) FROM events_buffer WHERE tenant_id = ?", e.b.id); n[0] != "0" {
+		t.Fatalf("tenant B has %s events logged", n[0])
 	}
 	// The same batch as a JSON array is idempotent: nothing new.
 	arr := `[` + strings.Split(ndjson, "\n")[0] + `]`
@@ -194,4 +228,42 @@ func TestAuditWritesBadInput(t *testing.T) {
 		t.Errorf("CEL error without position: %s", r.body)
 	}
 	_ = fmt.Sprint()
+}
+
+// A large POST /v1/resources logs its resource.added past the first
+// 10,000 as a stream straight into events: all of them are in the event
+// log when the request returns, once each, and the same as the outbox's.
+func TestIngestEventLogStream(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	ctx := context.Background()
+	const n = 12_500
+	var body strings.Builder
+	for i := range n {
+		fmt.Fprintf(&body, `{"provider":"aws","account":"123456789012","region":"eu-west-1","type":"aws_s3_bucket","native_id":"arn:aws:s3:::b-%d","name":"b-%d","attributes":{}}`+"\n", i, i)
+	}
+	r := do(t, e.client, http.MethodPost, e.url+"/v1/resources", e.tokA, []byte(body.String()), jsonHeader("application/x-ndjson"))
+	if ing := decodeBody[engine.IngestResult](t, r); r.status != 200 || ing.New != n {
+		t.Fatalf("POST /v1/resources: %d %s", r.status, r.body)
+	}
+	count := func(table string) string {
+		return chtest.Strings(t, e.ch, "SELECT toString(count()) FROM "+table+" WHERE tenant_id = ? AND type = 'resource.added'", e.a.id)[0]
+	}
+	// events_buffer reads the buffer and events; the stream wrote the
+	// events past the first batch straight into events.
+	if all, direct := count("events_buffer"), count("events"); all != fmt.Sprint(n) || direct == "0" {
+		t.Fatalf("%s events logged, %s of them in events; want %d, some", all, direct, n)
+	}
+	uniq := chtest.Strings(t, e.ch, "SELECT toString(uniqExact(id)) FROM events_buffer WHERE tenant_id = ?", e.a.id)[0]
+	last, err := e.pg.ListEvents(ctx, engine.EventQuery{TenantID: e.a.id, Type: engine.EventResourceAdded, Limit: 1})
+	if err != nil || len(last) != 1 {
+		t.Fatalf("outbox: %v, %d", err, len(last))
+	}
+	logged := chtest.Strings(t, e.ch, "SELECT data FROM events_buffer WHERE id = ?", last[0].ID)
+	var a, b any
+	if len(logged) != 1 || json.Unmarshal([]byte(logged[0]), &a) != nil || json.Unmarshal(last[0].Data, &b) != nil || !reflect.DeepEqual(a, b) {
+		t.Fatalf("the last event logged %q; the outbox has %s", logged, last[0].Data)
+	}
+	if uniq != fmt.Sprint(n) {
+		t.Fatalf("%s distinct ids logged; want %d", uniq, n)
+	}
 }

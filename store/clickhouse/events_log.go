@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/ClickHouse/ch-go/proto"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -32,13 +33,26 @@ func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error
 	}
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
-	sc := eventLogScratchPool.Get().(*eventLogScratch)
-	defer sc.release()
-	order := sc.sortOrder(events)
-	b, err := s.prepareBatch(ctx, "INSERT INTO events_buffer (tenant_id, id, type, created_at, data)")
+	b, err := s.prepareBatch(ctx, "INSERT INTO events_buffer ("+eventLogColumns+")")
 	if err != nil {
 		return err
 	}
+	if err := appendEventColumns(b, events, b.Send); err != nil {
+		b.Abort()
+		return err
+	}
+	return nil
+}
+
+const eventLogColumns = "tenant_id, id, type, created_at, data"
+
+// appendEventColumns appends events to b's columns, in the table's order,
+// and calls send (the batch's Send or Flush), which encodes the columns:
+// the String columns may point at pooled memory until it returns.
+func appendEventColumns(b driver.Batch, events []engine.Event, send func() error) error {
+	sc := eventLogScratchPool.Get().(*eventLogScratch)
+	defer sc.release()
+	order := sc.sortOrder(events)
 	n := len(events)
 	created := slices.Grow(sc.created[:0], n)[:n]
 	sc.created = created
@@ -52,17 +66,17 @@ func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error
 			raw.Buf, raw.Pos = sc.buf[:len(sc.buf):len(sc.buf)], sc.pos[c]
 		}
 		// The driver encodes the columns into its connection's buffer at
-		// Send (or drops them at Abort); they then let go of the scratch.
+		// Send or Flush (or drops them at Abort); they then let go of the
+		// scratch.
 		defer func() {
 			for _, raw := range raws {
 				raw.Buf, raw.Pos = nil, nil
 			}
 		}()
 		if err := b.Column(3).Append(created); err != nil {
-			b.Abort()
 			return err
 		}
-		return b.Send()
+		return send()
 	}
 	tenants, ids, types, data := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	size := 0
@@ -76,11 +90,10 @@ func (s *Store) LogEvents(ctx context.Context, events []engine.Event) (err error
 	presizeStrings(b, 4, n, size)
 	for i, col := range []any{tenants, ids, types, created, data} {
 		if err := b.Column(i).Append(col); err != nil {
-			b.Abort()
 			return err
 		}
 	}
-	return b.Send()
+	return send()
 }
 
 // eventLogScratch is the reusable memory of one LogEvents call.

@@ -157,3 +157,11 @@ func ShareSnapshotKey(t interface{ Cleanup(func()) }, tenantID, auditID string) 
 	snapshotKey = func(string, string) uint64 { return key }
 	t.Cleanup(func() { snapshotKey = orig })
 }
+
+// SetEventStreamRows sets how many rows an event log stream's INSERT
+// holds before an append sends it, until the test ends.
+func SetEventStreamRows(t interface{ Cleanup(func()) }, n int) {
+	old := eventStreamRows
+	eventStreamRows = n
+	t.Cleanup(func() { eventStreamRows = old })
+}

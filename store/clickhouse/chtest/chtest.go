@@ -111,3 +111,39 @@ func exec(t testing.TB, stmt string, skipIfDown bool) {
 	}
 	t.Skip(msg)
 }
+
+// Strings runs query on s's database and returns its rows' first column,
+// which must be a String: for tests to look at what a store wrote where
+// the store has no read for it (the event log).
+func Strings(t testing.TB, s *clickhouse.Store, query string, args ...any) []string {
+	t.Helper()
+	opts, err := ch.ParseDSN(URL())
+	if err != nil {
+		t.Fatalf("chtest: FOURD_TEST_CLICKHOUSE_URL: %v", err)
+	}
+	opts.Auth.Database = s.Database()
+	conn, err := ch.Open(opts)
+	if err != nil {
+		t.Fatalf("chtest: %v", err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rows, err := conn.Query(ctx, query, args...)
+	if err != nil {
+		t.Fatalf("chtest: %s: %v", query, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			t.Fatalf("chtest: %s: %v", query, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("chtest: %s: %v", query, err)
+	}
+	return out
+}
