@@ -249,8 +249,8 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 				}
 			}
 			if err := s.cfg.Events.AppendEvents(ctx, events); err != nil {
-				// Copies queued before go on: they release their chunks,
-				// and the last one the buffer, which is not given back here.
+				// The copies of earlier chunks, still queued, read the
+				// buffer: it is not given back, and the collector takes it.
 				clear(*pooledEvents)
 				eventArrays.Put(pooledEvents)
 				return fmt.Errorf("publishing resource.added: %w", err)
