@@ -36,10 +36,12 @@ type eventStream struct {
 	opened time.Time
 }
 
-// Append appends events to the open INSERT, opening one if needed. After
-// an error the INSERT is dropped (its unsent events with it, as an event
-// log copy is best effort) and the next append opens another.
-func (w *eventStream) Append(ctx context.Context, events []engine.Event) (err error) {
+// Append appends events to the open INSERT, opening one if needed under
+// the stream's context: an INSERT outlives the append that opens it, so
+// the append's own context bounds nothing here. After an error the INSERT
+// is dropped (its unsent events with it, as an event log copy is best
+// effort) and the next append opens another.
+func (w *eventStream) Append(_ context.Context, events []engine.Event) (err error) {
 	defer wrap(&err, "event log stream: append(%d)", len(events))
 	if len(events) == 0 {
 		return nil
