@@ -96,7 +96,7 @@ func TestLogCopier(t *testing.T) {
 				rs := make([]Resource, 200)
 				for i := range rs {
 					rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(b, "-", i)), Provider: "aws", Type: "aws_s3_bucket",
-						Tags: map[string]string{"batch": fmt.Sprint(b)}}
+						Tags: TagsFromMap(map[string]string{"batch": fmt.Sprint(b)})}
 					want = append(want, string(appendResourceAdded(nil, &rs[i])))
 				}
 				if err := env.svc.prepareResources(context.Background(), "ten_a", rs, copier)(); err != nil {

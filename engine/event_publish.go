@@ -97,14 +97,14 @@ func (s *Service) logEvents(ctx context.Context, events []Event) {
 // resourceSummary is what resource.added carries: the resource without its
 // (possibly large) attributes.
 type resourceSummary struct {
-	ID       string            `json:"id"`
-	Provider string            `json:"provider"`
-	Account  string            `json:"account"`
-	Region   string            `json:"region"`
-	Type     string            `json:"type"`
-	NativeID string            `json:"native_id"`
-	Name     string            `json:"name"`
-	Tags     map[string]string `json:"tags"`
+	ID       string `json:"id"`
+	Provider string `json:"provider"`
+	Account  string `json:"account"`
+	Region   string `json:"region"`
+	Type     string `json:"type"`
+	NativeID string `json:"native_id"`
+	Name     string `json:"name"`
+	Tags     Tags   `json:"tags"`
 }
 
 func summarize(r Resource) resourceSummary {
@@ -270,8 +270,8 @@ func (s *Service) prepareResources(ctx context.Context, tenantID string, rs []Re
 // only when strings need escaping).
 func resourceAddedSize(r *Resource) int {
 	n := 110 + len(r.ID) + len(r.Provider) + len(r.Account) + len(r.Region) + len(r.Type) + len(r.NativeID) + len(r.Name)
-	for k, v := range r.Tags {
-		n += 6 + len(k) + len(v)
+	for _, t := range r.Tags {
+		n += 6 + len(t.Key) + len(t.Value)
 	}
 	return n
 }
@@ -296,30 +296,7 @@ func appendResourceAdded(b []byte, r *Resource) []byte {
 	b = append(b, `,"name":`...)
 	b = appendJSONString(b, r.Name)
 	b = append(b, `,"tags":`...)
-	switch {
-	case r.Tags == nil:
-		b = append(b, "null"...)
-	case len(r.Tags) == 0:
-		b = append(b, "{}"...)
-	default:
-		var stack [16]string
-		keys := stack[:0]
-		for k := range r.Tags {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			if i == 0 {
-				b = append(b, '{')
-			} else {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = appendJSONString(b, r.Tags[k])
-		}
-		b = append(b, '}')
-	}
+	b = appendTagsJSON(b, r.Tags)
 	return append(b, "}}"...)
 }
 

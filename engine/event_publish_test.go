@@ -17,14 +17,14 @@ func TestAppendResourceAdded(t *testing.T) {
 	var rs []Resource
 	for i, s := range odd {
 		rs = append(rs, Resource{ID: "res_" + s, Provider: "aws", Account: s, Region: "eu-west-1", Type: "aws_s3_bucket",
-			NativeID: "arn:" + s, Name: s, Tags: map[string]string{s: s, "b" + s: "x", "a": odd[(i+1)%len(odd)]}})
+			NativeID: "arn:" + s, Name: s, Tags: TagsFromMap(map[string]string{s: s, "b" + s: "x", "a": odd[(i+1)%len(odd)]})})
 	}
-	rs = append(rs, Resource{ID: "res_1"}, Resource{ID: "res_2", Tags: map[string]string{}})
+	rs = append(rs, Resource{ID: "res_1"}, Resource{ID: "res_2", Tags: TagsFromMap(map[string]string{})})
 	many := map[string]string{}
 	for i := range 40 { // more tags than the stack buffer
 		many[string(rune('a'+i%26))+strings.Repeat("k", i)] = strings.Repeat("v", i)
 	}
-	rs = append(rs, Resource{ID: "res_3", Tags: many})
+	rs = append(rs, Resource{ID: "res_3", Tags: TagsFromMap(many)})
 	for _, r := range rs {
 		want, err := json.Marshal(resourceAdded{summarize(r)})
 		if err != nil {
@@ -81,7 +81,7 @@ func TestPrepareResourcesReusesBuffers(t *testing.T) {
 		rs := make([]Resource, n)
 		for i := range rs {
 			rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(from+i)), Provider: "aws", Type: "aws_s3_bucket",
-				Name: strings.Repeat("n", (from+i)%7), Tags: map[string]string{"k": fmt.Sprint(from + i)}}
+				Name: strings.Repeat("n", (from+i)%7), Tags: TagsFromMap(map[string]string{"k": fmt.Sprint(from + i)})}
 		}
 		return rs
 	}
@@ -147,7 +147,7 @@ func TestPrepareResourcesStrict(t *testing.T) {
 		{map[string]string{"text": `\u0000`}, false}, // the text, escaped: checked by the store, which accepts it
 	} {
 		env := newTestEnv(t)
-		rs := []Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: tc.tags}, {ID: "res_2", Provider: "aws"}}
+		rs := []Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: TagsFromMap(tc.tags)}, {ID: "res_2", Provider: "aws"}}
 		if err := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)(); err != nil {
 			t.Fatal(err)
 		}

@@ -99,9 +99,9 @@ func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool
 			}
 		}
 	}
-	for k, v := range r.Tags {
-		if k == "" || len(k) > 128 || len(v) > 256 || !prechecked && (!utf8.ValidString(k) || !utf8.ValidString(v)) {
-			return r, FieldErrorf("tags", "tag %s: keys are 1–128 bytes, values up to 256, UTF-8", quote(k))
+	for _, t := range r.Tags {
+		if t.Key == "" || len(t.Key) > 128 || len(t.Value) > 256 || !prechecked && (!utf8.ValidString(t.Key) || !utf8.ValidString(t.Value)) {
+			return r, FieldErrorf("tags", "tag %s: keys are 1–128 bytes, values up to 256, UTF-8", quote(t.Key))
 		}
 	}
 	attrs := bytes.TrimSpace(r.Attributes)
@@ -111,8 +111,11 @@ func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool
 	if attrs[0] != '{' || !prechecked && !ValidJSON(attrs) {
 		return r, FieldErrorf("attributes", "attributes must be a JSON object")
 	}
-	if r.Tags == nil {
-		r.Tags = map[string]string{}
+	switch {
+	case r.Tags == nil:
+		r.Tags = Tags{}
+	case !r.Tags.InOrder():
+		r.Tags = SortTags(append(Tags(nil), r.Tags...)) // the caller's slice stays as it is
 	}
 	now := s.now().UTC()
 	r.Attributes = attrs

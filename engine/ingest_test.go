@@ -33,7 +33,7 @@ func TestIngestResources(t *testing.T) {
 		{Resource: Resource{Provider: "aws", Type: "S3 Bucket", NativeID: "x"}},
 		{Resource: Resource{Provider: "aws", Type: "aws_s3_bucket"}},
 		{Resource: Resource{Provider: "aws", Type: "aws_s3_bucket", NativeID: "x", Attributes: json.RawMessage(`[1]`)}},
-		{Resource: Resource{Provider: "aws", Type: "aws_s3_bucket", NativeID: "x", Tags: map[string]string{"": "v"}}},
+		{Resource: Resource{Provider: "aws", Type: "aws_s3_bucket", NativeID: "x", Tags: Tags{{Key: "", Value: "v"}}}},
 		{Err: FieldErrorf("line", "line 7: invalid JSON")},
 	}
 	res, err := env.svc.IngestResources(ctx, writer, items(append([]IngestItem{{Resource: bucket}}, bad...)...))
@@ -62,7 +62,7 @@ func TestIngestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]string{}, got.Tags); diff != "" {
+	if diff := cmp.Diff(Tags{}, got.Tags); diff != "" {
 		t.Errorf("tags (-want +got):\n%s", diff)
 	}
 	if _, err := env.svc.GetResource(ctx, Principal{TenantID: "ten_b", Scopes: []Scope{ScopeResourcesRead}}, got.ID); !IsNotFound(err) {
@@ -83,10 +83,10 @@ func TestIngestResources(t *testing.T) {
 func TestNormalizeResourcePrechecked(t *testing.T) {
 	env := newTestEnv(t)
 	ok := Resource{Provider: "aws", Type: "aws_s3_bucket", NativeID: "arn:aws:s3:::données", Account: "123456789012",
-		Region: "eu-west-1", Name: "données ☃", Tags: map[string]string{"Owner": "été"}, Attributes: json.RawMessage(`{"acl":"private","n":[1,2.5e3,null]}`)}
+		Region: "eu-west-1", Name: "données ☃", Tags: Tags{{Key: "Owner", Value: "été"}}, Attributes: json.RawMessage(`{"acl":"private","n":[1,2.5e3,null]}`)}
 	with := func(f func(*Resource)) Resource {
 		r := ok
-		r.Tags = map[string]string{"Owner": "été"}
+		r.Tags = Tags{{Key: "Owner", Value: "été"}}
 		f(&r)
 		return r
 	}
@@ -107,11 +107,11 @@ func TestNormalizeResourcePrechecked(t *testing.T) {
 		{"bad type", with(func(r *Resource) { r.Type = "S3" })},
 		{"no native id", with(func(r *Resource) { r.NativeID = "" })},
 		{"long name", with(func(r *Resource) { r.Name = strings.Repeat("é", 600) })},
-		{"empty tag key", with(func(r *Resource) { r.Tags[""] = "v" })},
-		{"long tag value", with(func(r *Resource) { r.Tags["k"] = strings.Repeat("v", 257) })},
+		{"empty tag key", with(func(r *Resource) { r.Tags = append(r.Tags, Tag{Key: "", Value: "v"}) })},
+		{"long tag value", with(func(r *Resource) { r.Tags = append(r.Tags, Tag{Key: "k", Value: strings.Repeat("v", 257)}) })},
 		{"too many tags", with(func(r *Resource) {
 			for i := range MaxTags + 1 {
-				r.Tags[strings.Repeat("k", i+1)] = "v"
+				r.Tags = append(r.Tags, Tag{Key: strings.Repeat("k", i+1), Value: "v"})
 			}
 		})},
 	}

@@ -130,9 +130,9 @@ var (
 )
 
 // IsProd reports whether tags mark a production resource.
-func IsProd(tags map[string]string) bool {
-	for k, v := range tags {
-		if slices.Contains(ProdTagKeys, strings.ToLower(k)) && slices.Contains(ProdTagValues, strings.ToLower(v)) {
+func IsProd(tags Tags) bool {
+	for _, t := range tags {
+		if slices.Contains(ProdTagKeys, strings.ToLower(t.Key)) && slices.Contains(ProdTagValues, strings.ToLower(t.Value)) {
 			return true
 		}
 	}

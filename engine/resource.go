@@ -15,9 +15,9 @@ type Resource struct {
 	Region   string `json:"region"`
 	Type     string `json:"type"` // e.g. aws_s3_bucket
 	// NativeID is the provider's id, e.g. an ARN.
-	NativeID string            `json:"native_id"`
-	Name     string            `json:"name"`
-	Tags     map[string]string `json:"tags"`
+	NativeID string `json:"native_id"`
+	Name     string `json:"name"`
+	Tags     Tags   `json:"tags"`
 	// Attributes is the resource's configuration as a JSON object.
 	Attributes  json.RawMessage `json:"attributes"`
 	FirstSeenAt time.Time       `json:"first_seen_at"`

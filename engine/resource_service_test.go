@@ -36,7 +36,7 @@ func TestGetResourcesPartial(t *testing.T) {
 	}
 	mk := func(tenant, native string) Resource {
 		return Resource{ID: ResourceID(tenant, "aws", native), TenantID: tenant, Provider: "aws", Name: native,
-			Tags: map[string]string{"env": "prod"}, Attributes: json.RawMessage(`{"public":true}`)}
+			Tags: TagsFromMap(map[string]string{"env": "prod"}), Attributes: json.RawMessage(`{"public":true}`)}
 	}
 	a1, a2, b1 := mk("ten_a", "one"), mk("ten_a", "two"), mk("ten_b", "one")
 	env.resources.rows = map[string]Resource{a1.ID: a1, a2.ID: a2, b1.ID: b1}

@@ -133,7 +133,7 @@ func largeSeed(b *testing.B, n int) (*clickhouse.Store, string) {
 		native := fmt.Sprintf("arn:bench:%d", i)
 		res[i] = engine.Resource{ID: engine.ResourceID(largeTenantID, "aws", native), TenantID: largeTenantID, Provider: "aws",
 			Account: fmt.Sprintf("acct-%d", i%7), Region: seedRegions[i%len(seedRegions)], Type: seedTypes[i%3], NativeID: native,
-			Name: fmt.Sprintf("bench resource %d", i), Tags: map[string]string{"env": "prod"},
+			Name: fmt.Sprintf("bench resource %d", i), Tags: engine.TagsFromMap(map[string]string{"env": "prod"}),
 			Attributes: json.RawMessage(`{"public":true}`), FirstSeenAt: now, LastSeenAt: now}
 	}
 	if _, err := s.WriteResources(ctx, largeTenantID, seqOf(res)); err != nil {

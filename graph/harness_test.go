@@ -307,7 +307,7 @@ func seedTenant(t testing.TB, ch *clickhouse.Store, pg *postgres.Store, tenantID
 		s.resources = append(s.resources, engine.Resource{
 			ID: engine.ResourceID(tenantID, provider, native), TenantID: tenantID, Provider: provider,
 			Account: fmt.Sprintf("acct-%d", i%3), Region: seedRegions[i%len(seedRegions)], Type: typ, NativeID: native,
-			Name: fmt.Sprintf("resource %d", i), Tags: map[string]string{"env": "prod", "team": "core"},
+			Name: fmt.Sprintf("resource %d", i), Tags: engine.TagsFromMap(map[string]string{"env": "prod", "team": "core"}),
 			Attributes: json.RawMessage(`{"public":true}`), FirstSeenAt: now, LastSeenAt: now,
 		})
 	}

@@ -8,7 +8,6 @@ package graph
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/generated"
@@ -27,11 +26,14 @@ func (r *queryResolver) Resource(ctx context.Context, id string) (*engine.Resour
 
 // Tags returns the resource's tags sorted by key.
 func (r *resourceResolver) Tags(ctx context.Context, obj *engine.Resource) ([]model.Tag, error) {
-	out := make([]model.Tag, 0, len(obj.Tags))
-	for k, v := range obj.Tags {
-		out = append(out, model.Tag{Key: k, Value: v})
+	tags := obj.Tags
+	if !tags.InOrder() {
+		tags = engine.SortTags(slices.Clone(tags))
 	}
-	slices.SortFunc(out, func(a, b model.Tag) int { return strings.Compare(a.Key, b.Key) })
+	out := make([]model.Tag, 0, len(tags))
+	for _, t := range tags {
+		out = append(out, model.Tag{Key: t.Key, Value: t.Value})
+	}
 	return out, nil
 }
 

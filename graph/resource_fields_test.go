@@ -3,8 +3,6 @@ package graph_test
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,8 +57,8 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 	}
 	tags := func(t *testing.T, got *resourceJSON, want engine.Resource) {
 		var wantTags []string
-		for _, k := range slices.Sorted(maps.Keys(want.Tags)) {
-			wantTags = append(wantTags, k+"="+want.Tags[k])
+		for _, tg := range want.Tags {
+			wantTags = append(wantTags, tg.Key+"="+tg.Value)
 		}
 		var gotTags []string
 		for _, tg := range got.Tags {

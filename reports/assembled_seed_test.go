@@ -146,7 +146,7 @@ func goldenResources(tenantID string) []engine.Resource {
 		native := fmt.Sprintf("arn:aws:%s:%s:%s:%s", s.typ, s.region, s.account, s.name)
 		out = append(out, engine.Resource{ID: engine.ResourceID(tenantID, "aws", native), TenantID: tenantID,
 			Provider: "aws", Account: s.account, Region: s.region, Type: s.typ, NativeID: native, Name: s.name,
-			Tags: map[string]string{"env": s.env}, Attributes: json.RawMessage(`{}`), FirstSeenAt: at, LastSeenAt: at})
+			Tags: engine.TagsFromMap(map[string]string{"env": s.env}), Attributes: json.RawMessage(`{}`), FirstSeenAt: at, LastSeenAt: at})
 	}
 	return out
 }

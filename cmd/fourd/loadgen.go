@@ -153,7 +153,7 @@ func (g *synth) resource(i int) engine.Resource {
 	attrs, _ := json.Marshal(map[string]any{"synthetic": true, "index": i})
 	return engine.Resource{ID: id, TenantID: g.tenant, Provider: "aws",
 		Account: acct, Region: region, Type: typ, NativeID: native, Name: fmt.Sprintf("lg-%s-%d", typ[4:], i),
-		Tags: map[string]string{"env": env, "team": fmt.Sprintf("team-%d", i%17)}, Attributes: attrs,
+		Tags: engine.Tags{{Key: "env", Value: env}, {Key: "team", Value: fmt.Sprintf("team-%d", i%17)}}, Attributes: attrs,
 		FirstSeenAt: g.now, LastSeenAt: g.now}
 }
 

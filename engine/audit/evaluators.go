@@ -108,7 +108,7 @@ func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
 		return out, len(ev.raise) + len(ev.atLeast) + len(ev.atMost)
 	}
 	errs := 0
-	in := policy.Input{Resource: r, Attributes: attrs}
+	in := policy.Input{Resource: r, Attributes: attrs, Tags: r.Tags.Map()}
 	if len(ev.atLeast)+len(ev.atMost) > 0 {
 		for i := range out {
 			errs += ev.adjust(&in, &out[i])

@@ -188,7 +188,7 @@ func bucket(name string, tags map[string]string, blockPublic bool) engine.Resour
 	}
 	b, _ := json.Marshal(attrs)
 	return engine.Resource{Provider: "aws", Account: "111122223333", Region: "eu-west-1", Type: "aws_s3_bucket",
-		NativeID: "arn:aws:s3:::" + name, Name: name, Tags: tags, Attributes: b}
+		NativeID: "arn:aws:s3:::" + name, Name: name, Tags: engine.TagsFromMap(tags), Attributes: b}
 }
 
 // TestLifecycleAcrossThreeAudits follows findings through three audits:
@@ -249,7 +249,7 @@ func TestLifecycleAcrossThreeAudits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs.Tags = map[string]string{"env": "prod"}
+	logs.Tags = engine.TagsFromMap(map[string]string{"env": "prod"})
 	h.ingest(logs)
 	h.rec.take()
 	h.runAudit()

@@ -60,7 +60,7 @@ func fromConfigItem(ci *configItem, j *joiner) (engine.Resource, error) {
 	conf := jsonObject(ci.Configuration)
 	res := engine.Resource{
 		Provider: ProviderAWS, Account: account, Region: region,
-		NativeID: ci.ARN, Name: ci.ResourceName, Tags: ci.Tags,
+		NativeID: ci.ARN, Name: ci.ResourceName, Tags: engine.TagsFromMap(ci.Tags),
 	}
 	if res.Name == "" {
 		res.Name = ci.ResourceID

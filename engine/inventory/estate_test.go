@@ -66,7 +66,7 @@ func (g *estateGen) add(typ, region, arn, name string, tags map[string]string, a
 		panic(err)
 	}
 	g.out = append(g.out, sample{res: engine.Resource{Provider: ProviderAWS, Account: g.acct, Region: region, Type: typ,
-		NativeID: arn, Name: name, Tags: tags, Attributes: b}, attrs: attrs})
+		NativeID: arn, Name: name, Tags: engine.TagsFromMap(tags), Attributes: b}, attrs: attrs})
 }
 
 func arnOf(service, region, account, resource string) string {

@@ -24,6 +24,8 @@ type ndjsonLine struct {
 	Name       string            `json:"name"`
 	Tags       map[string]string `json:"tags"`
 	Attributes json.RawMessage   `json:"attributes"`
+	// tags are fastLine's, in place of Tags: in key order, with no map.
+	tags engine.Tags
 }
 
 // NDJSONDecoder reads fourd's NDJSON: one JSON object a line with provider,
@@ -266,7 +268,10 @@ func slowLine(raw []byte) (ndjsonLine, error) {
 func toResource(l ndjsonLine) (engine.Resource, error) {
 	res := engine.Resource{
 		Provider: l.Provider, Account: l.Account, Region: l.Region, Type: l.Type,
-		NativeID: l.NativeID, Name: l.Name, Tags: l.Tags, Attributes: l.Attributes,
+		NativeID: l.NativeID, Name: l.Name, Tags: l.tags, Attributes: l.Attributes,
+	}
+	if l.tags == nil {
+		res.Tags = engine.TagsFromMap(l.Tags)
 	}
 	if len(res.Attributes) == 0 || bytes.Equal(res.Attributes, []byte("null")) {
 		res.Attributes = json.RawMessage(`{}`) // a fresh slice: callers may append

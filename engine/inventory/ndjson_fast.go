@@ -5,9 +5,12 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // fastLine decodes one NDJSON line without reflection: it walks the
@@ -56,10 +59,10 @@ func fastLine(b []byte, owned bool) (l ndjsonLine, ok bool) {
 		case "name":
 			l.Name, ok = p.strOrNull()
 		case "tags":
-			if l.Tags != nil {
+			if l.tags != nil {
 				return l, false // encoding/json merges repeated objects into one map
 			}
-			l.Tags, ok = p.tags()
+			l.tags, ok = p.tags()
 		case "attributes":
 			p.ws()
 			start := p.i
@@ -225,7 +228,7 @@ func (p *scan) strOrNull() (string, bool) {
 	return s, ok && valid
 }
 
-func (p *scan) tags() (map[string]string, bool) {
+func (p *scan) tags() (engine.Tags, bool) {
 	switch p.peek() {
 	case 'n':
 		return nil, p.literal("null")
@@ -234,11 +237,12 @@ func (p *scan) tags() (map[string]string, bool) {
 	default:
 		return nil, false
 	}
-	m := map[string]string{}
 	if p.peek() == '}' {
 		p.i++
-		return m, true
+		return engine.Tags{}, true
 	}
+	var stack [8]engine.Tag
+	t := stack[:0]
 	for {
 		k, kValid, ok := p.str()
 		if !ok || !p.byte(':') {
@@ -248,13 +252,15 @@ func (p *scan) tags() (map[string]string, bool) {
 		if !ok || !kValid || !vValid {
 			return nil, false // null tag values and non-strings: let encoding/json decide
 		}
-		m[k] = v
+		t = append(t, engine.Tag{Key: k, Value: v})
 		switch p.peek() {
 		case ',':
 			p.i++
 		case '}':
 			p.i++
-			return m, true
+			// One allocation of the tags' size; of a key given twice the
+			// last value is kept, as encoding/json keeps it in a map.
+			return engine.SortTags(slices.Clone(t)), true
 		default:
 			return nil, false
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // configItemOf writes an estate resource as AWS Config would record it;
@@ -157,10 +159,10 @@ func permissions(rules []SGRule) []any {
 	return out
 }
 
-func ec2Tags(tags map[string]string) []any {
+func ec2Tags(tags engine.Tags) []any {
 	out := []any{}
-	for _, k := range sortedKeys(tags) {
-		out = append(out, map[string]any{"key": k, "value": tags[k]})
+	for _, t := range tags {
+		out = append(out, map[string]any{"key": t.Key, "value": t.Value})
 	}
 	return out
 }

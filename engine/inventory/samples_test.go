@@ -56,7 +56,7 @@ func writeNDJSON(estate []sample) []byte {
 	for _, s := range estate {
 		r := s.res
 		line, err := json.Marshal(ndjsonLine{Provider: r.Provider, Account: r.Account, Region: r.Region, Type: r.Type,
-			NativeID: r.NativeID, Name: r.Name, Tags: r.Tags, Attributes: r.Attributes})
+			NativeID: r.NativeID, Name: r.Name, Tags: r.Tags.Map(), Attributes: r.Attributes})
 		if err != nil {
 			panic(err)
 		}

@@ -93,9 +93,9 @@ func fromTerraform(typ, addr string, attrs []byte, j *joiner) (res engine.Resour
 	if c.ID == "" && c.ARN == "" {
 		return engine.Resource{}, "", false, engine.FieldErrorf("id", "terraform resource %s has neither id nor arn", clip(addr))
 	}
-	res = engine.Resource{Provider: ProviderAWS, Type: typ, NativeID: c.ARN, Tags: c.TagsAll}
+	res = engine.Resource{Provider: ProviderAWS, Type: typ, NativeID: c.ARN, Tags: engine.TagsFromMap(c.TagsAll)}
 	if len(res.Tags) == 0 {
-		res.Tags = c.Tags
+		res.Tags = engine.TagsFromMap(c.Tags)
 	}
 	if !strings.HasPrefix(typ, "aws_") {
 		return engine.Resource{}, "", false, engine.FieldErrorf("type", "terraform resource %s is not an AWS resource; fourd imports the aws provider", clip(addr))
@@ -128,7 +128,7 @@ func fromTerraform(typ, addr string, attrs []byte, j *joiner) (res engine.Resour
 	if strings.HasPrefix(res.Type, "aws_iam_") || res.Type == TypeCloudFrontDistribution {
 		res.Region = RegionGlobal
 	}
-	res.Name = res.Tags["Name"]
+	res.Name = res.Tags.Value("Name")
 	if res.Name == "" {
 		res.Name = firstNonEmpty(c.Name, c.ID)
 	}

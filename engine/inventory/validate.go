@@ -67,7 +67,8 @@ func validate(r *engine.Resource, textValid bool) error {
 			}
 		}
 	}
-	for k, v := range r.Tags {
+	for _, t := range r.Tags {
+		k, v := t.Key, t.Value
 		switch {
 		case k == "":
 			return engine.FieldErrorf("tags", "tag keys must not be empty")

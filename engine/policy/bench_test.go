@@ -94,7 +94,7 @@ func BenchmarkAudit10Policies(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		in := Input{Resource: *r, Attributes: attrs, Finding: &builtin}
+		in := Input{Resource: *r, Attributes: attrs, Tags: r.Tags.Map(), Finding: &builtin}
 		for _, p := range prgs {
 			if !p.Applies(r.Type) {
 				continue
@@ -145,7 +145,7 @@ func BenchmarkMatch(b *testing.B) {
 		for _, r := range rs {
 			if p.Applies(r.Type) {
 				attrs, _ := ParseAttributes(r.Attributes)
-				in = Input{Resource: r, Attributes: attrs, Finding: &builtin}
+				in = Input{Resource: r, Attributes: attrs, Tags: r.Tags.Map(), Finding: &builtin}
 				break
 			}
 		}

@@ -92,7 +92,7 @@ func (c *Compiler) DryRun(ctx context.Context, p engine.Policy, resources iter.S
 			res.recordError(&EvalError{PolicyID: p.ID, ResourceID: r.ID, Reason: ReasonRuntime, Message: engine.ErrorMessage(err)})
 			continue
 		}
-		ok, err := prg.Match(ctx, Input{Resource: r, Attributes: attrs})
+		ok, err := prg.Match(ctx, Input{Resource: r, Attributes: attrs, Tags: r.Tags.Map()})
 		var ee *EvalError
 		switch {
 		case errors.As(err, &ee):

@@ -69,7 +69,7 @@ func resource(typ, name string, tags map[string]string, attrs string) engine.Res
 		Type:       typ,
 		NativeID:   "arn:" + name,
 		Name:       name,
-		Tags:       tags,
+		Tags:       engine.TagsFromMap(tags),
 		Attributes: json.RawMessage(attrs),
 	}
 }

@@ -34,7 +34,11 @@ type Program struct {
 type Input struct {
 	Resource   engine.Resource
 	Attributes map[string]any
-	Finding    *engine.Finding
+	// Tags are the resource's tags as a map, as expressions read them
+	// (made from Resource.Tags at each read when nil): callers evaluating
+	// several programs on a resource make it once (engine.Tags.Map).
+	Tags    map[string]string
+	Finding *engine.Finding
 }
 
 // Compile validates p (see Validate) and compiles it. The error is the

@@ -77,7 +77,7 @@ func placeholderFunc(name string) (func(r *engine.Resource) string, bool) {
 	if !ok || key == "" || strings.ContainsAny(key, " \t\r\n{}") {
 		return nil, false
 	}
-	return func(r *engine.Resource) string { return r.Tags[key] }, true
+	return func(r *engine.Resource) string { return r.Tags.Value(key) }, true
 }
 
 // render fills the template for r; a missing tag renders as "".

@@ -79,7 +79,12 @@ func resourceObject() *objectType {
 		stringField("name", func(in *Input) string { return in.Resource.Name }),
 		stringField("native_id", func(in *Input) string { return in.Resource.NativeID }),
 		{name: "tags", typ: types.NewMapType(types.StringType, types.StringType),
-			get:   func(t any) any { return t.(*Input).Resource.Tags },
+			get: func(t any) any {
+				if in := t.(*Input); in.Tags != nil {
+					return in.Tags
+				}
+				return t.(*Input).Resource.Tags.Map()
+			},
 			isSet: func(t any) bool { return len(t.(*Input).Resource.Tags) > 0 }},
 		{name: "attributes", typ: types.NewMapType(types.StringType, types.DynType),
 			get: func(t any) any {

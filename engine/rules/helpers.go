@@ -38,10 +38,10 @@ func failIf(cond bool, evidence map[string]any) Result {
 // tag returns the value of the tag whose key matches want ignoring case,
 // '-', '_' and spaces ("Cost-Center" matches "costcenter"), without
 // allocating.
-func tag(tags map[string]string, want string) (string, bool) {
-	for k, v := range tags {
-		if tagKeyIs(k, want) {
-			return v, true
+func tag(tags engine.Tags, want string) (string, bool) {
+	for _, t := range tags {
+		if tagKeyIs(t.Key, want) {
+			return t.Value, true
 		}
 	}
 	return "", false

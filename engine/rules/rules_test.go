@@ -17,7 +17,7 @@ func mk(typ, attrs string, tags ...string) engine.Resource {
 		t[tags[i]] = tags[i+1]
 	}
 	return engine.Resource{Provider: "aws", Account: "111122223333", Region: "eu-west-1", Type: typ,
-		NativeID: "arn:aws:test:eu-west-1:111122223333:thing/x", Name: "x", Tags: t, Attributes: []byte(attrs)}
+		NativeID: "arn:aws:test:eu-west-1:111122223333:thing/x", Name: "x", Tags: engine.TagsFromMap(t), Attributes: []byte(attrs)}
 }
 
 const (

@@ -3,7 +3,6 @@ package clickhouse_test
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,9 +164,9 @@ func TestInsertReusesColumnBuffers(t *testing.T) {
 	res := func(i int, width int) engine.Resource {
 		r := genResource("ten_lend", i, testNow)
 		r.Name = strings.Repeat(strconv.Itoa(i), width)
-		r.Tags = map[string]string{}
+		r.Tags = engine.Tags{}
 		for k := range width % 5 {
-			r.Tags["k"+strconv.Itoa(k)] = strings.Repeat("v", width+k)
+			r.Tags = append(r.Tags, engine.Tag{Key: "k" + strconv.Itoa(k), Value: strings.Repeat("v", width+k)})
 		}
 		r.Attributes = json.RawMessage(`{"pad":"` + strings.Repeat("p", 10*width) + `"}`)
 		return r
@@ -212,7 +211,7 @@ func TestInsertReusesColumnBuffers(t *testing.T) {
 	for _, want := range all {
 		r := byID[want.ID]
 		if r.Name != want.Name || r.NativeID != want.NativeID || r.Account != want.Account ||
-			string(r.Attributes) != string(want.Attributes) || !maps.Equal(r.Tags, want.Tags) {
+			string(r.Attributes) != string(want.Attributes) || !slices.Equal(r.Tags, want.Tags) {
 			t.Fatalf("resource %s read back as %+v, want %+v", want.ID, r, want)
 		}
 	}

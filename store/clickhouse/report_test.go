@@ -21,10 +21,10 @@ func reportFixture(t *testing.T) (engine.ReportScope, []engine.Finding) {
 	now := time.Now().UTC().Truncate(time.Second)
 	tenant := "ten_rep"
 	prod := engine.Resource{ID: engine.ResourceID(tenant, "aws", "arn:prod"), Provider: "aws", Account: "111", Region: "eu-west-1",
-		Type: "aws_ebs_volume", NativeID: "arn:prod", Name: "prod-vol", Tags: map[string]string{"Environment": "Production"},
+		Type: "aws_ebs_volume", NativeID: "arn:prod", Name: "prod-vol", Tags: engine.TagsFromMap(map[string]string{"Environment": "Production"}),
 		Attributes: json.RawMessage(`{}`), FirstSeenAt: now, LastSeenAt: now}
 	dev := prod
-	dev.ID, dev.NativeID, dev.Name, dev.Account, dev.Tags = engine.ResourceID(tenant, "aws", "arn:dev"), "arn:dev", "dev-vol", "222", map[string]string{"env": "dev"}
+	dev.ID, dev.NativeID, dev.Name, dev.Account, dev.Tags = engine.ResourceID(tenant, "aws", "arn:dev"), "arn:dev", "dev-vol", "222", engine.TagsFromMap(map[string]string{"env": "dev"})
 	if _, err := s.WriteResources(ctx, tenant, func(yield func(engine.Resource, error) bool) {
 		_ = yield(prod, nil) && yield(dev, nil)
 	}); err != nil {

@@ -116,17 +116,16 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 		return row, err
 	}
 	row.version = uint64(r.LastSeenAt.UnixNano())
-	// Keys and values in one allocation.
-	kv := make([]string, 0, 2*len(r.Tags))
-	for k := range r.Tags {
-		kv = append(kv, k)
+	// Keys and values in one allocation, in key order.
+	tags := r.Tags
+	if !tags.InOrder() {
+		tags = engine.SortTags(slices.Clone(tags))
 	}
-	keys := kv[:len(kv):len(kv)]
-	slices.Sort(keys)
-	for _, k := range keys {
-		kv = append(kv, r.Tags[k])
+	kv := make([]string, 2*len(tags))
+	for i, t := range tags {
+		kv[i], kv[len(tags)+i] = t.Key, t.Value
 	}
-	row.tagKeys, row.tagValues = keys, kv[len(keys):]
+	row.tagKeys, row.tagValues = kv[:len(tags):len(tags)], kv[len(tags):]
 	return row, nil
 }
 
@@ -151,12 +150,13 @@ func scanResource(sc scanner) (engine.Resource, error) {
 // withTags), attributes and times.
 func fillResource(r *engine.Resource, withTags bool, keys, vals []string, attrs string, first, last time.Time) {
 	if withTags {
-		r.Tags = make(map[string]string, len(keys))
+		r.Tags = make(engine.Tags, 0, len(keys))
 		for i, k := range keys {
 			if i < len(vals) {
-				r.Tags[k] = vals[i]
+				r.Tags = append(r.Tags, engine.Tag{Key: k, Value: vals[i]})
 			}
 		}
+		r.Tags = engine.SortTags(r.Tags) // stored in key order: a check
 	}
 	if attrs != "" {
 		r.Attributes = json.RawMessage(attrs)

@@ -56,7 +56,7 @@ func TestNewResources(t *testing.T) {
 func TestNewResourceRowTags(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	for _, tags := range []map[string]string{nil, {}, {"b": "2", "a": "1", "c": ""}} {
-		r := engine.Resource{ID: engine.ResourceID("ten_a", "aws", "x"), Tags: tags}
+		r := engine.Resource{ID: engine.ResourceID("ten_a", "aws", "x"), Tags: engine.TagsFromMap(tags)}
 		row, err := newResourceRow("ten_a", r, now)
 		if err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,9 +198,9 @@ func TestWriteResourcesManyBatches(t *testing.T) {
 	for i := range 32_000 {
 		r := genResource("ten_reuse", i, t1)
 		r.Name = strings.Repeat("n", i%97)
-		r.Tags = map[string]string{}
+		r.Tags = engine.Tags{}
 		for k := range i % 6 {
-			r.Tags["k"+strconv.Itoa(k)] = strings.Repeat("v", (i+k)%13)
+			r.Tags = append(r.Tags, engine.Tag{Key: "k" + strconv.Itoa(k), Value: strings.Repeat("v", (i+k)%13)})
 		}
 		r.Attributes = json.RawMessage(`{"i":` + strconv.Itoa(i) + `,"pad":"` + strings.Repeat("p", (i*7)%300) + `"}`)
 		rs = append(rs, r)
@@ -224,7 +223,7 @@ func TestWriteResourcesManyBatches(t *testing.T) {
 	for _, want := range rs {
 		r := byID[want.ID]
 		if r.Name != want.Name || r.NativeID != want.NativeID || string(r.Attributes) != string(want.Attributes) ||
-			!maps.Equal(r.Tags, want.Tags) {
+			!slices.Equal(r.Tags, want.Tags) {
 			t.Fatalf("resource %s read back as %+v, want %+v", want.ID, r, want)
 		}
 	}

@@ -30,7 +30,7 @@ func TestGetResourcesPartial(t *testing.T) {
 	var later []engine.Resource
 	for i := range 10 {
 		r := genResource("ten_a", i, t0.Add(time.Hour))
-		r.Name, r.Tags = "renamed-"+strconv.Itoa(i), map[string]string{"env": "staging"}
+		r.Name, r.Tags = "renamed-"+strconv.Itoa(i), engine.TagsFromMap(map[string]string{"env": "staging"})
 		later = append(later, r)
 		a[i] = r
 		a[i].FirstSeenAt = t0

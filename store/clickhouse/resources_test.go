@@ -24,7 +24,7 @@ func genResource(tenantID string, i int, seen time.Time) engine.Resource {
 		ID: engine.ResourceID(tenantID, "aws", native), TenantID: tenantID,
 		Provider: "aws", Account: "acct-" + strconv.Itoa(i%3), Region: "region-" + strconv.Itoa(i%4),
 		Type: []string{"aws_s3_bucket", "aws_instance"}[i%2], NativeID: native, Name: "bucket-" + strconv.Itoa(i),
-		Tags:        map[string]string{"env": "prod", "team": "t" + strconv.Itoa(i%5)},
+		Tags:        engine.TagsFromMap(map[string]string{"env": "prod", "team": "t" + strconv.Itoa(i%5)}),
 		Attributes:  json.RawMessage(`{"versioning":` + strconv.FormatBool(i%2 == 0) + `}`),
 		FirstSeenAt: seen, LastSeenAt: seen,
 	}
@@ -74,7 +74,7 @@ func TestResourcesLatestObservation(t *testing.T) {
 	for i := range 120 {
 		r := genResource("ten_a", i, t1)
 		r.Name = "renamed-" + strconv.Itoa(i)
-		r.Tags = map[string]string{"env": "staging"}
+		r.Tags = engine.TagsFromMap(map[string]string{"env": "staging"})
 		if i < 100 {
 			want[i] = r
 			want[i].FirstSeenAt = t0
