@@ -50,7 +50,7 @@ func (d *ArrayDecoder) Next() (engine.Resource, error) {
 	if raw[0] != '{' {
 		return engine.Resource{}, &LineError{Offset: offset, Err: engine.Errorf(engine.CodeInvalidRequest, "an element must be a JSON object")}
 	}
-	r, err := decodeLine(raw, false)
+	r, err := decodeLine(raw, false, nil)
 	if err != nil {
 		return engine.Resource{}, &LineError{Offset: offset, Err: err}
 	}

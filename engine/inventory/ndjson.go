@@ -64,6 +64,7 @@ type ndjsonChunk struct {
 	raw   []byte
 	lines []chunkLine
 	out   []lineResult
+	tags  tagArena      // the decoded lines' tags
 	err   error         // what ends the stream after these lines, if anything
 	done  chan struct{} // receives once the lines are decoded
 }
@@ -183,13 +184,14 @@ func (d *NDJSONDecoder) readChunk() *ndjsonChunk {
 func (c *ndjsonChunk) decode() {
 	defer func() { c.done <- struct{}{} }()
 	c.out = slices.Grow(c.out[:0], len(c.lines))[:len(c.lines)]
+	c.tags = tagArena{} // the last lines' resources may still hold its tags
 	for i, l := range c.lines {
 		if l.tooLong {
 			c.out[i].err = &LineError{Line: l.line, Offset: l.offset,
 				Err: engine.Errorf(engine.CodeValidationFailed, "line is longer than %d bytes", MaxLineBytes)}
 			continue
 		}
-		res, err := decodeLine(c.raw[l.from:l.to], true)
+		res, err := decodeLine(c.raw[l.from:l.to], true, &c.tags)
 		if err != nil {
 			c.out[i].err = &LineError{Line: l.line, Offset: l.offset, Err: err}
 			continue
@@ -230,11 +232,11 @@ func (d *NDJSONDecoder) readLine() (line []byte, start int64, tooLong bool, err 
 
 // decodeLine decodes a line; owned says raw never changes afterwards, so
 // that the resource's strings may be raw's bytes (fastLine).
-func decodeLine(raw []byte, owned bool) (engine.Resource, error) {
+func decodeLine(raw []byte, owned bool, tags *tagArena) (engine.Resource, error) {
 	if raw[0] != '{' {
 		return engine.Resource{}, engine.Errorf(engine.CodeInvalidRequest, "a line must be a JSON object")
 	}
-	l, ok := fastLine(raw, owned)
+	l, ok := fastLine(raw, owned, tags)
 	if !ok {
 		l, err := slowLine(raw)
 		if err != nil {

@@ -27,12 +27,12 @@ import (
 // once decoded: owned says the caller gives b up (the NDJSON decoder's
 // chunks are never reused); otherwise fastLine copies it first, one
 // allocation instead of one per field and tag.
-func fastLine(b []byte, owned bool) (l ndjsonLine, ok bool) {
+func fastLine(b []byte, owned bool, tags *tagArena) (l ndjsonLine, ok bool) {
 	line := b
 	if !owned {
 		line = append([]byte(nil), b...)
 	}
-	p := &scan{b: b, s: unsafe.String(unsafe.SliceData(line), len(line))}
+	p := &scan{b: b, s: unsafe.String(unsafe.SliceData(line), len(line)), arena: tags}
 	if !p.byte('{') {
 		return l, false
 	}
@@ -97,9 +97,34 @@ func fastLine(b []byte, owned bool) (l ndjsonLine, ok bool) {
 }
 
 type scan struct {
-	b []byte
-	s string // b as a string, or "" when only checking grammar
-	i int
+	b     []byte
+	s     string // b as a string, or "" when only checking grammar
+	i     int
+	arena *tagArena // where tags() puts tags; nil: a slice each
+}
+
+// tagArena holds the tags of many lines in a few large slices rather than a
+// small one per line: a first import of 1M resources decodes 1M tag sets.
+// A line's tags are a full slice of it (no room to append into the next
+// line's). The slices are never reused: resources keep their tags.
+type tagArena struct {
+	free []engine.Tag
+}
+
+// tagArenaSize is how many tags an arena slice holds (32 KiB).
+const tagArenaSize = 1024
+
+// take returns a copy of t in the arena.
+func (a *tagArena) take(t []engine.Tag) engine.Tags {
+	if a == nil || len(t) > tagArenaSize/8 {
+		return slices.Clone(t)
+	}
+	if cap(a.free)-len(a.free) < len(t) {
+		a.free = make([]engine.Tag, 0, tagArenaSize)
+	}
+	n := len(a.free)
+	a.free = append(a.free, t...)
+	return a.free[n:len(a.free):len(a.free)]
 }
 
 func (p *scan) ws() {
@@ -258,9 +283,9 @@ func (p *scan) tags() (engine.Tags, bool) {
 			p.i++
 		case '}':
 			p.i++
-			// One allocation of the tags' size; of a key given twice the
-			// last value is kept, as encoding/json keeps it in a map.
-			return engine.SortTags(slices.Clone(t)), true
+			// Of a key given twice the last value is kept, as
+			// encoding/json keeps it in a map.
+			return engine.SortTags(p.arena.take(t)), true
 		default:
 			return nil, false
 		}

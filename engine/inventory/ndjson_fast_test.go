@@ -40,7 +40,7 @@ func TestFastLineUTF8(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fast, ok := fastLine([]byte(tt.line), false)
+			fast, ok := fastLine([]byte(tt.line), false, nil)
 			if ok != tt.fast {
 				t.Fatalf("fastLine ok = %v, want %v", ok, tt.fast)
 			}
@@ -122,7 +122,7 @@ func asSlow(l ndjsonLine) ndjsonLine {
 // a caller does to its attributes, which share the line's copy with them.
 func TestFastLineOneCopy(t *testing.T) {
 	line := []byte(`{"provider":"aws","account":"111122223333","type":"aws_vpc","native_id":"x","name":"n","tags":{"k":"v"},"attributes":{"a":"b"},"region":"r"}`)
-	l, ok := fastLine(line, false)
+	l, ok := fastLine(line, false, nil)
 	if !ok {
 		t.Fatal("fastLine refused the line")
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,7 +160,7 @@ func FuzzNDJSONFastPath(f *testing.F) {
 	f.Add([]byte(`{"Provider":"aws","tags":{"a":"\u00e9"},"tags":{"b":"c"},"attributes":[1e5,-0.5,"\"",{}]}`))
 	f.Add([]byte(`{"name":"caf\u00e9","attributes":{"x":[true,false,null]}} `))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := fastLine(line, false)
+		fast, ok := fastLine(line, false, nil)
 		if !ok {
 			return
 		}
@@ -257,6 +258,58 @@ func TestNDJSONDecoderChunks(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("workers %d (-want +got):\n%s", workers, diff)
+		}
+	}
+}
+
+// TestNDJSONTagArena decodes enough lines for their tags to fill several
+// of a chunk's tag arena slices, and checks that each resource has its own
+// tags, in key order, with no room to append over another's.
+func TestNDJSONTagArena(t *testing.T) {
+	const n = 3 * tagArenaSize
+	var in strings.Builder
+	for i := range n {
+		// 1 to 3 tags, out of order, one key twice on every fifth line.
+		fmt.Fprintf(&in, `{"provider":"aws","account":"111122223333","region":"eu-west-1","type":"aws_vpc","native_id":"vpc-%d","tags":{"z":"%d"`, i, i)
+		for k := range i % 3 {
+			fmt.Fprintf(&in, `,"k%d":"v%d-%d"`, k, i, k)
+		}
+		if i%5 == 0 {
+			fmt.Fprintf(&in, `,"z":"last-%d"`, i)
+		}
+		in.WriteString("}}\n")
+	}
+	d := NewNDJSONDecoder(strings.NewReader(in.String()))
+	var got []engine.Resource
+	for {
+		r, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if len(got) != n {
+		t.Fatalf("decoded %d resources, want %d", len(got), n)
+	}
+	for i := range got {
+		// Appending to one resource's tags must not change the next's.
+		got[i].Tags = append(got[i].Tags, engine.Tag{Key: "~", Value: "appended"})
+	}
+	for i, r := range got {
+		want := engine.Tags{}
+		for k := range i % 3 {
+			want = append(want, engine.Tag{Key: fmt.Sprintf("k%d", k), Value: fmt.Sprintf("v%d-%d", i, k)})
+		}
+		z := strconv.Itoa(i)
+		if i%5 == 0 {
+			z = fmt.Sprintf("last-%d", i)
+		}
+		want = append(want, engine.Tag{Key: "z", Value: z}, engine.Tag{Key: "~", Value: "appended"})
+		if diff := cmp.Diff(want, r.Tags); diff != "" {
+			t.Fatalf("line %d: tags (-want +got)\n%s", i, diff)
 		}
 	}
 }

@@ -43,7 +43,11 @@ func AppendRawStringArray(b driver.Batch, i int, vals []string) bool {
 	a, ok := rawStringArrayColumn(b, i)
 	if ok {
 		a.grow(1, len(vals), 0)
-		a.appendRow(vals)
+		tags := make(engine.Tags, len(vals))
+		for j, v := range vals {
+			tags[j].Value = v
+		}
+		a.appendTags(tags, false)
 	}
 	return ok
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ClickHouse/ch-go/proto"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // The driver appends a row of an Array(String) column through AppendRow,
@@ -89,16 +90,24 @@ func (a rawStringArray) grow(rows, n, bytes int) {
 	*a.offsets = slices.Grow(*a.offsets, rows)
 }
 
-// appendRow appends one array.
-func (a rawStringArray) appendRow(vals []string) {
+// appendTags appends one array: the keys of tags, or their values.
+func (a rawStringArray) appendTags(tags engine.Tags, keys bool) {
 	last := uint64(0)
 	if n := len(*a.offsets); n > 0 {
 		last = (*a.offsets)[n-1]
 	}
-	for _, v := range vals {
-		a.values.Append(v)
+	for _, t := range tags {
+		a.values.Append(tagPart(t, keys))
 	}
-	*a.offsets = append(*a.offsets, last+uint64(len(vals)))
+	*a.offsets = append(*a.offsets, last+uint64(len(tags)))
+}
+
+// tagPart is t's key, or its value.
+func tagPart(t engine.Tag, key bool) string {
+	if key {
+		return t.Key
+	}
+	return t.Value
 }
 
 // rawStringArrayColumn returns the buffers of column i of b when it is an

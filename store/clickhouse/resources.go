@@ -27,7 +27,6 @@ const resourceInsertColumns = resourceColumns + ", content_hash"
 type resourceRow struct {
 	r                   engine.Resource
 	version             uint64
-	tagKeys, tagValues  []string
 	firstSeen, lastSeen time.Time
 	// hash is contentHash's, set when the writer looks the row up;
 	// unchanged then says whether the tenant's latest row of the id has
@@ -72,10 +71,10 @@ func contentHash(row *resourceRow) uint64 {
 	str(r.Type)
 	str(r.NativeID)
 	str(r.Name)
-	b = binary.AppendUvarint(b, uint64(len(row.tagKeys)))
-	for i, k := range row.tagKeys {
-		str(k)
-		str(row.tagValues[i])
+	b = binary.AppendUvarint(b, uint64(len(r.Tags)))
+	for _, t := range r.Tags {
+		str(t.Key)
+		str(t.Value)
 	}
 	b = binary.AppendUvarint(b, uint64(len(r.Attributes)))
 	_, _ = d.Write(b)
@@ -116,16 +115,10 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 		return row, err
 	}
 	row.version = uint64(r.LastSeenAt.UnixNano())
-	// Keys and values in one allocation, in key order.
-	tags := r.Tags
-	if !tags.InOrder() {
-		tags = engine.SortTags(slices.Clone(tags))
+	// Stored in key order (the writer's own slice, the caller's stays).
+	if !r.Tags.InOrder() {
+		row.r.Tags = engine.SortTags(slices.Clone(r.Tags))
 	}
-	kv := make([]string, 2*len(tags))
-	for i, t := range tags {
-		kv[i], kv[len(tags)+i] = t.Key, t.Value
-	}
-	row.tagKeys, row.tagValues = kv[:len(tags):len(tags)], kv[len(tags):]
 	return row, nil
 }
 

@@ -506,8 +506,8 @@ func (row *resourceRow) size() int {
 	r := &row.r
 	n := 64 + len(r.TenantID) + len(r.ID) + len(r.Provider) + len(r.Account) + len(r.Region) + len(r.Type) +
 		len(r.NativeID) + len(r.Name) + len(r.Attributes)
-	for i := range row.tagKeys {
-		n += 16 + len(row.tagKeys[i]) + len(row.tagValues[i])
+	for _, t := range r.Tags {
+		n += 16 + len(t.Key) + len(t.Value)
 	}
 	return n
 }

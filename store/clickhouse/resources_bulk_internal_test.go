@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -61,24 +62,21 @@ func TestNewResourceRowTags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]string{}
-		for i, k := range row.tagKeys {
-			if i > 0 && row.tagKeys[i-1] >= k {
-				t.Errorf("keys not sorted: %q", row.tagKeys)
-			}
-			got[k] = row.tagValues[i]
+		if !row.r.Tags.InOrder() || !maps.Equal(row.r.Tags.Map(), tags) {
+			t.Errorf("row tags %v for %v", row.r.Tags, tags)
 		}
-		if len(row.tagKeys) != len(row.tagValues) || len(got) != len(tags) {
-			t.Fatalf("keys %q, values %q for %v", row.tagKeys, row.tagValues, tags)
-		}
-		for k, v := range tags {
-			if got[k] != v {
-				t.Errorf("tag %q = %q, want %q", k, got[k], v)
-			}
-		}
-		if cap(row.tagKeys) != len(row.tagKeys) {
-			t.Errorf("appending a key would overwrite the values")
-		}
+	}
+	// Out of order, the row's tags are put in order in a copy.
+	in := engine.Tags{{Key: "b", Value: "2"}, {Key: "a", Value: "1"}, {Key: "b", Value: "3"}}
+	row, err := newResourceRow("ten_a", engine.Resource{ID: engine.ResourceID("ten_a", "aws", "x"), Tags: in}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(engine.Tags{{Key: "a", Value: "1"}, {Key: "b", Value: "3"}}, row.r.Tags); diff != "" {
+		t.Errorf("row tags (-want +got)\n%s", diff)
+	}
+	if in[0].Key != "b" || in[1].Key != "a" {
+		t.Errorf("the caller's tags changed: %v", in)
 	}
 }
 
@@ -93,10 +91,10 @@ func TestContentHash(t *testing.T) {
 		for _, v := range []string{r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name} {
 			str(v)
 		}
-		b = binary.AppendUvarint(b, uint64(len(row.tagKeys)))
-		for i, k := range row.tagKeys {
-			str(k)
-			str(row.tagValues[i])
+		b = binary.AppendUvarint(b, uint64(len(r.Tags)))
+		for _, t := range r.Tags {
+			str(t.Key)
+			str(t.Value)
 		}
 		b = append(binary.AppendUvarint(b, uint64(len(r.Attributes))), r.Attributes...)
 		if h := xxhash.Sum64(b); h != 0 {
@@ -109,9 +107,9 @@ func TestContentHash(t *testing.T) {
 		long := strings.Repeat("x", n)
 		rows := []resourceRow{
 			{r: engine.Resource{Provider: "aws", Account: "1", Region: "eu", Type: "t", NativeID: long, Name: "n",
-				Attributes: []byte(`{"a":1}`)}, tagKeys: []string{"k"}, tagValues: []string{long}},
+				Attributes: []byte(`{"a":1}`), Tags: engine.Tags{{Key: "k", Value: long}}}},
 			{r: engine.Resource{Provider: "aws", Name: long, Attributes: []byte(long)}},
-			{r: engine.Resource{Provider: long + "a", Account: long}, tagKeys: []string{long, "b"}, tagValues: []string{"v", long}},
+			{r: engine.Resource{Provider: long + "a", Account: long, Tags: engine.Tags{{Key: long, Value: "v"}, {Key: "b", Value: long}}}},
 		}
 		for i := range rows {
 			got, want := contentHash(&rows[i]), ref(&rows[i])

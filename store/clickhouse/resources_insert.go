@@ -348,25 +348,31 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, fresh bool, rows []res
 		presizeStrings(b, i, n, size)
 		return b.Column(i).Append(sc.strs)
 	}
-	arrCol := func(i int, get func(*resourceRow) []string) error {
+	// arrCol appends the tags' keys (or values) as column i.
+	arrCol := func(i int, keys bool) error {
 		if byRow {
 			return nil
 		}
 		if raw, ok := rawStringArrayColumn(b, i); ok {
 			m, size := 0, 0
 			for _, e := range order {
-				for _, v := range get(&rows[e.row]) {
-					m, size = m+1, size+len(v)
+				for _, t := range rows[e.row].r.Tags {
+					m, size = m+1, size+len(tagPart(t, keys))
 				}
 			}
 			raw.grow(n, m, size)
 			for _, e := range order {
-				raw.appendRow(get(&rows[e.row]))
+				raw.appendTags(rows[e.row].r.Tags, keys)
 			}
 			return nil
 		}
 		for _, e := range order {
-			if err := b.Column(i).AppendRow(get(&rows[e.row])); err != nil {
+			tags := rows[e.row].r.Tags
+			vals := make([]string, len(tags))
+			for j, t := range tags {
+				vals[j] = tagPart(t, keys)
+			}
+			if err := b.Column(i).AppendRow(vals); err != nil {
 				return err
 			}
 		}
@@ -395,8 +401,8 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, fresh bool, rows []res
 		func() error { return strCol(6, func(r *resourceRow) string { return r.r.Type }) },
 		func() error { return strCol(7, func(r *resourceRow) string { return r.r.NativeID }) },
 		func() error { return strCol(8, func(r *resourceRow) string { return r.r.Name }) },
-		func() error { return arrCol(9, func(r *resourceRow) []string { return r.tagKeys }) },
-		func() error { return arrCol(10, func(r *resourceRow) []string { return r.tagValues }) },
+		func() error { return arrCol(9, true) },
+		func() error { return arrCol(10, false) },
 		// The attributes' bytes are only read, and copied by the driver.
 		func() error {
 			return strCol(11, func(r *resourceRow) string {
@@ -455,11 +461,11 @@ func (sc *resourceScratch) appendStringsByRow(b driver.Batch, fresh bool, rows [
 			size[k] += len(v)
 		}
 		size[8] += len(r.Attributes)
-		for k, vals := range [...][]string{row.tagKeys, row.tagValues} {
-			tagCount[k] += len(vals)
-			for _, v := range vals {
-				tagSize[k] += len(v)
-			}
+		tagCount[0] += len(r.Tags)
+		tagCount[1] += len(r.Tags)
+		for _, t := range r.Tags {
+			tagSize[0] += len(t.Key)
+			tagSize[1] += len(t.Value)
 		}
 	}
 	n := len(rows)
@@ -489,8 +495,8 @@ func (sc *resourceScratch) appendStringsByRow(b driver.Batch, fresh bool, rows [
 		strs[6].Append(r.NativeID)
 		strs[7].Append(r.Name)
 		strs[8].AppendBytes(r.Attributes)
-		tags[0].appendRow(row.tagKeys)
-		tags[1].appendRow(row.tagValues)
+		tags[0].appendTags(r.Tags, true)
+		tags[1].appendTags(r.Tags, false)
 	}
 	return true
 }
