@@ -1,7 +1,6 @@
 package inventory
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -146,12 +145,3 @@ func boolString(b bool) string {
 }
 
 func itoaTest(i int) string { return strings.TrimSpace(jsonString(i)) }
-
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
