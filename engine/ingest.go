@@ -111,12 +111,10 @@ func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool
 	if attrs[0] != '{' || !prechecked && !ValidJSON(attrs) {
 		return r, FieldErrorf("attributes", "attributes must be a JSON object")
 	}
-	switch {
-	case r.Tags == nil:
+	if r.Tags == nil {
 		r.Tags = Tags{}
-	case !r.Tags.InOrder():
-		r.Tags = SortTags(append(Tags(nil), r.Tags...)) // the caller's slice stays as it is
 	}
+	r.Tags = r.Tags.Sorted() // a copy when out of order: the caller's stays
 	now := s.now().UTC()
 	r.Attributes = attrs
 	r.TenantID = tenantID

@@ -57,6 +57,15 @@ func SortTags(t Tags) Tags {
 	return out
 }
 
+// Sorted returns t when it is in key order, each key once, and otherwise
+// a copy put in order as SortTags does (t itself does not change).
+func (t Tags) Sorted() Tags {
+	if t.InOrder() {
+		return t
+	}
+	return SortTags(slices.Clone(t))
+}
+
 // InOrder reports whether t is in key order, each key once.
 func (t Tags) InOrder() bool {
 	for i := 1; i < len(t); i++ {
@@ -108,9 +117,7 @@ func appendTagsJSON(b []byte, t Tags) []byte {
 	if t == nil {
 		return append(b, "null"...)
 	}
-	if !t.InOrder() {
-		t = SortTags(slices.Clone(t))
-	}
+	t = t.Sorted()
 	b = append(b, '{')
 	for i, tag := range t {
 		if i > 0 {

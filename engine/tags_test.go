@@ -22,10 +22,11 @@ func TestSortTags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := SortTags(append(Tags(nil), tt.in...))
-			if tt.in == nil {
-				got = SortTags(nil)
+			in := append(Tags(nil), tt.in...)
+			if sorted := in.Sorted(); !cmp.Equal(tt.want, sorted) || !cmp.Equal(append(Tags(nil), tt.in...), in) {
+				t.Errorf("Sorted() = %v, want %v, leaving %v as it was", sorted, tt.want, tt.in)
 			}
+			got := SortTags(in)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Fatalf("(-want +got)\n%s", diff)
 			}

@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"slices"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/generated"
@@ -26,10 +25,7 @@ func (r *queryResolver) Resource(ctx context.Context, id string) (*engine.Resour
 
 // Tags returns the resource's tags sorted by key.
 func (r *resourceResolver) Tags(ctx context.Context, obj *engine.Resource) ([]model.Tag, error) {
-	tags := obj.Tags
-	if !tags.InOrder() {
-		tags = engine.SortTags(slices.Clone(tags))
-	}
+	tags := obj.Tags.Sorted()
 	out := make([]model.Tag, 0, len(tags))
 	for _, t := range tags {
 		out = append(out, model.Tag{Key: t.Key, Value: t.Value})

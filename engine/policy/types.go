@@ -80,10 +80,11 @@ func resourceObject() *objectType {
 		stringField("native_id", func(in *Input) string { return in.Resource.NativeID }),
 		{name: "tags", typ: types.NewMapType(types.StringType, types.StringType),
 			get: func(t any) any {
-				if in := t.(*Input); in.Tags != nil {
-					return in.Tags
+				in := t.(*Input)
+				if in.Tags == nil {
+					return in.Resource.Tags.Map()
 				}
-				return t.(*Input).Resource.Tags.Map()
+				return in.Tags
 			},
 			isSet: func(t any) bool { return len(t.(*Input).Resource.Tags) > 0 }},
 		{name: "attributes", typ: types.NewMapType(types.StringType, types.DynType),

@@ -115,10 +115,7 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 		return row, err
 	}
 	row.version = uint64(r.LastSeenAt.UnixNano())
-	// Stored in key order (the writer's own slice, the caller's stays).
-	if !r.Tags.InOrder() {
-		row.r.Tags = engine.SortTags(slices.Clone(r.Tags))
-	}
+	row.r.Tags = r.Tags.Sorted() // stored in key order
 	return row, nil
 }
 
