@@ -112,7 +112,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 
 func checkURL(name, v string, schemes ...string) error {
 	u, err := url.Parse(v)
-	if err != nil || u.Host == "" {
+	// PostgreSQL's URLs may name the host in the query instead, as libpq's
+	// do: postgres://user@/db?host=/run/postgresql for a Unix socket.
+	pgHost := (schemes[0] == "postgres") && u != nil && u.Query().Get("host") != ""
+	if err != nil || (u.Host == "" && !pgHost) {
 		return fmt.Errorf("%s=%q is not a URL like %s://host:port/db", name, v, schemes[0])
 	}
 	for _, s := range schemes {
