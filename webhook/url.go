@@ -64,7 +64,18 @@ func (p AddressPolicy) ValidateURL(raw string) error {
 	default:
 		return engine.FieldErrorf(urlField, "url must use https")
 	}
-	if addr, err := netip.ParseAddr(host); err == nil {
+	host = normalizeHost(host)
+	addr, err := netip.ParseAddr(host)
+	if err != nil && endsInNumber(host) {
+		// Not a name: a resolver reads it as an IPv4 address in one of
+		// inet_aton's spellings (012.0.0.1, 10.1, 0x7f000001…).
+		var ok bool
+		if addr, ok = parseInetAton(host); !ok {
+			return engine.FieldErrorf(urlField, "url host is not a valid domain name or IP address")
+		}
+		err = nil
+	}
+	if err == nil {
 		if err := p.CheckAddr(addr); err != nil {
 			return engine.FieldErrorf(urlField, "url points to a %s", err.Error())
 		}
