@@ -2,170 +2,36 @@ package rest
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/coder/websocket"
-	"github.com/coder/websocket/wsjson"
+	"github.com/fourd-dev/fourd/rest/cdptest"
 )
 
-// cdp is a minimal Chrome DevTools Protocol client: enough to drive one
-// page of a headless Chromium (evaluate JavaScript, take a screenshot).
-type cdp struct {
-	conn    *websocket.Conn
-	nextID  int
-	session string
-}
+// cdp is the headless Chromium page of rest/cdptest under the names this
+// package's browser tests use.
+type cdp struct{ p *cdptest.Page }
 
-type cdpMessage struct {
-	ID        int             `json:"id,omitempty"`
-	Method    string          `json:"method,omitempty"`
-	Params    any             `json:"params,omitempty"`
-	SessionID string          `json:"sessionId,omitempty"`
-	Result    json.RawMessage `json:"result,omitempty"`
-	Error     *struct {
-		Message string `json:"message"`
-	} `json:"error,omitempty"`
-}
+func chromiumOrSkip(t *testing.T) string { return cdptest.ChromiumOrSkip(t) }
 
-// chromiumOrSkip returns the chromium binary, skipping the test without one
-// (failing it under CI=true).
-func chromiumOrSkip(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed (apt-get install chromium; make test installs it)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium)")
-	return ""
-}
-
-// startChromium launches headless Chromium with remote debugging, opens
-// url in a new page and returns a client attached to it.
 func startChromium(t *testing.T, ctx context.Context, bin, url string) *cdp {
 	t.Helper()
-	profile := t.TempDir()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-		"--remote-debugging-port=0", "--user-data-dir="+profile, "--window-size=900,800", "about:blank")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	// Chromium writes its port and browser target path here once ready.
-	var port, path string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
-		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); err == nil && len(lines) == 2 {
-			port, path = lines[0], lines[1]
-			break
-		}
-	}
-	if port == "" {
-		t.Fatalf("chromium did not start:\n%.2000s", stderr.String())
-	}
-	conn, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+port+path, nil)
-	if err != nil {
-		t.Fatalf("devtools: %v", err)
-	}
-	conn.SetReadLimit(64 << 20)
-	t.Cleanup(func() { conn.Close(websocket.StatusNormalClosure, "") })
-	c := &cdp{conn: conn}
-	var target struct{ TargetID string }
-	c.call(t, ctx, "Target.createTarget", map[string]any{"url": url}, &target)
-	var attached struct{ SessionID string }
-	c.call(t, ctx, "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached)
-	c.session = attached.SessionID
-	return c
+	return &cdp{cdptest.Start(t, ctx, bin, url)}
 }
 
-// call sends a command and waits for its answer, skipping events.
-func (c *cdp) call(t *testing.T, ctx context.Context, method string, params any, out any) {
-	t.Helper()
-	c.nextID++
-	id := c.nextID
-	if err := wsjson.Write(ctx, c.conn, cdpMessage{ID: id, Method: method, Params: params, SessionID: c.session}); err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	for {
-		var m cdpMessage
-		if err := wsjson.Read(ctx, c.conn, &m); err != nil {
-			t.Fatalf("%s: %v", method, err)
-		}
-		if m.ID != id {
-			continue
-		}
-		if m.Error != nil {
-			t.Fatalf("%s: %s", method, m.Error.Message)
-		}
-		if out != nil {
-			if err := json.Unmarshal(m.Result, out); err != nil {
-				t.Fatalf("%s: %v", method, err)
-			}
-		}
-		return
-	}
-}
-
-// eval evaluates a JavaScript expression in the page and returns its
-// value as JSON.
 func (c *cdp) eval(t *testing.T, ctx context.Context, expr string) json.RawMessage {
 	t.Helper()
-	var res struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct{ Text string } `json:"exceptionDetails"`
-	}
-	c.call(t, ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res)
-	if res.ExceptionDetails != nil {
-		t.Fatalf("evaluating %q: %s", expr, res.ExceptionDetails.Text)
-	}
-	return res.Result.Value
+	return c.p.Eval(t, ctx, expr)
 }
 
-// waitFor polls a boolean JavaScript expression until it is true.
 func (c *cdp) waitFor(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if string(c.eval(t, ctx, expr)) == "true" {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s; page: %s", expr, c.eval(t, ctx, "location.href"))
+	c.p.WaitFor(t, ctx, expr)
 }
 
-// screenshot writes a PNG of the page to path.
 func (c *cdp) screenshot(t *testing.T, ctx context.Context, path string) {
 	t.Helper()
-	var shot struct{ Data string }
-	c.call(t, ctx, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
-	b, err := base64.StdEncoding.DecodeString(shot.Data)
-	if err != nil || len(b) < 5000 {
-		t.Fatalf("screenshot: %v (%d bytes)", err, len(b))
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	c.p.Screenshot(t, ctx, path)
 }
 
-// jsString quotes s for JavaScript.
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
+func jsString(s string) string { return cdptest.JSString(s) }

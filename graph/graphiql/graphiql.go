@@ -105,21 +105,33 @@ body{margin:0;height:100vh;display:flex;flex-direction:column;font-family:system
   input.value = sessionStorage.getItem("fourd-token") || "";
   function token() { return sessionStorage.getItem("fourd-token") || ""; }
   function show() { document.getElementById("state").textContent = token() ? "token set" : "no token: operations answer unauthorized"; }
-  document.getElementById("bar").addEventListener("submit", function (e) {
-    e.preventDefault(); sessionStorage.setItem("fourd-token", input.value.trim()); show();
-  });
-  show();
-  var fetcher = function (body, opts) {
-    var headers = {"Content-Type": "application/json", "Accept": "application/json"};
-    if (token()) { headers["Authorization"] = "Bearer " + token(); }
-    return fetch("{{.Base}}", {method: "POST", headers: headers, body: JSON.stringify(body)}).then(function (r) { return r.json(); });
-  };
   var defaultQuery = params.get("query") || "# Dashboards: the most severe open findings with their resources.\n" +
     "query Dashboard {\n  findings(first: 10, filter: {status: OPEN}) {\n    totalCount\n" +
     "    edges { node { id severity dimension title resource { id type name } } }\n    pageInfo { hasNextPage endCursor }\n  }\n" +
     "  findingStats(groupBy: [SEVERITY, DIMENSION]) { total groups { severity dimension count } }\n}\n";
-  ReactDOM.createRoot(document.getElementById("graphiql")).render(
-    React.createElement(GraphiQL, {fetcher: fetcher, defaultQuery: defaultQuery, query: params.get("query") || undefined}));
+  var root = ReactDOM.createRoot(document.getElementById("graphiql"));
+  // GraphiQL fetches the schema again whenever it is given a new fetcher,
+  // so every token change renders it with a fresh one: a pasted token
+  // loads the schema, docs and completions at once.
+  function render() {
+    var bearer = token();
+    var fetcher = function (body, opts) {
+      var headers = Object.assign({}, (opts && opts.headers) || {}, {"Content-Type": "application/json", "Accept": "application/json"});
+      if (bearer) { headers["Authorization"] = "Bearer " + bearer; }
+      return fetch("{{.Base}}", {method: "POST", headers: headers, body: JSON.stringify(body)}).then(function (r) { return r.json(); });
+    };
+    root.render(React.createElement(GraphiQL, {fetcher: fetcher, defaultQuery: defaultQuery, query: params.get("query") || undefined}));
+  }
+  function useToken() {
+    var v = input.value.trim();
+    if (v === token()) { return; }
+    sessionStorage.setItem("fourd-token", v); show(); render();
+  }
+  var pending;
+  input.addEventListener("input", function () { clearTimeout(pending); pending = setTimeout(useToken, 300); });
+  document.getElementById("bar").addEventListener("submit", function (e) { e.preventDefault(); clearTimeout(pending); useToken(); });
+  show();
+  render();
   if (params.get("run") === "1") {
     var tries = 0, timer = setInterval(function () {
       var b = document.querySelector(".graphiql-execute-button");
