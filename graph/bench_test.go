@@ -18,7 +18,7 @@ import (
 )
 
 // benchFindings is the snapshot size of the benchmarks:
-// FOURD_BENCH_FINDINGS, default 1,000,000 (docs/benchmarks.md records 10M).
+// FOURD_BENCH_FINDINGS, default 1,000,000 (docs/benchmarks.md quotes 10M).
 func benchFindings(b *testing.B) int {
 	if s := os.Getenv("FOURD_BENCH_FINDINGS"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -115,7 +115,7 @@ func encodePageBody(key pageBodyKey, v any) (*pageBody, error) {
 	// Once per page, so a small page (a dashboard's limit=50, served again
 	// and again) is worth the best ratio; a large one is compressed fast,
 	// since its first reader waits for it: best compression took 3.5 ms
-	// of a 200-finding page's ~15 (docs/benchmarks.md, cold pages).
+	// of a 200-finding page's ~15 (docs/design/read-path.md).
 	level := gzip.BestCompression
 	if buf.Len() > gzipBestMaxBytes {
 		level = gzip.BestSpeed

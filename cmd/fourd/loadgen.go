@@ -33,7 +33,7 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 	// A soft limit of 400 MiB unless GOMEMLIMIT says otherwise: the
 	// snapshot writer's live heap is a few bounded batches, and the limit
 	// keeps the peak RSS of a 10M-finding run well under the 500 MiB the
-	// issue allows at no measurable CPU cost (docs/benchmarks.md, issue 2).
+	// issue allows at no measurable CPU cost (docs/benchmarks.md, snapshot write).
 	tuneGC(0, 400<<20)
 	stopProfile, err := startCPUProfile(*cpuProfile)
 	if err != nil {

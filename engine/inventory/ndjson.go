@@ -35,7 +35,7 @@ type ndjsonLine struct {
 //
 // Decoding a line costs several times reading it, and was half of what
 // `fourd import` did on the one goroutine that feeds the writer
-// (docs/benchmarks.md, issue 5). So the decoder reads lines ahead in
+// (docs/design/bulk-write.md). So the decoder reads lines ahead in
 // chunks, on the caller's goroutine, and decodes each chunk on a goroutine
 // of its own, up to chunksAhead chunks at a time; Next hands out the
 // results in input order. Only the caller reads r, so an HTTP request body
