@@ -20,9 +20,10 @@ const (
 	PrefixOAuthGrant = "grt" // a grant: one code and every token issued from it
 )
 
-// OAuth 2.0 error codes (RFC 6749 §4.1.2.1 and §5.2). The token endpoint
-// answers them in the error envelope; the authorization endpoint sends them
-// to the client's redirect URI.
+// OAuth 2.0 error codes (RFC 6749 §4.1.2.1 and §5.2). The token,
+// revocation and introspection endpoints answer them in RFC 6749 §5.2
+// bodies; the authorization endpoint sends them to the client's redirect
+// URI.
 const (
 	CodeInvalidClient           = "invalid_client"
 	CodeInvalidGrant            = "invalid_grant"
@@ -30,6 +31,9 @@ const (
 	CodeInvalidScope            = "invalid_scope"
 	CodeUnsupportedResponseType = "unsupported_response_type"
 	CodeAccessDenied            = "access_denied"
+	CodeUnauthorizedClient      = "unauthorized_client"
+	CodeServerError             = "server_error"
+	CodeTemporarilyUnavailable  = "temporarily_unavailable"
 )
 
 // Lifetimes of OAuth credentials.

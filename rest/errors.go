@@ -49,10 +49,15 @@ type errorDetail struct {
 	RequestID string `json:"request_id"`
 }
 
-// serveError answers r with err in the error envelope. Internal errors are
+// serveError answers r with err in the error envelope (under /oauth/, an
+// RFC 6749 body: serveOAuthError). Internal errors are
 // logged with the request id and answered with a generic message; an
 // unauthorized answer carries WWW-Authenticate as RFC 6750 asks.
 func (a *api) serveError(w http.ResponseWriter, r *http.Request, err error) {
+	if isOAuthPath(r.URL.Path) {
+		a.serveOAuthError(w, r, err)
+		return
+	}
 	code := engine.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {

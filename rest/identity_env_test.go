@@ -185,7 +185,8 @@ func (e *idEnv) approve(t *testing.T, authURL, email string) string {
 }
 
 // postForm sends a form to an /oauth endpoint, validating the answer
-// against the OpenAPI document, and returns the status and error code.
+// against the OpenAPI document, and returns the status and the RFC 6749
+// error code.
 func (e *idEnv) postForm(t *testing.T, path string, form url.Values, basic *[2]string) (int, string, response) {
 	t.Helper()
 	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
@@ -195,9 +196,14 @@ func (e *idEnv) postForm(t *testing.T, path string, form url.Values, basic *[2]s
 		h.Set("Authorization", req.Header.Get("Authorization"))
 	}
 	r := do(t, e.client, http.MethodPost, e.url+path, "", []byte(form.Encode()), h)
-	var eb errorBody
-	_ = json.Unmarshal(r.body, &eb)
-	return r.status, eb.Error.Code, r
+	return r.status, oauthErrCode(r.body), r
+}
+
+// oauthErrCode returns the error of an RFC 6749 §5.2 body, or "".
+func oauthErrCode(body []byte) string {
+	var eb oauthErrorBody
+	_ = json.Unmarshal(body, &eb)
+	return eb.Error
 }
 
 // errCode returns the error code of an envelope body, or "".

@@ -5,52 +5,86 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// oauthStatus maps the token endpoint's error codes to HTTP statuses
-// (RFC 6749 §5.2: 400, and 401 for invalid_client).
-var oauthStatus = map[string]int{
-	engine.CodeInvalidRequest:       http.StatusBadRequest,
-	engine.CodeInvalidClient:        http.StatusUnauthorized,
-	engine.CodeInvalidGrant:         http.StatusBadRequest,
-	engine.CodeUnsupportedGrantType: http.StatusBadRequest,
-	engine.CodeInvalidScope:         http.StatusBadRequest,
-	engine.CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
-	engine.CodeRateLimited:          http.StatusTooManyRequests,
-	engine.CodeUnavailable:          http.StatusServiceUnavailable,
+// oauthError is how an engine error code is answered on /oauth/*: the
+// RFC 6749 code (§5.2, and §4.1.2.1's server_error and
+// temporarily_unavailable for what §5.2 has no code for) and the HTTP
+// status. Codes missing here are internal: 500 server_error.
+var oauthError = map[string]struct {
+	code   string
+	status int
+}{
+	engine.CodeInvalidRequest:       {engine.CodeInvalidRequest, http.StatusBadRequest},
+	engine.CodeInvalidClient:        {engine.CodeInvalidClient, http.StatusUnauthorized},
+	engine.CodeInvalidGrant:         {engine.CodeInvalidGrant, http.StatusBadRequest},
+	engine.CodeUnauthorizedClient:   {engine.CodeUnauthorizedClient, http.StatusBadRequest},
+	engine.CodeUnsupportedGrantType: {engine.CodeUnsupportedGrantType, http.StatusBadRequest},
+	engine.CodeInvalidScope:         {engine.CodeInvalidScope, http.StatusBadRequest},
+	engine.CodeValidationFailed:     {engine.CodeInvalidRequest, http.StatusBadRequest},
+	engine.CodeNotFound:             {engine.CodeInvalidRequest, http.StatusNotFound},
+	engine.CodeMethodNotAllowed:     {engine.CodeInvalidRequest, http.StatusMethodNotAllowed},
+	engine.CodePayloadTooLarge:      {engine.CodeInvalidRequest, http.StatusRequestEntityTooLarge},
+	engine.CodeUnauthorized:         {engine.CodeInvalidClient, http.StatusUnauthorized},
+	engine.CodeRateLimited:          {engine.CodeTemporarilyUnavailable, http.StatusTooManyRequests},
+	engine.CodeUnavailable:          {engine.CodeTemporarilyUnavailable, http.StatusServiceUnavailable},
 }
 
-// oauthEndpoint adapts the token and revocation endpoints: limited per
-// client address, never cached, and errors in the envelope with the
-// RFC 6749 codes.
+// oauthErrorBody is an error answer of the OAuth endpoints: RFC 6749 §5.2's
+// members, which OAuth libraries parse, and the request id.
+type oauthErrorBody struct {
+	Error            string `json:"error"`
+	ErrorDescription string `json:"error_description"`
+	RequestID        string `json:"request_id"`
+}
+
+// isOAuthPath reports whether a request path belongs to the OAuth
+// endpoints, whose JSON errors are RFC 6749 bodies rather than the /v1
+// envelope.
+func isOAuthPath(p string) bool { return strings.HasPrefix(p, "/oauth/") }
+
+// oauthEndpoint adapts the token, revocation and introspection endpoints:
+// limited per client address, never cached; serveError answers their
+// errors as RFC 6749 bodies.
 func (a *api) oauthEndpoint(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Pragma", "no-cache")
-		err := a.anonymous(h)(w, r)
-		if err != nil {
-			a.serveOAuthError(w, r, err)
-		}
-		return nil
+		return a.anonymous(h)(w, r)
 	}
 }
 
-// serveOAuthError answers an error of the token or revocation endpoint.
+// serveOAuthError answers an error of an /oauth/* endpoint with an RFC 6749
+// §5.2 body. invalid_client is 401 with WWW-Authenticate: Basic (§5.2: the
+// scheme the client may use); internal errors are logged with the request
+// id and answered with a generic description.
 func (a *api) serveOAuthError(w http.ResponseWriter, r *http.Request, err error) {
 	code := engine.ErrorCode(err)
-	status, ok := oauthStatus[code]
+	msg := engine.ErrorMessage(err)
+	info := infoFrom(r.Context())
+	oe, ok := oauthError[code]
 	if !ok {
-		a.serveError(w, r, err) // internal errors: logged, generic message
-		return
+		code, oe = engine.CodeInternal, struct {
+			code   string
+			status int
+		}{engine.CodeServerError, http.StatusInternalServerError}
 	}
-	if status == http.StatusUnauthorized {
+	if oe.status >= 500 {
+		a.log.ErrorContext(r.Context(), "request failed", "request_id", info.requestID,
+			"method", r.Method, "path", r.URL.Path, "code", code, "err", err)
+		if code == engine.CodeInternal {
+			msg = "internal error; quote the request id to support"
+		}
+	}
+	if oe.code == engine.CodeInvalidClient {
 		w.Header().Set("WWW-Authenticate", `Basic realm="fourd"`)
 	}
-	info := infoFrom(r.Context())
+	w.Header().Set("Cache-Control", "no-store")
 	info.errCode = code
-	writeJSON(w, status, errorBody{Error: errorDetail{Code: code, Message: engine.ErrorMessage(err), RequestID: info.requestID}})
+	writeJSON(w, oe.status, oauthErrorBody{Error: oe.code, ErrorDescription: msg, RequestID: info.requestID})
 }
 
 // parseForm reads an application/x-www-form-urlencoded body, as RFC 6749

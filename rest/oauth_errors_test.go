@@ -2,6 +2,8 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,8 +16,9 @@ import (
 )
 
 // TestOAuthTokenEndpointErrors sends every kind of bad request to
-// /oauth/token and checks the documented status and RFC 6749 code, in the
-// envelope, with Cache-Control: no-store.
+// /oauth/token and checks the documented status and RFC 6749 §5.2 body
+// (error, error_description, request_id equal to X-Request-Id), with
+// Cache-Control: no-store.
 func TestOAuthTokenEndpointErrors(t *testing.T) {
 	t.Parallel()
 	e := newIdentityEnv(t, idOptions{})
@@ -113,8 +116,12 @@ func TestOAuthTokenEndpointErrors(t *testing.T) {
 			} else {
 				_, _, r = e.postForm(t, "/oauth/token", c.form(), c.basic)
 			}
-			if r.status != c.status || errCode(r.body) != c.code {
-				t.Fatalf("got %d %s, want %d %s: %s", r.status, errCode(r.body), c.status, c.code, r.body)
+			var eb oauthErrorBody
+			if err := json.Unmarshal(r.body, &eb); err != nil || r.status != c.status || eb.Error != c.code {
+				t.Fatalf("got %d %s, want %d %s: %s", r.status, eb.Error, c.status, c.code, r.body)
+			}
+			if eb.ErrorDescription == "" || eb.RequestID == "" || eb.RequestID != r.header.Get("X-Request-Id") {
+				t.Errorf("error_description %q, request_id %q, X-Request-Id %q", eb.ErrorDescription, eb.RequestID, r.header.Get("X-Request-Id"))
 			}
 			if cc := r.header.Get("Cache-Control"); cc != "no-store" {
 				t.Errorf("Cache-Control = %q, want no-store", cc)
@@ -141,6 +148,31 @@ func TestOAuthTokenEndpointErrors(t *testing.T) {
 		if status, got, _ := e.postForm(t, "/oauth/token", url.Values{"grant_type": {"refresh_token"},
 			"refresh_token": {first.RefreshToken}, "client_id": creds["client_id"], "client_secret": creds["client_secret"]}, nil); got != engine.CodeInvalidGrant {
 			t.Errorf("refresh token issued for a replayed code: %d %s", status, got)
+		}
+	})
+	t.Run("x/oauth2 reads the error code", func(t *testing.T) {
+		_, err := cfg.Exchange(ctx, engine.OAuthCodePrefix+"0123456789abcdefghjkmnpqrstvwxyz")
+		var re *oauth2.RetrieveError
+		if !errors.As(err, &re) || re.ErrorCode != engine.CodeInvalidGrant || re.ErrorDescription == "" {
+			t.Fatalf("Exchange of an unknown code: %v", err)
+		}
+	})
+	t.Run("other /oauth errors are RFC 6749 bodies", func(t *testing.T) {
+		for _, c := range []struct {
+			method, path string
+			status       int
+		}{
+			{http.MethodGet, "/oauth/token", http.StatusMethodNotAllowed},
+			{http.MethodPut, "/oauth/revoke", http.StatusMethodNotAllowed},
+			{http.MethodGet, "/oauth/nothing", http.StatusNotFound},
+			{http.MethodPost, "/oauth/revoke", http.StatusBadRequest}, // not a form
+		} {
+			r := do(t, e.client, c.method, e.url+c.path, "", nil, nil)
+			var eb oauthErrorBody
+			if err := json.Unmarshal(r.body, &eb); err != nil || r.status != c.status || eb.Error != engine.CodeInvalidRequest ||
+				eb.RequestID != r.header.Get("X-Request-Id") || eb.ErrorDescription == "" {
+				t.Errorf("%s %s: %d %s", c.method, c.path, r.status, r.body)
+			}
 		}
 	})
 	t.Run("expired code", func(t *testing.T) {

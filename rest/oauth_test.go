@@ -80,7 +80,8 @@ func TestOAuthFlowWithXOAuth2(t *testing.T) {
 			// grant: the fresh tokens stop working at once (this replica).
 			_, err = cfg.TokenSource(ctx, &expired).Token()
 			var re *oauth2.RetrieveError
-			if !errors.As(err, &re) || re.Response.StatusCode != http.StatusBadRequest || errCode(re.Body) != engine.CodeInvalidGrant {
+			if !errors.As(err, &re) || re.Response.StatusCode != http.StatusBadRequest || re.ErrorCode != engine.CodeInvalidGrant ||
+				re.ErrorDescription == "" {
 				t.Fatalf("reused refresh token: %v", err)
 			}
 			if r := getWith(t, cfg.Client(ctx, fresh), e.url+"/v1/resources"); r.status != http.StatusUnauthorized {

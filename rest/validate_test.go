@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,7 +62,17 @@ func checkResponse(t testing.TB, req *http.Request, status int, header http.Head
 	if !requestIDPattern.MatchString(rid) {
 		t.Errorf("%s %s: X-Request-Id = %q, want req_…", req.Method, req.URL, rid)
 	}
-	if status >= 300 && status != http.StatusNotModified && req.Method != http.MethodHead {
+	if status >= 300 && isOAuthPath(req.URL.Path) && req.Method != http.MethodHead &&
+		strings.HasPrefix(header.Get("Content-Type"), "application/json") {
+		// RFC 6749 §5.2 bodies (the authorization page's HTML errors and
+		// redirects are checked by the operation's responses below).
+		var e oauthErrorBody
+		if err := json.Unmarshal(body, &e); err != nil || e.Error == "" {
+			t.Errorf("%s %s: %d body is not an RFC 6749 error: %s", req.Method, req.URL, status, body)
+		} else if e.RequestID != rid {
+			t.Errorf("%s %s: request_id %q != X-Request-Id %q", req.Method, req.URL, e.RequestID, rid)
+		}
+	} else if status >= 300 && status != http.StatusNotModified && req.Method != http.MethodHead {
 		var e errorBody
 		if err := json.Unmarshal(body, &e); err != nil || e.Error.Code == "" {
 			t.Errorf("%s %s: %d body is not the error envelope: %s", req.Method, req.URL, status, body)
@@ -110,6 +121,9 @@ func checkUnroutedResponse(t testing.TB, doc *openapi3.T, req *http.Request, sta
 		http.StatusMethodNotAllowed: "MethodNotAllowed"}[status]
 	if req.URL.Path == "/metrics" && status == http.StatusOK {
 		return // Prometheus' own format, not part of the API document
+	}
+	if name != "" && isOAuthPath(req.URL.Path) {
+		name = "OAuth" + name
 	}
 	if name == "" {
 		t.Errorf("%s %s: no documented operation (%v), and status %d is not 400/404/405", req.Method, req.URL, routeErr, status)
