@@ -214,15 +214,22 @@ func (d *AWSConfigDecoder) convert(ci *configItem, start int64) (engine.Resource
 	return res, true, nil
 }
 
-// jsonObject returns raw as an object's bytes: AWS Config writes some
-// configuration values as JSON strings holding JSON. Null and empty give nil.
+// jsonObject returns raw as a JSON value's bytes: the configuration
+// history API (and aggregators) write configuration values as JSON strings
+// holding JSON, and S3's AccessControlList there is encoded twice, so
+// strings are unwrapped while they hold JSON. Null and empty give nil.
 func jsonObject(raw json.RawMessage) []byte {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
+	for len(raw) > 0 && raw[0] == '"' {
 		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			raw = bytes.TrimSpace([]byte(s))
+		if json.Unmarshal(raw, &s) != nil {
+			break
 		}
+		inner := bytes.TrimSpace([]byte(s))
+		if !json.Valid(inner) {
+			break // a plain string value
+		}
+		raw = inner
 	}
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil

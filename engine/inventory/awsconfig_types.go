@@ -30,8 +30,8 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, g := range acl.GrantList {
 		b.ACLGrants = append(b.ACLGrants, ACLGrant{Grantee: granteeName(g.Grantee), Permission: g.Permission})
 	}
-	var pab *PublicAccessBlock
-	if err := supp(ci, "PublicAccessBlockConfiguration", &pab); err != nil {
+	pab, err := cfgPublicAccessBlock(ci.Supplementary["PublicAccessBlockConfiguration"])
+	if err != nil {
 		return "", nil, err
 	}
 	b.PublicAccessBlock = pab
@@ -88,6 +88,32 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		}
 	}
 	return TypeS3Bucket, b, nil
+}
+
+// cfgPAB is S3's public access block as AWS Config writes it: the API's
+// PublicAccessBlockConfiguration with camelCase keys, the same shape in a
+// bucket's supplementaryConfiguration and in the configuration of an
+// AWS::S3::AccountPublicAccessBlock item.
+type cfgPAB struct {
+	BlockPublicACLs       flexBool `json:"blockPublicAcls"`
+	IgnorePublicACLs      flexBool `json:"ignorePublicAcls"`
+	BlockPublicPolicy     flexBool `json:"blockPublicPolicy"`
+	RestrictPublicBuckets flexBool `json:"restrictPublicBuckets"`
+}
+
+// cfgPublicAccessBlock reads a public access block value (an object or a
+// JSON string holding one); nil when absent or null.
+func cfgPublicAccessBlock(raw json.RawMessage) (*PublicAccessBlock, error) {
+	b := jsonObject(raw)
+	if b == nil {
+		return nil, nil
+	}
+	var c cfgPAB
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, err
+	}
+	return &PublicAccessBlock{BlockPublicACLs: bool(c.BlockPublicACLs), IgnorePublicACLs: bool(c.IgnorePublicACLs),
+		BlockPublicPolicy: bool(c.BlockPublicPolicy), RestrictPublicBuckets: bool(c.RestrictPublicBuckets)}, nil
 }
 
 // granteeName reads an ACL grantee: a group name string ("AllUsers") or a
