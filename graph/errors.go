@@ -20,6 +20,7 @@ import (
 const (
 	codeTooComplex          = "query_too_complex"
 	codeTooDeep             = "query_too_deep"
+	codeNotAcceptable       = "not_acceptable"
 	codePersistedNotFound   = "PERSISTED_QUERY_NOT_FOUND"
 	internalMessage         = "internal error; quote the request id to support"
 	gqlgenComplexityCode    = "COMPLEXITY_LIMIT_EXCEEDED"

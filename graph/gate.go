@@ -24,6 +24,12 @@ type Limiter interface {
 // dataloaders in the context.
 func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
 	ctx := h.withRequestID(w, r)
+	if _, ok := negotiate(r); !ok {
+		writeErrors(w, r, http.StatusNotAcceptable, errorEntry{Message: "Accept names no media type this endpoint answers in: " +
+			"send Accept: application/graphql-response+json or application/json",
+			Extensions: map[string]any{"code": codeNotAcceptable, "request_id": engine.RequestIDFromContext(ctx)}})
+		return
+	}
 	p := engine.PrincipalFromContext(ctx)
 	// A request without a valid token counts against its address, as on
 	// /v1, and carries that budget's X-RateLimit-* headers.
@@ -125,7 +131,7 @@ func (h *gqlHandler) fail(ctx context.Context, w http.ResponseWriter, r *http.Re
 	if code == engine.CodeUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fourd"`)
 	}
-	writeErrors(w, status, errorEntry{Message: msg, Extensions: map[string]any{"code": code, "request_id": engine.RequestIDFromContext(ctx)}})
+	writeErrors(w, r, status, errorEntry{Message: msg, Extensions: map[string]any{"code": code, "request_id": engine.RequestIDFromContext(ctx)}})
 }
 
 type errorEntry struct {
@@ -133,8 +139,10 @@ type errorEntry struct {
 	Extensions map[string]any `json:"extensions"`
 }
 
-func writeErrors(w http.ResponseWriter, status int, errs ...errorEntry) {
-	w.Header().Set("Content-Type", "application/json")
+// writeErrors answers errors found before GraphQL runs (no data entry) in
+// the negotiated media type.
+func writeErrors(w http.ResponseWriter, r *http.Request, status int, errs ...errorEntry) {
+	w.Header().Set("Content-Type", contentType(responseMedia(r)))
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"errors": errs})
 }

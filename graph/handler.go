@@ -124,7 +124,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	srv := handler.New(es)
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(getTransport{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postTransport{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](DefaultQueryCacheLen))
 	srv.Use(extension.Introspection{}) // every caller is authenticated by the gate
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.APQCacheSize)})
