@@ -227,6 +227,20 @@ func TestAuditWritesBadInput(t *testing.T) {
 	if !strings.Contains(string(r.body), "1:1") {
 		t.Errorf("CEL error without position: %s", r.body)
 	}
+	// Issue 28: an expression that doubles a string 24 times (479 bytes)
+	// is refused when written, and when dry-run, naming the reason.
+	expr := "resource.name"
+	for range 24 {
+		expr = "[" + expr + "].map(a, a + a)[0]"
+	}
+	expr = "size(" + expr + ") > 0"
+	for _, q := range []string{"", "dry run"} {
+		body, _ := json.Marshal(map[string]any{"name": "x", "expression": expr, "dimension": "cost", "severity": "low", "dry_run": q != ""})
+		r = do(t, e.client, "POST", e.url+"/v1/policies", e.tokA, body, ct)
+		if r.status != 422 || !strings.Contains(string(r.body), "too large to evaluate: it can build a string of up to") {
+			t.Errorf("POST /v1/policies (dry run %v) with 24 doublings: %d %s; want 422 naming the size", q != "", r.status, r.body)
+		}
+	}
 	_ = fmt.Sprint()
 }
 

@@ -75,6 +75,9 @@ func (c *Compiler) DryRun(ctx context.Context, p engine.Policy, resources iter.S
 	if err != nil {
 		return res, err
 	}
+	if err := c.checkSize(prg); err != nil {
+		return res, err
+	}
 	for r, err := range resources {
 		if err != nil {
 			return res, err

@@ -9,6 +9,9 @@ type EvalReason string
 const (
 	// ReasonCostLimit: the evaluation exceeded the cost limit.
 	ReasonCostLimit EvalReason = "cost_limit_exceeded"
+	// ReasonSizeLimit: the evaluation built a string or list over the
+	// limits (MaxValueBytes, MaxListElements, MaxBuiltBytes).
+	ReasonSizeLimit EvalReason = "size_limit_exceeded"
 	// ReasonRuntime: a runtime error, e.g. a missing map key ("no such
 	// key"), a division by zero or a wrongly typed attribute.
 	ReasonRuntime EvalReason = "runtime_error"

@@ -19,6 +19,7 @@ import (
 type Program struct {
 	policy      engine.Policy
 	prg         cel.Program
+	checked     *cel.Ast
 	costLimit   uint64
 	scope       map[string]struct{} // nil: every resource type
 	title       template
@@ -54,6 +55,8 @@ func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 	// iteration; the activation decides what to do with it.
 	prg, err := c.env(p.Effect).Program(checked,
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
+		// Measures what concatenations and string functions build.
+		cel.CustomDecorator(sizeGuard),
 		// Folds constants and compiles constant regular expressions once.
 		cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
@@ -78,7 +81,7 @@ func (c *Compiler) Compile(p engine.Policy) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: evidence: %w", p.ID, err)
 	}
-	prog := &Program{policy: p, prg: prg, costLimit: c.costLimit, title: title, remediation: remediation, evidence: evidence}
+	prog := &Program{policy: p, prg: prg, checked: checked, costLimit: c.costLimit, title: title, remediation: remediation, evidence: evidence}
 	if len(p.ResourceTypes) > 0 {
 		prog.scope = make(map[string]struct{}, len(p.ResourceTypes))
 		for _, t := range p.ResourceTypes {
@@ -122,6 +125,10 @@ type activation struct {
 	done      <-chan struct{}
 	exceeded  bool
 	cancelled bool
+	// built sums the bytes of the strings the evaluation built; oversize
+	// is why the size guard refused one (empty: it did not).
+	built    uint64
+	oversize string
 }
 
 // interruptVar is the variable cel-go's interruptible folds poll.
@@ -135,6 +142,8 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		if a.in.Finding != nil {
 			return a.in.Finding, true
 		}
+	case meterVar:
+		return a, true
 	case interruptVar:
 		a.steps++
 		if a.steps > a.limit {
@@ -178,7 +187,7 @@ func (p *Program) Match(ctx context.Context, in Input) (bool, error) {
 	act := activations.Get().(*activation)
 	*act = activation{in: in, limit: p.costLimit, done: ctx.Done()}
 	val, _, err := p.prg.Eval(act)
-	exceeded, cancelled := act.exceeded, act.cancelled
+	exceeded, cancelled, oversize := act.exceeded, act.cancelled, act.oversize
 	*act = activation{}
 	activations.Put(act)
 	switch {
@@ -188,6 +197,9 @@ func (p *Program) Match(ctx context.Context, in Input) (bool, error) {
 		// Checked before the result: `true || <interrupted loop>` is true
 		// but the budget was still spent.
 		return false, p.evalError(in, ReasonCostLimit, fmt.Sprintf("cost limit of %d exceeded", p.costLimit))
+	case oversize != "":
+		// Also before the result, for the same reason.
+		return false, p.evalError(in, ReasonSizeLimit, oversize)
 	case err != nil:
 		return false, p.evalError(in, ReasonRuntime, err.Error())
 	}

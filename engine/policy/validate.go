@@ -57,9 +57,31 @@ func Normalize(p engine.Policy) engine.Policy {
 // positions, e.g. `expression: ERROR: <input>:1:1: undeclared reference to
 // 'resorce'`. It plans the program too (as Compile does), so that a policy that
 // validates always compiles.
+//
+// Validate also refuses, unlike Compile, an expression that could build a
+// string or list over the size limits (cel-go's cost estimator, given the
+// largest size of every input value): such a policy cannot be written,
+// while one already stored still compiles and fails, resource by resource,
+// when evaluated.
 func (c *Compiler) Validate(p engine.Policy) error {
-	_, err := c.Compile(p)
-	return err
+	prg, err := c.Compile(p)
+	if err != nil {
+		return err
+	}
+	return c.checkSize(prg)
+}
+
+// checkSize refuses a compiled policy whose expression could build a value
+// over the size limits, naming why.
+func (c *Compiler) checkSize(prg *Program) error {
+	est := &sizeEstimator{}
+	if _, err := c.env(prg.policy.Effect).EstimateCost(prg.checked, est); err != nil {
+		return engine.FieldErrorf("expression", "expression: its cost cannot be estimated: %v", err)
+	}
+	if est.problem != "" {
+		return engine.FieldErrorf("expression", "expression: too large to evaluate: %s", est.problem)
+	}
+	return nil
 }
 
 // validateFields checks everything but the expression's meaning.
