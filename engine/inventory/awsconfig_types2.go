@@ -35,13 +35,11 @@ func cfgDBInstance(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 func cfgIAMUser(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		UserName   string   `json:"userName"`
-		UserID     string   `json:"userId"`
-		CreateDate flexTime `json:"createDate"`
-		Inline     []struct {
-			Name string `json:"policyName"`
-		} `json:"userPolicyList"`
-		Attached []struct {
+		UserName   string            `json:"userName"`
+		UserID     string            `json:"userId"`
+		CreateDate flexTime          `json:"createDate"`
+		Inline     []cfgInlinePolicy `json:"userPolicyList"`
+		Attached   []struct {
 			ARN string `json:"policyArn"`
 		} `json:"attachedManagedPolicies"`
 		Groups []string `json:"groupList"`
@@ -53,6 +51,7 @@ func cfgIAMUser(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, p := range c.Inline {
 		u.InlinePolicyNames = append(u.InlinePolicyNames, p.Name)
 	}
+	u.InlinePolicies = inlinePolicies(c.Inline)
 	for _, p := range c.Attached {
 		u.AttachedPolicyARNs = append(u.AttachedPolicyARNs, p.ARN)
 	}
@@ -158,10 +157,13 @@ func cfgKMSKey(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	k.KeyRotationEnabled = k.KeyRotationEnabled || bool(rot)
+	if err := supp(ci, "Policy", &k.Policy); err != nil {
+		return "", nil, err
+	}
 	return TypeKMSKey, k, nil
 }
 
-func cfgLambda(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Name          string   `json:"functionName"`
 		Runtime       string   `json:"runtime"`
@@ -182,6 +184,10 @@ func cfgLambda(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 		Architectures: c.Architectures, DeadLetterTargetARN: c.DLQ.TargetARN, TracingMode: c.Tracing.Mode}
 	if len(f.Architectures) == 0 {
 		f.Architectures = []string{"x86_64"}
+	}
+	// The function's resource policy, when the item carries it.
+	if err := supp(ci, "Policy", &f.Policy); err != nil {
+		return "", nil, err
 	}
 	return TypeLambdaFunction, f, nil
 }
@@ -331,17 +337,18 @@ func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		URL       string   `json:"QueueUrl"`
-		SSE       flexBool `json:"SqsManagedSseEnabled"`
-		KMSKeyID  string   `json:"KmsMasterKeyId"`
-		Redrive   string   `json:"RedrivePolicy"`
-		Retention flexInt  `json:"MessageRetentionPeriod"`
+		URL       string          `json:"QueueUrl"`
+		SSE       flexBool        `json:"SqsManagedSseEnabled"`
+		KMSKeyID  string          `json:"KmsMasterKeyId"`
+		Redrive   string          `json:"RedrivePolicy"`
+		Retention flexInt         `json:"MessageRetentionPeriod"`
+		Policy    *PolicyDocument `json:"Policy"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	q := SQSQueue{Name: ci.ResourceName, URL: c.URL, SQSManagedSSEEnabled: bool(c.SSE), KMSMasterKeyID: c.KMSKeyID,
-		MessageRetentionSeconds: int(c.Retention)}
+		MessageRetentionSeconds: int(c.Retention), Policy: c.Policy}
 	if q.Name == "" {
 		q.Name = c.URL[strings.LastIndexByte(c.URL, '/')+1:]
 	}
@@ -358,8 +365,9 @@ func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 func cfgSNS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		TopicARN string `json:"TopicArn"`
-		KMSKeyID string `json:"KmsMasterKeyId"`
+		TopicARN string          `json:"TopicArn"`
+		KMSKeyID string          `json:"KmsMasterKeyId"`
+		Policy   *PolicyDocument `json:"Policy"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
@@ -368,7 +376,7 @@ func cfgSNS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if name == "" {
 		name = c.TopicARN[strings.LastIndexByte(c.TopicARN, ':')+1:]
 	}
-	return TypeSNSTopic, SNSTopic{Name: name, KMSMasterKeyID: c.KMSKeyID}, nil
+	return TypeSNSTopic, SNSTopic{Name: name, KMSMasterKeyID: c.KMSKeyID, Policy: c.Policy}, nil
 }
 
 func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

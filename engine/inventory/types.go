@@ -211,6 +211,8 @@ type KMSKey struct {
 	KeyState           string    `json:"key_state"` // Enabled, Disabled, PendingDeletion, …
 	KeyRotationEnabled bool      `json:"key_rotation_enabled"`
 	DeletionDate       time.Time `json:"deletion_date,omitzero"`
+	// Policy is the key policy; null when the source does not say.
+	Policy *PolicyDocument `json:"policy,omitempty"`
 }
 
 // IAMAccount is the canonical attributes of aws_iam_account: the account's
@@ -250,6 +252,9 @@ type IAMUser struct {
 	AttachedPolicyARNs []string  `json:"attached_policy_arns,omitempty"`
 	InlinePolicyNames  []string  `json:"inline_policy_names,omitempty"`
 	Groups             []string  `json:"groups,omitempty"`
+	// InlinePolicies holds the inline policies' documents when the source
+	// has them (AWS Config's userPolicyList does).
+	InlinePolicies []NamedPolicy `json:"inline_policies,omitempty"`
 }
 
 // IAMAccessKey is the canonical attributes of aws_iam_access_key.

@@ -3,6 +3,8 @@ package inventory
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/fourd-dev/fourd/engine/rules/iampolicy"
 )
 
 // LambdaFunction is the canonical attributes of aws_lambda_function.
@@ -17,6 +19,9 @@ type LambdaFunction struct {
 	FunctionURLAuthType string `json:"function_url_auth_type,omitempty"`
 	DeadLetterTargetARN string `json:"dead_letter_target_arn,omitempty"`
 	TracingMode         string `json:"tracing_mode,omitempty"`
+	// Policy is the function's resource policy; null when the source does
+	// not say.
+	Policy *PolicyDocument `json:"policy,omitempty"`
 }
 
 // AutoScalingGroup is the canonical attributes of aws_autoscaling_group.
@@ -90,12 +95,16 @@ type SQSQueue struct {
 	KMSMasterKeyID          string `json:"kms_master_key_id,omitempty"`
 	DeadLetterTargetARN     string `json:"dead_letter_target_arn,omitempty"`
 	MessageRetentionSeconds int    `json:"message_retention_seconds"`
+	// Policy is the queue policy; null without one.
+	Policy *PolicyDocument `json:"policy,omitempty"`
 }
 
 // SNSTopic is the canonical attributes of aws_sns_topic.
 type SNSTopic struct {
 	Name           string `json:"name"`
 	KMSMasterKeyID string `json:"kms_master_key_id,omitempty"`
+	// Policy is the topic's access policy; null when the source does not say.
+	Policy *PolicyDocument `json:"policy,omitempty"`
 }
 
 // ConfigRecorder is the canonical attributes of aws_config_recorder.
@@ -120,21 +129,33 @@ type LogGroup struct {
 	StoredBytes     int64  `json:"stored_bytes,omitempty"`
 }
 
-// PolicyDocument is an IAM policy document, as S3 bucket policies use.
+// PolicyDocument is an IAM policy document (identity, trust or resource
+// policy) kept in AWS's own JSON form; engine/rules/iampolicy evaluates it.
 type PolicyDocument struct {
 	Version   string            `json:"Version,omitempty"`
+	ID        string            `json:"Id,omitempty"`
 	Statement []PolicyStatement `json:"Statement"`
 }
 
-// PolicyStatement is one statement of a policy document. Principal keeps
-// its raw JSON: "*" or an object such as {"AWS": [...]}.
+// PolicyStatement is one statement of a policy document. Principal,
+// NotPrincipal and Condition keep their raw JSON ("*" or an object such as
+// {"AWS": [...]}).
 type PolicyStatement struct {
-	Sid       string          `json:"Sid,omitempty"`
-	Effect    string          `json:"Effect"`
-	Principal json.RawMessage `json:"Principal,omitempty"`
-	Action    StringList      `json:"Action,omitempty"`
-	Resource  StringList      `json:"Resource,omitempty"`
-	Condition json.RawMessage `json:"Condition,omitempty"`
+	Sid          string          `json:"Sid,omitempty"`
+	Effect       string          `json:"Effect"`
+	Principal    json.RawMessage `json:"Principal,omitempty"`
+	NotPrincipal json.RawMessage `json:"NotPrincipal,omitempty"`
+	Action       StringList      `json:"Action,omitempty"`
+	NotAction    StringList      `json:"NotAction,omitempty"`
+	Resource     StringList      `json:"Resource,omitempty"`
+	NotResource  StringList      `json:"NotResource,omitempty"`
+	Condition    json.RawMessage `json:"Condition,omitempty"`
+}
+
+// NamedPolicy is an inline policy of an IAM user, group or role.
+type NamedPolicy struct {
+	Name     string          `json:"name"`
+	Document *PolicyDocument `json:"document"`
 }
 
 // StringList is a JSON string or array of strings, as IAM policies write
@@ -160,16 +181,18 @@ func (l *StringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON accepts a policy document as an object or, as Terraform and
-// AWS Config store it, a JSON string holding the object.
+// UnmarshalJSON accepts a policy document as an object or in the
+// encodings Terraform and AWS Config store it in: a JSON string holding
+// the object (once or twice encoded) or URL-encoded JSON (AWS Config's IAM
+// documents).
 func (d *PolicyDocument) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		b = []byte(s)
+	b, err := iampolicy.Unwrap(b)
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		*d = PolicyDocument{}
+		return nil
 	}
 	type plain PolicyDocument
 	var p plain
@@ -183,12 +206,13 @@ func (d *PolicyDocument) UnmarshalJSON(b []byte) error {
 	if st := bytes.TrimSpace(probe.Statement); len(st) > 0 && st[0] == '{' {
 		var one struct {
 			Version   string          `json:"Version"`
+			ID        string          `json:"Id"`
 			Statement PolicyStatement `json:"Statement"`
 		}
 		if err := json.Unmarshal(b, &one); err != nil {
 			return err
 		}
-		*d = PolicyDocument{Version: one.Version, Statement: []PolicyStatement{one.Statement}}
+		*d = PolicyDocument{Version: one.Version, ID: one.ID, Statement: []PolicyStatement{one.Statement}}
 		return nil
 	}
 	if err := json.Unmarshal(b, &p); err != nil {

@@ -1,0 +1,150 @@
+package inventory
+
+// AWS Config's IAM items carry their policy documents URL-encoded
+// (policyVersionList[].document, assumeRolePolicyDocument,
+// rolePolicyList[].policyDocument, userPolicyList[].policyDocument,
+// groupPolicyList[].policyDocument); PolicyDocument's UnmarshalJSON
+// decodes them, as it does the JSON-string policies of resource items.
+
+// cfgInlinePolicy is one entry of userPolicyList, groupPolicyList or
+// rolePolicyList.
+type cfgInlinePolicy struct {
+	Name     string          `json:"policyName"`
+	Document *PolicyDocument `json:"policyDocument"`
+}
+
+type cfgAttachedPolicy struct {
+	ARN string `json:"policyArn"`
+}
+
+func inlinePolicies(in []cfgInlinePolicy) []NamedPolicy {
+	var out []NamedPolicy
+	for _, p := range in {
+		out = append(out, NamedPolicy{Name: p.Name, Document: p.Document})
+	}
+	return out
+}
+
+func attachedARNs(in []cfgAttachedPolicy) []string {
+	var out []string
+	for _, p := range in {
+		out = append(out, p.ARN)
+	}
+	return out
+}
+
+func cfgIAMRole(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		RoleName   string              `json:"roleName"`
+		RoleID     string              `json:"roleId"`
+		Path       string              `json:"path"`
+		CreateDate flexTime            `json:"createDate"`
+		Trust      *PolicyDocument     `json:"assumeRolePolicyDocument"`
+		Inline     []cfgInlinePolicy   `json:"rolePolicyList"`
+		Attached   []cfgAttachedPolicy `json:"attachedManagedPolicies"`
+		Boundary   *struct {
+			ARN string `json:"permissionsBoundaryArn"`
+		} `json:"permissionsBoundary"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	r := IAMRole{RoleName: c.RoleName, RoleID: c.RoleID, Path: c.Path, CreateDate: c.CreateDate.t(),
+		AssumeRolePolicy: c.Trust, InlinePolicies: inlinePolicies(c.Inline), AttachedPolicyARNs: attachedARNs(c.Attached)}
+	if c.Boundary != nil {
+		r.PermissionsBoundaryARN = c.Boundary.ARN
+	}
+	return TypeIAMRole, r, nil
+}
+
+func cfgIAMPolicy(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		PolicyName       string   `json:"policyName"`
+		PolicyID         string   `json:"policyId"`
+		Path             string   `json:"path"`
+		DefaultVersionID string   `json:"defaultVersionId"`
+		AttachmentCount  *flexInt `json:"attachmentCount"`
+		Versions         []struct {
+			Document  *PolicyDocument `json:"document"`
+			VersionID string          `json:"versionId"`
+			IsDefault flexBool        `json:"isDefaultVersion"`
+		} `json:"policyVersionList"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	p := IAMPolicy{PolicyName: c.PolicyName, PolicyID: c.PolicyID, Path: c.Path, DefaultVersionID: c.DefaultVersionID}
+	if p.PolicyName == "" {
+		p.PolicyName = ci.ResourceName
+	}
+	if c.AttachmentCount != nil {
+		n := int(*c.AttachmentCount)
+		p.AttachmentCount = &n
+	}
+	for _, v := range c.Versions {
+		if bool(v.IsDefault) || v.VersionID != "" && v.VersionID == c.DefaultVersionID {
+			p.Document = v.Document
+			if p.DefaultVersionID == "" {
+				p.DefaultVersionID = v.VersionID
+			}
+			break
+		}
+	}
+	return TypeIAMPolicy, p, nil
+}
+
+func cfgIAMGroup(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		GroupName string              `json:"groupName"`
+		GroupID   string              `json:"groupId"`
+		Path      string              `json:"path"`
+		Inline    []cfgInlinePolicy   `json:"groupPolicyList"`
+		Attached  []cfgAttachedPolicy `json:"attachedManagedPolicies"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	return TypeIAMGroup, IAMGroup{GroupName: c.GroupName, GroupID: c.GroupID, Path: c.Path,
+		InlinePolicies: inlinePolicies(c.Inline), AttachedPolicyARNs: attachedARNs(c.Attached)}, nil
+}
+
+// cfgECR reads AWS::ECR::Repository, which AWS Config records with
+// CloudFormation's property names (RepositoryPolicyText as an object or a
+// JSON string).
+func cfgECR(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Name       string `json:"RepositoryName"`
+		Mutability string `json:"ImageTagMutability"`
+		Scanning   struct {
+			ScanOnPush flexBool `json:"ScanOnPush"`
+		} `json:"ImageScanningConfiguration"`
+		Policy *PolicyDocument `json:"RepositoryPolicyText"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	r := ECRRepository{RepositoryName: c.Name, ImageTagMutability: c.Mutability, ScanOnPush: bool(c.Scanning.ScanOnPush), Policy: c.Policy}
+	if r.RepositoryName == "" {
+		r.RepositoryName = ci.ResourceName
+	}
+	return TypeECRRepository, r, nil
+}
+
+// cfgSecret reads AWS::SecretsManager::Secret. AWS Config does not record
+// a secret's resource policy (AWS's own policy-validation rule fetches it
+// with GetResourcePolicy), so Policy stays null: unknown, not "none".
+func cfgSecret(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Name     string   `json:"Name"`
+		Rotation flexBool `json:"RotationEnabled"`
+		KMSKeyID string   `json:"KmsKeyId"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	s := SecretsManagerSecret{Name: c.Name, RotationEnabled: bool(c.Rotation), KMSKeyID: c.KMSKeyID}
+	if s.Name == "" {
+		s.Name = ci.ResourceName
+	}
+	return TypeSecretsManagerSecret, s, nil
+}
