@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -160,64 +159,6 @@ func allTraffic(r inventory.SGRule) bool {
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
 		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// publicPrincipal reports whether a policy principal is everyone.
-func publicPrincipal(p json.RawMessage) bool {
-	p = bytes.TrimSpace(p)
-	if len(p) == 0 {
-		return false
-	}
-	if p[0] == '"' {
-		return string(p) == `"*"`
-	}
-	var m map[string]inventory.StringList
-	if json.Unmarshal(p, &m) != nil {
-		return false
-	}
-	for _, ids := range m["AWS"] {
-		if ids == "*" {
-			return true
-		}
-	}
-	return false
-}
-
-// publicStatements returns the Sids (or indexes) of Allow statements open
-// to everyone without a condition.
-func publicStatements(d *inventory.PolicyDocument) []string {
-	if d == nil {
-		return nil
-	}
-	var out []string
-	for i, st := range d.Statement {
-		if strings.EqualFold(st.Effect, "Allow") && publicPrincipal(st.Principal) && len(bytes.TrimSpace(st.Condition)) == 0 {
-			out = append(out, statementName(st, i))
-		}
-	}
-	return out
-}
-
-func statementName(st inventory.PolicyStatement, i int) string {
-	if st.Sid != "" {
-		return st.Sid
-	}
-	return "statement " + itoa(i)
-}
-
-// deniesInsecureTransport reports whether a policy denies requests made
-// without TLS (aws:SecureTransport false).
-func deniesInsecureTransport(d *inventory.PolicyDocument) bool {
-	if d == nil {
-		return false
-	}
-	for _, st := range d.Statement {
-		if strings.EqualFold(st.Effect, "Deny") && bytes.Contains(st.Condition, []byte("aws:SecureTransport")) &&
-			bytes.Contains(bytes.ToLower(st.Condition), []byte("false")) {
 			return true
 		}
 	}

@@ -130,6 +130,11 @@ var attrTypes = map[string]func() any{
 	inventory.TypeConfigRecorder:         func() any { return new(inventory.ConfigRecorder) },
 	inventory.TypeGuardDutyDetector:      func() any { return new(inventory.GuardDutyDetector) },
 	inventory.TypeLogGroup:               func() any { return new(inventory.LogGroup) },
+	inventory.TypeIAMRole:                func() any { return new(inventory.IAMRole) },
+	inventory.TypeIAMPolicy:              func() any { return new(inventory.IAMPolicy) },
+	inventory.TypeIAMGroup:               func() any { return new(inventory.IAMGroup) },
+	inventory.TypeECRRepository:          func() any { return new(inventory.ECRRepository) },
+	inventory.TypeSecretsManagerSecret:   func() any { return new(inventory.SecretsManagerSecret) },
 }
 
 type pack struct {
@@ -142,6 +147,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	var all []Rule
 	all = append(all, securityRules()...)
 	all = append(all, securityIAMRules()...)
+	all = append(all, securityIAMPolicyRules()...)
 	all = append(all, costRules()...)
 	all = append(all, architectureRules()...)
 	all = append(all, complianceRules()...)

@@ -135,6 +135,9 @@ func TestRules_PassAndFail(t *testing.T) {
 		t.Run(r.ID, func(t *testing.T) {
 			c, ok := ruleCases[r.ID]
 			if !ok {
+				c, ok = policyRuleCases[r.ID]
+			}
+			if !ok {
 				t.Fatalf("rule %s has no test case", r.ID)
 			}
 			if v, fired := firedIDs(Evaluate(c.pass, testNow))[r.ID]; fired {
@@ -148,6 +151,11 @@ func TestRules_PassAndFail(t *testing.T) {
 				t.Errorf("violation: severity %q, evidence %s", v.Severity, v.EvidenceJSON())
 			}
 		})
+	}
+	for id := range policyRuleCases {
+		if _, ok := ruleCases[id]; ok {
+			t.Errorf("rule %s has cases in both ruleCases and policyRuleCases", id)
+		}
 	}
 	for id := range ruleCases {
 		if _, ok := ByID(id); !ok {

@@ -56,18 +56,14 @@ func securityRules() []Rule {
 		{ID: "aws-s3-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
 			Title:       "S3 bucket policy allows public access",
-			Description: "A bucket policy statement allows any principal (\"*\") without a condition, and RestrictPublicBuckets is off.",
+			Description: "A bucket policy statement allows any principal (\"*\" or a NotPrincipal) without a condition that limits who may call (aws:SourceVpce, aws:PrincipalOrgID, aws:SourceArn…), and RestrictPublicBuckets is off.",
 			Remediation: "Remove or scope the public statements (name principals, add aws:SourceVpce or aws:PrincipalOrgID conditions) and enable BlockPublicPolicy and RestrictPublicBuckets.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
 				if b.PublicAccessBlock != nil && b.PublicAccessBlock.RestrictPublicBuckets {
 					return pass
 				}
-				st := publicStatements(b.Policy)
-				if len(st) == 0 {
-					return pass
-				}
-				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_statements": st}), s, critical)
+				return publicPolicyResult(s, b.Policy, "bucket", b.Bucket)
 			}},
 		{ID: "aws-s3-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-1.4:2.1.1"},
@@ -85,7 +81,8 @@ func securityRules() []Rule {
 			Remediation: "Add a Deny statement for all principals and s3:* with the condition {\"Bool\": {\"aws:SecureTransport\": \"false\"}}.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return failIf(!deniesInsecureTransport(b.Policy), map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil})
+				denies := policyOf(b.Policy).DeniesInsecureTransport("s3:GetObject", s3ObjectsARN(s, b.Bucket))
+				return failIf(!denies, map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil})
 			}},
 		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0:5.2"),
 		sgPortRule("aws-ec2-002", "RDP (3389)", 3389, true, false, high, "CIS-AWS-3.0:5.2"),

@@ -74,16 +74,11 @@ func securityIAMRules() []Rule {
 		{ID: "aws-iam-006", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser},
 			Compliance:  []string{"CIS-AWS-3.0:1.16"},
 			Title:       "IAM user has full administrator privileges attached",
-			Description: "The AdministratorAccess policy (\"*\" on \"*\") is attached directly to the user.",
-			Remediation: "Detach AdministratorAccess; grant least-privilege permissions through groups or roles assumed with MFA.",
+			Description: "The AdministratorAccess policy (\"*\" on \"*\") is attached directly to the user, or one of the user's inline policies allows \"*\" on \"*\".",
+			Remediation: "Detach AdministratorAccess and remove the inline grant; give least-privilege permissions through groups or roles assumed with MFA.",
 			Check: func(s *Subject) Result {
 				u := get[inv.IAMUser](s)
-				for _, p := range u.AttachedPolicyARNs {
-					if strings.HasSuffix(p, ":policy/AdministratorAccess") {
-						return fail(map[string]any{"user_name": u.UserName, "policy_arn": p})
-					}
-				}
-				return pass
+				return fullAdminResult("user_name", u.UserName, u.AttachedPolicyARNs, u.InlinePolicies)
 			}},
 		{ID: "aws-iam-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0:1.7"},

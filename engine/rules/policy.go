@@ -1,0 +1,110 @@
+package rules
+
+import (
+	"encoding/json"
+	"strings"
+
+	inv "github.com/fourd-dev/fourd/engine/inventory"
+	"github.com/fourd-dev/fourd/engine/rules/iampolicy"
+)
+
+// adminPolicySuffix ends the ARN of AWS's managed AdministratorAccess
+// policy ("*" on "*") in every partition.
+const adminPolicySuffix = ":iam::aws:policy/AdministratorAccess"
+
+// policyOf hands a canonical policy document to the evaluator; nil when
+// there is none or it does not parse (the check then has nothing to judge).
+func policyOf(d *inv.PolicyDocument) *iampolicy.Document {
+	if d == nil {
+		return nil
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil
+	}
+	p, err := iampolicy.Parse(b)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// inlinePolicy merges a principal's inline policies into one document:
+// permissions are their union, and a Deny in one overrides an Allow in
+// another. Statements are renamed "<policy>/<Sid or index>" so evidence
+// says which policy holds them. It returns nil when there are no documents.
+func inlinePolicy(ps []inv.NamedPolicy) *iampolicy.Document {
+	var merged *iampolicy.Document
+	for _, p := range ps {
+		d := policyOf(p.Document)
+		if d == nil {
+			continue
+		}
+		if merged == nil {
+			merged = &iampolicy.Document{}
+		}
+		for i, st := range d.Statements {
+			st.Sid = p.Name + "/" + d.Name(i)
+			merged.Statements = append(merged.Statements, st)
+		}
+	}
+	return merged
+}
+
+// adminAttached returns the AdministratorAccess ARN among attached
+// policies, "" when it is not attached.
+func adminAttached(arns []string) string {
+	for _, a := range arns {
+		if strings.HasSuffix(a, adminPolicySuffix) {
+			return a
+		}
+	}
+	return ""
+}
+
+// fullAdminResult fails when an IAM principal holds "*" on "*": through
+// AWS's AdministratorAccess or through its inline policies.
+func fullAdminResult(kind, name string, attached []string, inline []inv.NamedPolicy) Result {
+	if a := adminAttached(attached); a != "" {
+		return fail(map[string]any{kind: name, "policy_arn": a})
+	}
+	if d := inlinePolicy(inline); d != nil {
+		if st, ok := d.FullAdmin(); ok {
+			return fail(map[string]any{kind: name, "inline_statement": st})
+		}
+	}
+	return pass
+}
+
+// escalationResult fails when a document allows a privilege escalation.
+func escalationResult(d *iampolicy.Document, evidence map[string]any) Result {
+	if d == nil {
+		return pass
+	}
+	paths := d.PrivilegeEscalations()
+	if len(paths) == 0 {
+		return pass
+	}
+	evidence["escalation_paths"] = paths
+	return fail(evidence)
+}
+
+// s3ObjectsARN is the ARN pattern of every object of a bucket, the
+// resource a bucket-wide deny must cover.
+func s3ObjectsARN(s *Subject, bucket string) string {
+	arn := s.Resource.NativeID
+	if !strings.HasPrefix(arn, "arn:") || !strings.Contains(arn, ":s3:::") {
+		arn = "arn:aws:s3:::" + bucket
+	}
+	return arn + "/*"
+}
+
+// publicPolicyResult fails when a resource policy shares the resource with
+// everyone; the evidence names the statements.
+func publicPolicyResult(s *Subject, d *inv.PolicyDocument, key, name string) Result {
+	st := policyOf(d).PublicStatements()
+	if len(st) == 0 {
+		return pass
+	}
+	return escalateIfSensitive(fail(map[string]any{key: name, "public_statements": st}), s, critical)
+}
