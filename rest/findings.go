@@ -13,7 +13,16 @@ var findingFilterParams = []string{"severity", "dimension", "status", "resource_
 // findingListParams are the parameters of the findings list.
 var findingListParams = params(pageParams, findingFilterParams)
 
-func (q query) findingFilter() (engine.FindingFilter, error) {
+// findingFilter parses the filters of the findings list and summary. An
+// empty value counts as absent, except severity= (empty), which is 422
+// invalid_severity_filter like any value outside the five: a severity
+// filter that lost its value must not widen the list to every severity.
+func (q query) findingFilter(r *http.Request) (engine.FindingFilter, error) {
+	if vs := r.URL.Query()["severity"]; len(vs) == 1 && vs[0] == "" {
+		if _, err := engine.ParseSeverity(""); err != nil {
+			return engine.FindingFilter{}, err
+		}
+	}
 	return engine.FindingFilterInput{
 		AuditID: q["audit_id"], Severity: q["severity"], Dimension: q["dimension"], Status: q["status"],
 		ResourceID: q["resource_id"], RuleID: q["rule_id"], ResourceType: q["resource_type"],
@@ -27,7 +36,7 @@ func (a *api) listFindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f, err := q.findingFilter()
+	f, err := q.findingFilter(r)
 	if err != nil {
 		return err
 	}
@@ -53,7 +62,7 @@ func (a *api) summarizeFindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f, err := q.findingFilter()
+	f, err := q.findingFilter(r)
 	if err != nil {
 		return err
 	}
