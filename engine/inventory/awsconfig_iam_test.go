@@ -206,3 +206,37 @@ func TestPolicyDocument_KeepsNegations(t *testing.T) {
 		}
 	}
 }
+
+// TestAWSConfig_S3BucketPolicy reads supplementaryConfiguration.BucketPolicy
+// .policyText in both encodings: history-s3-bucket.json (the whole
+// supplementary value a JSON string, policyText a string inside it) and
+// create-s3-bucket.json (an object whose policyText is null: no policy).
+// The object form with a policy string follows the same item with a
+// policy added.
+func TestAWSConfig_S3BucketPolicy(t *testing.T) {
+	h := attrsOf[S3Bucket](t, decodeConfigFile(t, "history-s3-bucket.json"))
+	if h.Policy == nil || len(h.Policy.Statement) != 1 || h.Policy.Statement[0].Sid != "Statement1" ||
+		string(h.Policy.Statement[0].Principal) != `{"AWS":"arn:aws:iam::123456789123:root"}` {
+		t.Errorf("history policy: %+v", h.Policy)
+	}
+	c := attrsOf[S3Bucket](t, decodeConfigFile(t, "create-s3-bucket.json"))
+	if c.Policy != nil {
+		t.Errorf("policyText null decoded as %+v", c.Policy)
+	}
+	b, err := os.ReadFile("testdata/awsconfig/create-s3-bucket.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPolicy := strings.Replace(string(b), `"policyText": null`,
+		`"policyText": "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Sid\":\"Public\",\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::EXAMPLE-BUCKET/*\"}]}"`, 1)
+	if withPolicy == string(b) {
+		t.Fatal("fixture has no null policyText to replace")
+	}
+	r, err := NewAWSConfigDecoder(strings.NewReader(withPolicy)).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := attrsOf[S3Bucket](t, r).Policy; p == nil || p.Statement[0].Sid != "Public" || string(p.Statement[0].Principal) != `"*"` {
+		t.Errorf("object policy: %+v", p)
+	}
+}
