@@ -102,6 +102,7 @@ def user(name, uid, inline=(), groups=()):
 
 ADMIN = "arn:aws:iam::aws:policy/AdministratorAccess"
 ROOT = f"arn:aws:iam::{ACCOUNT}:root"
+GHA = f"arn:aws:iam::{ACCOUNT}:oidc-provider/token.actions.githubusercontent.com"
 ec2_trust = doc(stmt("Allow", "sts:AssumeRole", principal={"Service": "ec2.amazonaws.com"}))
 read_s3 = doc(stmt("Allow", ["s3:GetObject", "s3:ListBucket"], ["arn:aws:s3:::app-data", "arn:aws:s3:::app-data/*"]))
 
@@ -170,6 +171,14 @@ items = [
                                                        condition={"StringEquals": {"aws:PrincipalOrgID": "o-a1b2c3d4e5"}})),
          attached=["arn:aws:iam::aws:policy/ReadOnlyAccess"]),
     role("app-ec2", "AROAAAAAAAAAAAAAAAAA6", ec2_trust, inline=[("read-app-data", read_s3)]),
+    # GitHub Actions OIDC: any repository, and the documented pinned twin.
+    role("gha-deploy-any", "AROAAAAAAAAAAAAAAAAA7", doc(stmt("Allow", "sts:AssumeRoleWithWebIdentity", principal={"Federated": GHA},
+                                                           condition={"StringEquals": {"token.actions.githubusercontent.com:aud": "sts.amazonaws.com"}})),
+         inline=[("read-app-data", read_s3)]),
+    role("gha-deploy", "AROAAAAAAAAAAAAAAAAA8", doc(stmt("Allow", "sts:AssumeRoleWithWebIdentity", principal={"Federated": GHA},
+                                                       condition={"StringEquals": {"token.actions.githubusercontent.com:aud": "sts.amazonaws.com"},
+                                                                  "StringLike": {"token.actions.githubusercontent.com:sub": "repo:acme/app:ref:refs/heads/main"}})),
+         inline=[("read-app-data", read_s3)]),
     # Groups: AdministratorAccess attached, an inline escalation, a clean twin.
     group("admins", "AGPAAAAAAAAAAAAAAAAA1", attached=[ADMIN]),
     group("developers", "AGPAAAAAAAAAAAAAAAAA2",

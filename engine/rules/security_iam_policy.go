@@ -62,6 +62,15 @@ func securityIAMPolicyRules() []Rule {
 				accts := policyOf(r.AssumeRolePolicy).ExternalTrust(s.Resource.Account)
 				return failIf(len(accts) > 0, map[string]any{"role_name": r.RoleName, "external_accounts": accts})
 			}},
+		{ID: "aws-iam-018", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMRole},
+			Title:       "IAM role trusts an OIDC provider without pinning the subject",
+			Description: "The trust policy lets tokens of a web identity provider (GitHub Actions, an EKS cluster…) assume the role with no condition on the token's sub claim narrower than \"repo:*\" or \"system:serviceaccount:*\": any repository on GitHub, or any service account of the cluster, can take the role.",
+			Remediation: "Add a StringEquals/StringLike condition on <provider>:sub naming the repository and branch (repo:ORG/REPO:ref:refs/heads/main) or the namespace and service account.",
+			Check: func(s *Subject) Result {
+				r := get[inv.IAMRole](s)
+				p := policyOf(r.AssumeRolePolicy).OpenWebIdentity()
+				return failIf(len(p) > 0, map[string]any{"role_name": r.RoleName, "oidc_providers": p})
+			}},
 		{ID: "aws-iam-017", Dimension: security, Severity: high, ResourceTypes: principals,
 			Title:       "IAM policy allows privilege escalation",
 			Description: "On every resource, the permissions allow a known escalation path (iam:PassRole with ec2:RunInstances or lambda:CreateFunction, iam:CreatePolicyVersion, iam:AttachUserPolicy, iam:PutRolePolicy, …): whoever holds them can make themselves administrator.",

@@ -39,6 +39,8 @@ var policyRuleCases = map[string]struct{ pass, fail engine.Resource }{
 		mk(inv.TypeIAMRole, `{"role_name":"r","assume_role_policy":{"Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"sts:AssumeRole"}]}}`)},
 	"aws-iam-016": {mk(inv.TypeIAMRole, `{"role_name":"r","assume_role_policy":{"Statement":[{"Effect":"Allow","Principal":{"AWS":"999988887777"},"Action":"sts:AssumeRole","Condition":{"StringEquals":{"sts:ExternalId":"x1"}}}]}}`),
 		mk(inv.TypeIAMRole, `{"role_name":"r","assume_role_policy":{"Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::999988887777:root"},"Action":"sts:AssumeRole"}]}}`)},
+	"aws-iam-018": {mk(inv.TypeIAMRole, `{"role_name":"r","assume_role_policy":{"Statement":[{"Effect":"Allow","Principal":{"Federated":"arn:aws:iam::111122223333:oidc-provider/token.actions.githubusercontent.com"},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringLike":{"token.actions.githubusercontent.com:sub":"repo:acme/app:ref:refs/heads/main"}}}]}}`),
+		mk(inv.TypeIAMRole, `{"role_name":"r","assume_role_policy":{"Statement":[{"Effect":"Allow","Principal":{"Federated":"arn:aws:iam::111122223333:oidc-provider/token.actions.githubusercontent.com"},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringEquals":{"token.actions.githubusercontent.com:aud":"sts.amazonaws.com"}}}]}}`)},
 	"aws-iam-017": {mk(inv.TypeIAMPolicy, `{"policy_name":"p","document":`+readDoc+`}`),
 		mk(inv.TypeIAMPolicy, `{"policy_name":"p","document":`+passRunDoc+`}`)},
 	"aws-kms-003": {mk(inv.TypeKMSKey, `{"key_id":"k","policy":`+allowAll(`{"AWS":"arn:aws:iam::111122223333:root"}`)+`}`),
@@ -137,7 +139,7 @@ func decodeAWSConfig(t *testing.T, path string) []engine.Resource {
 }
 
 // policyRules are the ids of the rules that read policy documents.
-var policyRules = []string{"aws-iam-006", "aws-iam-012", "aws-iam-013", "aws-iam-014", "aws-iam-015", "aws-iam-016", "aws-iam-017",
+var policyRules = []string{"aws-iam-006", "aws-iam-012", "aws-iam-013", "aws-iam-014", "aws-iam-015", "aws-iam-016", "aws-iam-017", "aws-iam-018",
 	"aws-kms-003", "aws-sqs-003", "aws-sns-002", "aws-lambda-005", "aws-ecr-001", "aws-secretsmanager-001", "aws-s3-003"}
 
 // policyFindings evaluates resources and returns, per resource name, the
@@ -189,6 +191,7 @@ func TestPolicyRules_IAMSample(t *testing.T) {
 		"legacy-admin":                         {"aws-iam-013"},
 		"open-role":                            {"aws-iam-015"},
 		"vendor-audit":                         {"aws-iam-016"},
+		"gha-deploy-any":                       {"aws-iam-018"},
 		"admins":                               {"aws-iam-014"},
 		"developers":                           {"aws-iam-017"},
 		"ci-bot":                               {"aws-iam-006"},
@@ -202,7 +205,7 @@ func TestPolicyRules_IAMSample(t *testing.T) {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 	for name := range got {
-		if strings.Contains(name, "ReadAppData") || name == "app-ec2" || name == "orders" {
+		if strings.Contains(name, "ReadAppData") || name == "app-ec2" || name == "orders" || name == "gha-deploy" {
 			t.Errorf("clean twin %s has findings", name)
 		}
 	}

@@ -1,6 +1,9 @@
 package iampolicy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // FullAdmin reports whether the document grants every action on every
 // resource ("*" on "*", CIS AWS Foundations 1.16): an Allow statement
@@ -238,4 +241,65 @@ func (d *Document) DeniesInsecureTransport(action, resource string) bool {
 	dec, i := d.Decide(Request{Action: action, Resource: resource,
 		Context: map[string][]string{"aws:SecureTransport": {"false"}}})
 	return dec == ExplicitDeny && d.Statements[i].publicPrincipal()
+}
+
+// OpenWebIdentity returns the OIDC providers a trust policy lets assume
+// the role (sts:AssumeRoleWithWebIdentity) without pinning the token's
+// subject: no positive condition on "<provider>:sub" whose values name
+// something narrower than a bare prefix ("repo:*" for GitHub Actions,
+// "system:serviceaccount:*" for EKS). Without one, every GitHub
+// repository, or every service account of the cluster, can take the role
+// (https://docs.github.com/en/actions/security-for-github-actions/security-hardening-your-deployments/configuring-openid-connect-in-amazon-web-services
+// and the IAM guide's "Configuring a role for GitHub OIDC identity provider").
+func (d *Document) OpenWebIdentity() []string {
+	if d == nil {
+		return nil
+	}
+	var out []string
+	for i := range d.Statements {
+		s := &d.Statements[i]
+		if s.Effect != Allow || s.Principal == nil || !s.coversAction("sts:AssumeRoleWithWebIdentity") {
+			continue
+		}
+		for _, f := range s.Principal.Federated {
+			j := strings.Index(f, ":oidc-provider/")
+			if j < 0 {
+				continue
+			}
+			host := f[j+len(":oidc-provider/"):]
+			if !pinsSubject(s, host) && !slices.Contains(out, host) {
+				out = append(out, host)
+			}
+		}
+	}
+	return out
+}
+
+// broadSubjects are subject prefixes that, followed only by wildcards,
+// admit every identity of the provider.
+var broadSubjects = []string{"", "repo:", "system:serviceaccount:"}
+
+func pinsSubject(s *Statement, host string) bool {
+	key := strings.ToLower(host + ":sub")
+	for op, kv := range s.Condition {
+		o := parseOperator(op)
+		if o.negated() || o.ifExists || o.base == "null" || o.set == "allvalues" {
+			continue
+		}
+		for k, vals := range kv {
+			if strings.ToLower(k) != key || len(vals) == 0 {
+				continue
+			}
+			narrow := true
+			for _, v := range vals {
+				if slices.Contains(broadSubjects, strings.TrimRight(v, "*?")) {
+					narrow = false
+				}
+			}
+			if narrow {
+				return true
+			}
+		}
+	}
+	return false
 }

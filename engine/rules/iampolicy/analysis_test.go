@@ -189,3 +189,33 @@ func TestDeniesInsecureTransport(t *testing.T) {
 		t.Error("an Allow over TLS is not a deny of HTTP")
 	}
 }
+
+func TestOpenWebIdentity(t *testing.T) {
+	const gh = `"Principal":{"Federated":"arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com"},"Action":"sts:AssumeRoleWithWebIdentity"`
+	tests := []struct {
+		name string
+		doc  string
+		want []string
+	}{
+		// GitHub's documented trust policy: aud and a repository's sub.
+		{"pinned to a repository", `{"Statement":[{"Effect":"Allow",` + gh + `,"Condition":{"StringEquals":{"token.actions.githubusercontent.com:aud":"sts.amazonaws.com"},
+			"StringLike":{"token.actions.githubusercontent.com:sub":"repo:octo-org/octo-repo:*"}}}]}`, nil},
+		{"audience only", `{"Statement":[{"Effect":"Allow",` + gh + `,"Condition":{"StringEquals":{"token.actions.githubusercontent.com:aud":"sts.amazonaws.com"}}}]}`,
+			[]string{"token.actions.githubusercontent.com"}},
+		{"any repository", `{"Statement":[{"Effect":"Allow",` + gh + `,"Condition":{"StringLike":{"token.actions.githubusercontent.com:sub":"repo:*"}}}]}`,
+			[]string{"token.actions.githubusercontent.com"}},
+		{"EKS service account pinned", `{"Statement":[{"Effect":"Allow","Principal":{"Federated":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.eu-west-1.amazonaws.com/id/ABC"},
+			"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringEquals":{"oidc.eks.eu-west-1.amazonaws.com/id/ABC:sub":"system:serviceaccount:app:api"}}}]}`, nil},
+		{"EKS any service account", `{"Statement":[{"Effect":"Allow","Principal":{"Federated":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.eu-west-1.amazonaws.com/id/ABC"},
+			"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringLike":{"oidc.eks.eu-west-1.amazonaws.com/id/ABC:sub":"system:serviceaccount:*"}}}]}`,
+			[]string{"oidc.eks.eu-west-1.amazonaws.com/id/ABC"}},
+		{"SAML is not OIDC", `{"Statement":[{"Effect":"Allow","Principal":{"Federated":"arn:aws:iam::123456789012:saml-provider/okta"},"Action":"sts:AssumeRoleWithSAML"}]}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, mustParse(t, tt.doc).OpenWebIdentity()); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
