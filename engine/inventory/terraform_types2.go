@@ -157,6 +157,7 @@ func tfKMSKey(attrs []byte, c *tfCommon) (any, error) {
 		Usage    string `json:"key_usage"`
 		Enabled  *bool  `json:"is_enabled"`
 		Rotation bool   `json:"enable_key_rotation"`
+		Policy   string `json:"policy"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
@@ -165,6 +166,10 @@ func tfKMSKey(attrs []byte, c *tfCommon) (any, error) {
 		KeyState: "Enabled", KeyRotationEnabled: t.Rotation}
 	if t.Enabled != nil && !*t.Enabled {
 		k.KeyState = "Disabled"
+	}
+	var err error
+	if k.Policy, err = tfPolicy(t.Policy); err != nil {
+		return nil, err
 	}
 	return k, nil
 }

@@ -210,3 +210,36 @@ func TestPolicyRules_IAMSample(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyRules_Terraform: the same rules judge policies read from a
+// Terraform state (JSON-string policy attributes).
+func TestPolicyRules_Terraform(t *testing.T) {
+	const state = `{"version":4,"resources":[
+	 {"mode":"managed","type":"aws_iam_role","name":"ci","instances":[{"attributes":{"arn":"arn:aws:iam::111122223333:role/ci","id":"ci","name":"ci",
+	   "assume_role_policy":"{\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"*\"},\"Action\":\"sts:AssumeRole\"}]}",
+	   "inline_policy":[{"name":"deploy","policy":"{\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"*\",\"Resource\":\"*\"}]}"}]}}]},
+	 {"mode":"managed","type":"aws_iam_policy","name":"p","instances":[{"attributes":{"arn":"arn:aws:iam::111122223333:policy/launch","id":"launch","name":"launch",
+	   "policy":"{\"Statement\":[{\"Effect\":\"Allow\",\"Action\":[\"iam:PassRole\",\"ec2:RunInstances\"],\"Resource\":\"*\"}]}"}}]},
+	 {"mode":"managed","type":"aws_kms_key","name":"k","instances":[{"attributes":{"arn":"arn:aws:kms:eu-west-1:111122223333:key/k1","id":"k1","key_id":"k1","enable_key_rotation":true,
+	   "policy":"{\"Statement\":[{\"Sid\":\"Root\",\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"arn:aws:iam::111122223333:root\"},\"Action\":\"kms:*\",\"Resource\":\"*\"}]}"}}]}
+	]}`
+	d, _, err := inv.Open(strings.NewReader(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res []engine.Resource
+	for {
+		r, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		res = append(res, r)
+	}
+	want := map[string][]string{"ci": {"aws-iam-013", "aws-iam-015"}, "launch": {"aws-iam-017"}}
+	if diff := cmp.Diff(want, policyFindings(res)); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
