@@ -185,7 +185,10 @@ func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if len(f.Architectures) == 0 {
 		f.Architectures = []string{"x86_64"}
 	}
-	// The function's resource policy, when the item carries it.
+	// The function's resource policy when the item carries one as
+	// supplementaryConfiguration.Policy. AWS's published schema lists only
+	// Concurrency among Lambda's queryable supplementary values, so absent
+	// means unknown, not "no policy".
 	if err := supp(ci, "Policy", &f.Policy); err != nil {
 		return "", nil, err
 	}
