@@ -11,6 +11,10 @@ type ReportRenderer interface {
 	// RenderPDF writes the document as a PDF; validation_failed as
 	// RenderJSON.
 	RenderPDF(w io.Writer, doc ReportDocument) error
+	// RenderHTML writes the document as one self-contained HTML page
+	// (inline styles and SVG charts, a filterable table, no external
+	// request); validation_failed as RenderJSON.
+	RenderHTML(w io.Writer, doc ReportDocument) error
 	// NewRemediationWriter starts a remediation plan whose header and
 	// summary are in doc (its groups are ignored) and whose groups follow
 	// one by one, written to both formats at once so that memory holds one

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -189,11 +191,15 @@ type ReportDownload struct {
 	ETag string
 }
 
-// reportFormats maps download formats to their media types.
-var reportFormats = map[string]string{"json": "application/json", "pdf": "application/pdf"}
+// reportFormats maps download formats to their media types. json and pdf
+// are stored when the report is generated; html is rendered from the
+// stored JSON document when it is downloaded (a report is immutable, so
+// the page is too).
+var reportFormats = map[string]string{"json": "application/json", "pdf": "application/pdf",
+	"html": "text/html; charset=utf-8"}
 
 // DownloadReport returns a ready report's content. validation_failed for a
-// format other than json or pdf; not_found for a missing or foreign report;
+// format other than json, pdf or html; not_found for a missing or foreign report;
 // conflict while the report is pending, or when it failed (the message
 // says why).
 func (s *Service) DownloadReport(ctx context.Context, p Principal, id, format string) (ReportDownload, error) {
@@ -202,7 +208,7 @@ func (s *Service) DownloadReport(ctx context.Context, p Principal, id, format st
 	}
 	ctype, ok := reportFormats[format]
 	if !ok {
-		return ReportDownload{}, FieldErrorf("format", "format must be json or pdf; got %s", quote(format))
+		return ReportDownload{}, FieldErrorf("format", "format must be json, pdf or html; got %s", quote(format))
 	}
 	r, err := s.GetReport(ctx, p, id)
 	if err != nil {
@@ -220,11 +226,36 @@ func (s *Service) DownloadReport(ctx context.Context, p Principal, id, format st
 	case ReportFailed:
 		return ReportDownload{}, Errorf(CodeConflict, "report %s failed: %s", id, r.Error)
 	}
-	b, err := jobs.ReportContent(ctx, p.TenantID, id, format)
+	stored := format
+	if format == "html" {
+		stored = "json"
+	}
+	b, err := jobs.ReportContent(ctx, p.TenantID, id, stored)
 	if err != nil {
 		return ReportDownload{}, err
+	}
+	if format == "html" {
+		if b, err = s.reportHTML(b); err != nil {
+			return ReportDownload{}, err
+		}
 	}
 	sum := sha256.Sum256(b)
 	return ReportDownload{Content: b, ContentType: ctype, ETag: `"` + hex.EncodeToString(sum[:]) + `"`,
 		Filename: "fourd-" + string(r.Kind) + "-" + r.AuditID + "-" + r.ID + "." + format}, nil
+}
+
+// reportHTML renders a stored JSON document as HTML.
+func (s *Service) reportHTML(stored []byte) ([]byte, error) {
+	if s.cfg.Reporting.Renderer == nil {
+		return nil, Errorf(CodeUnavailable, "reports are not configured on this server")
+	}
+	var doc ReportDocument
+	if err := json.Unmarshal(stored, &doc); err != nil {
+		return nil, fmt.Errorf("decoding the stored report document: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := s.cfg.Reporting.Renderer.RenderHTML(&buf, doc); err != nil {
+		return nil, fmt.Errorf("rendering the report as HTML: %w", err)
+	}
+	return buf.Bytes(), nil
 }

@@ -140,6 +140,16 @@ func TestGenerateReport(t *testing.T) {
 	if st := e.rest(t, deref(got.JSON), e.tokA, &doc); st != http.StatusOK || doc.Header.ReportID != created.ID || doc.Header.Kind != "executive_summary" {
 		t.Errorf("GET %s: status %d, header %+v", deref(got.JSON), st, doc.Header)
 	}
+	// HTML is a format too: rendered from the same document on download.
+	qh := `query($id: ID!) { report(id: $id) { html: downloadUrl(format: HTML) } }`
+	var h struct{ Report struct{ HTML *string } }
+	b, err := json.Marshal(data[map[string]any](t, e.gql(t, e.tokA, qh, map[string]any{"id": created.ID})))
+	if err == nil {
+		err = json.Unmarshal(b, &h)
+	}
+	if want := "/v1/reports/" + created.ID + "/download?format=html"; err != nil || deref(h.Report.HTML) != want {
+		t.Errorf("downloadUrl(format: HTML) = %q (%v); want %q", deref(h.Report.HTML), err, want)
+	}
 }
 
 func TestGenerateReportErrors(t *testing.T) {

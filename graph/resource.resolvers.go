@@ -24,13 +24,8 @@ func (r *queryResolver) Resource(ctx context.Context, id string) (*engine.Resour
 }
 
 // Tags returns the resource's tags sorted by key.
-func (r *resourceResolver) Tags(ctx context.Context, obj *engine.Resource) ([]model.Tag, error) {
-	tags := obj.Tags.Sorted()
-	out := make([]model.Tag, 0, len(tags))
-	for _, t := range tags {
-		out = append(out, model.Tag{Key: t.Key, Value: t.Value})
-	}
-	return out, nil
+func (r *resourceResolver) Tags(ctx context.Context, obj *engine.Resource) ([]engine.Tag, error) {
+	return obj.Tags.Sorted(), nil
 }
 
 // Findings lists the findings on the resource.

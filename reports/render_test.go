@@ -102,6 +102,7 @@ func TestRenderBadInput(t *testing.T) {
 			for name, render := range map[string]func() error{
 				"json": func() error { return RenderJSON(&bytes.Buffer{}, tc.doc) },
 				"pdf":  func() error { return RenderPDF(&bytes.Buffer{}, tc.doc) },
+				"html": func() error { return RenderHTML(&bytes.Buffer{}, tc.doc) },
 			} {
 				if got := engine.ErrorCode(render()); got != engine.CodeValidationFailed {
 					t.Errorf("%s: error code %q, want validation_failed", name, got)

@@ -34,7 +34,10 @@ func (a *api) generateReport(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// downloadReport serves GET /v1/reports/{id}/download?format=pdf|json: the
+// reportHTMLPolicy is the Content-Security-Policy of an HTML report.
+const reportHTMLPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; sandbox allow-scripts"
+
+// downloadReport serves GET /v1/reports/{id}/download?format=pdf|json|html: the
 // stored content as an attachment, 304 when If-None-Match names its ETag
 // (a ready report never changes), 409 while the report is not ready.
 func (a *api) downloadReport(w http.ResponseWriter, r *http.Request) error {
@@ -58,6 +61,13 @@ func (a *api) downloadReport(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	h.Set("Content-Type", d.ContentType)
+	if format == "html" {
+		// The page is the tenant's data in markup: it may run only its own
+		// inline style and filter script, load nothing, and is sandboxed
+		// when a browser opens it from this origin.
+		h.Set("Content-Security-Policy", reportHTMLPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+	}
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
 	h.Set("Content-Length", strconv.Itoa(len(d.Content)))
 	w.WriteHeader(http.StatusOK)

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -134,9 +135,33 @@ func TestReportErrors(t *testing.T) {
 		{"ready json", http.MethodGet, download, e.tokA, "", http.StatusOK, ""},
 		{"ready, another tenant", http.MethodGet, download + "?format=pdf", e.tokB, "", http.StatusNotFound, engine.CodeNotFound},
 		{"ready, unknown format", http.MethodGet, download + "?format=xlsx", e.tokA, "", http.StatusUnprocessableEntity, engine.CodeValidationFailed},
+		{"ready html, another tenant", http.MethodGet, download + "?format=html", e.tokB, "", http.StatusNotFound, engine.CodeNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) { check(t, c) })
 	}
+	t.Run("ready html", func(t *testing.T) {
+		r := e.get(t, download+"?format=html", e.tokA)
+		if r.status != http.StatusOK {
+			t.Fatalf("GET %s?format=html: %d %s", download, r.status, r.body)
+		}
+		h := r.header
+		if ct := h.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("Content-Type %q", ct)
+		}
+		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "sandbox") {
+			t.Errorf("Content-Security-Policy %q; want default-src 'none' and a sandbox", csp)
+		}
+		if cd := h.Get("Content-Disposition"); !strings.HasSuffix(cd, `.html"`) && !strings.HasSuffix(cd, ".html") {
+			t.Errorf("Content-Disposition %q", cd)
+		}
+		if !bytes.Contains(r.body, []byte("<h1>Executive summary</h1>")) || !bytes.Contains(r.body, []byte(rep.AuditID)) {
+			t.Errorf("the page does not describe the report's audit:\n%.600s", r.body)
+		}
+		again := e.get(t, download+"?format=html", e.tokA)
+		if again.header.Get("ETag") != h.Get("ETag") || !bytes.Equal(again.body, r.body) {
+			t.Error("a second download of the same ready report differs")
+		}
+	})
 }
 
 // unvalidated sends a request without checking the response against

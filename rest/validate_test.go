@@ -35,6 +35,8 @@ type specRouter struct {
 }
 
 var loadSpec = sync.OnceValues(func() (*specRouter, error) {
+	// HTML reports are text: their body is checked as a string.
+	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 	doc, err := openapi3.NewLoader().LoadFromData(openAPIJSON)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ import (
 // region    ************************** generated!.gotpl **************************
 
 type ResourceResolver interface {
-	Tags(ctx context.Context, obj *engine.Resource) ([]model.Tag, error)
+	Tags(ctx context.Context, obj *engine.Resource) ([]engine.Tag, error)
 
 	Findings(ctx context.Context, obj *engine.Resource, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) (*model.FindingConnection, error)
 }
@@ -252,8 +252,8 @@ func (ec *executionContext) _Resource_tags(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Resource().Tags(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Tag) graphql.Marshaler {
-			return ec.marshalNTag2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐTagᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Tag) graphql.Marshaler {
+			return ec.marshalNTag2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐTagᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -559,7 +559,7 @@ func (ec *executionContext) fieldContext_ResourceEdge_node(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Tag_key(ctx context.Context, field graphql.CollectedField, obj *model.Tag) (ret graphql.Marshaler) {
+func (ec *executionContext) _Tag_key(ctx context.Context, field graphql.CollectedField, obj *engine.Tag) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -582,7 +582,7 @@ func (ec *executionContext) fieldContext_Tag_key(_ context.Context, field graphq
 	return graphql.NewScalarFieldContext("Tag", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Tag_value(ctx context.Context, field graphql.CollectedField, obj *model.Tag) (ret graphql.Marshaler) {
+func (ec *executionContext) _Tag_value(ctx context.Context, field graphql.CollectedField, obj *engine.Tag) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -925,7 +925,7 @@ func (ec *executionContext) _ResourceEdge(ctx context.Context, sel ast.Selection
 
 var tagImplementors = []string{"Tag"}
 
-func (ec *executionContext) _Tag(ctx context.Context, sel ast.SelectionSet, obj *model.Tag) graphql.Marshaler {
+func (ec *executionContext) _Tag(ctx context.Context, sel ast.SelectionSet, obj *engine.Tag) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, tagImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -1020,15 +1020,15 @@ func (ec *executionContext) marshalNResourceEdge2ᚕgithubᚗcomᚋfourdᚑdev�
 	return ret
 }
 
-func (ec *executionContext) marshalNTag2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐTag(ctx context.Context, sel ast.SelectionSet, v model.Tag) graphql.Marshaler {
+func (ec *executionContext) marshalNTag2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐTag(ctx context.Context, sel ast.SelectionSet, v engine.Tag) graphql.Marshaler {
 	return ec._Tag(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTag2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐTagᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Tag) graphql.Marshaler {
+func (ec *executionContext) marshalNTag2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐTagᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Tag) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTag2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐTag(ctx, sel, v[i])
+		return ec.marshalNTag2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐTag(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -1936,7 +1936,7 @@ enum ReportStatus {
   FAILED
 }
 
-"A generated deliverable, downloadable as JSON or PDF once ready (GET /v1/reports/{id}/download)."
+"A generated deliverable, downloadable as JSON, PDF or HTML once ready (GET /v1/reports/{id}/download)."
 type Report implements Node {
   id: ID!
   kind: ReportKind!
@@ -1970,10 +1970,11 @@ extend type Query {
   report(id: ID!): Report
 }
 
-"A report's download formats."
+"A report's download formats. HTML is one self-contained page (inline styles and SVG charts, a filterable table)."
 enum ReportFormat {
   PDF
   JSON
+  HTML
 }
 
 """

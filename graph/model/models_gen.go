@@ -43,28 +43,24 @@ type SeverityCount struct {
 	Count    int             `json:"count"`
 }
 
-// A resource tag.
-type Tag struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
-
-// A report's download formats.
+// A report's download formats. HTML is one self-contained page (inline styles and SVG charts, a filterable table).
 type ReportFormat string
 
 const (
 	ReportFormatPDF  ReportFormat = "PDF"
 	ReportFormatJSON ReportFormat = "JSON"
+	ReportFormatHTML ReportFormat = "HTML"
 )
 
 var AllReportFormat = []ReportFormat{
 	ReportFormatPDF,
 	ReportFormatJSON,
+	ReportFormatHTML,
 }
 
 func (e ReportFormat) IsValid() bool {
 	switch e {
-	case ReportFormatPDF, ReportFormatJSON:
+	case ReportFormatPDF, ReportFormatJSON, ReportFormatHTML:
 		return true
 	}
 	return false

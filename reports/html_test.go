@@ -1,0 +1,155 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// renderHTML renders doc and fails the test on an error.
+func renderHTML(t *testing.T, doc engine.ReportDocument) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := RenderHTML(&b, doc); err != nil {
+		t.Fatalf("RenderHTML: %v", err)
+	}
+	return b.String()
+}
+
+// TestRenderHTMLSelfContained: every kind renders to one page that loads
+// nothing from anywhere, closes what it opens, and carries the document's
+// content.
+func TestRenderHTMLSelfContained(t *testing.T) {
+	for _, tc := range []struct {
+		doc  engine.ReportDocument
+		want []string
+	}{
+		{fxExecutive(), []string{"Executive summary", "Acme Électronique GmbH", "aud_01JC9Y3K8ZQ4", "données-clients",
+			"東京-logs", "$1,534.40", "Unattached EBS volume", "<svg", "weighted open findings per resource"}},
+		{fxRemediation(), []string{"Remediation plan", "S3 bucket check 2 fails", "Turn on S3 Block Public Access",
+			"20 more resources", "rule_id=aws-s3-002"}},
+		{fxCompliance(), []string{"Compliance evidence", "CIS Amazon Web Services Foundations Benchmark v3.0",
+			"S3 bucket enforces MFA delete", "status-fail", "not_applicable"}},
+	} {
+		t.Run(string(tc.doc.Header.Kind), func(t *testing.T) {
+			page := renderHTML(t, tc.doc)
+			for _, w := range tc.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?(https?:|//)|@import|url\(`).FindString(page); m != "" {
+				t.Errorf("the page loads something from elsewhere: %q", m)
+			}
+			for _, el := range []string{"table", "tr", "section", "svg", "ol", "div", "script", "style"} {
+				open := strings.Count(page, "<"+el+">") + strings.Count(page, "<"+el+" ")
+				if closed := strings.Count(page, "</"+el+">"); open != closed {
+					t.Errorf("<%s> opened %d times, closed %d", el, open, closed)
+				}
+			}
+			for _, m := range regexp.MustCompile(`data-target="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+				if !strings.Contains(page, `id="`+m[1]+`"`) {
+					t.Errorf("filter target %q has no element", m[1])
+				}
+			}
+		})
+	}
+}
+
+// TestRenderHTMLEscapes: text from a tenant's inventory is text, never
+// markup.
+func TestRenderHTMLEscapes(t *testing.T) {
+	doc := fxRemediation()
+	evil := `<img src=x onerror=alert(1)>"><script>alert(2)</script>`
+	doc.RemediationPlan.Groups[0].Resources[0].Name = evil
+	doc.Header.TenantName = evil
+	page := renderHTML(t, doc)
+	if strings.Contains(page, "<img src=x") || strings.Contains(page, "<script>alert(2)") {
+		t.Fatal("a resource name reached the page as markup")
+	}
+	if !strings.Contains(page, "&lt;img src=x onerror=alert(1)&gt;") {
+		t.Error("the escaped resource name is missing")
+	}
+}
+
+// TestRenderHTMLTrendAxis: audits of the same day stay apart on the
+// trend's axis: each has its sequence number and time.
+func TestRenderHTMLTrendAxis(t *testing.T) {
+	doc := fxExecutive()
+	base := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	for i := range doc.ExecutiveSummary.Trend {
+		doc.ExecutiveSummary.Trend[i].CompletedAt = base.Add(time.Duration(i*17) * time.Minute)
+	}
+	page := renderHTML(t, doc)
+	for _, w := range []string{">#1<", ">#2<", ">#3<", ">#4<", ">11-27 09:00<", ">11-27 09:17<", ">11-27 09:34<", ">11-27 09:51<"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the trend axis lacks %s", w)
+		}
+	}
+}
+
+// TestRenderHTMLInBrowser opens each page in headless Chromium: the page's
+// filter script runs (its count of shown rows is written) and the
+// document's rows are in the DOM it built.
+func TestRenderHTMLInBrowser(t *testing.T) {
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is required (Debian package chromium)")
+		}
+		t.Skip("chromium not installed")
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, hash string
+		doc        engine.ReportDocument
+		shown      []string
+		hidden     int
+	}{
+		{"remediation_plan", "", fxRemediation(), []string{"54 of 54 shown"}, 0},
+		// The rule id of group 3 is in no row's text, only in its
+		// data-text: its one row stays, the 53 others and groups 1 and 2
+		// are hidden.
+		{"remediation_plan filtered", "#q=aws-s3-003", fxRemediation(), []string{"1 of 54 shown"}, 53 + 2},
+		// The Tokyo log group is one of group 1's three resources and every
+		// fourth of group 2's fifty (12); group 3 has none.
+		{"remediation_plan by account", "#q=333333333333+tokyo", fxRemediation(), []string{"13 of 54 shown"}, 41 + 1},
+		{"compliance_evidence", "", fxCompliance(), []string{"4 of 4 shown"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, string(tc.doc.Header.Kind)+".html")
+			if err := os.WriteFile(path, []byte(renderHTML(t, tc.doc)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
+				"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path+tc.hash).Output()
+			if err != nil {
+				t.Fatalf("chromium --dump-dom: %v", err)
+			}
+			for _, w := range tc.shown {
+				if !bytes.Contains(out, []byte(w)) {
+					t.Errorf("after the page's script ran, %q is missing", w)
+				}
+			}
+			if got := bytes.Count(out, []byte(` hidden=""`)); got != tc.hidden {
+				t.Errorf("%d elements hidden, want %d", got, tc.hidden)
+			}
+		})
+	}
+}
