@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"strings"
 
 	inv "github.com/fourd-dev/fourd/engine/inventory"
@@ -14,19 +13,36 @@ const adminPolicySuffix = ":iam::aws:policy/AdministratorAccess"
 
 // policyOf hands a canonical policy document to the evaluator; nil when
 // there is none or it does not parse (the check then has nothing to judge).
+// The statements are converted as they are, without encoding the document
+// to JSON again.
 func policyOf(d *inv.PolicyDocument) *iampolicy.Document {
 	if d == nil {
 		return nil
 	}
-	b, err := json.Marshal(d)
-	if err != nil {
+	out := &iampolicy.Document{Version: d.Version, ID: d.ID, Statements: make([]iampolicy.Statement, 0, len(d.Statement))}
+	for i := range d.Statement {
+		st := &d.Statement[i]
+		raw := iampolicy.RawStatement{Sid: st.Sid, Effect: st.Effect, Action: st.Action, NotAction: st.NotAction,
+			Resource: st.Resource, NotResource: st.NotResource, Principal: st.Principal, NotPrincipal: st.NotPrincipal,
+			Condition: st.Condition}
+		s, err := raw.Statement()
+		if err != nil {
+			return nil
+		}
+		out.Statements = append(out.Statements, s)
+	}
+	return out
+}
+
+// policy is policyOf for the subject's documents, parsed once per subject.
+func (s *Subject) policy(d *inv.PolicyDocument) *iampolicy.Document {
+	if d == nil {
 		return nil
 	}
-	p, err := iampolicy.Parse(b)
-	if err != nil {
-		return nil
+	if s.polSrc != d {
+		s.polSrc, s.polDoc = d, policyOf(d)
 	}
-	return p
+	return s.polDoc
 }
 
 // inlinePolicy merges a principal's inline policies into one document:
@@ -102,7 +118,7 @@ func s3ObjectsARN(s *Subject, bucket string) string {
 // publicPolicyResult fails when a resource policy shares the resource with
 // everyone; the evidence names the statements.
 func publicPolicyResult(s *Subject, d *inv.PolicyDocument, key, name string) Result {
-	st := policyOf(d).PublicStatements()
+	st := s.policy(d).PublicStatements()
 	if len(st) == 0 {
 		return pass
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/inventory"
+	"github.com/fourd-dev/fourd/engine/rules/iampolicy"
 )
 
 // Rule is one built-in check. Its fields are stable: findings carry the id.
@@ -76,6 +77,11 @@ type Subject struct {
 	Now      time.Time
 	attrs    any
 	bad      bool
+	// The last policy document handed to the evaluator and its parse, so
+	// that rules reading the same document (a bucket's public-access and
+	// TLS checks) parse it once.
+	polSrc *inventory.PolicyDocument
+	polDoc *iampolicy.Document
 }
 
 // NewSubject parses res's attributes for the rules of its type.

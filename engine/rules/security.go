@@ -81,7 +81,8 @@ func securityRules() []Rule {
 			Remediation: "Add a Deny statement for all principals and s3:* with the condition {\"Bool\": {\"aws:SecureTransport\": \"false\"}}.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				denies := policyOf(b.Policy).DeniesInsecureTransport("s3:GetObject", s3ObjectsARN(s, b.Bucket))
+				p := s.policy(b.Policy)
+				denies := p != nil && p.DeniesInsecureTransport("s3:GetObject", s3ObjectsARN(s, b.Bucket))
 				return failIf(!denies, map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil})
 			}},
 		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0:5.2"),

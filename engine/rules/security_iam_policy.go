@@ -16,7 +16,7 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Replace the statement with the actions and resources the users of the policy need (IAM Access Analyzer can generate a policy from CloudTrail activity), then detach or delete the broad version.",
 			Check: func(s *Subject) Result {
 				p := get[inv.IAMPolicy](s)
-				st, ok := policyOf(p.Document).FullAdmin()
+				st, ok := s.policy(p.Document).FullAdmin()
 				if !ok {
 					return pass
 				}
@@ -50,7 +50,7 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Name the accounts or roles that may assume the role in Principal, or add a condition on aws:PrincipalOrgID.",
 			Check: func(s *Subject) Result {
 				r := get[inv.IAMRole](s)
-				st := policyOf(r.AssumeRolePolicy).TrustsAnyone()
+				st := s.policy(r.AssumeRolePolicy).TrustsAnyone()
 				return failIf(len(st) > 0, map[string]any{"role_name": r.RoleName, "trust_statements": st})
 			}},
 		{ID: "aws-iam-016", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMRole},
@@ -59,7 +59,7 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Add a Condition {\"StringEquals\": {\"sts:ExternalId\": \"<id from the third party>\"}} to the statement, or limit it to your organization with aws:PrincipalOrgID.",
 			Check: func(s *Subject) Result {
 				r := get[inv.IAMRole](s)
-				accts := policyOf(r.AssumeRolePolicy).ExternalTrust(s.Resource.Account)
+				accts := s.policy(r.AssumeRolePolicy).ExternalTrust(s.Resource.Account)
 				return failIf(len(accts) > 0, map[string]any{"role_name": r.RoleName, "external_accounts": accts})
 			}},
 		{ID: "aws-iam-018", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMRole},
@@ -68,7 +68,7 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Add a StringEquals/StringLike condition on <provider>:sub naming the repository and branch (repo:ORG/REPO:ref:refs/heads/main) or the namespace and service account.",
 			Check: func(s *Subject) Result {
 				r := get[inv.IAMRole](s)
-				p := policyOf(r.AssumeRolePolicy).OpenWebIdentity()
+				p := s.policy(r.AssumeRolePolicy).OpenWebIdentity()
 				return failIf(len(p) > 0, map[string]any{"role_name": r.RoleName, "oidc_providers": p})
 			}},
 		{ID: "aws-iam-017", Dimension: security, Severity: high, ResourceTypes: principals,
@@ -78,7 +78,7 @@ func securityIAMPolicyRules() []Rule {
 			Check: func(s *Subject) Result {
 				switch a := s.attrs.(type) {
 				case *inv.IAMPolicy:
-					return escalationResult(policyOf(a.Document), map[string]any{"policy_name": a.PolicyName})
+					return escalationResult(s.policy(a.Document), map[string]any{"policy_name": a.PolicyName})
 				case *inv.IAMUser:
 					d := inlinePolicy(a.InlinePolicies)
 					return escalationResult(d, map[string]any{"user_name": a.UserName})

@@ -142,19 +142,36 @@ func Unwrap(b []byte) ([]byte, error) {
 
 func parseStatement(b json.RawMessage) (Statement, error) {
 	var raw struct {
-		Sid          string          `json:"Sid"`
-		Effect       string          `json:"Effect"`
-		Action       stringList      `json:"Action"`
-		NotAction    stringList      `json:"NotAction"`
-		Resource     stringList      `json:"Resource"`
-		NotResource  stringList      `json:"NotResource"`
-		Principal    json.RawMessage `json:"Principal"`
-		NotPrincipal json.RawMessage `json:"NotPrincipal"`
-		Condition    map[string]map[string]stringList
+		RawStatement
+		Action      stringList `json:"Action"`
+		NotAction   stringList `json:"NotAction"`
+		Resource    stringList `json:"Resource"`
+		NotResource stringList `json:"NotResource"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return Statement{}, err
 	}
+	r := raw.RawStatement
+	r.Action, r.NotAction, r.Resource, r.NotResource = raw.Action, raw.NotAction, raw.Resource, raw.NotResource
+	return r.Statement()
+}
+
+// RawStatement is a statement whose string-or-array fields are already
+// lists and whose Principal, NotPrincipal and Condition are still JSON: the
+// form a caller holding a decoded document (engine/inventory's
+// PolicyDocument) converts from without encoding it again.
+type RawStatement struct {
+	Sid                   string          `json:"Sid"`
+	Effect                string          `json:"Effect"`
+	Action, NotAction     []string        `json:"-"`
+	Resource, NotResource []string        `json:"-"`
+	Principal             json.RawMessage `json:"Principal"`
+	NotPrincipal          json.RawMessage `json:"NotPrincipal"`
+	Condition             json.RawMessage `json:"Condition"`
+}
+
+// Statement validates and converts the raw statement.
+func (raw *RawStatement) Statement() (Statement, error) {
 	s := Statement{Sid: raw.Sid, Action: raw.Action, NotAction: raw.NotAction,
 		Resource: raw.Resource, NotResource: raw.NotResource}
 	switch {
@@ -172,9 +189,13 @@ func parseStatement(b json.RawMessage) (Statement, error) {
 	if s.NotPrincipal, err = parsePrincipal(raw.NotPrincipal); err != nil {
 		return Statement{}, fmt.Errorf("NotPrincipal: %w", err)
 	}
-	if len(raw.Condition) > 0 {
-		s.Condition = make(map[string]map[string][]string, len(raw.Condition))
-		for op, kv := range raw.Condition {
+	if c := bytes.TrimSpace(raw.Condition); len(c) > 0 && !bytes.Equal(c, []byte("null")) {
+		var cond map[string]map[string]stringList
+		if err := json.Unmarshal(c, &cond); err != nil {
+			return Statement{}, fmt.Errorf("Condition: %w", err)
+		}
+		s.Condition = make(map[string]map[string][]string, len(cond))
+		for op, kv := range cond {
 			m := make(map[string][]string, len(kv))
 			for k, v := range kv {
 				m[k] = v
