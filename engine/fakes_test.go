@@ -102,6 +102,7 @@ type fakeControl struct {
 	audits  []Audit
 	tokens  []Token
 	touched int
+	roles   map[string]Role // user id → role now ("" or missing: disabled)
 }
 
 func (c *fakeControl) CreateAudit(_ context.Context, a Audit) error {
@@ -137,7 +138,16 @@ func (c *fakeControl) GetTenantBySlug(_ context.Context, slug string) (Tenant, e
 	return Tenant{ID: DerivedID(PrefixTenant, slug), Slug: slug}, nil
 }
 func (c *fakeControl) EnsureUser(_ context.Context, tenant, email string, role Role) (User, error) {
-	return User{ID: DerivedID(PrefixUser, tenant, email), TenantID: tenant, Email: email, Role: role}, nil
+	id := DerivedID(PrefixUser, tenant, email)
+	if c.roles == nil {
+		c.roles = map[string]Role{}
+	}
+	if r, ok := c.roles[id]; ok {
+		role = r // an existing user keeps its role
+	} else {
+		c.roles[id] = role
+	}
+	return User{ID: id, TenantID: tenant, Email: email, Role: role}, nil
 }
 func (c *fakeControl) CreateToken(_ context.Context, t Token) error {
 	c.tokens = append(c.tokens, t)
@@ -146,6 +156,7 @@ func (c *fakeControl) CreateToken(_ context.Context, t Token) error {
 func (c *fakeControl) GetTokenByHash(_ context.Context, hash string) (Token, error) {
 	for _, t := range c.tokens {
 		if t.Hash == hash {
+			t.UserRole = c.roles[t.UserID]
 			return t, nil
 		}
 	}

@@ -168,8 +168,9 @@ func (s *Service) ApproveAuthorization(ctx context.Context, req AuthorizeRequest
 }
 
 // SignIn checks a user's email and password in a tenant; unauthorized with
-// one message for an unknown email, a user without a password and a wrong
-// password alike (each costs one password hash, so timing tells nothing).
+// one message for an unknown email, a user without a password, a disabled
+// user and a wrong password alike (each costs one password hash, so timing
+// tells nothing).
 func (s *Service) SignIn(ctx context.Context, tenantID, email, password string) (User, error) {
 	ids, err := s.identity()
 	if err != nil {
@@ -184,7 +185,7 @@ func (s *Service) SignIn(ctx context.Context, tenantID, email, password string) 
 		return User{}, err
 	}
 	hash := u.PasswordHash
-	if err != nil || hash == "" {
+	if err != nil || hash == "" || u.DisabledAt != nil {
 		VerifyPassword(dummyPasswordHash(), password)
 		return User{}, bad
 	}

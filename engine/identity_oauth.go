@@ -189,15 +189,15 @@ func (s *Service) RefreshAccessToken(ctx context.Context, in RefreshInput) (Toke
 		scopes = asked
 	}
 	// The user's role may have changed since the grant: it still bounds it.
+	// A disabled user's grants mint nothing.
 	u, err := ids.GetUser(ctx, t.TenantID, t.UserID)
-	if IsNotFound(err) {
+	if IsNotFound(err) || (err == nil && u.DisabledAt != nil) {
 		return TokenResponse{}, bad
 	}
 	if err != nil {
 		return TokenResponse{}, err
 	}
-	role := u.Role.Scopes()
-	scopes = slices.DeleteFunc(slices.Clone(scopes), func(sc Scope) bool { return !slices.Contains(role, sc) })
+	scopes = EffectiveScopes(scopes, u.Role)
 	if len(scopes) == 0 {
 		return TokenResponse{}, bad
 	}
@@ -257,8 +257,9 @@ func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (Principal
 		}
 		return Principal{}, time.Time{}, err
 	}
-	if t.Kind != OAuthAccess || t.RevokedAt != nil || !s.now().Before(t.ExpiresAt) {
+	if t.Kind != OAuthAccess || t.RevokedAt != nil || !s.now().Before(t.ExpiresAt) || t.UserRole == "" {
 		return Principal{}, time.Time{}, errUnauthenticated
 	}
-	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: t.Scopes, RateLimit: t.RateLimit}, t.ExpiresAt, nil
+	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: EffectiveScopes(t.Scopes, t.UserRole),
+		RateLimit: t.RateLimit}, t.ExpiresAt, nil
 }

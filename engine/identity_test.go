@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -184,6 +185,61 @@ func TestAuthenticateCaches(t *testing.T) {
 	}
 	if _, err := svc.Authenticate(ctx, issued.Secret); ErrorCode(err) != CodeUnauthorized {
 		t.Errorf("revoked token: %v", err)
+	}
+}
+
+// TestAuthenticateFollowsRole changes a token's user's role and state in
+// the store, as another process would (issue 28): the token's scopes follow
+// the role within DefaultTokenCacheTTL, and a disabled user's token stops.
+func TestAuthenticateFollowsRole(t *testing.T) {
+	env := newTestEnv(t)
+	ctx := context.Background()
+	issued, err := env.svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := func() ([]Scope, error) {
+		p, err := env.svc.Authenticate(ctx, issued.Secret)
+		return p.Scopes, err
+	}
+	if got, err := scopes(); err != nil || !slices.Equal(got, AllScopes) {
+		t.Fatalf("admin's token: %v, %v", got, err)
+	}
+	env.control.roles[issued.User.ID] = RoleViewer
+	if got, _ := scopes(); !slices.Equal(got, AllScopes) {
+		t.Errorf("within the cache's TTL the cached lookup serves: %v", got)
+	}
+	env.now = env.now.Add(DefaultTokenCacheTTL)
+	got, err := scopes()
+	if diff := cmp.Diff(RoleViewer.Scopes(), got); diff != "" || err != nil {
+		t.Errorf("demoted user's token after %v (-want +got):\n%s %v", DefaultTokenCacheTTL, diff, err)
+	}
+	p, _ := env.svc.Authenticate(ctx, issued.Secret)
+	if err := p.Require(ScopePoliciesWrite); ErrorCode(err) != CodeInsufficientScope {
+		t.Errorf("policies:write after demotion: %v", err)
+	}
+	delete(env.control.roles, issued.User.ID) // disabled
+	env.now = env.now.Add(DefaultTokenCacheTTL)
+	if _, err := scopes(); ErrorCode(err) != CodeUnauthorized {
+		t.Errorf("disabled user's token: %v, want unauthorized", err)
+	}
+}
+
+func TestEffectiveScopes(t *testing.T) {
+	granted := []Scope{ScopeTokensWrite, ScopeFindingsRead, ScopePoliciesWrite, ScopeAuditsRead}
+	cases := []struct {
+		role Role
+		want []Scope
+	}{
+		{RoleAdmin, granted},
+		{RoleMember, []Scope{ScopeFindingsRead, ScopePoliciesWrite, ScopeAuditsRead}},
+		{RoleViewer, []Scope{ScopeFindingsRead, ScopeAuditsRead}},
+		{"", []Scope{}},
+	}
+	for _, c := range cases {
+		if diff := cmp.Diff(c.want, EffectiveScopes(granted, c.role)); diff != "" {
+			t.Errorf("EffectiveScopes(%q) (-want +got):\n%s", c.role, diff)
+		}
 	}
 }
 

@@ -31,7 +31,9 @@ type CreateUserInput struct {
 
 // CreateUser creates a user of a tenant (the tenant too, when missing), or
 // updates the role and password of the user with that email. It is an
-// operator action (the CLI). validation_failed for a malformed email, an
+// operator action (the CLI); it enables a disabled user again. What the
+// user's tokens may do follows the new role from this replica's next
+// request (see Authenticate). validation_failed for a malformed email, an
 // unknown role or a password outside MinPasswordLen..MaxPasswordLen.
 func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, Tenant, error) {
 	ids, err := s.identity()
@@ -58,7 +60,36 @@ func (s *Service) CreateUser(ctx context.Context, in CreateUserInput) (User, Ten
 	now := s.now()
 	u, err := ids.UpsertUser(ctx, User{ID: NewID(PrefixUser, now), TenantID: ten.ID, Email: in.Email,
 		Role: in.Role, PasswordHash: hash, CreatedAt: now})
-	return u, ten, err
+	if err != nil {
+		return User{}, Tenant{}, err
+	}
+	// The role (or state) of an existing user may have changed: what its
+	// tokens may do changes on this replica's next request.
+	s.tokens.purge()
+	return u, ten, nil
+}
+
+// DisableUser disables the user with the email in a tenant (by slug), an
+// operator action (the CLI): the user can no longer sign in, and every one
+// of their personal access tokens and OAuth tokens stops working at once on
+// this replica and within TokenCacheTTL on the others (at the change
+// feed's notification when it runs). CreateUser enables the user again.
+// not_found for an unknown tenant or email.
+func (s *Service) DisableUser(ctx context.Context, tenantSlug, email string) (User, error) {
+	ids, err := s.identity()
+	if err != nil {
+		return User{}, err
+	}
+	ten, err := s.cfg.Tenants.GetTenantBySlug(ctx, tenantSlug)
+	if err != nil {
+		return User{}, err
+	}
+	u, err := ids.DisableUser(ctx, ten.ID, email, s.now())
+	if err != nil {
+		return User{}, err
+	}
+	s.tokens.purge()
+	return u, nil
 }
 
 // CreateTokenInput is what a caller asks for in POST /v1/tokens.

@@ -102,6 +102,9 @@ type OAuthToken struct {
 	// UsedAt is when a refresh token was rotated (spent).
 	UsedAt    *time.Time
 	RevokedAt *time.Time
+	// UserRole is the role the token's user has now, read with the token
+	// by GetOAuthTokenByHash; empty when the user is disabled or gone.
+	UserRole Role
 }
 
 // IdentityStore holds users' credentials and the OAuth 2.0 records. Unless
@@ -110,12 +113,17 @@ type OAuthToken struct {
 // anything else as an internal error.
 type IdentityStore interface {
 	// UpsertUser creates the user (by tenant and email, case-insensitive)
-	// or updates its role and password hash; it returns the stored user.
+	// or updates its role and password hash and enables it; it returns the
+	// stored user.
 	UpsertUser(ctx context.Context, u User) (User, error)
 	// GetUser returns a user of the tenant by id.
 	GetUser(ctx context.Context, tenantID, id string) (User, error)
 	// GetUserByEmail returns a user of the tenant by email.
 	GetUserByEmail(ctx context.Context, tenantID, email string) (User, error)
+	// DisableUser marks the user of the tenant with the email disabled at
+	// the given time (a user disabled before keeps that time) and returns
+	// it; UpsertUser enables it again.
+	DisableUser(ctx context.Context, tenantID, email string, at time.Time) (User, error)
 	// CreateOAuthClient stores a client; conflict when the id exists.
 	CreateOAuthClient(ctx context.Context, c OAuthClient) error
 	// GetOAuthClient returns a client by id, whatever its tenant (client
@@ -136,7 +144,8 @@ type IdentityStore interface {
 	// refresh token).
 	CreateOAuthTokens(ctx context.Context, ts ...OAuthToken) error
 	// GetOAuthTokenByHash returns a token by the hash of its secret, spent,
-	// revoked or expired alike (the caller checks).
+	// revoked or expired alike (the caller checks), with its user's current
+	// role in UserRole.
 	GetOAuthTokenByHash(ctx context.Context, hash string) (OAuthToken, error)
 	// UseRefreshToken marks the refresh token with the hash spent at the
 	// given time and returns it; first is false when it was spent before

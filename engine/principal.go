@@ -103,6 +103,9 @@ type User struct {
 	Role         Role      `json:"role"`
 	PasswordHash string    `json:"-"`
 	CreatedAt    time.Time `json:"created_at"`
+	// DisabledAt is when an operator disabled the user (nil: active). A
+	// disabled user cannot sign in and none of their tokens works.
+	DisabledAt *time.Time `json:"disabled_at,omitempty"`
 }
 
 // Token is a personal access token. Only its hash is stored; the secret is
@@ -119,4 +122,23 @@ type Token struct {
 	ExpiresAt  *time.Time `json:"expires_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
 	RevokedAt  *time.Time `json:"revoked_at"`
+	// UserRole is the role the token's user has now, read with the token
+	// by TenantStore.GetTokenByHash; empty when the user is disabled or
+	// gone. The token's effective scopes are Scopes within this role's.
+	UserRole Role `json:"-"`
+}
+
+// EffectiveScopes returns the scopes of granted that role allows now, in
+// granted's order: what a token may do is bounded by its user's current
+// role on every request, not by the role the user had when it was issued.
+// An empty role (a disabled user) allows nothing.
+func EffectiveScopes(granted []Scope, role Role) []Scope {
+	allowed := role.Scopes()
+	out := make([]Scope, 0, len(granted))
+	for _, sc := range granted {
+		if slices.Contains(allowed, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }

@@ -81,7 +81,8 @@ type TenantStore interface {
 	EnsureUser(ctx context.Context, tenantID, email string, role Role) (User, error)
 	CreateToken(ctx context.Context, t Token) error
 	// GetTokenByHash returns a token by the hash of its secret, revoked or
-	// not (the caller checks); not_found when no token has that hash.
+	// not (the caller checks), with its user's current role in UserRole
+	// (empty for a disabled user); not_found when no token has that hash.
 	GetTokenByHash(ctx context.Context, hash string) (Token, error)
 	// TouchToken records that a token was used at t.
 	TouchToken(ctx context.Context, id string, t time.Time) error

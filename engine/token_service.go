@@ -22,8 +22,13 @@ func HashToken(secret string) string {
 // Authenticate turns a bearer token (a personal access token, fdp_, or an
 // OAuth access token, fdo_) into a Principal. Any failure, whether
 // malformed, unknown, expired or revoked, is unauthorized with the same
-// message, so tokens cannot be probed. Outcomes are cached for at most
-// Config.TokenCacheTTL, so the hot path is not a database round trip.
+// message, so tokens cannot be probed; so is a token of a disabled or
+// deleted user. The Principal's scopes are the token's scopes that its
+// user's role allows now (EffectiveScopes). Outcomes are cached for at most
+// Config.TokenCacheTTL, so the hot path is not a database round trip: a
+// change of role or state through this Service applies on its next request,
+// through another process at the change feed's notification, and within
+// TokenCacheTTL (5 s) even without one.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (Principal, error) {
 	if len(bearer) < len(TokenPrefix)+20 || len(bearer) > 200 {
 		return Principal{}, errUnauthenticated
@@ -72,7 +77,7 @@ func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (Princip
 		return Principal{}, time.Time{}, err
 	}
 	now := s.now()
-	if t.RevokedAt != nil || (t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)) {
+	if t.RevokedAt != nil || (t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)) || t.UserRole == "" {
 		return Principal{}, time.Time{}, errUnauthenticated
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
@@ -86,7 +91,8 @@ func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (Princip
 	if t.ExpiresAt != nil {
 		expires = *t.ExpiresAt
 	}
-	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: t.Scopes, RateLimit: t.RateLimit}, expires, nil
+	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: EffectiveScopes(t.Scopes, t.UserRole),
+		RateLimit: t.RateLimit}, expires, nil
 }
 
 // IssueTokenInput is what an operator gives to create a personal access
@@ -132,6 +138,9 @@ func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedTok
 	u, err := s.cfg.Tenants.EnsureUser(ctx, ten.ID, in.Email, in.Role)
 	if err != nil {
 		return IssuedToken{}, err
+	}
+	if u.DisabledAt != nil {
+		return IssuedToken{}, FieldErrorf("email", "user %s is disabled; `fourd user create` enables it again", in.Email)
 	}
 	allowed := u.Role.Scopes()
 	scopes := in.Scopes

@@ -70,7 +70,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	}
 	svc, err := engine.NewService(engine.Config{
 		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
-		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg,
+		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Identity: pg,
 		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, Trends: ch,
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
 	})

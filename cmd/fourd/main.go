@@ -25,8 +25,11 @@ Usage:
   fourd token revoke --tenant T pat_…
                               revoke a token (other replicas stop accepting it within 5 s)
   fourd user create --tenant T --email E --role R [--password-stdin]
-                              create a user (or set its role and password); the password is
-                              prompted for, or read from stdin
+                              create a user (or set its role and password, and enable it); the
+                              password is prompted for, or read from stdin; the user's tokens
+                              follow the new role (other replicas within 5 s)
+  fourd user disable --tenant T --email E
+                              disable a user: no sign-in, none of their tokens works
   fourd oauth-client create --tenant T --name N --redirect-uri U
                               register an OAuth client (secret printed alone on the last line)
   fourd import FILE --tenant T

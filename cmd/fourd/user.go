@@ -16,12 +16,17 @@ import (
 )
 
 // userCmd runs `fourd user create --tenant T --email E --role R`: it creates
-// the user (or updates the role and password of an existing one). The
+// the user (or updates the role and password of an existing one, and enables
+// it; its tokens then do only what the new role allows), or `fourd user
+// disable`. The
 // password is prompted for on a terminal (twice, not echoed) or read from
 // the first line of stdin (scripts, --password-stdin).
 func userCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "disable" {
+		return userDisableCmd(ctx, cfg, log, args[1:], stdout)
+	}
 	if len(args) == 0 || args[0] != "create" {
-		return usageError{"user: want: user create --tenant T --email E --role R"}
+		return usageError{"user: want: user create --tenant T --email E --role R, or user disable --tenant T --email E"}
 	}
 	fs := newFlags("user create", stdout)
 	tenant := fs.String("tenant", "", "tenant slug (created when missing)")
@@ -53,6 +58,36 @@ func userCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		return err
 	}
 	fmt.Fprintf(stdout, "user %s (%s, %s) in tenant %s (%s)\n", u.ID, u.Email, u.Role, ten.Slug, ten.ID)
+	return nil
+}
+
+// userDisableCmd runs `fourd user disable --tenant T --email E`: the user
+// can no longer sign in and none of their tokens works any more (`user
+// create` enables them again).
+func userDisableCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
+	fs := newFlags("user disable", stdout)
+	tenant := fs.String("tenant", "", "tenant slug")
+	email := fs.String("email", "", "the user's email")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *tenant == "" || *email == "" {
+		return usageError{"user disable: --tenant and --email are required"}
+	}
+	s, err := openStores(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	if err != nil {
+		return err
+	}
+	u, err := svc.DisableUser(ctx, *tenant, *email)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "user %s (%s) in tenant %s disabled: their tokens no longer work\n", u.ID, u.Email, *tenant)
 	return nil
 }
 

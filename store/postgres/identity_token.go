@@ -13,11 +13,11 @@ import (
 const oauthTokenColumns = `id, kind, hash, grant_id, tenant_id, client_id, user_id, scopes, rate_limit,
 	created_at, expires_at, used_at, revoked_at`
 
-func scanOAuthToken(row pgx.Row) (engine.OAuthToken, error) {
+func scanOAuthToken(row pgx.Row, extra ...any) (engine.OAuthToken, error) {
 	var t engine.OAuthToken
 	var scopes []string
-	err := row.Scan(&t.ID, &t.Kind, &t.Hash, &t.GrantID, &t.TenantID, &t.ClientID, &t.UserID, &scopes, &t.RateLimit,
-		&t.CreatedAt, &t.ExpiresAt, &t.UsedAt, &t.RevokedAt)
+	err := row.Scan(append([]any{&t.ID, &t.Kind, &t.Hash, &t.GrantID, &t.TenantID, &t.ClientID, &t.UserID, &scopes, &t.RateLimit,
+		&t.CreatedAt, &t.ExpiresAt, &t.UsedAt, &t.RevokedAt}, extra...)...)
 	t.Scopes = fromStrings[engine.Scope](scopes)
 	t.CreatedAt, t.ExpiresAt, t.UsedAt, t.RevokedAt = utc(t.CreatedAt), utc(t.ExpiresAt), utcp(t.UsedAt), utcp(t.RevokedAt)
 	return t, err
@@ -43,14 +43,18 @@ func (s *Store) CreateOAuthTokens(ctx context.Context, ts ...engine.OAuthToken) 
 }
 
 // GetOAuthTokenByHash returns a token by the hash of its secret, whatever
-// its state; not_found when no token has the hash.
+// its state, with its user's role now in UserRole (empty when the user is
+// disabled); not_found when no token has the hash.
 func (s *Store) GetOAuthTokenByHash(ctx context.Context, hash string) (t engine.OAuthToken, err error) {
 	defer wrap(&err, "GetOAuthTokenByHash")
 	notFound := engine.Errorf(engine.CodeNotFound, "no such token")
 	if !lookupKey(hash) {
 		return engine.OAuthToken{}, notFound
 	}
-	t, err = scanOAuthToken(s.pool.QueryRow(ctx, `SELECT `+oauthTokenColumns+` FROM oauth_tokens WHERE hash = $1`, hash))
+	var role string
+	t, err = scanOAuthToken(s.pool.QueryRow(ctx, `SELECT `+oauthTokenColumns+`, `+userRoleNow+`
+		FROM oauth_tokens t WHERE hash = $1`, hash), &role)
+	t.UserRole = engine.Role(role)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return engine.OAuthToken{}, notFound
 	}

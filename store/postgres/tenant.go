@@ -58,27 +58,21 @@ func (s *Store) EnsureUser(ctx context.Context, tenantID, email string, role eng
 	if err != nil {
 		return engine.User{}, err
 	}
-	var hash *string
-	err = s.pool.QueryRow(ctx, `SELECT id, tenant_id, email, role, password_hash, created_at
-		FROM users WHERE tenant_id = $1 AND lower(email) = lower($2)`, tenantID, email).
-		Scan(&u.ID, &u.TenantID, &u.Email, &u.Role, &hash, &u.CreatedAt)
+	u, err = scanUser(s.pool.QueryRow(ctx, `SELECT `+userColumns+`
+		FROM users WHERE tenant_id = $1 AND lower(email) = lower($2)`, tenantID, email))
 	if err != nil {
 		return engine.User{}, err // no rows cannot happen: the row exists or was just made
 	}
-	if hash != nil {
-		u.PasswordHash = *hash
-	}
-	u.CreatedAt = utc(u.CreatedAt)
 	return u, nil
 }
 
 const tokenColumns = `id, tenant_id, user_id, name, hash, scopes, rate_limit, created_at, expires_at, last_used_at, revoked_at`
 
-func scanToken(row pgx.Row) (engine.Token, error) {
+func scanToken(row pgx.Row, extra ...any) (engine.Token, error) {
 	var t engine.Token
 	var scopes []string
-	err := row.Scan(&t.ID, &t.TenantID, &t.UserID, &t.Name, &t.Hash, &scopes, &t.RateLimit,
-		&t.CreatedAt, &t.ExpiresAt, &t.LastUsedAt, &t.RevokedAt)
+	err := row.Scan(append([]any{&t.ID, &t.TenantID, &t.UserID, &t.Name, &t.Hash, &scopes, &t.RateLimit,
+		&t.CreatedAt, &t.ExpiresAt, &t.LastUsedAt, &t.RevokedAt}, extra...)...)
 	t.Scopes = fromStrings[engine.Scope](scopes)
 	t.CreatedAt, t.ExpiresAt, t.LastUsedAt, t.RevokedAt = utc(t.CreatedAt), utcp(t.ExpiresAt), utcp(t.LastUsedAt), utcp(t.RevokedAt)
 	return t, err
@@ -95,13 +89,16 @@ func (s *Store) CreateToken(ctx context.Context, t engine.Token) (err error) {
 }
 
 // GetTokenByHash returns a token by the hash of its secret, revoked or
-// expired alike (the caller checks); not_found when no token has the hash.
+// expired alike (the caller checks), with its user's role now in UserRole
+// (empty when the user is disabled); not_found when no token has the hash.
 func (s *Store) GetTokenByHash(ctx context.Context, hash string) (t engine.Token, err error) {
 	defer wrap(&err, "GetTokenByHash")
 	if !lookupKey(hash) {
 		return engine.Token{}, engine.ErrNotFound("token", "")
 	}
-	t, err = scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+` FROM tokens WHERE hash = $1`, hash))
+	var role string
+	t, err = scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+`, `+userRoleNow+` FROM tokens t WHERE hash = $1`, hash), &role)
+	t.UserRole = engine.Role(role)
 	if errors.Is(err, pgx.ErrNoRows) {
 		// The hash is a credential: never echo it.
 		return engine.Token{}, engine.Errorf(engine.CodeNotFound, "no such token")

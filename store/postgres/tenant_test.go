@@ -191,16 +191,54 @@ func TestTokens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		diff(t, "token", adaTok1, got)
+		want := adaTok1
+		want.UserRole = engine.RoleAdmin
+		diff(t, "token", want, got)
 		got, err = s.GetTokenByHash(ctx, engine.HashToken("s4"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		diff(t, "token without scopes or expiry", eveTok, got)
+		want = eveTok
+		want.UserRole = engine.RoleAdmin
+		diff(t, "token without scopes or expiry", want, got)
 		_, err = s.GetTokenByHash(ctx, engine.HashToken("unknown"))
 		wantCode(t, "unknown hash", err, engine.CodeNotFound)
 		_, err = s.GetTokenByHash(ctx, "")
 		wantCode(t, "empty hash", err, engine.CodeNotFound)
+	})
+
+	// The lookup reads the user's role now (issue 28): a demotion or a
+	// disabled user shows in the next lookup; UpsertUser enables again.
+	t.Run("user role now", func(t *testing.T) {
+		role := func() engine.Role {
+			t.Helper()
+			got, err := s.GetTokenByHash(ctx, bobTok.Hash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got.UserRole
+		}
+		u, err := s.UpsertUser(ctx, engine.User{ID: newID(engine.PrefixUser, 50), TenantID: acme.ID, Email: "BOB@example.com",
+			Role: engine.RoleViewer, CreatedAt: t0})
+		if err != nil || u.ID != bob.ID {
+			t.Fatalf("UpsertUser: %+v %v", u, err)
+		}
+		diff(t, "demoted", engine.RoleViewer, role())
+		u, err = s.DisableUser(ctx, acme.ID, "bob@EXAMPLE.com", t0)
+		if err != nil || u.DisabledAt == nil || !u.DisabledAt.Equal(t0) {
+			t.Fatalf("DisableUser: %+v %v", u, err)
+		}
+		diff(t, "disabled", engine.Role(""), role())
+		if u, _ := s.DisableUser(ctx, acme.ID, "bob@example.com", t0.Add(time.Hour)); u.DisabledAt == nil || !u.DisabledAt.Equal(t0) {
+			t.Errorf("disabled twice: %+v, want the first time kept", u.DisabledAt)
+		}
+		_, err = s.DisableUser(ctx, other.ID, "bob@example.com", t0)
+		wantCode(t, "disable another tenant's user", err, engine.CodeNotFound)
+		if u, err := s.UpsertUser(ctx, engine.User{ID: newID(engine.PrefixUser, 51), TenantID: acme.ID, Email: "bob@example.com",
+			Role: engine.RoleMember, CreatedAt: t0}); err != nil || u.DisabledAt != nil {
+			t.Fatalf("UpsertUser enables: %+v %v", u, err)
+		}
+		diff(t, "enabled as member", engine.RoleMember, role())
 	})
 
 	t.Run("touch", func(t *testing.T) {
