@@ -113,7 +113,7 @@ func TestTokenRightsFollowRole(t *testing.T) {
 	fresh.Expiry = time.Now().Add(-time.Minute)
 	_, err = cfg.TokenSource(ctx, fresh).Token()
 	var re *oauth2.RetrieveError
-	if !errors.As(err, &re) || errCode(re.Body) != engine.CodeInvalidGrant {
+	if !errors.As(err, &re) || re.ErrorCode != engine.CodeInvalidGrant {
 		t.Errorf("disabled user's refresh: %v", err)
 	}
 	c := browser(t)
