@@ -43,6 +43,16 @@ type Config struct {
 	MaxComplexity int
 	// MaxDepth is how deeply selections may nest; default DefaultMaxDepth.
 	MaxDepth int
+	// MaxQueryBytes, MaxQueryFields and MaxMutations bound a document
+	// before it is validated (see limits.go); defaults DefaultMaxQueryBytes,
+	// DefaultMaxQueryFields, DefaultMaxMutations.
+	MaxQueryBytes  int
+	MaxQueryFields int
+	MaxMutations   int
+	// Heavy charges heavy mutations to the caller's heavy budget; nil
+	// means Limiter when it is a HeavyLimiter (rest.RateLimiter is), so
+	// that GraphQL and REST draw on one budget.
+	Heavy HeavyLimiter
 	// APQCacheSize bounds the automatic persisted queries kept (LRU).
 	APQCacheSize int
 	// MaxBodyBytes bounds a POST body; default 1 MiB.
@@ -67,7 +77,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Service == nil:
 		return errors.New("graph: Service is required")
-	case c.MaxComplexity < 0 || c.MaxDepth < 0 || c.APQCacheSize < 0 || c.MaxBodyBytes < 0:
+	case c.MaxComplexity < 0 || c.MaxDepth < 0 || c.APQCacheSize < 0 || c.MaxBodyBytes < 0 ||
+		c.MaxQueryBytes < 0 || c.MaxQueryFields < 0 || c.MaxMutations < 0:
 		return errors.New("graph: limits must not be negative")
 	case c.Path != "" && (!strings.HasPrefix(c.Path, "/") || strings.HasSuffix(c.Path, "/")):
 		return errors.New("graph: Path must start with / and not end with /")
@@ -87,6 +98,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxDepth == 0 {
 		c.MaxDepth = DefaultMaxDepth
+	}
+	if c.MaxQueryBytes == 0 {
+		c.MaxQueryBytes = DefaultMaxQueryBytes
+	}
+	if c.MaxQueryFields == 0 {
+		c.MaxQueryFields = DefaultMaxQueryFields
+	}
+	if c.MaxMutations == 0 {
+		c.MaxMutations = DefaultMaxMutations
+	}
+	if hl, ok := c.Limiter.(HeavyLimiter); ok && c.Heavy == nil {
+		c.Heavy = hl
 	}
 	if c.APQCacheSize == 0 {
 		c.APQCacheSize = DefaultAPQCacheSize
@@ -122,9 +145,10 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)
+	h := &gqlHandler{cfg: cfg, srv: srv, page: graphiql.Handler(cfg.Path)}
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
-	srv.AddTransport(getTransport{})
-	srv.AddTransport(postTransport{})
+	srv.AddTransport(getTransport{check: h.checkDocument})
+	srv.AddTransport(postTransport{check: h.checkDocument})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](DefaultQueryCacheLen))
 	srv.Use(extension.Introspection{}) // every caller is authenticated by the gate
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.APQCacheSize)})
@@ -135,7 +159,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
-	h := &gqlHandler{cfg: cfg, srv: srv, page: graphiql.Handler(cfg.Path)}
+	srv.AroundFields(h.chargeHeavy)
 	return h, nil
 }
 

@@ -55,6 +55,8 @@ type envOptions struct {
 	// Service reads (the benchmark's kept large tenant); the call counters
 	// wrap what it returns.
 	stores func(engine.FindingStore, engine.ResourceStore) (engine.FindingStore, engine.ResourceStore)
+	// limiter, when set, rate-limits both APIs (as fourd serve does).
+	limiter *rest.RateLimiter
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -94,11 +96,15 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	api, err := rest.New(rest.Config{Service: svc, Logger: logger})
+	rcfg := rest.Config{Service: svc, Logger: logger}
+	gcfg := graph.Config{Service: svc, Logger: logger, Authenticate: true}
+	if o.limiter != nil {
+		rcfg.Limiter, gcfg.Limiter = o.limiter, o.limiter
+	}
+	api, err := rest.New(rcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gcfg := graph.Config{Service: svc, Logger: logger, Authenticate: true}
 	if o.graph != nil {
 		o.graph(&gcfg)
 	}

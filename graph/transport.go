@@ -28,7 +28,9 @@ import (
 // (and automatic persisted queries by hash). GET never runs a mutation,
 // also not one found by its persisted hash: that is method_not_allowed with
 // Allow: POST.
-type getTransport struct{}
+type getTransport struct {
+	check func(query string) *gqlerror.Error // checkDocument
+}
 
 var _ graphql.Transport = getTransport{}
 
@@ -36,7 +38,7 @@ func (getTransport) Supports(r *http.Request) bool {
 	return r.Method == http.MethodGet && r.Header.Get("Upgrade") == ""
 }
 
-func (getTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+func (t getTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		writeGQLError(w, r, exec, http.StatusBadRequest, engine.CodeInvalidRequest, "the query string is malformed")
@@ -55,13 +57,15 @@ func (getTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		}
 	}
 	raw.ReadTime.End = graphql.Now()
-	operate(w, r, exec, raw, true)
+	operate(w, r, exec, raw, true, t.check)
 }
 
 // postTransport serves POST /graphql with a JSON body {query, variables,
 // operationName, extensions}; the gate has bounded the body and checked it
 // is a JSON object.
-type postTransport struct{}
+type postTransport struct {
+	check func(query string) *gqlerror.Error // checkDocument
+}
 
 var _ graphql.Transport = postTransport{}
 
@@ -70,7 +74,7 @@ func (postTransport) Supports(r *http.Request) bool {
 	return r.Method == http.MethodPost && r.Header.Get("Upgrade") == "" && err == nil && mt == mediaJSON
 }
 
-func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+func (t postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	raw := &graphql.RawParams{Headers: r.Header}
 	raw.ReadTime.Start = graphql.Now()
 	body, err := io.ReadAll(r.Body)
@@ -110,12 +114,14 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		}
 	}
 	raw.ReadTime.End = graphql.Now()
-	operate(w, r, exec, raw, false)
+	operate(w, r, exec, raw, false, t.check)
 }
 
 // operate runs one well-formed request (a query, or a persisted query's
-// hash) and answers it in the negotiated media type.
-func operate(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor, raw *graphql.RawParams, queriesOnly bool) {
+// hash) and answers it in the negotiated media type. check measures the
+// document before gqlgen parses (or finds in its cache) and validates it.
+func operate(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor, raw *graphql.RawParams, queriesOnly bool,
+	check func(string) *gqlerror.Error) {
 	ctx := r.Context()
 	media := responseMedia(r)
 	w.Header().Set("Content-Type", contentType(media))
@@ -123,6 +129,12 @@ func operate(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 		writeGQLError(w, r, exec, http.StatusBadRequest, engine.CodeInvalidRequest,
 			"the request has no query: send query (a GraphQL document), or a persisted query's hash in extensions")
 		return
+	}
+	if raw.Query != "" && check != nil {
+		if gerr := check(raw.Query); gerr != nil {
+			writeDocumentError(w, r, exec, gerr)
+			return
+		}
 	}
 	opCtx, gerrs := exec.CreateOperationContext(ctx, raw)
 	if gerrs != nil {

@@ -169,6 +169,29 @@ func (l *RateLimiter) Allow(r *http.Request, p engine.Principal, h http.Header) 
 	return nil
 }
 
+// AllowHeavy charges one heavy operation run through another API (a
+// GraphQL startAudit, reanalyzeAudit or generateReport, each alias once)
+// to p's heavy budget, the one the heavy routes draw on: rate_limited when
+// it is spent. As Allow, it lets the operation through when the store fails.
+func (l *RateLimiter) AllowHeavy(ctx context.Context, p engine.Principal) error {
+	if !p.Authenticated() {
+		return nil
+	}
+	quota := l.cfg.HeavyRate
+	rate := limiter.Rate{Period: l.cfg.Period, Limit: quota}
+	lc, err := l.store.Get(ctx, "heavy:"+p.TokenID+":"+strconv.FormatInt(quota, 10), rate)
+	if err != nil {
+		l.log.WarnContext(ctx, "rate limiter store failed; heavy operation let through", "err", err)
+		return nil
+	}
+	if lc.Reached {
+		resetIn := max(lc.Reset-l.cfg.Now().Unix(), 1)
+		return engine.Errorf(engine.CodeRateLimited, "rate limit of %d heavy operations (audits, reanalyses, reports; REST and GraphQL together) per %s for this token exceeded; retry after %d s",
+			lc.Limit, l.cfg.Period, resetIn)
+	}
+	return nil
+}
+
 // clientAddress is the host part of r.RemoteAddr (which the proxy header
 // layer rewrites when the handler trusts proxies).
 func clientAddress(r *http.Request) string {

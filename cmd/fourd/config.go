@@ -40,7 +40,7 @@ var envVars = []envVar{
 	{"FOURD_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"FOURD_REDIS_URL", "(none: in-memory)", "Redis for rate-limit counters shared by replicas, redis://host:port/db"},
 	{"FOURD_RATE_LIMIT", "1000", "requests a minute per token (a token's or OAuth client's own rate replaces it)"},
-	{"FOURD_RATE_LIMIT_HEAVY", "20", "requests a minute per token: report generation, audit start, reanalysis"},
+	{"FOURD_RATE_LIMIT_HEAVY", "20", "requests a minute per token: report generation, audit start, reanalysis (REST and GraphQL together, each alias counted)"},
 	{"FOURD_RATE_LIMIT_ANONYMOUS", "300", "requests a minute per client address without a valid token"},
 }
 

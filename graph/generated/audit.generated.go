@@ -1386,16 +1386,6 @@ func (ec *executionContext) marshalNAudit2ᚕgithubᚗcomᚋfourdᚑdevᚋfourd�
 	return ret
 }
 
-func (ec *executionContext) marshalNAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx context.Context, sel ast.SelectionSet, v *engine.Audit) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Audit(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNAuditConnection2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐAuditConnection(ctx context.Context, sel ast.SelectionSet, v *model.AuditConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {

@@ -1197,16 +1197,6 @@ func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋfourdᚑdevᚋfour
 	return ret
 }
 
-func (ec *executionContext) marshalNFinding2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFinding(ctx context.Context, sel ast.SelectionSet, v *engine.Finding) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Finding(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNFindingConnection2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐFindingConnection(ctx context.Context, sel ast.SelectionSet, v *model.FindingConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {

@@ -1246,16 +1246,6 @@ func (ec *executionContext) _PolicyMatch(ctx context.Context, sel ast.SelectionS
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNDeletePolicyPayload2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐDeletePolicyPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletePolicyPayload) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._DeletePolicyPayload(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNPolicy2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx context.Context, sel ast.SelectionSet, v engine.Policy) graphql.Marshaler {
 	return ec._Policy(ctx, sel, &v)
 }
@@ -1276,16 +1266,6 @@ func (ec *executionContext) marshalNPolicy2ᚕgithubᚗcomᚋfourdᚑdevᚋfourd
 	return ret
 }
 
-func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx context.Context, sel ast.SelectionSet, v *engine.Policy) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Policy(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐPolicyConnection(ctx context.Context, sel ast.SelectionSet, v *model.PolicyConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -1294,16 +1274,6 @@ func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋfourdᚑd
 		return graphql.Null
 	}
 	return ec._PolicyConnection(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNPolicyDryRun2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyDryRun(ctx context.Context, sel ast.SelectionSet, v *engine.PolicyDryRun) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._PolicyDryRun(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐPolicyEdge(ctx context.Context, sel ast.SelectionSet, v model.PolicyEdge) graphql.Marshaler {
@@ -1381,11 +1351,25 @@ func (ec *executionContext) marshalNPolicyMatch2ᚕgithubᚗcomᚋfourdᚑdevᚋ
 	return ret
 }
 
+func (ec *executionContext) marshalODeletePolicyPayload2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐDeletePolicyPayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletePolicyPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeletePolicyPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx context.Context, sel ast.SelectionSet, v *engine.Policy) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Policy(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPolicyDryRun2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyDryRun(ctx context.Context, sel ast.SelectionSet, v *engine.PolicyDryRun) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyDryRun(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOPolicyEffect2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyEffect(ctx context.Context, v any) (*engine.PolicyEffect, error) {

@@ -889,16 +889,6 @@ func (ec *executionContext) marshalNReport2ᚕgithubᚗcomᚋfourdᚑdevᚋfourd
 	return ret
 }
 
-func (ec *executionContext) marshalNReport2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐReport(ctx context.Context, sel ast.SelectionSet, v *engine.Report) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Report(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNReportConnection2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐReportConnection(ctx context.Context, sel ast.SelectionSet, v *model.ReportConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {

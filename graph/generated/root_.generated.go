@@ -1702,11 +1702,11 @@ extend type Query {
 
 extend type Mutation {
   "Queue an audit of the current inventory (audits:write); conflict when one is queued or running."
-  startAudit: Audit!
+  startAudit: Audit
   "Queue a re-evaluation of a completed audit (audits:write)."
-  reanalyzeAudit(id: ID!): Audit!
+  reanalyzeAudit(id: ID!): Audit
   "Cancel a queued or running audit (audits:write)."
-  cancelAudit(id: ID!): Audit!
+  cancelAudit(id: ID!): Audit
 }
 `, BuiltIn: false},
 	{Name: "../finding.graphqls", Input: `"How bad a finding is."
@@ -1817,9 +1817,9 @@ input ResolveFindingInput {
 
 extend type Mutation {
   "Resolve a finding as an accepted risk (findings:write)."
-  resolveFinding(input: ResolveFindingInput!): Finding!
+  resolveFinding(input: ResolveFindingInput!): Finding
   "Reopen a finding accepted as a risk (findings:write)."
-  reopenFinding(id: ID!): Finding!
+  reopenFinding(id: ID!): Finding
 }
 `, BuiltIn: false},
 	{Name: "../policy.graphqls", Input: `"What a policy does when its expression is true."
@@ -1911,15 +1911,15 @@ extend type Query {
 
 extend type Mutation {
   "Create a policy (policies:write); validation_failed with the CEL error."
-  createPolicy(input: PolicyInput!): Policy!
+  createPolicy(input: PolicyInput!): Policy
   "Update a policy (policies:write); omitted fields are kept."
-  updatePolicy(id: ID!, input: PolicyInput!): Policy!
+  updatePolicy(id: ID!, input: PolicyInput!): Policy
   "Delete a policy (policies:write)."
-  deletePolicy(id: ID!): DeletePolicyPayload!
+  deletePolicy(id: ID!): DeletePolicyPayload
   "Evaluate a new policy on the current inventory without storing it (policies:write, resources:read)."
-  dryRunPolicy(input: PolicyInput!, limit: Int): PolicyDryRun!
+  dryRunPolicy(input: PolicyInput!, limit: Int): PolicyDryRun
   "Evaluate a stored policy on the current inventory (policies:read, resources:read)."
-  testPolicy(id: ID!, limit: Int): PolicyDryRun!
+  testPolicy(id: ID!, limit: Int): PolicyDryRun
 }
 `, BuiltIn: false},
 	{Name: "../report.graphqls", Input: `"The kind of deliverable a report is."
@@ -2018,7 +2018,7 @@ extend type Mutation {
   not_found for an audit that is missing or another tenant's, conflict for
   an audit that is not completed.
   """
-  generateReport(input: GenerateReportInput!): Report!
+  generateReport(input: GenerateReportInput!): Report
 }
 `, BuiltIn: false},
 	{Name: "../resource.graphqls", Input: `"A cloud object discovered in the tenant: an instance, a bucket, an IAM principal, a network rule."

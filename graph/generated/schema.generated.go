@@ -614,10 +614,10 @@ func (ec *executionContext) _Mutation_startAudit(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Audit) graphql.Marshaler {
-			return ec.marshalNAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx, selections, v)
+			return ec.marshalOAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_startAudit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -647,10 +647,10 @@ func (ec *executionContext) _Mutation_reanalyzeAudit(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Audit) graphql.Marshaler {
-			return ec.marshalNAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx, selections, v)
+			return ec.marshalOAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_reanalyzeAudit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -691,10 +691,10 @@ func (ec *executionContext) _Mutation_cancelAudit(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Audit) graphql.Marshaler {
-			return ec.marshalNAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx, selections, v)
+			return ec.marshalOAudit2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐAudit(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_cancelAudit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -735,10 +735,10 @@ func (ec *executionContext) _Mutation_resolveFinding(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFinding(ctx, selections, v)
+			return ec.marshalOFinding2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFinding(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_resolveFinding(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -779,10 +779,10 @@ func (ec *executionContext) _Mutation_reopenFinding(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFinding(ctx, selections, v)
+			return ec.marshalOFinding2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFinding(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_reopenFinding(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -823,10 +823,10 @@ func (ec *executionContext) _Mutation_createPolicy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -867,10 +867,10 @@ func (ec *executionContext) _Mutation_updatePolicy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updatePolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -911,10 +911,10 @@ func (ec *executionContext) _Mutation_deletePolicy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePolicyPayload) graphql.Marshaler {
-			return ec.marshalNDeletePolicyPayload2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐDeletePolicyPayload(ctx, selections, v)
+			return ec.marshalODeletePolicyPayload2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐDeletePolicyPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deletePolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -955,10 +955,10 @@ func (ec *executionContext) _Mutation_dryRunPolicy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.PolicyDryRun) graphql.Marshaler {
-			return ec.marshalNPolicyDryRun2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyDryRun(ctx, selections, v)
+			return ec.marshalOPolicyDryRun2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyDryRun(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_dryRunPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -999,10 +999,10 @@ func (ec *executionContext) _Mutation_testPolicy(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.PolicyDryRun) graphql.Marshaler {
-			return ec.marshalNPolicyDryRun2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyDryRun(ctx, selections, v)
+			return ec.marshalOPolicyDryRun2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyDryRun(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1043,10 +1043,10 @@ func (ec *executionContext) _Mutation_generateReport(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.Report) graphql.Marshaler {
-			return ec.marshalNReport2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐReport(ctx, selections, v)
+			return ec.marshalOReport2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐReport(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_generateReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1941,77 +1941,77 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startAudit(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "reanalyzeAudit":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reanalyzeAudit(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "cancelAudit":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelAudit(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "resolveFinding":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_resolveFinding(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "reopenFinding":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_reopenFinding(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updatePolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updatePolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deletePolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deletePolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "dryRunPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_dryRunPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "testPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "generateReport":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_generateReport(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
