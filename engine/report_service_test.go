@@ -120,7 +120,10 @@ func TestDownloadReport(t *testing.T) {
 		p                                   Principal
 	}{
 		{"ready json", ready, "json", "", "", reportWriter},
-		{"unknown format", ready, "docx", CodeValidationFailed, "format must be json or pdf", reportWriter},
+		{"unknown format", ready, "docx", CodeValidationFailed, "format must be json, pdf or html", reportWriter},
+		// HTML is rendered from the stored JSON document on download; this
+		// Service has no renderer.
+		{"html without a renderer", ready, "html", CodeUnavailable, "not configured", reportWriter},
 		{"pending", pending, "pdf", CodeConflict, "still being generated", reportWriter},
 		{"failed", failed, "pdf", CodeConflict, "analytics store unavailable", reportWriter},
 		{"another tenant's", ready, "json", CodeNotFound, "", Principal{TenantID: "ten_b", Scopes: reportWriter.Scopes}},
