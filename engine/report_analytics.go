@@ -76,6 +76,11 @@ type ReportAnalytics interface {
 	AffectedResources(ctx context.Context, scope ReportScope, ruleIDs []string, perRule int) (map[string][]AffectedResource, error)
 	// ResourceCountsByType counts the tenant's resources by type.
 	ResourceCountsByType(ctx context.Context, tenantID string) (map[string]int64, error)
+	// ResolutionTimes counts scope's resolved findings by severity with
+	// their mean time from first seen to resolved; scope.Filters apply,
+	// ForceOpen findings are left out, and so are findings without a
+	// resolution time (ForceResolved ones among them).
+	ResolutionTimes(ctx context.Context, scope ReportScope) ([]ResolutionTime, error)
 }
 
 // MaxAffectedRules bounds the rules of one AffectedResources call, so that

@@ -83,3 +83,21 @@ func orNil[T any](v T, err error) (*T, error) {
 	}
 	return &v, nil
 }
+
+// dashboardQuery is a dashboard ranking's arguments as engine takes them.
+func dashboardQuery(first *int, auditID *string, dimension *engine.Dimension) engine.DashboardQuery {
+	q := engine.DashboardQuery{}
+	if first != nil {
+		q.Limit = *first
+		if q.Limit == 0 {
+			q.Limit = -1 // first: 0 is out of range, not the default
+		}
+	}
+	if auditID != nil {
+		q.AuditID = *auditID
+	}
+	if dimension != nil {
+		q.Dimension = *dimension
+	}
+	return q
+}

@@ -62,6 +62,17 @@ func complexity() generated.ComplexityRoot {
 	c.Query.FindingTrend = func(child int, _, _ time.Time, _ []engine.GroupBy, _ *engine.FindingFilter) int {
 		return analyticsCost + engine.MaxTrendPoints*child
 	}
+	ranking := func(child int, first *int, _ *string, _ *engine.Dimension) int {
+		n := engine.DefaultDashboardLimit
+		if first != nil && *first > 0 {
+			n = *first
+		}
+		return analyticsCost + n*child
+	}
+	c.Query.TopRules, c.Query.TopResources, c.Query.TopAccounts = ranking, ranking, ranking
+	c.Query.MeanTimeToResolve = func(child int, _ *string, _ *engine.Dimension) int {
+		return analyticsCost + len(engine.Severities)*child
+	}
 	c.Mutation.DryRunPolicy = func(child int, _ engine.PolicyInput, _ *int) int { return dryRunCost + child }
 	c.Mutation.TestPolicy = func(child int, _ string, _ *int) int { return dryRunCost + child }
 	return c

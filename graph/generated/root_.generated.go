@@ -39,6 +39,13 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AccountRank struct {
+		Account  func(childComplexity int) int
+		Critical func(childComplexity int) int
+		High     func(childComplexity int) int
+		Open     func(childComplexity int) int
+	}
+
 	Audit struct {
 		CompletedAt func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -209,20 +216,24 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Audit        func(childComplexity int, id string) int
-		Audits       func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Finding      func(childComplexity int, id string) int
-		FindingStats func(childComplexity int, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
-		FindingTrend func(childComplexity int, from time.Time, to time.Time, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
-		Findings     func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
-		Node         func(childComplexity int, id string) int
-		Nodes        func(childComplexity int, ids []string) int
-		Policies     func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Policy       func(childComplexity int, id string) int
-		Report       func(childComplexity int, id string) int
-		Reports      func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Resource     func(childComplexity int, id string) int
-		Resources    func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.ResourceFilter) int
+		Audit             func(childComplexity int, id string) int
+		Audits            func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Finding           func(childComplexity int, id string) int
+		FindingStats      func(childComplexity int, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
+		FindingTrend      func(childComplexity int, from time.Time, to time.Time, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
+		Findings          func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
+		MeanTimeToResolve func(childComplexity int, auditID *string, dimension *engine.Dimension) int
+		Node              func(childComplexity int, id string) int
+		Nodes             func(childComplexity int, ids []string) int
+		Policies          func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Policy            func(childComplexity int, id string) int
+		Report            func(childComplexity int, id string) int
+		Reports           func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Resource          func(childComplexity int, id string) int
+		Resources         func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.ResourceFilter) int
+		TopAccounts       func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
+		TopResources      func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
+		TopRules          func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
 	}
 
 	Report struct {
@@ -251,6 +262,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ResolutionTime struct {
+		MeanSeconds func(childComplexity int) int
+		Resolved    func(childComplexity int) int
+		Severity    func(childComplexity int) int
+	}
+
 	Resource struct {
 		Account     func(childComplexity int) int
 		Attributes  func(childComplexity int) int
@@ -276,6 +293,25 @@ type ComplexityRoot struct {
 	ResourceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ResourceRank struct {
+		Account       func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Open          func(childComplexity int) int
+		Region        func(childComplexity int) int
+		ResourceID    func(childComplexity int) int
+		Type          func(childComplexity int) int
+		Weighted      func(childComplexity int) int
+		WorstSeverity func(childComplexity int) int
+	}
+
+	RuleRank struct {
+		Dimension func(childComplexity int) int
+		Open      func(childComplexity int) int
+		RuleID    func(childComplexity int) int
+		Severity  func(childComplexity int) int
+		Title     func(childComplexity int) int
 	}
 
 	SeverityCount struct {
@@ -309,6 +345,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "AccountRank.account":
+		if e.ComplexityRoot.AccountRank.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRank.Account(childComplexity), true
+	case "AccountRank.critical":
+		if e.ComplexityRoot.AccountRank.Critical == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRank.Critical(childComplexity), true
+	case "AccountRank.high":
+		if e.ComplexityRoot.AccountRank.High == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRank.High(childComplexity), true
+	case "AccountRank.open":
+		if e.ComplexityRoot.AccountRank.Open == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRank.Open(childComplexity), true
 
 	case "Audit.completedAt":
 		if e.ComplexityRoot.Audit.CompletedAt == nil {
@@ -1123,6 +1184,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Findings(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["filter"].(*engine.FindingFilter)), true
 
+	case "Query.meanTimeToResolve":
+		if e.ComplexityRoot.Query.MeanTimeToResolve == nil {
+			break
+		}
+
+		args, err := ec.field_Query_meanTimeToResolve_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MeanTimeToResolve(childComplexity, args["auditId"].(*string), args["dimension"].(*engine.Dimension)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -1211,6 +1283,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Resources(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["filter"].(*engine.ResourceFilter)), true
+	case "Query.topAccounts":
+		if e.ComplexityRoot.Query.TopAccounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_topAccounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TopAccounts(childComplexity, args["first"].(*int), args["auditId"].(*string), args["dimension"].(*engine.Dimension)), true
+	case "Query.topResources":
+		if e.ComplexityRoot.Query.TopResources == nil {
+			break
+		}
+
+		args, err := ec.field_Query_topResources_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TopResources(childComplexity, args["first"].(*int), args["auditId"].(*string), args["dimension"].(*engine.Dimension)), true
+	case "Query.topRules":
+		if e.ComplexityRoot.Query.TopRules == nil {
+			break
+		}
+
+		args, err := ec.field_Query_topRules_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TopRules(childComplexity, args["first"].(*int), args["auditId"].(*string), args["dimension"].(*engine.Dimension)), true
 
 	case "Report.audit":
 		if e.ComplexityRoot.Report.Audit == nil {
@@ -1321,6 +1426,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportEdge.Node(childComplexity), true
+
+	case "ResolutionTime.meanSeconds":
+		if e.ComplexityRoot.ResolutionTime.MeanSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResolutionTime.MeanSeconds(childComplexity), true
+	case "ResolutionTime.resolved":
+		if e.ComplexityRoot.ResolutionTime.Resolved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResolutionTime.Resolved(childComplexity), true
+	case "ResolutionTime.severity":
+		if e.ComplexityRoot.ResolutionTime.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResolutionTime.Severity(childComplexity), true
 
 	case "Resource.account":
 		if e.ComplexityRoot.Resource.Account == nil {
@@ -1437,6 +1561,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ResourceEdge.Node(childComplexity), true
+
+	case "ResourceRank.account":
+		if e.ComplexityRoot.ResourceRank.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.Account(childComplexity), true
+	case "ResourceRank.name":
+		if e.ComplexityRoot.ResourceRank.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.Name(childComplexity), true
+	case "ResourceRank.open":
+		if e.ComplexityRoot.ResourceRank.Open == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.Open(childComplexity), true
+	case "ResourceRank.region":
+		if e.ComplexityRoot.ResourceRank.Region == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.Region(childComplexity), true
+	case "ResourceRank.resourceId":
+		if e.ComplexityRoot.ResourceRank.ResourceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.ResourceID(childComplexity), true
+	case "ResourceRank.type":
+		if e.ComplexityRoot.ResourceRank.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.Type(childComplexity), true
+	case "ResourceRank.weighted":
+		if e.ComplexityRoot.ResourceRank.Weighted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.Weighted(childComplexity), true
+	case "ResourceRank.worstSeverity":
+		if e.ComplexityRoot.ResourceRank.WorstSeverity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceRank.WorstSeverity(childComplexity), true
+
+	case "RuleRank.dimension":
+		if e.ComplexityRoot.RuleRank.Dimension == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleRank.Dimension(childComplexity), true
+	case "RuleRank.open":
+		if e.ComplexityRoot.RuleRank.Open == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleRank.Open(childComplexity), true
+	case "RuleRank.ruleId":
+		if e.ComplexityRoot.RuleRank.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleRank.RuleID(childComplexity), true
+	case "RuleRank.severity":
+		if e.ComplexityRoot.RuleRank.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleRank.Severity(childComplexity), true
+	case "RuleRank.title":
+		if e.ComplexityRoot.RuleRank.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleRank.Title(childComplexity), true
 
 	case "SeverityCount.count":
 		if e.ComplexityRoot.SeverityCount.Count == nil {
@@ -1707,6 +1911,70 @@ extend type Mutation {
   reanalyzeAudit(id: ID!): Audit
   "Cancel a queued or running audit (audits:write)."
   cancelAudit(id: ID!): Audit
+}
+`, BuiltIn: false},
+	{Name: "../dashboard.graphqls", Input: `"A rule (built-in or a custom policy) with its open findings."
+type RuleRank {
+  ruleId: String!
+  "The built-in rule's title; the rule id for custom policies."
+  title: String!
+  "The highest severity of the rule's open findings."
+  severity: Severity!
+  dimension: Dimension!
+  "Open findings of the rule."
+  open: Int!
+}
+
+"A resource with its open findings."
+type ResourceRank {
+  resourceId: ID!
+  name: String!
+  type: String!
+  account: String!
+  region: String!
+  "Open findings of the resource."
+  open: Int!
+  "The open findings weighted by severity (critical 10, high 5, medium 2, low 1, info 0), by which resources are ranked."
+  weighted: Float!
+  worstSeverity: Severity!
+}
+
+"A cloud account with its open findings."
+type AccountRank {
+  account: String!
+  critical: Int!
+  high: Int!
+  "All open findings of the account."
+  open: Int!
+}
+
+"How long the findings of one severity took to resolve."
+type ResolutionTime {
+  severity: Severity!
+  "Resolved findings the snapshot carries."
+  resolved: Int!
+  "Mean seconds from first seen to resolved."
+  meanSeconds: Float!
+}
+
+extend type Query {
+  """
+  Rules ranked by open findings, most first (ties: highest severity, then
+  rule id); first 1–100, default 10. auditId: a completed audit's snapshot
+  (default the latest); dimension keeps one dimension. Empty before the
+  first audit completes.
+  """
+  topRules(first: Int, auditId: ID, dimension: Dimension): [RuleRank!]!
+  "Resources ranked by their open findings weighted by severity, heaviest first; arguments as topRules."
+  topResources(first: Int, auditId: ID, dimension: Dimension): [ResourceRank!]!
+  "Accounts ranked by open critical + high findings, most first (ties: critical, then all open, then account); arguments as topRules."
+  topAccounts(first: Int, auditId: ID, dimension: Dimension): [AccountRank!]!
+  """
+  Mean time to resolve per severity, most severe first, over the resolved
+  findings the snapshot carries (fixed, or accepted as a risk when the
+  snapshot was written); severities with none are left out.
+  """
+  meanTimeToResolve(auditId: ID, dimension: Dimension): [ResolutionTime!]!
 }
 `, BuiltIn: false},
 	{Name: "../finding.graphqls", Input: `"How bad a finding is."
@@ -2122,6 +2390,20 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_AccountRank(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "account":
+		return ec.fieldContext_AccountRank_account(ctx, field)
+	case "critical":
+		return ec.fieldContext_AccountRank_critical(ctx, field)
+	case "high":
+		return ec.fieldContext_AccountRank_high(ctx, field)
+	case "open":
+		return ec.fieldContext_AccountRank_open(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountRank", field.Name)
+}
+
 func (ec *executionContext) childFields_Audit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2484,6 +2766,18 @@ func (ec *executionContext) childFields_ReportEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type ReportEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ResolutionTime(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "severity":
+		return ec.fieldContext_ResolutionTime_severity(ctx, field)
+	case "resolved":
+		return ec.fieldContext_ResolutionTime_resolved(ctx, field)
+	case "meanSeconds":
+		return ec.fieldContext_ResolutionTime_meanSeconds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ResolutionTime", field.Name)
+}
+
 func (ec *executionContext) childFields_Resource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2536,6 +2830,44 @@ func (ec *executionContext) childFields_ResourceEdge(ctx context.Context, field 
 		return ec.fieldContext_ResourceEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ResourceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ResourceRank(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "resourceId":
+		return ec.fieldContext_ResourceRank_resourceId(ctx, field)
+	case "name":
+		return ec.fieldContext_ResourceRank_name(ctx, field)
+	case "type":
+		return ec.fieldContext_ResourceRank_type(ctx, field)
+	case "account":
+		return ec.fieldContext_ResourceRank_account(ctx, field)
+	case "region":
+		return ec.fieldContext_ResourceRank_region(ctx, field)
+	case "open":
+		return ec.fieldContext_ResourceRank_open(ctx, field)
+	case "weighted":
+		return ec.fieldContext_ResourceRank_weighted(ctx, field)
+	case "worstSeverity":
+		return ec.fieldContext_ResourceRank_worstSeverity(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ResourceRank", field.Name)
+}
+
+func (ec *executionContext) childFields_RuleRank(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ruleId":
+		return ec.fieldContext_RuleRank_ruleId(ctx, field)
+	case "title":
+		return ec.fieldContext_RuleRank_title(ctx, field)
+	case "severity":
+		return ec.fieldContext_RuleRank_severity(ctx, field)
+	case "dimension":
+		return ec.fieldContext_RuleRank_dimension(ctx, field)
+	case "open":
+		return ec.fieldContext_RuleRank_open(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RuleRank", field.Name)
 }
 
 func (ec *executionContext) childFields_SeverityCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -32,6 +32,9 @@ func TestReportQueriesToSQL(t *testing.T) {
 		{"affected, decisions applied", affectedQuery{scope: decided, ruleIDs: []string{"r1"}, perRule: 50},
 			"SELECT rule_id, id, resource_id, resource_type, account, region, toString(severity) FROM snapshot_findings WHERE snapshot = ? AND ((status = ? AND id NOT IN ?) OR id IN ?) AND rule_id IN ? ORDER BY rule_id, sev_order, resource_id, id LIMIT ? BY rule_id",
 			[]any{snapshotKey("t", "a"), "open", set(mustIDKey(t, f1)), set(mustIDKey(t, f2)), set("r1"), 50}},
+		{"resolution times, a reopened finding left out", resolutionTimesQuery{scope: decided},
+			"SELECT toString(severity), count(), avg(toUInt32(resolved_at) - toUInt32(first_seen_at)) FROM snapshot_findings WHERE snapshot = ? AND (status = ? AND id NOT IN ?) AND toUInt32(resolved_at) > 0 AND resolved_at >= first_seen_at GROUP BY severity ORDER BY severity DESC",
+			[]any{snapshotKey("t", "a"), "resolved", set(mustIDKey(t, f2))}},
 		{"resource types", resourceTypesQuery{tenantID: "t"},
 			"SELECT type, uniqExact(id) FROM resources WHERE tenant_id = ? GROUP BY type ORDER BY type", []any{"t"}},
 	}
