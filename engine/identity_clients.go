@@ -13,6 +13,10 @@ import (
 type CreateOAuthClientInput struct {
 	Name         string   `json:"name"`
 	RedirectURIs []string `json:"redirect_uris"`
+	// Scopes, optional, let the client use grant_type=client_credentials
+	// with them (machine-to-machine, no user). tokens:write is never
+	// allowed: managing credentials takes a user.
+	Scopes []Scope `json:"scopes"`
 	// RateLimit is requests a minute for the client's access tokens; 0 is
 	// the default.
 	RateLimit int `json:"rate_limit"`
@@ -24,15 +28,24 @@ type IssuedOAuthClient struct {
 	Secret string
 }
 
-// Validate reports validation_failed for a missing name or a redirect URI
-// that is not absolute https (or http on a loopback address, RFC 8252),
-// or that has a fragment.
+// Validate reports validation_failed for a missing name, a redirect URI
+// that is not absolute https (or http on a loopback address, RFC 8252) or
+// that has a fragment, neither redirect URIs nor scopes (a client that could
+// use no grant), or an unknown scope or tokens:write.
 func (in CreateOAuthClientInput) Validate() error {
 	if n := strings.TrimSpace(in.Name); n == "" || len(n) > 100 {
 		return FieldErrorf("name", "name is required, at most 100 characters")
 	}
-	if len(in.RedirectURIs) == 0 || len(in.RedirectURIs) > 10 {
-		return FieldErrorf("redirect_uris", "give from 1 to 10 redirect URIs")
+	if len(in.RedirectURIs) > 10 || (len(in.RedirectURIs) == 0 && len(in.Scopes) == 0) {
+		return FieldErrorf("redirect_uris", "give from 1 to 10 redirect URIs (none only for a client credentials client, with scopes)")
+	}
+	for _, sc := range in.Scopes {
+		switch {
+		case !slices.Contains(AllScopes, sc):
+			return FieldErrorf("scopes", "unknown scope %s", quote(string(sc)))
+		case sc == ScopeTokensWrite:
+			return FieldErrorf("scopes", "tokens:write cannot be given to a client: managing credentials takes a user")
+		}
 	}
 	for _, u := range in.RedirectURIs {
 		if err := checkRedirectURI(u); err != nil {
@@ -70,11 +83,17 @@ func checkRedirectURI(s string) error {
 }
 
 // CreateOAuthClient registers a client in the caller's tenant. Needs
-// tokens:write (held by admins only): unauthorized, insufficient_scope,
-// validation_failed.
+// tokens:write (held by admins only); the client's scopes must be held by
+// the caller, so a client never gets more than the admin who registered
+// it: unauthorized, insufficient_scope, validation_failed.
 func (s *Service) CreateOAuthClient(ctx context.Context, p Principal, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
 	if err := p.Require(ScopeTokensWrite); err != nil {
 		return IssuedOAuthClient{}, err
+	}
+	for _, sc := range in.Scopes {
+		if slices.Contains(AllScopes, sc) && !slices.Contains(p.Scopes, sc) {
+			return IssuedOAuthClient{}, FieldErrorf("scopes", "scope %s is not held by the token registering the client", sc)
+		}
 	}
 	return s.createOAuthClient(ctx, p.TenantID, in)
 }
@@ -106,7 +125,7 @@ func (s *Service) createOAuthClient(ctx context.Context, tenantID string, in Cre
 	now := s.now()
 	secret := OAuthSecretPrefix + RandomToken(30)
 	c := OAuthClient{ID: NewID(PrefixOAuthClient, now), TenantID: tenantID, Name: strings.TrimSpace(in.Name),
-		RedirectURIs: slices.Clone(in.RedirectURIs), SecretHash: HashToken(secret), RateLimit: in.RateLimit, CreatedAt: now}
+		RedirectURIs: append([]string{}, in.RedirectURIs...), Scopes: append([]Scope{}, in.Scopes...), SecretHash: HashToken(secret), RateLimit: in.RateLimit, CreatedAt: now}
 	if err := ids.CreateOAuthClient(ctx, c); err != nil {
 		return IssuedOAuthClient{}, err
 	}

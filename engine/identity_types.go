@@ -50,7 +50,11 @@ type OAuthClient struct {
 	TenantID     string   `json:"-"`
 	Name         string   `json:"name"`
 	RedirectURIs []string `json:"redirect_uris"`
-	SecretHash   string   `json:"-"`
+	// Scopes are what the client may get with grant_type=client_credentials,
+	// acting for its tenant and no user; empty: that grant is refused
+	// (unauthorized_client).
+	Scopes     []Scope `json:"scopes"`
+	SecretHash string  `json:"-"`
 	// RateLimit is requests per minute for the client's access tokens; 0
 	// means the default.
 	RateLimit int        `json:"rate_limit,omitempty"`
@@ -84,7 +88,10 @@ const (
 	OAuthRefresh OAuthTokenKind = "refresh"
 )
 
-// OAuthToken is an access or refresh token issued to a client for a user.
+// OAuthToken is an access or refresh token issued to a client for a user,
+// or an access token of the client credentials grant (UserID "": it acts
+// for the client's tenant with the client's registered scopes, and no role
+// applies).
 // Tokens of one grant share GrantID (a refresh token family): reuse of a
 // rotated refresh token, or replay of the code, revokes the whole grant.
 type OAuthToken struct {

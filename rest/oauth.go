@@ -142,8 +142,8 @@ func clientCredentials(r *http.Request, form url.Values) (engine.ClientCredentia
 	return engine.ClientCredentials{ID: form.Get("client_id"), Secret: form.Get("client_secret")}, nil
 }
 
-// oauthToken serves POST /oauth/token: grant_type authorization_code or
-// refresh_token; the answer is RFC 6749 §5.1's.
+// oauthToken serves POST /oauth/token: grant_type authorization_code,
+// refresh_token or client_credentials; the answer is RFC 6749 §5.1's.
 func (a *api) oauthToken(w http.ResponseWriter, r *http.Request) error {
 	form, err := parseForm(r)
 	if err != nil {
@@ -153,20 +153,25 @@ func (a *api) oauthToken(w http.ResponseWriter, r *http.Request) error {
 	if grant == "" {
 		return engine.Errorf(engine.CodeInvalidRequest, "grant_type is required")
 	}
-	if grant != "authorization_code" && grant != "refresh_token" {
-		return engine.Errorf(engine.CodeUnsupportedGrantType, "grant_type must be authorization_code or refresh_token")
+	if grant != "authorization_code" && grant != "refresh_token" && grant != "client_credentials" {
+		return engine.Errorf(engine.CodeUnsupportedGrantType,
+			"grant_type must be authorization_code, refresh_token or client_credentials")
 	}
 	cc, err := clientCredentials(r, form)
 	if err != nil {
 		return err
 	}
 	var resp engine.TokenResponse
-	if grant == "authorization_code" {
+	switch grant {
+	case "authorization_code":
 		resp, err = a.svc.ExchangeAuthorizationCode(r.Context(), engine.ExchangeCodeInput{Client: cc,
 			Code: form.Get("code"), RedirectURI: form.Get("redirect_uri"), CodeVerifier: form.Get("code_verifier")})
-	} else {
+	case "refresh_token":
 		resp, err = a.svc.RefreshAccessToken(r.Context(), engine.RefreshInput{Client: cc,
 			RefreshToken: form.Get("refresh_token"), Scope: form.Get("scope")})
+	default:
+		resp, err = a.svc.IssueClientCredentialsToken(r.Context(), engine.ClientCredentialsInput{Client: cc,
+			Scope: form.Get("scope")})
 	}
 	if err != nil {
 		return err

@@ -21,6 +21,8 @@ func (a *api) identityRoutes() {
 	a.identityRoute(http.MethodPost, "/oauth/authorize", a.anonymous(a.authorizeDecision))
 	a.identityRoute(http.MethodPost, "/oauth/token", a.oauthEndpoint(a.oauthToken))
 	a.identityRoute(http.MethodPost, "/oauth/revoke", a.oauthEndpoint(a.oauthRevoke))
+	a.identityRoute(http.MethodPost, "/oauth/introspect", a.oauthEndpoint(a.oauthIntrospect))
+	a.get("/.well-known/oauth-authorization-server", a.anonymous(a.oauthMetadata))
 }
 
 // identityRoute registers a handler for a method other than GET; the path

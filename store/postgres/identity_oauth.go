@@ -10,11 +10,16 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-const clientColumns = `id, tenant_id, name, redirect_uris, secret_hash, rate_limit, created_at, revoked_at`
+const clientColumns = `id, tenant_id, name, redirect_uris, secret_hash, rate_limit, created_at, revoked_at, scopes`
 
 func scanClient(row pgx.Row) (engine.OAuthClient, error) {
 	var c engine.OAuthClient
-	err := row.Scan(&c.ID, &c.TenantID, &c.Name, &c.RedirectURIs, &c.SecretHash, &c.RateLimit, &c.CreatedAt, &c.RevokedAt)
+	var scopes []string
+	err := row.Scan(&c.ID, &c.TenantID, &c.Name, &c.RedirectURIs, &c.SecretHash, &c.RateLimit, &c.CreatedAt, &c.RevokedAt, &scopes)
+	c.Scopes = fromStrings[engine.Scope](scopes)
+	if c.RedirectURIs == nil {
+		c.RedirectURIs = []string{}
+	}
 	c.CreatedAt, c.RevokedAt = utc(c.CreatedAt), utcp(c.RevokedAt)
 	return c, err
 }
@@ -23,8 +28,8 @@ func scanClient(row pgx.Row) (engine.OAuthClient, error) {
 // validation_failed for an unknown tenant.
 func (s *Store) CreateOAuthClient(ctx context.Context, c engine.OAuthClient) (err error) {
 	defer wrap(&err, "CreateOAuthClient(%q)", c.ID)
-	_, err = s.pool.Exec(ctx, `INSERT INTO oauth_clients (`+clientColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		c.ID, c.TenantID, c.Name, c.RedirectURIs, c.SecretHash, c.RateLimit, c.CreatedAt, c.RevokedAt)
+	_, err = s.pool.Exec(ctx, `INSERT INTO oauth_clients (`+clientColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		c.ID, c.TenantID, c.Name, toStrings(c.RedirectURIs), c.SecretHash, c.RateLimit, c.CreatedAt, c.RevokedAt, toStrings(c.Scopes))
 	return err
 }
 

@@ -10,7 +10,12 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-const oauthTokenColumns = `id, kind, hash, grant_id, tenant_id, client_id, user_id, scopes, rate_limit,
+// oauthTokenColumns are read with COALESCE(user_id, ''): a client
+// credentials token has no user (UserID "").
+const oauthTokenColumns = `id, kind, hash, grant_id, tenant_id, client_id, COALESCE(user_id, ''), scopes, rate_limit,
+	created_at, expires_at, used_at, revoked_at`
+
+const oauthTokenInsertColumns = `id, kind, hash, grant_id, tenant_id, client_id, user_id, scopes, rate_limit,
 	created_at, expires_at, used_at, revoked_at`
 
 func scanOAuthToken(row pgx.Row, extra ...any) (engine.OAuthToken, error) {
@@ -30,8 +35,8 @@ func (s *Store) CreateOAuthTokens(ctx context.Context, ts ...engine.OAuthToken) 
 	defer wrap(&err, "CreateOAuthTokens")
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for _, t := range ts {
-			_, err := tx.Exec(ctx, `INSERT INTO oauth_tokens (`+oauthTokenColumns+`)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			_, err := tx.Exec(ctx, `INSERT INTO oauth_tokens (`+oauthTokenInsertColumns+`)
+				VALUES ($1, $2, $3, $4, $5, $6, NULLIF($7, ''), $8, $9, $10, $11, $12, $13)`,
 				t.ID, string(t.Kind), t.Hash, t.GrantID, t.TenantID, t.ClientID, t.UserID, toStrings(t.Scopes), t.RateLimit,
 				t.CreatedAt, t.ExpiresAt, t.UsedAt, t.RevokedAt)
 			if err != nil {
