@@ -4,16 +4,19 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/fourd-dev/fourd/engine"
 )
 
 // TestTenantIsolationOAuth covers the /oauth operations of the isolation
 // matrix: B's user cannot sign in through A's client, B's client cannot
-// exchange A's code or revoke A's tokens.
+// exchange A's code, revoke or introspect A's tokens, and B's client
+// credentials token sees nothing of A.
 func TestTenantIsolationOAuth(t *testing.T) {
 	t.Parallel()
 	e := newIdentityEnv(t, idOptions{})
@@ -53,6 +56,36 @@ func TestTenantIsolationOAuth(t *testing.T) {
 		}
 		if r := getWith(t, cfgA.Client(ctx, tok), e.url+"/v1/findings"); r.status != http.StatusOK {
 			t.Errorf("A's token after B's revocation attempt: %d", r.status)
+		}
+	})
+	t.Run("POST /oauth/introspect: B's client on A's tokens", func(t *testing.T) {
+		tok, err := cfgA.Exchange(ctx, e.approve(t, cfgA.AuthCodeURL("s"), "ada@acme.test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{tok.AccessToken, tok.RefreshToken, e.tokA} {
+			f := url.Values{"token": {secret}, "client_id": {e.clientB.Client.ID}, "client_secret": {e.clientB.Secret}}
+			if status, _, r := e.postForm(t, "/oauth/introspect", f, nil); status != http.StatusOK ||
+				strings.TrimSpace(string(r.body)) != `{"active":false}` {
+				t.Errorf("B's client introspecting A's token: %d %s", status, r.body)
+			}
+		}
+	})
+	t.Run("POST /oauth/token: B's client credentials see nothing of A", func(t *testing.T) {
+		mb := e.machineClient(t, "globex", engine.ScopeFindingsRead, engine.ScopeResourcesRead)
+		c := (&clientcredentials.Config{ClientID: mb.Client.ID, ClientSecret: mb.Secret, TokenURL: e.url + "/oauth/token"}).Client(ctx)
+		if r := getWith(t, c, e.url+"/v1/findings/"+e.a.findings[0].ID); r.status != http.StatusNotFound {
+			t.Errorf("A's finding with B's client credentials token: %d", r.status)
+		}
+		for _, path := range []string{"/v1/findings?limit=200", "/v1/resources?limit=200"} {
+			r := getWith(t, c, e.url+path)
+			if leaked := containsAny(string(r.body), []string{e.a.findings[0].ID, e.a.resources[0].ID}); leaked != "" {
+				t.Errorf("%s with B's client credentials token shows A's %s", path, leaked)
+			}
+		}
+		if r := getWith(t, c, e.url+"/v1/findings?limit=200"); r.status != http.StatusOK ||
+			!strings.Contains(string(r.body), e.b.findings[0].ID) {
+			t.Errorf("B's own findings: %d", r.status)
 		}
 	})
 	t.Run("A's OAuth token sees nothing of B", func(t *testing.T) {

@@ -76,6 +76,8 @@ var isolationMatrix = map[string]isoCase{
 	"POST /oauth/authorize":                         {kind: "oauth"},
 	"POST /oauth/token":                             {kind: "oauth"},
 	"POST /oauth/revoke":                            {kind: "oauth"},
+	"POST /oauth/introspect":                        {kind: "oauth"},
+	"GET /.well-known/oauth-authorization-server":   {kind: "public"},
 	"GET /v1/openapi.json":                          {kind: "public"},
 	"GET /healthz":                                  {kind: "public"},
 	"GET /readyz":                                   {kind: "public"},
