@@ -36,6 +36,12 @@ type AuditSummary struct {
 	FindingsResolved int64               `json:"findings_resolved"`
 	BySeverity       map[Severity]int64  `json:"by_severity"`
 	ByDimension      map[Dimension]int64 `json:"by_dimension"`
+	// NotEvaluated counts, per rule id, the resources (or accounts) the
+	// rule could not judge because the inventory lacked the attributes it
+	// reads (unknown is not false: no finding either way). Rules that
+	// judged everything are absent. Null for audits that completed before
+	// fourd counted them.
+	NotEvaluated map[string]int64 `json:"not_evaluated"`
 }
 
 // AuditQuery is one page of a tenant's audits, newest first.

@@ -221,6 +221,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	if err != nil {
 		return a, err
 	}
+	sum.NotEvaluated = eval.NotEvaluated()
 	if evalErrors > 0 {
 		s.log.WarnContext(ctx, "policy evaluation errors during audit", "audit_id", a.ID, "errors", evalErrors)
 	}

@@ -140,9 +140,14 @@ type PolicyMatch struct {
 type Evaluator interface {
 	Evaluate(r Resource) (findings []Finding, evalErrors int)
 	// Finish returns, once every resource was evaluated, the findings of
-	// account-wide rules, and the resources they attach to that the
-	// inventory lacks (the runner adds those to the inventory).
+	// account-wide rules and of checks that needed facts of a whole
+	// account, and the resources they attach to that the inventory lacks
+	// (the runner adds those to the inventory).
 	Finish() (findings []Finding, missing []Resource)
+	// NotEvaluated counts, after Finish, per rule id, the resources (or
+	// accounts) the rule could not judge because the input lacked the
+	// attributes it reads: "not evaluated", neither passed nor failed.
+	NotEvaluated() map[string]int64
 }
 
 // errStopStream ends a callback stream early when its consumer is done.

@@ -7,6 +7,8 @@ package graph
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/generated"
@@ -48,6 +50,22 @@ func (r *auditSummaryResolver) ByDimension(ctx context.Context, obj *engine.Audi
 			out = append(out, model.DimensionCount{Dimension: d, Count: int(n)})
 		}
 	}
+	return out, nil
+}
+
+// NotEvaluated lists the rules that could not judge some resources, most
+// first, then by rule id.
+func (r *auditSummaryResolver) NotEvaluated(ctx context.Context, obj *engine.AuditSummary) ([]model.NotEvaluatedCount, error) {
+	out := make([]model.NotEvaluatedCount, 0, len(obj.NotEvaluated))
+	for id, n := range obj.NotEvaluated {
+		out = append(out, model.NotEvaluatedCount{RuleID: id, Count: int(n)})
+	}
+	slices.SortFunc(out, func(a, b model.NotEvaluatedCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.RuleID, b.RuleID)
+	})
 	return out, nil
 }
 

@@ -90,15 +90,17 @@ type evaluator struct {
 	raise    []*policy.Program
 	atLeast  []*policy.Program
 	atMost   []*policy.Program
+	notEval  map[string]int64 // set by Finish
 }
 
 func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
 	var out []engine.Finding
-	for _, v := range rules.Evaluate(r, ev.now) {
+	o := rules.AssessDeferring(r, ev.now)
+	for _, v := range o.Violations {
 		out = append(out, ev.ruleFinding(r, v))
 	}
 	ev.mu.Lock()
-	ev.auditor.Observe(r)
+	ev.auditor.Record(r, o)
 	ev.mu.Unlock()
 	if len(ev.raise)+len(ev.atLeast)+len(ev.atMost) == 0 {
 		return out, 0
@@ -176,13 +178,35 @@ func (ev *evaluator) Finish() ([]engine.Finding, []engine.Resource) {
 		r := av.Resource
 		r.TenantID = ev.tenantID
 		r.ID = engine.ResourceID(ev.tenantID, r.Provider, r.NativeID)
-		if r.FirstSeenAt.IsZero() && !seen[r.ID] { // synthesized: not in the inventory
+		if av.Rule.Account && r.FirstSeenAt.IsZero() && !seen[r.ID] { // synthesized: not in the inventory
 			seen[r.ID] = true
 			missing = append(missing, r)
 		}
-		findings = append(findings, ev.ruleFinding(r, av.Violation))
+		f := ev.ruleFinding(r, av.Violation)
+		if !av.Rule.Account && len(ev.atLeast)+len(ev.atMost) > 0 {
+			// A check that waited for its account's facts: the severity
+			// policies apply to it as to the others.
+			if attrs, err := policy.ParseAttributes(r.Attributes); err == nil {
+				in := policy.Input{Resource: r, Attributes: attrs, Tags: r.Tags.Map()}
+				ev.adjust(&in, &f)
+			}
+		}
+		findings = append(findings, f)
 	}
+	ev.notEval = ev.auditor.NotEvaluated()
 	return findings, missing
+}
+
+// NotEvaluated counts, once Finish returned, the resources (or accounts)
+// each rule could not judge for want of data.
+func (ev *evaluator) NotEvaluated() map[string]int64 {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	out := make(map[string]int64, len(ev.notEval))
+	for id, n := range ev.notEval {
+		out[id] = n
+	}
+	return out
 }
 
 // ruleFinding turns a rule violation on a resource into a finding.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -24,14 +25,52 @@ type configItem struct {
 	Status           string                     `json:"configurationItemStatus"`
 	Configuration    json.RawMessage            `json:"configuration"`
 	Supplementary    map[string]json.RawMessage `json:"supplementaryConfiguration"`
-	Tags             map[string]string          `json:"tags"`
+	Tags             cfgTags                    `json:"tags"`
 }
 
-// AWSConfigDecoder streams AWS Config configuration items: a snapshot file
-// ({"fileVersion", "configurationItems": [...]}), a JSON array of items,
-// a sequence of item objects (one a line or concatenated), or change
-// notifications ({"configurationItem": {...}}). Items are decoded one at a
-// time, so a snapshot is never loaded whole. Deleted items are skipped.
+// cfgTags is a configuration item's tags: an object in snapshots, history
+// and events, an array of {"key","value"} in advanced-query results.
+type cfgTags map[string]string
+
+// UnmarshalJSON accepts both spellings; null leaves the tags empty.
+func (t *cfgTags) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var list []struct {
+			Key   string `json:"key"`
+			Value string `json:"value"`
+		}
+		if err := json.Unmarshal(b, &list); err != nil {
+			return err
+		}
+		m := make(map[string]string, len(list))
+		for _, kv := range list {
+			m[kv.Key] = kv.Value
+		}
+		*t = m
+		return nil
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*t = m
+	return nil
+}
+
+// AWSConfigDecoder streams AWS Config configuration items in every shape
+// AWS delivers them: a snapshot or history file delivered to S3
+// ({"fileVersion", "configurationItems": [...]}), the answers of
+// get-resource-config-history ({"configurationItems"}), batch-get-resource-config
+// ({"baseConfigurationItems"}), the aggregator's batch-get and get
+// ({"BaseConfigurationItems"}, {"ConfigurationItem"}), select-resource-config
+// ({"Results": ["<item as a JSON string>", …]}, or that array alone), a
+// JSON array of items, a sequence of item objects (one a line or
+// concatenated), change notifications ({"configurationItem": {...}}) and
+// rule-invocation events ({"invokingEvent": "<JSON string>"}). Items'
+// configuration and supplementary values may be objects or JSON strings.
+// Items are decoded one at a time, so a snapshot is never loaded whole.
+// Deleted and not-recorded items are skipped: they are not live resources.
 // VPCs are held until the end of the input, because their flow logs are
 // separate items (AWS::EC2::FlowLog) that may come later.
 type AWSConfigDecoder struct {
@@ -137,20 +176,23 @@ func (d *AWSConfigDecoder) topObject() (engine.Resource, bool, error) {
 			return engine.Resource{}, false, malformed(err, d.dec.InputOffset())
 		}
 		key, _ := tok.(string)
-		switch key {
-		case "configurationItems":
+		switch {
+		case strings.EqualFold(key, "configurationItems"), strings.EqualFold(key, "baseConfigurationItems"),
+			strings.EqualFold(key, "results"):
 			tok, err := d.dec.Token()
 			if err != nil {
 				return engine.Resource{}, false, malformed(err, d.dec.InputOffset())
 			}
 			if tok != json.Delim('[') {
 				return engine.Resource{}, false, engine.Errorf(engine.CodeInvalidRequest,
-					"AWS Config snapshot: configurationItems must be an array (byte offset %d)", d.dec.InputOffset())
+					"AWS Config input: %s must be an array (byte offset %d)", key, d.dec.InputOffset())
 			}
 			d.stack = append(d.stack, cfgArray)
 			return engine.Resource{}, false, nil
-		case "configurationItem":
+		case strings.EqualFold(key, "configurationItem"):
 			return d.item()
+		case key == "invokingEvent":
+			return d.invokingEvent()
 		}
 		var v json.RawMessage
 		if err := d.dec.Decode(&v); err != nil {
@@ -183,18 +225,63 @@ func (d *AWSConfigDecoder) pop() (engine.Resource, bool, error) {
 	return engine.Resource{}, false, nil
 }
 
-// item decodes one configuration item at the decoder's position.
+// item decodes one configuration item at the decoder's position: an
+// object, or (in select-resource-config results) a JSON string holding one.
 func (d *AWSConfigDecoder) item() (engine.Resource, bool, error) {
 	start := d.dec.InputOffset()
+	var raw json.RawMessage
+	if err := d.dec.Decode(&raw); err != nil {
+		return engine.Resource{}, false, malformed(err, d.dec.InputOffset())
+	}
+	// The item was consumed whole: a bad one is skipped and the stream goes on.
+	b := jsonObject(raw)
+	if len(b) == 0 || b[0] != '{' {
+		return engine.Resource{}, false, &LineError{Offset: start, Err: engine.Errorf(engine.CodeValidationFailed,
+			"configuration item: expected an object (or a JSON string holding one)")}
+	}
 	var ci configItem
-	if err := d.dec.Decode(&ci); err != nil {
+	if err := json.Unmarshal(b, &ci); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			// The item was consumed whole: skip it and go on.
 			return engine.Resource{}, false, &LineError{Offset: start, Err: engine.FieldErrorf(te.Field,
 				"configuration item: %s must not be a JSON %s", fieldName(te.Field), te.Value)}
 		}
+		return engine.Resource{}, false, &LineError{Offset: start, Err: engine.Errorf(engine.CodeValidationFailed, "configuration item: %v", err)}
+	}
+	return d.convert(&ci, start)
+}
+
+// invokingEvent decodes the invokingEvent of an AWS Config rule's Lambda
+// event: a JSON string holding a change notification. A scheduled
+// notification names no resource; an oversized one carries only a summary
+// without the configuration, so it is reported rather than guessed at.
+func (d *AWSConfigDecoder) invokingEvent() (engine.Resource, bool, error) {
+	start := d.dec.InputOffset()
+	var raw json.RawMessage
+	if err := d.dec.Decode(&raw); err != nil {
 		return engine.Resource{}, false, malformed(err, d.dec.InputOffset())
+	}
+	var ev struct {
+		Item        json.RawMessage `json:"configurationItem"`
+		Summary     json.RawMessage `json:"configurationItemSummary"`
+		MessageType string          `json:"messageType"`
+	}
+	if b := jsonObject(raw); b == nil || json.Unmarshal(b, &ev) != nil {
+		return engine.Resource{}, false, &LineError{Offset: start, Err: engine.FieldErrorf("invokingEvent",
+			"invokingEvent must be a JSON object or a JSON string holding one")}
+	}
+	b := jsonObject(ev.Item)
+	if b == nil {
+		if ev.Summary != nil {
+			return engine.Resource{}, false, &LineError{Offset: start, Err: engine.FieldErrorf("invokingEvent",
+				"an oversized configuration item change notification carries no configuration; fetch the item with get-resource-config-history")}
+		}
+		return engine.Resource{}, false, nil // e.g. a ScheduledNotification
+	}
+	var ci configItem
+	if err := json.Unmarshal(b, &ci); err != nil {
+		return engine.Resource{}, false, &LineError{Offset: start, Err: engine.FieldErrorf("invokingEvent",
+			"invokingEvent.configurationItem: %v", err)}
 	}
 	return d.convert(&ci, start)
 }

@@ -44,6 +44,8 @@ var configTypes = map[string]cfgMapper{
 	"AWS::Config::ConfigurationRecorder":        cfgRecorder,
 	"AWS::GuardDuty::Detector":                  cfgGuardDuty,
 	"AWS::Logs::LogGroup":                       cfgLogGroup,
+	"AWS::S3::AccountPublicAccessBlock":         cfgAccountPAB,
+	"AWS::RDS::DBSnapshot":                      cfgDBSnapshot,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.
@@ -168,6 +170,17 @@ func (f *flexBool) UnmarshalJSON(b []byte) error {
 	*f = flexBool(strings.EqualFold(s, "true"))
 	return nil
 }
+
+// ptr is f as a tri-state: nil when the value was absent or null.
+func (f *flexBool) ptr() *bool {
+	if f == nil {
+		return nil
+	}
+	return boolPtr(bool(*f))
+}
+
+// boolPtr returns a pointer to a copy of v.
+func boolPtr(v bool) *bool { return &v }
 
 // flexInt is a JSON integer that AWS sometimes writes as a string.
 type flexInt int

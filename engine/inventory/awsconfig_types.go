@@ -245,9 +245,6 @@ func cfgInstance(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		LaunchTime: c.LaunchTime.t(), AvailabilityZone: c.Placement.AZ, VPCID: c.VPCID, SubnetID: c.SubnetID,
 		PublicIP: c.PublicIP, ImageID: c.ImageID, MetadataHTTPTokens: c.Metadata.HTTPTokens,
 		Monitoring: c.Monitoring.State == "enabled", StateChangedAt: transitionTime(c.StateTransitionReason)}
-	if in.MetadataHTTPTokens == "" {
-		in.MetadataHTTPTokens = "optional"
-	}
 	if c.Profile != nil {
 		in.IAMInstanceProfile = c.Profile.ARN
 	}

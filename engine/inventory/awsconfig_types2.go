@@ -85,9 +85,9 @@ func cfgLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, a := range attrs {
 		switch a.Key {
 		case "access_logs.s3.enabled":
-			lb.AccessLogsEnabled = a.Value == "true"
+			lb.AccessLogsEnabled = boolPtr(a.Value == "true")
 		case "deletion_protection.enabled":
-			lb.DeletionProtection = a.Value == "true"
+			lb.DeletionProtection = boolPtr(a.Value == "true")
 		}
 	}
 	return TypeLB, lb, nil
@@ -110,53 +110,62 @@ func cfgTrail(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	t := CloudTrail{Name: c.Name, HomeRegion: c.HomeRegion, IsMultiRegionTrail: bool(c.MultiRegion),
 		IncludeGlobalServiceEvents: bool(c.GlobalEvents), LogFileValidationEnabled: bool(c.LogValidation),
 		KMSKeyID: c.KMSKeyID, S3BucketName: c.S3BucketName, CloudWatchLogsLogGroupARN: c.CWLogsGroupARN}
+	// AWS Config records neither the logging status nor the event
+	// selectors in the trail's configuration: without their supplements
+	// they are unknown, not false.
 	var status struct {
-		IsLogging flexBool `json:"isLogging"`
+		IsLogging *flexBool `json:"isLogging"`
 	}
 	if err := supp(ci, "TrailStatus", &status); err != nil {
 		return "", nil, err
 	}
-	t.IsLogging = bool(status.IsLogging)
+	t.IsLogging = status.IsLogging.ptr()
 	var selectors []struct {
 		DataResources []struct {
 			Type string `json:"type"`
 		} `json:"dataResources"`
 	}
-	if err := supp(ci, "EventSelectors", &selectors); err != nil {
-		return "", nil, err
-	}
-	for _, s := range selectors {
-		for _, d := range s.DataResources {
-			t.S3DataEvents = t.S3DataEvents || d.Type == "AWS::S3::Object"
+	if raw := jsonObject(ci.Supplementary["EventSelectors"]); raw != nil {
+		if err := json.Unmarshal(raw, &selectors); err != nil {
+			return "", nil, err
 		}
+		data := false
+		for _, s := range selectors {
+			for _, d := range s.DataResources {
+				data = data || d.Type == "AWS::S3::Object"
+			}
+		}
+		t.S3DataEvents = &data
 	}
 	return TypeCloudTrail, t, nil
 }
 
 func cfgKMSKey(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		KeyID        string   `json:"keyId"`
-		KeyManager   string   `json:"keyManager"`
-		KeySpec      string   `json:"keySpec"`
-		CMKSpec      string   `json:"customerMasterKeySpec"`
-		KeyUsage     string   `json:"keyUsage"`
-		KeyState     string   `json:"keyState"`
-		Rotation     flexBool `json:"keyRotationEnabled"`
-		DeletionDate flexTime `json:"deletionDate"`
+		KeyID        string    `json:"keyId"`
+		KeyManager   string    `json:"keyManager"`
+		KeySpec      string    `json:"keySpec"`
+		CMKSpec      string    `json:"customerMasterKeySpec"`
+		KeyUsage     string    `json:"keyUsage"`
+		KeyState     string    `json:"keyState"`
+		Rotation     *flexBool `json:"keyRotationEnabled"`
+		DeletionDate flexTime  `json:"deletionDate"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	k := KMSKey{KeyID: c.KeyID, KeyManager: c.KeyManager, KeySpec: c.KeySpec, KeyUsage: c.KeyUsage,
-		KeyState: c.KeyState, KeyRotationEnabled: bool(c.Rotation), DeletionDate: c.DeletionDate.t()}
+		KeyState: c.KeyState, KeyRotationEnabled: c.Rotation.ptr(), DeletionDate: c.DeletionDate.t()}
 	if k.KeySpec == "" {
 		k.KeySpec = c.CMKSpec
 	}
-	var rot flexBool
+	var rot *flexBool
 	if err := supp(ci, "KeyRotationStatus", &rot); err != nil {
 		return "", nil, err
 	}
-	k.KeyRotationEnabled = k.KeyRotationEnabled || bool(rot)
+	if rot != nil {
+		k.KeyRotationEnabled = boolPtr(bool(*rot) || k.KeyRotationEnabled != nil && *k.KeyRotationEnabled)
+	}
 	if err := supp(ci, "Policy", &k.Policy); err != nil {
 		return "", nil, err
 	}
@@ -271,12 +280,14 @@ func cfgDynamoDB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := supp(ci, "ContinuousBackupsDescription", &backups); err != nil {
 		return "", nil, err
 	}
-	t.PointInTimeRecovery = backups.PITR.Status == "ENABLED"
-	var scaling flexBool
+	if backups.PITR.Status != "" {
+		t.PointInTimeRecovery = boolPtr(backups.PITR.Status == "ENABLED")
+	}
+	var scaling *flexBool
 	if err := supp(ci, "AutoScalingEnabled", &scaling); err != nil {
 		return "", nil, err
 	}
-	t.AutoScalingEnabled = bool(scaling)
+	t.AutoScalingEnabled = scaling.ptr()
 	return TypeDynamoDBTable, t, nil
 }
 

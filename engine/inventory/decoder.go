@@ -119,6 +119,16 @@ func Detect(r *bufio.Reader) (Format, error) {
 		if i < len(body) && body[i] == ']' {
 			return FormatJSONArray, nil // empty
 		}
+		if i < len(body) && body[i] == '"' {
+			// select-resource-config's Results: items as JSON strings.
+			var first string
+			if json.NewDecoder(bytes.NewReader(body[i:])).Decode(&first) == nil {
+				if f, err := sniffObject([]byte(first), int64(start+i)); err == nil && f == FormatAWSConfig {
+					return f, nil
+				}
+			}
+			return "", unknownFormat()
+		}
 		if i < len(body) && body[i] == '{' {
 			if f, err := sniffObject(body[i:], int64(start+i)); err == nil {
 				switch f {
@@ -158,7 +168,8 @@ func sniffObject(b []byte, base int64) (Format, error) {
 		key, _ := tok.(string)
 		switch key {
 		case "configurationItems", "configurationItem", "fileVersion", "configSnapshotId",
-			"resourceType", "configurationItemCaptureTime", "configurationItemStatus", "awsAccountId", "awsRegion", "ARN":
+			"resourceType", "configurationItemCaptureTime", "configurationItemStatus", "awsAccountId", "awsRegion", "ARN",
+			"baseConfigurationItems", "BaseConfigurationItems", "ConfigurationItem", "invokingEvent", "QueryInfo", "Results":
 			return FormatAWSConfig, nil
 		case "lineage", "serial":
 			return FormatTerraformState, nil

@@ -101,6 +101,14 @@ func (g *estateGen) region(ai, ri int, region string) {
 			AllocatedStorage: 100, StorageType: []string{"gp3", "gp2"}[ri%2], StorageEncrypted: prod || ri == 0, PubliclyAccessible: ai == 1 && ri == 1,
 			MultiAZ: prod && ri != 2, BackupRetentionPeriod: []int{7, 0, 14}[(ai+ri)%3], DeletionProtection: prod, AutoMinorVersionUpgrade: ri != 1,
 			AvailabilityZone: az(0), Status: "available"})
+	// A manual snapshot of each database (no random draws, so the rest of
+	// the estate stays as it was); staging's customer data is shared with
+	// everyone.
+	snapID := g.env + "-" + dbName + "-2025-05-31"
+	g.add(TypeDBSnapshot, region, arnOf("rds", region, g.acct, "snapshot:"+snapID), snapID,
+		map[string]string{"Name": snapID, "Owner": "data-eng", "Environment": g.env, "cost-center": "cc-1000"},
+		&DBSnapshot{Identifier: snapID, DBInstanceIdentifier: g.env + "-" + dbName, Engine: "postgres", SnapshotType: "manual",
+			Encrypted: prod || ri == 0, CreateTime: g.ago(1), Public: ptr(ai == 1 && ri == 1)})
 	for i := 0; i < 1+ri%2; i++ {
 		alloc := g.id("eipalloc")
 		eip := &EIP{AllocationID: alloc, PublicIP: fmt.Sprintf("198.51.100.%d", 10+ai*30+ri*10+i)}
@@ -120,7 +128,7 @@ func (g *estateGen) region(ai, ri int, region string) {
 	}
 	g.add(TypeLB, region, arnOf("elasticloadbalancing", region, g.acct, "loadbalancer/app/"+lbName+"/50dc6c495c0c9188"), lbName, g.tags(lbName, true),
 		&LoadBalancer{Name: lbName, Type: "application", Scheme: "internet-facing", DNSName: lbName + "-1234567890." + region + ".elb.amazonaws.com",
-			AvailabilityZones: azs, AccessLogsEnabled: prod, DeletionProtection: prod && ri == 0, TargetCount: &targets})
+			AvailabilityZones: azs, AccessLogsEnabled: ptr(prod), DeletionProtection: ptr(prod && ri == 0), TargetCount: &targets})
 	g.regionData(ai, ri, region, az, asgName)
 }
 
@@ -168,8 +176,8 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 
 	// Account services: trail, Config, GuardDuty, KMS.
 	if ri == 0 && ai != 1 {
-		t := &CloudTrail{Name: g.env + "-trail", HomeRegion: region, IsMultiRegionTrail: prod, IncludeGlobalServiceEvents: true, IsLogging: true,
-			LogFileValidationEnabled: prod, S3BucketName: "alpenglow-" + g.env + "-cloudtrail", S3DataEvents: prod}
+		t := &CloudTrail{Name: g.env + "-trail", HomeRegion: region, IsMultiRegionTrail: prod, IncludeGlobalServiceEvents: true, IsLogging: ptr(true),
+			LogFileValidationEnabled: prod, S3BucketName: "alpenglow-" + g.env + "-cloudtrail", S3DataEvents: ptr(prod)}
 		if prod {
 			t.KMSKeyID = arnOf("kms", region, g.acct, "key/5678efgh-56ef-78gh-90ij-5678901234ef")
 			t.CloudWatchLogsLogGroupARN = arnOf("logs", region, g.acct, "log-group:cloudtrail:*")
@@ -177,7 +185,8 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 		g.add(TypeCloudTrail, region, arnOf("cloudtrail", region, g.acct, "trail/"+t.Name), t.Name, g.tags(t.Name, true), t)
 	}
 	if ai == 1 && ri == 1 {
-		t := &CloudTrail{Name: "staging-legacy-trail", HomeRegion: region, S3BucketName: "alpenglow-staging-legacy-trail"}
+		t := &CloudTrail{Name: "staging-legacy-trail", HomeRegion: region, S3BucketName: "alpenglow-staging-legacy-trail",
+			IsLogging: ptr(false), S3DataEvents: ptr(false)}
 		g.add(TypeCloudTrail, region, arnOf("cloudtrail", region, g.acct, "trail/"+t.Name), t.Name, g.tags(t.Name, false), t)
 	}
 	if !(ai == 1 && ri == 2) {
@@ -190,7 +199,7 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 	}
 	for i := 0; i < 1+ri%2; i++ {
 		k := &KMSKey{KeyID: fmt.Sprintf("%08x-12ab-34cd-56ef-%012x", g.rnd.Uint32(), g.rnd.Uint64()>>16), KeyManager: "CUSTOMER",
-			KeySpec: "SYMMETRIC_DEFAULT", KeyUsage: "ENCRYPT_DECRYPT", KeyState: "Enabled", KeyRotationEnabled: prod || i == 1}
+			KeySpec: "SYMMETRIC_DEFAULT", KeyUsage: "ENCRYPT_DECRYPT", KeyState: "Enabled", KeyRotationEnabled: ptr(prod || i == 1)}
 		if ai == 2 && i == 0 {
 			k.KeyState, k.DeletionDate = "PendingDeletion", estateNow.Add(5*24*3600e9)
 		}
@@ -219,10 +228,10 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 			NumCacheNodes: 1 + ri, AZMode: []string{"single-az", "cross-az"}[ri], AtRestEncryptionEnabled: prod, TransitEncryptionEnabled: prod || ri == 1, SnapshotRetentionLimit: []int{5, 0}[ai%2]}
 		g.add(TypeElastiCacheCluster, region, arnOf("elasticache", region, g.acct, "cluster:"+c.ClusterID), c.ClusterID, g.tags(c.ClusterID, true), c)
 	}
-	tbl := &DynamoDBTable{Name: g.env + "-events-" + region, BillingMode: []string{"PAY_PER_REQUEST", "PROVISIONED"}[(ai+ri)%2], PointInTimeRecovery: prod,
-		DeletionProtectionEnabled: prod && ri == 0, ItemCount: int64(1000 * (1 + g.rnd.IntN(900)))}
+	tbl := &DynamoDBTable{Name: g.env + "-events-" + region, BillingMode: []string{"PAY_PER_REQUEST", "PROVISIONED"}[(ai+ri)%2], PointInTimeRecovery: ptr(prod),
+		DeletionProtectionEnabled: prod && ri == 0, ItemCount: int64(1000 * (1 + g.rnd.IntN(900))), AutoScalingEnabled: ptr(false)}
 	if tbl.BillingMode == "PROVISIONED" {
-		tbl.ReadCapacity, tbl.WriteCapacity, tbl.AutoScalingEnabled = 200, 50, ai == 0
+		tbl.ReadCapacity, tbl.WriteCapacity, tbl.AutoScalingEnabled = 200, 50, ptr(ai == 0)
 	}
 	g.add(TypeDynamoDBTable, region, arnOf("dynamodb", region, g.acct, "table/"+tbl.Name), tbl.Name, g.tags(tbl.Name, g.chance(0.8)), tbl)
 	if ri != 2 {

@@ -107,7 +107,7 @@ func (g *estateGen) account(ai int) {
 	for ui, u := range users[:4+ai] {
 		human := ui != 2 && ui != 4
 		user := &IAMUser{UserName: u, UserID: "AIDA" + g.id("U")[2:18], CreateDate: g.ago(200 + g.rnd.IntN(900)),
-			PasswordEnabled: human, MFAActive: human && g.chance(0.6), Groups: []string{"developers"}}
+			PasswordEnabled: ptr(human), MFAActive: ptr(human && g.chance(0.6)), Groups: []string{"developers"}}
 		if human {
 			user.PasswordLastUsed = g.ago(g.rnd.IntN(30))
 		}

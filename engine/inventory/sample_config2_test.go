@@ -21,22 +21,20 @@ func configItemMore(s sample, n int) (map[string]any, bool) {
 			"loadBalancerName": a.Name, "scheme": a.Scheme, "type": a.Type, "availabilityZones": azs, "state": map[string]any{"code": "active"},
 			"ipAddressType": "ipv4", "securityGroups": []any{}}
 		supp["LoadBalancerAttributes"] = []any{
-			map[string]any{"key": "access_logs.s3.enabled", "value": boolString(a.AccessLogsEnabled)},
-			map[string]any{"key": "deletion_protection.enabled", "value": boolString(a.DeletionProtection)},
+			map[string]any{"key": "access_logs.s3.enabled", "value": boolString(isTrue(a.AccessLogsEnabled))},
+			map[string]any{"key": "deletion_protection.enabled", "value": boolString(isTrue(a.DeletionProtection))},
 			map[string]any{"key": "idle_timeout.timeout_seconds", "value": "60"},
 		}
 	case *CloudTrail:
 		typ, id = "AWS::CloudTrail::Trail", a.Name
 		conf = map[string]any{"name": a.Name, "s3BucketName": a.S3BucketName, "includeGlobalServiceEvents": a.IncludeGlobalServiceEvents,
 			"isMultiRegionTrail": a.IsMultiRegionTrail, "homeRegion": a.HomeRegion, "trailARN": r.NativeID, "logFileValidationEnabled": a.LogFileValidationEnabled,
-			"cloudWatchLogsLogGroupArn": nilIfEmpty(a.CloudWatchLogsLogGroupARN), "kmsKeyId": nilIfEmpty(a.KMSKeyID), "hasCustomEventSelectors": a.S3DataEvents,
+			"cloudWatchLogsLogGroupArn": nilIfEmpty(a.CloudWatchLogsLogGroupARN), "kmsKeyId": nilIfEmpty(a.KMSKeyID), "hasCustomEventSelectors": isTrue(a.S3DataEvents),
 			"isOrganizationTrail": false}
-		supp["TrailStatus"] = map[string]any{"isLogging": a.IsLogging, "latestDeliveryTime": estateNow.Add(-5 * 60e9)}
-		sel := map[string]any{"readWriteType": "All", "includeManagementEvents": true, "dataResources": []any{}}
-		if a.S3DataEvents {
-			sel["dataResources"] = []any{map[string]any{"type": "AWS::S3::Object", "values": []string{"arn:aws:s3"}}}
-		}
-		supp["EventSelectors"] = []any{sel}
+		// AWS Config records neither the trail's status nor its event
+		// selectors (awslabs/aws-config-resource-schema,
+		// AWS::CloudTrail::Trail.properties.json): a trail from AWS Config
+		// has unknown logging.
 	case *KMSKey:
 		typ, id = "AWS::KMS::Key", a.KeyID
 		conf = map[string]any{"keyId": a.KeyID, "arn": r.NativeID, "keyManager": a.KeyManager, "keySpec": a.KeySpec, "customerMasterKeySpec": a.KeySpec,
@@ -76,7 +74,7 @@ func configItemMore(s sample, n int) (map[string]any, bool) {
 			conf["billingModeSummary"] = map[string]any{"billingMode": "PAY_PER_REQUEST"}
 		}
 		status := "DISABLED"
-		if a.PointInTimeRecovery {
+		if isTrue(a.PointInTimeRecovery) {
 			status = "ENABLED"
 		}
 		supp["ContinuousBackupsDescription"] = map[string]any{"continuousBackupsStatus": "ENABLED",
@@ -131,6 +129,15 @@ func configItemMore(s sample, n int) (map[string]any, bool) {
 		if a.KMSKeyID != "" {
 			conf["KmsKeyId"] = a.KMSKeyID
 		}
+	case *DBSnapshot:
+		typ, id = "AWS::RDS::DBSnapshot", a.Identifier
+		conf = map[string]any{"dBSnapshotIdentifier": a.Identifier, "dBSnapshotArn": r.NativeID, "dBInstanceIdentifier": a.DBInstanceIdentifier,
+			"engine": a.Engine, "snapshotType": a.SnapshotType, "encrypted": a.Encrypted, "snapshotCreateTime": a.CreateTime, "status": "available"}
+		restore := []string{}
+		if isTrue(a.Public) {
+			restore = append(restore, "all")
+		}
+		supp["DBSnapshotAttributes"] = []any{map[string]any{"attributeName": "restore", "attributeValues": restore}}
 	default:
 		return nil, false // aws_iam_account, aws_iam_access_key, aws_ebs_snapshot: not recorded by AWS Config
 	}
@@ -145,3 +152,6 @@ func boolString(b bool) string {
 }
 
 func itoaTest(i int) string { return strings.TrimSpace(jsonString(i)) }
+
+// isTrue reads a tri-state attribute of the estate, unknown as false.
+func isTrue(p *bool) bool { return p != nil && *p }

@@ -59,6 +59,14 @@ func terraformMore(s sample, put func(kv ...any) map[string]any, name string) []
 		return one("aws_guardduty_detector", put("id", a.DetectorID, "arn", r.NativeID, "enable", a.Enabled, "finding_publishing_frequency", "SIX_HOURS"))
 	case *LogGroup:
 		return one("aws_cloudwatch_log_group", put("id", a.Name, "arn", r.NativeID, "name", a.Name, "retention_in_days", a.RetentionInDays, "kms_key_id", a.KMSKeyID))
+	case *DBSnapshot:
+		shared := []string{}
+		if isTrue(a.Public) {
+			shared = append(shared, "all")
+		}
+		return one("aws_db_snapshot", put("id", a.Identifier, "db_snapshot_arn", r.NativeID, "db_snapshot_identifier", a.Identifier,
+			"db_instance_identifier", a.DBInstanceIdentifier, "engine", a.Engine, "snapshot_type", a.SnapshotType, "encrypted", a.Encrypted,
+			"shared_accounts", shared))
 	}
 	return nil // aws_iam_account: no Terraform resource
 }

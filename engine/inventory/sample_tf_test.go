@@ -113,7 +113,7 @@ func terraformOf(s sample, n int) []tfResource {
 			"access_logs", []any{map[string]any{"enabled": a.AccessLogsEnabled, "bucket": "alpenglow-lb-logs", "prefix": a.Name}}))
 	case *CloudTrail:
 		sel := []any{}
-		if a.S3DataEvents {
+		if isTrue(a.S3DataEvents) {
 			sel = append(sel, map[string]any{"read_write_type": "All", "include_management_events": true,
 				"data_resource": []any{map[string]any{"type": "AWS::S3::Object", "values": []string{"arn:aws:s3"}}}})
 		}

@@ -59,6 +59,7 @@ var tfTypes = map[string]struct {
 	"aws_config_configuration_recorder": {TypeConfigRecorder, tfRecorder},
 	"aws_guardduty_detector":            {TypeGuardDutyDetector, tfGuardDuty},
 	"aws_cloudwatch_log_group":          {TypeLogGroup, tfLogGroup},
+	"aws_db_snapshot":                   {TypeDBSnapshot, tfDBSnapshot},
 }
 
 // tfCompanions are resources that complete another one and are merged

@@ -96,7 +96,7 @@ func tfLB(attrs []byte, c *tfCommon) (any, error) {
 		AccessLogs tfBlock[struct {
 			Enabled bool `json:"enabled"`
 		}] `json:"access_logs"`
-		DeletionProtection bool `json:"enable_deletion_protection"`
+		DeletionProtection *bool `json:"enable_deletion_protection"`
 		SubnetMapping      []struct {
 			AZ string `json:"availability_zone"`
 		} `json:"subnet_mapping"`
@@ -109,8 +109,9 @@ func tfLB(attrs []byte, c *tfCommon) (any, error) {
 	if t.Internal {
 		lb.Scheme = "internal"
 	}
-	if l, ok := t.AccessLogs.first(); ok {
-		lb.AccessLogsEnabled = l.Enabled
+	if t.AccessLogs != nil { // an empty block list: none configured
+		l, _ := t.AccessLogs.first()
+		lb.AccessLogsEnabled = boolPtr(l.Enabled)
 	}
 	for _, m := range t.SubnetMapping {
 		if m.AZ != "" {
@@ -125,7 +126,7 @@ func tfTrail(attrs []byte, c *tfCommon) (any, error) {
 		HomeRegion    string `json:"home_region"`
 		MultiRegion   bool   `json:"is_multi_region_trail"`
 		Global        bool   `json:"include_global_service_events"`
-		Logging       bool   `json:"enable_logging"`
+		Logging       *bool  `json:"enable_logging"`
 		LogValidation bool   `json:"enable_log_file_validation"`
 		KMSKeyID      string `json:"kms_key_id"`
 		Bucket        string `json:"s3_bucket_name"`
@@ -142,10 +143,14 @@ func tfTrail(attrs []byte, c *tfCommon) (any, error) {
 	tr := &CloudTrail{Name: c.Name, HomeRegion: t.HomeRegion, IsMultiRegionTrail: t.MultiRegion, IncludeGlobalServiceEvents: t.Global,
 		IsLogging: t.Logging, LogFileValidationEnabled: t.LogValidation, KMSKeyID: t.KMSKeyID, S3BucketName: t.Bucket,
 		CloudWatchLogsLogGroupARN: t.CWLogs}
-	for _, s := range t.Selectors {
-		for _, d := range s.Data {
-			tr.S3DataEvents = tr.S3DataEvents || d.Type == "AWS::S3::Object"
+	if t.Selectors != nil { // an empty block list: no data events
+		data := false
+		for _, s := range t.Selectors {
+			for _, d := range s.Data {
+				data = data || d.Type == "AWS::S3::Object"
+			}
 		}
+		tr.S3DataEvents = &data
 	}
 	return tr, nil
 }
@@ -156,7 +161,7 @@ func tfKMSKey(attrs []byte, c *tfCommon) (any, error) {
 		Spec     string `json:"customer_master_key_spec"`
 		Usage    string `json:"key_usage"`
 		Enabled  *bool  `json:"is_enabled"`
-		Rotation bool   `json:"enable_key_rotation"`
+		Rotation *bool  `json:"enable_key_rotation"`
 		Policy   string `json:"policy"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {

@@ -80,8 +80,9 @@ func tfDynamoDB(attrs []byte, c *tfCommon) (any, error) {
 	}
 	d := &DynamoDBTable{Name: c.Name, BillingMode: firstNonEmpty(t.BillingMode, "PROVISIONED"), ReadCapacity: t.Read,
 		WriteCapacity: t.Write, DeletionProtectionEnabled: t.DeletionProtection}
-	if p, ok := t.PITR.first(); ok {
-		d.PointInTimeRecovery = p.Enabled
+	if t.PITR != nil { // an empty block list: not enabled
+		p, _ := t.PITR.first()
+		d.PointInTimeRecovery = boolPtr(p.Enabled)
 	}
 	if s, ok := t.SSE.first(); ok {
 		d.SSEKMSKeyARN = s.KMSKeyARN

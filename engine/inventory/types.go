@@ -37,6 +37,10 @@ const (
 	TypeConfigRecorder         = "aws_config_recorder"
 	TypeGuardDutyDetector      = "aws_guardduty_detector"
 	TypeLogGroup               = "aws_cloudwatch_log_group"
+	// TypeS3AccountPublicAccessBlock is an account's S3 public access
+	// block, which protects every bucket of the account.
+	TypeS3AccountPublicAccessBlock = "aws_s3_account_public_access_block"
+	TypeDBSnapshot                 = "aws_db_snapshot"
 )
 
 // S3Bucket is the canonical attributes of aws_s3_bucket.
@@ -110,7 +114,8 @@ type Instance struct {
 	PublicIP           string    `json:"public_ip,omitempty"`
 	ImageID            string    `json:"image_id,omitempty"`
 	IAMInstanceProfile string    `json:"iam_instance_profile,omitempty"`
-	// MetadataHTTPTokens is "required" when IMDSv2 is enforced, else "optional".
+	// MetadataHTTPTokens is "required" when IMDSv2 is enforced, "optional"
+	// when not, "" when the source does not say.
 	MetadataHTTPTokens string   `json:"metadata_http_tokens"`
 	VolumeIDs          []string `json:"volume_ids,omitempty"`
 	SecurityGroupIDs   []string `json:"security_group_ids,omitempty"`
@@ -175,13 +180,15 @@ type EIP struct {
 
 // LoadBalancer is the canonical attributes of aws_lb.
 type LoadBalancer struct {
-	Name               string   `json:"name"`
-	Type               string   `json:"load_balancer_type"` // application, network, gateway, classic
-	Scheme             string   `json:"scheme"`             // internet-facing or internal
-	DNSName            string   `json:"dns_name,omitempty"`
-	AvailabilityZones  []string `json:"availability_zones"`
-	AccessLogsEnabled  bool     `json:"access_logs_enabled"`
-	DeletionProtection bool     `json:"deletion_protection"`
+	Name              string   `json:"name"`
+	Type              string   `json:"load_balancer_type"` // application, network, gateway, classic
+	Scheme            string   `json:"scheme"`             // internet-facing or internal
+	DNSName           string   `json:"dns_name,omitempty"`
+	AvailabilityZones []string `json:"availability_zones"`
+	// AccessLogsEnabled and DeletionProtection are null when the source
+	// does not record the load balancer's attributes.
+	AccessLogsEnabled  *bool `json:"access_logs_enabled"`
+	DeletionProtection *bool `json:"deletion_protection"`
 	// TargetCount is the number of registered targets; null when the source
 	// does not say.
 	TargetCount *int `json:"target_count"`
@@ -193,13 +200,16 @@ type CloudTrail struct {
 	HomeRegion                 string `json:"home_region"`
 	IsMultiRegionTrail         bool   `json:"is_multi_region_trail"`
 	IncludeGlobalServiceEvents bool   `json:"include_global_service_events"`
-	IsLogging                  bool   `json:"is_logging"`
-	LogFileValidationEnabled   bool   `json:"log_file_validation_enabled"`
-	KMSKeyID                   string `json:"kms_key_id,omitempty"`
-	S3BucketName               string `json:"s3_bucket_name"`
-	CloudWatchLogsLogGroupARN  string `json:"cloud_watch_logs_log_group_arn,omitempty"`
-	// S3DataEvents is true when the trail records S3 object-level events.
-	S3DataEvents bool `json:"s3_data_events"`
+	// IsLogging is null when the source does not record the trail's
+	// status (AWS Config records it only as a TrailStatus supplement).
+	IsLogging                 *bool  `json:"is_logging"`
+	LogFileValidationEnabled  bool   `json:"log_file_validation_enabled"`
+	KMSKeyID                  string `json:"kms_key_id,omitempty"`
+	S3BucketName              string `json:"s3_bucket_name"`
+	CloudWatchLogsLogGroupARN string `json:"cloud_watch_logs_log_group_arn,omitempty"`
+	// S3DataEvents is true when the trail records S3 object-level events;
+	// null when the source does not record the event selectors.
+	S3DataEvents *bool `json:"s3_data_events"`
 }
 
 // KMSKey is the canonical attributes of aws_kms_key.
@@ -208,8 +218,8 @@ type KMSKey struct {
 	KeyManager         string    `json:"key_manager"` // AWS or CUSTOMER
 	KeySpec            string    `json:"key_spec"`    // SYMMETRIC_DEFAULT, RSA_2048, …
 	KeyUsage           string    `json:"key_usage"`
-	KeyState           string    `json:"key_state"` // Enabled, Disabled, PendingDeletion, …
-	KeyRotationEnabled bool      `json:"key_rotation_enabled"`
+	KeyState           string    `json:"key_state"`            // Enabled, Disabled, PendingDeletion, …
+	KeyRotationEnabled *bool     `json:"key_rotation_enabled"` // null: not recorded
 	DeletionDate       time.Time `json:"deletion_date,omitzero"`
 	// Policy is the key policy; null when the source does not say.
 	Policy *PolicyDocument `json:"policy,omitempty"`
@@ -243,12 +253,15 @@ type PasswordPolicy struct {
 
 // IAMUser is the canonical attributes of aws_iam_user.
 type IAMUser struct {
-	UserName           string    `json:"user_name"`
-	UserID             string    `json:"user_id"`
-	CreateDate         time.Time `json:"create_date,omitzero"`
-	PasswordEnabled    bool      `json:"password_enabled"` // console access
+	UserName   string    `json:"user_name"`
+	UserID     string    `json:"user_id"`
+	CreateDate time.Time `json:"create_date,omitzero"`
+	// PasswordEnabled (console access) and MFAActive come from the IAM
+	// credential report; null when the source has none (AWS Config does
+	// not record them).
+	PasswordEnabled    *bool     `json:"password_enabled"`
 	PasswordLastUsed   time.Time `json:"password_last_used,omitzero"`
-	MFAActive          bool      `json:"mfa_active"`
+	MFAActive          *bool     `json:"mfa_active"`
 	AttachedPolicyARNs []string  `json:"attached_policy_arns,omitempty"`
 	InlinePolicyNames  []string  `json:"inline_policy_names,omitempty"`
 	Groups             []string  `json:"groups,omitempty"`

@@ -3,6 +3,7 @@ package inventory
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine/rules/iampolicy"
 )
@@ -51,13 +52,15 @@ type ElastiCacheCluster struct {
 
 // DynamoDBTable is the canonical attributes of aws_dynamodb_table.
 type DynamoDBTable struct {
-	Name                      string `json:"name"`
-	BillingMode               string `json:"billing_mode"` // PROVISIONED or PAY_PER_REQUEST
-	ReadCapacity              int    `json:"read_capacity"`
-	WriteCapacity             int    `json:"write_capacity"`
-	AutoScalingEnabled        bool   `json:"autoscaling_enabled"`
-	PointInTimeRecovery       bool   `json:"point_in_time_recovery"`
-	DeletionProtectionEnabled bool   `json:"deletion_protection_enabled"`
+	Name          string `json:"name"`
+	BillingMode   string `json:"billing_mode"` // PROVISIONED or PAY_PER_REQUEST
+	ReadCapacity  int    `json:"read_capacity"`
+	WriteCapacity int    `json:"write_capacity"`
+	// AutoScalingEnabled and PointInTimeRecovery are null when the source
+	// does not record them (AWS Config keeps them as supplements).
+	AutoScalingEnabled        *bool `json:"autoscaling_enabled"`
+	PointInTimeRecovery       *bool `json:"point_in_time_recovery"`
+	DeletionProtectionEnabled bool  `json:"deletion_protection_enabled"`
 	// SSEKMSKeyARN is the customer key encrypting the table, "" when AWS owns it.
 	SSEKMSKeyARN string `json:"sse_kms_key_arn,omitempty"`
 	ItemCount    int64  `json:"item_count,omitempty"`
@@ -220,4 +223,27 @@ func (d *PolicyDocument) UnmarshalJSON(b []byte) error {
 	}
 	*d = PolicyDocument(p)
 	return nil
+}
+
+// S3AccountPublicAccessBlock is the canonical attributes of
+// aws_s3_account_public_access_block: the four switches, which apply to
+// every bucket of the account on top of the bucket's own block.
+type S3AccountPublicAccessBlock struct {
+	AccountID string `json:"account_id,omitempty"`
+	PublicAccessBlock
+}
+
+// DBSnapshot is the canonical attributes of aws_db_snapshot (an RDS DB
+// instance snapshot).
+type DBSnapshot struct {
+	Identifier           string    `json:"db_snapshot_identifier"`
+	DBInstanceIdentifier string    `json:"db_instance_identifier,omitempty"`
+	Engine               string    `json:"engine,omitempty"`
+	SnapshotType         string    `json:"snapshot_type,omitempty"` // manual, automated, …
+	Encrypted            bool      `json:"encrypted"`
+	KMSKeyID             string    `json:"kms_key_id,omitempty"`
+	CreateTime           time.Time `json:"snapshot_create_time,omitzero"`
+	// Public is true when the snapshot's restore attribute holds "all";
+	// null when the source did not record its attributes.
+	Public *bool `json:"public"`
 }

@@ -20,6 +20,13 @@ type accountFacts struct {
 	trailIn  map[string]bool  // regions with a logging trail
 	configIn map[string]bool  // regions with a recording Config recorder
 	guardIn  map[string]bool  // regions with an enabled GuardDuty detector
+	// Trails whose logging status the source did not record: they may
+	// cover a region, so a region they would cover is not judged.
+	trailUnknownAll bool
+	trailUnknownIn  map[string]bool
+	// pab is the account's S3 public access block (each switch on if on
+	// in any record of it); nil when the inventory has none.
+	pab *inv.PublicAccessBlock
 }
 
 func (f *accountFacts) missing(covered map[string]bool) []string {
@@ -45,6 +52,9 @@ func accountRules() []Rule {
 					return pass
 				}
 				m := f.missing(f.trailIn)
+				if len(m) > 0 && (f.trailUnknownAll || len(f.missing(f.trailUnknownIn)) < len(m)) {
+					return notEvaluated("is_logging") // a trail whose status is unknown may cover them
+				}
 				return failIf(len(m) > 0, map[string]any{"regions_without_trail": m, "multi_region_trail": false})
 			}},
 		{ID: "aws-account-002", Dimension: compliance, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
@@ -67,43 +77,65 @@ func accountRules() []Rule {
 	}
 }
 
-// AccountViolation is a violation of an account-wide rule. Resource is the
-// account's aws_iam_account resource; when the inventory has none it is
-// synthesized (native id arn:aws:iam::<account>:root), and the caller
-// should add it to the inventory so the finding has a resource.
+// AccountViolation is a violation found by Finish. For an account-wide
+// rule, Resource is the account's aws_iam_account resource; when the
+// inventory has none it is synthesized (native id
+// arn:aws:iam::<account>:root), and the caller should add it to the
+// inventory so the finding has a resource. For a check that waited for its
+// account's facts (Auditor.Record), Resource is the resource checked.
 type AccountViolation struct {
 	Resource engine.Resource
 	Violation
 }
 
 // Auditor evaluates the rule pack over a stream of resources: Evaluate per
-// resource, then Finish once for the account-wide rules. It is not safe for
-// concurrent use; a parallel runner calls the package's Evaluate from its
-// workers and Observe from one goroutine.
+// resource, then Finish once for the account-wide rules and for the checks
+// that needed the facts of a whole account. It is not safe for concurrent
+// use; a parallel runner calls AssessDeferring from its workers and Record
+// from one goroutine.
 type Auditor struct {
 	now      time.Time
 	accounts map[string]*accountFacts
+	deferred []engine.Resource
+	notEval  map[string]int64
 }
 
 // NewAuditor returns an Auditor that judges ages against now.
 func NewAuditor(now time.Time) *Auditor {
-	return &Auditor{now: now, accounts: map[string]*accountFacts{}}
+	return &Auditor{now: now, accounts: map[string]*accountFacts{}, notEval: map[string]int64{}}
 }
 
-// Evaluate returns res's violations (like the package's Evaluate) and
-// records the facts the account rules need.
+// Evaluate returns res's violations and records it (see Record). The
+// violations of checks that wait for account facts come from Finish.
 func (a *Auditor) Evaluate(res engine.Resource) []Violation {
-	s := NewSubject(&res, a.now)
-	out := evaluate(&res, a.now, s)
-	a.observe(&res, s)
-	return out
+	o := AssessDeferring(res, a.now)
+	a.Record(res, o)
+	return o.Violations
 }
+
+// Record takes in what AssessDeferring made of res: it gathers the facts
+// the account rules need, counts the checks not evaluated, and holds res
+// for Finish when some of its checks were deferred.
+func (a *Auditor) Record(res engine.Resource, o Outcome) {
+	a.Observe(res)
+	for _, ne := range o.NotEvaluated {
+		a.notEval[ne.Rule.ID]++
+	}
+	if o.Deferred {
+		a.deferred = append(a.deferred, res)
+	}
+}
+
+// NotEvaluated counts, per rule id, the resources (or accounts) a rule
+// could not judge for want of data, among those recorded and those judged
+// by Finish.
+func (a *Auditor) NotEvaluated() map[string]int64 { return a.notEval }
 
 // Observe records the facts the account rules need from res without
 // evaluating it.
 func (a *Auditor) Observe(res engine.Resource) {
 	switch res.Type {
-	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector:
+	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock:
 		a.observe(&res, NewSubject(&res, a.now))
 	default:
 		a.observe(&res, nil)
@@ -117,7 +149,7 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 	f := a.accounts[res.Account]
 	if f == nil {
 		f = &accountFacts{account: res.Account, regions: map[string]bool{}, trailIn: map[string]bool{},
-			configIn: map[string]bool{}, guardIn: map[string]bool{}}
+			configIn: map[string]bool{}, guardIn: map[string]bool{}, trailUnknownIn: map[string]bool{}}
 		a.accounts[res.Account] = f
 	}
 	if res.Region != "" && res.Region != inv.RegionGlobal {
@@ -134,10 +166,20 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 		}
 	case inv.TypeCloudTrail:
 		t := get[inv.CloudTrail](s)
-		if t.IsLogging {
+		switch {
+		case t.IsLogging == nil:
+			f.trailUnknownAll = f.trailUnknownAll || t.IsMultiRegionTrail
+			f.trailUnknownIn[firstNonEmpty(t.HomeRegion, res.Region)] = true
+		case *t.IsLogging:
 			f.trailAll = f.trailAll || t.IsMultiRegionTrail
 			f.trailIn[firstNonEmpty(t.HomeRegion, res.Region)] = true
 		}
+	case inv.TypeS3AccountPublicAccessBlock:
+		p := get[inv.S3AccountPublicAccessBlock](s).PublicAccessBlock
+		if f.pab != nil {
+			p = orBlock(*f.pab, p)
+		}
+		f.pab = &p
 	case inv.TypeConfigRecorder:
 		if get[inv.ConfigRecorder](s).Recording {
 			f.configIn[res.Region] = true
@@ -166,11 +208,34 @@ func (a *Auditor) Finish() []AccountViolation {
 			if !r.Account {
 				continue
 			}
-			if v, ok := violation(r, r.accountCheck(f)); ok {
+			res := r.accountCheck(f)
+			if res.NotEvaluated {
+				a.notEval[r.ID]++
+				continue
+			}
+			if v, ok := violation(r, res); ok {
 				out = append(out, AccountViolation{Resource: f.resource(), Violation: v})
 			}
 		}
 	}
+	// The checks that waited for their account's facts.
+	for i := range a.deferred {
+		res := &a.deferred[i]
+		s := NewSubject(res, a.now)
+		s.account = a.accounts[res.Account]
+		o := assess(s)
+		for _, ne := range o.NotEvaluated {
+			if len(ne.Rule.Joins) > 0 {
+				a.notEval[ne.Rule.ID]++
+			}
+		}
+		for _, v := range o.Violations {
+			if len(v.Rule.Joins) > 0 {
+				out = append(out, AccountViolation{Resource: *res, Violation: v})
+			}
+		}
+	}
+	a.deferred = nil
 	return out
 }
 

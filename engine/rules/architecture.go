@@ -62,7 +62,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable the deletion_protection.enabled attribute.",
 			Check: func(s *Subject) Result {
 				lb := get[inv.LoadBalancer](s)
-				return escalateIfProduction(failIf(!lb.DeletionProtection, map[string]any{"name": lb.Name}), s, medium)
+				return escalateIfProduction(failUnless(lb.DeletionProtection, "deletion_protection", map[string]any{"name": lb.Name}), s, medium)
 			}},
 		{ID: "aws-elb-003", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer spans fewer than two Availability Zones",
@@ -78,7 +78,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable point-in-time recovery on the table.",
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
-				return escalateIfProduction(failIf(!t.PointInTimeRecovery, map[string]any{"table": t.Name}), s, high)
+				return escalateIfProduction(failUnless(t.PointInTimeRecovery, "point_in_time_recovery", map[string]any{"table": t.Name}), s, high)
 			}},
 		{ID: "aws-dynamodb-003", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeDynamoDBTable},
 			Title:       "DynamoDB deletion protection is disabled",

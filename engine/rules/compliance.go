@@ -92,7 +92,7 @@ func complianceRules() []Rule {
 			Remediation: "Add a data event selector for AWS::S3::Object (all buckets, read and write) to a multi-region trail.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIf(!t.S3DataEvents, map[string]any{"trail": t.Name})
+				return failUnless(t.S3DataEvents, "s3_data_events", map[string]any{"trail": t.Name})
 			}},
 		{ID: "aws-iam-008", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0:1.8"},
@@ -145,7 +145,10 @@ func complianceRules() []Rule {
 			Check: func(s *Subject) Result {
 				k := get[inv.KMSKey](s)
 				applies := k.KeyManager == "CUSTOMER" && k.KeyState == "Enabled" && (k.KeySpec == "" || k.KeySpec == "SYMMETRIC_DEFAULT")
-				return failIf(applies && !k.KeyRotationEnabled, map[string]any{"key_id": k.KeyID})
+				if !applies {
+					return pass
+				}
+				return failUnless(k.KeyRotationEnabled, "key_rotation_enabled", map[string]any{"key_id": k.KeyID})
 			}},
 		{ID: "aws-rds-008", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0:2.3.2"},
@@ -195,7 +198,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable access logs to an S3 bucket (attribute access_logs.s3.enabled).",
 			Check: func(s *Subject) Result {
 				lb := get[inv.LoadBalancer](s)
-				return failIf(!lb.AccessLogsEnabled, map[string]any{"name": lb.Name})
+				return failUnless(lb.AccessLogsEnabled, "access_logs_enabled", map[string]any{"name": lb.Name})
 			}},
 		{ID: "aws-cloudfront-003", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront access logging is disabled",

@@ -124,7 +124,13 @@ func costRules() []Rule {
 			Remediation: "Enable auto scaling on the table's read and write capacity, or switch to on-demand (PAY_PER_REQUEST).",
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
-				return failIf(t.BillingMode == "PROVISIONED" && !t.AutoScalingEnabled,
+				if t.BillingMode != "PROVISIONED" {
+					return pass
+				}
+				if t.AutoScalingEnabled == nil {
+					return notEvaluated("autoscaling_enabled")
+				}
+				return failIf(!*t.AutoScalingEnabled,
 					map[string]any{"table": t.Name, "read_capacity": t.ReadCapacity, "write_capacity": t.WriteCapacity})
 			}},
 		{ID: "aws-lambda-003", Dimension: cost, Severity: info, ResourceTypes: []string{inv.TypeLambdaFunction},

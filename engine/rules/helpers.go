@@ -27,6 +27,19 @@ var pass = Result{}
 
 func fail(evidence map[string]any) Result { return Result{Failed: true, Evidence: evidence} }
 
+// notEvaluated is the result of a check whose input attributes the
+// source did not record.
+func notEvaluated(attrs ...string) Result { return Result{NotEvaluated: true, Missing: attrs} }
+
+// failUnless fails when a tri-state attribute is known to be false, and is
+// not evaluated when it is unknown (nil).
+func failUnless(v *bool, attr string, evidence map[string]any) Result {
+	if v == nil {
+		return notEvaluated(attr)
+	}
+	return failIf(!*v, evidence)
+}
+
 func failIf(cond bool, evidence map[string]any) Result {
 	if !cond {
 		return pass
@@ -178,4 +191,42 @@ func instanceFamily(t string) string {
 		return t[:i]
 	}
 	return t
+}
+
+// bucketBlock is the public access block in force on a bucket: each switch
+// on when it is on at the bucket or at the bucket's account. acct is the
+// account's block, nil when the inventory has none. wait reports that
+// enough is not enough at the bucket level and the account's block is
+// still being gathered (AssessDeferring): the check must defer.
+func bucketBlock(s *Subject, b *inventory.S3Bucket, enough func(inventory.PublicAccessBlock) bool) (eff inventory.PublicAccessBlock, acct *inventory.PublicAccessBlock, wait bool) {
+	if b.PublicAccessBlock != nil {
+		eff = *b.PublicAccessBlock
+	}
+	if enough(eff) {
+		return eff, nil, false
+	}
+	if s.pending {
+		return eff, nil, true
+	}
+	if s.account != nil && s.account.pab != nil {
+		acct = s.account.pab
+		eff = orBlock(eff, *acct)
+	}
+	return eff, acct, false
+}
+
+// orBlock is each switch on when on in a or b.
+func orBlock(a, b inventory.PublicAccessBlock) inventory.PublicAccessBlock {
+	return inventory.PublicAccessBlock{BlockPublicACLs: a.BlockPublicACLs || b.BlockPublicACLs,
+		IgnorePublicACLs: a.IgnorePublicACLs || b.IgnorePublicACLs, BlockPublicPolicy: a.BlockPublicPolicy || b.BlockPublicPolicy,
+		RestrictPublicBuckets: a.RestrictPublicBuckets || b.RestrictPublicBuckets}
+}
+
+// accountEvidence is the account's block as evidence: its switches, or a
+// note that the inventory did not have it.
+func accountEvidence(p *inventory.PublicAccessBlock) any {
+	if p == nil {
+		return "not in the inventory"
+	}
+	return p
 }

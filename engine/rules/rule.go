@@ -32,13 +32,18 @@ type Rule struct {
 	ResourceTypes []string
 	// Account marks a rule evaluated once per account by Auditor.Finish.
 	Account bool
+	// Joins names the types of other resources of the account whose facts
+	// the check reads (e.g. aws_s3_account_public_access_block); empty for
+	// most. While those facts are pending (AssessDeferring) such a check
+	// defers instead of failing, so that Finish judges it once.
+	Joins []string
 	// Check evaluates a resource rule; nil for account rules.
 	Check func(*Subject) Result
 
 	accountCheck func(*accountFacts) Result
 }
 
-// Result is the outcome of a check.
+// Result is the outcome of a check: passed, failed, or not evaluated.
 type Result struct {
 	Failed   bool
 	Evidence map[string]any
@@ -46,6 +51,31 @@ type Result struct {
 	// (e.g. a public bucket holding data tagged confidential).
 	Severity engine.Severity
 	Reason   string
+	// NotEvaluated marks a check whose input the source did not record
+	// (an unknown, not a false): it neither passes nor fails, and Missing
+	// names the canonical attributes it lacked.
+	NotEvaluated bool
+	Missing      []string
+
+	// deferred asks to run the check again once the facts of the whole
+	// account are known (see Auditor.Defer).
+	deferred bool
+}
+
+// NotEvaluated is a rule that could not judge a resource for want of data.
+type NotEvaluated struct {
+	Rule    *Rule
+	Missing []string // the canonical attributes it lacked
+}
+
+// Outcome is what the pack made of one resource.
+type Outcome struct {
+	Violations   []Violation
+	NotEvaluated []NotEvaluated
+	// Deferred reports checks that wait for facts of other resources of
+	// the account (an S3 bucket's for its account's public access block);
+	// pass the resource to Auditor.Defer.
+	Deferred bool
 }
 
 // Violation is a failed check on a resource: what becomes a finding.
@@ -82,6 +112,10 @@ type Subject struct {
 	// TLS checks) parse it once.
 	polSrc *inventory.PolicyDocument
 	polDoc *iampolicy.Document
+	// account holds the facts of the resource's account once they are all
+	// known (Auditor.Finish); pending means they are still being gathered.
+	account *accountFacts
+	pending bool
 }
 
 // NewSubject parses res's attributes for the rules of its type.
@@ -141,6 +175,9 @@ var attrTypes = map[string]func() any{
 	inventory.TypeIAMGroup:               func() any { return new(inventory.IAMGroup) },
 	inventory.TypeECRRepository:          func() any { return new(inventory.ECRRepository) },
 	inventory.TypeSecretsManagerSecret:   func() any { return new(inventory.SecretsManagerSecret) },
+	inventory.TypeDBSnapshot:             func() any { return new(inventory.DBSnapshot) },
+
+	inventory.TypeS3AccountPublicAccessBlock: func() any { return new(inventory.S3AccountPublicAccessBlock) },
 }
 
 type pack struct {
@@ -202,30 +239,48 @@ func ByID(id string) (*Rule, bool) {
 }
 
 // Evaluate runs the resource rules of res's type over it at time now and
-// returns the violations (nil when none). Account-wide rules need an
-// Auditor.
+// returns the violations (nil when none). Facts of other resources of the
+// account (an account-level S3 public access block) count as unknown;
+// account-wide rules and those joins need an Auditor.
 func Evaluate(res engine.Resource, now time.Time) []Violation {
-	return evaluate(&res, now, nil)
+	return Assess(res, now).Violations
 }
 
-func evaluate(res *engine.Resource, now time.Time, s *Subject) []Violation {
-	rules := ByType(res.Type)
-	if len(rules) == 0 {
-		return nil
-	}
-	if s == nil {
-		s = NewSubject(res, now)
-	}
-	if s.bad {
-		return nil
+// Assess is Evaluate with the checks that could not be evaluated.
+func Assess(res engine.Resource, now time.Time) Outcome {
+	return assess(NewSubject(&res, now))
+}
+
+// AssessDeferring is Assess for a resource of a stream whose accounts'
+// facts are still being gathered: checks that need them are left out and
+// Outcome.Deferred says so; Auditor.Defer has them run by Finish. It is
+// safe for concurrent use.
+func AssessDeferring(res engine.Resource, now time.Time) Outcome {
+	s := NewSubject(&res, now)
+	s.pending = true
+	return assess(s)
+}
+
+func assess(s *Subject) Outcome {
+	var out Outcome
+	rules := ByType(s.Resource.Type)
+	if len(rules) == 0 || s.bad {
+		return out
 	}
 	if a, ok := s.attrs.(*inventory.IAMAccount); ok && a.Synthesized {
-		return nil // stands in for an account the inventory knows nothing about
+		return out // stands in for an account the inventory knows nothing about
 	}
-	var out []Violation
 	for _, r := range rules {
-		if v, ok := violation(r, r.Check(s)); ok {
-			out = append(out, v)
+		res := r.Check(s)
+		switch {
+		case res.deferred:
+			out.Deferred = true
+		case res.NotEvaluated:
+			out.NotEvaluated = append(out.NotEvaluated, NotEvaluated{Rule: r, Missing: res.Missing})
+		default:
+			if v, ok := violation(r, res); ok {
+				out.Violations = append(out.Violations, v)
+			}
 		}
 	}
 	return out

@@ -17,27 +17,33 @@ func securityRules() []Rule {
 	return []Rule{
 		{ID: "aws-s3-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Joins:       []string{inv.TypeS3AccountPublicAccessBlock},
 			Title:       "S3 bucket does not block public access",
-			Description: "The bucket's Block Public Access settings are missing or not all enabled, so an ACL or bucket policy can make its objects public.",
-			Remediation: "Enable all four Block Public Access settings on the bucket (and on the account): aws s3api put-public-access-block --bucket NAME --public-access-block-configuration BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true.",
+			Description: "The Block Public Access settings in force on the bucket (its own, each switch also on when the account's is) are missing or not all enabled, so an ACL or bucket policy can make its objects public.",
+			Remediation: "Enable all four Block Public Access settings on the account (or on the bucket): aws s3control put-public-access-block --account-id ID --public-access-block-configuration BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				p := b.PublicAccessBlock
-				if p != nil && p.BlockPublicACLs && p.IgnorePublicACLs && p.BlockPublicPolicy && p.RestrictPublicBuckets {
+				full := func(p inv.PublicAccessBlock) bool {
+					return p.BlockPublicACLs && p.IgnorePublicACLs && p.BlockPublicPolicy && p.RestrictPublicBuckets
+				}
+				eff, acct, wait := bucketBlock(s, b, full)
+				switch {
+				case wait:
+					return Result{deferred: true}
+				case full(eff):
 					return pass
 				}
-				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_access_block": p}), s, critical)
+				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_access_block": b.PublicAccessBlock,
+					"account_public_access_block": accountEvidence(acct)}), s, critical)
 			}},
 		{ID: "aws-s3-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Joins:       []string{inv.TypeS3AccountPublicAccessBlock},
 			Title:       "S3 bucket ACL grants access to everyone",
-			Description: "The bucket's ACL grants AllUsers or AuthenticatedUsers (any AWS account) access, and Block Public Access does not neutralize it.",
+			Description: "The bucket's ACL grants AllUsers or AuthenticatedUsers (any AWS account) access, and Block Public Access (the bucket's or the account's IgnorePublicAcls) does not neutralize it.",
 			Remediation: "Set the bucket ACL to private (or disable ACLs with Object Ownership 'bucket owner enforced') and enable IgnorePublicAcls.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				if b.PublicAccessBlock != nil && b.PublicAccessBlock.IgnorePublicACLs {
-					return pass
-				}
 				var grants []string
 				switch b.ACL {
 				case "public-read", "public-read-write", "authenticated-read":
@@ -51,19 +57,37 @@ func securityRules() []Rule {
 				if len(grants) == 0 {
 					return pass
 				}
-				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_grants": grants}), s, critical)
+				eff, acct, wait := bucketBlock(s, b, func(p inv.PublicAccessBlock) bool { return p.IgnorePublicACLs })
+				switch {
+				case wait:
+					return Result{deferred: true}
+				case eff.IgnorePublicACLs:
+					return pass
+				}
+				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_grants": grants,
+					"account_public_access_block": accountEvidence(acct)}), s, critical)
 			}},
 		{ID: "aws-s3-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Joins:       []string{inv.TypeS3AccountPublicAccessBlock},
 			Title:       "S3 bucket policy allows public access",
-			Description: "A bucket policy statement allows any principal (\"*\" or a NotPrincipal) without a condition that limits who may call (aws:SourceVpce, aws:PrincipalOrgID, aws:SourceArn…), and RestrictPublicBuckets is off.",
+			Description: "A bucket policy statement allows any principal (\"*\" or a NotPrincipal) without a condition that limits who may call (aws:SourceVpce, aws:PrincipalOrgID, aws:SourceArn…), and RestrictPublicBuckets is off on the bucket and on its account.",
 			Remediation: "Remove or scope the public statements (name principals, add aws:SourceVpce or aws:PrincipalOrgID conditions) and enable BlockPublicPolicy and RestrictPublicBuckets.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				if b.PublicAccessBlock != nil && b.PublicAccessBlock.RestrictPublicBuckets {
+				st := policyOf(b.Policy).PublicStatements()
+				if len(st) == 0 {
 					return pass
 				}
-				return publicPolicyResult(s, b.Policy, "bucket", b.Bucket)
+				eff, acct, wait := bucketBlock(s, b, func(p inv.PublicAccessBlock) bool { return p.RestrictPublicBuckets })
+				switch {
+				case wait:
+					return Result{deferred: true}
+				case eff.RestrictPublicBuckets:
+					return pass
+				}
+				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_statements": st,
+					"account_public_access_block": accountEvidence(acct)}), s, critical)
 			}},
 		{ID: "aws-s3-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-1.4:2.1.1"},
@@ -150,7 +174,13 @@ func securityRules() []Rule {
 			Remediation: "Require session tokens: aws ec2 modify-instance-metadata-options --instance-id ID --http-tokens required.",
 			Check: func(s *Subject) Result {
 				in := get[inv.Instance](s)
-				return failIf(in.State != "terminated" && in.MetadataHTTPTokens != "required",
+				if in.State == "terminated" {
+					return pass
+				}
+				if in.MetadataHTTPTokens == "" {
+					return notEvaluated("metadata_http_tokens")
+				}
+				return failIf(in.MetadataHTTPTokens != "required",
 					map[string]any{"instance_id": in.InstanceID, "http_tokens": in.MetadataHTTPTokens})
 			}},
 		{ID: "aws-ec2-008", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeInstance},
@@ -194,6 +224,26 @@ func securityRules() []Rule {
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
 				return escalateIfSensitive(failIf(d.PubliclyAccessible, map[string]any{"identifier": d.Identifier, "engine": d.Engine}), s, critical)
+			}},
+		{ID: "aws-rds-009", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeDBSnapshot},
+			Compliance:  []string{"CIS-AWS-3.0:2.3.3"},
+			Title:       "RDS snapshot is public",
+			Description: "The snapshot's restore attribute holds \"all\": any AWS account can restore the database from it.",
+			Remediation: "aws rds modify-db-snapshot-attribute --db-snapshot-identifier ID --attribute-name restore --values-to-remove all; share with named accounts instead.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.DBSnapshot](s)
+				if sn.Public == nil {
+					return notEvaluated("public")
+				}
+				return escalateIfSensitive(failIf(*sn.Public, map[string]any{"snapshot": sn.Identifier, "db_instance": sn.DBInstanceIdentifier}), s, critical)
+			}},
+		{ID: "aws-rds-010", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeDBSnapshot},
+			Title:       "RDS snapshot is not encrypted",
+			Description: "The snapshot holds a copy of the database without encryption at rest.",
+			Remediation: "Copy the snapshot with a KMS key (aws rds copy-db-snapshot --kms-key-id …) and delete the unencrypted one.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.DBSnapshot](s)
+				return escalateIfSensitive(failIf(!sn.Encrypted, map[string]any{"snapshot": sn.Identifier}), s, high)
 			}},
 		{ID: "aws-rds-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0:2.3.1"},

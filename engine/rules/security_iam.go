@@ -24,7 +24,13 @@ func securityIAMRules() []Rule {
 			Remediation: "Enable a virtual or hardware MFA device for the user, and enforce MFA with an IAM policy condition (aws:MultiFactorAuthPresent).",
 			Check: func(s *Subject) Result {
 				u := get[inv.IAMUser](s)
-				return failIf(u.PasswordEnabled && !u.MFAActive, map[string]any{"user_name": u.UserName})
+				switch {
+				case u.PasswordEnabled == nil:
+					return notEvaluated("password_enabled")
+				case !*u.PasswordEnabled:
+					return pass
+				}
+				return failUnless(u.MFAActive, "mfa_active", map[string]any{"user_name": u.UserName})
 			}},
 		{ID: "aws-iam-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccessKey},
 			Compliance:  []string{"CIS-AWS-3.0:1.14"},
@@ -112,7 +118,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Start logging: aws cloudtrail start-logging --name TRAIL.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIf(!t.IsLogging, map[string]any{"trail": t.Name})
+				return failUnless(t.IsLogging, "is_logging", map[string]any{"trail": t.Name})
 			}},
 		{ID: "aws-cloudfront-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront distribution allows unencrypted HTTP",

@@ -26,6 +26,7 @@ type AuditResolver interface {
 type AuditSummaryResolver interface {
 	BySeverity(ctx context.Context, obj *engine.AuditSummary) ([]model.SeverityCount, error)
 	ByDimension(ctx context.Context, obj *engine.AuditSummary) ([]model.DimensionCount, error)
+	NotEvaluated(ctx context.Context, obj *engine.AuditSummary) ([]model.NotEvaluatedCount, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -750,6 +751,38 @@ func (ec *executionContext) fieldContext_AuditSummary_byDimension(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _AuditSummary_notEvaluated(ctx context.Context, field graphql.CollectedField, obj *engine.AuditSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditSummary_notEvaluated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditSummary().NotEvaluated(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.NotEvaluatedCount) graphql.Marshaler {
+			return ec.marshalNNotEvaluatedCount2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐNotEvaluatedCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditSummary_notEvaluated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditSummary",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NotEvaluatedCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DimensionCount_dimension(ctx context.Context, field graphql.CollectedField, obj *model.DimensionCount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -794,6 +827,52 @@ func (ec *executionContext) _DimensionCount_count(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_DimensionCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DimensionCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _NotEvaluatedCount_ruleId(ctx context.Context, field graphql.CollectedField, obj *model.NotEvaluatedCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NotEvaluatedCount_ruleId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RuleID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NotEvaluatedCount_ruleId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NotEvaluatedCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NotEvaluatedCount_count(ctx context.Context, field graphql.CollectedField, obj *model.NotEvaluatedCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NotEvaluatedCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NotEvaluatedCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NotEvaluatedCount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SeverityCount_severity(ctx context.Context, field graphql.CollectedField, obj *model.SeverityCount) (ret graphql.Marshaler) {
@@ -1255,6 +1334,44 @@ func (ec *executionContext) _AuditSummary(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "notEvaluated":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AuditSummary_notEvaluated(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1295,6 +1412,49 @@ func (ec *executionContext) _DimensionCount(ctx context.Context, sel ast.Selecti
 			}
 		case "count":
 			out.Values[i] = ec._DimensionCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var notEvaluatedCountImplementors = []string{"NotEvaluatedCount"}
+
+func (ec *executionContext) _NotEvaluatedCount(ctx context.Context, sel ast.SelectionSet, obj *model.NotEvaluatedCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, notEvaluatedCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NotEvaluatedCount")
+		case "ruleId":
+			out.Values[i] = ec._NotEvaluatedCount_ruleId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._NotEvaluatedCount_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -1463,6 +1623,26 @@ func (ec *executionContext) marshalNDimensionCount2ᚕgithubᚗcomᚋfourdᚑdev
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDimensionCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐDimensionCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNNotEvaluatedCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐNotEvaluatedCount(ctx context.Context, sel ast.SelectionSet, v model.NotEvaluatedCount) graphql.Marshaler {
+	return ec._NotEvaluatedCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNNotEvaluatedCount2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐNotEvaluatedCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.NotEvaluatedCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNotEvaluatedCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐNotEvaluatedCount(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -83,6 +83,7 @@ type ComplexityRoot struct {
 		FindingsNew      func(childComplexity int) int
 		FindingsOpen     func(childComplexity int) int
 		FindingsResolved func(childComplexity int) int
+		NotEvaluated     func(childComplexity int) int
 		ResourcesScanned func(childComplexity int) int
 	}
 
@@ -162,6 +163,11 @@ type ComplexityRoot struct {
 		StartAudit     func(childComplexity int) int
 		TestPolicy     func(childComplexity int, id string, limit *int) int
 		UpdatePolicy   func(childComplexity int, id string, input engine.PolicyInput) int
+	}
+
+	NotEvaluatedCount struct {
+		Count  func(childComplexity int) int
+		RuleID func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -524,6 +530,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditSummary.FindingsResolved(childComplexity), true
+	case "AuditSummary.notEvaluated":
+		if e.ComplexityRoot.AuditSummary.NotEvaluated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditSummary.NotEvaluated(childComplexity), true
 	case "AuditSummary.resourcesScanned":
 		if e.ComplexityRoot.AuditSummary.ResourcesScanned == nil {
 			break
@@ -912,6 +924,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePolicy(childComplexity, args["id"].(string), args["input"].(engine.PolicyInput)), true
+
+	case "NotEvaluatedCount.count":
+		if e.ComplexityRoot.NotEvaluatedCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotEvaluatedCount.Count(childComplexity), true
+	case "NotEvaluatedCount.ruleId":
+		if e.ComplexityRoot.NotEvaluatedCount.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotEvaluatedCount.RuleID(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -1873,6 +1898,19 @@ type AuditSummary {
   findingsResolved: Int!
   bySeverity: [SeverityCount!]!
   byDimension: [DimensionCount!]!
+  """
+  Per rule, how many resources (or accounts) the rule could not judge because
+  the inventory lacked the attributes it reads: not evaluated, neither passed
+  nor failed. Most first; rules that judged everything are absent, and so is
+  everything for audits completed before fourd counted them.
+  """
+  notEvaluated: [NotEvaluatedCount!]!
+}
+
+"How many resources one rule could not evaluate in an audit."
+type NotEvaluatedCount {
+  ruleId: String!
+  count: Int!
 }
 
 type SeverityCount {
@@ -2480,6 +2518,8 @@ func (ec *executionContext) childFields_AuditSummary(ctx context.Context, field 
 		return ec.fieldContext_AuditSummary_bySeverity(ctx, field)
 	case "byDimension":
 		return ec.fieldContext_AuditSummary_byDimension(ctx, field)
+	case "notEvaluated":
+		return ec.fieldContext_AuditSummary_notEvaluated(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditSummary", field.Name)
 }
@@ -2610,6 +2650,16 @@ func (ec *executionContext) childFields_FindingStats(ctx context.Context, field 
 		return ec.fieldContext_FindingStats_groups(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FindingStats", field.Name)
+}
+
+func (ec *executionContext) childFields_NotEvaluatedCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ruleId":
+		return ec.fieldContext_NotEvaluatedCount_ruleId(ctx, field)
+	case "count":
+		return ec.fieldContext_NotEvaluatedCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NotEvaluatedCount", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

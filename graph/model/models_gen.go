@@ -26,6 +26,12 @@ type DimensionCount struct {
 type Mutation struct {
 }
 
+// How many resources one rule could not evaluate in an audit.
+type NotEvaluatedCount struct {
+	RuleID string `json:"ruleId"`
+	Count  int    `json:"count"`
+}
+
 type Query struct {
 }
 
