@@ -32,9 +32,15 @@ func loadSample(t testing.TB, name string) []engine.Resource {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	return loadReader(t, f)
+}
+
+// loadReader decodes an inventory in any format Open recognizes.
+func loadReader(t testing.TB, f io.Reader) []engine.Resource {
+	t.Helper()
 	d, _, err := inventory.Open(f)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatal(err)
 	}
 	var out []engine.Resource
 	for {
@@ -43,7 +49,7 @@ func loadSample(t testing.TB, name string) []engine.Resource {
 			return out
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			t.Fatal(err)
 		}
 		out = append(out, r)
 	}
