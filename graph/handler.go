@@ -163,12 +163,13 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP routes GraphiQL (page and assets, public: the page asks for a
-// token and sends it) and GraphQL operations (behind the gate).
+// ServeHTTP routes GraphiQL (page and assets, public but rate-limited per
+// address: the page asks for a token and sends it) and GraphQL operations
+// (behind the gate).
 func (h *gqlHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, h.cfg.Path+"/assets/") ||
 		(r.Method == http.MethodGet && r.URL.RawQuery == "" && acceptsHTML(r)) {
-		h.page.ServeHTTP(w, r)
+		h.servePage(w, r)
 		return
 	}
 	h.gate(w, r)

@@ -44,6 +44,9 @@ type Config struct {
 	// MetricsOnAPI serves GET /metrics on the API handler. Leave it false to
 	// bind MetricsHandler(Registry) to a separate address instead.
 	MetricsOnAPI bool
+	// MetricsToken, when set, makes /metrics on the API handler answer only
+	// requests with Authorization: Bearer <MetricsToken> (401 otherwise).
+	MetricsToken string
 	// Limiter rate-limits authenticated requests; nil means no limit.
 	Limiter Limiter
 	// PageBodyCacheBytes bounds the encoded finding pages the handler keeps

@@ -2,8 +2,10 @@ package rest
 
 import (
 	"context"
+	"crypto/subtle"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -68,7 +70,7 @@ func (a *api) routes() {
 	a.get("/healthz", a.anonymous(a.healthz))
 	a.get("/readyz", a.anonymous(a.readyz))
 	if a.cfg.MetricsOnAPI {
-		a.mux.Handle("GET /metrics", MetricsHandler(a.cfg.Registry))
+		a.mux.Handle("GET /metrics", a.handle(a.anonymous(a.serveMetrics(MetricsHandler(a.cfg.Registry)))))
 	}
 }
 
@@ -126,6 +128,22 @@ type captureWriter struct {
 func (c *captureWriter) Header() http.Header         { return c.header }
 func (c *captureWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (c *captureWriter) WriteHeader(code int)        { c.code = code }
+
+// serveMetrics serves GET /metrics on the API, counted against the
+// caller's address like other requests without a token, and behind
+// Config.MetricsToken when one is set.
+func (a *api) serveMetrics(metrics http.Handler) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if want := a.cfg.MetricsToken; want != "" {
+			got := strings.TrimSpace(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+			if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+				return engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <FOURD_METRICS_TOKEN> to read /metrics")
+			}
+		}
+		metrics.ServeHTTP(w, r)
+		return nil
+	}
+}
 
 // healthz serves GET /healthz: the process answers.
 func (a *api) healthz(w http.ResponseWriter, r *http.Request) error {

@@ -121,8 +121,17 @@ func checkUnroutedResponse(t testing.TB, doc *openapi3.T, req *http.Request, sta
 	// 400: a rejected CORS preflight (OPTIONS), which no operation lists.
 	name := map[int]string{http.StatusBadRequest: "BadRequest", http.StatusNotFound: "NotFound",
 		http.StatusMethodNotAllowed: "MethodNotAllowed"}[status]
-	if req.URL.Path == "/metrics" && status == http.StatusOK {
-		return // Prometheus' own format, not part of the API document
+	if req.URL.Path == "/metrics" {
+		// Prometheus' own format, not part of the API document; its
+		// refusals are in the envelope.
+		switch status {
+		case http.StatusOK:
+			return
+		case http.StatusUnauthorized:
+			name = "Unauthorized"
+		case http.StatusTooManyRequests:
+			name = "TooManyRequests"
+		}
 	}
 	if name != "" && isOAuthPath(req.URL.Path) {
 		name = "OAuth" + name

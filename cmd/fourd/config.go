@@ -13,7 +13,8 @@ import (
 // here and nowhere else; every package gets the part it needs.
 type config struct {
 	Addr          string // FOURD_ADDR
-	MetricsAddr   string // FOURD_METRICS_ADDR: empty serves /metrics on Addr
+	MetricsAddr   string // FOURD_METRICS_ADDR: empty serves no metrics listener
+	MetricsToken  string // FOURD_METRICS_TOKEN: serves /metrics on Addr behind this bearer token
 	ClickHouseURL string // FOURD_CLICKHOUSE_URL
 	PostgresURL   string // FOURD_POSTGRES_URL
 	Secret        []byte // FOURD_SECRET
@@ -30,7 +31,8 @@ type envVar struct{ Name, Default, Meaning string }
 
 var envVars = []envVar{
 	{"FOURD_ADDR", "127.0.0.1:8080", "address the API listens on"},
-	{"FOURD_METRICS_ADDR", "(empty: /metrics on FOURD_ADDR)", "separate address for Prometheus /metrics"},
+	{"FOURD_METRICS_ADDR", "(none)", "address serving Prometheus /metrics (no token; bind it privately); without it and FOURD_METRICS_TOKEN, metrics are not served"},
+	{"FOURD_METRICS_TOKEN", "(none)", "serve /metrics on FOURD_ADDR too, to requests with Authorization: Bearer <this token> (at least 16 bytes)"},
 	{"FOURD_CLICKHOUSE_URL", "clickhouse://127.0.0.1:19000/default", "ClickHouse, native protocol"},
 	{"FOURD_POSTGRES_URL", "postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable", "PostgreSQL"},
 	{"FOURD_SECRET", "(none; make run generates .data/secret)", "key for cursors and other signed values, at least 32 bytes; serve refuses to start without it"},
@@ -56,6 +58,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c := config{
 		Addr:          get("FOURD_ADDR", "127.0.0.1:8080"),
 		MetricsAddr:   get("FOURD_METRICS_ADDR", ""),
+		MetricsToken:  get("FOURD_METRICS_TOKEN", ""),
 		ClickHouseURL: get("FOURD_CLICKHOUSE_URL", "clickhouse://127.0.0.1:19000/default"),
 		PostgresURL:   get("FOURD_POSTGRES_URL", "postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable"),
 		Secret:        []byte(getenv("FOURD_SECRET")),
@@ -68,6 +71,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		if _, port, err := net.SplitHostPort(a.v); err != nil || port == "" {
 			return c, fmt.Errorf("%s=%q: want host:port, e.g. 127.0.0.1:8080", a.name, a.v)
 		}
+	}
+	if n := len(c.MetricsToken); n > 0 && n < 16 {
+		return c, fmt.Errorf("FOURD_METRICS_TOKEN is %d bytes; it must be at least 16", n)
 	}
 	if err := checkURL("FOURD_CLICKHOUSE_URL", c.ClickHouseURL, "clickhouse", "tcp"); err != nil {
 		return c, err

@@ -17,6 +17,8 @@ func TestLoadConfig(t *testing.T) {
 			"FOURD_TRUST_PROXY": "true", "FOURD_LOG_LEVEL": "debug", "FOURD_METRICS_ADDR": "127.0.0.1:9100"}, ""},
 		{"bad addr", map[string]string{"FOURD_ADDR": "8080"}, "FOURD_ADDR"},
 		{"bad metrics addr", map[string]string{"FOURD_METRICS_ADDR": "nope"}, "FOURD_METRICS_ADDR"},
+		{"short metrics token", map[string]string{"FOURD_METRICS_TOKEN": "short"}, "FOURD_METRICS_TOKEN"},
+		{"metrics token", map[string]string{"FOURD_METRICS_TOKEN": "0123456789abcdef"}, ""},
 		{"bad clickhouse scheme", map[string]string{"FOURD_CLICKHOUSE_URL": "http://127.0.0.1:8123"}, "FOURD_CLICKHOUSE_URL"},
 		{"clickhouse not a url", map[string]string{"FOURD_CLICKHOUSE_URL": "::"}, "FOURD_CLICKHOUSE_URL"},
 		{"bad postgres", map[string]string{"FOURD_POSTGRES_URL": "mysql://x/y"}, "FOURD_POSTGRES_URL"},

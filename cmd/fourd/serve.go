@@ -39,7 +39,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	defer closeLimiter()
 	h, err := rest.New(rest.Config{Service: svc, Logger: log, CORSOrigins: cfg.CORSOrigins,
-		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsAddr == "", Limiter: limiter})
+		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
+		Limiter: limiter})
 	if err != nil {
 		return err
 	}
