@@ -245,7 +245,9 @@ func (s *Service) RevokeOAuthCredential(ctx context.Context, cc ClientCredential
 }
 
 // lookupOAuthAccess reads an OAuth access token from the store;
-// errUnauthenticated when it is unknown, revoked or expired.
+// errUnauthenticated when it is unknown, revoked or expired, or its user is
+// disabled or gone. A user's token carries the scopes the user's role
+// allows now; a client credentials token (no user) its own scopes.
 func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (Principal, time.Time, error) {
 	if s.cfg.Identity == nil {
 		return Principal{}, time.Time{}, errUnauthenticated
@@ -257,9 +259,14 @@ func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (Principal
 		}
 		return Principal{}, time.Time{}, err
 	}
-	if t.Kind != OAuthAccess || t.RevokedAt != nil || !s.now().Before(t.ExpiresAt) || t.UserRole == "" {
+	machine := t.UserID == "" // client credentials: no user, so no role
+	if t.Kind != OAuthAccess || t.RevokedAt != nil || !s.now().Before(t.ExpiresAt) || (!machine && t.UserRole == "") {
 		return Principal{}, time.Time{}, errUnauthenticated
 	}
-	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: EffectiveScopes(t.Scopes, t.UserRole),
+	scopes := t.Scopes // a client credentials token: its client's registered scopes bound it
+	if !machine {
+		scopes = EffectiveScopes(t.Scopes, t.UserRole)
+	}
+	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: scopes,
 		RateLimit: t.RateLimit}, t.ExpiresAt, nil
 }

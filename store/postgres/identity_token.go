@@ -10,7 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// oauthTokenColumns are read with COALESCE(user_id, ”): a client
+// oauthTokenColumns read a NULL user_id as the empty string: a client
 // credentials token has no user (UserID "").
 const oauthTokenColumns = `id, kind, hash, grant_id, tenant_id, client_id, COALESCE(user_id, ''), scopes, rate_limit,
 	created_at, expires_at, used_at, revoked_at`
