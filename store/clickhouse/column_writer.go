@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unsafe"
 
-	"github.com/ClickHouse/ch-go/proto"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
 )
 
 // A snapshot write's senders append a bucket's columns to their open
@@ -19,19 +19,12 @@ import (
 type columnScratch struct {
 	order, tmp []sortEntry
 	hashes     []uint64 // resource hashes of a bucket's rows
-	fixed      []byte   // a bucket's stored ids in order (columnWriter.fixed)
+	fixed      [][]byte // a bucket's stored ids in order (columnWriter.fixed)
 	strs       []string
 	u8         []uint8
 	i8         []int8
 	i64        []int64
 	u64        []uint64
-	// Row positions of the String columns, by column index, and the
-	// dictionaries' bytes of the coded ones (columnWriter.strings and
-	// coded).
-	pos     [][]proto.Position
-	dicts   [][]byte
-	dictBuf []byte
-	dictPos []proto.Position
 	// The sender's INSERTs into findings and the resource index, open
 	// while it sends a run.
 	findings, index openInsert
@@ -98,119 +91,53 @@ func (w *columnWriter) append(i int, v any) {
 	}
 }
 
-// strings appends col in order. When the driver's layout is known (see
-// presize.go) nothing is copied: the driver's String column is pointed at
-// the batch's bytes, with the rows' positions in order, and encodes them
-// straight into its connection's buffer at Flush (send lets go of them
-// right after). Copying each value into the driver's buffer first cost a
-// 10M-finding snapshot ~3 s of the client's CPU (docs/benchmarks.md,
-// issue 2).
+// strings appends col in order, through the public batch API: each value
+// is a view of the batch's bytes (bulk.String) that the driver copies into
+// its column. The driver's columns keep their buffers across the blocks of
+// an open INSERT (Flush resets them to length 0), so after a run's first
+// block the copy grows nothing.
 func (w *columnWriter) strings(col *byteColumn) {
 	i := w.next()
 	if i < 0 {
 		return
 	}
-	if raw := rawStringColumn(w.b, i); raw != nil {
-		pos := w.sc.positions(i, len(w.order))
-		for j, e := range w.order {
-			start := uint32(0)
-			if e.row > 0 {
-				start = col.end[e.row-1]
-			}
-			pos[j] = proto.Position{Start: int(start), End: int(col.end[e.row])}
-		}
-		// Capped, so that an append by the driver could never write into
-		// the batch.
-		raw.Buf, raw.Pos = col.data[:len(col.data):len(col.data)], pos
-		return
+	order := w.order
+	if err := bulk.Strings(w.b.Column(i), &w.sc.strs, len(order), func(j int) string {
+		return bulk.String(col.at(int(order[j].row)))
+	}); err != nil {
+		w.err = err
 	}
-	strs := w.scratchStrings()
-	for j, e := range w.order {
-		// The driver copies each value before the batch is reset.
-		v := col.at(int(e.row))
-		strs[j] = unsafe.String(unsafe.SliceData(v), len(v))
-	}
-	w.append(i, strs)
 }
 
-// fixed appends stored ids in order: gathered into the sender's scratch,
-// which the driver's FixedString column then points at, as strings does.
+// fixed appends stored ids in order, as slices of the batch's own arrays
+// that the driver's FixedString column copies.
 func (w *columnWriter) fixed(col [][idBytesLen]byte) {
 	i := w.next()
 	if i < 0 {
 		return
 	}
-	n := len(w.order)
-	buf := slices.Grow(w.sc.fixed[:0], n*idBytesLen)[:n*idBytesLen]
-	w.sc.fixed = buf
+	rows := slices.Grow(w.sc.fixed[:0], len(w.order))[:len(w.order)]
 	for j, e := range w.order {
-		copy(buf[j*idBytesLen:(j+1)*idBytesLen], col[e.row][:])
-	}
-	if raw := rawFixedColumn(w.b, i); raw != nil && raw.Size == idBytesLen {
-		raw.Buf = buf[:len(buf):len(buf)]
-		return
-	}
-	rows := make([][]byte, n)
-	for j := range rows {
-		rows[j] = buf[j*idBytesLen : (j+1)*idBytesLen]
+		rows[j] = col[e.row][:]
 	}
 	w.append(i, rows)
+	clear(rows) // drop references to the batch
+	w.sc.fixed = rows[:0]
 }
 
-// coded appends a dictionary-coded column in order; like strings, it points
-// the driver's column at the dictionary's values laid out once.
+// coded appends a dictionary-coded column in order: each row's value is
+// its code's dictionary string, which the driver copies.
 func (w *columnWriter) coded(codes []uint32, values []string) {
 	i := w.next()
 	if i < 0 {
 		return
 	}
-	if raw := rawStringColumn(w.b, i); raw != nil {
-		sc := w.sc
-		sc.dictBuf, sc.dictPos = sc.dictBuf[:0], sc.dictPos[:0]
-		for _, v := range values {
-			start := len(sc.dictBuf)
-			sc.dictBuf = append(sc.dictBuf, v...)
-			sc.dictPos = append(sc.dictPos, proto.Position{Start: start, End: len(sc.dictBuf)})
-		}
-		pos := sc.positions(i, len(w.order))
-		for j, e := range w.order {
-			pos[j] = sc.dictPos[codes[e.row]]
-		}
-		// Each coded column gets its own copy of its (small) dictionary's
-		// bytes: the next column reuses dictBuf.
-		buf := sc.dictBytes(i, len(sc.dictBuf))
-		copy(buf, sc.dictBuf)
-		raw.Buf, raw.Pos = buf[:len(buf):len(buf)], pos
-		return
+	order := w.order
+	if err := bulk.Strings(w.b.Column(i), &w.sc.strs, len(order), func(j int) string {
+		return values[codes[order[j].row]]
+	}); err != nil {
+		w.err = err
 	}
-	strs := w.scratchStrings()
-	for j, e := range w.order {
-		strs[j] = values[codes[e.row]]
-	}
-	w.append(i, strs)
-}
-
-// positions returns the scratch positions of column i, n long.
-func (sc *columnScratch) positions(i, n int) []proto.Position {
-	if i >= len(sc.pos) {
-		sc.pos = append(sc.pos, make([][]proto.Position, i+1-len(sc.pos))...)
-	}
-	sc.pos[i] = slices.Grow(sc.pos[i][:0], n)[:n]
-	return sc.pos[i]
-}
-
-// dictBytes returns the scratch dictionary bytes of column i, n long.
-func (sc *columnScratch) dictBytes(i, n int) []byte {
-	if i >= len(sc.dicts) {
-		sc.dicts = append(sc.dicts, make([][]byte, i+1-len(sc.dicts))...)
-	}
-	sc.dicts[i] = slices.Grow(sc.dicts[i][:0], n)[:n]
-	return sc.dicts[i]
-}
-
-func (w *columnWriter) scratchStrings() []string {
-	w.sc.strs = slices.Grow(w.sc.strs[:0], len(w.order))[:len(w.order)]
-	return w.sc.strs
 }
 
 // gather appends col in order to the next column, through scratch.
@@ -253,21 +180,9 @@ func constant[T any](w *columnWriter, scratch *[]T, k T) {
 // send sends the bucket as a block of the open INSERT; after an append
 // error it aborts the INSERT (the driver will take no more of it).
 func (w *columnWriter) send() error {
-	clear(w.sc.strs) // drop references to the batch's strings
 	err := w.err
 	if err == nil {
 		err = w.b.Flush()
-	}
-	// The driver has encoded the block (or will not): its String columns
-	// let go of the bucket and of the sender's scratch, which the next
-	// bucket reuses.
-	for i := range w.col {
-		if raw := rawStringColumn(w.b, i); raw != nil {
-			raw.Buf, raw.Pos = nil, nil
-		}
-		if raw := rawFixedColumn(w.b, i); raw != nil {
-			raw.Buf = nil
-		}
 	}
 	if err != nil {
 		w.b.Abort()

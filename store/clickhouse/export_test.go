@@ -3,59 +3,13 @@ package clickhouse
 import (
 	"context"
 	"time"
-	"unsafe"
 
-	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/fourd-dev/fourd/engine"
 )
 
 // Hooks for the external tests of this package.
-
-// CanPresize reports whether rawStringColumn knows the driver's layout.
-var CanPresize = canPresize
-
-// RawStringColumn is rawStringColumn.
-var RawStringColumn = rawStringColumn
-
-// CanRawFixed reports whether rawFixedColumn knows the driver's layout.
-var CanRawFixed = canRawFixed
-
-// SetRawFixedColumn points column i of b, a FixedString column, at buf
-// through rawFixedColumn, reporting false when it gives no buffer.
-func SetRawFixedColumn(b driver.Batch, i int, buf []byte) bool {
-	raw := rawFixedColumn(b, i)
-	if raw == nil {
-		return false
-	}
-	raw.Buf = buf
-	return true
-}
-
-// CanRawArray reports whether rawStringArrayColumn knows the driver's
-// layout.
-var CanRawArray = canRawArray
-
-// AppendRawStringArray appends vals to column i of b through
-// rawStringArrayColumn, reporting false when it gives no buffers.
-func AppendRawStringArray(b driver.Batch, i int, vals []string) bool {
-	a, ok := rawStringArrayColumn(b, i)
-	if ok {
-		a.grow(1, len(vals), 0)
-		tags := make(engine.Tags, len(vals))
-		for j, v := range vals {
-			tags[j].Value = v
-		}
-		a.appendTags(tags, false)
-	}
-	return ok
-}
-
-// StringColumnCap is the capacity of a String column's byte buffer.
-func StringColumnCap(c *column.String) int {
-	return cap((*stringColumnLayout)(unsafe.Pointer(c)).col.Buf)
-}
 
 // PrepareBatch prepares an INSERT on the store's connection.
 func (s *Store) PrepareBatch(ctx context.Context, insert string) (driver.Batch, error) {
@@ -141,16 +95,6 @@ func (s *Store) InsertResources(ctx context.Context, sc *ResourceScratch, tenant
 	}
 	_, err := s.insertResourceRows(ctx, &sc.sc, rows, 0, firstSeen, nil, nil)
 	return err
-}
-
-// StringBuffers returns the first byte of each String buffer sc holds
-// between INSERTs (nil for none), by column.
-func (sc *ResourceScratch) StringBuffers() []*byte {
-	var out []*byte
-	for _, c := range sc.sc.cols.strs {
-		out = append(out, unsafe.SliceData(c.Buf[:cap(c.Buf)]))
-	}
-	return out
 }
 
 // ShareSnapshotKey makes every snapshot's key that of (tenantID, auditID)

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"slices"
 	"time"
-	"unsafe"
 
 	"github.com/go-faster/city"
 
@@ -60,6 +59,11 @@ type dictSlot struct {
 // dictSlotOf picks a value's slot from its length and its first and last
 // eight bytes (the parts that tell accounts, regions and types apart).
 func dictSlotOf(s string) int {
+	return int((outerBits(s) * 0x9e3779b97f4a7c15) >> (64 - dictSlotBits))
+}
+
+// outerBits mixes s's length with its first and last eight bytes.
+func outerBits(s string) uint64 {
 	n := len(s)
 	h := uint64(n)
 	if n >= 8 {
@@ -69,7 +73,7 @@ func dictSlotOf(s string) int {
 			h = h<<8 | uint64(s[i])
 		}
 	}
-	return int((h * 0x9e3779b97f4a7c15) >> (64 - dictSlotBits))
+	return h
 }
 
 // le64 reads the first 8 bytes of s (len(s) >= 8) as one load.
@@ -501,7 +505,8 @@ func (b *findingBatch) compareResources(hashes []uint64) func(x, y int32) int {
 // resourceHash is the resource index's key of a resource id: ClickHouse's
 // cityHash64, so that the server computes the same (CarryForward, reads).
 func resourceHash(resourceID string) uint64 {
-	return city.CH64(unsafe.Slice(unsafe.StringData(resourceID), len(resourceID)))
+	var stack [128]byte // ids are short: hashed without an allocation
+	return city.CH64(append(stack[:0], resourceID...))
 }
 
 // snapshotKey is the key of a snapshot in snapshot_findings and the resource

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"unsafe"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 
@@ -87,48 +86,34 @@ func complianceKey(c []string) string {
 // textInterner gives a snapshot write's findings their text ids and
 // collects the texts it has not sent yet. One goroutine uses it.
 //
-// A rule's findings share its strings and its compliance slice, so texts
-// are first looked up by identity (where their bytes are), which costs no
-// hashing of the text; what is looked up by identity is kept referenced, so
-// its memory cannot be reused. A compliance slice, unlike a string, can be
-// changed in place: its contents are compared with a copy before an
-// identity hit is trusted.
+// A rule's findings share its strings and its compliance slice, so a text
+// is first looked for among recent ones, in a slot chosen from the
+// lengths and outer bytes of its title and description (outerBits, no
+// hashing of the whole text), and compared by value: Go's string comparison returns at once
+// for two strings that share their bytes, so a hit on a rule's shared
+// text costs a few compares. A miss hashes the whole text (byContent).
+// Texts are compared by their contents only, never by where they are.
 type textInterner struct {
-	// recent are a few identities found by a hash of where the title is,
-	// looked at before byIdent, whose hashing of a whole textIdent cost
-	// ~50 ns a finding.
-	recent    [textSlots]identSlot
-	byIdent   map[textIdent]identEntry
+	recent    [textSlots]textSlot
 	byContent map[textKey]uint64
 	pending   []textRow
 }
 
 const (
-	textSlotBits = 8
+	textSlotBits = 12 // 4,096 slots: a tenant's few hundred rules seldom share one
 	textSlots    = 1 << textSlotBits
 )
 
-type identSlot struct {
-	ident textIdent
-	entry identEntry // id 0: the slot is empty (textID is never 0)
-}
-
-func textSlotOf(ident *textIdent) int {
-	h := uint64(uintptr(unsafe.Pointer(ident.title))) ^ uint64(uintptr(unsafe.Pointer(ident.description)))>>3
-	return int((h * 0x9e3779b97f4a7c15) >> (64 - textSlotBits))
-}
-
-// textIdent is where a text's parts are.
-type textIdent struct {
-	title, description, remediation *byte
-	tl, dl, rl                      int
-	compliance                      *string
-	cl                              int
-}
-
-type identEntry struct {
+// textSlot is a recent text and its id (0: the slot is empty; textID is
+// never 0). Its compliance is the interner's own copy.
+type textSlot struct {
 	id   uint64
-	text findingText // keeps the strings referenced; compliance is a copy
+	text findingText
+}
+
+func textSlotOf(f *engine.Finding) int {
+	h := outerBits(f.Title) ^ outerBits(f.Description)*0xc4ceb9fe1a85ec53 ^ uint64(len(f.Remediation))<<32 ^ uint64(len(f.Compliance))<<48
+	return int((h * 0x9e3779b97f4a7c15) >> (64 - textSlotBits))
 }
 
 // textRow is a text to insert.
@@ -137,24 +122,24 @@ type textRow struct {
 	text findingText
 }
 
+// sameText reports whether f's text is t (nil and empty compliance alike).
+func sameText(t *findingText, f *engine.Finding) bool {
+	return t.title == f.Title && t.description == f.Description && t.remediation == f.Remediation &&
+		slices.Equal(t.compliance, f.Compliance)
+}
+
 func (in *textInterner) id(f *engine.Finding) uint64 {
-	ident := textIdent{unsafe.StringData(f.Title), unsafe.StringData(f.Description), unsafe.StringData(f.Remediation),
-		len(f.Title), len(f.Description), len(f.Remediation), unsafe.SliceData(f.Compliance), len(f.Compliance)}
-	slot := &in.recent[textSlotOf(&ident)]
-	if slot.entry.id != 0 && slot.ident == ident && slices.Equal(slot.entry.text.compliance, f.Compliance) {
-		return slot.entry.id
-	}
-	if e, ok := in.byIdent[ident]; ok && slices.Equal(e.text.compliance, f.Compliance) {
-		*slot = identSlot{ident, e}
-		return e.id
+	slot := &in.recent[textSlotOf(f)]
+	if slot.id != 0 && sameText(&slot.text, f) {
+		return slot.id
 	}
 	t := textOf(f)
-	t.compliance = slices.Clone(t.compliance)
+	t.compliance = slices.Clone(t.compliance) // the caller may change its slice
 	k := textKey{t.title, t.description, t.remediation, complianceKey(t.compliance)}
 	id, ok := in.byContent[k]
 	if !ok {
 		if in.byContent == nil {
-			in.byContent, in.byIdent = map[textKey]uint64{}, map[textIdent]identEntry{}
+			in.byContent = map[textKey]uint64{}
 		}
 		id = textID(t)
 		if len(in.byContent) < maxContentTexts {
@@ -162,21 +147,13 @@ func (in *textInterner) id(f *engine.Finding) uint64 {
 		} // else sent again when seen again: the table folds repeats
 		in.pending = append(in.pending, textRow{id, t})
 	}
-	if len(in.byIdent) < maxIdentTexts {
-		in.byIdent[ident] = identEntry{id, t}
-	}
-	*slot = identSlot{ident, identEntry{id, t}}
+	*slot = textSlot{id, t}
 	return id
 }
 
 // maxContentTexts bounds the texts one snapshot write remembers (a
 // tenant's rules and policies have hundreds).
 const maxContentTexts = 100_000
-
-// maxIdentTexts bounds the identity map of one snapshot write: findings
-// whose texts are built per finding (equal contents, new strings) would
-// otherwise add an entry each.
-const maxIdentTexts = 10_000
 
 // takePending returns the texts not handed out yet.
 func (in *textInterner) takePending() []textRow {

@@ -13,12 +13,11 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
-	"github.com/ClickHouse/ch-go/proto"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
 )
 
 // resourceScratch is one inserter's reusable buffers.
@@ -28,10 +27,8 @@ type resourceScratch struct {
 	strs  []string
 	u64   []uint64
 	times []time.Time
-	// cols are the String column buffers of the last INSERT of whole rows,
-	// lent to the next (columnBuffers): a batch's text, held as long as
-	// the scratch (an inserter's bulk write, or a ResourceWriter).
-	cols columnBuffers
+	// arrays appends the tag columns (bulk.StringArrays).
+	arrays bulk.StringArrays
 	// announced is the last batch's new resources (newResources).
 	announced []engine.Resource
 }
@@ -103,10 +100,7 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 	if err != nil {
 		return written, err
 	}
-	// The String columns' buffers are lent by the last INSERT, and taken
-	// back once the batch is sent or aborted.
-	defer sc.cols.takeBack()
-	if err := appendWholeRows(b, sc, true, rows, whole, firstSeen); err != nil {
+	if err := appendWholeRows(b, sc, rows, whole, firstSeen); err != nil {
 		b.Abort()
 		return written, err
 	}
@@ -140,24 +134,22 @@ type wholeInsert struct {
 	b     driver.Batch
 	rows  int // rows appended to b
 	bytes int // their size (resourceRow.size)
-	sc    *resourceScratch
 }
 
 // append appends the rows at order, of size bytes (resourceRow.size; a
 // bound will do), to the open INSERT, opening one if none is; after an
 // error the INSERT is aborted.
 func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, order []sortEntry, size int, firstSeen []time.Time) error {
-	fresh := w.b == nil
-	if fresh {
+	if w.b == nil {
 		ctx, cancel := s.writeCtx(w.ctx)
 		b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
 		cancel() // prepareBatch keeps only the deadline
 		if err != nil {
 			return err
 		}
-		w.b, w.sc = b, sc
+		w.b = b
 	}
-	err := appendWholeRows(w.b, sc, fresh, rows, order, firstSeen)
+	err := appendWholeRows(w.b, sc, rows, order, firstSeen)
 	if err == nil {
 		// Sent as a block of the INSERT at once: the server gathers the
 		// blocks into one part (min_insert_block_size_rows), and the
@@ -198,8 +190,7 @@ func (w *wholeInsert) abort() {
 }
 
 func (w *wholeInsert) done() {
-	w.sc.cols.takeBack()
-	w.b, w.rows, w.bytes, w.sc = nil, 0, 0, nil
+	w.b, w.rows, w.bytes = nil, 0, 0
 }
 
 // splitSightings divides rows in sorted order into those written whole and
@@ -296,7 +287,7 @@ func (s *Store) insertSightings(ctx context.Context, sr *sightingRows) error {
 	order := make([]sortEntry, n)
 	for i := range n {
 		id := sr.ids.at(i)
-		order[i] = sortEntry{key: keyPrefix(unsafe.String(unsafe.SliceData(id), len(id)), len("res_"), 8), row: int32(i)}
+		order[i] = sortEntry{key: keyPrefix(bulk.String(id), len("res_"), 8), row: int32(i)}
 	}
 	slices.SortFunc(order, func(a, b sortEntry) int {
 		if c := strings.Compare(sr.tenants[a.row], sr.tenants[b.row]); c != 0 {
@@ -315,9 +306,8 @@ func (s *Store) insertSightings(ctx context.Context, sr *sightingRows) error {
 	for j, e := range order {
 		id := sr.ids.at(int(e.row))
 		// The driver copies the values before Append returns.
-		tenants[j], ids[j], times[j] = sr.tenants[e.row], unsafe.String(unsafe.SliceData(id), len(id)), sr.seen[e.row]
+		tenants[j], ids[j], times[j] = sr.tenants[e.row], bulk.String(id), sr.seen[e.row]
 	}
-	presizeStrings(b, 1, n, len(sr.ids.data))
 	for i, col := range []any{tenants, ids, times} {
 		if err := b.Column(i).Append(col); err != nil {
 			b.Abort()
@@ -328,62 +318,31 @@ func (s *Store) insertSightings(ctx context.Context, sr *sightingRows) error {
 }
 
 // appendWholeRows appends the rows at order (sorted by tenant and id) to b,
-// an INSERT into resources; fresh says that b is new (nothing appended
-// yet). The String columns are filled a row at a time when the driver's
-// buffers are at hand, in buffers lent by sc (see columnBuffers): the
-// caller takes them back once b is sent or aborted.
-func appendWholeRows(b driver.Batch, sc *resourceScratch, fresh bool, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
+// an INSERT into resources, a column at a time through the public batch
+// API (internal/bulk).
+func appendWholeRows(b driver.Batch, sc *resourceScratch, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
 	n := len(order)
-	byRow := sc.appendStringsByRow(b, fresh, rows, order)
 	strCol := func(i int, get func(*resourceRow) string) error {
-		if byRow {
-			return nil
-		}
-		sc.strs = slices.Grow(sc.strs[:0], n)[:n]
-		size := 0
-		for j, e := range order {
-			sc.strs[j] = get(&rows[e.row])
-			size += len(sc.strs[j])
-		}
-		presizeStrings(b, i, n, size)
-		return b.Column(i).Append(sc.strs)
+		return bulk.Strings(b.Column(i), &sc.strs, n, func(j int) string { return get(&rows[order[j].row]) })
 	}
 	// arrCol appends the tags' keys (or values) as column i.
 	arrCol := func(i int, keys bool) error {
-		if byRow {
-			return nil
-		}
-		if raw, ok := rawStringArrayColumn(b, i); ok {
-			m, size := 0, 0
-			for _, e := range order {
-				for _, t := range rows[e.row].r.Tags {
-					m, size = m+1, size+len(tagPart(t, keys))
-				}
-			}
-			raw.grow(n, m, size)
-			for _, e := range order {
-				raw.appendTags(rows[e.row].r.Tags, keys)
-			}
-			return nil
-		}
+		col := b.Column(i)
 		for _, e := range order {
 			tags := rows[e.row].r.Tags
-			vals := make([]string, len(tags))
-			for j, t := range tags {
-				vals[j] = tagPart(t, keys)
-			}
-			if err := b.Column(i).AppendRow(vals); err != nil {
+			if err := sc.arrays.AppendRow(col, len(tags), func(k int) *string {
+				if keys {
+					return &tags[k].Key
+				}
+				return &tags[k].Value
+			}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	timeCol := func(i int, get func(int32) time.Time) error {
-		sc.times = slices.Grow(sc.times[:0], n)[:n]
-		for j, e := range order {
-			sc.times[j] = get(e.row)
-		}
-		return b.Column(i).Append(sc.times)
+		return bulk.Gather(b.Column(i), &sc.times, n, func(j int) time.Time { return get(order[j].row) })
 	}
 	sc.u64 = slices.Grow(sc.u64[:0], 2*n)[:2*n]
 	versions, hashes := sc.u64[:n], sc.u64[n:]
@@ -404,11 +363,7 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, fresh bool, rows []res
 		func() error { return arrCol(9, true) },
 		func() error { return arrCol(10, false) },
 		// The attributes' bytes are only read, and copied by the driver.
-		func() error {
-			return strCol(11, func(r *resourceRow) string {
-				return unsafe.String(unsafe.SliceData(r.r.Attributes), len(r.r.Attributes))
-			})
-		},
+		func() error { return strCol(11, func(r *resourceRow) string { return bulk.String(r.r.Attributes) }) },
 		func() error { return timeCol(12, func(i int32) time.Time { return firstSeen[i] }) },
 		func() error { return timeCol(13, func(i int32) time.Time { return rows[i].lastSeen }) },
 		func() error { return b.Column(14).Append(hashes) },
@@ -417,86 +372,6 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, fresh bool, rows []res
 			return err
 		}
 	}
-	clear(sc.strs)
+	clear(sc.times)
 	return nil
-}
-
-// wholeRowStrings are the String columns of resourceInsertColumns, in
-// order, and its Array(String) ones, tags.key and tags.value.
-var (
-	wholeRowStrings = [...]int{0, 1, 3, 4, 5, 6, 7, 8, 11}
-	wholeRowTags    = [...]int{9, 10}
-)
-
-// appendStringsByRow appends the String and Array(String) columns of the
-// rows at order straight into b's buffers, lent by sc.cols, a row at a
-// time: a row's fields lie together in the line the decoder copied
-// (inventory.fastLine), so that a row is read from memory once, where a
-// column at a time read the batch in key order, far apart, once per
-// column. It appends nothing and returns false when the driver's buffers
-// are not at hand (canPresize, canRawArray). A fresh INSERT's columns get
-// the buffers sc lends; those of an open one grow.
-func (sc *resourceScratch) appendStringsByRow(b driver.Batch, fresh bool, rows []resourceRow, order []sortEntry) bool {
-	var strs [len(wholeRowStrings)]*proto.ColStr
-	var tags [len(wholeRowTags)]rawStringArray
-	for k, i := range wholeRowStrings {
-		if strs[k] = rawStringColumn(b, i); strs[k] == nil {
-			return false
-		}
-	}
-	for k, i := range wholeRowTags {
-		var ok bool
-		if tags[k], ok = rawStringArrayColumn(b, i); !ok {
-			return false
-		}
-	}
-	// Room for every row of the batch (those written as sightings too: an
-	// upper bound, read in memory order).
-	var size [len(wholeRowStrings)]int
-	var tagCount, tagSize [len(wholeRowTags)]int
-	for i := range rows {
-		row := &rows[i]
-		r := &row.r
-		for k, v := range [...]string{r.TenantID, r.ID, r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name} {
-			size[k] += len(v)
-		}
-		size[8] += len(r.Attributes)
-		tagCount[0] += len(r.Tags)
-		tagCount[1] += len(r.Tags)
-		for _, t := range r.Tags {
-			tagSize[0] += len(t.Key)
-			tagSize[1] += len(t.Value)
-		}
-	}
-	n := len(rows)
-	for k, i := range wholeRowStrings {
-		if fresh {
-			sc.cols.lend(i, strs[k], nil, n, n, size[k])
-		} else {
-			strs[k].Buf, strs[k].Pos = slices.Grow(strs[k].Buf, size[k]), slices.Grow(strs[k].Pos, n)
-		}
-	}
-	for k, i := range wholeRowTags {
-		if fresh {
-			sc.cols.lend(i, tags[k].values, tags[k].offsets, n, tagCount[k], tagSize[k])
-		} else {
-			tags[k].grow(n, tagCount[k], tagSize[k])
-		}
-	}
-	for _, e := range order {
-		row := &rows[e.row]
-		r := &row.r
-		strs[0].Append(r.TenantID)
-		strs[1].Append(r.ID)
-		strs[2].Append(r.Provider)
-		strs[3].Append(r.Account)
-		strs[4].Append(r.Region)
-		strs[5].Append(r.Type)
-		strs[6].Append(r.NativeID)
-		strs[7].Append(r.Name)
-		strs[8].AppendBytes(r.Attributes)
-		tags[0].appendTags(r.Tags, true)
-		tags[1].appendTags(r.Tags, false)
-	}
-	return true
 }
