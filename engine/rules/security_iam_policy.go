@@ -16,6 +16,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Replace the statement with the actions and resources the users of the policy need (IAM Access Analyzer can generate a policy from CloudTrail activity), then detach or delete the broad version.",
 			Check: func(s *Subject) Result {
 				p := get[inv.IAMPolicy](s)
+				if p.Document == nil {
+					return notEvaluated("document")
+				}
 				st, ok := s.policy(p.Document).FullAdmin()
 				if !ok {
 					return pass
@@ -50,6 +53,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Name the accounts or roles that may assume the role in Principal, or add a condition on aws:PrincipalOrgID.",
 			Check: func(s *Subject) Result {
 				r := get[inv.IAMRole](s)
+				if r.AssumeRolePolicy == nil {
+					return notEvaluated("assume_role_policy")
+				}
 				st := s.policy(r.AssumeRolePolicy).TrustsAnyone()
 				return failIf(len(st) > 0, map[string]any{"role_name": r.RoleName, "trust_statements": st})
 			}},
@@ -59,6 +65,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Add a Condition {\"StringEquals\": {\"sts:ExternalId\": \"<id from the third party>\"}} to the statement, or limit it to your organization with aws:PrincipalOrgID.",
 			Check: func(s *Subject) Result {
 				r := get[inv.IAMRole](s)
+				if r.AssumeRolePolicy == nil {
+					return notEvaluated("assume_role_policy")
+				}
 				accts := s.policy(r.AssumeRolePolicy).ExternalTrust(s.Resource.Account)
 				return failIf(len(accts) > 0, map[string]any{"role_name": r.RoleName, "external_accounts": accts})
 			}},
@@ -68,6 +77,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Add a StringEquals/StringLike condition on <provider>:sub naming the repository and branch (repo:ORG/REPO:ref:refs/heads/main) or the namespace and service account.",
 			Check: func(s *Subject) Result {
 				r := get[inv.IAMRole](s)
+				if r.AssumeRolePolicy == nil {
+					return notEvaluated("assume_role_policy")
+				}
 				p := s.policy(r.AssumeRolePolicy).OpenWebIdentity()
 				return failIf(len(p) > 0, map[string]any{"role_name": r.RoleName, "oidc_providers": p})
 			}},
@@ -78,8 +90,14 @@ func securityIAMPolicyRules() []Rule {
 			Check: func(s *Subject) Result {
 				switch a := s.attrs.(type) {
 				case *inv.IAMPolicy:
+					if a.Document == nil {
+						return notEvaluated("document")
+					}
 					return escalationResult(s.policy(a.Document), map[string]any{"policy_name": a.PolicyName})
 				case *inv.IAMUser:
+					if len(a.InlinePolicyNames) > len(a.InlinePolicies) {
+						return notEvaluated("inline_policies")
+					}
 					d := inlinePolicy(a.InlinePolicies)
 					return escalationResult(d, map[string]any{"user_name": a.UserName})
 				case *inv.IAMRole:
@@ -97,6 +115,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Name the accounts and roles that may use the key in the key policy, or add a kms:CallerAccount / aws:PrincipalOrgID condition.",
 			Check: func(s *Subject) Result {
 				k := get[inv.KMSKey](s)
+				if k.Policy == nil {
+					return notEvaluated("policy") // every key has a key policy: absent is unknown
+				}
 				return publicPolicyResult(s, k.Policy, "key_id", k.KeyID)
 			}},
 		{ID: "aws-sqs-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeSQSQueue},
@@ -121,6 +142,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Remove the public permission (aws lambda remove-permission) and grant the invoking service with --source-arn and --source-account.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
+				if f.Policy == nil {
+					return notEvaluated("policy") // neither AWS Config nor aws_lambda_function records it
+				}
 				return publicPolicyResult(s, f.Policy, "function_name", f.FunctionName)
 			}},
 		{ID: "aws-ecr-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeECRRepository},
@@ -137,6 +161,9 @@ func securityIAMPolicyRules() []Rule {
 			Remediation: "Delete the public statement (aws secretsmanager delete-resource-policy, or put a policy naming the principals) and enable BlockPublicPolicy when putting policies.",
 			Check: func(s *Subject) Result {
 				x := get[inv.SecretsManagerSecret](s)
+				if x.Policy == nil {
+					return notEvaluated("policy") // AWS Config does not record it
+				}
 				return publicPolicyResult(s, x.Policy, "secret", x.Name)
 			}},
 	}

@@ -49,7 +49,7 @@ var policyRuleCases = map[string]struct{ pass, fail engine.Resource }{
 	"aws-sns-002":            {mk(inv.TypeSNSTopic, `{"name":"t","policy":`+orgOnly+`}`), mk(inv.TypeSNSTopic, `{"name":"t","policy":`+allowAll(`{"AWS":["*"]}`)+`}`)},
 	"aws-lambda-005":         {mk(inv.TypeLambdaFunction, `{"function_name":"f"}`), mk(inv.TypeLambdaFunction, `{"function_name":"f","policy":`+allowAll(`"*"`)+`}`)},
 	"aws-ecr-001":            {mk(inv.TypeECRRepository, `{"repository_name":"r","policy":`+orgOnly+`}`), mk(inv.TypeECRRepository, `{"repository_name":"r","policy":`+allowAll(`"*"`)+`}`)},
-	"aws-secretsmanager-001": {mk(inv.TypeSecretsManagerSecret, `{"name":"s","policy":null}`), mk(inv.TypeSecretsManagerSecret, `{"name":"s","policy":`+allowAll(`"*"`)+`}`)},
+	"aws-secretsmanager-001": {mk(inv.TypeSecretsManagerSecret, `{"name":"s","policy":`+allowAll(`{"AWS":"arn:aws:iam::111122223333:role/app"}`)+`}`), mk(inv.TypeSecretsManagerSecret, `{"name":"s","policy":`+allowAll(`"*"`)+`}`)},
 }
 
 // TestPolicyRules_Semantics checks that the policy rules follow IAM's
@@ -241,5 +241,55 @@ func TestPolicyRules_Terraform(t *testing.T) {
 	want := map[string][]string{"ci": {"aws-iam-013", "aws-iam-015"}, "launch": {"aws-iam-017"}}
 	if diff := cmp.Diff(want, policyFindings(res)); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+// TestPolicyRules_UnknownIsNotEvaluated: a policy check whose document the
+// source did not record reports "not evaluated" naming the attribute,
+// never a finding and never a pass.
+func TestPolicyRules_UnknownIsNotEvaluated(t *testing.T) {
+	tests := []struct {
+		rule    string
+		res     engine.Resource
+		missing []string
+	}{
+		{"aws-iam-012", mk(inv.TypeIAMPolicy, `{"policy_name":"p","attachment_count":1}`), []string{"document"}},
+		{"aws-iam-017", mk(inv.TypeIAMPolicy, `{"policy_name":"p","document":null}`), []string{"document"}},
+		{"aws-iam-015", mk(inv.TypeIAMRole, `{"role_name":"r"}`), []string{"assume_role_policy"}},
+		{"aws-iam-016", mk(inv.TypeIAMRole, `{"role_name":"r"}`), []string{"assume_role_policy"}},
+		{"aws-iam-018", mk(inv.TypeIAMRole, `{"role_name":"r"}`), []string{"assume_role_policy"}},
+		// Terraform's aws_iam_user and older NDJSON name inline policies
+		// without their documents.
+		{"aws-iam-006", mk(inv.TypeIAMUser, `{"user_name":"u","inline_policy_names":["x"]}`), []string{"inline_policies"}},
+		{"aws-iam-017", mk(inv.TypeIAMUser, `{"user_name":"u","inline_policy_names":["x"]}`), []string{"inline_policies"}},
+		{"aws-kms-003", mk(inv.TypeKMSKey, `{"key_id":"k"}`), []string{"policy"}},
+		{"aws-lambda-005", mk(inv.TypeLambdaFunction, `{"function_name":"f"}`), []string{"policy"}},
+		{"aws-secretsmanager-001", mk(inv.TypeSecretsManagerSecret, `{"name":"s"}`), []string{"policy"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+" "+tt.res.Type, func(t *testing.T) {
+			o := Assess(tt.res, testNow)
+			if v, fired := firedIDs(o.Violations)[tt.rule]; fired {
+				t.Fatalf("fired on unknown input: %v", v.Evidence)
+			}
+			for _, ne := range o.NotEvaluated {
+				if ne.Rule.ID == tt.rule {
+					if diff := cmp.Diff(tt.missing, ne.Missing); diff != "" {
+						t.Errorf("missing (-want +got)\n%s", diff)
+					}
+					return
+				}
+			}
+			t.Errorf("not reported as not evaluated: %+v", o.NotEvaluated)
+		})
+	}
+	// Known to have no policy: SQS, SNS, ECR and S3 pass.
+	for _, r := range []engine.Resource{mk(inv.TypeSQSQueue, `{"name":"q"}`), mk(inv.TypeSNSTopic, `{"name":"t"}`),
+		mk(inv.TypeECRRepository, `{"repository_name":"r"}`), mk(inv.TypeIAMUser, `{"user_name":"u"}`)} {
+		for _, ne := range Assess(r, testNow).NotEvaluated {
+			if slices.Contains(policyRules, ne.Rule.ID) {
+				t.Errorf("%s: %s not evaluated", r.Type, ne.Rule.ID)
+			}
+		}
 	}
 }
