@@ -51,8 +51,8 @@ func (s *Service) dashboardScope(ctx context.Context, p Principal, q *DashboardQ
 	case q.Limit == 0:
 		q.Limit = DefaultDashboardLimit
 	case q.Limit < 0 || q.Limit > MaxDashboardLimit:
-		return scope, nil, false, &Error{Code: CodeInvalidLimit, Field: "first",
-			Message: "first must be between 1 and 100"}
+		return scope, nil, false, &Error{Code: CodeInvalidLimit, Field: "limit",
+			Message: "a ranking holds from 1 to 100 entries (limit; first in GraphQL)"}
 	}
 	scope = ReportScope{TenantID: p.TenantID}
 	if q.Dimension != "" {

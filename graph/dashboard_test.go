@@ -3,6 +3,7 @@ package graph_test
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -32,6 +33,9 @@ type dashboardAnswer struct {
 	TopResources []struct {
 		ResourceID    string  `json:"resourceId"`
 		Name          string  `json:"name"`
+		Type          string  `json:"type"`
+		Account       string  `json:"account"`
+		Region        string  `json:"region"`
 		Open          int64   `json:"open"`
 		Weighted      float64 `json:"weighted"`
 		WorstSeverity string  `json:"worstSeverity"`
@@ -191,6 +195,59 @@ func TestDashboardRankings(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("REST answers the same", func(t *testing.T) {
+		for _, tok := range []string{e.tokA, e.tokB} {
+			q := `{ topRules(first: 4) { ruleId title severity dimension open }
+			  topResources(first: 4) { resourceId name type account region open weighted worstSeverity }
+			  topAccounts(first: 4) { account critical high open }
+			  meanTimeToResolve { severity resolved meanSeconds } }`
+			g := data[dashboardAnswer](t, e.gql(t, tok, q, nil))
+			var r struct {
+				TopRules          []engine.RuleRank       `json:"top_rules"`
+				TopResources      []engine.ResourceRank   `json:"top_resources"`
+				TopAccounts       []engine.AccountRank    `json:"top_accounts"`
+				MeanTimeToResolve []engine.ResolutionTime `json:"mean_time_to_resolve"`
+			}
+			if status := e.rest(t, "/v1/findings/rankings?limit=4", tok, &r); status != 200 {
+				t.Fatalf("REST rankings: %d", status)
+			}
+			type rank struct {
+				ID, Severity string
+				Open         int64
+			}
+			var gr, rr, gres, rres []rank
+			for _, x := range g.TopRules {
+				gr = append(gr, rank{x.RuleID + " " + x.Title + " " + lower(x.Dimension), lower(x.Severity), x.Open})
+			}
+			for _, x := range r.TopRules {
+				rr = append(rr, rank{x.RuleID + " " + x.Title + " " + string(x.Dimension), string(x.Severity), x.Open})
+			}
+			for _, x := range g.TopResources {
+				gres = append(gres, rank{fmt.Sprintf("%s %s %g", x.ResourceID, x.Name, x.Weighted), lower(x.WorstSeverity), x.Open})
+			}
+			for _, x := range r.TopResources {
+				rres = append(rres, rank{fmt.Sprintf("%s %s %g", x.ResourceID, x.Name, x.Weighted), string(x.WorstSeverity), x.Open})
+			}
+			gm := map[string][2]float64{}
+			for _, m := range g.MTTR {
+				gm[lower(m.Severity)] = [2]float64{float64(m.Resolved), m.MeanSeconds}
+			}
+			rm := map[string][2]float64{}
+			for _, m := range r.MeanTimeToResolve {
+				rm[string(m.Severity)] = [2]float64{float64(m.Resolved), m.MeanSeconds}
+			}
+			for name, d := range map[string]string{"rules": gocmp.Diff(gr, rr), "resources": gocmp.Diff(gres, rres),
+				"accounts": gocmp.Diff(g.TopAccounts, r.TopAccounts), "mttr": gocmp.Diff(gm, rm)} {
+				if d != "" {
+					t.Errorf("%s: GraphQL vs REST (-graphql +rest):\n%s", name, d)
+				}
+			}
+			if len(rr) == 0 || len(rres) == 0 || len(rm) == 0 {
+				t.Errorf("REST rankings empty: %+v", r)
+			}
+		}
+	})
 
 	t.Run("a decision moves the ranking as it moves findingStats", func(t *testing.T) {
 		var target string

@@ -62,7 +62,8 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL,
 			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, EventLog: ch,
-			Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
+			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
+			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
 			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
 				Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}})
 		if err != nil {

@@ -32,6 +32,7 @@ type isoCase struct {
 var isolationMatrix = map[string]isoCase{
 	"GET /v1/findings":                              {kind: "list", queries: []string{"resource_id={res}", "audit_id={aud}", "cursor={cursor}"}},
 	"GET /v1/findings/summary":                      {kind: "list", queries: []string{"audit_id={aud}"}},
+	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},
 	"PATCH /v1/findings/{id}":                       {kind: "write", ids: "findings", body: `{"status":"resolved","resolution":"accepted_risk","reason":"b was here"}`},
 	"GET /v1/resources":                             {kind: "list"},
