@@ -183,6 +183,14 @@ func TestDashboardRankings(t *testing.T) {
 				t.Errorf("meanTimeToResolve (-want +got):\n%s", diff)
 			}
 
+			// Nothing of the other tenant in the answer: none of its resource,
+			// finding or audit ids.
+			raw := e.gql(t, tc.token, dashboardQuery, nil).Data
+			for _, id := range append(otherIDs(tc.other), tc.other.audit.ID) {
+				if strings.Contains(string(raw), id) {
+					t.Errorf("the answer names the other tenant's %s", id)
+				}
+			}
 			// Another tenant's audit is not found; the ranking reads nothing of it.
 			r := e.gql(t, tc.token, dashboardQuery, map[string]any{"a": tc.other.audit.ID})
 			if r.code() != "not_found" {
@@ -320,3 +328,15 @@ func TestDashboardRankings(t *testing.T) {
 
 func upper(s string) string { return strings.ToUpper(s) }
 func lower(s string) string { return strings.ToLower(s) }
+
+// otherIDs are a tenant's resource and finding ids.
+func otherIDs(s tenantSeed) []string {
+	var ids []string
+	for _, r := range s.resources {
+		ids = append(ids, r.ID)
+	}
+	for _, f := range s.findings {
+		ids = append(ids, f.ID)
+	}
+	return ids
+}
