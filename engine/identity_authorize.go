@@ -139,6 +139,11 @@ func (s *Service) ApproveAuthorization(ctx context.Context, req AuthorizeRequest
 	if err != nil {
 		return Authorization{}, err
 	}
+	return s.approve(ctx, req, g, u)
+}
+
+// approve issues the code of a checked request for a signed-in user.
+func (s *Service) approve(ctx context.Context, req AuthorizeRequest, g AuthorizeGrant, u User) (Authorization, error) {
 	role := u.Role.Scopes()
 	var scopes []Scope
 	if len(g.Scopes) == 0 {

@@ -277,3 +277,13 @@ func TestCSRF(t *testing.T) {
 		})
 	}
 }
+
+// TestScopeWords checks that every scope is said in words on the consent
+// page.
+func TestScopeWords(t *testing.T) {
+	for _, sc := range AllScopes {
+		if w := sc.Words(); w == string(sc) || w == "" {
+			t.Errorf("scope %s has no words", sc)
+		}
+	}
+}

@@ -35,3 +35,16 @@ func (c *cdp) screenshot(t *testing.T, ctx context.Context, path string) {
 }
 
 func jsString(s string) string { return cdptest.JSString(s) }
+
+// pressEnter sends the Enter key to the focused element, as a person
+// typing would (a form's implicit submission).
+func (c *cdp) pressEnter(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for _, typ := range []string{"keyDown", "keyUp"} {
+		ev := map[string]any{"type": typ, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
+		if typ == "keyDown" {
+			ev["text"] = "\r"
+		}
+		c.p.Call(t, ctx, "Input.dispatchKeyEvent", ev, nil)
+	}
+}

@@ -16,12 +16,13 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// TestConsentInChromium signs in and approves on the consent page in a real
-// headless Chromium, once, and checks that the browser lands on the
-// client's redirect URI with a code and the state, and that the code
+// TestConsentInChromium signs in on the consent page in a real headless
+// Chromium and allows by pressing Enter in the password field, and checks
+// that the browser lands on the client's redirect URI with a code and the state, and that the code
 // exchanges for a working token. A screenshot of the filled-in page goes to
 // $FOURD_CONSENT_SCREENSHOT (default: the test's temp dir) for a person to
-// look at.
+// look at. A second authorization in the same browser asks for no
+// password (the consent session).
 func TestConsentInChromium(t *testing.T) {
 	bin := chromiumOrSkip(t)
 	e := newIdentityEnv(t, idOptions{})
@@ -59,7 +60,10 @@ func TestConsentInChromium(t *testing.T) {
 	}
 	page.screenshot(t, ctx, shot)
 	t.Logf("consent page screenshot: %s", shot)
-	page.eval(t, ctx, `document.querySelector("button.approve").click(); true`)
+	// Enter in the password field submits the form with its first submit
+	// button: Allow.
+	page.eval(t, ctx, `document.getElementById("password").focus(); true`)
+	page.pressEnter(t, ctx)
 	page.waitFor(t, ctx, `location.href.startsWith(`+jsString(catcher.URL+"/callback?")+`) && document.readyState === "complete"`)
 
 	mu.Lock()
@@ -74,5 +78,22 @@ func TestConsentInChromium(t *testing.T) {
 	}
 	if r := e.get(t, "/v1/audits", tok.AccessToken); r.status != http.StatusOK {
 		t.Errorf("API call with the token: %d", r.status)
+	}
+
+	// A second authorization in the same browser: the session signed the
+	// user in, so the page asks for no password; Allow gives a code.
+	authURL2 := cfg.AuthCodeURL("second-state", oauth2.S256ChallengeOption(verifier))
+	page.eval(t, ctx, `location.href = `+jsString(authURL2)+`; true`)
+	page.waitFor(t, ctx, `document.readyState === "complete" && !!document.getElementById("signed-in")`)
+	if has := string(page.eval(t, ctx, `!!document.getElementById("password")`)); has != "false" {
+		t.Fatalf("signed-in page still has a password field (%s)", has)
+	}
+	page.eval(t, ctx, `document.querySelector("button.approve").click(); true`)
+	page.waitFor(t, ctx, `location.href.startsWith(`+jsString(catcher.URL+"/callback?")+`) && location.href.includes("second-state")`)
+	mu.Lock()
+	q = got
+	mu.Unlock()
+	if q.Get("code") == "" || q.Get("state") != "second-state" {
+		t.Fatalf("second redirect query = %v", q)
 	}
 }

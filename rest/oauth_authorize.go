@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -12,6 +13,14 @@ import (
 // csrfCookie holds the browser's CSRF nonce; the consent form carries its
 // HMAC (engine.Service.CSRFToken).
 const csrfCookie = "fourd_oauth_csrf"
+
+// sessionCookie holds the consent page's signed session
+// (engine.Service.ConsentSession): a browser that signed in is not asked
+// for the password again until it expires. HttpOnly, SameSite=Lax (the
+// page is reached by a top-level navigation from the client's site, which
+// Strict would strip), Secure when served over HTTPS, and limited to
+// /oauth/authorize.
+const sessionCookie = "fourd_oauth_session"
 
 // authorizeParams are the query parameters of GET /oauth/authorize, carried
 // through the consent form as hidden fields.
@@ -39,9 +48,35 @@ func (a *api) authorizePage(w http.ResponseWriter, r *http.Request) error {
 		a.authorizeFailed(w, r, req, g.RedirectURI, err)
 		return nil
 	}
-	a.renderConsent(w, r, req, g, "")
+	a.renderConsent(w, r, req, g, a.sessionUser(r, g), "")
 	return nil
 }
+
+// sessionUser returns the email of the user the request's consent session
+// signed in for the client's tenant, or "" (no session, or one that is
+// forged, expired, of another tenant or of a disabled user).
+func (a *api) sessionUser(r *http.Request, g engine.AuthorizeGrant) string {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return ""
+	}
+	u, err := a.svc.SessionUser(r.Context(), g.Client.TenantID, c.Value)
+	if err != nil {
+		return ""
+	}
+	return u.Email
+}
+
+// setSession starts the consent session of a user who signed in.
+func (a *api) setSession(w http.ResponseWriter, r *http.Request, u engine.User) {
+	value, exp := a.svc.ConsentSession(u)
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: value, Path: "/oauth/authorize", HttpOnly: true,
+		Secure: secureRequest(r), SameSite: http.SameSiteLaxMode, Expires: exp, MaxAge: int(engine.ConsentSessionTTL / time.Second)})
+}
+
+// secureRequest reports whether the browser reached the server over HTTPS
+// (directly, or through a trusted proxy that said so).
+func secureRequest(r *http.Request) bool { return r.TLS != nil || r.URL.Scheme == "https" }
 
 // authorizeDecision serves POST /oauth/authorize, the consent form:
 // Approve signs the user in and redirects with a code; Deny redirects with
@@ -61,7 +96,7 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 	}
 	c, cerr := r.Cookie(csrfCookie)
 	if cerr != nil || !a.svc.CheckCSRF(c.Value, form.Get("csrf_token")) {
-		a.renderConsent(w, r, req, g, "This form has expired. Please sign in again.")
+		a.renderConsent(w, r, req, g, "", "This form has expired. Please sign in again.")
 		return nil
 	}
 	if form.Get("decision") != "approve" {
@@ -69,13 +104,28 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 			"error_description": {"the user denied the request"}, "state": {req.State}})
 		return nil
 	}
-	auth, err := a.svc.ApproveAuthorization(r.Context(), req, form.Get("email"), form.Get("password"))
+	var auth engine.Authorization
+	withPassword := form.Get("email") != "" || form.Get("password") != ""
+	if withPassword {
+		auth, err = a.svc.ApproveAuthorization(r.Context(), req, form.Get("email"), form.Get("password"))
+	} else {
+		session := ""
+		if sc, err := r.Cookie(sessionCookie); err == nil {
+			session = sc.Value
+		}
+		auth, err = a.svc.ApproveAuthorizationInSession(r.Context(), req, session)
+	}
 	switch {
+	case engine.ErrorCode(err) == engine.CodeUnauthorized && withPassword:
+		a.renderConsent(w, r, req, g, "", "The email or password is wrong.")
 	case engine.ErrorCode(err) == engine.CodeUnauthorized:
-		a.renderConsent(w, r, req, g, "The email or password is wrong.")
+		a.renderConsent(w, r, req, g, "", "Your session has ended. Please sign in.")
 	case err != nil:
 		a.authorizeFailed(w, r, req, auth.RedirectURI, err)
 	default:
+		if withPassword {
+			a.setSession(w, r, auth.User)
+		}
 		a.redirectWith(w, r, auth.RedirectURI, url.Values{"code": {auth.Code}, "state": {req.State}})
 	}
 	return nil
@@ -122,14 +172,18 @@ type consentData struct {
 	Hidden     map[string]string
 	CSRF       string
 	Error      string
+	// SignedIn is the email of the session's user; empty: the page asks
+	// for email and password.
+	SignedIn string
 }
 
 // renderConsent shows the sign-in and consent page with a fresh CSRF nonce
-// in a cookie and its token in the form.
-func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req engine.AuthorizeRequest, g engine.AuthorizeGrant, msg string) {
+// in a cookie and its token in the form; signedIn is the session user's
+// email, who is not asked for the password.
+func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req engine.AuthorizeRequest, g engine.AuthorizeGrant, signedIn, msg string) {
 	nonce := engine.RandomToken(24)
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: nonce, Path: "/oauth/authorize", HttpOnly: true,
-		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, MaxAge: 1800})
+		Secure: secureRequest(r), SameSite: http.SameSiteStrictMode, MaxAge: 1800})
 	hidden := map[string]string{}
 	for _, k := range authorizeParams {
 		if v := authorizeRequestField(req, k); v != "" {
@@ -138,7 +192,7 @@ func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req engine.A
 	}
 	status := http.StatusOK
 	a.renderHTML(w, r, status, consentTemplate, consentData{ClientName: g.Client.Name, Scopes: g.Scopes,
-		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.svc.CSRFToken(nonce), Error: msg})
+		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.svc.CSRFToken(nonce), Error: msg, SignedIn: signedIn})
 }
 
 func authorizeRequestField(req engine.AuthorizeRequest, k string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 )
+
+var firstSubmit = regexp.MustCompile(`<button type="submit"[^>]*>`)
 
 // TestAuthorizePage covers the consent page's answers: never a redirect to
 // an unregistered URI, errors sent to a registered one with state, CSRF,
@@ -32,10 +35,16 @@ func TestAuthorizePage(t *testing.T) {
 	}
 	t.Run("page", func(t *testing.T) {
 		status, body, form := consentForm(t, browser(t), authURL())
-		for _, want := range []string{"Acme Dashboard", "findings:read", `name="email"`, `name="password"`, "Approve", "Deny"} {
+		for _, want := range []string{"Acme Dashboard", "<li>Read findings <code>findings:read</code></li>", `name="email"`,
+			`name="password"`, "Allow", "Deny"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("page lacks %q", want)
 			}
+		}
+		// Enter submits the form with its first submit button (HTML's
+		// implicit submission): that must be Allow.
+		if first := firstSubmit.FindString(body); !strings.Contains(first, `value="approve"`) {
+			t.Errorf("first submit button %q is not Allow", first)
 		}
 		if status != http.StatusOK || form.Get("csrf_token") == "" || form.Get("state") != "xyz" {
 			t.Errorf("status %d, form %v", status, form)

@@ -3,7 +3,9 @@ package rest
 import "html/template"
 
 // The OAuth pages: plain server-rendered HTML, no scripts, styles inline
-// (the Content-Security-Policy allows nothing else).
+// (the Content-Security-Policy allows nothing else). On the consent page
+// Allow is the form's first submit button, so Enter (implicit submission)
+// allows; scopes are shown in words with their code beside.
 
 const pageStyle = `<style>
 body{font-family:system-ui,sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
@@ -23,8 +25,8 @@ var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype htm
 {{if .Error}}<p class="err" role="alert">{{.Error}}</p>{{end}}
 <p>It asks for these permissions:</p>
 <ul id="scopes">
-{{- if .Default}}<li>read access to everything your role can read</li>{{end}}
-{{- range .Scopes}}<li><code>{{.}}</code></li>{{end}}
+{{- if .Default}}<li>Read everything your role can read</li>{{end}}
+{{- range .Scopes}}<li>{{.Words}} <code>{{.}}</code></li>{{end}}
 </ul>
 <p><small>Permissions your role does not have are not granted.</small></p>
 <form method="post" action="/oauth/authorize">
@@ -32,11 +34,15 @@ var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype htm
 <input type="hidden" name="{{$k}}" value="{{$v}}">
 {{- end}}
 <input type="hidden" name="csrf_token" value="{{.CSRF}}">
+{{- if .SignedIn}}
+<p id="signed-in">Signed in as <strong>{{.SignedIn}}</strong>.</p>
+{{- else}}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+{{- end}}
 <div class="buttons">
+<button type="submit" name="decision" value="approve" class="approve">Allow</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-<button type="submit" name="decision" value="approve" class="approve">Approve</button>
 </div>
 </form>
 </main></body></html>
