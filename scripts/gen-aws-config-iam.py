@@ -171,6 +171,12 @@ items = [
                                                        condition={"StringEquals": {"aws:PrincipalOrgID": "o-a1b2c3d4e5"}})),
          attached=["arn:aws:iam::aws:policy/ReadOnlyAccess"]),
     role("app-ec2", "AROAAAAAAAAAAAAAAAAA6", ec2_trust, inline=[("read-app-data", read_s3)]),
+    # Customer managed policies attached: the full-admin one, and the
+    # narrower twin.
+    role("ops-admin", "AROAAAAAAAAAAAAAAAAA9", doc(stmt("Allow", "sts:AssumeRole", principal={"AWS": ROOT},
+                                                      condition={"Bool": {"aws:MultiFactorAuthPresent": "true"}})),
+         attached=[f"arn:aws:iam::{ACCOUNT}:policy/AdminEverything"]),
+    role("data-reader", "AROAAAAAAAAAAAAAAAA10", ec2_trust, attached=[f"arn:aws:iam::{ACCOUNT}:policy/ReadAppData"]),
     # GitHub Actions OIDC: any repository, and the documented pinned twin.
     role("gha-deploy-any", "AROAAAAAAAAAAAAAAAAA7", doc(stmt("Allow", "sts:AssumeRoleWithWebIdentity", principal={"Federated": GHA},
                                                            condition={"StringEquals": {"token.actions.githubusercontent.com:aud": "sts.amazonaws.com"}})),

@@ -27,6 +27,16 @@ type accountFacts struct {
 	// pab is the account's S3 public access block (each switch on if on
 	// in any record of it); nil when the inventory has none.
 	pab *inv.PublicAccessBlock
+	// policies holds the account's customer managed IAM policies by ARN,
+	// for the checks of the principals they are attached to.
+	policies map[string]policyFact
+}
+
+// policyFact is what the principal checks need of a customer managed
+// policy: whether its document is known, and its full-admin statement.
+type policyFact struct {
+	known bool
+	admin string // the statement granting "*" on "*"; "" when none
 }
 
 func (f *accountFacts) missing(covered map[string]bool) []string {
@@ -135,7 +145,7 @@ func (a *Auditor) NotEvaluated() map[string]int64 { return a.notEval }
 // evaluating it.
 func (a *Auditor) Observe(res engine.Resource) {
 	switch res.Type {
-	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock:
+	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock, inv.TypeIAMPolicy:
 		a.observe(&res, NewSubject(&res, a.now))
 	default:
 		a.observe(&res, nil)
@@ -180,6 +190,14 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 			p = orBlock(*f.pab, p)
 		}
 		f.pab = &p
+	case inv.TypeIAMPolicy:
+		if f.policies == nil {
+			f.policies = map[string]policyFact{}
+		}
+		p := get[inv.IAMPolicy](s)
+		fact := policyFact{known: p.Document != nil}
+		fact.admin, _ = s.policy(p.Document).FullAdmin()
+		f.policies[res.NativeID] = fact
 	case inv.TypeConfigRecorder:
 		if get[inv.ConfigRecorder](s).Recording {
 			f.configIn[res.Region] = true

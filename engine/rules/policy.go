@@ -92,6 +92,46 @@ func fullAdminResult(kind, name string, attached []string, inline []inv.NamedPol
 	return pass
 }
 
+// attachedAdminResult judges the customer managed policies attached to an
+// IAM principal by the facts of its account: it fails when one grants "*"
+// on "*", waits while the account's policies are being gathered, and is
+// not evaluated when an attached policy's document is not in the
+// inventory.
+func attachedAdminResult(s *Subject, kind, name string, attached []string) Result {
+	var customer []string
+	for _, a := range attached {
+		if !strings.Contains(a, ":iam::aws:policy/") {
+			customer = append(customer, a)
+		}
+	}
+	switch {
+	case len(customer) == 0:
+		return pass
+	case s.pending:
+		return Result{deferred: true}
+	case s.account == nil:
+		return notEvaluated("aws_iam_policy.document")
+	}
+	var admin []map[string]any
+	unknown := false
+	for _, a := range customer {
+		f, ok := s.account.policies[a]
+		switch {
+		case !ok || !f.known:
+			unknown = true
+		case f.admin != "":
+			admin = append(admin, map[string]any{"policy_arn": a, "statement": f.admin})
+		}
+	}
+	switch {
+	case len(admin) > 0:
+		return fail(map[string]any{kind: name, "admin_policies": admin})
+	case unknown:
+		return notEvaluated("aws_iam_policy.document")
+	}
+	return pass
+}
+
 // escalationResult fails when a document allows a privilege escalation.
 func escalationResult(d *iampolicy.Document, evidence map[string]any) Result {
 	if d == nil {

@@ -89,6 +89,9 @@ func TestSamples_EveryRuleFires(t *testing.T) {
 				fired[v.Rule.ID]++
 			}
 		}
+		for _, v := range a.Finish() {
+			fired[v.Rule.ID]++
+		}
 	}
 	for _, r := range All() {
 		if fired[r.ID] == 0 {

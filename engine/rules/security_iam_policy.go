@@ -47,6 +47,23 @@ func securityIAMPolicyRules() []Rule {
 				g := get[inv.IAMGroup](s)
 				return fullAdminResult("group_name", g.GroupName, g.AttachedPolicyARNs, g.InlinePolicies)
 			}},
+		{ID: "aws-iam-019", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser, inv.TypeIAMRole, inv.TypeIAMGroup},
+			Compliance:  []string{"CIS-AWS-3.0:1.16"},
+			Joins:       []string{inv.TypeIAMPolicy},
+			Title:       "IAM principal has a full-administrator customer managed policy attached",
+			Description: "A customer managed policy attached to the user, role or group allows \"*\" on \"*\" (read from the policy's own record in the inventory).",
+			Remediation: "Detach the policy, or replace its broad statement with the actions and resources the principal needs.",
+			Check: func(s *Subject) Result {
+				switch a := s.attrs.(type) {
+				case *inv.IAMUser:
+					return attachedAdminResult(s, "user_name", a.UserName, a.AttachedPolicyARNs)
+				case *inv.IAMRole:
+					return attachedAdminResult(s, "role_name", a.RoleName, a.AttachedPolicyARNs)
+				case *inv.IAMGroup:
+					return attachedAdminResult(s, "group_name", a.GroupName, a.AttachedPolicyARNs)
+				}
+				return pass
+			}},
 		{ID: "aws-iam-015", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMRole},
 			Title:       "IAM role can be assumed by any AWS principal",
 			Description: "The role's trust policy allows sts:AssumeRole to every principal (\"*\" or {\"AWS\": \"*\"}) without a condition that limits who (aws:PrincipalOrgID, aws:PrincipalAccount, aws:SourceArn…): anyone with an AWS account can take the role's permissions.",

@@ -139,20 +139,92 @@ func decodeAWSConfig(t *testing.T, path string) []engine.Resource {
 }
 
 // policyRules are the ids of the rules that read policy documents.
-var policyRules = []string{"aws-iam-006", "aws-iam-012", "aws-iam-013", "aws-iam-014", "aws-iam-015", "aws-iam-016", "aws-iam-017", "aws-iam-018",
+var policyRules = []string{"aws-iam-006", "aws-iam-012", "aws-iam-013", "aws-iam-014", "aws-iam-015", "aws-iam-016", "aws-iam-017", "aws-iam-018", "aws-iam-019",
 	"aws-kms-003", "aws-sqs-003", "aws-sns-002", "aws-lambda-005", "aws-ecr-001", "aws-secretsmanager-001", "aws-s3-003"}
 
-// policyFindings evaluates resources and returns, per resource name, the
-// policy rules that fired.
+// policyFindings audits resources as one stream (an Auditor, so that
+// checks joining other resources of the account run) and returns, per
+// resource name, the policy rules that fired.
 func policyFindings(res []engine.Resource) map[string][]string {
 	got := map[string][]string{}
+	a := NewAuditor(sampleNow)
 	for _, r := range res {
-		for _, v := range Evaluate(r, sampleNow) {
+		for _, v := range a.Evaluate(r) {
 			if slices.Contains(policyRules, v.Rule.ID) {
 				got[r.Name] = append(got[r.Name], v.Rule.ID)
 			}
 		}
-		sort.Strings(got[r.Name])
+	}
+	for _, v := range a.Finish() {
+		if slices.Contains(policyRules, v.Rule.ID) {
+			got[v.Resource.Name] = append(got[v.Resource.Name], v.Rule.ID)
+		}
+	}
+	for _, ids := range got {
+		sort.Strings(ids)
+	}
+	return got
+}
+
+// joinRuleCases holds, for the rules that read other resources of the
+// account, a stream whose principal passes and one whose principal fails
+// (TestJoinRules_PassAndFail runs them through an Auditor).
+var joinRuleCases = map[string]struct{ pass, fail []engine.Resource }{
+	"aws-iam-019": {
+		[]engine.Resource{mkARN(inv.TypeIAMPolicy, "arn:aws:iam::111122223333:policy/read", `{"policy_name":"read","document":`+readDoc+`}`),
+			mk(inv.TypeIAMRole, `{"role_name":"r","attached_policy_arns":["arn:aws:iam::111122223333:policy/read","arn:aws:iam::aws:policy/ReadOnlyAccess"]}`)},
+		// The role comes before the policy it is attached to.
+		[]engine.Resource{mk(inv.TypeIAMRole, `{"role_name":"r","attached_policy_arns":["arn:aws:iam::111122223333:policy/all"]}`),
+			mkARN(inv.TypeIAMPolicy, "arn:aws:iam::111122223333:policy/all", `{"policy_name":"all","document":`+adminDoc+`}`)},
+	},
+}
+
+func mkARN(typ, arn, attrs string) engine.Resource {
+	r := mk(typ, attrs)
+	r.NativeID, r.Name = arn, arn[strings.LastIndexByte(arn, '/')+1:]
+	return r
+}
+
+func TestJoinRules_PassAndFail(t *testing.T) {
+	fired := func(stream []engine.Resource, id string) bool {
+		principal := stream[0]
+		if principal.Type == inv.TypeIAMPolicy {
+			principal = stream[len(stream)-1]
+		}
+		return slices.Contains(policyFindingsOf(stream)[principal.Name], id)
+	}
+	for id, c := range joinRuleCases {
+		t.Run(id, func(t *testing.T) {
+			if fired(c.pass, id) {
+				t.Errorf("passing stream fired %s", id)
+			}
+			if !fired(c.fail, id) {
+				t.Errorf("failing stream did not fire %s", id)
+			}
+		})
+	}
+	// Without its policy's record the principal is not evaluated, alone
+	// or in a stream.
+	role := mk(inv.TypeIAMRole, `{"role_name":"r","attached_policy_arns":["arn:aws:iam::111122223333:policy/elsewhere"]}`)
+	for _, ne := range Assess(role, testNow).NotEvaluated {
+		if ne.Rule.ID == "aws-iam-019" {
+			return
+		}
+	}
+	t.Error("aws-iam-019 was not reported as not evaluated without the policy")
+}
+
+// policyFindingsOf is policyFindings over every rule id.
+func policyFindingsOf(res []engine.Resource) map[string][]string {
+	got := map[string][]string{}
+	a := NewAuditor(testNow)
+	for _, r := range res {
+		for _, v := range a.Evaluate(r) {
+			got[r.Name] = append(got[r.Name], v.Rule.ID)
+		}
+	}
+	for _, v := range a.Finish() {
+		got[v.Resource.Name] = append(got[v.Resource.Name], v.Rule.ID)
 	}
 	return got
 }
@@ -192,6 +264,7 @@ func TestPolicyRules_IAMSample(t *testing.T) {
 		"open-role":                            {"aws-iam-015"},
 		"vendor-audit":                         {"aws-iam-016"},
 		"gha-deploy-any":                       {"aws-iam-018"},
+		"ops-admin":                            {"aws-iam-019"},
 		"admins":                               {"aws-iam-014"},
 		"developers":                           {"aws-iam-017"},
 		"ci-bot":                               {"aws-iam-006"},
