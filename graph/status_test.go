@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/rest"
 )
 
 // TestStatusCodesByMediaType checks the status of every kind of answer
@@ -78,6 +79,34 @@ func TestStatusCodesByMediaType(t *testing.T) {
 			})
 		}
 	}
+	t.Run("requests refused before GraphQL", func(t *testing.T) {
+		big := `{"query":"{ __typename }","variables":{"pad":"` + strings.Repeat("x", 1<<20) + `"}}`
+		long := `{"query":"{ __typename ` + strings.Repeat("# padding\\n", 4000) + `}"}`
+		for _, tc := range []struct {
+			name, method, contentType, body string
+			json, gql                       int
+			code                            string
+		}{
+			{"wrong Content-Type", http.MethodPost, "text/plain", `{"query":"{ __typename }"}`, 400, 400, "invalid_request"},
+			{"method PUT", http.MethodPut, "application/json", `{"query":"{ __typename }"}`, 405, 405, "method_not_allowed"},
+			{"body over 1 MiB", http.MethodPost, "application/json", big, 413, 413, "payload_too_large"},
+			{"document over the size limit", http.MethodPost, "application/json", long, 200, 400, "query_too_complex"},
+		} {
+			for _, mt := range []string{jsonMT, gqlMT} {
+				req, _ := http.NewRequest(tc.method, e.url+"/graphql", strings.NewReader(tc.body))
+				req.Header.Set("Content-Type", tc.contentType)
+				req.Header.Set("Accept", mt)
+				r := e.send(t, req, e.tokA)
+				status := tc.json
+				if mt == gqlMT {
+					status = tc.gql
+				}
+				if r.status != status || r.code() != tc.code || r.Data != nil {
+					t.Errorf("%s under %s: status %d code %q data %s; want %d %s", tc.name, mt, r.status, r.code(), r.Data, status, tc.code)
+				}
+			}
+		}
+	})
 	t.Run("no token", func(t *testing.T) {
 		for _, mt := range []string{jsonMT, gqlMT} {
 			req, _ := http.NewRequest(http.MethodPost, e.url+"/graphql", strings.NewReader(`{"query":"{ __typename }"}`))
@@ -152,4 +181,27 @@ func with(w statusWant, c string) statusWant {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestStatusRequestRateSpent: a request over the token's request rate is
+// 429 with Retry-After under both media types, before GraphQL runs.
+func TestStatusRequestRateSpent(t *testing.T) {
+	l, err := rest.NewRateLimiter(rest.RateLimitConfig{TokenRate: 1, AnonymousRate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, envOptions{graph: func(c *graph.Config) { c.Limiter = l }})
+	for i, accept := range []string{"application/json", "application/json", "application/graphql-response+json"} {
+		req, _ := http.NewRequest(http.MethodPost, e.url+"/graphql", strings.NewReader(`{"query":"{ __typename }"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", accept)
+		r := e.send(t, req, e.tokA)
+		want := http.StatusTooManyRequests
+		if i == 0 {
+			want = http.StatusOK
+		}
+		if r.status != want || (want == 429 && (r.code() != "rate_limited" || r.header.Get("Retry-After") == "")) {
+			t.Errorf("request %d (%s): status %d code %q Retry-After %q; want %d", i+1, accept, r.status, r.code(), r.header.Get("Retry-After"), want)
+		}
+	}
 }
