@@ -58,7 +58,7 @@ func TestOpenAPIDocument(t *testing.T) {
 						success = "200"
 					}
 				}
-				want := []string{success, "413", "500"}
+				want := []string{success, "405", "413", "500"}
 				if !public {
 					want = append(want, "400", "401", "403", "429", "503")
 				}
@@ -74,6 +74,23 @@ func TestOpenAPIDocument(t *testing.T) {
 					if r.Value.Headers["X-Request-Id"] == nil {
 						t.Errorf("%s %s: no X-Request-Id header", p, status)
 					}
+				}
+			}
+		}
+	})
+	t.Run("every /v1 operation names its scope for both schemes", func(t *testing.T) {
+		for p, item := range doc.Paths.Map() {
+			if !strings.HasPrefix(p, "/v1/") || p == "/v1/openapi.json" {
+				continue
+			}
+			for method, op := range item.Operations() {
+				if op.Security == nil || len(*op.Security) != 2 {
+					t.Errorf("%s %s: security %v, want bearerAuth and oauth2", method, p, op.Security)
+					continue
+				}
+				bearer, oauth := (*op.Security)[0]["bearerAuth"], (*op.Security)[1]["oauth2"]
+				if len(bearer) != 1 || !slices.Equal(bearer, oauth) || !slices.Contains(engine.AllScopes, engine.Scope(bearer[0])) {
+					t.Errorf("%s %s: security %v", method, p, *op.Security)
 				}
 			}
 		}
