@@ -62,6 +62,9 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			}
 			var failingFindings int64
 			for _, r := range c.Rules {
+				if b.audit.Summary != nil {
+					ctl.ResourcesNotEvaluated += b.audit.Summary.NotEvaluated[r]
+				}
 				ctl.ResourcesFailing += byRule[r].Resources
 				failingFindings += byRule[r].Findings
 				ctl.FailingResources = append(ctl.FailingResources, resources[r]...)
@@ -80,6 +83,9 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			case failingFindings > 0:
 				ctl.Status = ControlFail
 				out.Failed++
+			case ctl.ResourcesNotEvaluated > 0:
+				ctl.Status = ControlInsufficientData
+				out.InsufficientData++
 			case ctl.ResourcesChecked == 0:
 				ctl.Status = ControlNotApplicable
 				out.NotApplicable++

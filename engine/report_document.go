@@ -281,6 +281,9 @@ const (
 	ControlPass          = "pass"
 	ControlFail          = "fail"
 	ControlNotApplicable = "not_applicable"
+	// ControlInsufficientData: nothing failed, but some resources could
+	// not be judged because the inventory lacked what a mapped rule reads.
+	ControlInsufficientData = "insufficient_data"
 )
 
 // MaxFailingResourcesPerControl bounds the failing resources a control
@@ -295,17 +298,22 @@ type ComplianceEvidenceReport struct {
 // ComplianceFramework is one framework with every control the rule pack
 // maps to it, in control order.
 type ComplianceFramework struct {
-	ID            string              `json:"id"` // e.g. CIS-AWS-3.0
-	Title         string              `json:"title"`
-	Passed        int                 `json:"passed"`
-	Failed        int                 `json:"failed"`
-	NotApplicable int                 `json:"not_applicable"`
-	Controls      []ComplianceControl `json:"controls"`
+	ID            string `json:"id"` // e.g. CIS-AWS-3.0
+	Title         string `json:"title"`
+	Passed        int    `json:"passed"`
+	Failed        int    `json:"failed"`
+	NotApplicable int    `json:"not_applicable"`
+	// InsufficientData counts the controls with status insufficient_data.
+	InsufficientData int                 `json:"insufficient_data"`
+	Controls         []ComplianceControl `json:"controls"`
 }
 
 // ComplianceControl is one control's status with its evidence. A control
-// fails when a rule mapped to it has an open finding, is not_applicable when
-// no resource of the rules' types was checked, and passes otherwise.
+// fails when a rule mapped to it has an open finding; has insufficient_data
+// when none did but the audit could not evaluate a mapped rule on some
+// resources (ResourcesNotEvaluated: unknown is not false, and not a pass
+// either); is not_applicable when no resource of the rules' types was
+// checked; and passes otherwise.
 type ComplianceControl struct {
 	ID               string             `json:"id"` // e.g. 2.1.4
 	Title            string             `json:"title"`
@@ -315,6 +323,9 @@ type ComplianceControl struct {
 	ResourcesFailing int64              `json:"resources_failing"`
 	FailingResources []AffectedResource `json:"failing_resources"`
 	FailingOmitted   int64              `json:"failing_omitted"`
-	AuditID          string             `json:"audit_id"`
-	EvaluatedAt      time.Time          `json:"evaluated_at"`
+	// ResourcesNotEvaluated counts, over the mapped rules, the resources
+	// (or accounts) the audit could not judge for want of data.
+	ResourcesNotEvaluated int64     `json:"resources_not_evaluated"`
+	AuditID               string    `json:"audit_id"`
+	EvaluatedAt           time.Time `json:"evaluated_at"`
 }

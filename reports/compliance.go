@@ -9,9 +9,10 @@ import (
 )
 
 var statusColors = map[string]rgb{
-	engine.ControlPass:          {34, 150, 80},
-	engine.ControlFail:          {200, 40, 40},
-	engine.ControlNotApplicable: {148, 163, 184},
+	engine.ControlPass:             {34, 150, 80},
+	engine.ControlFail:             {200, 40, 40},
+	engine.ControlNotApplicable:    {148, 163, 184},
+	engine.ControlInsufficientData: {217, 119, 6},
 }
 
 // compliancePDF renders compliance evidence: per framework a status table of
@@ -21,21 +22,23 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 	if err != nil {
 		return err
 	}
-	var pass, fail, na int
+	var pass, fail, na, insufficient int
 	for _, f := range c.Frameworks {
-		pass, fail, na = pass+f.Passed, fail+f.Failed, na+f.NotApplicable
+		pass, fail, na, insufficient = pass+f.Passed, fail+f.Failed, na+f.NotApplicable, insufficient+f.InsufficientData
 	}
 	d.cover([][2]string{
 		{fmt.Sprint(len(c.Frameworks)), "frameworks"},
 		{fmt.Sprint(pass), "controls passed"},
 		{fmt.Sprint(fail), "controls failed"},
+		{fmt.Sprint(insufficient), "insufficient data"},
 		{fmt.Sprint(na), "not applicable"},
 	})
 	d.reserveTOC()
 	d.section("About this evidence", 1, true)
 	d.paragraph(fmt.Sprintf("Each control of a framework is evaluated from the findings of audit %s, completed %s. "+
-		"A control fails when a rule mapped to it has an open finding; it is not applicable when no resource "+
-		"of the rules' types was checked; it passes otherwise. Each failing control lists up to %d failing "+
+		"A control fails when a rule mapped to it has an open finding; it has insufficient data when none did "+
+		"but a mapped rule could not be evaluated on some resources, whose inventory lacked what it reads; it is "+
+		"not applicable when no resource of the rules' types was checked; it passes otherwise. Each failing control lists up to %d failing "+
 		"resources.", h.AuditID, stamp(h.AuditCompletedAt), engine.MaxFailingResourcesPerControl), 9.5)
 	if len(c.Frameworks) == 0 {
 		d.empty("No framework is mapped by the rules in scope.")
@@ -80,18 +83,19 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 // statusBar draws one horizontal bar split into passed, failed and not
 // applicable controls, with a caption.
 func (d *pdfDoc) statusBar(f engine.ComplianceFramework) {
-	total := f.Passed + f.Failed + f.NotApplicable
+	total := f.Passed + f.Failed + f.NotApplicable + f.InsufficientData
 	y := d.f.GetY()
 	d.setFont(9, false)
-	d.text(margin, y, contentW, fmt.Sprintf("%d controls: %d passed, %d failed, %d not applicable",
-		total, f.Passed, f.Failed, f.NotApplicable), "L")
+	d.text(margin, y, contentW, fmt.Sprintf("%d controls: %d passed, %d failed, %d insufficient data, %d not applicable",
+		total, f.Passed, f.Failed, f.InsufficientData, f.NotApplicable), "L")
 	y += lineH + 1.5
 	if total > 0 {
 		x := margin
 		for _, s := range []struct {
 			status string
 			n      int
-		}{{engine.ControlPass, f.Passed}, {engine.ControlFail, f.Failed}, {engine.ControlNotApplicable, f.NotApplicable}} {
+		}{{engine.ControlPass, f.Passed}, {engine.ControlFail, f.Failed}, {engine.ControlInsufficientData, f.InsufficientData},
+			{engine.ControlNotApplicable, f.NotApplicable}} {
 			w := contentW * float64(s.n) / float64(total)
 			d.fill(statusColors[s.status])
 			d.f.Rect(x, y, w, 6, "F")
