@@ -59,8 +59,8 @@ func expectedText(doc engine.ReportDocument) []string {
 		}
 	case doc.ComplianceEvidence != nil:
 		for _, f := range doc.ComplianceEvidence.Frameworks {
-			want = append(want, f.ID, fmt.Sprintf("%d controls: %d passed, %d failed, %d not applicable",
-				len(f.Controls), f.Passed, f.Failed, f.NotApplicable))
+			want = append(want, f.ID, fmt.Sprintf("%d controls: %d passed, %d failed, %d insufficient data, %d not applicable",
+				len(f.Controls), f.Passed, f.Failed, f.InsufficientData, f.NotApplicable))
 			for _, c := range f.Controls {
 				want = append(want, fmt.Sprintf("%s %s", c.ID, strings.Fields(c.Title)[0]),
 					strings.ReplaceAll(c.Status, "_", " "))
