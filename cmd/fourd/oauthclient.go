@@ -51,8 +51,11 @@ func oauthClientCmd(ctx context.Context, cfg config, log *slog.Logger, args []st
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "client_id %s (%s) in tenant %s, redirect URIs: %s\n", ic.Client.ID, ic.Client.Name, *tenant,
-		strings.Join(ic.Client.RedirectURIs, " "))
+	redirects := strings.Join(ic.Client.RedirectURIs, " ")
+	if redirects == "" {
+		redirects = "none (client credentials only)"
+	}
+	fmt.Fprintf(stdout, "client_id %s (%s) in tenant %s, redirect URIs: %s\n", ic.Client.ID, ic.Client.Name, *tenant, redirects)
 	if len(ic.Client.Scopes) > 0 {
 		fmt.Fprintf(stdout, "client credentials scopes: %s\n", engine.ScopeString(ic.Client.Scopes))
 	}
