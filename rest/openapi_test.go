@@ -146,7 +146,9 @@ func TestOpenAPIDocument(t *testing.T) {
 				}
 			}
 		}
-		want := slices.Clone(engine.EventTypes)
+		// Every type the service sends: the audit events, and the
+		// endpoint events (disabled, test).
+		want := append(slices.Clone(engine.EventTypes), engine.EventWebhookEndpointDisabled, engine.EventWebhookTest)
 		slices.Sort(want)
 		slices.Sort(got)
 		if diff := cmp.Diff(want, got); diff != "" {

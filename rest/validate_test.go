@@ -200,3 +200,28 @@ func do(t testing.TB, c *http.Client, method, url, token string, body []byte, he
 	checkResponse(t, req, res.StatusCode, res.Header, b)
 	return response{status: res.StatusCode, header: res.Header, body: b}
 }
+
+// checkWebhookBody validates a webhook body the receiver got against the
+// document's webhooks section: its type must be listed there, with a
+// schema the body matches.
+func checkWebhookBody(t testing.TB, typ string, body []byte) {
+	t.Helper()
+	spec, err := loadSpec()
+	if err != nil {
+		t.Fatalf("loading openapi.json: %v", err)
+	}
+	item := spec.doc.Webhooks[typ]
+	if item == nil || item.Post == nil || item.Post.RequestBody == nil {
+		t.Errorf("webhook %s is not in openapi.json's webhooks", typ)
+		return
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Errorf("webhook %s body is not JSON: %v", typ, err)
+		return
+	}
+	schema := item.Post.RequestBody.Value.Content.Get("application/json").Schema.Value
+	if err := schema.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
+		t.Errorf("webhook %s body does not match openapi.json: %v\n%.500s", typ, err, body)
+	}
+}

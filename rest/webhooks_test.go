@@ -244,6 +244,9 @@ func TestWebhooksEndToEnd(t *testing.T) {
 			t.Errorf("%s signatures (-want +got):\n%s (verify: %v)", r.Type, diff, r.VerifyErr)
 		}
 	}
+	for _, r := range e.recv.requests() {
+		checkWebhookBody(t, r.Type, r.Body)
+	}
 	if reqs[0].Type != engine.EventWebhookTest && reqs[1].Type != engine.EventWebhookTest {
 		t.Errorf("no test event among %s, %s", reqs[0].Type, reqs[1].Type)
 	}
