@@ -12,7 +12,8 @@ func (s *Service) auditsAvailable() error {
 }
 
 // StartAudit queues an audit of the tenant's current inventory. A tenant has
-// at most one audit queued or running: another start is conflict.
+// at most one audit queued or running (AuditStore.CreateAudit enforces it,
+// also between concurrent starts): another start is conflict.
 func (s *Service) StartAudit(ctx context.Context, p Principal) (Audit, error) {
 	if err := p.Require(ScopeAuditsWrite); err != nil {
 		return Audit{}, err
@@ -46,27 +47,32 @@ func (s *Service) queueAudit(ctx context.Context, p Principal, parentID string) 
 	}
 	// One audit at a time per tenant: snapshots are diffed in order, and a
 	// second pass queued behind the first would audit the same inventory
-	// again. (Two starts racing within milliseconds may both queue; the
-	// store still runs at most one at a time per tenant.)
-	for _, st := range []AuditStatus{AuditRunning, AuditQueued} {
-		active, err := s.cfg.Audits.ListAudits(ctx, AuditQuery{TenantID: p.TenantID, Status: st, Limit: 1})
-		if err != nil {
-			return Audit{}, err
-		}
-		if len(active) > 0 {
-			return Audit{}, Errorf(CodeConflict, "audit %s of this tenant is %s; start another once it ends (or cancel it)", active[0].ID, st)
-		}
-	}
+	// again. The store enforces it (a check here and an insert after it
+	// would let two racing starts both queue); its conflict names nothing,
+	// so the active audit is looked up for the message.
 	now := s.now().UTC()
 	a := Audit{ID: NewID(PrefixAudit, now), TenantID: p.TenantID, Status: AuditQueued, ParentID: parentID,
 		RequestedBy: p.UserID, CreatedAt: now}
-	if err := s.cfg.Audits.CreateAudit(ctx, a); err != nil {
-		if ErrorCode(err) == CodeConflict {
-			return Audit{}, Errorf(CodeConflict, "an audit of this tenant is already queued or running")
-		}
+	err := s.cfg.Audits.CreateAudit(ctx, a)
+	if ErrorCode(err) == CodeConflict {
+		return Audit{}, s.activeAuditConflict(ctx, p.TenantID)
+	}
+	if err != nil {
 		return Audit{}, err
 	}
 	return a, nil
+}
+
+// activeAuditConflict is the conflict a start answers while the tenant has
+// an audit queued or running, naming it when it is still there.
+func (s *Service) activeAuditConflict(ctx context.Context, tenantID string) error {
+	for _, st := range []AuditStatus{AuditRunning, AuditQueued} {
+		active, err := s.cfg.Audits.ListAudits(ctx, AuditQuery{TenantID: tenantID, Status: st, Limit: 1})
+		if err == nil && len(active) > 0 {
+			return Errorf(CodeConflict, "audit %s of this tenant is %s; start another once it ends (or cancel it)", active[0].ID, st)
+		}
+	}
+	return Errorf(CodeConflict, "an audit of this tenant is already queued or running; start another once it ends (or cancel it)")
 }
 
 // CancelAudit cancels a queued or running audit; a running one stops at its

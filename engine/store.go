@@ -92,6 +92,9 @@ type TenantStore interface {
 
 // AuditStore holds audits.
 type AuditStore interface {
+	// CreateAudit stores a new audit; conflict when its id exists or when
+	// it is queued or running while the tenant already has an audit queued
+	// or running (atomically: of concurrent creations, one wins).
 	CreateAudit(ctx context.Context, a Audit) error
 	GetAudit(ctx context.Context, tenantID, id string) (Audit, error)
 	// LatestCompletedAudit returns the tenant's most recently completed

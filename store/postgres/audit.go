@@ -23,8 +23,10 @@ func scanAudit(row pgx.Row) (engine.Audit, error) {
 }
 
 // CreateAudit stores a new audit. conflict when the id exists or when it is
-// running while the tenant already runs one; validation_failed for an
-// unknown status or a parent that is not the tenant's.
+// queued or running while the tenant already has an audit queued or running
+// (the audits_one_active_per_tenant index decides between concurrent
+// inserts); validation_failed for an unknown status or a parent that is not
+// the tenant's.
 func (s *Store) CreateAudit(ctx context.Context, a engine.Audit) (err error) {
 	defer wrap(&err, "CreateAudit(%q)", a.ID)
 	_, err = s.pool.Exec(ctx, `INSERT INTO audits (id, tenant_id, status, parent_id, requested_by, progress, summary, error,
@@ -88,7 +90,7 @@ func (s *Store) ListAudits(ctx context.Context, q engine.AuditQuery) (as []engin
 // UpdateAudit overwrites the mutable fields (status, progress, summary,
 // error, timestamps; not the worker's attempts) of an audit of its tenant. Leaving the queued and
 // running states releases the worker's claim. not_found for a missing audit;
-// conflict when it would make a second running audit in the tenant.
+// conflict when it would give the tenant a second queued or running audit.
 func (s *Store) UpdateAudit(ctx context.Context, a engine.Audit) (err error) {
 	defer wrap(&err, "UpdateAudit(%q)", a.ID)
 	if !lookupKey(a.ID) {

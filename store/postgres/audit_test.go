@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,7 +69,7 @@ func TestAudits(t *testing.T) {
 			{"duplicate id", done, engine.CodeConflict},
 			{"unknown status", engine.Audit{ID: newID(engine.PrefixAudit, 10), TenantID: acme.ID, Status: "paused", CreatedAt: t0}, engine.CodeValidationFailed},
 			{"completed without completed_at", engine.Audit{ID: newID(engine.PrefixAudit, 11), TenantID: acme.ID, Status: engine.AuditCompleted, CreatedAt: t0}, engine.CodeValidationFailed},
-			{"parent of another tenant", engine.Audit{ID: newID(engine.PrefixAudit, 12), TenantID: acme.ID, Status: engine.AuditQueued, ParentID: foreign.ID, CreatedAt: t0}, engine.CodeValidationFailed},
+			{"parent of another tenant", engine.Audit{ID: newID(engine.PrefixAudit, 12), TenantID: acme.ID, Status: engine.AuditFailed, ParentID: foreign.ID, CreatedAt: t0}, engine.CodeValidationFailed},
 			{"unknown tenant", queued("ten_nope", 13), engine.CodeValidationFailed},
 		}
 		for _, tt := range tests {
@@ -105,7 +106,10 @@ func TestAudits(t *testing.T) {
 	})
 }
 
-func TestOneRunningAuditPerTenant(t *testing.T) {
+// TestOneActiveAuditPerTenant: a tenant has at most one audit queued or
+// running (issue 28 §4), whoever inserts it, and concurrent inserts agree
+// on one winner.
+func TestOneActiveAuditPerTenant(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := newStore(t)
@@ -118,20 +122,61 @@ func TestOneRunningAuditPerTenant(t *testing.T) {
 	}
 	first := mustCreateAudit(t, s, running(acme.ID, 1))
 	wantCode(t, "second running audit", s.CreateAudit(ctx, running(acme.ID, 2)), engine.CodeConflict)
-	mustCreateAudit(t, s, running(other.ID, 3)) // another tenant may run one
-	next := mustCreateAudit(t, s, queued(acme.ID, 4))
-	mustCreateAudit(t, s, queued(acme.ID, 5)) // several may wait
-
-	start := next
-	start.Status, start.StartedAt = engine.AuditRunning, at(time.Minute)
-	wantCode(t, "start while another runs", s.UpdateAudit(ctx, start), engine.CodeConflict)
+	wantCode(t, "queued while another runs", s.CreateAudit(ctx, queued(acme.ID, 3)), engine.CodeConflict)
+	mustCreateAudit(t, s, running(other.ID, 4)) // another tenant may run one
+	failed := queued(acme.ID, 5)
+	failed.Status, failed.CompletedAt = engine.AuditFailed, at(time.Minute)
+	mustCreateAudit(t, s, failed) // finished audits are not active
 
 	first.Status, first.CompletedAt = engine.AuditCompleted, at(time.Minute)
 	if err := s.UpdateAudit(ctx, first); err != nil {
 		t.Fatal(err)
 	}
+	next := mustCreateAudit(t, s, queued(acme.ID, 6))
+	wantCode(t, "a second queued audit", s.CreateAudit(ctx, queued(acme.ID, 7)), engine.CodeConflict)
+	start := next
+	start.Status, start.StartedAt = engine.AuditRunning, at(time.Minute)
 	if err := s.UpdateAudit(ctx, start); err != nil {
-		t.Fatalf("start after the running audit completed: %v", err)
+		t.Fatalf("start the queued audit: %v", err)
+	}
+	requeue := failed
+	requeue.Status, requeue.CompletedAt = engine.AuditQueued, nil
+	wantCode(t, "requeue a finished audit while one runs", s.UpdateAudit(ctx, requeue), engine.CodeConflict)
+	start.Status, start.CompletedAt = engine.AuditCanceled, at(2*time.Minute)
+	if err := s.UpdateAudit(ctx, start); err != nil {
+		t.Fatal(err)
+	}
+
+	// Concurrent inserts, repeated: exactly one wins each time.
+	const trials, racers = 5, 12
+	for trial := range trials {
+		var wg sync.WaitGroup
+		errs := make([]error, racers)
+		audits := make([]engine.Audit, racers)
+		for i := range racers {
+			audits[i] = queued(acme.ID, 100+trial*racers+i)
+			wg.Go(func() { errs[i] = s.CreateAudit(ctx, audits[i]) })
+		}
+		wg.Wait()
+		won := -1
+		for i, err := range errs {
+			switch {
+			case err == nil && won >= 0:
+				t.Fatalf("trial %d: racers %d and %d both queued an audit", trial, won, i)
+			case err == nil:
+				won = i
+			case engine.ErrorCode(err) != engine.CodeConflict:
+				t.Fatalf("trial %d, racer %d: %v, want conflict", trial, i, err)
+			}
+		}
+		if won < 0 {
+			t.Fatalf("trial %d: no racer queued an audit", trial)
+		}
+		a := audits[won]
+		a.Status, a.CompletedAt = engine.AuditCanceled, at(time.Hour)
+		if err := s.UpdateAudit(ctx, a); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -183,8 +228,10 @@ func TestListAudits(t *testing.T) {
 			tenant = other.ID
 		}
 		a := queued(tenant, i)
+		// One audit of a tenant may be queued at a time: the others ended.
+		a.Status, a.CompletedAt = engine.AuditCanceled, at(time.Hour)
 		if i%3 == 0 {
-			a.Status, a.CompletedAt = engine.AuditFailed, at(time.Hour)
+			a.Status = engine.AuditFailed
 		}
 		mustCreateAudit(t, s, a)
 		if tenant == acme.ID {
