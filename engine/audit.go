@@ -42,6 +42,23 @@ type AuditSummary struct {
 	// judged everything are absent. Null for audits that completed before
 	// fourd counted them.
 	NotEvaluated map[string]int64 `json:"not_evaluated"`
+	// PolicyErrors lists the policies whose evaluation failed on some
+	// resources (cost or size limit, runtime error): the audit completes
+	// without their verdict on those resources. Null when none failed.
+	PolicyErrors []PolicyErrors `json:"policy_errors"`
+}
+
+// PolicyErrors is how often one policy's evaluation failed in an audit,
+// with the first failure.
+type PolicyErrors struct {
+	PolicyID   string `json:"policy_id"`
+	PolicyName string `json:"policy_name"`
+	Errors     int64  `json:"errors"`
+	// Reason (cost_limit_exceeded, size_limit_exceeded, runtime_error,
+	// not_bool), Message and ResourceID describe the first failure.
+	Reason     string `json:"reason"`
+	Message    string `json:"message"`
+	ResourceID string `json:"resource_id"`
 }
 
 // AuditQuery is one page of a tenant's audits, newest first.

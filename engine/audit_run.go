@@ -222,8 +222,13 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		return a, err
 	}
 	sum.NotEvaluated = eval.NotEvaluated()
+	sum.PolicyErrors = eval.PolicyErrors()
 	if evalErrors > 0 {
-		s.log.WarnContext(ctx, "policy evaluation errors during audit", "audit_id", a.ID, "errors", evalErrors)
+		failed := make([]string, 0, len(sum.PolicyErrors))
+		for _, pe := range sum.PolicyErrors {
+			failed = append(failed, pe.PolicyID+": "+pe.Reason)
+		}
+		s.log.WarnContext(ctx, "policy evaluation errors during audit", "audit_id", a.ID, "errors", evalErrors, "policies", failed)
 	}
 	done := s.now().UTC()
 	a.Status, a.CompletedAt, a.Summary = AuditCompleted, &done, &sum

@@ -148,6 +148,9 @@ type Evaluator interface {
 	// accounts) the rule could not judge because the input lacked the
 	// attributes it reads: "not evaluated", neither passed nor failed.
 	NotEvaluated() map[string]int64
+	// PolicyErrors lists, after Finish, the policies whose evaluation
+	// failed on some resources, by policy id; nil when none did.
+	PolicyErrors() []PolicyErrors
 }
 
 // errStopStream ends a callback stream early when its consumer is done.

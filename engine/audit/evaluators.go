@@ -6,8 +6,11 @@ package audit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,6 +94,45 @@ type evaluator struct {
 	atLeast  []*policy.Program
 	atMost   []*policy.Program
 	notEval  map[string]int64 // set by Finish
+	// failed counts each policy's failed evaluations, with the first
+	// failure; behind mu.
+	failed map[string]*engine.PolicyErrors
+}
+
+// fail records a failed evaluation of p on r.
+func (ev *evaluator) fail(p *policy.Program, r engine.Resource, err error) {
+	reason, msg := string(policy.ReasonRuntime), err.Error()
+	var ee *policy.EvalError
+	if errors.As(err, &ee) {
+		reason, msg = string(ee.Reason), ee.Message
+	}
+	pol := p.Policy()
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if ev.failed == nil {
+		ev.failed = map[string]*engine.PolicyErrors{}
+	}
+	pe, ok := ev.failed[pol.ID]
+	if !ok {
+		pe = &engine.PolicyErrors{PolicyID: pol.ID, PolicyName: pol.Name, Reason: reason, Message: msg, ResourceID: r.ID}
+		ev.failed[pol.ID] = pe
+	}
+	pe.Errors++
+}
+
+// PolicyErrors lists the policies whose evaluation failed, by id.
+func (ev *evaluator) PolicyErrors() []engine.PolicyErrors {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if len(ev.failed) == 0 {
+		return nil
+	}
+	out := make([]engine.PolicyErrors, 0, len(ev.failed))
+	for _, pe := range ev.failed {
+		out = append(out, *pe)
+	}
+	slices.SortFunc(out, func(a, b engine.PolicyErrors) int { return strings.Compare(a.PolicyID, b.PolicyID) })
+	return out
 }
 
 func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
@@ -107,6 +149,11 @@ func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
 	}
 	attrs, err := policy.ParseAttributes(r.Attributes)
 	if err != nil {
+		for _, group := range [][]*policy.Program{ev.raise, ev.atLeast, ev.atMost} {
+			for _, p := range group {
+				ev.fail(p, r, err)
+			}
+		}
 		return out, len(ev.raise) + len(ev.atLeast) + len(ev.atMost)
 	}
 	errs := 0
@@ -119,6 +166,7 @@ func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
 	for _, p := range ev.raise {
 		ok, err := p.Match(ev.ctx, in)
 		if err != nil {
+			ev.fail(p, r, err)
 			errs++
 			continue
 		}
@@ -140,6 +188,7 @@ func (ev *evaluator) adjust(in *policy.Input, f *engine.Finding) int {
 			in.Finding = f
 			ok, err := p.Match(ev.ctx, *in)
 			if err != nil {
+				ev.fail(p, in.Resource, err)
 				errs++
 				continue
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 )
 
@@ -80,6 +81,7 @@ func (q recordingQueue) CompleteAudit(ctx context.Context, evs iter.Seq2[engine.
 
 type harness struct {
 	t     *testing.T
+	pg    *postgres.Store
 	svc   *engine.Service
 	queue engine.AuditQueue
 	p     engine.Principal
@@ -91,7 +93,7 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	ch, pg := chtest.New(t), pgtest.New(t)
-	h := &harness{t: t, rec: &recorder{}, now: time.Now().UTC().Truncate(time.Second), ctx: context.Background()}
+	h := &harness{t: t, pg: pg, rec: &recorder{}, now: time.Now().UTC().Truncate(time.Second), ctx: context.Background()}
 	h.queue = recordingQueue{pg, h.rec}
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
