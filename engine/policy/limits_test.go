@@ -143,3 +143,19 @@ func TestMatchStopsBuildingAtTheSizeLimit(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMatchDoubling measures issue 28's 24-level expression, stopped
+// by the size limits: time and bytes allocated per evaluation.
+func BenchmarkMatchDoubling(b *testing.B) {
+	prg, err := Compile(raisePolicy(doubling(24)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := namedResource(1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := prg.Match(context.Background(), in); err == nil {
+			b.Fatal("the evaluation was not stopped")
+		}
+	}
+}
