@@ -24,7 +24,10 @@ func (a *api) webhookRoutes() {
 	a.get("/v1/webhook_endpoints/{id}/deliveries", a.authenticated(deliveriesOf(s.ListEndpointDeliveries)))
 	a.route(http.MethodPost, "/v1/webhook_endpoints/{id}/recover", a.authenticated(a.recoverDeliveries))
 	a.get("/v1/events", a.authenticated(a.listEvents))
-	a.get("/v1/events/{id}", a.authenticated(getOf(s.GetEvent)))
+	a.get("/v1/events/{id}", a.authenticated(getOf(func(ctx context.Context, p engine.Principal, id string) (apiEvent, error) {
+		ev, err := s.GetEvent(ctx, p, id)
+		return apiEvent{ID: ev.ID, Event: ev}, err
+	})))
 	a.get("/v1/events/{id}/deliveries", a.authenticated(deliveriesOf(s.ListEventDeliveries)))
 	a.route(http.MethodPost, "/v1/events/{id}/redeliver", a.authenticated(a.redeliverEvent))
 }
@@ -167,8 +170,20 @@ func (a *api) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newListBody(page))
+	out := engine.Page[apiEvent]{Items: make([]apiEvent, len(page.Items)), NextCursor: page.NextCursor, HasMore: page.HasMore}
+	for i, ev := range page.Items {
+		out.Items[i] = apiEvent{ID: ev.ID, Event: ev}
+	}
+	writeJSON(w, http.StatusOK, newListBody(out))
 	return nil
+}
+
+// apiEvent is an event as /v1/events answers it: with id, the name every
+// other resource's id has, beside event_id, the name the webhook envelope
+// keeps (the spec's), equal to it.
+type apiEvent struct {
+	ID string `json:"id"`
+	engine.Event
 }
 
 // redeliverEvent serves POST /v1/events/{id}/redeliver with an optional

@@ -208,12 +208,17 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].VerifyErr != nil || reqs[0].Type != engine.EventResourceAdded || reqs[0].Previous != "" {
 		t.Fatalf("receiver got %+v; want one verified resource.added without a previous signature", reqs)
 	}
-	var events listBody[engine.Event]
+	var events listBody[apiEvent]
 	e.call(t, "GET", "/v1/events?type=resource.added", e.viewer, nil, 200, &events)
-	if len(events.Data) != 1 || events.Data[0].ID != reqs[0].EventID {
-		t.Fatalf("events = %+v; want the delivered one", events.Data)
+	if len(events.Data) != 1 || events.Data[0].Event.ID != reqs[0].EventID || events.Data[0].ID != reqs[0].EventID {
+		t.Fatalf("events = %+v; want the delivered one, with id equal to event_id", events.Data)
 	}
 	evID := events.Data[0].ID
+	var one apiEvent
+	e.call(t, "GET", "/v1/events/"+evID, e.viewer, nil, 200, &one)
+	if one.ID != evID || one.Event.ID != evID {
+		t.Errorf("GET /v1/events/{id}: id %q, event_id %q; want both %s", one.ID, one.Event.ID, evID)
+	}
 	var dels listBody[engine.Delivery]
 	e.call(t, "GET", "/v1/events/"+evID+"/deliveries", e.viewer, nil, 200, &dels)
 	if len(dels.Data) != 1 || dels.Data[0].Status != engine.DeliveryDelivered || len(dels.Data[0].AttemptLog) != 1 ||
