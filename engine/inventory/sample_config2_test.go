@@ -79,7 +79,9 @@ func configItemMore(s sample, n int) (map[string]any, bool) {
 		}
 		supp["ContinuousBackupsDescription"] = map[string]any{"continuousBackupsStatus": "ENABLED",
 			"pointInTimeRecoveryDescription": map[string]any{"pointInTimeRecoveryStatus": status}}
-		supp["AutoScalingEnabled"] = a.AutoScalingEnabled
+		// AWS Config records no auto scaling facts for a table
+		// (awslabs/aws-config-resource-schema, AWS::DynamoDB::Table):
+		// a provisioned table from AWS Config has unknown auto scaling.
 	case *EFSFileSystem:
 		typ, id = "AWS::EFS::FileSystem", a.FileSystemID
 		lc := []any{}
