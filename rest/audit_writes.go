@@ -24,6 +24,7 @@ func (a *api) auditRoutes() {
 	a.route(http.MethodPost, "/v1/audits/{id}/cancel", a.authenticated(a.cancelAudit))
 	a.route(http.MethodDelete, "/v1/audits/{id}", a.authenticated(a.cancelAudit))
 	a.route(http.MethodPost, "/v1/policies", a.authenticated(a.createPolicy))
+	a.route(http.MethodPost, "/v1/policies/dry_run", a.authenticated(a.dryRunPolicy))
 	a.route(http.MethodPatch, "/v1/policies/{id}", a.authenticated(a.updatePolicy))
 	a.route(http.MethodDelete, "/v1/policies/{id}", a.authenticated(a.deletePolicy))
 	a.route(http.MethodPost, "/v1/policies/{id}/test", a.authenticated(a.testPolicy))
@@ -151,9 +152,9 @@ type policyBody struct {
 	Title         *string              `json:"title"`
 	Remediation   *string              `json:"remediation"`
 	Enabled       *bool                `json:"enabled"`
-	// DryRun evaluates the new policy on the current inventory instead of
-	// creating it (POST only).
-	DryRun bool `json:"dry_run"`
+	// DryRun is refused: a dry run is POST /v1/policies/dry_run, so that
+	// POST /v1/policies answers one shape.
+	DryRun *bool `json:"dry_run"`
 }
 
 func (b policyBody) input() engine.PolicyInput {
@@ -175,9 +176,34 @@ func dryRunLimit(q query) (int, error) {
 	return n, nil
 }
 
-// createPolicy serves POST /v1/policies: 201 with the policy, or with
-// dry_run, 200 with what it would match.
+// errDryRunField refuses dry_run in a policy body.
+var errDryRunField = engine.FieldErrorf("dry_run",
+	"dry_run is not a policy field: dry-run a new policy with POST /v1/policies/dry_run, a stored one with POST /v1/policies/{id}/test")
+
+// createPolicy serves POST /v1/policies: 201 with the policy.
 func (a *api) createPolicy(w http.ResponseWriter, r *http.Request) error {
+	if _, err := parseQuery(r); err != nil {
+		return err
+	}
+	var b policyBody
+	if err := decodeJSON(r, &b); err != nil {
+		return err
+	}
+	if b.DryRun != nil {
+		return errDryRunField
+	}
+	p, err := a.svc.CreatePolicy(r.Context(), principal(r), b.input())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/v1/policies/"+p.ID)
+	writeJSON(w, http.StatusCreated, p)
+	return nil
+}
+
+// dryRunPolicy serves POST /v1/policies/dry_run: 200 with what the policy
+// in the body would match on the current inventory; nothing is stored.
+func (a *api) dryRunPolicy(w http.ResponseWriter, r *http.Request) error {
 	q, err := parseQuery(r, "limit")
 	if err != nil {
 		return err
@@ -186,24 +212,18 @@ func (a *api) createPolicy(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &b); err != nil {
 		return err
 	}
-	if b.DryRun {
-		limit, err := dryRunLimit(q)
-		if err != nil {
-			return err
-		}
-		res, err := a.svc.DryRunNewPolicy(r.Context(), principal(r), b.input(), limit)
-		if err != nil {
-			return err
-		}
-		writeJSON(w, http.StatusOK, res)
-		return nil
+	if b.DryRun != nil {
+		return errDryRunField
 	}
-	p, err := a.svc.CreatePolicy(r.Context(), principal(r), b.input())
+	limit, err := dryRunLimit(q)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", "/v1/policies/"+p.ID)
-	writeJSON(w, http.StatusCreated, p)
+	res, err := a.svc.DryRunNewPolicy(r.Context(), principal(r), b.input(), limit)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
 	return nil
 }
 
@@ -216,8 +236,8 @@ func (a *api) updatePolicy(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &b); err != nil {
 		return err
 	}
-	if b.DryRun {
-		return engine.FieldErrorf("dry_run", "dry_run is for POST /v1/policies; test a stored policy with POST /v1/policies/{id}/test")
+	if b.DryRun != nil {
+		return errDryRunField
 	}
 	p, err := a.svc.UpdatePolicy(r.Context(), principal(r), r.PathValue("id"), b.input())
 	if err != nil {

@@ -131,10 +131,15 @@ func TestAuditWrites(t *testing.T) {
 
 	// Policies: dry run, create, test, update (new version), delete.
 	pol := `{"name":"prod buckets","expression":"resource.type == \"aws_s3_bucket\" && resource.tags[?\"env\"].orValue(\"\") == \"prod\"","dimension":"compliance","severity":"high"}`
-	r = do(t, e.client, http.MethodPost, e.url+"/v1/policies", e.tokA, []byte(pol[:len(pol)-1]+`,"dry_run":true}`), jsonHeader("application/json"))
+	r = do(t, e.client, http.MethodPost, e.url+"/v1/policies/dry_run", e.tokA, []byte(pol), jsonHeader("application/json"))
 	dry := decodeBody[engine.PolicyDryRun](t, r)
 	if r.status != 200 || dry.Matched < 1 || !matchesName(dry, "zürich-backup") {
 		t.Fatalf("dry run: %d %s", r.status, r.body)
+	}
+	// POST /v1/policies answers one shape: dry_run is not a field of it.
+	r = do(t, e.client, http.MethodPost, e.url+"/v1/policies", e.tokA, []byte(pol[:len(pol)-1]+`,"dry_run":true}`), jsonHeader("application/json"))
+	if r.status != http.StatusUnprocessableEntity || errCode(r.body) != engine.CodeValidationFailed || !strings.Contains(string(r.body), "/v1/policies/dry_run") {
+		t.Fatalf("POST /v1/policies with dry_run: %d %s", r.status, r.body)
 	}
 	r = do(t, e.client, http.MethodPost, e.url+"/v1/policies", e.tokA, []byte(pol), jsonHeader("application/json"))
 	if r.status != http.StatusCreated {
@@ -201,7 +206,7 @@ func TestAuditWritesBadInput(t *testing.T) {
 		{"policy syntax error", "POST", "/v1/policies", e.tokA, `{"name":"x","expression":"resource.type ==","dimension":"cost","severity":"low"}`, ct, 422, engine.CodeValidationFailed},
 		{"policy type error", "POST", "/v1/policies", e.tokA, `{"name":"x","expression":"resource.tags + 1","dimension":"cost","severity":"low"}`, ct, 422, engine.CodeValidationFailed},
 		{"policy bad severity", "POST", "/v1/policies", e.tokA, `{"name":"x","expression":"true","dimension":"cost","severity":"urgent"}`, ct, 422, engine.CodeValidationFailed},
-		{"policy dry run bad limit", "POST", "/v1/policies?limit=5000", e.tokA, `{"name":"x","expression":"true","dimension":"cost","severity":"low","dry_run":true}`, ct, 422, engine.CodeInvalidLimit},
+		{"policy dry run bad limit", "POST", "/v1/policies/dry_run?limit=5000", e.tokA, `{"name":"x","expression":"true","dimension":"cost","severity":"low"}`, ct, 422, engine.CodeInvalidLimit},
 		{"policy other tenant", "PATCH", "/v1/policies/" + e.a.policies[0].ID, e.tokB, `{"enabled":false}`, ct, 404, engine.CodeNotFound},
 		{"delete policy other tenant", "DELETE", "/v1/policies/" + e.a.policies[0].ID, e.tokB, ``, nil, 404, engine.CodeNotFound},
 		{"test policy other tenant", "POST", "/v1/policies/" + e.a.policies[0].ID + "/test", e.tokB, ``, nil, 404, engine.CodeNotFound},
@@ -235,8 +240,12 @@ func TestAuditWritesBadInput(t *testing.T) {
 	}
 	expr = "size(" + expr + ") > 0"
 	for _, q := range []string{"", "dry run"} {
-		body, _ := json.Marshal(map[string]any{"name": "x", "expression": expr, "dimension": "cost", "severity": "low", "dry_run": q != ""})
-		r = do(t, e.client, "POST", e.url+"/v1/policies", e.tokA, body, ct)
+		body, _ := json.Marshal(map[string]any{"name": "x", "expression": expr, "dimension": "cost", "severity": "low"})
+		path := "/v1/policies"
+		if q != "" {
+			path = "/v1/policies/dry_run"
+		}
+		r = do(t, e.client, "POST", e.url+path, e.tokA, body, ct)
 		if r.status != 422 || !strings.Contains(string(r.body), "too large to evaluate: it can build a string of up to") {
 			t.Errorf("POST /v1/policies (dry run %v) with 24 doublings: %d %s; want 422 naming the size", q != "", r.status, r.body)
 		}

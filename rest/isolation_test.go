@@ -46,6 +46,7 @@ var isolationMatrix = map[string]isoCase{
 	"POST /v1/audits/{id}/cancel":                   {kind: "write", ids: "audits"},
 	"GET /v1/policies":                              {kind: "list"},
 	"POST /v1/policies":                             {kind: "create", body: `{"name":"b policy","expression":"true","dimension":"security","severity":"low"}`},
+	"POST /v1/policies/dry_run":                     {kind: "create", body: `{"name":"b policy","expression":"true","dimension":"security","severity":"low"}`},
 	"GET /v1/policies/{id}":                         {kind: "get", ids: "policies"},
 	"PATCH /v1/policies/{id}":                       {kind: "write", ids: "policies", body: `{"name":"hijacked"}`},
 	"DELETE /v1/policies/{id}":                      {kind: "write", ids: "policies"},
