@@ -783,6 +783,38 @@ func (ec *executionContext) fieldContext_AuditSummary_notEvaluated(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _AuditSummary_policyErrors(ctx context.Context, field graphql.CollectedField, obj *engine.AuditSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditSummary_policyErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PolicyErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.PolicyErrors) graphql.Marshaler {
+			return ec.marshalNPolicyErrors2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyErrorsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditSummary_policyErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditSummary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyErrors(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DimensionCount_dimension(ctx context.Context, field graphql.CollectedField, obj *model.DimensionCount) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -873,6 +905,144 @@ func (ec *executionContext) _NotEvaluatedCount_count(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_NotEvaluatedCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("NotEvaluatedCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyErrors_policyId(ctx context.Context, field graphql.CollectedField, obj *engine.PolicyErrors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyErrors_policyId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PolicyID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyErrors_policyId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyErrors", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyErrors_policyName(ctx context.Context, field graphql.CollectedField, obj *engine.PolicyErrors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyErrors_policyName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PolicyName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyErrors_policyName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyErrors", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyErrors_errors(ctx context.Context, field graphql.CollectedField, obj *engine.PolicyErrors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyErrors_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyErrors_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyErrors", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyErrors_reason(ctx context.Context, field graphql.CollectedField, obj *engine.PolicyErrors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyErrors_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyErrors_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyErrors", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyErrors_message(ctx context.Context, field graphql.CollectedField, obj *engine.PolicyErrors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyErrors_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyErrors_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyErrors", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyErrors_resourceId(ctx context.Context, field graphql.CollectedField, obj *engine.PolicyErrors) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyErrors_resourceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResourceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyErrors_resourceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyErrors", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SeverityCount_severity(ctx context.Context, field graphql.CollectedField, obj *model.SeverityCount) (ret graphql.Marshaler) {
@@ -1372,6 +1542,11 @@ func (ec *executionContext) _AuditSummary(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "policyErrors":
+			out.Values[i] = ec._AuditSummary_policyErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1455,6 +1630,69 @@ func (ec *executionContext) _NotEvaluatedCount(ctx context.Context, sel ast.Sele
 			}
 		case "count":
 			out.Values[i] = ec._NotEvaluatedCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyErrorsImplementors = []string{"PolicyErrors"}
+
+func (ec *executionContext) _PolicyErrors(ctx context.Context, sel ast.SelectionSet, obj *engine.PolicyErrors) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyErrorsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyErrors")
+		case "policyId":
+			out.Values[i] = ec._PolicyErrors_policyId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "policyName":
+			out.Values[i] = ec._PolicyErrors_policyName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._PolicyErrors_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._PolicyErrors_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._PolicyErrors_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resourceId":
+			out.Values[i] = ec._PolicyErrors_resourceId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -1643,6 +1881,26 @@ func (ec *executionContext) marshalNNotEvaluatedCount2ᚕgithubᚗcomᚋfourdᚑ
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNNotEvaluatedCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐNotEvaluatedCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPolicyErrors2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyErrors(ctx context.Context, sel ast.SelectionSet, v engine.PolicyErrors) graphql.Marshaler {
+	return ec._PolicyErrors(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyErrors2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyErrorsᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.PolicyErrors) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyErrors2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐPolicyErrors(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -84,6 +84,7 @@ type ComplexityRoot struct {
 		FindingsOpen     func(childComplexity int) int
 		FindingsResolved func(childComplexity int) int
 		NotEvaluated     func(childComplexity int) int
+		PolicyErrors     func(childComplexity int) int
 		ResourcesScanned func(childComplexity int) int
 	}
 
@@ -213,6 +214,15 @@ type ComplexityRoot struct {
 	PolicyEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	PolicyErrors struct {
+		Errors     func(childComplexity int) int
+		Message    func(childComplexity int) int
+		PolicyID   func(childComplexity int) int
+		PolicyName func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		ResourceID func(childComplexity int) int
 	}
 
 	PolicyMatch struct {
@@ -536,6 +546,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditSummary.NotEvaluated(childComplexity), true
+	case "AuditSummary.policyErrors":
+		if e.ComplexityRoot.AuditSummary.PolicyErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditSummary.PolicyErrors(childComplexity), true
 	case "AuditSummary.resourcesScanned":
 		if e.ComplexityRoot.AuditSummary.ResourcesScanned == nil {
 			break
@@ -1122,6 +1138,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyEdge.Node(childComplexity), true
+
+	case "PolicyErrors.errors":
+		if e.ComplexityRoot.PolicyErrors.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyErrors.Errors(childComplexity), true
+	case "PolicyErrors.message":
+		if e.ComplexityRoot.PolicyErrors.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyErrors.Message(childComplexity), true
+	case "PolicyErrors.policyId":
+		if e.ComplexityRoot.PolicyErrors.PolicyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyErrors.PolicyID(childComplexity), true
+	case "PolicyErrors.policyName":
+		if e.ComplexityRoot.PolicyErrors.PolicyName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyErrors.PolicyName(childComplexity), true
+	case "PolicyErrors.reason":
+		if e.ComplexityRoot.PolicyErrors.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyErrors.Reason(childComplexity), true
+	case "PolicyErrors.resourceId":
+		if e.ComplexityRoot.PolicyErrors.ResourceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyErrors.ResourceID(childComplexity), true
 
 	case "PolicyMatch.name":
 		if e.ComplexityRoot.PolicyMatch.Name == nil {
@@ -1905,6 +1958,25 @@ type AuditSummary {
   everything for audits completed before fourd counted them.
   """
   notEvaluated: [NotEvaluatedCount!]!
+  """
+  The tenant's policies whose evaluation failed on some resources (cost or
+  size limit, runtime error), by policy id, each with its count and first
+  failure: the audit completed without their verdict on those resources.
+  Empty when none failed.
+  """
+  policyErrors: [PolicyErrors!]!
+}
+
+"How often one policy's evaluation failed in an audit, with the first failure."
+type PolicyErrors {
+  policyId: ID!
+  policyName: String!
+  errors: Int!
+  "cost_limit_exceeded, size_limit_exceeded, runtime_error or not_bool."
+  reason: String!
+  message: String!
+  "The resource of the first failure."
+  resourceId: ID!
 }
 
 "How many resources one rule could not evaluate in an audit."
@@ -2520,6 +2592,8 @@ func (ec *executionContext) childFields_AuditSummary(ctx context.Context, field 
 		return ec.fieldContext_AuditSummary_byDimension(ctx, field)
 	case "notEvaluated":
 		return ec.fieldContext_AuditSummary_notEvaluated(ctx, field)
+	case "policyErrors":
+		return ec.fieldContext_AuditSummary_policyErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditSummary", field.Name)
 }
@@ -2750,6 +2824,24 @@ func (ec *executionContext) childFields_PolicyEdge(ctx context.Context, field gr
 		return ec.fieldContext_PolicyEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyErrors(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "policyId":
+		return ec.fieldContext_PolicyErrors_policyId(ctx, field)
+	case "policyName":
+		return ec.fieldContext_PolicyErrors_policyName(ctx, field)
+	case "errors":
+		return ec.fieldContext_PolicyErrors_errors(ctx, field)
+	case "reason":
+		return ec.fieldContext_PolicyErrors_reason(ctx, field)
+	case "message":
+		return ec.fieldContext_PolicyErrors_message(ctx, field)
+	case "resourceId":
+		return ec.fieldContext_PolicyErrors_resourceId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyErrors", field.Name)
 }
 
 func (ec *executionContext) childFields_PolicyMatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
