@@ -27,6 +27,11 @@ const (
 	MaxIdempotentBody = 1 << 20
 )
 
+// idempotencySealInfo names the key that seals kept answers: an answer can
+// carry a secret shown once (a token, a webhook signing secret, an OAuth
+// client secret), so none is stored in clear.
+const idempotencySealInfo = "fourd/idempotency/answer/v1"
+
 // IdempotencyRecord is a use of an idempotency key: under way (Done false)
 // or completed with the answer to replay.
 type IdempotencyRecord struct {
@@ -38,7 +43,9 @@ type IdempotencyRecord struct {
 	Request  string
 	BodyHash []byte
 	Done     bool
-	// The answer: status, Content-Type, Location and body.
+	// The answer: status, Content-Type, Location and body. The store
+	// keeps Body sealed with the server's Secret (engine.Seal); the
+	// Service seals and opens it.
 	Status      int
 	ContentType string
 	Location    string
@@ -112,6 +119,13 @@ func (s *Service) BeginIdempotent(ctx context.Context, p Principal, key, request
 	case !existing.Done:
 		return nil, Errorf(CodeConflict, "the request with this Idempotency-Key is still under way; retry once it has answered")
 	}
+	body, err := Open(s.cfg.Secret, idempotencySealInfo, string(existing.Body))
+	if err != nil {
+		// Sealed under another FOURD_SECRET: running the request again
+		// could repeat its effect, so the key is spent.
+		return nil, Errorf(CodeConflict, "the answer kept for this Idempotency-Key can no longer be read (the server key changed); send the request with a new key")
+	}
+	existing.Body = body
 	return &existing, nil
 }
 
@@ -125,7 +139,7 @@ func (rec *IdempotencyRecord) Replayable(bodyHash []byte) error {
 }
 
 // FinishIdempotent keeps the answer of the request that holds key for
-// IdempotencyKeyTTL. Only a successful answer is kept: one that was sent
+// IdempotencyKeyTTL, its body sealed with the server's Secret. Only a successful answer is kept: one that was sent
 // with a 2xx or 3xx status and a complete body of at most
 // MaxIdempotentBody; otherwise the key is released and a corrected retry
 // runs again.
@@ -134,6 +148,11 @@ func (s *Service) FinishIdempotent(ctx context.Context, p Principal, rec Idempot
 	if !complete || rec.Status < 200 || rec.Status >= 400 || len(rec.Body) > MaxIdempotentBody {
 		return s.AbandonIdempotent(ctx, p, rec.Key)
 	}
+	sealed, err := Seal(s.cfg.Secret, idempotencySealInfo, rec.Body)
+	if err != nil {
+		return err
+	}
+	rec.Body = []byte(sealed)
 	now := s.now().UTC()
 	rec.CreatedAt, rec.ExpiresAt = now, now.Add(IdempotencyKeyTTL)
 	return s.cfg.Idempotency.CompleteIdempotencyKey(ctx, rec)

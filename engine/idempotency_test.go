@@ -96,3 +96,43 @@ func TestIdempotentRules(t *testing.T) {
 		}
 	}
 }
+
+// A kept answer is stored sealed with the server's Secret and opened for
+// the replay; under another Secret it cannot be replayed (conflict), and
+// the request does not run again either (issue 28).
+func TestIdempotentAnswerSealed(t *testing.T) {
+	env := newTestEnv(t)
+	store := &memIdempotency{recs: map[string]IdempotencyRecord{}}
+	newSvc := func(secret string) *Service {
+		svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
+			Audits: env.control, Policies: env.control, Reports: env.control, Idempotency: store,
+			Secret: []byte(strings.Repeat(secret, 32)), Now: func() time.Time { return env.now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc
+	}
+	svc := newSvc("s")
+	ctx := context.Background()
+	p := Principal{TenantID: "ten_a", UserID: "usr_a", TokenID: "pat_a", Scopes: AllScopes}
+	body := `{"secret":"pat_0123456789abcdefghijklmnop"}`
+	if prior, err := svc.BeginIdempotent(ctx, p, "k", "POST /v1/tokens"); err != nil || prior != nil {
+		t.Fatalf("begin: %v %v", prior, err)
+	}
+	rec := IdempotencyRecord{Key: "k", Request: "POST /v1/tokens", BodyHash: []byte{1}, Status: 201, Body: []byte(body)}
+	if err := svc.FinishIdempotent(ctx, p, rec, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range store.recs {
+		if strings.Contains(string(r.Body), "pat_") || !strings.HasPrefix(string(r.Body), "v1:") {
+			t.Errorf("stored body %q, want it sealed", r.Body)
+		}
+	}
+	prior, err := svc.BeginIdempotent(ctx, p, "k", "POST /v1/tokens")
+	if err != nil || prior == nil || string(prior.Body) != body {
+		t.Fatalf("replay: %v %v", prior, err)
+	}
+	if _, err := newSvc("o").BeginIdempotent(ctx, p, "k", "POST /v1/tokens"); ErrorCode(err) != CodeConflict {
+		t.Errorf("replay under another Secret: %v, want conflict", err)
+	}
+}

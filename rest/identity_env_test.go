@@ -17,6 +17,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -31,6 +32,7 @@ type idEnv struct {
 	client *http.Client
 	svc    *engine.Service
 	pg     *postgres.Store
+	ch     *clickhouse.Store
 	clock  *testClock
 	// handlerFor builds another replica (a Service and handler over the
 	// same stores) with its own rate limiter.
@@ -60,7 +62,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
 	newSvc := func() *engine.Service {
 		svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
-			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL,
+			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL, Idempotency: pg,
 			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, EventLog: ch,
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
 			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
@@ -81,7 +83,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		return srv.URL
 	}
 	svc := newSvc()
-	e := &idEnv{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, pg: pg, clock: clock, redirect: "http://127.0.0.1:1/callback"}
+	e := &idEnv{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, pg: pg, ch: ch, clock: clock, redirect: "http://127.0.0.1:1/callback"}
 	e.replica = func(t *testing.T, l Limiter) string { return serve(t, newSvc(), l) }
 	ctx := context.Background()
 	mustUser := func(slug, email string, role engine.Role) engine.User {

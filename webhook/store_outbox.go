@@ -62,7 +62,7 @@ func NewStoreOutbox(cfg StoreOutboxConfig) (*StoreOutbox, error) {
 	switch {
 	case cfg.Queue == nil:
 		return nil, errors.New("webhook: StoreOutbox needs a Queue")
-	case len(cfg.Master) < minMasterKey:
+	case len(cfg.Master) < engine.MinSealKey:
 		return nil, errors.New("webhook: StoreOutbox needs the master key (FOURD_SECRET) of at least 32 bytes")
 	case cfg.Worker == "":
 		return nil, errors.New("webhook: StoreOutbox needs a Worker name")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,4 +147,35 @@ func Strings(t testing.TB, s *clickhouse.Store, query string, args ...any) []str
 		t.Fatalf("chtest: %s: %v", query, err)
 	}
 	return out
+}
+
+// Find returns "table.column" for every String column of s's database
+// (plain, FixedString, Nullable, LowCardinality, or an Array of those) in
+// which some row holds needle. The columns come from system.columns, so a
+// table added later is searched too. For tests that prove a secret is not
+// kept in clear.
+func Find(t testing.TB, s *clickhouse.Store, needle string) []string {
+	t.Helper()
+	type column struct{ table, name, typ string }
+	var cols []column
+	for _, line := range Strings(t, s, `SELECT concat(table, '\t', name, '\t', type) FROM system.columns
+		WHERE database = currentDatabase() AND position(type, 'String') > 0 ORDER BY table, name`) {
+		f := strings.SplitN(line, "\t", 3)
+		cols = append(cols, column{f[0], f[1], f[2]})
+	}
+	if len(cols) == 0 {
+		t.Fatal("chtest: Find saw no String columns")
+	}
+	var found []string
+	for _, c := range cols {
+		cond := "position(toString(`" + c.name + "`), ?) > 0"
+		if strings.HasPrefix(c.typ, "Array(") {
+			cond = "arrayExists(x -> position(toString(x), ?) > 0, `" + c.name + "`)"
+		}
+		q := "SELECT toString(count()) FROM `" + c.table + "` WHERE " + cond
+		if n := Strings(t, s, q, needle); len(n) != 1 || n[0] != "0" {
+			found = append(found, c.table+"."+c.name)
+		}
+	}
+	return found
 }

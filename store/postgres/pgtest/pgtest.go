@@ -66,6 +66,8 @@ func Open(t testing.TB, cfg postgres.Config) *postgres.Store {
 		t.Fatalf("pgtest: opening the test database: %v", err)
 	}
 	t.Cleanup(s.Close)
+	storeURLs.Store(s, cfg.URL)
+	t.Cleanup(func() { storeURLs.Delete(s) })
 	return s
 }
 
