@@ -52,6 +52,10 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		case errors.As(err, &e) && e.Code != engine.CodeInternal:
 			gerr.Message = e.Message
 			ext["code"] = e.Code
+			if e.Code == engine.CodeUnavailable {
+				markUnavailable(ctx)
+				log.WarnContext(ctx, "store unavailable", "request_id", reqID, "path", gerr.Path.String(), "err", err)
+			}
 			if e.Field != "" {
 				ext["field"] = e.Field
 			}

@@ -48,7 +48,7 @@ func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var err error
-		if p, err = h.cfg.Service.Authenticate(ctx, token); err != nil {
+		if p, err = h.authenticate(ctx, token); err != nil {
 			unauthorized(err)
 			return
 		}
@@ -77,7 +77,18 @@ func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx = loaders.With(ctx, loaders.New(h.cfg.Service, p))
-	h.srv.ServeHTTP(w, r.WithContext(ctx))
+	ctx, flag := withUnavailableFlag(ctx)
+	h.srv.ServeHTTP(&unavailableWriter{ResponseWriter: w, flag: flag}, r.WithContext(ctx))
+}
+
+// authenticate checks a token within the read deadline.
+func (h *gqlHandler) authenticate(ctx context.Context, token string) (engine.Principal, error) {
+	if h.cfg.ReadTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.cfg.ReadTimeout)
+		defer cancel()
+	}
+	return h.cfg.Service.Authenticate(ctx, token)
 }
 
 // checkBody reads a POST body (bounded) and checks it is a JSON object, so
@@ -130,6 +141,9 @@ func (h *gqlHandler) fail(ctx context.Context, w http.ResponseWriter, r *http.Re
 	}
 	if code == engine.CodeUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fourd"`)
+	}
+	if code == engine.CodeUnavailable {
+		w.Header().Set("Retry-After", retryAfterUnavailable)
 	}
 	writeErrors(w, r, status, errorEntry{Message: msg, Extensions: map[string]any{"code": code, "request_id": engine.RequestIDFromContext(ctx)}})
 }

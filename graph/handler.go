@@ -68,6 +68,10 @@ type Config struct {
 	// NewCostBudget(DefaultCostPerMinute). Set NoCostBudget to disable.
 	CostBudget   CostBudget
 	NoCostBudget bool
+	// ReadTimeout is the deadline of a query's work (and of the token's
+	// check), store reads included: a store down or hung answers 503
+	// unavailable within it. 0 means DefaultReadTimeout; negative, none.
+	ReadTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -123,6 +127,9 @@ func (c Config) withDefaults() Config {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
 	return c
 }
 
@@ -157,6 +164,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	if cfg.CostBudget != nil {
 		srv.Use(costCharge{budget: cfg.CostBudget})
 	}
+	srv.AroundOperations(queryDeadline(cfg.ReadTimeout))
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundFields(h.chargeHeavy)

@@ -57,6 +57,8 @@ type envOptions struct {
 	stores func(engine.FindingStore, engine.ResourceStore) (engine.FindingStore, engine.ResourceStore)
 	// limiter, when set, rate-limits both APIs (as fourd serve does).
 	limiter *rest.RateLimiter
+	// engine changes the Service's configuration last (its stores).
+	engine func(*engine.Config)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -70,12 +72,16 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if o.stores != nil {
 		findings, resources = o.stores(findings, resources)
 	}
-	svc, err := engine.NewService(engine.Config{
+	ecfg := engine.Config{
 		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
 		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Identity: pg,
 		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, Trends: ch,
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
-	})
+	}
+	if o.engine != nil {
+		o.engine(&ecfg)
+	}
+	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,15 @@ import (
 // DefaultMaxBodyBytes bounds request bodies when Config.MaxBodyBytes is 0.
 const DefaultMaxBodyBytes int64 = 1 << 20
 
+// DefaultReadTimeout bounds a read request (GET, HEAD) when
+// Config.ReadTimeout is 0: a store that is down or hung answers 503
+// unavailable after at most this long, not after the driver's timeouts.
+const DefaultReadTimeout = 5 * time.Second
+
+// retryAfterUnavailable is the Retry-After of a 503 unavailable answer, in
+// seconds.
+const retryAfterUnavailable = "5"
+
 // Limiter is the seam for rate limiting (issue 4): it runs after
 // authentication with the caller's Principal. Allow returns nil to let the
 // request through, or an error (rate_limited for a spent budget) that is
@@ -53,6 +62,10 @@ type Config struct {
 	// (see pageBodies); 0 means DefaultPageBodyCacheBytes, negative
 	// disables it.
 	PageBodyCacheBytes int
+	// ReadTimeout is the deadline of a GET or HEAD request's work, its
+	// store reads included; past it the answer is 503 unavailable with
+	// Retry-After. 0 means DefaultReadTimeout; negative means none.
+	ReadTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -79,6 +92,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = DefaultReadTimeout
 	}
 	if c.Registry == nil {
 		c.Registry = prometheus.NewRegistry()

@@ -66,12 +66,18 @@ func (a *api) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	msg := engine.ErrorMessage(err)
 	info := infoFrom(r.Context())
 	switch {
-	case status >= 500:
+	case status >= 500 && code != engine.CodeUnavailable:
 		a.log.ErrorContext(r.Context(), "request failed", "request_id", info.requestID,
 			"method", r.Method, "path", r.URL.Path, "code", code, "err", err)
 		if code == engine.CodeInternal {
 			msg = "internal error; quote the request id to support"
 		}
+	case code == engine.CodeUnavailable:
+		if w.Header().Get("Retry-After") == "" {
+			w.Header().Set("Retry-After", retryAfterUnavailable)
+		}
+		a.log.WarnContext(r.Context(), "store unavailable", "request_id", info.requestID,
+			"method", r.Method, "path", r.URL.Path, "err", err)
 	case code == engine.CodeUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fourd"`)
 		if r.Header.Get("Authorization") != "" {

@@ -56,6 +56,9 @@ type tenantSeed struct {
 type envOptions struct {
 	findingsA, findingsB int
 	config               func(*Config)
+	// engine changes the Service's configuration (its stores) before the
+	// stores are instrumented.
+	engine func(*engine.Config)
 }
 
 // newEnv starts a seeded server; findingsA/B findings for tenants A and B.
@@ -66,9 +69,13 @@ func newEnv(t testing.TB, o envOptions) *env {
 	reg := prometheus.NewRegistry()
 	clock := &testClock{}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ecfg := InstrumentStores(reg, engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
+	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
 		Policies: pg, Reports: pg, Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil),
-		Overrides: pg, Idempotency: pg, Events: pg, EventLog: ch, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now})
+		Overrides: pg, Idempotency: pg, Events: pg, EventLog: ch, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
+	if o.engine != nil {
+		o.engine(&ecfg)
+	}
+	ecfg = InstrumentStores(reg, ecfg)
 	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)

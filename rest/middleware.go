@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 // CORS (when configured), compression, panic recovery, body size limit.
 func (a *api) middleware(h http.Handler) http.Handler {
 	h = a.limitBody(h)
+	h = a.readDeadline(h)
 	h = a.recovery(h)
 	h = a.compress(h)
 	if len(a.cfg.CORSOrigins) > 0 {
@@ -102,6 +104,20 @@ func (a *api) limitBody(next http.Handler) http.Handler {
 		}
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readDeadline gives a read request (GET, HEAD) the deadline
+// Config.ReadTimeout, which the stores' reads inherit: a store that is down
+// or hung answers 503 unavailable within it.
+func (a *api) readDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a.cfg.ReadTimeout > 0 && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			ctx, cancel := context.WithTimeout(r.Context(), a.cfg.ReadTimeout)
+			defer cancel()
+			r = r.WithContext(ctx)
 		}
 		next.ServeHTTP(w, r)
 	})

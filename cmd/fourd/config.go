@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // config is fourd's whole configuration. It is read from the environment
@@ -22,8 +23,11 @@ type config struct {
 	CORSOrigins   []string
 	TrustProxy    bool
 	LogLevel      slog.Level
-	Webhooks      webhookSettings // FOURD_WEBHOOK_*
-	Limits        limitSettings   // FOURD_REDIS_URL, FOURD_RATE_LIMIT* (cmd/fourd/ratelimit.go)
+	// ReadTimeout is the deadline of a read request (REST GET, GraphQL
+	// query), store reads included (FOURD_READ_TIMEOUT); 0: none.
+	ReadTimeout time.Duration
+	Webhooks    webhookSettings // FOURD_WEBHOOK_*
+	Limits      limitSettings   // FOURD_REDIS_URL, FOURD_RATE_LIMIT* (cmd/fourd/ratelimit.go)
 }
 
 // envVar documents one configuration variable; the README's table is this list.
@@ -40,6 +44,7 @@ var envVars = []envVar{
 	{"FOURD_CORS_ORIGINS", "(none)", "comma-separated origins allowed by CORS, or *"},
 	{"FOURD_TRUST_PROXY", "false", "honour X-Forwarded-For/Proto from a reverse proxy"},
 	{"FOURD_LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"FOURD_READ_TIMEOUT", "5s", "deadline of a read request (REST GET, GraphQL query), store reads included: a store down or hung answers 503 unavailable with Retry-After within it; 0 for none"},
 	{"FOURD_REDIS_URL", "(none: in-memory)", "Redis for rate-limit counters shared by replicas, redis://host:port/db"},
 	{"FOURD_RATE_LIMIT", "1000", "requests a minute per token (a token's or OAuth client's own rate replaces it)"},
 	{"FOURD_RATE_LIMIT_HEAVY", "20", "requests a minute per token: report generation, audit start, reanalysis (REST and GraphQL together, each alias counted)"},
@@ -106,7 +111,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if err := c.LogLevel.UnmarshalText([]byte(get("FOURD_LOG_LEVEL", "info"))); err != nil {
 		return c, fmt.Errorf("FOURD_LOG_LEVEL=%q: want debug, info, warn or error", getenv("FOURD_LOG_LEVEL"))
 	}
-	var err error
+	rt, err := time.ParseDuration(get("FOURD_READ_TIMEOUT", "5s"))
+	if err != nil || rt < 0 || (rt > 0 && rt < 100*time.Millisecond) || rt > 10*time.Minute {
+		return c, fmt.Errorf("FOURD_READ_TIMEOUT=%q: want a duration from 100ms to 10m, like 5s, or 0 for none", get("FOURD_READ_TIMEOUT", "5s"))
+	}
+	c.ReadTimeout = rt
 	if c.Webhooks, err = loadWebhookSettings(get); err != nil {
 		return c, err
 	}

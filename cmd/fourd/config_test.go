@@ -29,6 +29,10 @@ func TestLoadConfig(t *testing.T) {
 		{"bad cors", map[string]string{"FOURD_CORS_ORIGINS": "example.com"}, "FOURD_CORS_ORIGINS"},
 		{"bad proxy flag", map[string]string{"FOURD_TRUST_PROXY": "maybe"}, "FOURD_TRUST_PROXY"},
 		{"bad log level", map[string]string{"FOURD_LOG_LEVEL": "loud"}, "FOURD_LOG_LEVEL"},
+		{"read timeout", map[string]string{"FOURD_READ_TIMEOUT": "2s"}, ""},
+		{"no read timeout", map[string]string{"FOURD_READ_TIMEOUT": "0"}, ""},
+		{"bad read timeout", map[string]string{"FOURD_READ_TIMEOUT": "soon"}, "FOURD_READ_TIMEOUT"},
+		{"negative read timeout", map[string]string{"FOURD_READ_TIMEOUT": "-1s"}, "FOURD_READ_TIMEOUT"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/rest"
@@ -40,14 +41,15 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	defer closeLimiter()
 	h, err := rest.New(rest.Config{Service: svc, Logger: log, CORSOrigins: cfg.CORSOrigins,
 		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
-		Limiter: limiter})
+		Limiter: limiter, ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {
 		return err
 	}
 	// GraphQL at /graphql (GraphiQL on a browser's GET), everything else
 	// REST. GraphQL authenticates with the same tokens and counts against
 	// the same rate limiter; its query cost has its own budget.
-	gql, err := graph.NewHandler(graph.Config{Service: svc, Logger: log, Authenticate: true, Limiter: limiter})
+	gql, err := graph.NewHandler(graph.Config{Service: svc, Logger: log, Authenticate: true, Limiter: limiter,
+		ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {
 		return err
 	}
@@ -98,4 +100,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		err = errors.Join(err, e)
 	}
 	return err
+}
+
+// readTimeout is FOURD_READ_TIMEOUT for the handlers' configurations, whose
+// zero means their default: 0 (none) becomes negative.
+func readTimeout(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

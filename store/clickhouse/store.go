@@ -172,6 +172,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if opts.DialTimeout == 0 {
 		opts.DialTimeout = 5 * time.Second
 	}
+	if opts.DialContext == nil && opts.TLS == nil {
+		opts.DialContext = dialContext(opts.DialTimeout)
+	}
 	opts.MaxOpenConns = cfg.MaxOpenConns
 	if opts.MaxIdleConns == 0 || opts.MaxIdleConns > cfg.MaxOpenConns {
 		opts.MaxIdleConns = min(5, cfg.MaxOpenConns)
@@ -267,14 +270,20 @@ type deadlineOnly struct {
 
 func (c deadlineOnly) Deadline() (time.Time, bool) { return c.deadline, true }
 
-// wrap turns a driver error into an internal error that says where it came
-// from; engine errors pass through unchanged.
+// wrap turns a driver error into an error that says where it came from:
+// unavailable when the server could not be reached or did not answer in
+// time (isUnavailable), internal otherwise; engine errors pass through
+// unchanged.
 func wrap(err *error, format string, args ...any) {
 	if *err == nil {
 		return
 	}
 	var e *engine.Error
 	if errors.As(*err, &e) {
+		return
+	}
+	if isUnavailable(*err) {
+		*err = fmt.Errorf("clickhouse: "+format+": %w: %w", append(args, errUnavailable, *err)...)
 		return
 	}
 	*err = fmt.Errorf("clickhouse: "+format+": %w", append(args, *err)...)

@@ -19,7 +19,8 @@ const maxListLimit = 1000
 
 // wrap gives a driver error the API's meaning at the store's boundary:
 // unique violation → conflict, check and foreign key violations and invalid
-// values → validation_failed; anything else is prefixed with where it
+// values → validation_failed, a server that cannot be reached or does not
+// answer in time → unavailable (isUnavailable); anything else is prefixed with where it
 // happened (and becomes internal_error). *engine.Error passes unchanged. It
 // is deferred at the top of each method, pkgsite style.
 func wrap(errp *error, format string, args ...any) {
@@ -47,6 +48,10 @@ func wrap(errp *error, format string, args ...any) {
 			*errp = engine.Errorf(engine.CodeValidationFailed, "a value is malformed or out of range")
 			return
 		}
+	}
+	if isUnavailable(err) {
+		*errp = fmt.Errorf("postgres: "+format+": %w: %w", append(args, errUnavailable, err)...)
+		return
 	}
 	*errp = fmt.Errorf("postgres: "+format+": %w", append(args, err)...)
 }

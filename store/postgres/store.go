@@ -89,6 +89,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = int32(cfg.MaxConns)
 	}
+	if pc.ConnConfig.ConnectTimeout == 0 {
+		pc.ConnConfig.ConnectTimeout = defaultConnectTimeout * time.Second
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connecting: %w", err)
@@ -112,10 +115,9 @@ func (s *Store) Close() { s.pool.Close() }
 
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("postgres: ping: %w", err)
-	}
-	return nil
+	err := s.pool.Ping(ctx)
+	wrap(&err, "ping")
+	return err
 }
 
 // SessionLock takes the session advisory lock named name on a connection

@@ -14,6 +14,16 @@ import (
 // storeURLs maps a Store made by Open to its database's URL, for Find.
 var storeURLs sync.Map
 
+// URL returns the URL of s's database (a Store from New or Open).
+func URL(t testing.TB, s *postgres.Store) string {
+	t.Helper()
+	u, ok := storeURLs.Load(s)
+	if !ok {
+		t.Fatal("pgtest: URL needs a Store made by pgtest.New or pgtest.Open")
+	}
+	return u.(string)
+}
+
 // Find returns "table.column" for every column of s's database (a Store
 // from New or Open) in which some row holds needle: text, character,
 // json, jsonb and array columns as their text, bytea columns as bytes.
@@ -21,13 +31,9 @@ var storeURLs sync.Map
 // searched too. For tests that prove a secret is not kept in clear.
 func Find(t testing.TB, s *postgres.Store, needle string) []string {
 	t.Helper()
-	u, ok := storeURLs.Load(s)
-	if !ok {
-		t.Fatal("pgtest: Find needs a Store made by pgtest.New or pgtest.Open")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := pgx.Connect(ctx, u.(string))
+	c, err := pgx.Connect(ctx, URL(t, s))
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}

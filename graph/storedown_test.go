@@ -1,0 +1,83 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/store/clickhouse"
+	"github.com/fourd-dev/fourd/store/postgres"
+	"github.com/fourd-dev/fourd/store/storetest"
+)
+
+// A store that refuses connections or accepts and never answers makes a
+// query answer HTTP 503 with Retry-After and the unavailable code within
+// the read deadline; when the store is back the same query succeeds
+// (issue 28).
+func TestStoreDownAnswers503(t *testing.T) {
+	const readTimeout = 2 * time.Second
+	var px *storetest.Proxied
+	e := newEnv(t, envOptions{findingsA: 6, findingsB: 2,
+		graph: func(c *graph.Config) { c.ReadTimeout = readTimeout },
+		engine: func(c *engine.Config) {
+			px = storetest.NewProxied(t, c.Snapshots.(*clickhouse.Store), c.Tenants.(*postgres.Store))
+			c.Findings, c.Resources, c.Snapshots, c.Inventory, c.Trends = px.CH, px.CH, px.CH, px.CH, px.CH
+			c.Tenants, c.Audits, c.Policies, c.Reports, c.Queue, c.Overrides = px.PG, px.PG, px.PG, px.PG, px.PG, px.PG
+		}})
+	n := 0
+	for _, c := range []struct {
+		store, field string
+		proxy        *storetest.Proxy
+		query        string
+	}{
+		{"clickhouse", "findings", px.CHProxy, `{ findings(first: %d) { totalCount edges { node { id } } } }`},
+		{"clickhouse", "resources", px.CHProxy, `{ resources(first: %d) { edges { node { id } } } }`},
+		{"postgres", "policies", px.PGProxy, `{ policies(first: %d) { edges { node { id } } } }`},
+	} {
+		for _, mode := range []struct {
+			name string
+			set  func(*storetest.Proxy)
+		}{{"refused", (*storetest.Proxy).Refuse}, {"hung", (*storetest.Proxy).Hang}} {
+			n++
+			query := fmt.Sprintf(c.query, n)
+			t.Run(c.store+"/"+c.field+"/"+mode.name, func(t *testing.T) {
+				// A token not seen yet: authenticating it reads PostgreSQL.
+				it, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme",
+					Email: "admin@acme.test", Name: "fresh"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				token := e.tokA
+				if c.store == "postgres" {
+					token = it.Secret
+				}
+				mode.set(c.proxy)
+				start := time.Now()
+				r := e.gql(t, token, query, nil)
+				took := time.Since(start)
+				if r.status != http.StatusServiceUnavailable || r.code() != engine.CodeUnavailable || r.header.Get("Retry-After") == "" {
+					t.Errorf("%s: %d %+v (Retry-After %q), want 503 unavailable with Retry-After", query, r.status, r.Errors,
+						r.header.Get("Retry-After"))
+				}
+				if took > readTimeout+2*time.Second {
+					t.Errorf("%s took %v, want at most the read deadline %v (and a little)", query, took, readTimeout)
+				}
+				c.proxy.Forward()
+				for deadline := time.Now().Add(15 * time.Second); ; {
+					r := e.gql(t, token, query, nil)
+					if r.status == http.StatusOK && len(r.Errors) == 0 {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("%s after the store came back: %d %+v", query, r.status, r.Errors)
+					}
+					time.Sleep(200 * time.Millisecond)
+				}
+			})
+		}
+	}
+}
