@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"unicode/utf8"
@@ -41,6 +42,9 @@ type IngestItem struct {
 	Index    int
 	Resource Resource
 	Err      error
+	// Ends marks an error that ended the stream (a read error, a body over
+	// its limit, input that cannot be skipped): nothing after it was read.
+	Ends bool
 	// Prechecked is set by a decoder that guarantees what NormalizeResource
 	// would otherwise check again byte by byte: Resource's text fields and
 	// tags are valid UTF-8, and its Attributes are empty, null or one valid
@@ -151,7 +155,7 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 	valid := func(yield func(Resource, error) bool) {
 		for it := range items {
 			if it.Err != nil {
-				if it.Index < 0 || ErrorCode(it.Err) == CodeInternal || ErrorCode(it.Err) == CodePayloadTooLarge {
+				if it.Index < 0 || it.Ends || ErrorCode(it.Err) == CodeInternal || ErrorCode(it.Err) == CodePayloadTooLarge {
 					stopErr = it.Err
 					return
 				}
@@ -186,7 +190,7 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 			return IngestResult{}, err
 		}
 		if stopErr != nil {
-			return IngestResult{}, stopErr
+			return IngestResult{}, partialIngest(stopErr, res)
 		}
 		res.New = int64(len(written.NewIDs))
 		return res, nil
@@ -196,11 +200,28 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 		return IngestResult{}, err
 	}
 	if stopErr != nil {
-		return IngestResult{}, stopErr
+		if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs, kept); err != nil {
+			return IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
+		}
+		return IngestResult{}, partialIngest(stopErr, res)
 	}
 	res.New = int64(len(written.NewIDs))
 	if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs, kept); err != nil {
 		return IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
 	}
 	return res, nil
+}
+
+// partialIngest is the error of a batch whose stream ended early (err):
+// the items before it were processed — the accepted ones are stored — and
+// nothing after it was read, so that every item is accounted for. An
+// error without a code (internal) stays as it is.
+func partialIngest(err error, res IngestResult) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: e.Code, Field: e.Field, Message: fmt.Sprintf("%s; the %d items before it were processed "+
+		"(%d accepted and stored, %d rejected) and nothing after it was read", e.Message, res.Accepted+res.Rejected,
+		res.Accepted, res.Rejected)}
 }

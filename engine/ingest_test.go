@@ -75,6 +75,22 @@ func TestIngestResources(t *testing.T) {
 	if _, err := env.svc.IngestResources(ctx, writer, items(IngestItem{Err: broken})); !errors.Is(err, broken) {
 		t.Errorf("a broken stream was not reported: %v", err)
 	}
+	// A stream that ends early with a client error (a body cut off or over
+	// its limit) is that error, never a success, and it accounts for the
+	// items before it; those accepted are stored (issue 28).
+	second := bucket
+	second.NativeID = "arn:aws:s3:::second"
+	for _, end := range []*Error{Errorf(CodeInvalidRequest, "the request body could not be read to its end"),
+		Errorf(CodePayloadTooLarge, "the request body exceeds 100 bytes")} {
+		_, err := env.svc.IngestResources(ctx, writer, items(IngestItem{Resource: second}, bad[0], IngestItem{Err: end, Ends: true},
+			IngestItem{Resource: bucket}))
+		if ErrorCode(err) != end.Code || !strings.Contains(ErrorMessage(err), end.Message+"; the 2 items before it were processed (1 accepted and stored, 1 rejected) and nothing after it was read") {
+			t.Errorf("stream ended by %v: %v", end, err)
+		}
+	}
+	if _, err := env.svc.GetResource(ctx, Principal{TenantID: "ten_a", Scopes: []Scope{ScopeResourcesRead}}, ResourceID("ten_a", "aws", second.NativeID)); err != nil {
+		t.Errorf("the accepted item before the end was not stored: %v", err)
+	}
 }
 
 // TestNormalizeResourcePrechecked checks that skipping the UTF-8 and JSON

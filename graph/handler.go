@@ -158,7 +158,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	srv.AddTransport(postTransport{check: h.checkDocument})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](DefaultQueryCacheLen))
 	srv.Use(extension.Introspection{}) // every caller is authenticated by the gate
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.APQCacheSize)})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.APQCacheSize)}})
 	srv.Use(depthLimit{limit: cfg.MaxDepth})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	if cfg.CostBudget != nil {

@@ -45,6 +45,8 @@ func TestStatusCodesByMediaType(t *testing.T) {
 		{"too complex", `{"query":"{ resources(first: 200) { edges { node { findings(first: 200) { edges { node { id title } } } } } } }"}`, false, with(request, "query_too_complex")},
 		{"too deep", `{"query":` + quote(deep) + `}`, false, with(request, "query_too_deep")},
 		{"unknown persisted query", `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + strings.Repeat("ab", 32) + `"}}}`, false, with(request, "PERSISTED_QUERY_NOT_FOUND")},
+		{"persisted query hash mismatch", `{"query":"{ __typename }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + strings.Repeat("ab", 32) + `"}}}`, false, with(request, "PERSISTED_QUERY_HASH_MISMATCH")},
+		{"persisted query version", `{"extensions":{"persistedQuery":{"version":2,"sha256Hash":"` + strings.Repeat("ab", 32) + `"}}}`, false, with(request, "invalid_request")},
 		{"JSON parse failure", `{"query":`, false, malformed},
 		{"no query", `{"qeury":"{ __typename }"}`, false, malformed},
 		{"query not a string", `{"query":7}`, false, malformed},

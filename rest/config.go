@@ -62,6 +62,9 @@ type Config struct {
 	// (see pageBodies); 0 means DefaultPageBodyCacheBytes, negative
 	// disables it.
 	PageBodyCacheBytes int
+	// InventoryMaxBodyBytes bounds a POST /v1/resources body; 0 means
+	// InventoryMaxBodyBytes (50 MiB).
+	InventoryMaxBodyBytes int64
 	// ReadTimeout is the deadline of a GET or HEAD request's work, its
 	// store reads included; past it the answer is 503 unavailable with
 	// Retry-After. 0 means DefaultReadTimeout; negative means none.
@@ -75,8 +78,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Service == nil:
 		return errors.New("rest: Service is required")
-	case c.MaxBodyBytes < 0:
-		return errors.New("rest: MaxBodyBytes must not be negative")
+	case c.MaxBodyBytes < 0 || c.InventoryMaxBodyBytes < 0:
+		return errors.New("rest: MaxBodyBytes and InventoryMaxBodyBytes must not be negative")
 	}
 	for _, o := range c.CORSOrigins {
 		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
@@ -92,6 +95,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.InventoryMaxBodyBytes == 0 {
+		c.InventoryMaxBodyBytes = InventoryMaxBodyBytes
 	}
 	if c.ReadTimeout == 0 {
 		c.ReadTimeout = DefaultReadTimeout

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -65,6 +66,13 @@ func (a *api) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	msg := engine.ErrorMessage(err)
 	info := infoFrom(r.Context())
+	if code == engine.CodeInternal && errors.Is(r.Context().Err(), context.Canceled) {
+		// The client went away before the answer (a body cut off, a
+		// closed connection): the failure that follows is not the server's.
+		a.log.InfoContext(r.Context(), "client went away", "request_id", info.requestID,
+			"method", r.Method, "path", r.URL.Path, "err", err)
+		code, status, msg = engine.CodeInvalidRequest, http.StatusBadRequest, "the client closed the connection before the answer was ready"
+	}
 	switch {
 	case status >= 500 && code != engine.CodeUnavailable:
 		a.log.ErrorContext(r.Context(), "request failed", "request_id", info.requestID,

@@ -59,6 +59,8 @@ type envOptions struct {
 	// engine changes the Service's configuration (its stores) before the
 	// stores are instrumented.
 	engine func(*engine.Config)
+	// server changes the test server's settings (timeouts) before it starts.
+	server func(*http.Server)
 }
 
 // newEnv starts a seeded server; findingsA/B findings for tenants A and B.
@@ -111,7 +113,11 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	if o.server != nil {
+		o.server(srv.Config)
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	envsStarted.Add(1)
 	e.url = srv.URL

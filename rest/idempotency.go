@@ -94,8 +94,10 @@ func bodyReadError(err error) error {
 		return nil
 	case isMaxBytes(err):
 		return errTooLarge(err)
+	case engine.ErrorCode(err) != engine.CodeInternal: // the body broke off (clientBody)
+		return err
 	default:
-		return engine.Errorf(engine.CodeInvalidRequest, "reading the request body: %v", err)
+		return errBodyBroken
 	}
 }
 

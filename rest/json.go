@@ -85,9 +85,12 @@ func decodeJSON(r *http.Request, v any) error {
 	}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var ee *engine.Error
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &ee): // the body broke off (clientBody)
+		return ee
 	case isMaxBytes(err):
 		return errTooLarge(err)
 	case errors.Is(err, io.EOF):

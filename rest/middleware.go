@@ -95,7 +95,7 @@ func (a *api) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit := a.cfg.MaxBodyBytes
 		if r.Method == http.MethodPost && r.URL.Path == "/v1/resources" {
-			limit = max(limit, InventoryMaxBodyBytes) // inventory batches stream
+			limit = max(limit, a.cfg.InventoryMaxBodyBytes) // inventory batches stream
 		}
 		if r.ContentLength > limit {
 			w.Header().Set("Connection", "close")
@@ -104,6 +104,7 @@ func (a *api) limitBody(next http.Handler) http.Handler {
 		}
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			readBody(r)
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -198,6 +198,10 @@ func sniffObject(b []byte, base int64) (Format, error) {
 // malformed is the invalid_request error for JSON that cannot be parsed.
 func malformed(err error, offset int64) error {
 	var se *json.SyntaxError
+	var ee *engine.Error
+	if errors.As(err, &ee) { // the reader's own, e.g. a body that broke off
+		return ee
+	}
 	if errors.As(err, &se) {
 		return engine.Errorf(engine.CodeInvalidRequest, "malformed JSON at byte offset %d: %s", offset, se.Error())
 	}

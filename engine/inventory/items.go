@@ -36,7 +36,7 @@ func Items(d Decoder) iter.Seq[engine.IngestItem] {
 				if errors.As(err, &mbe) {
 					err = engine.Errorf(engine.CodePayloadTooLarge, "the request body exceeds %d bytes", mbe.Limit)
 				}
-				yield(engine.IngestItem{Index: i, Err: err})
+				yield(engine.IngestItem{Index: i, Err: err, Ends: true})
 				return
 			}
 			if !yield(engine.IngestItem{Index: i, Resource: r, Prechecked: prechecked}) {

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"slices"
 
@@ -152,10 +154,7 @@ func (d *NDJSONDecoder) readChunk() *ndjsonChunk {
 	for len(c.lines) < chunkLines && len(c.raw) < chunkBytes {
 		raw, start, tooLong, err := d.readLine()
 		if err != nil && (len(raw) == 0 && !tooLong) {
-			c.err = err
-			if !errors.Is(err, io.EOF) {
-				c.err = engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", d.line+1, err)
-			}
+			c.err = readError(err, d.line+1)
 			d.ended = true
 			return c
 		}
@@ -169,10 +168,7 @@ func (d *NDJSONDecoder) readChunk() *ndjsonChunk {
 		if err != nil {
 			// The last line had no newline: it is reported, then the
 			// stream stops.
-			c.err = err
-			if !errors.Is(err, io.EOF) {
-				c.err = engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", d.line+1, err)
-			}
+			c.err = readError(err, d.line+1)
 			d.ended = true
 			return c
 		}
@@ -289,4 +285,22 @@ func fieldName(f string) string {
 		return "the line"
 	}
 	return f
+}
+
+// readError is the error that ends the stream when reading line n failed:
+// io.EOF and a body over its limit (http.MaxBytesError, which Items turns
+// into payload_too_large) as they are, an *engine.Error from the reader
+// (the API's body reader says why a client's body broke off, without the
+// socket addresses a network error names) with the line, anything else
+// (a file's read error) invalid_request with the reader's text.
+func readError(err error, n int64) error {
+	var mbe *http.MaxBytesError
+	var ee *engine.Error
+	switch {
+	case errors.Is(err, io.EOF), errors.As(err, &mbe):
+		return err
+	case errors.As(err, &ee):
+		return &engine.Error{Code: ee.Code, Message: fmt.Sprintf("reading line %d: %s", n, ee.Message)}
+	}
+	return engine.Errorf(engine.CodeInvalidRequest, "reading line %d: %v", n, err)
 }
