@@ -121,7 +121,7 @@ func TestClientFaultsAre4xx(t *testing.T) {
 func TestChunkedInventoryOverTheLimit(t *testing.T) {
 	const limit = 3 << 19 // 1.5 MiB: past what format detection reads ahead (1 MiB)
 	e := newEnv(t, envOptions{findingsA: 2, findingsB: 2,
-		config: func(c *Config) { c.InventoryMaxBodyBytes, c.MaxBodyBytes = limit, 16 << 10 }})
+		config: func(c *Config) { c.InventoryMaxBodyBytes, c.MaxBodyBytes = limit, 16<<10 }})
 	var body strings.Builder
 	lines := 0
 	for body.Len() < 2*limit {
