@@ -175,7 +175,9 @@ func (s *Service) approve(ctx context.Context, req AuthorizeRequest, g Authorize
 // SignIn checks a user's email and password in a tenant; unauthorized with
 // one message for an unknown email, a user without a password, a disabled
 // user and a wrong password alike (each costs one password hash, so timing
-// tells nothing).
+// tells nothing). rate_limited, without looking at the password, once the
+// account (tenant and email, known or not) had MaxSignInFailures failed
+// attempts in its SignInWindow (see throttleSignIn).
 func (s *Service) SignIn(ctx context.Context, tenantID, email, password string) (User, error) {
 	ids, err := s.identity()
 	if err != nil {
@@ -185,6 +187,19 @@ func (s *Service) SignIn(ctx context.Context, tenantID, email, password string) 
 	if email == "" || password == "" || len(email) > 320 {
 		return User{}, bad
 	}
+	clear, err := s.throttleSignIn(ctx, ids, tenantID, email)
+	if err != nil {
+		return User{}, err
+	}
+	u, err := s.checkPassword(ctx, ids, tenantID, email, password, bad)
+	if err != nil {
+		return User{}, err
+	}
+	return u, clear()
+}
+
+// checkPassword is SignIn's check of the password.
+func (s *Service) checkPassword(ctx context.Context, ids IdentityStore, tenantID, email, password string, bad error) (User, error) {
 	u, err := ids.GetUserByEmail(ctx, tenantID, email)
 	if err != nil && !IsNotFound(err) {
 		return User{}, err

@@ -29,8 +29,8 @@ type IssuedOAuthClient struct {
 }
 
 // Validate reports validation_failed for a missing name, a redirect URI
-// that is not absolute https (or http on a loopback address, RFC 8252) or
-// that has a fragment, neither redirect URIs nor scopes (a client that could
+// that is not absolute https (or http on a loopback address, RFC 8252),
+// that has a fragment or that holds a wildcard (checkRedirectURI), neither redirect URIs nor scopes (a client that could
 // use no grant), or an unknown scope or tokens:write.
 func (in CreateOAuthClientInput) Validate() error {
 	if n := strings.TrimSpace(in.Name); n == "" || len(n) > 100 {
@@ -58,6 +58,11 @@ func (in CreateOAuthClientInput) Validate() error {
 	return nil
 }
 
+// checkRedirectURI refuses what a client must not register: relative or
+// non-https URLs (http only on loopback, RFC 8252), fragments, credentials,
+// and wildcards or host spellings that are patterns rather than names (the
+// authorization endpoint matches redirect URIs exactly, as the OAuth 2.0
+// Security BCP requires).
 func checkRedirectURI(s string) error {
 	u, err := url.Parse(s)
 	bad := func(why string) error {
@@ -70,6 +75,10 @@ func checkRedirectURI(s string) error {
 		return bad("must not have a fragment")
 	case u.User != nil:
 		return bad("must not carry credentials")
+	case strings.ContainsAny(s, "*"):
+		return bad("must not contain a wildcard: redirect URIs are matched exactly, so register each one")
+	case !validRedirectHost(u.Hostname()):
+		return bad("must name its host as an IP address or a DNS name of letters, digits and hyphens (xn-- for international names)")
 	case u.Scheme == "https":
 		return nil
 	case u.Scheme == "http":
@@ -191,4 +200,28 @@ func (s *Service) authenticateClient(ctx context.Context, ids IdentityStore, cc 
 		return OAuthClient{}, bad
 	}
 	return c, nil
+}
+
+// validRedirectHost reports whether host is an IP address or a DNS name
+// of ASCII letters, digits and hyphens (RFC 1123 labels), so that no
+// pattern, escape or look-alike spelling reaches the exact-match list.
+func validRedirectHost(host string) bool {
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	if host == "" || len(host) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(host, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -88,6 +88,22 @@ func TestRedirectURIs(t *testing.T) {
 		{"/relative", false},
 		{"javascript:alert(1)", false},
 		{"custom-scheme://cb", false},
+		// Wildcards and host spellings that are patterns (issue 28): the
+		// endpoint matches exactly, so a pattern would be a trap.
+		{"https://*.example/cb", false},
+		{"https://*/cb", false},
+		{"https://app.*/cb", false},
+		{"https://a*b.example.com/cb", false},
+		{"https://app.example.com/*", false},
+		{"https://app.example.com/cb?next=*", false},
+		{"https://ａｐｐ.example.com/cb", false},
+		{"https://app_x.example.com/cb", false},
+		{"https://-app.example.com/cb", false},
+		{"https://app..example.com/cb", false},
+		{"https://xn--bcher-kva.example/cb", true},
+		{"https://203.0.113.7:8443/cb", true},
+		{"https://[2001:db8::1]/cb", true},
+		{"https://app-1.example.com:8443/oauth/cb", true},
 	}
 	for _, c := range cases {
 		t.Run(c.uri, func(t *testing.T) {

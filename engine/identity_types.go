@@ -119,6 +119,7 @@ type OAuthToken struct {
 // another tenant's), conflict for a uniqueness violation, and wraps
 // anything else as an internal error.
 type IdentityStore interface {
+	SignInThrottle
 	// UpsertUser creates the user (by tenant and email, case-insensitive)
 	// or updates its role and password hash and enables it; it returns the
 	// stored user.

@@ -20,6 +20,8 @@ const (
 // SweepCutoffs says what to delete: records that expired before each time.
 type SweepCutoffs struct {
 	OAuthCodes, OAuthTokens, IdempotencyKeys time.Time
+	// SignInAttempts: sign-in throttling windows that ended.
+	SignInAttempts time.Time
 }
 
 // ExpiredSweeper deletes expired records; Config.Identity or
@@ -29,7 +31,8 @@ type ExpiredSweeper interface {
 }
 
 // SweepExpired deletes the OAuth codes and tokens and the idempotency keys
-// that expired longer ago than their retention, and returns how many. It
+// that expired longer ago than their retention, and the sign-in attempts
+// whose window ended, and returns how many. It
 // does nothing when no store can.
 func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
 	var sw ExpiredSweeper
@@ -43,5 +46,5 @@ func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
 	}
 	now := s.now().UTC()
 	return sw.PurgeExpired(ctx, SweepCutoffs{OAuthCodes: now.Add(-OAuthCodeRetention),
-		OAuthTokens: now.Add(-OAuthTokenRetention), IdempotencyKeys: now})
+		OAuthTokens: now.Add(-OAuthTokenRetention), IdempotencyKeys: now, SignInAttempts: now})
 }

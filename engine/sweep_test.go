@@ -32,7 +32,7 @@ func TestSweepExpiredCutoffs(t *testing.T) {
 	if err != nil || n != 3 || len(rec.got) != 1 {
 		t.Fatalf("SweepExpired: %d (%v), %d calls", n, err, len(rec.got))
 	}
-	want := SweepCutoffs{OAuthCodes: env.now.Add(-time.Hour), OAuthTokens: env.now.Add(-7 * 24 * time.Hour), IdempotencyKeys: env.now}
+	want := SweepCutoffs{OAuthCodes: env.now.Add(-time.Hour), OAuthTokens: env.now.Add(-7 * 24 * time.Hour), IdempotencyKeys: env.now, SignInAttempts: env.now}
 	if rec.got[0] != want {
 		t.Errorf("cutoffs %+v, want %+v", rec.got[0], want)
 	}

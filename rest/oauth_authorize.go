@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -118,6 +119,10 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case engine.ErrorCode(err) == engine.CodeUnauthorized && withPassword:
 		a.renderConsent(w, r, req, g, "", "The email or password is wrong.")
+	case engine.ErrorCode(err) == engine.CodeRateLimited && withPassword: // per account: engine.SignInWindow
+		infoFrom(r.Context()).errCode = engine.CodeRateLimited
+		msg := engine.ErrorMessage(err)
+		a.renderConsentStatus(w, r, http.StatusTooManyRequests, req, g, strings.ToUpper(msg[:1])+msg[1:]+".")
 	case engine.ErrorCode(err) == engine.CodeUnauthorized:
 		a.renderConsent(w, r, req, g, "", "Your session has ended. Please sign in.")
 	case err != nil:
@@ -181,6 +186,16 @@ type consentData struct {
 // in a cookie and its token in the form; signedIn is the session user's
 // email, who is not asked for the password.
 func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req engine.AuthorizeRequest, g engine.AuthorizeGrant, signedIn, msg string) {
+	a.renderConsentAs(w, r, http.StatusOK, req, g, signedIn, msg)
+}
+
+// renderConsentStatus shows the sign-in page (no session) with msg,
+// answering status (429 for a throttled account).
+func (a *api) renderConsentStatus(w http.ResponseWriter, r *http.Request, status int, req engine.AuthorizeRequest, g engine.AuthorizeGrant, msg string) {
+	a.renderConsentAs(w, r, status, req, g, "", msg)
+}
+
+func (a *api) renderConsentAs(w http.ResponseWriter, r *http.Request, status int, req engine.AuthorizeRequest, g engine.AuthorizeGrant, signedIn, msg string) {
 	nonce := engine.RandomToken(24)
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: nonce, Path: "/oauth/authorize", HttpOnly: true,
 		Secure: secureRequest(r), SameSite: http.SameSiteStrictMode, MaxAge: 1800})
@@ -190,7 +205,6 @@ func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req engine.A
 			hidden[k] = v
 		}
 	}
-	status := http.StatusOK
 	a.renderHTML(w, r, status, consentTemplate, consentData{ClientName: g.Client.Name, Scopes: g.Scopes,
 		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.svc.CSRFToken(nonce), Error: msg, SignedIn: signedIn})
 }

@@ -13,8 +13,9 @@ var _ engine.ExpiredSweeper = (*Store)(nil)
 // never holds locks for long.
 const sweepBatch = 10_000
 
-// PurgeExpired deletes OAuth codes, OAuth tokens and idempotency keys that
-// expired before their cutoffs, a batch at a time.
+// PurgeExpired deletes OAuth codes, OAuth tokens, idempotency keys and
+// sign-in attempts that expired before their cutoffs (a zero cutoff
+// deletes none), a batch at a time.
 func (s *Store) PurgeExpired(ctx context.Context, c engine.SweepCutoffs) (deleted int64, err error) {
 	defer wrap(&err, "PurgeExpired")
 	for _, q := range []struct {
@@ -22,7 +23,11 @@ func (s *Store) PurgeExpired(ctx context.Context, c engine.SweepCutoffs) (delete
 		before time.Time
 	}{
 		{"oauth_codes", c.OAuthCodes}, {"oauth_tokens", c.OAuthTokens}, {"idempotency_keys", c.IdempotencyKeys},
+		{"sign_in_attempts", c.SignInAttempts},
 	} {
+		if q.before.IsZero() {
+			continue
+		}
 		for {
 			tag, err := s.pool.Exec(ctx, `DELETE FROM `+q.table+` WHERE ctid IN (
 				SELECT ctid FROM `+q.table+` WHERE expires_at < $1 LIMIT $2)`, q.before, sweepBatch)
