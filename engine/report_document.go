@@ -147,17 +147,18 @@ type RuleRank struct {
 }
 
 // CostWaste estimates the monthly spend the open cost findings waste, in
-// USD. A finding whose evidence carries estimated_monthly_usd or
-// estimated_monthly_saving_usd counts that figure ("evidence"); any other
-// open cost finding counts UnpricedMonthlyUSD ("flat_rate").
+// USD: the sum of the figures their evidence carries (estimated_monthly_usd,
+// else estimated_monthly_saving_usd), which the cost rules take from the
+// embedded price table (engine/rules/pricing). A finding without a figure
+// is counted in NotEstimated and adds nothing: no amount is invented.
 type CostWaste struct {
 	MonthlyUSD float64         `json:"monthly_usd"`
 	ByRule     []CostWasteRule `json:"by_rule"`
+	// Estimated and NotEstimated count the open cost findings with and
+	// without a monthly figure.
+	Estimated    int64 `json:"estimated"`
+	NotEstimated int64 `json:"not_estimated"`
 }
-
-// UnpricedMonthlyUSD is the flat monthly estimate of a cost finding whose
-// evidence has no figure of its own.
-const UnpricedMonthlyUSD = 5.0
 
 // CostWasteRule is one rule's share of the cost waste estimate.
 type CostWasteRule struct {
@@ -165,7 +166,9 @@ type CostWasteRule struct {
 	Title      string  `json:"title"`
 	Findings   int64   `json:"findings"`
 	MonthlyUSD float64 `json:"monthly_usd"`
-	Basis      string  `json:"basis"` // evidence, flat_rate or mixed
+	Basis      string  `json:"basis"` // evidence, not_estimated or mixed
+	// Estimated counts the findings that carry a monthly figure.
+	Estimated int64 `json:"estimated"`
 }
 
 // AuditChanges is what changed since the previous audit.

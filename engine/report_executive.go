@@ -117,15 +117,17 @@ func (b *reportBuilder) costWaste(ctx context.Context) (CostWaste, error) {
 	}
 	for _, c := range costs {
 		r := CostWasteRule{RuleID: c.RuleID, Title: b.ruleTitle(c.RuleID, c.Title), Findings: c.Findings,
-			MonthlyUSD: math.Round((c.PricedUSD+float64(c.Findings-c.Priced)*UnpricedMonthlyUSD)*100) / 100}
+			MonthlyUSD: math.Round(c.PricedUSD*100) / 100, Estimated: c.Priced}
 		switch {
 		case c.Priced == c.Findings:
 			r.Basis = "evidence"
 		case c.Priced == 0:
-			r.Basis = "flat_rate"
+			r.Basis = "not_estimated"
 		default:
 			r.Basis = "mixed"
 		}
+		w.Estimated += c.Priced
+		w.NotEstimated += c.Findings - c.Priced
 		w.ByRule = append(w.ByRule, r)
 		w.MonthlyUSD += r.MonthlyUSD
 	}

@@ -170,7 +170,7 @@ func goldenFindings(tenantID string, a engine.Audit, res []engine.Resource, prev
 		{"aws-s3-004", "exports", `{}`, false},
 		{"aws-s3-004", "scratch", `{}`, true},
 		{"aws-ec2-004", "sg-web", `{"port":22}`, false},
-		{"aws-ec2-010", "build-runner", `{"estimated_monthly_usd":120.5}`, false},
+		{"aws-ec2-010", "build-runner", `{"instance_type":"m4.16xlarge","estimate":"not_estimated","estimate_reason":"no price"}`, false},
 		{"aws-ebs-004", "vol-orphan-1", `{"estimated_monthly_usd":10}`, false},
 		{"aws-ebs-004", "vol-orphan-2", `{"estimated_monthly_usd":12.25}`, false},
 	}

@@ -126,5 +126,37 @@ func usd(v float64) string {
 	return fmt.Sprintf("$%s.%02d", count(cents/100), cents%100)
 }
 
+// costSummary says what the cost waste estimate sums and what it leaves
+// out, in one sentence or two.
+func costSummary(w engine.CostWaste) string {
+	msg := fmt.Sprintf("Estimated monthly waste: %s, from on-demand list prices (embedded price table) for %s of the %s open cost findings.",
+		usd(w.MonthlyUSD), count(w.Estimated), count(w.Estimated+w.NotEstimated))
+	if w.NotEstimated > 0 {
+		msg += fmt.Sprintf(" %s findings are not estimated (no price known) and add nothing.", count(w.NotEstimated))
+	}
+	return msg
+}
+
+// costCell is a rule's monthly figure, or "not estimated" when none of
+// its findings has one.
+func costCell(r engine.CostWasteRule) string {
+	if r.Estimated == 0 {
+		return "not estimated"
+	}
+	return usd(r.MonthlyUSD)
+}
+
+// costBasis says how much of a rule's figure is priced.
+func costBasis(r engine.CostWasteRule) string {
+	switch {
+	case r.Estimated == 0:
+		return "no price"
+	case r.Estimated == r.Findings:
+		return "price table"
+	default:
+		return fmt.Sprintf("%s of %s priced", count(r.Estimated), count(r.Findings))
+	}
+}
+
 // hours formats an effort estimate.
 func hours(v float64) string { return fmt.Sprintf("%.1f h", v) }

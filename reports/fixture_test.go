@@ -73,9 +73,9 @@ func fxExecutive() engine.ReportDocument {
 				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Severity: engine.SeverityMedium, Dimension: engine.DimensionCost, Open: 22},
 				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Severity: engine.SeverityLow, Dimension: engine.DimensionCost, Open: 40},
 			},
-			CostWaste: engine.CostWaste{MonthlyUSD: 1534.4, ByRule: []engine.CostWasteRule{
-				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Findings: 22, MonthlyUSD: 1334.4, Basis: "evidence"},
-				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Findings: 40, MonthlyUSD: 200, Basis: "flat_rate"},
+			CostWaste: engine.CostWaste{MonthlyUSD: 1334.4, Estimated: 22, NotEstimated: 40, ByRule: []engine.CostWasteRule{
+				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Findings: 22, MonthlyUSD: 1334.4, Basis: "evidence", Estimated: 22},
+				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Findings: 40, MonthlyUSD: 0, Basis: "not_estimated"},
 			}},
 			Changes: engine.AuditChanges{New: 14, Resolved: 32, SeverityChanged: 2, Examples: []engine.ChangeExample{
 				{Change: "new", FindingID: "fnd_01a", RuleID: "aws-s3-001", Title: "S3 bucket allows public access", ResourceID: "res_02donnees", Severity: engine.SeverityCritical},

@@ -21,15 +21,18 @@ import (
 var htmlFiles embed.FS
 
 var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.FuncMap{
-	"count":     count,
-	"usd":       usd,
-	"score":     func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	"hours":     func(v float64) string { return fmt.Sprintf("%.1f h", v) },
-	"when":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-	"sevColor":  func(s engine.Severity) string { return hexColor(severityColors[s]) },
-	"kindTitle": func(k engine.ReportKind) string { return kindTitles[k] },
-	"join":      strings.Join,
-	"inc":       func(i int) int { return i + 1 },
+	"count":       count,
+	"usd":         usd,
+	"costsummary": costSummary,
+	"costcell":    costCell,
+	"costbasis":   costBasis,
+	"score":       func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"hours":       func(v float64) string { return fmt.Sprintf("%.1f h", v) },
+	"when":        func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"sevColor":    func(s engine.Severity) string { return hexColor(severityColors[s]) },
+	"kindTitle":   func(k engine.ReportKind) string { return kindTitles[k] },
+	"join":        strings.Join,
+	"inc":         func(i int) int { return i + 1 },
 	"severityBars": func(m []engine.SeverityRow) template.HTML {
 		return severityBarsSVG(m)
 	},

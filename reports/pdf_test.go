@@ -28,7 +28,7 @@ func expectedText(doc engine.ReportDocument) []string {
 			fmt.Sprintf("over %s resources scanned", count(s.Posture.ResourcesScanned)),
 			fmt.Sprintf("here %.0f weighted open findings", s.Posture.WeightedOpen),
 			"Posture", "Open findings by severity and dimension", "Trend over the last audits", "Top accounts",
-			"Top risky resources", "Top rules", "Cost waste", "What changed since the previous audit",
+			"Top risky resources", "Top rules", "Cost waste", costSummary(s.CostWaste), "What changed since the previous audit",
 			fmt.Sprintf("New findings: %s. Resolved findings: %s. Severity changed: %s.",
 				count(s.Changes.New), count(s.Changes.Resolved), count(s.Changes.SeverityChanged)))
 		for _, r := range s.Matrix {
@@ -39,7 +39,7 @@ func expectedText(doc engine.ReportDocument) []string {
 			want = append(want, fmt.Sprintf("%s %s %s %s", a.Account, count(a.Open), count(a.Critical), count(a.High)))
 		}
 		for _, r := range s.CostWaste.ByRule {
-			want = append(want, r.RuleID, usd(r.MonthlyUSD))
+			want = append(want, r.RuleID, costCell(r), costBasis(r))
 		}
 		for _, p := range s.Trend {
 			want = append(want, fmt.Sprintf("%s %s %s", count(p.OpenFindings), count(p.Critical), count(p.High)))

@@ -184,15 +184,14 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		t.end()
 	}
 	d.section("Cost waste", 1, true)
-	d.paragraph(fmt.Sprintf("Estimated monthly waste: %s. A cost finding counts the monthly figure in its evidence; "+
-		"one without a figure counts a flat %s.", usd(s.CostWaste.MonthlyUSD), usd(engine.UnpricedMonthlyUSD)), 9.5)
+	d.paragraph(costSummary(s.CostWaste), 9.5)
 	if len(s.CostWaste.ByRule) == 0 {
 		d.empty("No open cost findings.")
 	} else {
 		t := d.newTable(8, column{"Rule", 30, "L"}, column{"Title", 84, "L"}, column{"Findings", 20, "R"},
 			column{"Basis", 20, "L"}, column{"Monthly", 26, "R"})
 		for _, r := range s.CostWaste.ByRule {
-			t.row(r.RuleID, r.Title, count(r.Findings), r.Basis, usd(r.MonthlyUSD))
+			t.row(r.RuleID, r.Title, count(r.Findings), costBasis(r), costCell(r))
 		}
 		t.end()
 	}
