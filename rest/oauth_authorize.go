@@ -100,6 +100,13 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 		a.renderConsent(w, r, req, g, "", "This form has expired. Please sign in again.")
 		return nil
 	}
+	if form.Get("decision") == "switch" {
+		// "Not you?": end the session and ask for an email and password.
+		http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/oauth/authorize", HttpOnly: true,
+			Secure: secureRequest(r), SameSite: http.SameSiteLaxMode, MaxAge: -1})
+		a.renderConsent(w, r, req, g, "", "")
+		return nil
+	}
 	if form.Get("decision") != "approve" {
 		a.redirectWith(w, r, g.RedirectURI, url.Values{"error": {engine.CodeAccessDenied},
 			"error_description": {"the user denied the request"}, "state": {req.State}})

@@ -14,7 +14,8 @@ h1{font-size:1.3rem;margin-top:0}ul{padding-left:1.2rem}code{background:#eef;pad
 label{display:block;margin:.8rem 0 .2rem;font-weight:600}input[type=email],input[type=password]{width:100%;padding:.5rem;box-sizing:border-box}
 .err{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}
 .buttons{display:flex;gap:.8rem;margin-top:1.4rem}button{flex:1;padding:.6rem;border-radius:4px;border:1px solid #889;font-size:1rem}
-button.approve{background:#1f5fd1;color:#fff;border-color:#1f5fd1}small{color:#667}
+button.approve{background:#1f5fd1;color:#fff;border-color:#1f5fd1}
+button.link{border:0;background:none;color:#1f5fd1;padding:0;font-size:inherit;text-decoration:underline;cursor:pointer}small{color:#667}
 </style>`
 
 var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype html>
@@ -44,6 +45,9 @@ var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype htm
 <button type="submit" name="decision" value="approve" class="approve">Allow</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
+{{- if .SignedIn}}
+<p><small>Not you? <button type="submit" name="decision" value="switch" class="link" formnovalidate>Sign in as someone else</button></small></p>
+{{- end}}
 </form>
 </main></body></html>
 `))

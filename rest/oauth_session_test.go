@@ -68,6 +68,23 @@ func TestConsentSession(t *testing.T) {
 		t.Errorf("token of the session's code: %d", r.status)
 	}
 
+	t.Run("not you: sign in as someone else", func(t *testing.T) {
+		s := browser(t)
+		s.Jar.SetCookies(base, []*http.Cookie{{Name: sessionCookie, Value: session.Value, Path: "/oauth/authorize"}})
+		_, body, form := consentForm(t, s, cfg.AuthCodeURL("s"))
+		if !strings.Contains(body, "Signed in as") {
+			t.Fatalf("session not shown: %.300s", body)
+		}
+		form.Set("decision", "switch")
+		status, loc, body := submitConsent(t, s, e.url, form)
+		if status != http.StatusOK || loc != nil || !strings.Contains(body, `name="password"`) {
+			t.Fatalf("switch: %d %v %.300s", status, loc, body)
+		}
+		_, body, _ = consentForm(t, s, cfg.AuthCodeURL("s2"))
+		if !strings.Contains(body, `name="password"`) {
+			t.Errorf("the session survived the switch: %.300s", body)
+		}
+	})
 	t.Run("CSRF is still enforced", func(t *testing.T) {
 		_, _, form := consentForm(t, c, cfg.AuthCodeURL("three"))
 		form.Del("csrf_token")
