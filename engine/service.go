@@ -60,6 +60,9 @@ type Config struct {
 	// Service keeps in memory (they never change); 0 means
 	// DefaultPageCacheSize, negative disables the cache.
 	PageCacheSize int
+	// ExportPageSize is how many rows an export reads from the store per
+	// query (default and at most MaxExportPageSize).
+	ExportPageSize int
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.
 	CursorTTL time.Duration
 	Logger    *slog.Logger
@@ -111,6 +114,9 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if cfg.PageCacheSize == 0 {
 		cfg.PageCacheSize = DefaultPageCacheSize
+	}
+	if cfg.ExportPageSize <= 0 || cfg.ExportPageSize > MaxExportPageSize {
+		cfg.ExportPageSize = MaxExportPageSize
 	}
 	return &Service{
 		cfg:     cfg,

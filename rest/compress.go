@@ -136,9 +136,9 @@ func (w *compressWriter) Flush() {
 			_ = f.Flush()
 		}
 	}
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+	// Through the wrappers below (the metrics' status writer has no Flush
+	// of its own): a type assertion on the next writer would stop there.
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
 }
 
 // close ends the compressed stream and returns the compressor to its pool.

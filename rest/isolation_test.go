@@ -33,6 +33,7 @@ var isolationMatrix = map[string]isoCase{
 	"GET /v1/findings":                              {kind: "list", queries: []string{"resource_id={res}", "audit_id={aud}", "cursor={cursor}"}},
 	"GET /v1/findings/summary":                      {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
+	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},
 	"PATCH /v1/findings/{id}":                       {kind: "write", ids: "findings", body: `{"status":"resolved","resolution":"accepted_risk","reason":"b was here"}`},
 	"GET /v1/resources":                             {kind: "list"},
@@ -119,6 +120,8 @@ func TestTenantIsolationMatrix(t *testing.T) {
 					if leak := containsAny(string(r.body), secretsA); leak != "" {
 						t.Errorf("%s answered B with A's %q: %.300s", op, leak, r.body)
 					}
+				case "export":
+					e.attackExport(t, p, c, ids, secretsA)
 				case "oauth":
 					// TestTenantIsolationOAuth covers these.
 				default:
@@ -153,6 +156,30 @@ func (e *idEnv) attackList(t *testing.T, method, p string, c isoCase, ids map[st
 		}
 		if strings.Contains(path, "cursor=") && r.status != http.StatusBadRequest {
 			t.Errorf("%s %s: A's cursor used by B: %d, want 400 invalid_cursor", method, path, r.status)
+		}
+	}
+}
+
+// attackExport downloads an export as B, in each format and with filters
+// naming A's ids: never a row of A; a filter on A's ids selects nothing.
+func (e *idEnv) attackExport(t *testing.T, p string, c isoCase, ids map[string][]string, secretsA []string) {
+	t.Helper()
+	for _, q := range c.queries {
+		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{rule}", e.a.findings[0].RuleID).Replace(q)
+		path := p + "?" + q
+		r := e.call(t, http.MethodGet, path, e.tokB, "")
+		if leak := containsAny(string(r.body), others(secretsA, path)); leak != "" {
+			t.Errorf("GET %s showed B A's %q", path, leak)
+		}
+		if r.status >= 500 {
+			t.Errorf("GET %s: %d", path, r.status)
+		}
+		if !strings.Contains(q, "_id=") || r.status != http.StatusOK {
+			continue
+		}
+		rows := strings.Count(strings.TrimRight(string(r.body), "\r\n"), "\n")
+		if strings.Contains(q, "format=ndjson") && len(r.body) > 0 || !strings.Contains(q, "format=ndjson") && rows > 0 {
+			t.Errorf("GET %s: a filter on A's id exported rows to B: %.300s", path, r.body)
 		}
 	}
 }

@@ -37,6 +37,9 @@ type specRouter struct {
 var loadSpec = sync.OnceValues(func() (*specRouter, error) {
 	// HTML reports are text: their body is checked as a string.
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
+	// Exports are streams of text: CSV and newline-delimited JSON.
+	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.PlainBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("application/x-ndjson", openapi3filter.PlainBodyDecoder)
 	doc, err := openapi3.NewLoader().LoadFromData(openAPIJSON)
 	if err != nil {
 		return nil, err

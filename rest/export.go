@@ -1,0 +1,76 @@
+package rest
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// exportFindings serves GET /v1/findings/export?format=csv|ndjson (default
+// csv) with the filters of the findings list: the matching findings of the
+// snapshot, streamed as an attachment.
+func (a *api) exportFindings(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseQuery(r, params([]string{"format"}, findingFilterParams)...)
+	if err != nil {
+		return err
+	}
+	f, err := q.findingFilter(r)
+	if err != nil {
+		return err
+	}
+	exp, err := a.svc.ExportFindings(r.Context(), principal(r), f, exportFormat(q))
+	if err != nil {
+		return err
+	}
+	return a.streamExport(w, r, exp)
+}
+
+// exportFormat is the format asked for; csv when absent.
+func exportFormat(q query) string {
+	if v, ok := q["format"]; ok {
+		return v
+	}
+	return string(engine.ExportCSV)
+}
+
+// streamExport writes a prepared export as an attachment. Each page is
+// flushed to the client as it is read and pushes the write deadline on, so
+// a long export is bounded by its progress, not by the server's
+// WriteTimeout. Once the status is sent an error can only cut the body
+// short: it is logged, and the client sees a truncated transfer.
+func (a *api) streamExport(w http.ResponseWriter, r *http.Request, exp *engine.Export) error {
+	h := w.Header()
+	h.Set("Content-Type", exp.ContentType)
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": exp.Filename}))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
+	err := exp.WriteTo(r.Context(), exportWriter{w: w, rc: rc})
+	if err != nil && r.Context().Err() == nil {
+		a.log.ErrorContext(r.Context(), "export cut short", "path", r.URL.Path, "error", err)
+		panic(http.ErrAbortHandler) // the client sees a broken transfer, not a complete-looking file
+	}
+	return nil
+}
+
+// exportWriter is the response as an export writes it: Flush sends what
+// was written and gives the next page a fresh write deadline.
+type exportWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func (e exportWriter) Write(p []byte) (int, error) { return e.w.Write(p) }
+
+// Flush pushes the written bytes to the client.
+func (e exportWriter) Flush() {
+	if err := e.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return
+	}
+	_ = e.rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
+}
