@@ -202,6 +202,11 @@ type ExecutiveSummaryReport struct {
 	TopRules     []RuleRank         `json:"top_rules"`
 	CostWaste    CostWaste          `json:"cost_waste"`
 	Changes      AuditChanges       `json:"changes"`
+	// KeyMessages, TopActions and Compliance are the first page: what
+	// an executive reads before anything else.
+	KeyMessages []KeyMessage       `json:"key_messages"`
+	TopActions  []TopAction        `json:"top_actions"`
+	Compliance  []FrameworkPosture `json:"compliance"`
 }
 
 // Remediation effort model: a group costs RemediationBaseHours to plan and

@@ -80,6 +80,10 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*ExecutiveSummary
 	if rep.Changes, err = b.changes(ctx); err != nil {
 		return nil, err
 	}
+	actions := b.rankActions(rules)
+	rep.TopActions = actions[:min(reportTopActions, len(actions))]
+	rep.Compliance = b.compliancePosture(rules)
+	rep.KeyMessages = keyMessages(rep, actions, len(b.prev) > 0)
 	return rep, nil
 }
 

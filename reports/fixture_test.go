@@ -77,6 +77,21 @@ func fxExecutive() engine.ReportDocument {
 				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Findings: 22, MonthlyUSD: 1334.4, Basis: "evidence", Estimated: 22},
 				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Findings: 40, MonthlyUSD: 0, Basis: "not_estimated"},
 			}},
+			KeyMessages: []engine.KeyMessage{
+				{Kind: "biggest_risk", Text: `The biggest risk is "S3 bucket allows public access" (aws-s3-001): 9 open critical findings, 31% of the weighted risk.`},
+				{Kind: "biggest_change", Text: "Since the previous audit, 14 findings are new and 32 resolved; the posture score moved from 38.2 to 41.0."},
+				{Kind: "biggest_saving", Text: `The biggest saving is "Unattached EBS volume" (aws-ebs-004): about $1334.40 a month at list prices over 22 findings.`},
+			},
+			TopActions: []engine.TopAction{
+				{RuleID: "aws-s3-001", Title: "S3 bucket allows public access", Severity: engine.SeverityCritical, Dimension: engine.DimensionSecurity,
+					Open: 9, RiskRemoved: 90, EffortHours: 10, RiskPerHour: 9},
+				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Severity: engine.SeverityMedium, Dimension: engine.DimensionCost,
+					Open: 22, RiskRemoved: 44, EffortHours: 12, RiskPerHour: 3.7},
+			},
+			Compliance: []engine.FrameworkPosture{
+				{Framework: "CIS-AWS-3.0", Title: "CIS AWS Foundations Benchmark 3.0", Controls: 62, Checked: 32, Failing: 7, PassingPercent: 78.1},
+				{Framework: "NIST-800-53", Title: "NIST SP 800-53 Rev. 5", Controls: 4, Checked: 0},
+			},
 			Changes: engine.AuditChanges{New: 14, Resolved: 32, SeverityChanged: 2, Examples: []engine.ChangeExample{
 				{Change: "new", FindingID: "fnd_01a", RuleID: "aws-s3-001", Title: "S3 bucket allows public access", ResourceID: "res_02donnees", Severity: engine.SeverityCritical},
 				{Change: "severity_changed", FindingID: "fnd_01b", RuleID: "aws-s3-002", Title: "S3 bucket is not encrypted", ResourceID: "res_01zurich", Severity: engine.SeverityHigh, PreviousSeverity: engine.SeverityMedium},

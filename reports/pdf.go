@@ -50,8 +50,10 @@ type pdfDoc struct {
 	toc      []tocEntry
 	tocMore  int
 	fallback bool
-	size     float64
-	bold     bool
+	// noTOC leaves the table of contents out (a short document).
+	noTOC bool
+	size  float64
+	bold  bool
 	// cur is the font gofpdf has selected, to skip redundant SetFont calls.
 	cur struct {
 		family string
@@ -397,7 +399,9 @@ func (d *pdfDoc) resync() {
 
 // output closes the document and writes it to w.
 func (d *pdfDoc) output(w io.Writer) error {
-	d.writeTOC()
+	if !d.noTOC {
+		d.writeTOC()
+	}
 	if err := d.f.Error(); err != nil {
 		return err
 	}

@@ -97,10 +97,12 @@ func executivePDF(w io.Writer, h engine.ReportHeader, s *engine.ExecutiveSummary
 		{usd(s.CostWaste.MonthlyUSD), "monthly cost waste"},
 		{count(s.Changes.New), "new since previous audit"},
 	})
-	d.gauge(pageW/2, y+40, 34, s.Posture)
-	d.reserveTOC()
+	d.gauge(pageW/2, y+26, 22, s.Posture)
+	d.noTOC = true // a short document: the first page is its summary
+	d.f.SetY(y + 47)
+	executiveGlance(d, s)
 
-	d.section("Posture", 1, true)
+	d.section("Posture", 1, false)
 	d.paragraph(fmt.Sprintf("The posture score is %.1f out of 100 over %s resources scanned. It is 100 / (1 + D), "+
 		"where D is the weighted open findings per resource (critical 10, high 5, medium 2, low 1, info 0): "+
 		"here %s weighted open findings.", s.Posture.Score, count(s.Posture.ResourcesScanned),
@@ -129,6 +131,9 @@ func executivePDF(w io.Writer, h engine.ReportHeader, s *engine.ExecutiveSummary
 	t.row("all severities", count(total.Security), count(total.Cost), count(total.Architecture), count(total.Compliance), count(total.Total))
 	t.end()
 
+	if len(s.Trend) > 0 {
+		d.ensure(100) // the heading, the chart and the first rows of the table together
+	}
 	d.section("Trend over the last audits", 2, false)
 	if len(s.Trend) == 0 {
 		d.empty("No completed audit in the trend.")
@@ -150,7 +155,7 @@ func executivePDF(w io.Writer, h engine.ReportHeader, s *engine.ExecutiveSummary
 
 // executiveRankings renders the top lists, cost waste and changes.
 func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
-	d.section("Where the risk is", 1, true)
+	d.section("Where the risk is", 1, false)
 	d.section("Top accounts", 2, false)
 	if len(s.TopAccounts) == 0 {
 		d.empty("No open findings.")
@@ -183,7 +188,7 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		}
 		t.end()
 	}
-	d.section("Cost waste", 1, true)
+	d.section("Cost waste", 1, false)
 	d.paragraph(costSummary(s.CostWaste), 9.5)
 	if len(s.CostWaste.ByRule) == 0 {
 		d.empty("No open cost findings.")

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// reportTopActions is how many actions an executive summary ranks.
+const reportTopActions = 5
+
+// KeyMessage is one sentence of an executive summary's first page, written
+// from the report's own figures.
+type KeyMessage struct {
+	// Kind is biggest_risk, biggest_change or biggest_saving.
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// TopAction is a rule whose open findings to fix first: actions are ranked
+// by the posture weight they remove per hour of remediation effort
+// (RemediationEffortHours over the rule's open findings).
+type TopAction struct {
+	RuleID      string    `json:"rule_id"`
+	Title       string    `json:"title"`
+	Severity    Severity  `json:"severity"`
+	Dimension   Dimension `json:"dimension"`
+	Open        int64     `json:"open"`
+	RiskRemoved float64   `json:"risk_removed"` // PostureWeights summed over the open findings
+	EffortHours float64   `json:"effort_hours"`
+	RiskPerHour float64   `json:"risk_per_hour"`
+}
+
+// FrameworkPosture is one compliance framework seen through its rule
+// mappings: of the controls a built-in rule checks, how many have no open
+// finding. Controls no rule checks are counted apart (manual).
+type FrameworkPosture struct {
+	Framework string `json:"framework"`
+	Title     string `json:"title"`
+	Controls  int    `json:"controls"`
+	Checked   int    `json:"checked"`
+	Failing   int    `json:"failing"`
+	// PassingPercent is 100 × (Checked − Failing) / Checked, one decimal;
+	// 0 when no control is checked.
+	PassingPercent float64 `json:"passing_percent"`
+}
+
+// rankActions ranks every rule with weighted open findings by risk removed
+// per hour.
+func (b *reportBuilder) rankActions(rules map[string]*RuleRank) []TopAction {
+	weight := map[string]float64{}
+	for _, c := range b.counts {
+		weight[c.RuleID] += PostureWeights[c.Severity] * float64(c.Count)
+	}
+	all := make([]TopAction, 0, len(rules))
+	for _, r := range rules {
+		risk := weight[r.RuleID]
+		if risk == 0 {
+			continue
+		}
+		effort := RemediationEffortHours(r.Severity, r.Open)
+		all = append(all, TopAction{RuleID: r.RuleID, Title: b.ruleTitle(r.RuleID, ""), Severity: r.Severity, Dimension: r.Dimension,
+			Open: r.Open, RiskRemoved: risk, EffortHours: effort, RiskPerHour: math.Round(risk/effort*10) / 10})
+	}
+	slices.SortFunc(all, func(a, b TopAction) int {
+		return cmp.Or(cmp.Compare(b.RiskPerHour, a.RiskPerHour), cmp.Compare(b.RiskRemoved, a.RiskRemoved), cmp.Compare(a.RuleID, b.RuleID))
+	})
+	return all
+}
+
+// compliancePosture rates every framework from its rule mappings and the
+// rules with open findings.
+func (b *reportBuilder) compliancePosture(rules map[string]*RuleRank) []FrameworkPosture {
+	out := []FrameworkPosture{}
+	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
+		p := FrameworkPosture{Framework: fw.ID, Title: fw.Title, Controls: len(fw.Controls)}
+		for _, c := range fw.Controls {
+			if len(c.Rules) == 0 {
+				continue
+			}
+			p.Checked++
+			if slices.ContainsFunc(c.Rules, func(id string) bool { r := rules[id]; return r != nil && r.Open > 0 }) {
+				p.Failing++
+			}
+		}
+		if p.Checked > 0 {
+			p.PassingPercent = math.Round(1000*float64(p.Checked-p.Failing)/float64(p.Checked)) / 10
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// keyMessages writes the three sentences of the first page: the biggest
+// risk, the biggest change since the previous audit, the biggest saving.
+// actions are all the ranked actions, not only the top ones.
+func keyMessages(rep *ExecutiveSummaryReport, actions []TopAction, hasPrevious bool) []KeyMessage {
+	risk := "No open findings of weight: nothing stands out."
+	if len(actions) > 0 {
+		top := slices.MaxFunc(actions, func(a, b TopAction) int {
+			return cmp.Or(cmp.Compare(a.RiskRemoved, b.RiskRemoved), cmp.Compare(b.RuleID, a.RuleID))
+		})
+		risk = fmt.Sprintf("The biggest risk is %q (%s): %d open %s findings, %.0f%% of the weighted risk.",
+			top.Title, top.RuleID, top.Open, top.Severity, 100*top.RiskRemoved/max(rep.Posture.WeightedOpen, 1))
+	}
+	change := "This is the first audit: there is no earlier one to compare with."
+	if hasPrevious {
+		change = fmt.Sprintf("Since the previous audit: %d new findings, %d resolved", rep.Changes.New, rep.Changes.Resolved)
+		if rep.Posture.PreviousScore != nil {
+			change += fmt.Sprintf("; the posture score moved from %.1f to %.1f", *rep.Posture.PreviousScore, rep.Posture.Score)
+		}
+		change += "."
+	}
+	saving := "No open cost findings."
+	if i := slices.IndexFunc(rep.CostWaste.ByRule, func(r CostWasteRule) bool { return r.Estimated > 0 }); i >= 0 {
+		r := rep.CostWaste.ByRule[i]
+		saving = fmt.Sprintf("The biggest saving is %q (%s): about $%.2f a month at list prices over %d findings.",
+			r.Title, r.RuleID, r.MonthlyUSD, r.Estimated)
+	} else if rep.CostWaste.NotEstimated > 0 {
+		saving = fmt.Sprintf("%d open cost findings, none with a known price: not estimated.", rep.CostWaste.NotEstimated)
+	}
+	return []KeyMessage{{"biggest_risk", risk}, {"biggest_change", change}, {"biggest_saving", saving}}
+}

@@ -1,0 +1,45 @@
+package reports
+
+import (
+	"fmt"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// executiveGlance renders the executive summary's first-page summary: the
+// key messages, the top actions and the compliance posture per framework.
+func executiveGlance(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
+	d.section("Key messages", 2, false)
+	for _, m := range s.KeyMessages {
+		d.paragraph("• "+m.Text, 9.5)
+	}
+	d.section("Top actions: most risk removed per hour of work", 2, false)
+	if len(s.TopActions) == 0 {
+		d.empty("No open findings to act on.")
+	} else {
+		t := d.newTable(8, column{"Rule", 30, "L"}, column{"Action: fix", 74, "L"}, column{"Severity", 18, "L"},
+			column{"Open", 14, "R"}, column{"Risk", 14, "R"}, column{"Hours", 14, "R"}, column{"Risk/h", 16, "R"})
+		for _, a := range s.TopActions {
+			t.row(a.RuleID, a.Title, string(a.Severity), count(a.Open), fmt.Sprintf("%.0f", a.RiskRemoved),
+				fmt.Sprintf("%.1f", a.EffortHours), fmt.Sprintf("%.1f", a.RiskPerHour))
+		}
+		t.end()
+	}
+	d.section("Compliance posture by framework", 2, false)
+	if len(s.Compliance) == 0 {
+		d.empty("No framework is mapped.")
+		return
+	}
+	d.paragraph("Share of the controls a built-in check covers that have no open finding; controls no check covers "+
+		"need a manual review and are not counted.", 8.5)
+	t := d.newTable(8, column{"Framework", 60, "L"}, column{"Controls", 22, "R"}, column{"Checked", 22, "R"},
+		column{"Failing", 22, "R"}, column{"Passing", 30, "R"})
+	for _, f := range s.Compliance {
+		pass := "—"
+		if f.Checked > 0 {
+			pass = fmt.Sprintf("%.1f%%", f.PassingPercent)
+		}
+		t.row(f.Title, fmt.Sprint(f.Controls), fmt.Sprint(f.Checked), fmt.Sprint(f.Failing), pass)
+	}
+	t.end()
+}
