@@ -18,7 +18,7 @@ if [ -z "${BIN:-}" ]; then
   BIN=./bin/fourd
 fi
 scripts/gen-inventory.sh "$n" "$file"
-timed() { /usr/bin/time -f "  wall %e s, peak RSS %M KiB" "$@"; }
+timed() { /usr/bin/time -f "  wall %e s, peak RSS %M KiB, client CPU %U+%S s" "$@"; }
 echo "== import $n resources (tenant $tenant)"
 timed "$BIN" import "$file" --tenant "$tenant" 2>&1 | grep -v '^{' | tail -3
 echo "== first audit"
