@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/jung-kurt/gofpdf"
 
@@ -198,10 +199,10 @@ func (d *pdfDoc) trendLines(x, y, w, h float64, pts []engine.ReportTrendPoint) {
 		}
 	}
 	d.f.SetLineWidth(0.2)
-	d.setFont(7, false)
-	for i, p := range pts {
+	d.setFont(6.5, false)
+	for i := range pts {
 		if i%labelEvery == 0 || i == len(pts)-1 {
-			d.text(px(i)-10, y+h+1, 20, p.CompletedAt.UTC().Format("Jan 02"), "C")
+			d.text(px(i)-11, y+h+1, 22, trendLabel(pts, i), "C")
 		}
 	}
 	lx := x
@@ -211,4 +212,21 @@ func (d *pdfDoc) trendLines(x, y, w, h float64, pts []engine.ReportTrendPoint) {
 		d.text(lx+6, y+h+6.6, 30, s.lbl, "L")
 		lx += 36
 	}
+}
+
+// trendLabel names the i-th point of a trend on the axis: its audit number
+// in the trend and its day, with the time too when two audits of the trend
+// completed the same day (they could not be told apart otherwise).
+func trendLabel(pts []engine.ReportTrendPoint, i int) string {
+	layout := "Jan 02"
+	days := map[string]bool{}
+	for _, p := range pts {
+		day := p.CompletedAt.UTC().Format(time.DateOnly)
+		if days[day] {
+			layout = "Jan 02 15:04"
+			break
+		}
+		days[day] = true
+	}
+	return fmt.Sprintf("#%d %s", i+1, pts[i].CompletedAt.UTC().Format(layout))
 }

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeyMessages covers the sentences' edge cases: a first audit, no open
+// findings, cost findings none of which has a price.
+func TestKeyMessages(t *testing.T) {
+	rep := &ExecutiveSummaryReport{CostWaste: CostWaste{NotEstimated: 3,
+		ByRule: []CostWasteRule{{RuleID: "aws-logs-001", Title: "Log group never expires", Findings: 3, Basis: "not_estimated"}}}}
+	got := keyMessages(rep, nil, false)
+	want := []string{"No open findings of weight", "first audit", "3 open cost findings, none with a known price: not estimated"}
+	if len(got) != 3 {
+		t.Fatalf("%d messages, want 3", len(got))
+	}
+	for i, m := range got {
+		if !strings.Contains(m.Text, want[i]) {
+			t.Errorf("%s: %q, want it to say %q", m.Kind, m.Text, want[i])
+		}
+	}
+	prev := 30.0
+	rep = &ExecutiveSummaryReport{Posture: PostureScore{Score: 25, PreviousScore: &prev, WeightedOpen: 40},
+		Changes: AuditChanges{New: 4, Resolved: 1},
+		CostWaste: CostWaste{ByRule: []CostWasteRule{{RuleID: "aws-ebs-004", Title: "EBS volume is not attached", Findings: 2,
+			Estimated: 2, MonthlyUSD: 22.25, Basis: "evidence"}}}}
+	actions := []TopAction{{RuleID: "aws-s3-004", Title: "cheap", RiskRemoved: 10, Open: 5, Severity: SeverityMedium},
+		{RuleID: "aws-ec2-004", Title: "open SG", RiskRemoved: 30, Open: 3, Severity: SeverityCritical}}
+	got = keyMessages(rep, actions, true)
+	want = []string{`"open SG" (aws-ec2-004): 3 open critical findings, 75% of the weighted risk`,
+		"4 new findings, 1 resolved; the posture score moved from 30.0 to 25.0", "about $22.25 a month"}
+	for i, m := range got {
+		if !strings.Contains(m.Text, want[i]) {
+			t.Errorf("%s: %q, want it to say %q", m.Kind, m.Text, want[i])
+		}
+	}
+}
