@@ -41,14 +41,14 @@ func ParseExportFormat(v string, allowed ...ExportFormat) (ExportFormat, error) 
 // ExportFindings prepares an export of the findings matching f (the
 // filters of ListFindings, with the same decisions applied) in format: csv,
 // ndjson (one finding a line, as the list shows it) or ocsf (one OCSF
-// event a line, see ocsfFinding). It checks the scope, the format and the
+// 1.3.0 event a line, see OCSFEvent). It checks the scope, the format and the
 // snapshot before anything is written; the rows are read when the Export
 // is written, a store page at a time in the list's order.
 func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilter, format string) (*Export, error) {
 	if err := p.Require(ScopeFindingsRead); err != nil {
 		return nil, err
 	}
-	ef, err := ParseExportFormat(format, ExportCSV, ExportNDJSON)
+	ef, err := ParseExportFormat(format, ExportCSV, ExportNDJSON, ExportOCSF)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +61,10 @@ func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilt
 		empty = true // no completed audit yet: nothing found
 	}
 	now := s.now()
-	enc := s.findingEncoder(ef, now)
+	enc := s.findingEncoder(p.TenantID, ef)
 	exp := &Export{ContentType: exportContentType(ef), Filename: exportFile("findings", ef, now)}
 	exp.write = func(ctx context.Context, w *bufio.Writer, flush func() error) error {
-		put, sync := enc(w)
+		put, sync := enc(ctx, w)
 		if !empty {
 			err := s.pageFindings(ctx, p.TenantID, f, put, func() error {
 				if err := sync(); err != nil {
@@ -81,10 +81,10 @@ func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilt
 	return exp, nil
 }
 
-// pageFindings calls put with every finding of snapshot f.AuditID matching
-// f, decisions applied, reading the store a page at a time with the list's
-// keyset and calling flush after each page.
-func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFilter, put func(Finding) error, flush func() error) error {
+// pageFindings calls put with every page of the findings of snapshot
+// f.AuditID matching f, decisions applied, reading the store a page at a
+// time with the list's keyset and calling flush after each page.
+func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFilter, put func([]Finding) error, flush func() error) error {
 	ov, err := s.cachedOverrides(ctx, tenantID)
 	if err != nil {
 		return err
@@ -99,13 +99,13 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 		if err != nil {
 			return err
 		}
-		for _, it := range rows {
+		for i, it := range rows {
 			if o, ok := ov.byID[it.ID]; ok {
-				it = applyOverride(it, o)
+				rows[i] = applyOverride(it, o)
 			}
-			if err := put(it); err != nil {
-				return err
-			}
+		}
+		if err := put(rows); err != nil {
+			return err
 		}
 		if err := flush(); err != nil {
 			return err
@@ -119,32 +119,63 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 }
 
 // findingEncoder returns, for a format, what starts an encoding on w: put
-// writes one finding, sync empties the encoder's own buffer into w.
-func (s *Service) findingEncoder(format ExportFormat, now time.Time) func(w *bufio.Writer) (put func(Finding) error, sync func() error) {
+// writes one page of findings, sync empties the encoder's own buffer into w.
+func (s *Service) findingEncoder(tenantID string, format ExportFormat) func(ctx context.Context, w *bufio.Writer) (put func([]Finding) error, sync func() error) {
 	switch format {
 	case ExportCSV:
-		return func(w *bufio.Writer) (func(Finding) error, func() error) {
+		return func(_ context.Context, w *bufio.Writer) (func([]Finding) error, func() error) {
 			cw := csv.NewWriter(w)
 			cw.UseCRLF = true // RFC 4180
 			headerErr := cw.Write(FindingCSVColumns)
 			var rec []string
-			put := func(f Finding) error {
+			put := func(page []Finding) error {
 				if headerErr != nil {
 					return headerErr
 				}
-				rec = findingCSVRecord(f, rec)
-				return cw.Write(rec)
+				for _, f := range page {
+					rec = findingCSVRecord(f, rec)
+					if err := cw.Write(rec); err != nil {
+						return err
+					}
+				}
+				return nil
 			}
-			done := func() error {
+			sync := func() error {
 				cw.Flush()
 				return cw.Error()
 			}
-			return put, done
+			return put, sync
+		}
+	case ExportOCSF:
+		return func(ctx context.Context, w *bufio.Writer) (func([]Finding) error, func() error) {
+			enc := json.NewEncoder(w)
+			put := func(page []Finding) error {
+				names, err := s.resourceNames(ctx, tenantID, page)
+				if err != nil {
+					return err
+				}
+				for _, f := range page {
+					n := names[f.ResourceID]
+					if err := enc.Encode(ocsfFinding(f, n[0], n[1])); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			return put, func() error { return nil }
 		}
 	default:
-		return func(w *bufio.Writer) (func(Finding) error, func() error) {
+		return func(_ context.Context, w *bufio.Writer) (func([]Finding) error, func() error) {
 			enc := json.NewEncoder(w)
-			return func(f Finding) error { return enc.Encode(f) }, func() error { return nil }
+			put := func(page []Finding) error {
+				for _, f := range page {
+					if err := enc.Encode(f); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			return put, func() error { return nil }
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// exportFindings serves GET /v1/findings/export?format=csv|ndjson (default
+// exportFindings serves GET /v1/findings/export?format=csv|ndjson|ocsf (default
 // csv) with the filters of the findings list: the matching findings of the
 // snapshot, streamed as an attachment.
 func (a *api) exportFindings(w http.ResponseWriter, r *http.Request) error {

@@ -187,7 +187,7 @@ func TestExportFindingsBadInput(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 5})
 	for _, c := range []struct{ q, want, like string }{
 		{q: "format=xml", want: "validation_failed"},
-		{q: "format=ocsf2", want: "validation_failed"}, {q: "severity=urgent", want: "invalid_severity_filter"},
+		{q: "format=ocsf2", want: "validation_failed"}, {q: "format=OCSF", want: "validation_failed"}, {q: "severity=urgent", want: "invalid_severity_filter"},
 		{q: "status=maybe", want: "validation_failed"}, {q: "audit_id=nope", want: "validation_failed"},
 		{q: "colour=red", like: "colour=red"}, {q: "format=csv&format=ndjson", like: "limit=1&limit=2"},
 	} {
@@ -275,5 +275,146 @@ func TestExportFindingsClientGone(t *testing.T) {
 	defer store.mu.Unlock()
 	if store.calls != 2 {
 		t.Errorf("%d store queries, want 2 (none after the cancellation)", store.calls)
+	}
+}
+
+// ocsfRequired lists, per OCSF 1.3.0 class, the attributes the schema
+// (github.com/ocsf/ocsf-schema at tag 1.3.0) marks "requirement":
+// "required", inherited ones included, as paths into an event:
+//   - events/base_event.json: metadata, severity_id; its $include
+//     includes/classification.json: activity_id, category_uid, class_uid,
+//     type_uid; includes/occurrence.json: time.
+//   - events/findings/finding.json (extends base_event): finding_info.
+//   - events/findings/detection_finding.json (uid 4, extends finding):
+//     none of its own.
+//   - events/findings/compliance_finding.json (uid 3, extends finding):
+//     compliance.
+//   - objects: finding_info.json uid, title; metadata.json product,
+//     version; product.json vendor_name; remediation.json desc (when the
+//     object is present); compliance.json standards; resource_details.json
+//     via _entity.json: at least one of name, uid.
+var ocsfRequired = map[float64][]string{
+	2004: {"metadata", "metadata.product", "metadata.product.vendor_name", "metadata.version", "severity_id",
+		"activity_id", "category_uid", "class_uid", "type_uid", "time", "finding_info", "finding_info.uid", "finding_info.title"},
+}
+
+func init() {
+	ocsfRequired[2003] = append(slices.Clone(ocsfRequired[2004]), "compliance", "compliance.standards")
+}
+
+// ocsfPath returns the value at a dotted path of a decoded event.
+func ocsfPath(ev map[string]any, path string) (any, bool) {
+	var v any = ev
+	for _, k := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok || v == nil {
+			return nil, false
+		}
+	}
+	if s, ok := v.(string); ok && s == "" {
+		return nil, false
+	}
+	if a, ok := v.([]any); ok && len(a) == 0 {
+		return nil, false
+	}
+	return v, true
+}
+
+// TestExportFindingsOCSF checks every line of the ocsf export against the
+// required attributes of its OCSF 1.3.0 class and the documented mapping.
+func TestExportFindingsOCSF(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *engine.Config) { c.ExportPageSize = 6 }})
+	accepted := e.a.findings[1]
+	body := `{"status":"resolved","resolution":"accepted_risk","note":"ocsf"}`
+	if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+accepted.ID, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
+		t.Fatalf("PATCH: %d %s", r.status, r.body)
+	}
+	r := e.get(t, "/v1/findings/export?format=ocsf", e.tokA)
+	if r.status != 200 || r.header.Get("Content-Type") != "application/x-ndjson" || !strings.HasSuffix(attachmentName(t, r), ".ocsf.ndjson") {
+		t.Fatalf("export: %d %v %.300s", r.status, r.header, r.body)
+	}
+	byID := map[string]engine.Finding{}
+	for _, f := range e.a.findings {
+		byID[f.ID] = f
+	}
+	natives := map[string]string{}
+	for _, res := range e.a.resources {
+		natives[res.ID] = res.NativeID
+	}
+	sevIDs := map[engine.Severity]float64{"info": 1, "low": 2, "medium": 3, "high": 4, "critical": 5}
+	lines := strings.Split(strings.TrimSuffix(string(r.body), "\n"), "\n")
+	if len(lines) != len(e.a.findings) {
+		t.Fatalf("%d lines, want %d", len(lines), len(e.a.findings))
+	}
+	classes := map[float64]int{}
+	for i, line := range lines {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		class, _ := ev["class_uid"].(float64)
+		classes[class]++
+		req, ok := ocsfRequired[class]
+		if !ok {
+			t.Fatalf("line %d: class_uid %v", i, ev["class_uid"])
+		}
+		for _, p := range req {
+			if _, ok := ocsfPath(ev, p); !ok {
+				t.Errorf("line %d (class %v) lacks required %s: %s", i, class, p, line)
+			}
+		}
+		if rem, ok := ev["remediation"]; ok {
+			if _, ok := ocsfPath(map[string]any{"r": rem}, "r.desc"); !ok {
+				t.Errorf("line %d: remediation without desc", i)
+			}
+		}
+		uid, _ := ocsfPath(ev, "finding_info.uid")
+		f, ok := byID[fmt.Sprint(uid)]
+		if !ok {
+			t.Fatalf("line %d: finding_info.uid %v is not a finding of A", i, uid)
+		}
+		wantClass := 2004.0
+		if f.Dimension == engine.DimensionCompliance {
+			wantClass = 2003
+		}
+		activity, _ := ev["activity_id"].(float64)
+		res, _ := ev["resources"].([]any)
+		var resUID, resType any
+		if len(res) == 1 {
+			resUID, _ = ocsfPath(res[0].(map[string]any), "uid")
+			resType, _ = ocsfPath(res[0].(map[string]any), "type")
+		}
+		rd, _ := ocsfPath(ev, "remediation.desc")
+		if class != wantClass || ev["category_uid"] != 2.0 || ev["type_uid"] != class*100+activity ||
+			ev["severity_id"] != sevIDs[f.Severity] || resUID != natives[f.ResourceID] || resType != f.ResourceType ||
+			rd != f.Remediation || ev["time"] != float64(f.FirstSeenAt.Truncate(time.Second).UnixMilli()) { // stored to the second
+			t.Errorf("line %d does not map finding %+v: %s", i, f, line)
+		}
+		if v, _ := ocsfPath(ev, "metadata.version"); v != engine.OCSFVersion {
+			t.Errorf("line %d: metadata.version %v", i, v)
+		}
+		wantStatus := 1.0
+		switch {
+		case f.ID == accepted.ID:
+			wantStatus = 3
+		case f.Status == engine.StatusResolved:
+			wantStatus = 4
+		}
+		if ev["status_id"] != wantStatus {
+			t.Errorf("line %d: status_id %v, want %v (%s %s)", i, ev["status_id"], wantStatus, f.Status, f.Resolution)
+		}
+		if class == 2003 {
+			std, _ := ocsfPath(ev, "compliance.standards")
+			if fmt.Sprint(std) != "[CIS-AWS-1.4]" || ev["compliance"].(map[string]any)["control"] != "2.1.1" {
+				t.Errorf("line %d: compliance %v", i, ev["compliance"])
+			}
+		}
+	}
+	if classes[2003] == 0 || classes[2004] == 0 {
+		t.Errorf("classes %v: want both Compliance (2003) and Detection (2004) Findings", classes)
 	}
 }

@@ -33,7 +33,7 @@ var isolationMatrix = map[string]isoCase{
 	"GET /v1/findings":                              {kind: "list", queries: []string{"resource_id={res}", "audit_id={aud}", "cursor={cursor}"}},
 	"GET /v1/findings/summary":                      {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
-	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}"}},
+	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "format=ocsf", "format=ocsf&resource_id={res}", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},
 	"PATCH /v1/findings/{id}":                       {kind: "write", ids: "findings", body: `{"status":"resolved","resolution":"accepted_risk","reason":"b was here"}`},
 	"GET /v1/resources":                             {kind: "list"},
@@ -178,7 +178,8 @@ func (e *idEnv) attackExport(t *testing.T, p string, c isoCase, ids map[string][
 			continue
 		}
 		rows := strings.Count(strings.TrimRight(string(r.body), "\r\n"), "\n")
-		if strings.Contains(q, "format=ndjson") && len(r.body) > 0 || !strings.Contains(q, "format=ndjson") && rows > 0 {
+		ndjson := strings.Contains(q, "format=ndjson") || strings.Contains(q, "format=ocsf")
+		if ndjson && len(r.body) > 0 || !ndjson && rows > 0 {
 			t.Errorf("GET %s: a filter on A's id exported rows to B: %.300s", path, r.body)
 		}
 	}
