@@ -74,6 +74,9 @@ type ReportAnalytics interface {
 	// its open findings (most severe first, then by resource id) with their
 	// resources. validation_failed for more than MaxAffectedRules rules.
 	AffectedResources(ctx context.Context, scope ReportScope, ruleIDs []string, perRule int) (map[string][]AffectedResource, error)
+	// SevereResources counts the distinct resources with at least one
+	// open critical or high finding in scope (decisions applied).
+	SevereResources(ctx context.Context, scope ReportScope) (int64, error)
 	// ResourceCountsByType counts the tenant's resources by type.
 	ResourceCountsByType(ctx context.Context, tenantID string) (map[string]int64, error)
 	// ResolutionTimes counts scope's resolved findings by severity with

@@ -207,6 +207,7 @@ type ExecutiveSummaryReport struct {
 	KeyMessages []KeyMessage       `json:"key_messages"`
 	TopActions  []TopAction        `json:"top_actions"`
 	Compliance  []FrameworkPosture `json:"compliance"`
+	Exposure    ResourceExposure   `json:"exposure"`
 }
 
 // Remediation effort model: a group costs RemediationBaseHours to plan and

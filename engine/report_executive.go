@@ -80,6 +80,9 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*ExecutiveSummary
 	if rep.Changes, err = b.changes(ctx); err != nil {
 		return nil, err
 	}
+	if rep.Exposure, err = b.exposure(ctx, resources); err != nil {
+		return nil, err
+	}
 	actions := b.rankActions(rules)
 	rep.TopActions = actions[:min(reportTopActions, len(actions))]
 	rep.Compliance = b.compliancePosture(rules)

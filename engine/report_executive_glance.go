@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -44,6 +45,29 @@ type FrameworkPosture struct {
 	// PassingPercent is 100 × (Checked − Failing) / Checked, one decimal;
 	// 0 when no control is checked.
 	PassingPercent float64 `json:"passing_percent"`
+}
+
+// ResourceExposure is the posture in terms a CFO reads: the share of the
+// resources scanned with no open critical or high finding.
+type ResourceExposure struct {
+	ResourcesScanned   int64 `json:"resources_scanned"`
+	WithCriticalOrHigh int64 `json:"with_critical_or_high"`
+	// ClearPercent is 100 × (ResourcesScanned − WithCriticalOrHigh) /
+	// ResourcesScanned, one decimal; 0 when no resource was scanned.
+	ClearPercent float64 `json:"clear_percent"`
+}
+
+// exposure counts the resources with an open critical or high finding.
+func (b *reportBuilder) exposure(ctx context.Context, scanned int64) (ResourceExposure, error) {
+	n, err := b.svc.cfg.Reporting.Analytics.SevereResources(ctx, b.scope)
+	if err != nil {
+		return ResourceExposure{}, err
+	}
+	e := ResourceExposure{ResourcesScanned: scanned, WithCriticalOrHigh: n}
+	if scanned > 0 {
+		e.ClearPercent = math.Round(1000*float64(max(scanned-n, 0))/float64(scanned)) / 10
+	}
+	return e, nil
 }
 
 // rankActions ranks every rule with weighted open findings by risk removed

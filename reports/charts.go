@@ -81,7 +81,7 @@ func (d *pdfDoc) gauge(cx, cy, r float64, p engine.PostureScore) {
 	if p.Delta != nil {
 		delta = fmt.Sprintf("%+.1f since the previous audit (%.1f)", *p.Delta, *p.PreviousScore)
 	}
-	d.text(cx-r-20, cy+15, 2*r+40, "Posture score · "+delta, "C")
+	d.text(cx-60, cy+15, 120, "Posture score · "+delta, "C")
 }
 
 // niceStep returns a round tick step that divides [0, max] in about n ticks.

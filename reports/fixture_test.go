@@ -88,6 +88,7 @@ func fxExecutive() engine.ReportDocument {
 				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Severity: engine.SeverityMedium, Dimension: engine.DimensionCost,
 					Open: 22, RiskRemoved: 44, EffortHours: 12, RiskPerHour: 3.7},
 			},
+			Exposure: engine.ResourceExposure{ResourcesScanned: 552, WithCriticalOrHigh: 41, ClearPercent: 92.6},
 			Compliance: []engine.FrameworkPosture{
 				{Framework: "CIS-AWS-3.0", Title: "CIS AWS Foundations Benchmark 3.0", Controls: 62, Checked: 32, Failing: 7, PassingPercent: 78.1},
 				{Framework: "NIST-800-53", Title: "NIST SP 800-53 Rev. 5", Controls: 4, Checked: 0},

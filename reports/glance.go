@@ -9,10 +9,12 @@ import (
 // executiveGlance renders the executive summary's first-page summary: the
 // key messages, the top actions and the compliance posture per framework.
 func executiveGlance(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
+	d.paragraph(exposureText(s), 9.5)
 	d.section("Key messages", 2, false)
 	for _, m := range s.KeyMessages {
 		d.paragraph("• "+m.Text, 9.5)
 	}
+	d.ensure(20 + 6*float64(len(s.TopActions))) // the heading and the whole table together: five rows never split
 	d.section("Top actions: most risk removed per hour of work", 2, false)
 	if len(s.TopActions) == 0 {
 		d.empty("No open findings to act on.")
@@ -42,4 +44,16 @@ func executiveGlance(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		t.row(f.Title, fmt.Sprint(f.Controls), fmt.Sprint(f.Checked), fmt.Sprint(f.Failing), pass)
 	}
 	t.end()
+}
+
+// exposureText says the posture in words: the share of resources without a
+// critical or high finding, and what the score is.
+func exposureText(s *engine.ExecutiveSummaryReport) string {
+	e := s.Exposure
+	if e.ResourcesScanned == 0 {
+		return "No resource was scanned."
+	}
+	return fmt.Sprintf("%.1f%% of the %s resources scanned have no open critical or high finding; %s have at least one. "+
+		"The score (%.1f of 100) falls as weighted open findings per resource grow.",
+		e.ClearPercent, count(e.ResourcesScanned), count(e.WithCriticalOrHigh), s.Posture.Score)
 }

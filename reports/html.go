@@ -24,6 +24,7 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"count":       count,
 	"usd":         usd,
 	"costsummary": costSummary,
+	"exposure":    exposureText,
 	"costcell":    costCell,
 	"costbasis":   costBasis,
 	"score":       func(v float64) string { return fmt.Sprintf("%.1f", v) },

@@ -33,7 +33,7 @@ func TestRenderHTMLSelfContained(t *testing.T) {
 		want []string
 	}{
 		{fxExecutive(), []string{"Executive summary", "Acme Électronique GmbH", "aud_01JC9Y3K8ZQ4", "données-clients",
-			"東京-logs", "$1,334.40", "not estimated", "40 findings are not estimated", "Key messages", "Top actions", "78.1%", "CIS AWS Foundations Benchmark 3.0", "Unattached EBS volume", "<svg", "weighted open findings per resource"}},
+			"東京-logs", "$1,334.40", "not estimated", "40 findings are not estimated", "Key messages", "Top actions", "78.1%", "CIS AWS Foundations Benchmark 3.0", "92.6% of the 552 resources scanned have no open critical or high finding", "Unattached EBS volume", "<svg", "weighted open findings per resource"}},
 		{fxRemediation(), []string{"Remediation plan", "S3 bucket check 2 fails", "Turn on S3 Block Public Access",
 			"20 more resources", "rule_id=aws-s3-002"}},
 		{fxCompliance(), []string{"Compliance evidence", "CIS Amazon Web Services Foundations Benchmark v3.0",

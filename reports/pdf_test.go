@@ -44,7 +44,7 @@ func expectedText(doc engine.ReportDocument) []string {
 		for _, r := range s.CostWaste.ByRule {
 			want = append(want, r.RuleID, costCell(r), costBasis(r))
 		}
-		want = append(want, "Key messages", "Top actions", "Compliance posture by framework")
+		want = append(want, "Key messages", "Top actions", "Compliance posture by framework", exposureText(s))
 		for _, m := range s.KeyMessages {
 			want = append(want, m.Text)
 		}

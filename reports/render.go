@@ -97,9 +97,9 @@ func executivePDF(w io.Writer, h engine.ReportHeader, s *engine.ExecutiveSummary
 		{usd(s.CostWaste.MonthlyUSD), "monthly cost waste"},
 		{count(s.Changes.New), "new since previous audit"},
 	})
-	d.gauge(pageW/2, y+26, 22, s.Posture)
+	d.gauge(pageW/2, y+21, 17, s.Posture)
 	d.noTOC = true // a short document: the first page is its summary
-	d.f.SetY(y + 47)
+	d.f.SetY(y + 42)
 	executiveGlance(d, s)
 
 	d.section("Posture", 1, false)

@@ -96,6 +96,22 @@ func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out [
 	return out, nil
 }
 
+// SevereResources implements engine.ReportAnalytics.
+func (s *Store) SevereResources(ctx context.Context, scope engine.ReportScope) (n int64, err error) {
+	defer wrap(&err, "SevereResources(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	err = s.each(ctx, severeResourcesQuery{scope: scope}, func(sc scanner) error {
+		var u uint64
+		if err := sc.Scan(&u); err != nil {
+			return err
+		}
+		n = int64(u)
+		return nil
+	})
+	return n, err
+}
+
 // RuleTotals implements engine.ReportAnalytics in one aggregation over the
 // snapshot's open rows.
 func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out []engine.RuleTotals, err error) {

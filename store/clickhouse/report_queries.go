@@ -146,3 +146,13 @@ type resourceTypesQuery struct{ tenantID string }
 func (q resourceTypesQuery) toSQL() (string, []any) {
 	return "SELECT type, uniqExact(id) FROM resources WHERE tenant_id = ? GROUP BY type ORDER BY type", []any{q.tenantID}
 }
+
+// severeResourcesQuery counts the resources with an open critical or high
+// finding.
+type severeResourcesQuery struct{ scope engine.ReportScope }
+
+func (q severeResourcesQuery) toSQL() (string, []any) {
+	c := openRows(q.scope)
+	c.add("severity IN (?, ?)", string(engine.SeverityCritical), string(engine.SeverityHigh))
+	return "SELECT uniqExact(resource_id) FROM snapshot_findings WHERE " + c.sql(), c.args
+}

@@ -112,6 +112,21 @@ func TestReportAnalytics(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
+	t.Run("severe resources, decisions applied", func(t *testing.T) {
+		got, err := s.SevereResources(ctx, scope)
+		if err != nil || got != 2 { // prod (critical) and dev (high)
+			t.Errorf("SevereResources = %d, %v; want 2", got, err)
+		}
+		sc := scope
+		sc.ForceResolved = []string{fs[3].ID} // dev's high finding accepted as a risk
+		if got, err = s.SevereResources(ctx, sc); err != nil || got != 1 {
+			t.Errorf("with dev's high finding resolved: %d, %v; want 1", got, err)
+		}
+		sc.ForceOpen = []string{fs[4].ID} // dev's resolved high finding reopened
+		if got, err = s.SevereResources(ctx, sc); err != nil || got != 2 {
+			t.Errorf("with dev's old high finding reopened: %d, %v; want 2", got, err)
+		}
+	})
 	t.Run("rule totals, decisions applied", func(t *testing.T) {
 		sc := scope
 		sc.ForceResolved = []string{fs[3].ID} // the high security finding accepted as a risk
