@@ -74,3 +74,19 @@ func (e exportWriter) Flush() {
 	}
 	_ = e.rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
 }
+
+// exportResources serves GET /v1/resources/export?format=csv|ndjson
+// (default csv) with the filters of the resources list, streamed as an
+// attachment.
+func (a *api) exportResources(w http.ResponseWriter, r *http.Request) error {
+	q, err := parseQuery(r, params([]string{"format"}, resourceFilterParams)...)
+	if err != nil {
+		return err
+	}
+	f := engine.ResourceFilter{Type: q["type"], Provider: q["provider"], Account: q["account"], Region: q["region"]}
+	exp, err := a.svc.ExportResources(r.Context(), principal(r), f, exportFormat(q))
+	if err != nil {
+		return err
+	}
+	return a.streamExport(w, r, exp)
+}

@@ -418,3 +418,63 @@ func TestExportFindingsOCSF(t *testing.T) {
 		t.Errorf("classes %v: want both Compliance (2003) and Detection (2004) Findings", classes)
 	}
 }
+
+// TestExportResources pages the inventory in small pages and checks the CSV
+// and NDJSON exports hold what the list pages through, filters included.
+func TestExportResources(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 40, findingsB: 8, engine: func(c *engine.Config) { c.ExportPageSize = 4 }})
+	for _, filter := range []string{"", "&type=aws_s3_bucket", "&region=eu-west-1&provider=aws"} {
+		var listed []json.RawMessage
+		for path := "/v1/resources?limit=200" + filter; ; {
+			page := getJSON[map[string]json.RawMessage](t, e, path, e.tokA)
+			var items []json.RawMessage
+			_ = json.Unmarshal(page["data"], &items)
+			listed = append(listed, items...)
+			var next string
+			if json.Unmarshal(page["next_cursor"], &next) != nil || next == "" {
+				break
+			}
+			path = "/v1/resources?limit=200" + filter + "&cursor=" + next
+		}
+		if len(listed) == 0 {
+			t.Fatalf("%s: the list is empty", filter)
+		}
+		r := e.get(t, "/v1/resources/export?format=ndjson"+filter, e.tokAResourcesOnly)
+		if r.status != 200 || r.header.Get("Content-Type") != "application/x-ndjson" || !strings.HasPrefix(attachmentName(t, r), "fourd-resources-") {
+			t.Fatalf("ndjson export: %d %v", r.status, r.header)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(r.body), "\n"), "\n")
+		if len(lines) != len(listed) {
+			t.Fatalf("%s: %d lines, the list has %d", filter, len(lines), len(listed))
+		}
+		for i, line := range lines {
+			var got, want any
+			_ = json.Unmarshal([]byte(line), &got)
+			_ = json.Unmarshal(listed[i], &want)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s line %d: %s, list %s", filter, i, line, listed[i])
+			}
+		}
+		header, rows := exportedCSV(t, e.get(t, "/v1/resources/export?format=csv"+filter, e.tokA))
+		if !slices.Equal(header, engine.ResourceCSVColumns) || len(rows) != len(listed) {
+			t.Fatalf("%s: csv header %v, %d rows, want %d", filter, header, len(rows), len(listed))
+		}
+		for i, row := range rows {
+			var want engine.Resource
+			_ = json.Unmarshal(listed[i], &want)
+			tags, _ := json.Marshal(want.Tags)
+			if row[0] != want.ID || row[5] != want.NativeID || row[6] != want.Name || row[7] != string(tags) {
+				t.Errorf("%s row %d: %v, want %+v", filter, i, row, want)
+			}
+		}
+	}
+	for q, want := range map[string]string{"format=ocsf": "validation_failed", "format=xml": "validation_failed", "kind=x": "invalid_request"} {
+		if r := e.get(t, "/v1/resources/export?"+q, e.tokA); errCode(r.body) != want {
+			t.Errorf("%s: %d %s, want %s", q, r.status, r.body, want)
+		}
+	}
+	if r := e.get(t, "/v1/resources/export", e.tokAFindingsOnly); r.status != http.StatusForbidden {
+		t.Errorf("without resources:read: %d %s", r.status, r.body)
+	}
+}

@@ -38,6 +38,7 @@ var isolationMatrix = map[string]isoCase{
 	"PATCH /v1/findings/{id}":                       {kind: "write", ids: "findings", body: `{"status":"resolved","resolution":"accepted_risk","reason":"b was here"}`},
 	"GET /v1/resources":                             {kind: "list"},
 	"POST /v1/resources":                            {kind: "create", body: `[]`},
+	"GET /v1/resources/export":                      {kind: "export", queries: []string{"format=csv", "format=ndjson", "type=aws_s3_bucket&format=ndjson"}},
 	"GET /v1/resources/{id}":                        {kind: "get", ids: "resources"},
 	"GET /v1/audits":                                {kind: "list"},
 	"POST /v1/audits":                               {kind: "create", body: `{}`},
