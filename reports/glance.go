@@ -19,10 +19,10 @@ func executiveGlance(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(s.TopActions) == 0 {
 		d.empty("No open findings to act on.")
 	} else {
-		t := d.newTable(8, column{"Rule", 30, "L"}, column{"Action: fix", 74, "L"}, column{"Severity", 18, "L"},
-			column{"Open", 14, "R"}, column{"Risk", 14, "R"}, column{"Hours", 14, "R"}, column{"Risk/h", 16, "R"})
+		t := d.newTable(8, column{"Rule", 28, "L"}, column{"Action: fix", 56, "L"}, column{"Severity", 18, "L"},
+			column{"Open", 20, "R"}, column{"Risk", 20, "R"}, column{"Hours", 20, "R"}, column{"Risk/h", 18, "R"})
 		for _, a := range s.TopActions {
-			t.row(a.RuleID, a.Title, string(a.Severity), count(a.Open), fmt.Sprintf("%.0f", a.RiskRemoved),
+			t.row(a.RuleID, a.Title, string(a.Severity), count(a.Open), count(int64(a.RiskRemoved)),
 				fmt.Sprintf("%.1f", a.EffortHours), fmt.Sprintf("%.1f", a.RiskPerHour))
 		}
 		t.end()

@@ -49,7 +49,7 @@ func expectedText(doc engine.ReportDocument) []string {
 			want = append(want, m.Text)
 		}
 		for _, a := range s.TopActions {
-			want = append(want, fmt.Sprintf("%s %s %.0f %.1f %.1f", a.Severity, count(a.Open), a.RiskRemoved, a.EffortHours, a.RiskPerHour))
+			want = append(want, fmt.Sprintf("%s %s %s %.1f %.1f", a.Severity, count(a.Open), count(int64(a.RiskRemoved)), a.EffortHours, a.RiskPerHour))
 		}
 		for _, f := range s.Compliance {
 			want = append(want, fmt.Sprintf("%d %d %d", f.Controls, f.Checked, f.Failing))

@@ -112,7 +112,7 @@ func executivePDF(w io.Writer, h engine.ReportHeader, s *engine.ExecutiveSummary
 		d.empty("No open findings.")
 	} else {
 		y := d.f.GetY()
-		d.ensure(75)
+		d.ensure(75 + 7*6.5) // the chart and its table (seven rows) on one page
 		if d.f.GetY() != y {
 			y = d.f.GetY()
 		}
@@ -142,8 +142,8 @@ func executivePDF(w io.Writer, h engine.ReportHeader, s *engine.ExecutiveSummary
 		y := d.f.GetY()
 		d.trendLines(margin+18, y+4, contentW-20, 46, s.Trend)
 		d.f.SetY(y + 66)
-		t := d.newTable(8, column{"Audit", 52, "L"}, column{"Completed", 40, "L"}, column{"Open", 22, "R"},
-			column{"Critical", 22, "R"}, column{"High", 22, "R"}, column{"Score", 22, "R"})
+		t := d.newTable(8, column{"Audit", 66, "L"}, column{"Completed", 38, "L"}, column{"Open", 22, "R"},
+			column{"Critical", 18, "R"}, column{"High", 18, "R"}, column{"Score", 18, "R"})
 		for _, p := range s.Trend {
 			t.row(p.AuditID, stamp(p.CompletedAt), count(p.OpenFindings), count(p.Critical), count(p.High), fmt.Sprintf("%.1f", p.Score))
 		}
