@@ -54,7 +54,7 @@ func fxExecutive() engine.ReportDocument {
 			},
 			Trend: []engine.ReportTrendPoint{
 				{AuditID: "aud_01JA", CompletedAt: fxCompleted.AddDate(0, 0, -21), OpenFindings: 455, Critical: 20, High: 66, Score: 33.1},
-				{AuditID: "aud_01JB0", CompletedAt: fxCompleted.AddDate(0, 0, -14), OpenFindings: 430, Critical: 17, High: 61, Score: 35.0},
+				{AuditID: "aud_01m8dsr0srn75mpgzg1zn27gpk", CompletedAt: fxCompleted.AddDate(0, 0, -14), OpenFindings: 430, Critical: 17, High: 61, Score: 35.0},
 				{AuditID: "aud_01JB7W2H5XN1", CompletedAt: fxCompleted.AddDate(0, 0, -7), OpenFindings: 401, Critical: 14, High: 57, Score: 38.2},
 				{AuditID: "aud_01JC9Y3K8ZQ4", CompletedAt: fxCompleted, OpenFindings: 383, Critical: 12, High: 51, Score: score},
 			},

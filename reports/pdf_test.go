@@ -111,6 +111,10 @@ func TestRenderPDF(t *testing.T) {
 				t.Fatalf("pdftoppm rendered %d pages, want %d", len(pngs), pages)
 			}
 			slices.Sort(pngs)
+			if doc.ExecutiveSummary != nil {
+				executiveLayout(t, doc.ExecutiveSummary, text, pngs)
+				return
+			}
 			// The TOC is written last onto page 2 (SetPage); its title once
 			// took a pale colour from another page's state.
 			if dark := darkPixels(t, pngs[1], 15, 20, 45, 29); dark < 20 {
@@ -178,4 +182,33 @@ func darkPixels(t *testing.T, path string, x0, y0, x1, y1 float64) int {
 		}
 	}
 	return n
+}
+
+// executiveLayout checks the executive summary's pages as images and text:
+// every page but the last is more than a quarter full (ink below the first
+// quarter of the body), and no id is broken across lines.
+func executiveLayout(t *testing.T, s *engine.ExecutiveSummaryReport, text string, pngs []string) {
+	t.Helper()
+	const bodyTop, bodyBottom = 22.0, 297.0 - 18.0
+	quarter := bodyTop + (bodyBottom-bodyTop)/4
+	for i, p := range pngs[:len(pngs)-1] {
+		if dark := darkPixels(t, p, 15, quarter, 195, bodyBottom); dark < 50 {
+			t.Errorf("page %d is less than a quarter full (%d dark pixels below %.0f mm)", i+1, dark, quarter)
+		}
+	}
+	var ids []string
+	for _, p := range s.Trend {
+		ids = append(ids, p.AuditID)
+	}
+	for _, r := range s.TopResources {
+		ids = append(ids, r.ResourceID)
+	}
+	for _, a := range s.TopActions {
+		ids = append(ids, a.RuleID)
+	}
+	for _, id := range ids {
+		if !strings.Contains(text, id) {
+			t.Errorf("id %s is broken across lines (or missing)", id)
+		}
+	}
 }
