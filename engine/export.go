@@ -28,6 +28,9 @@ const MaxExportPageSize = 10_000
 type Export struct {
 	ContentType string
 	Filename    string
+	// PageTimeout, when positive, bounds each store query of the stream
+	// (the export as a whole is bounded only by its progress).
+	PageTimeout time.Duration
 	write       func(ctx context.Context, w *bufio.Writer, flush func() error) error
 }
 
@@ -85,4 +88,12 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// pageCtx is the context of one store query of the export.
+func (e *Export) pageCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.PageTimeout > 0 {
+		return context.WithTimeout(ctx, e.PageTimeout)
+	}
+	return context.WithCancel(ctx)
 }

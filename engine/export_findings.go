@@ -66,7 +66,7 @@ func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilt
 	exp.write = func(ctx context.Context, w *bufio.Writer, flush func() error) error {
 		put, sync := enc(ctx, w)
 		if !empty {
-			err := s.pageFindings(ctx, p.TenantID, f, put, func() error {
+			err := s.pageFindings(ctx, p.TenantID, f, exp.pageCtx, put, func() error {
 				if err := sync(); err != nil {
 					return err
 				}
@@ -84,7 +84,8 @@ func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilt
 // pageFindings calls put with every page of the findings of snapshot
 // f.AuditID matching f, decisions applied, reading the store a page at a
 // time with the list's keyset and calling flush after each page.
-func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFilter, put func([]Finding) error, flush func() error) error {
+func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFilter,
+	pageCtx func(context.Context) (context.Context, context.CancelFunc), put func(context.Context, []Finding) error, flush func() error) error {
 	ov, err := s.cachedOverrides(ctx, tenantID)
 	if err != nil {
 		return err
@@ -95,8 +96,10 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rows, err := s.cfg.Findings.ListFindings(ctx, q)
+		pctx, cancel := pageCtx(ctx)
+		rows, err := s.cfg.Findings.ListFindings(pctx, q)
 		if err != nil {
+			cancel()
 			return err
 		}
 		for i, it := range rows {
@@ -104,7 +107,9 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 				rows[i] = applyOverride(it, o)
 			}
 		}
-		if err := put(rows); err != nil {
+		err = put(pctx, rows)
+		cancel()
+		if err != nil {
 			return err
 		}
 		if err := flush(); err != nil {
@@ -120,15 +125,15 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 
 // findingEncoder returns, for a format, what starts an encoding on w: put
 // writes one page of findings, sync empties the encoder's own buffer into w.
-func (s *Service) findingEncoder(tenantID string, format ExportFormat) func(ctx context.Context, w *bufio.Writer) (put func([]Finding) error, sync func() error) {
+func (s *Service) findingEncoder(tenantID string, format ExportFormat) func(ctx context.Context, w *bufio.Writer) (put func(context.Context, []Finding) error, sync func() error) {
 	switch format {
 	case ExportCSV:
-		return func(_ context.Context, w *bufio.Writer) (func([]Finding) error, func() error) {
+		return func(_ context.Context, w *bufio.Writer) (func(context.Context, []Finding) error, func() error) {
 			cw := csv.NewWriter(w)
 			cw.UseCRLF = true // RFC 4180
 			headerErr := cw.Write(FindingCSVColumns)
 			var rec []string
-			put := func(page []Finding) error {
+			put := func(ctx context.Context, page []Finding) error {
 				if headerErr != nil {
 					return headerErr
 				}
@@ -147,9 +152,9 @@ func (s *Service) findingEncoder(tenantID string, format ExportFormat) func(ctx 
 			return put, sync
 		}
 	case ExportOCSF:
-		return func(ctx context.Context, w *bufio.Writer) (func([]Finding) error, func() error) {
+		return func(_ context.Context, w *bufio.Writer) (func(context.Context, []Finding) error, func() error) {
 			enc := json.NewEncoder(w)
-			put := func(page []Finding) error {
+			put := func(ctx context.Context, page []Finding) error {
 				names, err := s.resourceNames(ctx, tenantID, page)
 				if err != nil {
 					return err
@@ -165,9 +170,9 @@ func (s *Service) findingEncoder(tenantID string, format ExportFormat) func(ctx 
 			return put, func() error { return nil }
 		}
 	default:
-		return func(_ context.Context, w *bufio.Writer) (func([]Finding) error, func() error) {
+		return func(_ context.Context, w *bufio.Writer) (func(context.Context, []Finding) error, func() error) {
 			enc := json.NewEncoder(w)
-			put := func(page []Finding) error {
+			put := func(ctx context.Context, page []Finding) error {
 				for _, f := range page {
 					if err := enc.Encode(f); err != nil {
 						return err

@@ -70,7 +70,9 @@ func (s *Service) ExportResources(ctx context.Context, p Principal, f ResourceFi
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			rows, err := s.cfg.Resources.ListResources(ctx, q)
+			pctx, cancel := exp.pageCtx(ctx)
+			rows, err := s.cfg.Resources.ListResources(pctx, q)
+			cancel()
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"errors"
 	"mime"
 	"net/http"
@@ -21,11 +22,37 @@ func (a *api) exportFindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	exp, err := a.svc.ExportFindings(r.Context(), principal(r), f, exportFormat(q))
+	exp, err := a.prepareExport(r, func(ctx context.Context) (*engine.Export, error) {
+		return a.svc.ExportFindings(ctx, principal(r), f, exportFormat(q))
+	})
 	if err != nil {
 		return err
 	}
 	return a.streamExport(w, r, exp)
+}
+
+// isExportPath reports whether a path is one of the streamed exports, which
+// readDeadline leaves without a whole-request deadline.
+func isExportPath(p string) bool {
+	return p == "/v1/findings/export" || p == "/v1/resources/export"
+}
+
+// prepareExport runs an export's preparation (scope, validation, snapshot)
+// within Config.ReadTimeout, as any read is, and has each store page of
+// the stream bounded by it too.
+func (a *api) prepareExport(r *http.Request, prepare func(context.Context) (*engine.Export, error)) (*engine.Export, error) {
+	ctx := r.Context()
+	if a.cfg.ReadTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.cfg.ReadTimeout)
+		defer cancel()
+	}
+	exp, err := prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	exp.PageTimeout = a.cfg.ReadTimeout
+	return exp, nil
 }
 
 // exportFormat is the format asked for; csv when absent.
@@ -51,9 +78,14 @@ func (a *api) streamExport(w http.ResponseWriter, r *http.Request, exp *engine.E
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
 	err := exp.WriteTo(r.Context(), exportWriter{w: w, rc: rc})
-	if err != nil && r.Context().Err() == nil {
-		a.log.ErrorContext(r.Context(), "export cut short", "path", r.URL.Path, "error", err)
-		panic(http.ErrAbortHandler) // the client sees a broken transfer, not a complete-looking file
+	if err != nil {
+		if r.Context().Err() == nil {
+			a.log.ErrorContext(r.Context(), "export cut short", "path", r.URL.Path, "error", err)
+		}
+		// Whatever the cause (a store error, a page past its deadline, the
+		// client gone), the transfer ends without its final chunk: a client
+		// still reading sees a broken transfer, not a complete-looking file.
+		panic(http.ErrAbortHandler)
 	}
 	return nil
 }
@@ -84,7 +116,9 @@ func (a *api) exportResources(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := engine.ResourceFilter{Type: q["type"], Provider: q["provider"], Account: q["account"], Region: q["region"]}
-	exp, err := a.svc.ExportResources(r.Context(), principal(r), f, exportFormat(q))
+	exp, err := a.prepareExport(r, func(ctx context.Context) (*engine.Export, error) {
+		return a.svc.ExportResources(ctx, principal(r), f, exportFormat(q))
+	})
 	if err != nil {
 		return err
 	}

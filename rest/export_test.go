@@ -478,3 +478,35 @@ func TestExportResources(t *testing.T) {
 		t.Errorf("without resources:read: %d %s", r.status, r.body)
 	}
 }
+
+// slowFindings is a FindingStore whose every page takes delay.
+type slowFindings struct {
+	engine.FindingStore
+	delay time.Duration
+}
+
+func (s slowFindings) ListFindings(ctx context.Context, q engine.FindingQuery) ([]engine.Finding, error) {
+	select {
+	case <-time.After(s.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.FindingStore.ListFindings(ctx, q)
+}
+
+// TestExportFindingsOutlastsReadTimeout: an export longer than the read
+// requests' deadline (here 400 ms; 8 pages of 120 ms) is complete, since
+// the deadline bounds each page, not the whole stream.
+func TestExportFindingsOutlastsReadTimeout(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 40,
+		engine: func(c *engine.Config) {
+			c.Findings, c.ExportPageSize = slowFindings{FindingStore: c.Findings, delay: 120 * time.Millisecond}, 5
+		},
+		config: func(c *Config) { c.ReadTimeout = 400 * time.Millisecond }})
+	start := time.Now()
+	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv", e.tokA))
+	if took := time.Since(start); len(rows) != len(e.a.findings) || took < 400*time.Millisecond {
+		t.Errorf("%d rows in %s, want %d rows in more than the read timeout", len(rows), took, len(e.a.findings))
+	}
+}

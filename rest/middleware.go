@@ -112,10 +112,12 @@ func (a *api) limitBody(next http.Handler) http.Handler {
 
 // readDeadline gives a read request (GET, HEAD) the deadline
 // Config.ReadTimeout, which the stores' reads inherit: a store that is down
-// or hung answers 503 unavailable within it.
+// or hung answers 503 unavailable within it. An export is the exception:
+// its total time grows with the tenant, so streamExport bounds its
+// preparation and each store page by ReadTimeout instead.
 func (a *api) readDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a.cfg.ReadTimeout > 0 && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		if a.cfg.ReadTimeout > 0 && (r.Method == http.MethodGet || r.Method == http.MethodHead) && !isExportPath(r.URL.Path) {
 			ctx, cancel := context.WithTimeout(r.Context(), a.cfg.ReadTimeout)
 			defer cancel()
 			r = r.WithContext(ctx)
