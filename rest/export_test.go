@@ -510,3 +510,34 @@ func TestExportFindingsOutlastsReadTimeout(t *testing.T) {
 		t.Errorf("%d rows in %s, want %d rows in more than the read timeout", len(rows), took, len(e.a.findings))
 	}
 }
+
+// failingFindings is a FindingStore that fails every page after the first.
+type failingFindings struct{ engine.FindingStore }
+
+func (s failingFindings) ListFindings(ctx context.Context, q engine.FindingQuery) ([]engine.Finding, error) {
+	if q.After != nil {
+		return nil, fmt.Errorf("store down")
+	}
+	return s.FindingStore.ListFindings(ctx, q)
+}
+
+// TestExportFindingsStoreFailsMidway: a store error after the first page
+// breaks the transfer, so the client cannot take the cut file for a whole
+// one.
+func TestExportFindingsStoreFailsMidway(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 20, engine: func(c *engine.Config) {
+		c.Findings, c.ExportPageSize = failingFindings{c.Findings}, 5
+	}})
+	req, _ := http.NewRequest(http.MethodGet, e.url+"/v1/findings/export?format=csv", nil)
+	req.Header.Set("Authorization", "Bearer "+e.tokA)
+	res, err := e.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || err == nil {
+		t.Errorf("status %d, read error %v after %d bytes; want 200 and a broken transfer", res.StatusCode, err, len(b))
+	}
+}
