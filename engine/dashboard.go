@@ -149,18 +149,7 @@ func (s *Service) RankAccounts(ctx context.Context, p Principal, q DashboardQuer
 	}
 	accounts := map[string]*AccountRank{}
 	for _, c := range counts {
-		a := accounts[c.Account]
-		if a == nil {
-			a = &AccountRank{Account: c.Account}
-			accounts[c.Account] = a
-		}
-		a.Open += c.Count
-		switch c.Severity {
-		case SeverityCritical:
-			a.Critical += c.Count
-		case SeverityHigh:
-			a.High += c.Count
-		}
+		countAccount(accounts, c.Account, c.Severity, c.Count)
 	}
 	return topN(accounts, q.Limit, func(a, b *AccountRank) int {
 		return cmp.Or(cmp.Compare(b.Critical+b.High, a.Critical+a.High), cmp.Compare(b.Critical, a.Critical),

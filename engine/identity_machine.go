@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 )
@@ -32,18 +31,9 @@ func (s *Service) IssueClientCredentialsToken(ctx context.Context, in ClientCred
 		return TokenResponse{}, Errorf(CodeUnauthorizedClient,
 			"this client is not registered for the client credentials grant (register it with scopes)")
 	}
-	scopes := client.Scopes
-	if in.Scope != "" {
-		asked, err := parseScopeParam(in.Scope)
-		if err != nil {
-			return TokenResponse{}, err
-		}
-		for _, sc := range asked {
-			if !slices.Contains(client.Scopes, sc) {
-				return TokenResponse{}, Errorf(CodeInvalidScope, "scope %s is not registered for this client", sc)
-			}
-		}
-		scopes = asked
+	scopes, err := narrowScopes(client.Scopes, in.Scope, "is not registered for this client")
+	if err != nil {
+		return TokenResponse{}, err
 	}
 	now := s.now()
 	access := OAuthAccessPrefix + RandomToken(30)

@@ -175,18 +175,9 @@ func (s *Service) RefreshAccessToken(ctx context.Context, in RefreshInput) (Toke
 		s.tokens.purge()
 		return TokenResponse{}, invalidGrant("the refresh token was already used; the grant is revoked")
 	}
-	scopes := t.Scopes
-	if in.Scope != "" {
-		asked, err := parseScopeParam(in.Scope)
-		if err != nil {
-			return TokenResponse{}, err
-		}
-		for _, sc := range asked {
-			if !slices.Contains(t.Scopes, sc) {
-				return TokenResponse{}, Errorf(CodeInvalidScope, "scope %s was not granted", sc)
-			}
-		}
-		scopes = asked
+	scopes, err := narrowScopes(t.Scopes, in.Scope, "was not granted")
+	if err != nil {
+		return TokenResponse{}, err
 	}
 	// The user's role may have changed since the grant: it still bounds it.
 	// A disabled user's grants mint nothing.
@@ -269,4 +260,24 @@ func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (Principal
 	}
 	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: scopes,
 		RateLimit: t.RateLimit}, t.ExpiresAt, nil
+}
+
+// narrowScopes returns the scopes a token request asks for in its scope
+// parameter, each of which must be among granted (invalid_scope naming the
+// first that is not: "scope X <notGranted>"); all of granted when the
+// parameter is empty.
+func narrowScopes(granted []Scope, param, notGranted string) ([]Scope, error) {
+	if param == "" {
+		return granted, nil
+	}
+	asked, err := parseScopeParam(param)
+	if err != nil {
+		return nil, err
+	}
+	for _, sc := range asked {
+		if !slices.Contains(granted, sc) {
+			return nil, Errorf(CodeInvalidScope, "scope %s %s", sc, notGranted)
+		}
+	}
+	return asked, nil
 }

@@ -24,18 +24,7 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*ExecutiveSummary
 	for _, c := range b.counts {
 		rep.OpenFindings += c.Count
 		bySev[c.Severity] += c.Count
-		a := accounts[c.Account]
-		if a == nil {
-			a = &AccountRank{Account: c.Account}
-			accounts[c.Account] = a
-		}
-		a.Open += c.Count
-		switch c.Severity {
-		case SeverityCritical:
-			a.Critical += c.Count
-		case SeverityHigh:
-			a.High += c.Count
-		}
+		countAccount(accounts, c.Account, c.Severity, c.Count)
 		r := rules[c.RuleID]
 		if r == nil {
 			r = &RuleRank{RuleID: c.RuleID, Severity: c.Severity, Dimension: c.Dimension}
@@ -242,4 +231,21 @@ func (b *reportBuilder) nameChangedResources(ctx context.Context, examples []Cha
 		examples[i].ResourceName = names[examples[i].ResourceID]
 	}
 	return nil
+}
+
+// countAccount adds n open findings of severity sev to account's rank,
+// making the rank when it is the account's first.
+func countAccount(accounts map[string]*AccountRank, account string, sev Severity, n int64) {
+	a := accounts[account]
+	if a == nil {
+		a = &AccountRank{Account: account}
+		accounts[account] = a
+	}
+	a.Open += n
+	switch sev {
+	case SeverityCritical:
+		a.Critical += n
+	case SeverityHigh:
+		a.High += n
+	}
 }
