@@ -22,8 +22,9 @@ var sampleFiles = []string{"fourd.ndjson", "aws-config-snapshot.json", "terrafor
 // scripts/gen-aws-config-iam.py, and secrets' policies, which AWS Config
 // does not record, in fourd's NDJSON). They hold security and compliance
 // findings only, so they count for "every rule fires" but not for "every
-// dimension".
-var policySampleFiles = []string{"aws-config-iam.json", "fourd-secrets.ndjson"}
+// dimension". The seeded estate of testdata/estates counts too: a rule
+// added with an AWS Config case also gets a labelled misconfiguration there.
+var policySampleFiles = []string{"aws-config-iam.json", "fourd-secrets.ndjson", "../estates/seeded.aws-config.json"}
 
 func loadSample(t testing.TB, name string) []engine.Resource {
 	t.Helper()
