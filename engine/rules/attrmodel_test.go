@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fourd-dev/fourd/engine"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -123,8 +124,9 @@ type attrField = string
 // rule reads is produced by some importer. "Read" is found by type-checking
 // engine/rules (every selection of a field of an engine/inventory struct in
 // non-test code); "produced" by decoding every sample under testdata/
-// (inventory samples and estates, in all their formats) and recording the
-// fields that are non-zero in at least one resource.
+// (inventory samples and estates, in all their formats) and the rules' AWS
+// Config cases (configRuleCases), recording the fields that are non-zero in
+// at least one resource.
 func TestAttributeModelHonest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the package")
@@ -152,11 +154,11 @@ func TestAttributeModelHonest(t *testing.T) {
 		if isProduced || allowed {
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("inventory.%s is read by a rule (%s) but no importer produces it in any sample under testdata/.\n"+
-			"\tMake the AWS Config and/or Terraform decoder fill it from the source's own field (engine/inventory), and give a\n"+
-			"\tresource of a sample a non-zero value for it: testdata/estates (edit generate.py, then\n"+
-			"\tpython3 testdata/estates/generate.py testdata/estates) or testdata/inventory (go test ./engine/inventory -run\n"+
-			"\tTestSamples -update). If no source records the fact, the rule must not read it.",
+		problems = append(problems, fmt.Sprintf("inventory.%s is read by a rule (%s) but no importer produces it: no sample under testdata/\n"+
+			"\tnor AWS Config case (configRuleCases) gives it a non-zero value. Make the AWS Config and/or Terraform decoder fill it\n"+
+			"\tfrom the source's own field (engine/inventory), and give it a value in the rule's configRuleCases entry or in an\n"+
+			"\testate (testdata/estates/parts/<family>.py, then python3 testdata/estates/generate.py testdata/estates).\n"+
+			"\tIf no source records the fact, the rule must not read it.",
 			f, read[f]))
 	}
 	stale := func(list, why string, bad func(string) bool, m map[string]string) {
@@ -262,8 +264,9 @@ type producedAt struct{ key, where string }
 // sampleDirs hold the inputs the importers are tested on.
 var sampleDirs = []string{"../../testdata/inventory", "../../testdata/estates"}
 
-// fieldsImportersProduce decodes every sample inventory and returns the
-// canonical fields that are non-zero in at least one resource.
+// fieldsImportersProduce decodes every sample inventory and AWS Config case
+// and returns the canonical fields that are non-zero in at least one
+// resource.
 func fieldsImportersProduce(t *testing.T) map[attrField]producedAt {
 	t.Helper()
 	out := map[attrField]producedAt{}
@@ -286,23 +289,37 @@ func fieldsImportersProduce(t *testing.T) map[attrField]producedAt {
 			res := loadReader(t, f)
 			f.Close()
 			files++
-			for _, r := range res {
-				mk, ok := attrTypes[r.Type]
-				if !ok || len(r.Attributes) == 0 {
-					continue
-				}
-				v := mk()
-				if err := json.Unmarshal(r.Attributes, v); err != nil {
-					t.Fatalf("%s: %s %s: %v", name, r.Type, r.NativeID, err)
-				}
-				walkProduced(reflect.ValueOf(v).Elem(), name+" "+r.Type+" "+r.NativeID, out)
-			}
+			recordProduced(t, res, name, out)
 		}
 	}
 	if files < 6 {
 		t.Fatalf("read %d sample files", files)
 	}
+	// The AWS Config cases of the rules (configRuleCases) go through the
+	// same importer: what they carry is produced too.
+	for _, id := range sortedKeys(configRuleCases) {
+		c := configRuleCases[id]
+		for side, items := range map[string]string{"pass": c.pass, "fail": c.fail} {
+			recordProduced(t, decodeItems(t, items), "configRuleCases["+id+"]."+side, out)
+		}
+	}
 	return out
+}
+
+// recordProduced records the non-zero canonical fields of resources.
+func recordProduced(t *testing.T, resources []engine.Resource, source string, out map[attrField]producedAt) {
+	t.Helper()
+	for _, r := range resources {
+		mk, ok := attrTypes[r.Type]
+		if !ok || len(r.Attributes) == 0 {
+			continue
+		}
+		v := mk()
+		if err := json.Unmarshal(r.Attributes, v); err != nil {
+			t.Fatalf("%s: %s %s: %v", source, r.Type, r.NativeID, err)
+		}
+		walkProduced(reflect.ValueOf(v).Elem(), source+" "+r.Type+" "+r.NativeID, out)
+	}
 }
 
 var timeType = reflect.TypeFor[time.Time]()
