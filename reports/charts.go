@@ -5,8 +5,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/jung-kurt/gofpdf"
-
 	"github.com/fourd-dev/fourd/engine"
 )
 
@@ -23,66 +21,6 @@ var severityColors = map[engine.Severity]rgb{
 
 func (d *pdfDoc) fill(c rgb) { d.f.SetFillColor(c.r, c.g, c.b) }
 func (d *pdfDoc) draw(c rgb) { d.f.SetDrawColor(c.r, c.g, c.b) }
-
-// scoreColor is red below 50, amber below 75 and green from 75.
-func scoreColor(score float64) rgb {
-	switch {
-	case score < 50:
-		return rgb{200, 40, 40}
-	case score < 75:
-		return rgb{224, 150, 20}
-	default:
-		return rgb{34, 150, 80}
-	}
-}
-
-// arcBand is the polygon of a ring segment between radii r1 < r2 from
-// angle a0 to a1 (degrees, counter-clockwise, 0 pointing right).
-func arcBand(cx, cy, r1, r2, a0, a1 float64) []gofpdf.PointType {
-	const steps = 48
-	pts := make([]gofpdf.PointType, 0, 2*steps+2)
-	for i := 0; i <= steps; i++ {
-		a := (a0 + (a1-a0)*float64(i)/steps) * math.Pi / 180
-		pts = append(pts, gofpdf.PointType{X: cx + r2*math.Cos(a), Y: cy - r2*math.Sin(a)})
-	}
-	for i := steps; i >= 0; i-- {
-		a := (a0 + (a1-a0)*float64(i)/steps) * math.Pi / 180
-		pts = append(pts, gofpdf.PointType{X: cx + r1*math.Cos(a), Y: cy - r1*math.Sin(a)})
-	}
-	return pts
-}
-
-// gauge draws a semicircular score gauge (0 to 100) centred on cx with its
-// baseline at cy, and the score and its delta under the arc.
-func (d *pdfDoc) gauge(cx, cy, r float64, p engine.PostureScore) {
-	d.f.SetLineWidth(0.2)
-	d.fill(rgb{226, 230, 237})
-	d.f.Polygon(arcBand(cx, cy, r*0.72, r, 0, 180), "F")
-	if p.Score > 0 {
-		d.fill(scoreColor(p.Score))
-		d.f.Polygon(arcBand(cx, cy, r*0.72, r, 180-180*p.Score/100, 180), "F")
-	}
-	a := (180 - 180*p.Score/100) * math.Pi / 180
-	d.draw(rgb{30, 34, 42})
-	d.f.SetLineWidth(0.8)
-	d.f.Line(cx, cy, cx+r*0.8*math.Cos(a), cy-r*0.8*math.Sin(a))
-	d.f.SetLineWidth(0.2)
-	d.fill(rgb{30, 34, 42})
-	d.f.Circle(cx, cy, 1.6, "F")
-	d.setFont(8, false)
-	d.f.SetTextColor(110, 118, 130)
-	d.text(cx-r-6, cy+1, 12, "0", "C")
-	d.text(cx+r-6, cy+1, 12, "100", "C")
-	d.f.SetTextColor(30, 34, 42)
-	d.setFont(22, true)
-	d.text(cx-r, cy+5, 2*r, fmt.Sprintf("%.1f", p.Score), "C")
-	d.setFont(9, false)
-	delta := "first audit: no previous score"
-	if p.Delta != nil {
-		delta = fmt.Sprintf("%+.1f since the previous audit (%.1f)", *p.Delta, *p.PreviousScore)
-	}
-	d.text(cx-60, cy+15, 120, "Posture score · "+delta, "C")
-}
 
 // niceStep returns a round tick step that divides [0, max] in about n ticks.
 func niceStep(maxV float64, n int) float64 {

@@ -76,6 +76,61 @@ func (d *pdfDoc) cover(figures [][2]string) float64 {
 	return y
 }
 
+// compactCover draws the top of a report whose first page is its summary:
+// a narrow title band, the audit's identification in two lines and the key
+// figures; it returns the y below them.
+func (d *pdfDoc) compactCover(figures [][2]string) float64 {
+	d.addPage()
+	d.f.SetFillColor(22, 46, 92)
+	d.f.Rect(0, 0, pageW, 34, "F")
+	d.f.SetTextColor(170, 190, 225)
+	d.setFont(8.5, true)
+	d.text(margin, 7, contentW, "FOURD · 4D CLOUD AUDIT", "L")
+	d.f.SetTextColor(255, 255, 255)
+	d.setFont(20, true)
+	d.text(margin, 13, contentW, d.title, "L")
+	d.setFont(11, false)
+	d.text(margin, 24, contentW*0.6, d.h.TenantName, "L")
+	d.setFont(8, false)
+	d.f.SetTextColor(200, 212, 235)
+	d.text(margin+contentW*0.6, 25, contentW*0.4, "Tenant "+d.h.TenantID, "R")
+	d.f.SetTextColor(30, 34, 42)
+	h := d.h
+	prev := h.PreviousAuditID
+	if prev == "" {
+		prev = "none (first audit)"
+	}
+	y := 39.0
+	d.setFont(8.5, false)
+	d.f.SetTextColor(70, 78, 92)
+	for _, l := range []string{
+		fmt.Sprintf("Audit %s, completed %s · previous audit %s", h.AuditID, stamp(h.AuditCompletedAt), prev),
+		fmt.Sprintf("Report %s, generated %s · scope %s", h.ReportID, stamp(h.GeneratedAt), filterText(h.Filters)),
+	} {
+		for _, w := range d.wrap(l, contentW) {
+			d.text(margin, y, contentW, w, "L")
+			y += lineH
+		}
+	}
+	d.f.SetTextColor(30, 34, 42)
+	y += 2
+	bw := contentW / float64(len(figures))
+	for i, fg := range figures {
+		x := margin + float64(i)*bw
+		d.f.SetFillColor(242, 244, 248)
+		d.f.Rect(x+1, y, bw-2, 20, "F")
+		d.setFont(14, true)
+		d.text(x+1, y+3, bw-2, fg[0], "C")
+		d.setFont(7, false)
+		d.f.SetTextColor(90, 98, 112)
+		for j, l := range d.wrap(fg[1], bw-6) {
+			d.text(x+3, y+11+float64(j)*3.2, bw-6, l, "C")
+		}
+		d.f.SetTextColor(30, 34, 42)
+	}
+	return y + 22
+}
+
 // filterText describes a report's filters in one line.
 func filterText(f engine.ReportFilters) string {
 	var parts []string

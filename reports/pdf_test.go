@@ -30,7 +30,7 @@ func expectedText(doc engine.ReportDocument) []string {
 			count(s.OpenFindings), usd(s.CostWaste.MonthlyUSD), "東京-logs",
 			fmt.Sprintf("over %s resources scanned", count(s.Posture.ResourcesScanned)),
 			fmt.Sprintf("here %.0f weighted open findings", s.Posture.WeightedOpen),
-			"Posture", "Open findings by severity and dimension", "Trend over the last audits", "Top accounts",
+			"Posture", "Open findings by severity and dimension", "Trend over the last audits", "Accounts ranked by open findings",
 			"Top risky resources", "Top rules", "Cost waste", costSummary(s.CostWaste), "What changed since the previous audit",
 			fmt.Sprintf("New findings: %s. Resolved findings: %s. Severity changed: %s.",
 				count(s.Changes.New), count(s.Changes.Resolved), count(s.Changes.SeverityChanged)))
@@ -113,6 +113,7 @@ func TestRenderPDF(t *testing.T) {
 			slices.Sort(pngs)
 			if doc.ExecutiveSummary != nil {
 				executiveLayout(t, doc.ExecutiveSummary, text, pngs)
+				executivePages(t, prefix+".pdf")
 				return
 			}
 			// The TOC is written last onto page 2 (SetPage); its title once
@@ -209,6 +210,34 @@ func executiveLayout(t *testing.T, s *engine.ExecutiveSummaryReport, text string
 	for _, id := range ids {
 		if !strings.Contains(text, id) {
 			t.Errorf("id %s is broken across lines (or missing)", id)
+		}
+	}
+}
+
+// executivePages checks the executive summary's two pages: page 1 holds
+// the posture, the key messages, the top actions and the compliance
+// posture, page 2 the charts, the accounts and the cost estimate, and the
+// appendix starts on page 3.
+func executivePages(t *testing.T, pdf string) {
+	t.Helper()
+	want := [][]string{
+		{"Posture", "Key messages", "Top actions", "Compliance posture by framework"},
+		{"Open findings by severity and dimension", "Trend over the last audits", "Accounts ranked by open findings", "Cost estimate"},
+		{"Appendix", "How the figures are computed"},
+	}
+	for i, ws := range want {
+		page := fmt.Sprint(i + 1)
+		out, err := exec.Command(tool(t, "pdftotext"), "-f", page, "-l", page, "-layout", pdf, "-").Output()
+		if err != nil {
+			t.Fatalf("pdftotext page %s: %v", page, err)
+		}
+		for _, w := range ws {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("page %s lacks %q", page, w)
+			}
+		}
+		if i < 2 && strings.Contains(string(out), "Appendix") {
+			t.Errorf("the appendix starts on page %s, want 3", page)
 		}
 	}
 }
