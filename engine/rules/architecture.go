@@ -128,7 +128,7 @@ func architectureRules() []Rule {
 			Check: func(s *Subject) Result {
 				q := get[inv.SQSQueue](s)
 				if isDeadLetterQueue(q.Name) {
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"queue": q.Name, "is_dead_letter_queue": true} })
 				}
 				return failIf(q.DeadLetterTargetARN == "", map[string]any{"queue": q.Name})
 			}},

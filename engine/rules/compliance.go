@@ -146,7 +146,9 @@ func complianceRules() []Rule {
 				k := get[inv.KMSKey](s)
 				applies := k.KeyManager == "CUSTOMER" && k.KeyState == "Enabled" && (k.KeySpec == "" || k.KeySpec == "SYMMETRIC_DEFAULT")
 				if !applies {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"key_id": k.KeyID, "key_manager": k.KeyManager, "key_state": k.KeyState, "key_spec": k.KeySpec, "rotation_applies": false}
+					})
 				}
 				return failUnless(k.KeyRotationEnabled, "key_rotation_enabled", map[string]any{"key_id": k.KeyID})
 			}},

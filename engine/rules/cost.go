@@ -170,7 +170,9 @@ func costRules() []Rule {
 			Check: func(s *Subject) Result {
 				e := get[inv.EIP](s)
 				if e.AssociationID != "" || e.InstanceID != "" || e.NetworkInterfaceID != "" {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"allocation_id": e.AllocationID, "association_id": e.AssociationID, "instance_id": e.InstanceID, "network_interface_id": e.NetworkInterfaceID}
+					})
 				}
 				p, ok := prices.PublicIPv4(s.Resource.Region)
 				return fail(hourlyWaste(map[string]any{"allocation_id": e.AllocationID, "public_ip": e.PublicIP}, p, ok,
@@ -184,7 +186,9 @@ func costRules() []Rule {
 				in := get[inv.Instance](s)
 				fam := instanceFamily(in.InstanceType)
 				if in.State == "terminated" || !previousGeneration[fam] {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"instance_id": in.InstanceID, "instance_type": in.InstanceType, "state": in.State, "previous_generation": previousGeneration[fam]}
+					})
 				}
 				return fail(upgradeSaving(map[string]any{"instance_id": in.InstanceID, "instance_type": in.InstanceType},
 					in.InstanceType, sameSize(in.InstanceType, successor[fam]), s.Resource.Region,
@@ -208,7 +212,7 @@ func costRules() []Rule {
 			Check: func(s *Subject) Result {
 				lb := get[inv.LoadBalancer](s)
 				if lb.TargetCount == nil || *lb.TargetCount != 0 {
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"name": lb.Name, "target_count": lb.TargetCount} })
 				}
 				p, ok := prices.LoadBalancer(lb.Type, s.Resource.Region)
 				return fail(hourlyWaste(map[string]any{"name": lb.Name, "type": lb.Type, "estimate_basis": "hourly_charge_without_capacity_units"},
@@ -222,7 +226,9 @@ func costRules() []Rule {
 				d := get[inv.DBInstance](s)
 				fam := instanceFamily(d.InstanceClass)
 				if !previousGenerationManaged(fam) {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"identifier": d.Identifier, "instance_class": d.InstanceClass, "previous_generation": false}
+					})
 				}
 				return fail(upgradeSaving(map[string]any{"identifier": d.Identifier, "instance_class": d.InstanceClass, "engine": d.Engine, "multi_az": d.MultiAZ},
 					d.InstanceClass, sameSize(d.InstanceClass, successorManaged(fam)), s.Resource.Region+" for "+d.Engine,
@@ -251,7 +257,7 @@ func costRules() []Rule {
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
 				if t.BillingMode != "PROVISIONED" {
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"name": t.Name, "billing_mode": t.BillingMode} })
 				}
 				if t.AutoScalingEnabled == nil {
 					return notEvaluated("autoscaling_enabled")

@@ -40,11 +40,19 @@ func failUnless(v *bool, attr string, evidence map[string]any) Result {
 	return failIf(!*v, evidence)
 }
 
+// failIf fails with evidence when cond holds, and passes with the same
+// evidence (what the check read, for Explain) when it does not.
 func failIf(cond bool, evidence map[string]any) Result {
-	if !cond {
+	return Result{Failed: cond, Evidence: evidence}
+}
+
+// passed is a pass that says what the check read: read runs only when the
+// subject is being explained (Explain), so an audit pays a branch for it.
+func passed(s *Subject, read func() map[string]any) Result {
+	if !s.explain {
 		return pass
 	}
-	return fail(evidence)
+	return Result{Evidence: read()}
 }
 
 // tag returns the value of the tag whose key matches want ignoring case,
@@ -220,6 +228,23 @@ func orBlock(a, b inventory.PublicAccessBlock) inventory.PublicAccessBlock {
 	return inventory.PublicAccessBlock{BlockPublicACLs: a.BlockPublicACLs || b.BlockPublicACLs,
 		IgnorePublicACLs: a.IgnorePublicACLs || b.IgnorePublicACLs, BlockPublicPolicy: a.BlockPublicPolicy || b.BlockPublicPolicy,
 		RestrictPublicBuckets: a.RestrictPublicBuckets || b.RestrictPublicBuckets}
+}
+
+// blockEvidence is what a public-access check read of a bucket's block:
+// the bucket's own, the account's when it was consulted, and the switches
+// in force.
+func blockEvidence(b *inventory.S3Bucket, eff inventory.PublicAccessBlock, acct *inventory.PublicAccessBlock) map[string]any {
+	ev := map[string]any{"bucket": b.Bucket, "public_access_block": b.PublicAccessBlock, "effective_public_access_block": eff}
+	if acct != nil {
+		ev["account_public_access_block"] = acct
+	}
+	return ev
+}
+
+// withEvidence adds one key to an evidence map and returns it.
+func withEvidence(ev map[string]any, key string, v any) map[string]any {
+	ev[key] = v
+	return ev
 }
 
 // accountEvidence is the account's block as evidence: its switches, or a

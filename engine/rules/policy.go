@@ -80,7 +80,7 @@ func adminAttached(arns []string) string {
 
 // fullAdminResult fails when an IAM principal holds "*" on "*": through
 // AWS's AdministratorAccess or through its inline policies.
-func fullAdminResult(kind, name string, attached []string, inline []inv.NamedPolicy) Result {
+func fullAdminResult(s *Subject, kind, name string, attached []string, inline []inv.NamedPolicy) Result {
 	if a := adminAttached(attached); a != "" {
 		return fail(map[string]any{kind: name, "policy_arn": a})
 	}
@@ -89,7 +89,9 @@ func fullAdminResult(kind, name string, attached []string, inline []inv.NamedPol
 			return fail(map[string]any{kind: name, "inline_statement": st})
 		}
 	}
-	return pass
+	return passed(s, func() map[string]any {
+		return map[string]any{kind: name, "attached_policy_arns": attached, "inline_policies": len(inline), "full_admin": false}
+	})
 }
 
 // attachedAdminResult judges the customer managed policies attached to an
@@ -106,7 +108,7 @@ func attachedAdminResult(s *Subject, kind, name string, attached []string) Resul
 	}
 	switch {
 	case len(customer) == 0:
-		return pass
+		return passed(s, func() map[string]any { return map[string]any{kind: name, "customer_managed_policies": []string{}} })
 	case s.pending:
 		return Result{deferred: true}
 	case s.account == nil:
@@ -129,17 +131,17 @@ func attachedAdminResult(s *Subject, kind, name string, attached []string) Resul
 	case unknown:
 		return notEvaluated("aws_iam_policy.document")
 	}
-	return pass
+	return passed(s, func() map[string]any { return map[string]any{kind: name, "customer_managed_policies": customer, "admin_policies": []string{}} })
 }
 
 // escalationResult fails when a document allows a privilege escalation.
 func escalationResult(d *iampolicy.Document, evidence map[string]any) Result {
 	if d == nil {
-		return pass
+		return Result{Evidence: evidence} // no policy document: nothing to escalate with
 	}
 	paths := d.PrivilegeEscalations()
 	if len(paths) == 0 {
-		return pass
+		return Result{Evidence: evidence}
 	}
 	evidence["escalation_paths"] = paths
 	return fail(evidence)
@@ -160,7 +162,7 @@ func s3ObjectsARN(s *Subject, bucket string) string {
 func publicPolicyResult(s *Subject, d *inv.PolicyDocument, key, name string) Result {
 	st := s.policy(d).PublicStatements()
 	if len(st) == 0 {
-		return pass
+		return passed(s, func() map[string]any { return map[string]any{key: name, "has_policy": d != nil, "public_statements": []string{}} })
 	}
 	return escalateIfSensitive(fail(map[string]any{key: name, "public_statements": st}), s, critical)
 }

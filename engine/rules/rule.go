@@ -45,7 +45,11 @@ type Rule struct {
 
 // Result is the outcome of a check: passed, failed, or not evaluated.
 type Result struct {
-	Failed   bool
+	Failed bool
+	// Evidence is what the check read: on a failure, what becomes the
+	// finding's evidence; on a pass, what Explain shows (a check returns
+	// it through failIf, which has it anyway, or passed, which builds it
+	// only for Explain).
 	Evidence map[string]any
 	// Severity, when set, replaces the rule's default, and Reason says why
 	// (e.g. a public bucket holding data tagged confidential).
@@ -116,6 +120,9 @@ type Subject struct {
 	// known (Auditor.Finish); pending means they are still being gathered.
 	account *accountFacts
 	pending bool
+	// explain asks passing checks to say what they read (see passed);
+	// audits leave it off and pay nothing for it.
+	explain bool
 }
 
 // NewSubject parses res's attributes for the rules of its type.

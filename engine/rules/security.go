@@ -31,7 +31,7 @@ func securityRules() []Rule {
 				case wait:
 					return Result{deferred: true}
 				case full(eff):
-					return pass
+					return passed(s, func() map[string]any { return blockEvidence(b, eff, acct) })
 				}
 				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_access_block": b.PublicAccessBlock,
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
@@ -55,14 +55,16 @@ func securityRules() []Rule {
 					}
 				}
 				if len(grants) == 0 {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"bucket": b.Bucket, "acl": b.ACL, "acl_grants": b.ACLGrants, "public_grants": []string{}}
+					})
 				}
 				eff, acct, wait := bucketBlock(s, b, func(p inv.PublicAccessBlock) bool { return p.IgnorePublicACLs })
 				switch {
 				case wait:
 					return Result{deferred: true}
 				case eff.IgnorePublicACLs:
-					return pass
+					return passed(s, func() map[string]any { return withEvidence(blockEvidence(b, eff, acct), "public_grants", grants) })
 				}
 				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_grants": grants,
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
@@ -77,14 +79,16 @@ func securityRules() []Rule {
 				b := get[inv.S3Bucket](s)
 				st := policyOf(b.Policy).PublicStatements()
 				if len(st) == 0 {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil, "public_statements": []string{}}
+					})
 				}
 				eff, acct, wait := bucketBlock(s, b, func(p inv.PublicAccessBlock) bool { return p.RestrictPublicBuckets })
 				switch {
 				case wait:
 					return Result{deferred: true}
 				case eff.RestrictPublicBuckets:
-					return pass
+					return passed(s, func() map[string]any { return withEvidence(blockEvidence(b, eff, acct), "public_statements", st) })
 				}
 				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_statements": st,
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
@@ -138,7 +142,9 @@ func securityRules() []Rule {
 						return fail(map[string]any{"group_id": g.GroupID, "rule": r})
 					}
 				}
-				return pass
+				return passed(s, func() map[string]any {
+					return map[string]any{"group_id": g.GroupID, "internet_ingress_rules": exposedRules(g, -1, true, true), "all_traffic_rule": false}
+				})
 			}},
 		{ID: "aws-ec2-005", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeSecurityGroup},
 			Title:       "Security group exposes database ports to the internet",
@@ -175,7 +181,7 @@ func securityRules() []Rule {
 			Check: func(s *Subject) Result {
 				in := get[inv.Instance](s)
 				if in.State == "terminated" {
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"instance_id": in.InstanceID, "state": in.State} })
 				}
 				if in.MetadataHTTPTokens == "" {
 					return notEvaluated("metadata_http_tokens")

@@ -28,7 +28,7 @@ func securityIAMRules() []Rule {
 				case u.PasswordEnabled == nil:
 					return notEvaluated("password_enabled")
 				case !*u.PasswordEnabled:
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"user_name": u.UserName, "password_enabled": false} })
 				}
 				return failUnless(u.MFAActive, "mfa_active", map[string]any{"user_name": u.UserName})
 			}},
@@ -50,7 +50,7 @@ func securityIAMRules() []Rule {
 			Check: func(s *Subject) Result {
 				k := get[inv.IAMAccessKey](s)
 				if k.Status != "Active" {
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"access_key_id": k.AccessKeyID, "status": k.Status} })
 				}
 				idle := days(k.LastUsedDate, s.Now)
 				if k.LastUsedDate.IsZero() {
@@ -84,7 +84,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Detach AdministratorAccess and remove the inline grant; give least-privilege permissions through groups or roles assumed with MFA.",
 			Check: func(s *Subject) Result {
 				u := get[inv.IAMUser](s)
-				r := fullAdminResult("user_name", u.UserName, u.AttachedPolicyARNs, u.InlinePolicies)
+				r := fullAdminResult(s, "user_name", u.UserName, u.AttachedPolicyARNs, u.InlinePolicies)
 				if !r.Failed && len(u.InlinePolicyNames) > len(u.InlinePolicies) {
 					return notEvaluated("inline_policies") // named inline policies whose documents the source omits
 				}
