@@ -131,7 +131,9 @@ func attachedAdminResult(s *Subject, kind, name string, attached []string) Resul
 	case unknown:
 		return notEvaluated("aws_iam_policy.document")
 	}
-	return passed(s, func() map[string]any { return map[string]any{kind: name, "customer_managed_policies": customer, "admin_policies": []string{}} })
+	return passed(s, func() map[string]any {
+		return map[string]any{kind: name, "customer_managed_policies": customer, "admin_policies": []string{}}
+	})
 }
 
 // escalationResult fails when a document allows a privilege escalation.
@@ -162,7 +164,9 @@ func s3ObjectsARN(s *Subject, bucket string) string {
 func publicPolicyResult(s *Subject, d *inv.PolicyDocument, key, name string) Result {
 	st := s.policy(d).PublicStatements()
 	if len(st) == 0 {
-		return passed(s, func() map[string]any { return map[string]any{key: name, "has_policy": d != nil, "public_statements": []string{}} })
+		return passed(s, func() map[string]any {
+			return map[string]any{key: name, "has_policy": d != nil, "public_statements": []string{}}
+		})
 	}
 	return escalateIfSensitive(fail(map[string]any{key: name, "public_statements": st}), s, critical)
 }
