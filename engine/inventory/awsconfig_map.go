@@ -46,6 +46,9 @@ var configTypes = map[string]cfgMapper{
 	"AWS::Logs::LogGroup":                       cfgLogGroup,
 	"AWS::S3::AccountPublicAccessBlock":         cfgAccountPAB,
 	"AWS::RDS::DBSnapshot":                      cfgDBSnapshot,
+	"AWS::RDS::DBCluster":                       cfgRDSCluster,
+	"AWS::RDS::DBClusterSnapshot":               cfgRDSClusterSnapshot,
+	"AWS::Redshift::Cluster":                    cfgRedshiftCluster,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.

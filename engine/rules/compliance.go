@@ -14,6 +14,7 @@ var taggable = []string{
 	inv.TypeDBInstance, inv.TypeEIP, inv.TypeLB, inv.TypeCloudTrail, inv.TypeKMSKey, inv.TypeIAMUser, inv.TypeVPC,
 	inv.TypeLambdaFunction, inv.TypeAutoScalingGroup, inv.TypeElastiCacheCluster, inv.TypeDynamoDBTable,
 	inv.TypeEFSFileSystem, inv.TypeCloudFrontDistribution, inv.TypeSQSQueue, inv.TypeSNSTopic, inv.TypeLogGroup,
+	inv.TypeRDSCluster, inv.TypeRDSClusterSnapshot, inv.TypeRedshiftCluster,
 }
 
 func complianceRules() []Rule {

@@ -185,6 +185,9 @@ var attrTypes = map[string]func() any{
 	inventory.TypeDBSnapshot:             func() any { return new(inventory.DBSnapshot) },
 
 	inventory.TypeS3AccountPublicAccessBlock: func() any { return new(inventory.S3AccountPublicAccessBlock) },
+	inventory.TypeRDSCluster:                 func() any { return new(inventory.RDSCluster) },
+	inventory.TypeRDSClusterSnapshot:         func() any { return new(inventory.RDSClusterSnapshot) },
+	inventory.TypeRedshiftCluster:            func() any { return new(inventory.RedshiftCluster) },
 }
 
 type pack struct {
@@ -202,6 +205,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, architectureRules()...)
 	all = append(all, complianceRules()...)
 	all = append(all, accountRules()...)
+	all = append(all, dataRules()...)
 	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]

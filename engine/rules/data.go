@@ -1,0 +1,11 @@
+package rules
+
+// dataRules are the checks of the data, storage, analytics and ML family
+// (RDS and Aurora clusters, Redshift, OpenSearch, Backup, Kinesis, MSK,
+// Athena, Glue, SageMaker; issue 29 §4).
+func dataRules() []Rule {
+	var out []Rule
+	out = append(out, dataRDSRules()...)
+	out = append(out, dataRedshiftRules()...)
+	return out
+}

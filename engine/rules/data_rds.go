@@ -1,0 +1,167 @@
+package rules
+
+import (
+	"strings"
+
+	inv "github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// defaultDBAdmins are the master user names the RDS and Aurora consoles
+// and engines suggest (Prowler's rds_*_default_admin checks the same).
+var defaultDBAdmins = map[string]bool{"admin": true, "postgres": true, "root": true, "sa": true}
+
+// auroraMySQL reports whether an engine is Aurora MySQL, the one engine
+// with backtrack ("aurora" is Aurora MySQL 1).
+func auroraMySQL(engine string) bool { return engine == "aurora-mysql" || engine == "aurora" }
+
+// iamAuthEngine reports whether an RDS cluster engine supports IAM
+// database authentication (DocumentDB does not).
+func iamAuthEngine(engine string) bool {
+	return strings.HasPrefix(engine, "aurora") || engine == "mysql" || engine == "postgres" || engine == "neptune"
+}
+
+// dataRDSRules are the checks of RDS and Aurora clusters and cluster
+// snapshots (issue 29 §4).
+func dataRDSRules() []Rule {
+	return []Rule{
+		{ID: "aws-rds-011", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster storage is not encrypted",
+			Description: "The cluster's storage, automated backups and snapshots are not encrypted at rest.",
+			Remediation: "Snapshot the cluster, restore it with --storage-encrypted --kms-key-id KEY (aws rds restore-db-cluster-from-snapshot), and switch clients over; Terraform: storage_encrypted = true.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				return escalateIfSensitive(failIf(!c.StorageEncrypted, map[string]any{"identifier": c.Identifier, "engine": c.Engine}), s, critical)
+			}},
+		{ID: "aws-rds-012", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster has no deletion protection",
+			Description: "A single API call or a Terraform destroy can delete the cluster and its automated backups.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --deletion-protection; Terraform: deletion_protection = true.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				return escalateIfProduction(failIf(!c.DeletionProtection, map[string]any{"identifier": c.Identifier}), s, high)
+			}},
+		{ID: "aws-rds-013", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster keeps backups for less than 7 days",
+			Description: "Automated backups are kept for fewer than 7 days, too short to recover from a problem noticed after a weekend.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --backup-retention-period 7 (or more); Terraform: backup_retention_period = 7.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				return failIf(c.BackupRetentionPeriod < 7, map[string]any{"identifier": c.Identifier, "backup_retention_period": c.BackupRetentionPeriod})
+			}},
+		{ID: "aws-rds-014", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster does not use IAM database authentication",
+			Description: "Database users authenticate with long-lived passwords only, instead of short-lived IAM tokens tied to IAM identities.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --enable-iam-database-authentication; Terraform: iam_database_authentication_enabled = true.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				if !iamAuthEngine(c.Engine) {
+					return pass
+				}
+				return failIf(!c.IAMAuthEnabled, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
+			}},
+		{ID: "aws-rds-015", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster exports no logs to CloudWatch Logs",
+			Description: "None of the cluster's logs (audit, error, general, slow query, postgresql) are exported, so database activity leaves no record outside the instances.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --cloudwatch-logs-export-configuration EnableLogTypes=audit,error (postgresql for PostgreSQL); Terraform: enabled_cloudwatch_logs_exports.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				if c.LogExports == nil {
+					return notEvaluated("enabled_cloudwatch_logs_exports")
+				}
+				return failIf(len(c.LogExports) == 0, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
+			}},
+		{ID: "aws-rds-016", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster runs in a single Availability Zone",
+			Description: "All of the cluster's instances are in one zone: a zone outage takes the database down until a new instance is created elsewhere.",
+			Remediation: "Add a reader instance in another zone (aws rds create-db-instance --db-cluster-identifier ID --availability-zone …), which Aurora promotes on failover.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				if c.EngineMode == "serverless" {
+					return pass // Aurora Serverless v1 fails over by itself
+				}
+				if c.MultiAZ == nil {
+					return notEvaluated("multi_az")
+				}
+				return escalateIfProduction(failIf(!*c.MultiAZ, map[string]any{"identifier": c.Identifier, "member_count": c.MemberCount}), s, high)
+			}},
+		{ID: "aws-rds-017", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster uses a default master user name",
+			Description: "The master user is called admin, postgres, root or sa: the first name a password-guessing attack tries.",
+			Remediation: "Restore the cluster from a snapshot with a distinct --master-username, or create a named admin user and stop using the default one.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				return failIf(defaultDBAdmins[strings.ToLower(c.MasterUsername)], map[string]any{"identifier": c.Identifier, "master_username": c.MasterUsername})
+			}},
+		{ID: "aws-rds-018", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "Aurora MySQL cluster has backtrack disabled",
+			Description: "Backtrack rewinds an Aurora MySQL cluster to a point in time in minutes, without restoring from a backup; it is off.",
+			Remediation: "Set a backtrack window: aws rds modify-db-cluster --db-cluster-identifier ID --backtrack-window 86400 (Terraform: backtrack_window).",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				if !auroraMySQL(c.Engine) || c.EngineMode == "serverless" {
+					return pass
+				}
+				return failIf(c.BacktrackWindow == 0, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
+			}},
+		{ID: "aws-rds-019", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster does not copy tags to snapshots",
+			Description: "Snapshots of the cluster carry none of its tags, so their owner, cost center and data classification are lost.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --copy-tags-to-snapshot; Terraform: copy_tags_to_snapshot = true.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				return failUnless(c.CopyTagsToSnapshot, "copy_tags_to_snapshot", map[string]any{"identifier": c.Identifier})
+			}},
+		{ID: "aws-rds-020", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster does not upgrade minor versions automatically",
+			Description: "Minor engine versions carrying security fixes are not applied in the maintenance window.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --auto-minor-version-upgrade; Terraform: auto_minor_version_upgrade = true.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				return failUnless(c.AutoMinorVersionUpgrade, "auto_minor_version_upgrade", map[string]any{"identifier": c.Identifier, "engine_version": c.EngineVersion})
+			}},
+		{ID: "aws-rds-021", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster is publicly accessible",
+			Description: "The Multi-AZ DB cluster has public endpoints that resolve to public IP addresses.",
+			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --no-publicly-accessible, and keep it in private subnets.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				if c.PubliclyAccessible == nil {
+					return notEvaluated("publicly_accessible")
+				}
+				return escalateIfSensitive(failIf(*c.PubliclyAccessible, map[string]any{"identifier": c.Identifier, "engine": c.Engine}), s, critical)
+			}},
+		{ID: "aws-rds-022", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster has no DB instances",
+			Description: "The cluster has no instances, so nothing can connect to it, but its storage and backups are still billed.",
+			Remediation: "Take a final snapshot and delete the cluster (aws rds delete-db-cluster --db-cluster-identifier ID --final-db-snapshot-identifier …), or add the instance it was meant to have.",
+			Check: func(s *Subject) Result {
+				c := get[inv.RDSCluster](s)
+				if c.EngineMode == "serverless" {
+					return pass // Aurora Serverless v1 has no instances
+				}
+				if c.MemberCount == nil {
+					return notEvaluated("member_count")
+				}
+				return failIf(*c.MemberCount == 0, notEstimated(map[string]any{"identifier": c.Identifier, "engine": c.Engine}, unpriced("Aurora storage")))
+			}},
+		{ID: "aws-rds-023", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
+			Title:       "RDS cluster snapshot is public",
+			Description: "The snapshot's restore attribute holds \"all\": any AWS account can restore the cluster's data from it.",
+			Remediation: "aws rds modify-db-cluster-snapshot-attribute --db-cluster-snapshot-identifier ID --attribute-name restore --values-to-remove all; share with named accounts instead.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.RDSClusterSnapshot](s)
+				if sn.Public == nil {
+					return notEvaluated("public")
+				}
+				return failIf(*sn.Public, map[string]any{"snapshot": sn.Identifier, "db_cluster": sn.DBClusterIdentifier})
+			}},
+		{ID: "aws-rds-024", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
+			Title:       "RDS cluster snapshot is not encrypted",
+			Description: "The snapshot holds a copy of the cluster's data without encryption at rest.",
+			Remediation: "Copy the snapshot with a KMS key (aws rds copy-db-cluster-snapshot --kms-key-id …) and delete the unencrypted one.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.RDSClusterSnapshot](s)
+				return escalateIfSensitive(failIf(!sn.StorageEncrypted, map[string]any{"snapshot": sn.Identifier}), s, high)
+			}},
+	}
+}

@@ -1,0 +1,82 @@
+# Data, storage, analytics and ML family (helper B1, issue 29 §4): RDS/Aurora
+# clusters and cluster snapshots, Redshift. Property names from
+# awslabs/aws-config-resource-schema (AWS::RDS::DBCluster,
+# AWS::RDS::DBClusterSnapshot, AWS::Redshift::Cluster .properties.json).
+
+def rds_cluster(cid, **over):
+    arn=f"arn:aws:rds:{R}:{ACCT}:cluster:{cid}"
+    c={"dbclusterIdentifier":cid,"dbclusterArn":arn,"engine":"aurora-postgresql","engineMode":"provisioned","engineVersion":"16.2",
+       "status":"available","storageEncrypted":True,"kmsKeyId":KEY,"deletionProtection":True,"backupRetentionPeriod":14,
+       "iamdatabaseAuthenticationEnabled":True,"multiAZ":True,"availabilityZones":[R+"a",R+"b",R+"c"],
+       "enabledCloudwatchLogsExports":["postgresql"],"masterUsername":"orders_owner","copyTagsToSnapshot":True,
+       "autoMinorVersionUpgrade":True,"publiclyAccessible":False,"port":5432,"backtrackWindow":0,
+       "dbclusterMembers":[{"dbinstanceIdentifier":cid+"-1","isClusterWriter":True,"promotionTier":1},
+                           {"dbinstanceIdentifier":cid+"-2","isClusterWriter":False,"promotionTier":1}]}
+    c.update(over)
+    return item("AWS::RDS::DBCluster","cluster-"+cid.upper().replace("-","")[:26],cid,arn,c)
+
+def rds_cluster_snapshot(sid, cluster, restore=(), **over):
+    arn=f"arn:aws:rds:{R}:{ACCT}:cluster-snapshot:{sid}"
+    c={"dbclusterSnapshotIdentifier":sid,"dbclusterSnapshotArn":arn,"dbclusterIdentifier":cluster,"engine":"aurora-postgresql",
+       "snapshotType":"manual","storageEncrypted":True,"kmsKeyId":KEY,"allocatedStorage":100,"status":"available",
+       "snapshotCreateTime":"2025-05-31T03:00:00.000Z","engineVersion":"16.2","port":5432}
+    c.update(over)
+    return item("AWS::RDS::DBClusterSnapshot",sid,sid,arn,c,
+                {"DBClusterSnapshotAttributes":[{"attributeName":"restore","attributeValues":list(restore)}]})
+
+def redshift(cid, logging=True, **over):
+    c={"clusterIdentifier":cid,"nodeType":"ra3.xlplus","numberOfNodes":2,"publiclyAccessible":False,"encrypted":True,"kmsKeyId":KEY,
+       "automatedSnapshotRetentionPeriod":7,"manualSnapshotRetentionPeriod":-1,"allowVersionUpgrade":True,"enhancedVpcRouting":True,
+       "masterUsername":"warehouse_owner","clusterStatus":"available","dBName":"analytics","vpcId":"vpc-0a1b2c3d4e5f60718",
+       "endpoint":{"address":f"{cid}.c0abc123xyz.{R}.redshift.amazonaws.com","port":5439}}
+    c.update(over)
+    return item("AWS::Redshift::Cluster",cid,cid,f"arn:aws:redshift:{R}:{ACCT}:cluster:{cid}",c,
+                {"LoggingStatus":{"loggingEnabled":logging,"bucketName":"acme-prod-access-logs","s3KeyPrefix":"redshift/"}})
+
+def clean():
+    return [rds_cluster("acme-prod-orders-aurora"),
+            rds_cluster("acme-prod-ledger-aurora", engine="aurora-mysql", engineVersion="8.0.mysql_aurora.3.05.2",
+                        enabledCloudwatchLogsExports=["audit","error"], backtrackWindow=86400, port=3306),
+            rds_cluster_snapshot("acme-prod-orders-aurora-2025-05-31","acme-prod-orders-aurora"),
+            redshift("acme-prod-warehouse")]
+
+def seed(s, label):
+    cl=lambda cid: f"arn:aws:rds:{R}:{ACCT}:cluster:{cid}"
+    s.append(rds_cluster("acme-legacy-reports", engine="aurora-mysql", storageEncrypted=False, kmsKeyId=None, deletionProtection=False,
+                         backupRetentionPeriod=1, iamdatabaseAuthenticationEnabled=False, enabledCloudwatchLogsExports=[],
+                         multiAZ=False, availabilityZones=[R+"a"], masterUsername="admin", copyTagsToSnapshot=False,
+                         autoMinorVersionUpgrade=False, port=3306))
+    for rule,dim,sev,why in (("aws-rds-011","security","high","storageEncrypted false"),
+                             ("aws-rds-012","architecture","medium","deletionProtection false"),
+                             ("aws-rds-013","architecture","medium","backupRetentionPeriod 1"),
+                             ("aws-rds-014","security","medium","iamdatabaseAuthenticationEnabled false"),
+                             ("aws-rds-015","compliance","medium","enabledCloudwatchLogsExports empty"),
+                             ("aws-rds-016","architecture","medium","multiAZ false"),
+                             ("aws-rds-017","security","low","masterUsername admin"),
+                             ("aws-rds-018","architecture","low","Aurora MySQL with backtrackWindow 0"),
+                             ("aws-rds-019","compliance","low","copyTagsToSnapshot false"),
+                             ("aws-rds-020","security","medium","autoMinorVersionUpgrade false")):
+        label(rule, cl("acme-legacy-reports"), dim, sev, why)
+    s.append(rds_cluster("acme-prod-pg-multiaz", engine="postgres", dbclusterInstanceClass="db.m6gd.large", publiclyAccessible=True,
+                         storageType="io1", iops=3000, allocatedStorage=400))
+    label("aws-rds-021", cl("acme-prod-pg-multiaz"), "security", "high", "Multi-AZ DB cluster with publiclyAccessible true")
+    s.append(rds_cluster("acme-prod-empty-aurora", dbclusterMembers=[]))
+    label("aws-rds-022", cl("acme-prod-empty-aurora"), "cost", "low", "cluster with no DB instances")
+    snap="acme-prod-orders-aurora-shared"
+    s.append(rds_cluster_snapshot(snap, "acme-prod-orders-aurora", restore=["all"], storageEncrypted=False, kmsKeyId=None))
+    label("aws-rds-023", f"arn:aws:rds:{R}:{ACCT}:cluster-snapshot:{snap}", "security", "critical", "restore attribute holds all")
+    label("aws-rds-024", f"arn:aws:rds:{R}:{ACCT}:cluster-snapshot:{snap}", "security", "medium", "storageEncrypted false")
+    s.append(redshift("acme-legacy-dw", logging=False, nodeType="ds2.xlarge", numberOfNodes=1, publiclyAccessible=True, encrypted=False,
+                      kmsKeyId=None, automatedSnapshotRetentionPeriod=0, allowVersionUpgrade=False, enhancedVpcRouting=False,
+                      masterUsername="awsuser"))
+    rs=f"arn:aws:redshift:{R}:{ACCT}:cluster:acme-legacy-dw"
+    for rule,dim,sev,why in (("aws-redshift-001","security","high","publiclyAccessible true"),
+                             ("aws-redshift-002","security","high","encrypted false"),
+                             ("aws-redshift-003","compliance","medium","LoggingStatus.loggingEnabled false"),
+                             ("aws-redshift-004","architecture","high","automatedSnapshotRetentionPeriod 0"),
+                             ("aws-redshift-005","security","medium","allowVersionUpgrade false"),
+                             ("aws-redshift-006","security","low","enhancedVpcRouting false"),
+                             ("aws-redshift-007","security","low","masterUsername awsuser"),
+                             ("aws-redshift-008","cost","medium","previous-generation ds2 nodes"),
+                             ("aws-redshift-009","architecture","medium","production cluster with one node")):
+        label(rule, rs, dim, sev, why)
