@@ -45,7 +45,6 @@ func cfgRDSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		EngineMode     string             `json:"engineMode"`
 		EngineVersion  string             `json:"engineVersion"`
 		Encrypted      flexBool           `json:"storageEncrypted"`
-		KMSKeyID       string             `json:"kmsKeyId"`
 		DeletionProt   flexBool           `json:"deletionProtection"`
 		Retention      flexInt            `json:"backupRetentionPeriod"`
 		IAMAuth        flexBool           `json:"iamdatabaseAuthenticationEnabled"`
@@ -57,19 +56,17 @@ func cfgRDSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		CopyTags       *flexBool          `json:"copyTagsToSnapshot"`
 		AutoMinor      *flexBool          `json:"autoMinorVersionUpgrade"`
 		Public         *flexBool          `json:"publiclyAccessible"`
-		Class          string             `json:"dbclusterInstanceClass"`
 		Members        *[]json.RawMessage `json:"dbclusterMembers"`
-		Status         string             `json:"status"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	r := RDSCluster{Identifier: c.Identifier, Engine: c.Engine, EngineMode: c.EngineMode, EngineVersion: c.EngineVersion,
-		StorageEncrypted: bool(c.Encrypted), KMSKeyID: c.KMSKeyID, DeletionProtection: bool(c.DeletionProt),
+		StorageEncrypted: bool(c.Encrypted), DeletionProtection: bool(c.DeletionProt),
 		BackupRetentionPeriod: int(c.Retention), IAMAuthEnabled: bool(c.IAMAuth), MultiAZ: c.MultiAZ.ptr(),
 		AvailabilityZones: c.AZs, MasterUsername: c.MasterUsername, BacktrackWindow: int(c.Backtrack),
 		CopyTagsToSnapshot: c.CopyTags.ptr(), AutoMinorVersionUpgrade: c.AutoMinor.ptr(), PubliclyAccessible: c.Public.ptr(),
-		InstanceClass: c.Class, Status: c.Status}
+	}
 	if c.Members != nil {
 		n := len(*c.Members)
 		r.MemberCount = &n
@@ -90,18 +87,16 @@ func cfgRDSClusterSnapshot(ci *configItem, conf []byte, _ *joiner) (string, any,
 	var c struct {
 		Identifier string   `json:"dbclusterSnapshotIdentifier"`
 		Cluster    string   `json:"dbclusterIdentifier"`
-		Engine     string   `json:"engine"`
 		Type       string   `json:"snapshotType"`
 		Encrypted  flexBool `json:"storageEncrypted"`
-		KMSKeyID   string   `json:"kmsKeyId"`
 		Storage    flexInt  `json:"allocatedStorage"`
 		Created    flexTime `json:"snapshotCreateTime"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	s := RDSClusterSnapshot{Identifier: c.Identifier, DBClusterIdentifier: c.Cluster, Engine: c.Engine, SnapshotType: c.Type,
-		StorageEncrypted: bool(c.Encrypted), KMSKeyID: c.KMSKeyID, AllocatedStorage: int(c.Storage), CreateTime: c.Created.t()}
+	s := RDSClusterSnapshot{Identifier: c.Identifier, DBClusterIdentifier: c.Cluster, SnapshotType: c.Type,
+		StorageEncrypted: bool(c.Encrypted), AllocatedStorage: int(c.Storage), CreateTime: c.Created.t()}
 	if s.Identifier == "" {
 		s.Identifier = ci.ResourceName
 	}
@@ -146,23 +141,18 @@ func cfgRedshiftCluster(ci *configItem, conf []byte, _ *joiner) (string, any, er
 		Nodes          flexInt  `json:"numberOfNodes"`
 		Public         flexBool `json:"publiclyAccessible"`
 		Encrypted      flexBool `json:"encrypted"`
-		KMSKeyID       string   `json:"kmsKeyId"`
 		Retention      flexInt  `json:"automatedSnapshotRetentionPeriod"`
 		AllowUpgrade   flexBool `json:"allowVersionUpgrade"`
 		EnhancedVPC    flexBool `json:"enhancedVpcRouting"`
 		MasterUsername string   `json:"masterUsername"`
-		Endpoint       struct {
-			Port flexInt `json:"port"`
-		} `json:"endpoint"`
-		Status string `json:"clusterStatus"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	r := RedshiftCluster{ClusterIdentifier: c.Identifier, NodeType: c.NodeType, NumberOfNodes: int(c.Nodes),
-		PubliclyAccessible: bool(c.Public), Encrypted: bool(c.Encrypted), KMSKeyID: c.KMSKeyID,
+		PubliclyAccessible: bool(c.Public), Encrypted: bool(c.Encrypted),
 		AutomatedSnapshotRetentionPeriod: int(c.Retention), AllowVersionUpgrade: bool(c.AllowUpgrade),
-		EnhancedVPCRouting: bool(c.EnhancedVPC), MasterUsername: c.MasterUsername, Port: int(c.Endpoint.Port), ClusterStatus: c.Status}
+		EnhancedVPCRouting: bool(c.EnhancedVPC), MasterUsername: c.MasterUsername}
 	if r.ClusterIdentifier == "" {
 		r.ClusterIdentifier = ci.ResourceName
 	}

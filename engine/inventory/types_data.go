@@ -22,7 +22,6 @@ type RDSCluster struct {
 	EngineMode            string `json:"engine_mode"` // provisioned, serverless, parallelquery, global, multimaster
 	EngineVersion         string `json:"engine_version,omitempty"`
 	StorageEncrypted      bool   `json:"storage_encrypted"`
-	KMSKeyID              string `json:"kms_key_id,omitempty"`
 	DeletionProtection    bool   `json:"deletion_protection"`
 	BackupRetentionPeriod int    `json:"backup_retention_period"`
 	IAMAuthEnabled        bool   `json:"iam_database_authentication_enabled"`
@@ -39,24 +38,20 @@ type RDSCluster struct {
 	// CopyTagsToSnapshot, AutoMinorVersionUpgrade and PubliclyAccessible
 	// are null when the source leaves them out (Aurora records the last
 	// two on its instances).
-	CopyTagsToSnapshot      *bool  `json:"copy_tags_to_snapshot"`
-	AutoMinorVersionUpgrade *bool  `json:"auto_minor_version_upgrade"`
-	PubliclyAccessible      *bool  `json:"publicly_accessible"`
-	InstanceClass           string `json:"db_cluster_instance_class,omitempty"` // Multi-AZ DB clusters only
+	CopyTagsToSnapshot      *bool `json:"copy_tags_to_snapshot"`
+	AutoMinorVersionUpgrade *bool `json:"auto_minor_version_upgrade"`
+	PubliclyAccessible      *bool `json:"publicly_accessible"`
 	// MemberCount is the number of DB instances in the cluster; null
 	// when the source does not list the members.
-	MemberCount *int   `json:"member_count"`
-	Status      string `json:"status,omitempty"`
+	MemberCount *int `json:"member_count"`
 }
 
 // RDSClusterSnapshot is the canonical attributes of aws_rds_cluster_snapshot.
 type RDSClusterSnapshot struct {
 	Identifier          string    `json:"db_cluster_snapshot_identifier"`
 	DBClusterIdentifier string    `json:"db_cluster_identifier"`
-	Engine              string    `json:"engine"`
 	SnapshotType        string    `json:"snapshot_type"` // manual, automated, awsbackup
 	StorageEncrypted    bool      `json:"storage_encrypted"`
-	KMSKeyID            string    `json:"kms_key_id,omitempty"`
 	AllocatedStorage    int       `json:"allocated_storage"` // GiB
 	CreateTime          time.Time `json:"snapshot_create_time,omitzero"`
 	// Public is true when the restore attribute holds "all"; null when the
@@ -71,15 +66,12 @@ type RedshiftCluster struct {
 	NumberOfNodes      int    `json:"number_of_nodes"`
 	PubliclyAccessible bool   `json:"publicly_accessible"`
 	Encrypted          bool   `json:"encrypted"`
-	KMSKeyID           string `json:"kms_key_id,omitempty"`
 	// AutomatedSnapshotRetentionPeriod is in days; 0 disables them.
 	AutomatedSnapshotRetentionPeriod int    `json:"automated_snapshot_retention_period"`
 	AllowVersionUpgrade              bool   `json:"allow_version_upgrade"`
 	EnhancedVPCRouting               bool   `json:"enhanced_vpc_routing"`
 	MasterUsername                   string `json:"master_username,omitempty"`
-	Port                             int    `json:"port,omitempty"`
 	// LoggingEnabled is the audit logging status (AWS Config's LoggingStatus
 	// supplement); null when not recorded.
-	LoggingEnabled *bool  `json:"logging_enabled"`
-	ClusterStatus  string `json:"cluster_status,omitempty"`
+	LoggingEnabled *bool `json:"logging_enabled"`
 }

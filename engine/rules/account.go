@@ -30,6 +30,10 @@ type accountFacts struct {
 	// policies holds the account's customer managed IAM policies by ARN,
 	// for the checks of the principals they are attached to.
 	policies map[string]policyFact
+	// rds holds the account's RDS sources by "cluster|instance/region/id",
+	// and "cluster|instance/region" for each region where the inventory
+	// records that kind, for the orphaned-snapshot checks.
+	rds map[string]bool
 }
 
 // policyFact is what the principal checks need of a customer managed
@@ -145,7 +149,8 @@ func (a *Auditor) NotEvaluated() map[string]int64 { return a.notEval }
 // evaluating it.
 func (a *Auditor) Observe(res engine.Resource) {
 	switch res.Type {
-	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock, inv.TypeIAMPolicy:
+	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock, inv.TypeIAMPolicy,
+		inv.TypeRDSCluster, inv.TypeDBInstance:
 		a.observe(&res, NewSubject(&res, a.now))
 	default:
 		a.observe(&res, nil)
@@ -198,6 +203,10 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 		fact := policyFact{known: p.Document != nil}
 		fact.admin, _ = s.policy(p.Document).FullAdmin()
 		f.policies[res.NativeID] = fact
+	case inv.TypeRDSCluster:
+		f.observeRDS("cluster", res.Region, get[inv.RDSCluster](s).Identifier)
+	case inv.TypeDBInstance:
+		f.observeRDS("instance", res.Region, get[inv.DBInstance](s).Identifier)
 	case inv.TypeConfigRecorder:
 		if get[inv.ConfigRecorder](s).Recording {
 			f.configIn[res.Region] = true

@@ -78,8 +78,6 @@ var attrNoRuleYet = map[string]string{
 	"DBInstance.Status":                         "cost: stopped instances still paying storage",
 	"DBInstance.KMSKeyID":                       "security: encrypted with a customer managed key",
 	"DBSnapshot.Engine":                         "cost: snapshots of engines no longer in use",
-	"DBSnapshot.SnapshotType":                   "cost: old manual snapshots",
-	"DBSnapshot.CreateTime":                     "cost: old manual snapshots",
 	"DBSnapshot.KMSKeyID":                       "security: encrypted with a customer managed key",
 	"DynamoDBTable.ItemCount":                   "cost: empty tables",
 	"DynamoDBTable.SSEKMSKeyARN":                "security: encrypted with a customer managed key",

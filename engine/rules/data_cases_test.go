@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -90,6 +91,22 @@ func clusterSnapshotItem(conf map[string]any, restore []string, history bool) st
 	return dataItem("AWS::RDS::DBClusterSnapshot", "orders-2025-05-31", "arn:aws:rds:eu-west-1:111122223333:cluster-snapshot:orders-2025-05-31", conf, supp, history)
 }
 
+// dbInstanceItem and dbSnapshotItem are an AWS::RDS::DBInstance and a
+// manual AWS::RDS::DBSnapshot of instance id taken on 2025-02-01.
+func dbInstanceItem(id string) string {
+	return dataItem("AWS::RDS::DBInstance", "db-"+strings.ToUpper(id), "arn:aws:rds:eu-west-1:111122223333:db:"+id,
+		map[string]any{"dBInstanceIdentifier": id, "dBInstanceClass": "db.r7g.large", "engine": "postgres", "engineVersion": "16.3",
+			"dBInstanceStatus": "available", "allocatedStorage": 200, "storageType": "gp3", "storageEncrypted": true, "kmsKeyId": dataKey,
+			"publiclyAccessible": false, "multiAZ": true, "backupRetentionPeriod": 14, "deletionProtection": true, "autoMinorVersionUpgrade": true}, nil, false)
+}
+
+func dbSnapshotItem(instance string) string {
+	return dataItem("AWS::RDS::DBSnapshot", instance+"-final", "arn:aws:rds:eu-west-1:111122223333:snapshot:"+instance+"-final",
+		map[string]any{"dBSnapshotIdentifier": instance + "-final", "dBInstanceIdentifier": instance, "engine": "postgres", "snapshotType": "manual",
+			"encrypted": true, "kmsKeyId": dataKey, "snapshotCreateTime": "2025-02-01T03:00:00.000Z", "status": "available"},
+		map[string]any{"DBSnapshotAttributes": []map[string]any{{"attributeName": "restore", "attributeValues": []string{}}}}, true)
+}
+
 func goodRedshift() map[string]any {
 	return map[string]any{"clusterIdentifier": "warehouse", "nodeType": "ra3.xlplus", "numberOfNodes": 2, "publiclyAccessible": false,
 		"encrypted": true, "kmsKeyId": dataKey, "automatedSnapshotRetentionPeriod": 7, "allowVersionUpgrade": true,
@@ -110,6 +127,7 @@ func init() {
 	mysql := with(c, "engine", "aurora-mysql", "enabledCloudwatchLogsExports", []string{"audit", "error"}, "backtrackWindow", 86400)
 	cs := goodClusterSnapshot()
 	r := goodRedshift()
+	oldSnap := with(cs, "snapshotCreateTime", "2025-01-15T03:00:00.000Z")
 	addConfigCases(map[string]configCase{
 		"aws-rds-011": {pass: clusterItem(c, false), fail: clusterItem(with(c, "storageEncrypted", false, "kmsKeyId", nil), true)},
 		"aws-rds-012": {pass: clusterItem(c, true), fail: clusterItem(with(c, "deletionProtection", false), false)},
@@ -125,6 +143,12 @@ func init() {
 		"aws-rds-022": {pass: clusterItem(c, false), fail: clusterItem(with(c, "dbclusterMembers", []any{}), false)},
 		"aws-rds-023": {pass: clusterSnapshotItem(cs, []string{"444455556666"}, true), fail: clusterSnapshotItem(cs, []string{"all"}, true)},
 		"aws-rds-024": {pass: clusterSnapshotItem(cs, []string{}, false), fail: clusterSnapshotItem(with(cs, "storageEncrypted", false, "kmsKeyId", nil), []string{}, false)},
+
+		// The snapshot comes before its cluster: the check waits for the account's facts.
+		"aws-rds-025": {pass: "[" + clusterSnapshotItem(oldSnap, []string{}, true) + "," + clusterItem(c, false) + "]",
+			fail: "[" + clusterItem(with(c, "dbclusterIdentifier", "payments"), false) + "," + clusterSnapshotItem(oldSnap, []string{}, true) + "]"},
+		"aws-rds-026": {pass: "[" + dbInstanceItem("orders-db") + "," + dbSnapshotItem("orders-db") + "]",
+			fail: "[" + dbInstanceItem("billing-db") + "," + dbSnapshotItem("orders-db") + "]"},
 
 		"aws-redshift-001": {pass: redshiftItem(r, true, false), fail: redshiftItem(with(r, "publiclyAccessible", true), true, false)},
 		"aws-redshift-002": {pass: redshiftItem(r, true, true), fail: redshiftItem(with(r, "encrypted", false, "kmsKeyId", nil), true, true)},
@@ -153,6 +177,10 @@ var dataUnknownCases = map[string]struct {
 	"aws-rds-022":      {clusterItem(with(goodCluster(), "dbclusterMembers", nil), false), "member_count"},
 	"aws-rds-023":      {clusterSnapshotItem(goodClusterSnapshot(), nil, true), "public"},
 	"aws-redshift-003": {redshiftItem(goodRedshift(), nil, false), "logging_enabled"},
+	// Without the Auditor's account facts, or with no cluster of the region
+	// recorded, a cluster's absence proves nothing.
+	"aws-rds-025": {clusterSnapshotItem(with(goodClusterSnapshot(), "snapshotCreateTime", "2024-01-01T00:00:00Z"), []string{}, false), "aws_rds_cluster.identifier"},
+	"aws-rds-026": {dbSnapshotItem("orders-db"), "aws_rds_instance.identifier"},
 }
 
 func TestDataRules_UnknownIsNotEvaluated(t *testing.T) {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"time"
 
 	inv "github.com/fourd-dev/fourd/engine/inventory"
 )
@@ -82,7 +83,7 @@ func dataRDSRules() []Rule {
 				if c.MultiAZ == nil {
 					return notEvaluated("multi_az")
 				}
-				return escalateIfProduction(failIf(!*c.MultiAZ, map[string]any{"identifier": c.Identifier, "member_count": c.MemberCount}), s, high)
+				return escalateIfProduction(failIf(!*c.MultiAZ, map[string]any{"identifier": c.Identifier, "availability_zones": c.AvailabilityZones}), s, high)
 			}},
 		{ID: "aws-rds-017", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster uses a default master user name",
@@ -163,5 +164,64 @@ func dataRDSRules() []Rule {
 				sn := get[inv.RDSClusterSnapshot](s)
 				return escalateIfSensitive(failIf(!sn.StorageEncrypted, map[string]any{"snapshot": sn.Identifier}), s, high)
 			}},
+		{ID: "aws-rds-025", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
+			Joins:       []string{inv.TypeRDSCluster},
+			Title:       "RDS cluster snapshot outlived its cluster",
+			Description: "A manual cluster snapshot older than 30 days whose cluster is no longer in the inventory (which records other clusters of the region): its storage is billed until it is deleted, often long after anyone remembers why it was kept.",
+			Remediation: "If it is not a retained final snapshot, delete it: aws rds delete-db-cluster-snapshot --db-cluster-snapshot-identifier ID; keep retained ones under an AWS Backup plan with a lifecycle instead.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.RDSClusterSnapshot](s)
+				return orphanedSnapshot(s, "cluster", sn.DBClusterIdentifier, sn.SnapshotType, sn.CreateTime,
+					notEstimated(map[string]any{"snapshot": sn.Identifier, "db_cluster": sn.DBClusterIdentifier, "allocated_storage_gib": sn.AllocatedStorage}, unpriced("RDS snapshot storage")))
+			}},
+		{ID: "aws-rds-026", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeDBSnapshot},
+			Joins:       []string{inv.TypeDBInstance},
+			Title:       "RDS snapshot outlived its DB instance",
+			Description: "A manual DB snapshot older than 30 days whose instance is no longer in the inventory (which records other instances of the region): its storage is billed until it is deleted.",
+			Remediation: "If it is not a retained final snapshot, delete it: aws rds delete-db-snapshot --db-snapshot-identifier ID; keep retained ones under an AWS Backup plan with a lifecycle instead.",
+			Check: func(s *Subject) Result {
+				sn := get[inv.DBSnapshot](s)
+				return orphanedSnapshot(s, "instance", sn.DBInstanceIdentifier, sn.SnapshotType, sn.CreateTime,
+					notEstimated(map[string]any{"snapshot": sn.Identifier, "db_instance": sn.DBInstanceIdentifier}, unpriced("RDS snapshot storage")))
+			}},
 	}
+}
+
+// observeRDS records an RDS cluster or instance of the account.
+func (f *accountFacts) observeRDS(kind, region, id string) {
+	if f.rds == nil {
+		f.rds = map[string]bool{}
+	}
+	f.rds[kind+"/"+region] = true
+	if id != "" {
+		f.rds[kind+"/"+region+"/"+strings.ToLower(id)] = true
+	}
+}
+
+// orphanedSnapshot judges a manual snapshot whose source (kind "cluster"
+// or "instance", named id) may be gone: it fails when the inventory
+// records that kind in the snapshot's region but not the source, and the
+// snapshot is older than 30 days (or of unknown age). Without any record
+// of the kind in the region the source may merely be unrecorded: not
+// evaluated.
+func orphanedSnapshot(s *Subject, kind, id, snapType string, created time.Time, ev map[string]any) Result {
+	if snapType != "manual" || id == "" {
+		return pass // automated and AWS Backup snapshots go with their source or their plan
+	}
+	if s.pending {
+		return Result{deferred: true}
+	}
+	region := s.Resource.Region
+	if s.account == nil || !s.account.rds[kind+"/"+region] {
+		return notEvaluated("aws_rds_" + kind + ".identifier")
+	}
+	if s.account.rds[kind+"/"+region+"/"+strings.ToLower(id)] {
+		return pass
+	}
+	age := days(created, s.Now)
+	if age >= 0 && age <= 30 {
+		return pass
+	}
+	ev["age_days"] = age
+	return fail(ev)
 }

@@ -80,3 +80,13 @@ def seed(s, label):
                              ("aws-redshift-008","cost","medium","previous-generation ds2 nodes"),
                              ("aws-redshift-009","architecture","medium","production cluster with one node")):
         label(rule, rs, dim, sev, why)
+    # Snapshots whose source is gone (the inventory records other clusters
+    # and instances of the region).
+    old="2025-01-15T03:00:00.000Z"
+    snap="acme-retired-analytics-final"
+    s.append(rds_cluster_snapshot(snap, "acme-retired-analytics", snapshotCreateTime=old))
+    label("aws-rds-025", f"arn:aws:rds:{R}:{ACCT}:cluster-snapshot:{snap}", "cost", "low", "manual snapshot of a cluster no longer in the inventory")
+    d=dbsnap("acme-retired-billing-final")
+    d["configuration"].update({"dBInstanceIdentifier":"acme-retired-billing","snapshotCreateTime":old})
+    s.append(d)
+    label("aws-rds-026", f"arn:aws:rds:{R}:{ACCT}:snapshot:acme-retired-billing-final", "cost", "low", "manual snapshot of an instance no longer in the inventory")
