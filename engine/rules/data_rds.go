@@ -56,7 +56,7 @@ func dataRDSRules() []Rule {
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
 				if !iamAuthEngine(c.Engine) {
-					return pass
+					return passed(s, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine": c.Engine} })
 				}
 				return failIf(!c.IAMAuthEnabled, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
 			}},
@@ -78,7 +78,7 @@ func dataRDSRules() []Rule {
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
 				if c.EngineMode == "serverless" {
-					return pass // Aurora Serverless v1 fails over by itself
+					return passed(s, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine_mode": c.EngineMode} }) // Aurora Serverless v1 fails over by itself
 				}
 				if c.MultiAZ == nil {
 					return notEvaluated("multi_az")
@@ -100,7 +100,9 @@ func dataRDSRules() []Rule {
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
 				if !auroraMySQL(c.Engine) || c.EngineMode == "serverless" {
-					return pass
+					return passed(s, func() map[string]any {
+						return map[string]any{"identifier": c.Identifier, "engine": c.Engine, "engine_mode": c.EngineMode}
+					})
 				}
 				return failIf(c.BacktrackWindow == 0, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
 			}},
@@ -138,7 +140,7 @@ func dataRDSRules() []Rule {
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
 				if c.EngineMode == "serverless" {
-					return pass // Aurora Serverless v1 has no instances
+					return passed(s, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine_mode": c.EngineMode} }) // Aurora Serverless v1 has no instances
 				}
 				if c.MemberCount == nil {
 					return notEvaluated("member_count")
@@ -206,7 +208,7 @@ func (f *accountFacts) observeRDS(kind, region, id string) {
 // evaluated.
 func orphanedSnapshot(s *Subject, kind, id, snapType string, created time.Time, ev map[string]any) Result {
 	if snapType != "manual" || id == "" {
-		return pass // automated and AWS Backup snapshots go with their source or their plan
+		return passed(s, func() map[string]any { return withEvidence(ev, "snapshot_type", snapType) }) // automated and AWS Backup snapshots go with their source or their plan
 	}
 	if s.pending {
 		return Result{deferred: true}
@@ -216,12 +218,15 @@ func orphanedSnapshot(s *Subject, kind, id, snapType string, created time.Time, 
 		return notEvaluated("aws_rds_" + kind + ".identifier")
 	}
 	if s.account.rds[kind+"/"+region+"/"+strings.ToLower(id)] {
-		return pass
+		return passed(s, func() map[string]any { return withEvidence(ev, "source_in_inventory", true) })
 	}
 	age := days(created, s.Now)
 	if age >= 0 && age <= 30 {
-		return pass
+		return passed(s, func() map[string]any {
+			return withEvidence(withEvidence(ev, "source_in_inventory", false), "age_days", age)
+		})
 	}
 	ev["age_days"] = age
+	ev["source_in_inventory"] = false
 	return fail(ev)
 }
