@@ -49,6 +49,13 @@ var configTypes = map[string]cfgMapper{
 	"AWS::RDS::DBCluster":                       cfgRDSCluster,
 	"AWS::RDS::DBClusterSnapshot":               cfgRDSClusterSnapshot,
 	"AWS::Redshift::Cluster":                    cfgRedshiftCluster,
+	"AWS::EC2::Subnet":                          cfgSubnet,
+	"AWS::EC2::RouteTable":                      cfgRouteTable,
+	"AWS::EC2::NetworkAcl":                      cfgNetworkACL,
+	"AWS::EC2::NatGateway":                      cfgNATGateway,
+	"AWS::EC2::VPCEndpoint":                     cfgVPCEndpoint,
+	"AWS::EC2::TransitGateway":                  cfgTransitGateway,
+	"AWS::EC2::VPNConnection":                   cfgVPNConnection,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.

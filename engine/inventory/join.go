@@ -15,6 +15,9 @@ type joiner struct {
 	held    []heldResource
 	byKey   map[string]int
 	patches map[string][]func(any)
+	// seen records facts about the input as a whole that a patch reads at
+	// flush (e.g. that it holds route tables of an account and region).
+	seen map[string]bool
 }
 
 type heldResource struct {
@@ -23,7 +26,7 @@ type heldResource struct {
 }
 
 func newJoiner() *joiner {
-	return &joiner{byKey: map[string]int{}, patches: map[string][]func(any){}}
+	return &joiner{byKey: map[string]int{}, patches: map[string][]func(any){}, seen: map[string]bool{}}
 }
 
 // hold keeps res until flush when its type is one that companions patch.
@@ -49,6 +52,12 @@ func (j *joiner) hold(res engine.Resource) bool {
 			return false
 		}
 		key, attrs = "sg:"+g.GroupID, g
+	case TypeNATGateway:
+		n := new(NATGateway)
+		if json.Unmarshal(res.Attributes, n) != nil {
+			return false
+		}
+		key, attrs = "nat:"+n.NATGatewayID, n
 	default:
 		return false
 	}
@@ -86,6 +95,6 @@ func (j *joiner) flush() []engine.Resource {
 	for _, h := range j.held {
 		out = append(out, h.res)
 	}
-	j.held, j.byKey, j.patches = nil, map[string]int{}, map[string][]func(any){}
+	j.held, j.byKey, j.patches, j.seen = nil, map[string]int{}, map[string][]func(any){}, map[string]bool{}
 	return out
 }

@@ -60,6 +60,9 @@ var attrNotRead = map[string]string{
 	"SecurityGroup.VPCID":                  "placement: the group's VPC",
 	"SGRule.SecurityGroups":                "relation: sources that are other groups, not the internet",
 	"IAMUser.Groups":                       "relation: the groups, judged as resources of their own",
+	"Route.GatewayID":                      "relation: the route's target (internet, virtual private or local gateway)",
+	"Route.NATGatewayID":                   "relation: the route's target; the NAT gateway's use is joined at import (route_table_count)",
+	"Route.TransitGatewayID":               "relation: the route's target, judged as a resource of its own",
 }
 
 // attrNoRuleYet lists facts importers produce that a check should judge but

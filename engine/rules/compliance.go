@@ -15,6 +15,7 @@ var taggable = []string{
 	inv.TypeLambdaFunction, inv.TypeAutoScalingGroup, inv.TypeElastiCacheCluster, inv.TypeDynamoDBTable,
 	inv.TypeEFSFileSystem, inv.TypeCloudFrontDistribution, inv.TypeSQSQueue, inv.TypeSNSTopic, inv.TypeLogGroup,
 	inv.TypeRDSCluster, inv.TypeRDSClusterSnapshot, inv.TypeRedshiftCluster,
+	inv.TypeSubnet, inv.TypeRouteTable, inv.TypeNetworkACL, inv.TypeNATGateway, inv.TypeVPCEndpoint, inv.TypeTransitGateway, inv.TypeVPNConnection,
 }
 
 func complianceRules() []Rule {

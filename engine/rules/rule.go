@@ -188,6 +188,14 @@ var attrTypes = map[string]func() any{
 	inventory.TypeRDSCluster:                 func() any { return new(inventory.RDSCluster) },
 	inventory.TypeRDSClusterSnapshot:         func() any { return new(inventory.RDSClusterSnapshot) },
 	inventory.TypeRedshiftCluster:            func() any { return new(inventory.RedshiftCluster) },
+
+	inventory.TypeSubnet:         func() any { return new(inventory.Subnet) },
+	inventory.TypeRouteTable:     func() any { return new(inventory.RouteTable) },
+	inventory.TypeNetworkACL:     func() any { return new(inventory.NetworkACL) },
+	inventory.TypeNATGateway:     func() any { return new(inventory.NATGateway) },
+	inventory.TypeVPCEndpoint:    func() any { return new(inventory.VPCEndpoint) },
+	inventory.TypeTransitGateway: func() any { return new(inventory.TransitGateway) },
+	inventory.TypeVPNConnection:  func() any { return new(inventory.VPNConnection) },
 }
 
 type pack struct {
@@ -206,6 +214,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, complianceRules()...)
 	all = append(all, accountRules()...)
 	all = append(all, dataRules()...)
+	all = append(all, networkRules()...)
 	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]

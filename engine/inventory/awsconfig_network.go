@@ -1,0 +1,220 @@
+package inventory
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// AWS Config mappers of the network family. Shapes: awslabs/
+// aws-config-resource-schema, config/properties/resource-types/
+// AWS::EC2::{Subnet,RouteTable,NetworkAcl,NatGateway,VPCEndpoint,
+// TransitGateway,VPNConnection}.properties.json. Enumerations such as a
+// NAT gateway's state are listed there as "state.value": AWS Config writes
+// them either as a plain string or as {"value": …}; cfgEnum reads both.
+
+// cfgEnum is an AWS enumeration written as "x" or {"value": "x"}.
+type cfgEnum string
+
+func (e *cfgEnum) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*e = cfgEnum(s)
+		return nil
+	}
+	var o struct {
+		Value string `json:"value"`
+		Name  string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return nil // an unreadable enumeration is unknown, not an error
+	}
+	*e = cfgEnum(o.Value)
+	if *e == "" {
+		*e = cfgEnum(o.Name)
+	}
+	return nil
+}
+
+// scope is the account and region of a configuration item, the reach of
+// the facts a join gathers from its input.
+func scope(ci *configItem) string {
+	account := ci.AWSAccountID
+	if account == "" {
+		account = ci.AccountID
+	}
+	return account + "/" + ci.AWSRegion
+}
+
+func cfgSubnet(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		SubnetID  string   `json:"subnetId"`
+		VPCID     string   `json:"vpcId"`
+		CIDRBlock string   `json:"cidrBlock"`
+		MapPublic flexBool `json:"mapPublicIpOnLaunch"`
+		Available *flexInt `json:"availableIpAddressCount"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	s := Subnet{SubnetID: c.SubnetID, VPCID: c.VPCID, CIDRBlock: c.CIDRBlock, MapPublicIPOnLaunch: bool(c.MapPublic)}
+	if c.Available != nil {
+		n := int(*c.Available)
+		s.AvailableIPAddressCount = &n
+	}
+	return TypeSubnet, s, nil
+}
+
+// cfgRouteTable keeps the route table and counts, for each NAT gateway it
+// routes to, one route table towards that gateway (joined at the end of
+// the input).
+func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) {
+	var c struct {
+		RouteTableID string `json:"routeTableId"`
+		VPCID        string `json:"vpcId"`
+		Routes       []struct {
+			Dest    string  `json:"destinationCidrBlock"`
+			Dest6   string  `json:"destinationIpv6CidrBlock"`
+			Gateway string  `json:"gatewayId"`
+			NAT     string  `json:"natGatewayId"`
+			Peering string  `json:"vpcPeeringConnectionId"`
+			Transit string  `json:"transitGatewayId"`
+			State   cfgEnum `json:"state"`
+		} `json:"routes"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	t := RouteTable{RouteTableID: c.RouteTableID, VPCID: c.VPCID, Routes: []Route{}}
+	nats := map[string]bool{}
+	for _, r := range c.Routes {
+		t.Routes = append(t.Routes, Route{DestinationCIDRBlock: r.Dest, DestinationIPv6CIDRBlock: r.Dest6, GatewayID: r.Gateway,
+			NATGatewayID: r.NAT, VPCPeeringConnectionID: r.Peering, TransitGatewayID: r.Transit})
+		if r.NAT != "" && !strings.EqualFold(string(r.State), "blackhole") {
+			nats[r.NAT] = true
+		}
+	}
+	if j != nil {
+		j.seen["route_tables:"+scope(ci)] = true
+		for id := range nats {
+			j.patch("nat:"+id, func(a any) { a.(*NATGateway).routes++ })
+		}
+	}
+	return TypeRouteTable, t, nil
+}
+
+func cfgNetworkACL(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ID           string   `json:"networkAclId"`
+		VPCID        string   `json:"vpcId"`
+		IsDefault    flexBool `json:"isDefault"`
+		Associations []struct {
+			SubnetID string `json:"subnetId"`
+		} `json:"associations"`
+		Entries []struct {
+			RuleNumber flexInt  `json:"ruleNumber"`
+			Egress     flexBool `json:"egress"`
+			Protocol   string   `json:"protocol"`
+			RuleAction cfgEnum  `json:"ruleAction"`
+			CIDR       string   `json:"cidrBlock"`
+			CIDR6      string   `json:"ipv6CidrBlock"`
+			PortRange  *struct {
+				From flexInt `json:"from"`
+				To   flexInt `json:"to"`
+			} `json:"portRange"`
+		} `json:"entries"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	n := NetworkACL{NetworkACLID: c.ID, VPCID: c.VPCID, IsDefault: bool(c.IsDefault), SubnetIDs: []string{}, Entries: []NACLEntry{}}
+	for _, a := range c.Associations {
+		if a.SubnetID != "" {
+			n.SubnetIDs = append(n.SubnetIDs, a.SubnetID)
+		}
+	}
+	for _, e := range c.Entries {
+		entry := NACLEntry{RuleNumber: int(e.RuleNumber), Egress: bool(e.Egress), Protocol: e.Protocol,
+			RuleAction: strings.ToLower(string(e.RuleAction)), CIDRBlock: e.CIDR, IPv6CIDRBlock: e.CIDR6, FromPort: 0, ToPort: 65535}
+		if e.PortRange != nil {
+			entry.FromPort, entry.ToPort = int(e.PortRange.From), int(e.PortRange.To)
+		}
+		n.Entries = append(n.Entries, entry)
+	}
+	return TypeNetworkACL, n, nil
+}
+
+// cfgNATGateway maps the gateway; the route tables of the input that route
+// to it are counted at the end of the input, and the count stays unknown
+// when the input holds no route table of the gateway's account and region.
+func cfgNATGateway(ci *configItem, conf []byte, j *joiner) (string, any, error) {
+	var c struct {
+		ID       string  `json:"natGatewayId"`
+		VPCID    string  `json:"vpcId"`
+		SubnetID string  `json:"subnetId"`
+		State    cfgEnum `json:"state"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	n := NATGateway{NATGatewayID: c.ID, VPCID: c.VPCID, SubnetID: c.SubnetID, State: string(c.State)}
+	if j != nil && c.ID != "" {
+		key := "route_tables:" + scope(ci)
+		j.patch("nat:"+c.ID, func(a any) {
+			g := a.(*NATGateway)
+			if g.routes > 0 || j.seen[key] {
+				g.RouteTableCount = &g.routes
+			}
+		})
+	}
+	return TypeNATGateway, n, nil
+}
+
+func cfgVPCEndpoint(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ID          string   `json:"vpcEndpointId"`
+		VPCID       string   `json:"vpcId"`
+		ServiceName string   `json:"serviceName"`
+		Type        cfgEnum  `json:"vpcEndpointType"`
+		State       cfgEnum  `json:"state"`
+		SubnetIDs   []string `json:"subnetIds"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	return TypeVPCEndpoint, VPCEndpoint{VPCEndpointID: c.ID, VPCID: c.VPCID, ServiceName: c.ServiceName,
+		Type: string(c.Type), State: strings.ToLower(string(c.State)), SubnetIDs: c.SubnetIDs}, nil
+}
+
+// cfgTransitGateway follows AWS::EC2::TransitGateway, whose configuration
+// AWS Config records with CloudFormation's capitalized names.
+func cfgTransitGateway(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ID         string `json:"Id"`
+		AutoAccept string `json:"AutoAcceptSharedAttachments"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	if c.ID == "" {
+		c.ID = ci.ResourceID
+	}
+	return TypeTransitGateway, TransitGateway{TransitGatewayID: c.ID, AutoAcceptSharedAttachments: strings.ToLower(c.AutoAccept)}, nil
+}
+
+func cfgVPNConnection(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ID        string  `json:"vpnConnectionId"`
+		State     cfgEnum `json:"state"`
+		Telemetry []struct {
+			Status cfgEnum `json:"status"`
+		} `json:"vgwTelemetry"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	v := VPNConnection{VPNConnectionID: c.ID, State: strings.ToLower(string(c.State))}
+	for _, t := range c.Telemetry {
+		v.TunnelStatuses = append(v.TunnelStatuses, strings.ToUpper(string(t.Status)))
+	}
+	return TypeVPNConnection, v, nil
+}
