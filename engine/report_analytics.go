@@ -74,6 +74,15 @@ type ReportAnalytics interface {
 	// its open findings (most severe first, then by resource id) with their
 	// resources. validation_failed for more than MaxAffectedRules rules.
 	AffectedResources(ctx context.Context, scope ReportScope, ruleIDs []string, perRule int) (map[string][]AffectedResource, error)
+	// OwnerRuleTotals returns every (owner, rule) pair with open findings,
+	// by owner then in the rule's remediation priority order. A resource's
+	// owner is its tag whose key is OwnerTagKey (any case), else its
+	// account (ResourceOwner).
+	OwnerRuleTotals(ctx context.Context, scope ReportScope) ([]OwnerRuleTotals, error)
+	// OwnerAffectedResources returns, for each pair, the first perGroup of
+	// its open findings (most severe first, then by resource id) with their
+	// resources. validation_failed for more than MaxAffectedRules pairs.
+	OwnerAffectedResources(ctx context.Context, scope ReportScope, pairs []OwnerRule, perGroup int) (map[OwnerRule][]AffectedResource, error)
 	// SevereResources counts the distinct resources with at least one
 	// open critical or high finding in scope (decisions applied).
 	SevereResources(ctx context.Context, scope ReportScope) (int64, error)
@@ -127,6 +136,47 @@ type CatalogControl struct {
 	Title         string
 	Rules         []string
 	ResourceTypes []string
+}
+
+// OwnerRule names a remediation group: one owner's findings of one rule.
+type OwnerRule struct{ Owner, RuleID string }
+
+// OwnerRuleTotals is one rule's open findings on one owner's resources.
+type OwnerRuleTotals struct {
+	Owner string
+	// ByTag: the owner is an owner tag's value, not the account.
+	ByTag bool
+	RuleTotals
+}
+
+// OwnerTagKey is the tag that names a resource's owner (compared in lower
+// case); a resource without it is its account's.
+const OwnerTagKey = "owner"
+
+// ResourceOwner returns who owns a resource: the value of its first tag
+// whose key is OwnerTagKey, else (no such tag, or an empty value) its
+// account; byTag says which. The ClickHouse store computes the same in SQL.
+func ResourceOwner(tags Tags, account string) (owner string, byTag bool) {
+	for _, t := range tags {
+		if strings.ToLower(t.Key) == OwnerTagKey {
+			if t.Value == "" {
+				break
+			}
+			return t.Value, true
+		}
+	}
+	return account, false
+}
+
+// Environment returns the value of a resource's environment tag (the
+// first of ProdTagKeys it carries), or "" when it has none.
+func Environment(tags Tags) string {
+	for _, t := range tags {
+		if slices.Contains(ProdTagKeys, strings.ToLower(t.Key)) && t.Value != "" {
+			return t.Value
+		}
+	}
+	return ""
 }
 
 // ProdTagKeys and ProdTagValues say which resources are production: a tag

@@ -8,7 +8,7 @@ import (
 // ReportSchemaVersion is the version of the report document schema. It
 // changes only when a field is removed or changes meaning; fields are added
 // without a new version.
-const ReportSchemaVersion = "2026-11-01"
+const ReportSchemaVersion = "2026-11-27"
 
 // ReportDocument is a report's content: the JSON document every format is
 // rendered from. Exactly one body, the one of Header.Kind, is set.
@@ -236,13 +236,17 @@ const (
 	MaxRemediationGroups         = 5000
 )
 
-// RemediationPlanReport is the body of a remediation_plan report. Groups
-// come in priority order: severity (critical first), then the number of
-// affected resources tagged as production, then the number of affected
-// resources, then the rule id.
+// RemediationPlanReport is the body of a remediation_plan report: how to
+// fix each rule once (Playbooks, in priority order), then the work per
+// owner (Groups: one per owner and rule). Owners come by the weight of
+// their open findings (PostureWeights), heaviest first; within an owner,
+// groups come in priority order: severity (critical first), then the
+// number of affected resources tagged as production, then the number of
+// affected resources, then the rule id.
 type RemediationPlanReport struct {
-	Summary RemediationSummary `json:"summary"`
-	Groups  []RemediationGroup `json:"groups"`
+	Summary   RemediationSummary    `json:"summary"`
+	Playbooks []RemediationPlaybook `json:"playbooks"`
+	Groups    []RemediationGroup    `json:"groups"`
 }
 
 // RemediationSummary totals a remediation plan; it is known before the
@@ -253,21 +257,50 @@ type RemediationSummary struct {
 	Findings      int64         `json:"findings"`
 	EffortHours   float64       `json:"effort_hours"`
 	BySeverity    []SeverityRow `json:"by_severity"`
+	// Owners lists the owners of the plan's groups in the groups' order.
+	Owners []OwnerWork `json:"owners"`
+	// Checklist is how to work through any group, said once.
+	Checklist []string `json:"checklist"`
 }
 
-// RemediationGroup is the open findings of one rule: what to do, where and
-// how long it takes.
+// OwnerWork totals one owner's groups.
+type OwnerWork struct {
+	Owner string `json:"owner"`
+	// OwnerSource says where the owner comes from: "tag" (the resources'
+	// owner tag) or "account" (no owner tag: the account stands in).
+	OwnerSource   string  `json:"owner_source"`
+	Groups        int64   `json:"groups"`
+	Findings      int64   `json:"findings"`
+	Resources     int64   `json:"resources"`
+	ProdResources int64   `json:"prod_resources"`
+	EffortHours   float64 `json:"effort_hours"`
+}
+
+// RemediationPlaybook is how to fix one rule's findings, said once for
+// every owner.
+type RemediationPlaybook struct {
+	RuleID    string    `json:"rule_id"`
+	Title     string    `json:"title"`
+	Severity  Severity  `json:"severity"`
+	Dimension Dimension `json:"dimension"`
+	Steps     []string  `json:"steps"`
+	Findings  int64     `json:"findings"`
+	Resources int64     `json:"resources"`
+	Owners    int64     `json:"owners"`
+}
+
+// RemediationGroup is one owner's open findings of one rule: where, and
+// how long it takes; the steps are in the rule's playbook.
 type RemediationGroup struct {
 	Priority         int                `json:"priority"` // 1 is the first to fix
+	Owner            string             `json:"owner"`
 	RuleID           string             `json:"rule_id"`
 	Title            string             `json:"title"`
 	Severity         Severity           `json:"severity"`
 	Dimension        Dimension          `json:"dimension"`
-	Steps            []string           `json:"steps"`
 	ResourcesTotal   int64              `json:"resources_total"`
 	ProdResources    int64              `json:"prod_resources"`
 	EffortHours      float64            `json:"effort_hours"`
-	Checklist        []string           `json:"checklist"`
 	Resources        []AffectedResource `json:"resources"`
 	ResourcesOmitted int64              `json:"resources_omitted"`
 	ResourcesQuery   string             `json:"resources_query"`
@@ -277,12 +310,17 @@ type RemediationGroup struct {
 type AffectedResource struct {
 	ResourceID string   `json:"resource_id"`
 	FindingID  string   `json:"finding_id"`
+	NativeID   string   `json:"native_id"` // the ARN or the provider's id
 	Name       string   `json:"name"`
 	Type       string   `json:"type"`
 	Account    string   `json:"account"`
 	Region     string   `json:"region"`
 	Severity   Severity `json:"severity"`
 	Prod       bool     `json:"prod"`
+	// Environment is the value of the resource's environment tag
+	// (ProdTagKeys); empty when it has none, which a report shows as
+	// "not tagged", never as "not production".
+	Environment string `json:"environment"`
 }
 
 // Compliance control statuses.

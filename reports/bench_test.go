@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"testing"
@@ -36,7 +37,7 @@ func BenchmarkRemediationStream(b *testing.B) {
 			b.Fatal(err)
 		}
 		for i := 1; i <= groups; i++ {
-			if err := rw.WriteGroup(fxGroup(i, sevs[(i-1)*len(sevs)/groups], perGroup)); err != nil {
+			if err := rw.WriteGroup(fxGroup(i, fmt.Sprintf("team-%d", i/100), sevs[(i-1)*len(sevs)/groups], perGroup)); err != nil {
 				b.Fatal(err)
 			}
 			if i%250 == 0 {

@@ -15,10 +15,10 @@ var (
 	fxGenerated = time.Date(2026, 11, 3, 15, 0, 0, 0, time.UTC)
 	fxAccounts  = []string{"111111111111", "222222222222", "333333333333"}
 	fxResources = []engine.AffectedResource{
-		{ResourceID: "res_01zurich", Name: "Zürich-backup", Type: "aws_s3_bucket", Account: fxAccounts[0], Region: "eu-central-2", Severity: engine.SeverityHigh, Prod: true},
-		{ResourceID: "res_02donnees", Name: "données-clients", Type: "aws_s3_bucket", Account: fxAccounts[1], Region: "eu-west-3", Severity: engine.SeverityCritical, Prod: true},
-		{ResourceID: "res_03tokyo", Name: "東京-logs", Type: "aws_cloudwatch_log_group", Account: fxAccounts[2], Region: "ap-northeast-1", Severity: engine.SeverityMedium},
-		{ResourceID: "res_04long", Name: "a-very-long-resource-name-that-keeps-going-and-going-for-the-table-to-wrap-it", Type: "aws_instance", Account: fxAccounts[0], Region: "us-east-1", Severity: engine.SeverityLow},
+		{ResourceID: "res_01zurich", NativeID: "arn:aws:s3:::zurich-backup", Name: "Zürich-backup", Type: "aws_s3_bucket", Account: fxAccounts[0], Region: "eu-central-2", Severity: engine.SeverityHigh, Prod: true, Environment: "production"},
+		{ResourceID: "res_02donnees", NativeID: "arn:aws:s3:::donnees-clients", Name: "données-clients", Type: "aws_s3_bucket", Account: fxAccounts[1], Region: "eu-west-3", Severity: engine.SeverityCritical, Prod: true, Environment: "prod"},
+		{ResourceID: "res_03tokyo", NativeID: "arn:aws:logs:ap-northeast-1:333333333333:log-group:tokyo-logs", Name: "東京-logs", Type: "aws_cloudwatch_log_group", Account: fxAccounts[2], Region: "ap-northeast-1", Severity: engine.SeverityMedium},
+		{ResourceID: "res_04long", NativeID: "i-0123456789abcdef0", Name: "a-very-long-resource-name-that-keeps-going-and-going-for-the-table-to-wrap-it", Type: "aws_instance", Account: fxAccounts[0], Region: "us-east-1", Severity: engine.SeverityLow, Environment: "staging"},
 	}
 )
 
@@ -102,21 +102,20 @@ func fxExecutive() engine.ReportDocument {
 	}
 }
 
-// fxGroup builds the remediation group of priority i with n resources.
-func fxGroup(i int, sev engine.Severity, n int) engine.RemediationGroup {
+// fxGroup builds the remediation group of priority i, owned by owner, with
+// n resources.
+func fxGroup(i int, owner string, sev engine.Severity, n int) engine.RemediationGroup {
 	g := engine.RemediationGroup{
-		Priority: i, RuleID: fmt.Sprintf("aws-s3-%03d", i), Title: fmt.Sprintf("S3 bucket check %d fails", i),
+		Priority: i, Owner: owner, RuleID: fmt.Sprintf("aws-s3-%03d", i), Title: fmt.Sprintf("S3 bucket check %d fails", i),
 		Severity: sev, Dimension: engine.DimensionSecurity,
-		Steps:          []string{"Turn on S3 Block Public Access for the bucket.", "Remove bucket policy statements that grant access to \"*\"."},
 		ResourcesTotal: int64(n), EffortHours: engine.RemediationEffortHours(sev, int64(n)),
-		Checklist: []string{"Review the affected resources", "Apply the steps in every account", "Run a new audit and confirm the findings are resolved"},
 		Resources: []engine.AffectedResource{}, ResourcesQuery: fmt.Sprintf("/v1/findings?audit_id=aud_01JC9Y3K8ZQ4&rule_id=aws-s3-%03d&status=open", i),
 	}
 	for j := 0; j < n && j < engine.RemediationResourcesPerGroup; j++ {
 		r := fxResources[j%len(fxResources)]
 		r.FindingID = fmt.Sprintf("fnd_%03d_%03d", i, j)
 		if j >= len(fxResources) {
-			r.ResourceID, r.Name = fmt.Sprintf("%s_%d", r.ResourceID, j), fmt.Sprintf("%s-%d", r.Name, j)
+			r.ResourceID, r.Name, r.NativeID = fmt.Sprintf("%s_%d", r.ResourceID, j), fmt.Sprintf("%s-%d", r.Name, j), fmt.Sprintf("%s-%d", r.NativeID, j)
 		}
 		if r.Prod {
 			g.ProdResources++
@@ -128,17 +127,35 @@ func fxGroup(i int, sev engine.Severity, n int) engine.RemediationGroup {
 }
 
 func fxRemediation() engine.ReportDocument {
-	groups := []engine.RemediationGroup{fxGroup(1, engine.SeverityCritical, 3), fxGroup(2, engine.SeverityHigh, 70), fxGroup(3, engine.SeverityLow, 1)}
+	groups := []engine.RemediationGroup{fxGroup(1, "team-data", engine.SeverityCritical, 3), fxGroup(2, "team-data", engine.SeverityHigh, 70),
+		fxGroup(3, fxAccounts[2], engine.SeverityLow, 1)}
 	sum := engine.RemediationSummary{Groups: 3, BySeverity: []engine.SeverityRow{
 		{Severity: engine.SeverityCritical, Security: 3, Total: 3}, {Severity: engine.SeverityHigh, Security: 70, Total: 70},
 		{Severity: engine.SeverityMedium}, {Severity: engine.SeverityLow, Security: 1, Total: 1}, {Severity: engine.SeverityInfo},
-	}}
+	}, Checklist: []string{"Confirm who acts for the group's owner", "Apply the rule's playbook steps to every resource of the group"}}
+	var playbooks []engine.RemediationPlaybook
 	for _, g := range groups {
 		sum.Findings += g.ResourcesTotal
 		sum.EffortHours += g.EffortHours
+		if n := len(sum.Owners); n == 0 || sum.Owners[n-1].Owner != g.Owner {
+			src := "tag"
+			if g.Owner == fxAccounts[2] {
+				src = "account"
+			}
+			sum.Owners = append(sum.Owners, engine.OwnerWork{Owner: g.Owner, OwnerSource: src})
+		}
+		o := &sum.Owners[len(sum.Owners)-1]
+		o.Groups++
+		o.Findings += g.ResourcesTotal
+		o.Resources += g.ResourcesTotal
+		o.ProdResources += g.ProdResources
+		o.EffortHours += g.EffortHours
+		playbooks = append(playbooks, engine.RemediationPlaybook{RuleID: g.RuleID, Title: g.Title, Severity: g.Severity, Dimension: g.Dimension,
+			Steps:    []string{"Turn on S3 Block Public Access for the bucket.", "Remove bucket policy statements that grant access to \"*\"."},
+			Findings: g.ResourcesTotal, Resources: g.ResourcesTotal, Owners: 1})
 	}
 	return engine.ReportDocument{SchemaVersion: engine.ReportSchemaVersion, Header: fxHeader(engine.ReportRemediationPlan, "rpt_01plan"),
-		RemediationPlan: &engine.RemediationPlanReport{Summary: sum, Groups: groups}}
+		RemediationPlan: &engine.RemediationPlanReport{Summary: sum, Playbooks: playbooks, Groups: groups}}
 }
 
 func fxCompliance() engine.ReportDocument {

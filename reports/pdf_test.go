@@ -59,12 +59,27 @@ func expectedText(doc engine.ReportDocument) []string {
 		}
 	case doc.RemediationPlan != nil:
 		p := doc.RemediationPlan
-		want = append(want, count(p.Summary.Findings), hours(p.Summary.EffortHours), "Overview", "Remediation groups", "東京-logs")
+		want = append(want, count(p.Summary.Findings), hours(p.Summary.EffortHours), "Overview", "Playbooks: how to fix each rule",
+			"Work by owner", "東京-logs", "not tagged")
+		for _, c := range p.Summary.Checklist {
+			want = append(want, "☐ "+c)
+		}
+		for _, pb := range p.Playbooks {
+			want = append(want, pb.RuleID+" — "+pb.Title)
+			for i, s := range pb.Steps {
+				want = append(want, fmt.Sprintf("%d. %s", i+1, s))
+			}
+		}
+		for _, o := range p.Summary.Owners {
+			want = append(want, "Owner: "+o.Owner)
+		}
 		for _, g := range p.Groups {
 			want = append(want, fmt.Sprintf("%d. %s — %s", g.Priority, g.RuleID, g.Title),
 				fmt.Sprintf("%s resources (%s production) · effort %s", count(g.ResourcesTotal), count(g.ProdResources), hours(g.EffortHours)))
-			for _, c := range g.Checklist {
-				want = append(want, "☐ "+c)
+			for _, r := range g.Resources {
+				if r.NativeID != "" {
+					want = append(want, r.NativeID)
+				}
 			}
 			if g.ResourcesOmitted > 0 {
 				want = append(want, fmt.Sprintf("… and %s more resources", count(g.ResourcesOmitted)))

@@ -52,7 +52,7 @@ func NewRemediationWriter(jsonW, pdfW io.Writer, doc engine.ReportDocument) (*Re
 		}
 	}
 	if pdfW != nil {
-		p, err := newRemediationPDF(pdfW, doc.Header, doc.RemediationPlan.Summary)
+		p, err := newRemediationPDF(pdfW, doc.Header, doc.RemediationPlan)
 		if err != nil {
 			return nil, err
 		}
@@ -114,79 +114,138 @@ func (rw *RemediationWriter) Close() error {
 	return nil
 }
 
-// remediationPDF draws a remediation plan group by group.
+// remediationPDF draws a remediation plan: the overview and the playbooks
+// first, then the groups owner by owner.
 type remediationPDF struct {
-	d *pdfDoc
-	w io.Writer
-	n int
+	d      *pdfDoc
+	w      io.Writer
+	n      int
+	owners map[string]engine.OwnerWork
+	owner  string // the owner whose groups are being drawn
 }
 
-func newRemediationPDF(w io.Writer, h engine.ReportHeader, s engine.RemediationSummary) (*remediationPDF, error) {
+func newRemediationPDF(w io.Writer, h engine.ReportHeader, plan *engine.RemediationPlanReport) (*remediationPDF, error) {
 	d, err := newPDFDoc(h, kindTitles[engine.ReportRemediationPlan])
 	if err != nil {
 		return nil, err
 	}
+	s := plan.Summary
 	d.cover([][2]string{
-		{count(s.Groups), "remediation groups"},
+		{count(int64(len(s.Owners))), "owners"},
+		{count(s.Groups), "groups (owner × rule)"},
 		{count(s.Findings), "open findings"},
 		{hours(s.EffortHours), "estimated effort"},
 	})
 	d.reserveTOC()
 	d.section("Overview", 1, true)
-	d.paragraph("Findings are grouped by rule and ordered by severity, then by the number of affected resources "+
-		"tagged as production, then by the number of affected resources. Effort is estimated per group as "+
-		fmt.Sprintf("%.0f h to plan and verify plus, per resource, 1 h (critical), 0.75 h (high), 0.5 h (medium), "+
-			"0.25 h (low) or 0.1 h (info). Each group lists up to %d resources; the API lists them all.",
+	d.paragraph("The plan says once per rule how to fix it (the playbooks), then lists the work owner by owner: "+
+		"a resource's owner is its owner tag, else its account. Owners come by their most severe open finding, then "+
+		"their production resources, then their findings; an owner's groups (one per rule) by severity, then production "+
+		"resources, then resources. Environment is the resource's environment tag, or \"not tagged\". Effort is "+
+		fmt.Sprintf("estimated per group as %.0f h to plan and verify plus, per resource, 1 h (critical), 0.75 h (high), "+
+			"0.5 h (medium), 0.25 h (low) or 0.1 h (info). Each group lists up to %d resources; the API lists them all.",
 			engine.RemediationBaseHours, engine.RemediationResourcesPerGroup), 9.5)
 	if s.GroupsOmitted > 0 {
 		d.paragraph(fmt.Sprintf("This plan holds the first %s groups; %s more are left out.",
-			count(s.Groups-s.GroupsOmitted), count(s.GroupsOmitted)), 9.5)
+			count(s.Groups), count(s.GroupsOmitted)), 9.5)
 	}
+	if len(s.Checklist) > 0 {
+		d.section("For every group", 2, false)
+		for _, c := range s.Checklist {
+			d.paragraph("☐ "+c, 9)
+		}
+	}
+	d.section("Open findings by severity and dimension", 2, false)
 	t := d.newTable(8.5, column{"Severity", 40, "L"}, column{"Security", 28, "R"}, column{"Cost", 28, "R"},
 		column{"Architecture", 28, "R"}, column{"Compliance", 28, "R"}, column{"Total", 28, "R"})
 	for _, r := range s.BySeverity {
 		t.row(string(r.Severity), count(r.Security), count(r.Cost), count(r.Architecture), count(r.Compliance), count(r.Total))
 	}
 	t.end()
-	d.section("Remediation groups", 1, true)
-	return &remediationPDF{d: d, w: w}, nil
+	owners := make(map[string]engine.OwnerWork, len(s.Owners))
+	if len(s.Owners) > 0 {
+		d.section("Owners", 2, false)
+		t := d.newTable(8, column{"Owner", 62, "L"}, column{"From", 18, "L"}, column{"Groups", 18, "R"}, column{"Findings", 22, "R"},
+			column{"Resources", 22, "R"}, column{"Production", 20, "R"}, column{"Effort", 18, "R"})
+		for _, o := range s.Owners {
+			owners[o.Owner] = o
+			t.row(o.Owner, o.OwnerSource, count(o.Groups), count(o.Findings), count(o.Resources), count(o.ProdResources), hours(o.EffortHours))
+		}
+		t.end()
+	}
+	if len(plan.Playbooks) > 0 {
+		d.section("Playbooks: how to fix each rule", 1, true)
+		for _, pb := range plan.Playbooks {
+			playbook(d, pb)
+		}
+	}
+	d.section("Work by owner", 1, true)
+	return &remediationPDF{d: d, w: w, owners: owners}, nil
 }
 
-// group draws one remediation group.
+// playbook draws one rule's steps, kept on one page.
+func playbook(d *pdfDoc, pb engine.RemediationPlaybook) {
+	d.setFont(9, false)
+	h := 16.0
+	for i, s := range pb.Steps {
+		h += float64(len(d.wrap(fmt.Sprintf("%d. %s", i+1, s), contentW)))*lineH + 1.5
+	}
+	if h < bodyBottom-40 {
+		d.ensure(h + 24)
+	}
+	d.section(pb.RuleID+" — "+pb.Title, 2, false)
+	d.meta(fmt.Sprintf("Severity %s · %s · %s findings on %s resources of %s owners",
+		pb.Severity, pb.Dimension, count(pb.Findings), count(pb.Resources), count(pb.Owners)))
+	for i, s := range pb.Steps {
+		d.paragraph(fmt.Sprintf("%d. %s", i+1, s), 9)
+	}
+}
+
+// meta writes a muted line under a heading.
+func (d *pdfDoc) meta(s string) {
+	d.setFont(8.5, false)
+	d.f.SetTextColor(90, 98, 112)
+	for _, l := range d.wrap(s, contentW) {
+		d.text(margin, d.f.GetY(), contentW, l, "L")
+		d.f.SetY(d.f.GetY() + lineH)
+	}
+	d.f.SetTextColor(30, 34, 42)
+	d.f.SetY(d.f.GetY() + 1.5)
+}
+
+// resourceColumns are the columns of a group's resource table.
+// resourceColumns are the columns of a group's resource table; each row
+// has the resource's ARN or id on a line of its own under them.
+var resourceColumns = []column{{"Resource", 62, "L"}, {"Type", 40, "L"}, {"Account", 24, "L"},
+	{"Region", 26, "L"}, {"Environment", 28, "L"}}
+
+// group draws one remediation group, on one page when it fits on one.
 func (p *remediationPDF) group(g engine.RemediationGroup) error {
 	d := p.d
 	p.n++
-	d.section(fmt.Sprintf("%d. %s — %s", g.Priority, g.RuleID, g.Title), 2, false)
-	d.setFont(8.5, false)
-	d.f.SetTextColor(90, 98, 112)
-	meta := fmt.Sprintf("Severity %s · %s · %s resources (%s production) · effort %s",
-		g.Severity, g.Dimension, count(g.ResourcesTotal), count(g.ProdResources), hours(g.EffortHours))
-	d.text(margin, d.f.GetY(), contentW, meta, "L")
-	d.f.SetTextColor(30, 34, 42)
-	d.f.SetY(d.f.GetY() + lineH + 1.5)
-	for i, s := range g.Steps {
-		d.paragraph(fmt.Sprintf("%d. %s", i+1, s), 9)
+	if g.Owner != p.owner || p.n == 1 {
+		p.owner = g.Owner
+		d.ensure(60) // an owner's heading with the start of its first group
+		d.section("Owner: "+g.Owner, 2, false)
+		if o, ok := p.owners[g.Owner]; ok {
+			from := "its owner tag"
+			if o.OwnerSource == "account" {
+				from = "the account (no owner tag)"
+			}
+			d.meta(fmt.Sprintf("Owner from %s · %s groups · %s findings on %s resources (%s production) · effort %s",
+				from, count(o.Groups), count(o.Findings), count(o.Resources), count(o.ProdResources), hours(o.EffortHours)))
+		}
 	}
-	d.setFont(9, true)
-	d.ensure(lineH * 2)
-	d.text(margin, d.f.GetY(), contentW, "Checklist", "L")
-	d.f.SetY(d.f.GetY() + lineH + 0.5)
-	for _, c := range g.Checklist {
-		d.paragraph("☐ "+c, 9)
+	if h := p.groupHeight(g); h < bodyBottom-30 {
+		d.ensure(h)
 	}
+	d.section(fmt.Sprintf("%d. %s — %s", g.Priority, g.RuleID, g.Title), 3, false)
+	d.meta(fmt.Sprintf("Severity %s · %s · %s resources (%s production) · effort %s · steps: playbook %s",
+		g.Severity, g.Dimension, count(g.ResourcesTotal), count(g.ProdResources), hours(g.EffortHours), g.RuleID))
 	if len(g.Resources) > 0 {
-		t := d.newTable(7.5, column{"Resource", 70, "L"}, column{"Type", 36, "L"}, column{"Account", 30, "L"},
-			column{"Region", 26, "L"}, column{"Prod", 18, "C"})
+		t := d.newTable(7.5, resourceColumns...)
 		for _, r := range g.Resources {
-			prod := ""
-			if r.Prod {
-				prod = "yes"
-			}
-			name := r.Name
-			if name != r.ResourceID {
-				name += "\n" + r.ResourceID
-			}
-			t.row(name, r.Type, r.Account, r.Region, prod)
+			t.rowWithID(resourceID(r), resourceName(r), r.Type, r.Account, r.Region, environmentCell(r))
 		}
 		t.end()
 	}
@@ -194,6 +253,51 @@ func (p *remediationPDF) group(g engine.RemediationGroup) error {
 		d.paragraph(fmt.Sprintf("… and %s more resources: GET %s", count(g.ResourcesOmitted), g.ResourcesQuery), 8)
 	}
 	return d.f.Error()
+}
+
+// groupHeight estimates the height a group takes, heading to last row.
+func (p *remediationPDF) groupHeight(g engine.RemediationGroup) float64 {
+	d := p.d
+	d.setFont(7.5, false)
+	h := 30.0 // heading, meta line, table head and gap
+	lh := 7.5 * 0.42
+	for _, r := range g.Resources {
+		n := len(d.wrap(resourceID(r), contentW-2*cellPad))
+		m := 1
+		for i, c := range []string{resourceName(r), r.Type, r.Account, r.Region, environmentCell(r)} {
+			m = max(m, len(d.wrap(c, resourceColumns[i].w-2*cellPad)))
+		}
+		h += float64(n+m)*lh + 1.6
+	}
+	if g.ResourcesOmitted > 0 {
+		h += 2 * lineH
+	}
+	return h
+}
+
+// resourceID is a resource's native id (an ARN where the provider has
+// one), else the id fourd gave it.
+func resourceID(r engine.AffectedResource) string {
+	if r.NativeID != "" {
+		return r.NativeID
+	}
+	return r.ResourceID
+}
+
+// resourceName is a resource's name, or "—" when it has none of its own.
+func resourceName(r engine.AffectedResource) string {
+	if r.Name == "" || r.Name == resourceID(r) {
+		return "—"
+	}
+	return r.Name
+}
+
+// environmentCell is a resource's environment tag, "not tagged" without one.
+func environmentCell(r engine.AffectedResource) string {
+	if r.Environment == "" {
+		return "not tagged"
+	}
+	return r.Environment
 }
 
 func (p *remediationPDF) close() error {

@@ -54,7 +54,7 @@ func RenderPDF(w io.Writer, doc engine.ReportDocument) error {
 	case engine.ReportComplianceEvidence:
 		return compliancePDF(w, doc.Header, doc.ComplianceEvidence)
 	default:
-		rw, err := newRemediationPDF(w, doc.Header, doc.RemediationPlan.Summary)
+		rw, err := newRemediationPDF(w, doc.Header, doc.RemediationPlan)
 		if err != nil {
 			return err
 		}

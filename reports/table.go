@@ -54,7 +54,12 @@ func (t *table) width() float64 {
 }
 
 // row draws one row of cells, one per column.
-func (t *table) row(cells ...string) {
+func (t *table) row(cells ...string) { t.rowWithID("", cells...) }
+
+// rowWithID draws a row of cells and, when id is not empty, a line under
+// them across the whole table holding id: an ARN is too long for a column
+// and must not break across lines (it could not be copied or searched for).
+func (t *table) rowWithID(id string, cells ...string) {
 	d := t.d
 	d.setFont(t.size, false)
 	lines := make([][]string, len(t.cols))
@@ -65,8 +70,12 @@ func (t *table) row(cells ...string) {
 		}
 		n = max(n, len(lines[i]))
 	}
+	var idLines []string
+	if id != "" {
+		idLines = d.wrap(id, t.width()-2*cellPad)
+	}
 	lh := t.size * 0.42
-	h := float64(n)*lh + 1.6
+	h := float64(n+len(idLines))*lh + 1.6
 	if d.ensure(h) {
 		t.head()
 	}
@@ -82,6 +91,11 @@ func (t *table) row(cells ...string) {
 		}
 		x += c.w
 	}
+	d.f.SetTextColor(70, 78, 92)
+	for j, l := range idLines {
+		d.text(margin+cellPad, y+0.8+float64(n+j)*lh-(lineH-lh)/2, t.width()-2*cellPad, l, "L")
+	}
+	d.f.SetTextColor(30, 34, 42)
 	d.f.SetDrawColor(225, 228, 235)
 	d.f.Line(margin, y+h, margin+t.width(), y+h)
 	d.f.SetY(y + h)

@@ -159,47 +159,31 @@ func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope,
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	type row struct {
-		rule string
-		r    engine.AffectedResource
-	}
-	var rows []row
-	seen := map[string]bool{}
-	var ids []string
+	var rules []string
+	var res []engine.AffectedResource
 	err = s.each(ctx, affectedQuery{scope: scope, ruleIDs: ruleIDs, perRule: perRule}, func(sc scanner) error {
-		var x row
-		var sev, key string
-		if err := sc.Scan(&x.rule, &key, &x.r.ResourceID, &x.r.Type, &x.r.Account, &x.r.Region, &sev); err != nil {
+		var rule, sev, key string
+		var r engine.AffectedResource
+		if err := sc.Scan(&rule, &key, &r.ResourceID, &r.Type, &r.Account, &r.Region, &sev); err != nil {
 			return err
 		}
 		var err error
-		if x.r.FindingID, err = findingIDText(key); err != nil {
+		if r.FindingID, err = findingIDText(key); err != nil {
 			return err
 		}
-		x.r.Severity = engine.Severity(sev)
-		rows = append(rows, x)
-		if !seen[x.r.ResourceID] {
-			seen[x.r.ResourceID] = true
-			ids = append(ids, x.r.ResourceID)
-		}
+		r.Severity = engine.Severity(sev)
+		rules = append(rules, rule)
+		res = append(res, r)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	rs, err := s.GetResources(ctx, scope.TenantID, ids)
-	if err != nil {
+	if err := s.describeAffected(ctx, scope.TenantID, res); err != nil {
 		return nil, err
 	}
-	byID := make(map[string]engine.Resource, len(rs))
-	for _, r := range rs {
-		byID[r.ID] = r
-	}
-	for _, x := range rows {
-		if r, ok := byID[x.r.ResourceID]; ok {
-			x.r.Name, x.r.Prod = r.Name, engine.IsProd(r.Tags)
-		}
-		out[x.rule] = append(out[x.rule], x.r)
+	for i, rule := range rules {
+		out[rule] = append(out[rule], res[i])
 	}
 	return out, nil
 }

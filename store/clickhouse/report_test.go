@@ -12,7 +12,8 @@ import (
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
-// reportFixture writes two resources (one tagged production) and an audit
+// reportFixture writes two resources (one tagged production and owned by
+// team-data, the other its account's) and an audit
 // snapshot of five findings over two rules and two accounts.
 func reportFixture(t *testing.T) (engine.ReportScope, []engine.Finding) {
 	t.Helper()
@@ -21,7 +22,7 @@ func reportFixture(t *testing.T) (engine.ReportScope, []engine.Finding) {
 	now := time.Now().UTC().Truncate(time.Second)
 	tenant := "ten_rep"
 	prod := engine.Resource{ID: engine.ResourceID(tenant, "aws", "arn:prod"), Provider: "aws", Account: "111", Region: "eu-west-1",
-		Type: "aws_ebs_volume", NativeID: "arn:prod", Name: "prod-vol", Tags: engine.TagsFromMap(map[string]string{"Environment": "Production"}),
+		Type: "aws_ebs_volume", NativeID: "arn:prod", Name: "prod-vol", Tags: engine.TagsFromMap(map[string]string{"Environment": "Production", "OWNER": "team-data"}),
 		Attributes: json.RawMessage(`{}`), FirstSeenAt: now, LastSeenAt: now}
 	dev := prod
 	dev.ID, dev.NativeID, dev.Name, dev.Account, dev.Tags = engine.ResourceID(tenant, "aws", "arn:dev"), "arn:dev", "dev-vol", "222", engine.TagsFromMap(map[string]string{"env": "dev"})
@@ -150,16 +151,65 @@ func TestReportAnalytics(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[string][]engine.AffectedResource{
-			"aws-sec-001": {{ResourceID: prodID, FindingID: fs[2].ID, Name: "prod-vol", Type: "aws_ebs_volume", Account: "111", Region: "eu-west-1", Severity: engine.SeverityCritical, Prod: true}},
+			"aws-sec-001": {{ResourceID: prodID, FindingID: fs[2].ID, NativeID: "arn:prod", Name: "prod-vol", Type: "aws_ebs_volume", Account: "111",
+				Region: "eu-west-1", Severity: engine.SeverityCritical, Prod: true, Environment: "Production"}},
 			"aws-ebs-001": {{ResourceID: min(prodID, devID), FindingID: map[bool]string{true: fs[0].ID, false: fs[1].ID}[prodID < devID],
-				Name: map[bool]string{true: "prod-vol", false: "dev-vol"}[prodID < devID], Type: "aws_ebs_volume",
-				Account: map[bool]string{true: "111", false: "222"}[prodID < devID], Region: "eu-west-1", Severity: engine.SeverityLow, Prod: prodID < devID}},
+				NativeID: map[bool]string{true: "arn:prod", false: "arn:dev"}[prodID < devID],
+				Name:     map[bool]string{true: "prod-vol", false: "dev-vol"}[prodID < devID], Type: "aws_ebs_volume",
+				Account: map[bool]string{true: "111", false: "222"}[prodID < devID], Region: "eu-west-1", Severity: engine.SeverityLow, Prod: prodID < devID,
+				Environment: map[bool]string{true: "Production", false: "dev"}[prodID < devID]}},
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 		if _, err := s.AffectedResources(ctx, scope, make([]string, engine.MaxAffectedRules+1), 1); engine.ErrorCode(err) != engine.CodeValidationFailed {
 			t.Errorf("too many rules: got %v, want validation_failed", err)
+		}
+	})
+	t.Run("owner rule totals, decisions applied", func(t *testing.T) {
+		sc := scope
+		sc.ForceResolved = []string{fs[3].ID} // dev's high security finding accepted as a risk
+		got, err := s.OwnerRuleTotals(ctx, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := func(rule string, sev engine.Severity, dim engine.Dimension, prod int64) engine.RuleTotals {
+			return engine.RuleTotals{RuleID: rule, Title: "title " + rule, Remediation: "Fix it. Then check.", Severity: sev, Dimension: dim,
+				Findings: 1, Resources: 1, Prod: prod}
+		}
+		// By owner (the account 222 for dev, which has no owner tag; the
+		// OWNER tag's value for prod), then in rule priority order.
+		want := []engine.OwnerRuleTotals{
+			{Owner: "222", RuleTotals: rt("aws-ebs-001", engine.SeverityLow, engine.DimensionCost, 0)},
+			{Owner: "team-data", ByTag: true, RuleTotals: rt("aws-sec-001", engine.SeverityCritical, engine.DimensionSecurity, 1)},
+			{Owner: "team-data", ByTag: true, RuleTotals: rt("aws-ebs-001", engine.SeverityLow, engine.DimensionCost, 1)},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("owner affected resources", func(t *testing.T) {
+		// team-data × aws-ebs-001 is not asked for: the answer holds only
+		// the pairs asked for, although owners × rules covers it.
+		pairs := []engine.OwnerRule{{Owner: "team-data", RuleID: "aws-sec-001"}, {Owner: "222", RuleID: "aws-ebs-001"}, {Owner: "nobody", RuleID: "aws-sec-001"}}
+		got, err := s.OwnerAffectedResources(ctx, scope, pairs, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[engine.OwnerRule][]engine.AffectedResource{
+			pairs[0]: {{ResourceID: prodID, FindingID: fs[2].ID, NativeID: "arn:prod", Name: "prod-vol", Type: "aws_ebs_volume", Account: "111",
+				Region: "eu-west-1", Severity: engine.SeverityCritical, Prod: true, Environment: "Production"}},
+			pairs[1]: {{ResourceID: devID, FindingID: fs[1].ID, NativeID: "arn:dev", Name: "dev-vol", Type: "aws_ebs_volume", Account: "222",
+				Region: "eu-west-1", Severity: engine.SeverityLow, Environment: "dev"}},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if _, err := s.OwnerAffectedResources(ctx, scope, make([]engine.OwnerRule, engine.MaxAffectedRules+1), 1); engine.ErrorCode(err) != engine.CodeValidationFailed {
+			t.Errorf("too many groups: got %v, want validation_failed", err)
+		}
+		if _, err := s.OwnerAffectedResources(ctx, scope, pairs, 0); engine.ErrorCode(err) != engine.CodeInvalidLimit {
+			t.Errorf("per_group 0: got %v, want invalid_limit", err)
 		}
 	})
 	t.Run("resource counts by type", func(t *testing.T) {
