@@ -56,6 +56,10 @@ var configTypes = map[string]cfgMapper{
 	"AWS::EC2::VPCEndpoint":                     cfgVPCEndpoint,
 	"AWS::EC2::TransitGateway":                  cfgTransitGateway,
 	"AWS::EC2::VPNConnection":                   cfgVPNConnection,
+	"AWS::ECS::TaskDefinition":                  cfgECSTaskDefinition,
+	"AWS::ECS::Cluster":                         cfgECSCluster,
+	"AWS::ECS::Service":                         cfgECSService,
+	"AWS::EKS::Cluster":                         cfgEKSCluster,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.

@@ -16,6 +16,7 @@ var taggable = []string{
 	inv.TypeEFSFileSystem, inv.TypeCloudFrontDistribution, inv.TypeSQSQueue, inv.TypeSNSTopic, inv.TypeLogGroup,
 	inv.TypeRDSCluster, inv.TypeRDSClusterSnapshot, inv.TypeRedshiftCluster,
 	inv.TypeSubnet, inv.TypeRouteTable, inv.TypeNetworkACL, inv.TypeNATGateway, inv.TypeVPCEndpoint, inv.TypeTransitGateway, inv.TypeVPNConnection,
+	inv.TypeECSTaskDefinition, inv.TypeECSCluster, inv.TypeECSService, inv.TypeEKSCluster,
 }
 
 func complianceRules() []Rule {

@@ -196,6 +196,12 @@ var attrTypes = map[string]func() any{
 	inventory.TypeVPCEndpoint:    func() any { return new(inventory.VPCEndpoint) },
 	inventory.TypeTransitGateway: func() any { return new(inventory.TransitGateway) },
 	inventory.TypeVPNConnection:  func() any { return new(inventory.VPNConnection) },
+
+	// Platform family (B3).
+	inventory.TypeECSTaskDefinition: func() any { return new(inventory.ECSTaskDefinition) },
+	inventory.TypeECSCluster:        func() any { return new(inventory.ECSCluster) },
+	inventory.TypeECSService:        func() any { return new(inventory.ECSService) },
+	inventory.TypeEKSCluster:        func() any { return new(inventory.EKSCluster) },
 }
 
 type pack struct {
@@ -215,6 +221,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, accountRules()...)
 	all = append(all, dataRules()...)
 	all = append(all, networkRules()...)
+	all = append(all, platformRules()...)
 	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]

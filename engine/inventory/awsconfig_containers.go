@@ -1,0 +1,237 @@
+package inventory
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// AWS Config mappers of the container services. Shapes:
+// awslabs/aws-config-resource-schema, config/properties/resource-types/
+// AWS::ECS::TaskDefinition, AWS::ECS::Cluster, AWS::ECS::Service and
+// AWS::EKS::Cluster .properties.json (CloudFormation-style PascalCase keys;
+// encoding/json matches them whatever their case).
+
+func cfgECSTaskDefinition(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Family      string `json:"Family"`
+		NetworkMode string `json:"NetworkMode"`
+		PidMode     string `json:"PidMode"`
+		IpcMode     string `json:"IpcMode"`
+		Containers  []struct {
+			Name        string   `json:"Name"`
+			Privileged  flexBool `json:"Privileged"`
+			User        string   `json:"User"`
+			ReadonlyFS  flexBool `json:"ReadonlyRootFilesystem"`
+			Environment []struct {
+				Name string `json:"Name"`
+			} `json:"Environment"`
+			LogConfiguration *struct {
+				LogDriver string `json:"LogDriver"`
+			} `json:"LogConfiguration"`
+			LinuxParameters *struct {
+				Capabilities *struct {
+					Add []string `json:"Add"`
+				} `json:"Capabilities"`
+			} `json:"LinuxParameters"`
+		} `json:"ContainerDefinitions"`
+		Volumes []struct {
+			Name string `json:"Name"`
+			Host *struct {
+				SourcePath string `json:"SourcePath"`
+			} `json:"Host"`
+			EFS *struct {
+				TransitEncryption string `json:"TransitEncryption"`
+			} `json:"EfsVolumeConfiguration"`
+		} `json:"Volumes"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	td := ECSTaskDefinition{Family: c.Family, NetworkMode: c.NetworkMode, PIDMode: c.PidMode, IPCMode: c.IpcMode,
+		Containers: []ECSContainer{}}
+	if td.Family == "" {
+		td.Family = ci.ResourceName
+	}
+	for _, x := range c.Containers {
+		k := ECSContainer{Name: x.Name, Privileged: bool(x.Privileged), User: x.User, ReadonlyRootFilesystem: bool(x.ReadonlyFS)}
+		if x.LogConfiguration != nil {
+			k.LogDriver = x.LogConfiguration.LogDriver
+		}
+		for _, e := range x.Environment {
+			k.EnvironmentNames = append(k.EnvironmentNames, e.Name)
+		}
+		if x.LinuxParameters != nil && x.LinuxParameters.Capabilities != nil {
+			k.CapabilitiesAdded = x.LinuxParameters.Capabilities.Add
+		}
+		td.Containers = append(td.Containers, k)
+	}
+	for _, v := range c.Volumes {
+		vol := ECSVolume{Name: v.Name}
+		if v.Host != nil {
+			vol.HostSourcePath = v.Host.SourcePath
+		}
+		if v.EFS != nil {
+			vol.EFSTransitEncryption = v.EFS.TransitEncryption
+			if vol.EFSTransitEncryption == "" {
+				vol.EFSTransitEncryption = "DISABLED" // ECS's documented default
+			}
+		}
+		td.Volumes = append(td.Volumes, vol)
+	}
+	return TypeECSTaskDefinition, td, nil
+}
+
+func cfgECSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ClusterName string `json:"ClusterName"`
+		Settings    []struct {
+			Name  string `json:"Name"`
+			Value string `json:"Value"`
+		} `json:"ClusterSettings"`
+		Configuration *struct {
+			Exec *struct {
+				Logging string `json:"Logging"`
+			} `json:"ExecuteCommandConfiguration"`
+		} `json:"Configuration"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	cl := ECSCluster{ClusterName: c.ClusterName}
+	if cl.ClusterName == "" {
+		cl.ClusterName = ci.ResourceName
+	}
+	for _, s := range c.Settings {
+		if s.Name == "containerInsights" {
+			cl.ContainerInsights = s.Value
+		}
+	}
+	if c.Configuration != nil && c.Configuration.Exec != nil {
+		cl.ExecuteCommandLogging = c.Configuration.Exec.Logging
+	}
+	return TypeECSCluster, cl, nil
+}
+
+func cfgECSService(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ServiceName string  `json:"ServiceName"`
+		LaunchType  string  `json:"LaunchType"`
+		Platform    string  `json:"PlatformVersion"`
+		Scheduling  string  `json:"SchedulingStrategy"`
+		Desired     flexInt `json:"DesiredCount"`
+		Network     *struct {
+			VPC *struct {
+				AssignPublicIP string `json:"AssignPublicIp"`
+			} `json:"AwsvpcConfiguration"`
+		} `json:"NetworkConfiguration"`
+		Deployment *struct {
+			Breaker *struct {
+				Enable flexBool `json:"Enable"`
+			} `json:"DeploymentCircuitBreaker"`
+		} `json:"DeploymentConfiguration"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	s := ECSService{ServiceName: c.ServiceName, LaunchType: c.LaunchType, PlatformVersion: c.Platform,
+		SchedulingStrategy: c.Scheduling, DesiredCount: int(c.Desired)}
+	if s.ServiceName == "" {
+		s.ServiceName = ci.ResourceName
+	}
+	if c.Network != nil && c.Network.VPC != nil {
+		s.AssignPublicIP = c.Network.VPC.AssignPublicIP
+	}
+	if c.Deployment != nil {
+		// A recorded deployment configuration without a circuit breaker
+		// has it off (ECS's default).
+		s.CircuitBreaker = boolPtr(c.Deployment.Breaker != nil && bool(c.Deployment.Breaker.Enable))
+	}
+	return TypeECSService, s, nil
+}
+
+func cfgEKSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Name    string `json:"Name"`
+		Version string `json:"Version"`
+		VPC     *struct {
+			Public  *flexBool `json:"EndpointPublicAccess"`
+			Private *flexBool `json:"EndpointPrivateAccess"`
+			CIDRs   []string  `json:"PublicAccessCidrs"`
+		} `json:"ResourcesVpcConfig"`
+		Encryption []struct {
+			Provider *struct {
+				KeyARN string `json:"KeyArn"`
+			} `json:"Provider"`
+			Resources []string `json:"Resources"`
+		} `json:"EncryptionConfig"`
+		Logging *struct {
+			// An object {EnabledTypes:[{Type}]} in the recorded
+			// (CloudFormation) shape, an array [{types, enabled}] in
+			// describe-cluster's.
+			Cluster json.RawMessage `json:"ClusterLogging"`
+		} `json:"Logging"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	k := EKSCluster{Name: c.Name, Version: c.Version}
+	if k.Name == "" {
+		k.Name = ci.ResourceName
+	}
+	if c.VPC != nil {
+		k.EndpointPublicAccess, k.EndpointPrivateAccess = c.VPC.Public.ptr(), c.VPC.Private.ptr()
+		k.PublicAccessCIDRs = c.VPC.CIDRs
+	}
+	for _, e := range c.Encryption {
+		for _, r := range e.Resources {
+			if strings.EqualFold(r, "secrets") && e.Provider != nil {
+				k.SecretsKMSKeyARN = e.Provider.KeyARN
+			}
+		}
+	}
+	if c.Logging != nil {
+		types, err := eksLogTypes(c.Logging.Cluster)
+		if err != nil {
+			return "", nil, err
+		}
+		k.LoggingEnabled = types
+	}
+	return TypeEKSCluster, k, nil
+}
+
+// eksLogTypes reads the enabled control plane log types from either shape
+// of an EKS cluster's clusterLogging.
+func eksLogTypes(raw json.RawMessage) ([]string, error) {
+	raw = jsonObject(raw)
+	if raw == nil {
+		return nil, nil
+	}
+	var out []string
+	if raw[0] == '[' {
+		var api []struct {
+			Types   []string `json:"types"`
+			Enabled flexBool `json:"enabled"`
+		}
+		if err := json.Unmarshal(raw, &api); err != nil {
+			return nil, err
+		}
+		for _, x := range api {
+			if x.Enabled {
+				out = append(out, x.Types...)
+			}
+		}
+		return out, nil
+	}
+	var cfn struct {
+		Enabled []struct {
+			Type string `json:"Type"`
+		} `json:"EnabledTypes"`
+	}
+	if err := json.Unmarshal(raw, &cfn); err != nil {
+		return nil, err
+	}
+	for _, t := range cfn.Enabled {
+		out = append(out, t.Type)
+	}
+	return out, nil
+}

@@ -1,0 +1,11 @@
+package rules
+
+// platformRules are the checks of the identity, governance, security
+// services, containers, messaging and monitoring family (ECS, EKS, …;
+// issue 29 §4).
+func platformRules() []Rule {
+	var out []Rule
+	out = append(out, ecsRules()...)
+	out = append(out, eksRules()...)
+	return out
+}
