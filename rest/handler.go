@@ -56,6 +56,7 @@ func (a *api) routes() {
 	a.get("/v1/resources", a.authenticated(a.listResources))
 	a.get("/v1/resources/export", a.authenticated(a.exportResources))
 	a.get("/v1/resources/{id}", a.authenticated(getOf(s.GetResource)))
+	a.get("/v1/resources/{id}/explain", a.authenticated(getOf(s.ExplainResource)))
 	a.get("/v1/audits", a.authenticated(listOf(s.ListAudits)))
 	a.get("/v1/audits/{id}", a.authenticated(getOf(s.GetAudit)))
 	a.get("/v1/policies", a.authenticated(listOf(s.ListPolicies)))

@@ -40,6 +40,7 @@ var isolationMatrix = map[string]isoCase{
 	"POST /v1/resources":                            {kind: "create", body: `[]`},
 	"GET /v1/resources/export":                      {kind: "export", queries: []string{"format=csv", "format=ndjson", "type=aws_s3_bucket&format=ndjson"}},
 	"GET /v1/resources/{id}":                        {kind: "get", ids: "resources"},
+	"GET /v1/resources/{id}/explain":                {kind: "get", ids: "resources"},
 	"GET /v1/audits":                                {kind: "list"},
 	"POST /v1/audits":                               {kind: "create", body: `{}`},
 	"GET /v1/audits/{id}":                           {kind: "get", ids: "audits"},

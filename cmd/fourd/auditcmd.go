@@ -11,11 +11,14 @@ import (
 )
 
 // auditCmd runs an audit of a tenant now, in this process, and prints its
-// summary: what a worker of serve does, for scripts and benchmarks.
+// summary: what a worker of serve does, for scripts and benchmarks. With
+// --explain it audits nothing and prints, for one resource, every check
+// that applies, what it read and its outcome.
 func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
 	fs := newFlags("audit", stdout)
 	tenant := fs.String("tenant", "", "tenant slug")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the audit to this file")
+	explain := fs.String("explain", "", "instead of auditing, explain the checks on one resource (its id or native id, e.g. an ARN)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
@@ -25,7 +28,7 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	}
 	defer stopProfile()
 	if *tenant == "" {
-		return usageError{"audit: want: audit --tenant T"}
+		return usageError{"audit: want: audit --tenant T [--explain RESOURCE]"}
 	}
 	s, err := openStores(ctx, cfg, log, true)
 	if err != nil {
@@ -39,6 +42,9 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	p, err := operatorPrincipal(ctx, s, *tenant)
 	if err != nil {
 		return err
+	}
+	if *explain != "" {
+		return explainResource(ctx, svc, p, *explain, stdout)
 	}
 	start := time.Now()
 	done, err := runAuditNow(ctx, s, svc, p)

@@ -35,6 +35,8 @@ Usage:
   fourd import FILE --tenant T
                               import an inventory: fourd NDJSON, AWS Config, Terraform state or show -json
   fourd audit --tenant T      run an audit of the tenant now and print its summary
+  fourd audit --tenant T --explain RESOURCE
+                              print every check that applies to one resource (id or ARN), what it read and its outcome
   fourd demo                  load the demo tenant: inventory, an audit, a token in $FOURD_DATA_DIR/demo-token
   fourd report --tenant T --kind K [--out F]  generate a report of the latest audit now, write JSON and PDF
   fourd loadgen [flags]       write synthetic tenants at scale (see fourd loadgen -h)
