@@ -127,9 +127,14 @@ func fxGroup(i int, owner string, sev engine.Severity, n int) engine.Remediation
 }
 
 func fxRemediation() engine.ReportDocument {
-	groups := []engine.RemediationGroup{fxGroup(1, "team-data", engine.SeverityCritical, 3), fxGroup(2, "team-data", engine.SeverityHigh, 70),
-		fxGroup(3, fxAccounts[2], engine.SeverityLow, 1)}
-	sum := engine.RemediationSummary{Groups: 3, BySeverity: []engine.SeverityRow{
+	return fxPlan([]engine.RemediationGroup{fxGroup(1, "team-data", engine.SeverityCritical, 3), fxGroup(2, "team-data", engine.SeverityHigh, 70),
+		fxGroup(3, fxAccounts[2], engine.SeverityLow, 1)})
+}
+
+// fxPlan builds a remediation plan of groups: its summary, owners and
+// playbooks.
+func fxPlan(groups []engine.RemediationGroup) engine.ReportDocument {
+	sum := engine.RemediationSummary{Groups: int64(len(groups)), BySeverity: []engine.SeverityRow{
 		{Severity: engine.SeverityCritical, Security: 3, Total: 3}, {Severity: engine.SeverityHigh, Security: 70, Total: 70},
 		{Severity: engine.SeverityMedium}, {Severity: engine.SeverityLow, Security: 1, Total: 1}, {Severity: engine.SeverityInfo},
 	}, Checklist: []string{"Confirm who acts for the group's owner", "Apply the rule's playbook steps to every resource of the group"}}

@@ -52,6 +52,11 @@ type pdfDoc struct {
 	fallback bool
 	// noTOC leaves the table of contents out (a short document).
 	noTOC bool
+	// notes are the layout faults the document could not avoid (a table
+	// row alone on a page), and starts the pages where a level-1 section
+	// begins; tests read them through layoutHook.
+	notes  []string
+	starts []int
 	size  float64
 	bold  bool
 	// cur is the font gofpdf has selected, to skip redundant SetFont calls.
@@ -327,6 +332,9 @@ func (d *pdfDoc) section(title string, level int, newPage bool) {
 		d.ensure(24)
 		d.f.SetY(d.f.GetY() + 3)
 	}
+	if level == 1 {
+		d.starts = append(d.starts, d.f.PageNo())
+	}
 	link := d.f.AddLink()
 	d.f.SetLink(link, d.f.GetY(), -1)
 	if len(d.toc) < tocCapacity {
@@ -397,8 +405,20 @@ func (d *pdfDoc) resync() {
 	d.cur.family = ""
 }
 
+// layoutHook, when set (by tests), receives each document's layout notes
+// and the pages its level-1 sections begin on, as it is written out.
+var layoutHook func(title string, notes []string, starts []int)
+
+// layoutNote records a layout fault on the current page.
+func (d *pdfDoc) layoutNote(s string) {
+	d.notes = append(d.notes, fmt.Sprintf("page %d: %s", d.f.PageNo(), s))
+}
+
 // output closes the document and writes it to w.
 func (d *pdfDoc) output(w io.Writer) error {
+	if layoutHook != nil {
+		layoutHook(d.title, d.notes, d.starts)
+	}
 	if !d.noTOC {
 		d.writeTOC()
 	}

@@ -13,19 +13,32 @@ type column struct {
 }
 
 // table draws rows under a heading row that is repeated on every page the
-// table continues on. Cells wrap; a row never breaks across pages.
+// table continues on. Cells wrap; a row never breaks across pages. Rows are
+// laid out at end, all at once, so that neither the first nor the last row
+// of a table is left alone on a page.
 type table struct {
 	d    *pdfDoc
 	cols []column
 	size float64
-	n    int
+	rows []tableRow
+}
+
+// tableRow is one row's cells and the id drawn under them (see rowWithID).
+type tableRow struct {
+	id    string
+	cells []string
+}
+
+// laidOutRow is a row wrapped to its columns.
+type laidOutRow struct {
+	lines   [][]string
+	idLines []string
+	n       int // lines of the tallest cell
+	h       float64
 }
 
 func (d *pdfDoc) newTable(size float64, cols ...column) *table {
-	t := &table{d: d, cols: cols, size: size}
-	d.ensure(3 * lineH)
-	t.head()
-	return t
+	return &table{d: d, cols: cols, size: size}
 }
 
 func (t *table) head() {
@@ -53,57 +66,103 @@ func (t *table) width() float64 {
 	return w
 }
 
-// row draws one row of cells, one per column.
+// row adds one row of cells, one per column.
 func (t *table) row(cells ...string) { t.rowWithID("", cells...) }
 
-// rowWithID draws a row of cells and, when id is not empty, a line under
+// rowWithID adds a row of cells and, when id is not empty, a line under
 // them across the whole table holding id: an ARN is too long for a column
 // and must not break across lines (it could not be copied or searched for).
 func (t *table) rowWithID(id string, cells ...string) {
+	t.rows = append(t.rows, tableRow{id: id, cells: cells})
+}
+
+// layout wraps a row's cells.
+func (t *table) layout(r tableRow) laidOutRow {
 	d := t.d
 	d.setFont(t.size, false)
-	lines := make([][]string, len(t.cols))
-	n := 1
+	out := laidOutRow{lines: make([][]string, len(t.cols)), n: 1}
 	for i, c := range t.cols {
-		if i < len(cells) {
-			lines[i] = d.wrap(cells[i], c.w-2*cellPad)
+		if i < len(r.cells) {
+			out.lines[i] = d.wrap(r.cells[i], c.w-2*cellPad)
 		}
-		n = max(n, len(lines[i]))
+		out.n = max(out.n, len(out.lines[i]))
 	}
-	var idLines []string
-	if id != "" {
-		idLines = d.wrap(id, t.width()-2*cellPad)
+	if r.id != "" {
+		out.idLines = d.wrap(r.id, t.width()-2*cellPad)
 	}
+	out.h = float64(out.n+len(out.idLines))*t.size*0.42 + 1.6
+	return out
+}
+
+// end draws the table and leaves a little space after it. A page break
+// comes before the first row when the heading and the first two rows do
+// not fit together, and before the second-to-last row when the last two
+// do not: a row alone on a page, cut from its table, is hard to read.
+func (t *table) end() {
+	d := t.d
+	rows := make([]laidOutRow, len(t.rows))
+	for i, r := range t.rows {
+		rows[i] = t.layout(r)
+	}
+	headH := lineH + 1.4
+	first := headH + 3*lineH
+	if len(rows) > 0 {
+		first = headH + rows[0].h
+		if len(rows) > 1 && first+rows[1].h <= bodyBottom-22 {
+			first += rows[1].h
+		}
+	}
+	d.ensure(first)
+	t.head()
+	onPage := 0
+	for i, r := range rows {
+		fits := d.f.GetY()+r.h <= bodyBottom
+		if fits && onPage > 0 && i == len(rows)-2 && d.f.GetY()+r.h+rows[i+1].h > bodyBottom {
+			fits = false // keep the last two rows together
+		}
+		if !fits {
+			if onPage == 1 && i > 1 {
+				d.layoutNote("a table row is alone on a page")
+			}
+			d.addPage()
+			t.head()
+			onPage = 0
+		}
+		t.draw(r, i)
+		onPage++
+	}
+	if onPage == 1 && len(rows) > 1 {
+		d.layoutNote("a table row is alone on a page")
+	}
+	d.f.SetY(d.f.GetY() + 4)
+}
+
+// draw draws the i-th row at the current position.
+func (t *table) draw(r laidOutRow, i int) {
+	d := t.d
+	d.setFont(t.size, false)
 	lh := t.size * 0.42
-	h := float64(n+len(idLines))*lh + 1.6
-	if d.ensure(h) {
-		t.head()
-	}
 	y := d.f.GetY()
-	if t.n%2 == 1 {
+	if i%2 == 1 {
 		d.f.SetFillColor(242, 244, 248)
-		d.f.Rect(margin, y, t.width(), h, "F")
+		d.f.Rect(margin, y, t.width(), r.h, "F")
 	}
 	x := margin
-	for i, c := range t.cols {
-		for j, l := range lines[i] {
+	for ci, c := range t.cols {
+		for j, l := range r.lines[ci] {
 			d.text(x+cellPad, y+0.8+float64(j)*lh-(lineH-lh)/2, c.w-2*cellPad, l, c.align)
 		}
 		x += c.w
 	}
 	d.f.SetTextColor(70, 78, 92)
-	for j, l := range idLines {
-		d.text(margin+cellPad, y+0.8+float64(n+j)*lh-(lineH-lh)/2, t.width()-2*cellPad, l, "L")
+	for j, l := range r.idLines {
+		d.text(margin+cellPad, y+0.8+float64(r.n+j)*lh-(lineH-lh)/2, t.width()-2*cellPad, l, "L")
 	}
 	d.f.SetTextColor(30, 34, 42)
 	d.f.SetDrawColor(225, 228, 235)
-	d.f.Line(margin, y+h, margin+t.width(), y+h)
-	d.f.SetY(y + h)
-	t.n++
+	d.f.Line(margin, y+r.h, margin+t.width(), y+r.h)
+	d.f.SetY(y + r.h)
 }
-
-// end leaves a little space after the table.
-func (t *table) end() { t.d.f.SetY(t.d.f.GetY() + 4) }
 
 // empty writes a muted line for a section with nothing to show.
 func (d *pdfDoc) empty(s string) {
