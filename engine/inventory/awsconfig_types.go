@@ -317,7 +317,7 @@ func cfgEIP(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	return TypeEIP, EIP(c), nil
 }
 
-func cfgVPC(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgVPC(ci *configItem, conf []byte, j *joiner) (string, any, error) {
 	var c struct {
 		VPCID     string   `json:"vpcId"`
 		CIDRBlock string   `json:"cidrBlock"`
@@ -326,11 +326,21 @@ func cfgVPC(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
+	if j != nil {
+		j.patch("vpc:"+c.VPCID, vpcFlowLogsOff(j, cfgFlowLogScope(ci)))
+	}
 	return TypeVPC, VPC{VPCID: c.VPCID, CIDRBlock: c.CIDRBlock, IsDefault: bool(c.IsDefault)}, nil
 }
 
+// cfgFlowLogScope is the joiner key recording that the input holds flow
+// log items of ci's account: AWS Config records AWS::EC2::FlowLog for the
+// account, so a VPC of the account without one has flow logs off.
+func cfgFlowLogScope(ci *configItem) string {
+	return "flow_logs:" + firstNonEmpty(ci.AWSAccountID, ci.AccountID)
+}
+
 // cfgFlowLog keeps the flow log as inventory and marks its VPC as logged.
-func cfgFlowLog(_ *configItem, conf []byte, j *joiner) (string, any, error) {
+func cfgFlowLog(ci *configItem, conf []byte, j *joiner) (string, any, error) {
 	var c struct {
 		FlowLogID     string `json:"flowLogId"`
 		ResourceID    string `json:"resourceId"`
@@ -342,8 +352,11 @@ func cfgFlowLog(_ *configItem, conf []byte, j *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	if strings.HasPrefix(c.ResourceID, "vpc-") && (c.Status == "" || c.Status == "ACTIVE") {
-		j.patch("vpc:"+c.ResourceID, func(a any) { a.(*VPC).FlowLogsEnabled = true })
+	if j != nil {
+		j.seen[cfgFlowLogScope(ci)] = true
+		if strings.HasPrefix(c.ResourceID, "vpc-") && (c.Status == "" || c.Status == "ACTIVE") {
+			j.patch("vpc:"+c.ResourceID, vpcFlowLogsOn)
+		}
 	}
 	return "aws_flow_log", map[string]string{"flow_log_id": c.FlowLogID, "resource_id": c.ResourceID,
 		"traffic_type": c.TrafficType, "log_destination_type": c.LogDestType, "log_destination": c.LogDestinaton}, nil

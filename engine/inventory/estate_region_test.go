@@ -10,7 +10,7 @@ func (g *estateGen) region(ai, ri int, region string) {
 	az := func(i int) string { return region + string(rune('a'+i%3)) }
 	vpcID := g.id("vpc")
 	g.add(TypeVPC, region, arnOf("ec2", region, g.acct, "vpc/"+vpcID), g.env+"-main", g.tags(g.env+"-main", true),
-		&VPC{VPCID: vpcID, CIDRBlock: fmt.Sprintf("10.%d.0.0/16", ai*10+ri), FlowLogsEnabled: prod || ri == 0})
+		&VPC{VPCID: vpcID, CIDRBlock: fmt.Sprintf("10.%d.0.0/16", ai*10+ri), FlowLogsEnabled: ptr(prod || ri == 0)})
 
 	// Security groups: default, web, admin (SSH/RDP), database.
 	sg := func(name string, in ...SGRule) string {

@@ -69,6 +69,26 @@ func (j *joiner) hold(res engine.Resource) bool {
 	return true
 }
 
+// vpcFlowLogsOff is the patch that turns a VPC's unknown flow logs into
+// "off" at flush when the input records flow logs in the scope key names
+// (seen[key], set by any flow log item of that scope): a VPC that no
+// active flow log patched on has none. When the input records no flow log
+// in the scope, the VPC's flow logs stay unknown.
+func vpcFlowLogsOff(j *joiner, key string) func(any) {
+	return func(a any) {
+		if v := a.(*VPC); v.FlowLogsEnabled == nil && j.seen[key] {
+			off := false
+			v.FlowLogsEnabled = &off
+		}
+	}
+}
+
+// vpcFlowLogsOn is the patch of an active flow log on its VPC.
+func vpcFlowLogsOn(a any) {
+	on := true
+	a.(*VPC).FlowLogsEnabled = &on
+}
+
 // patch records a change to the held resource with the given key, applied
 // at flush whether the resource came before or after the companion.
 func (j *joiner) patch(key string, f func(any)) {

@@ -131,7 +131,7 @@ func terraformOf(s sample, n int) []tfResource {
 			"create_date": a.CreateDate, "secret": nil, "encrypted_secret": nil})
 	case *VPC:
 		out := one("aws_vpc", put("id", a.VPCID, "arn", r.NativeID, "cidr_block", a.CIDRBlock, "owner_id", r.Account, "enable_dns_support", true))
-		if a.FlowLogsEnabled {
+		if a.FlowLogsEnabled != nil && *a.FlowLogsEnabled {
 			out = append(out, tfResource{"aws_flow_log", name, put("id", "fl-0"+a.VPCID[4:20], "arn", strings.Replace(r.NativeID, ":vpc/", ":vpc-flow-log/fl-0", 1)+"",
 				"vpc_id", a.VPCID, "traffic_type", "ALL", "log_destination_type", "cloud-watch-logs")})
 		}

@@ -81,7 +81,7 @@ func writeConfigSnapshot(estate []sample) []byte {
 	var items []any
 	// Flow logs first: the decoder must patch VPCs that come later.
 	for _, s := range estate {
-		if v, ok := s.attrs.(*VPC); ok && v.FlowLogsEnabled {
+		if v, ok := s.attrs.(*VPC); ok && v.FlowLogsEnabled != nil && *v.FlowLogsEnabled {
 			fl := "fl-0" + v.VPCID[4:20]
 			items = append(items, map[string]any{"configurationItemVersion": "1.3", "configurationItemStatus": "OK", "resourceType": "AWS::EC2::FlowLog",
 				"resourceId": fl, "awsAccountId": s.res.Account, "awsRegion": s.res.Region, "ARN": "arn:aws:ec2:" + s.res.Region + ":" + s.res.Account + ":vpc-flow-log/" + fl,

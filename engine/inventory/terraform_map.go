@@ -128,6 +128,9 @@ func fromTerraform(typ, addr string, attrs []byte, j *joiner) (res engine.Resour
 			return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 		}
 		res.Type, res.Attributes = m.typ, b
+		if res.Type == TypeVPC {
+			j.patch("vpc:"+c.ID, vpcFlowLogsOff(j, tfFlowLogScope))
+		}
 	} else {
 		res.Attributes = append(json.RawMessage(nil), attrs...)
 	}

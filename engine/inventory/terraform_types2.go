@@ -212,12 +212,18 @@ func tfVPC(attrs []byte, c *tfCommon) (any, error) {
 	return &VPC{VPCID: c.ID, CIDRBlock: t.CIDRBlock, IsDefault: t.Default}, nil
 }
 
+// tfFlowLogScope is the joiner key recording that a state holds
+// aws_flow_log resources: then a VPC of the state without one has flow
+// logs off; a state without any says nothing of them.
+const tfFlowLogScope = "flow_logs:terraform"
+
 // tfFlowLog marks the VPC an aws_flow_log watches.
 func tfFlowLog(attrs []byte, j *joiner) {
+	j.seen[tfFlowLogScope] = true
 	var t struct {
 		VPCID string `json:"vpc_id"`
 	}
 	if json.Unmarshal(attrs, &t) == nil && t.VPCID != "" {
-		j.patch("vpc:"+t.VPCID, func(a any) { a.(*VPC).FlowLogsEnabled = true })
+		j.patch("vpc:"+t.VPCID, vpcFlowLogsOn)
 	}
 }

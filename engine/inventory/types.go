@@ -281,8 +281,12 @@ type IAMAccessKey struct {
 
 // VPC is the canonical attributes of aws_vpc.
 type VPC struct {
-	VPCID           string `json:"vpc_id"`
-	CIDRBlock       string `json:"cidr_block"`
-	IsDefault       bool   `json:"is_default"`
-	FlowLogsEnabled bool   `json:"flow_logs_enabled"`
+	VPCID     string `json:"vpc_id"`
+	CIDRBlock string `json:"cidr_block"`
+	IsDefault bool   `json:"is_default"`
+	// FlowLogsEnabled is true when an active flow log watches the VPC,
+	// false when the input records flow logs for the VPC's account (AWS
+	// Config) or state (Terraform) but none for this VPC, and null when it
+	// records no flow log at all: then nothing says whether they are off.
+	FlowLogsEnabled *bool `json:"flow_logs_enabled"`
 }

@@ -55,11 +55,11 @@ func complianceRules() []Rule {
 		{ID: "aws-vpc-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeVPC},
 			Compliance:  []string{"CIS-AWS-3.0:3.7"},
 			Title:       "VPC flow logging is disabled",
-			Description: "Network traffic in the VPC is not recorded, so rejected and suspicious connections leave no trace.",
+			Description: "Network traffic in the VPC is not recorded, so rejected and suspicious connections leave no trace. Judged only when the input records flow logs: an AWS Config import with AWS::EC2::FlowLog items for the VPC's account, or a Terraform state with aws_flow_log resources, where a VPC without an active one has them off; an input with no flow log at all for the account leaves the check not evaluated.",
 			Remediation: "Create a flow log for the VPC (at least REJECT traffic) to CloudWatch Logs or S3.",
 			Check: func(s *Subject) Result {
 				v := get[inv.VPC](s)
-				return failIf(!v.FlowLogsEnabled, map[string]any{"vpc_id": v.VPCID, "is_default": v.IsDefault})
+				return failUnless(v.FlowLogsEnabled, "flow_logs_enabled", map[string]any{"vpc_id": v.VPCID, "is_default": v.IsDefault, "flow_logs_enabled": v.FlowLogsEnabled != nil && *v.FlowLogsEnabled})
 			}},
 		{ID: "aws-cloudtrail-002", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeCloudTrail},
 			Compliance:  []string{"CIS-AWS-3.0:3.2"},

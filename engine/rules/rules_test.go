@@ -113,7 +113,7 @@ var ruleCases = map[string]struct{ pass, fail engine.Resource }{
 	"aws-sqs-001":         {mk(inv.TypeSQSQueue, `{"name":"jobs-dlq"}`), mk(inv.TypeSQSQueue, `{"name":"jobs"}`)},
 	"aws-sqs-002":         {mk(inv.TypeSQSQueue, `{"name":"q","sqs_managed_sse_enabled":true}`), mk(inv.TypeSQSQueue, `{"name":"q"}`)},
 	"aws-sns-001":         {mk(inv.TypeSNSTopic, `{"name":"t","kms_master_key_id":"alias/aws/sns"}`), mk(inv.TypeSNSTopic, `{"name":"t"}`)},
-	"aws-vpc-001":         {mk(inv.TypeVPC, `{"vpc_id":"vpc-1","flow_logs_enabled":true}`), mk(inv.TypeVPC, `{"vpc_id":"vpc-1"}`)},
+	"aws-vpc-001":         {mk(inv.TypeVPC, `{"vpc_id":"vpc-1","flow_logs_enabled":true}`), mk(inv.TypeVPC, `{"vpc_id":"vpc-1","flow_logs_enabled":false}`)},
 	"aws-config-001":      {mk(inv.TypeConfigRecorder, `{"name":"default","recording":true,"all_supported":true}`), mk(inv.TypeConfigRecorder, `{"name":"default","recording":true}`)},
 	"aws-logs-001":        {mk(inv.TypeLogGroup, `{"name":"/app","retention_in_days":30}`), mk(inv.TypeLogGroup, `{"name":"/app","retention_in_days":0}`)},
 	"aws-logs-002":        {mk(inv.TypeLogGroup, `{"name":"/app","kms_key_id":"arn:aws:kms:eu-west-1:111122223333:key/1"}`), mk(inv.TypeLogGroup, `{"name":"/app"}`)},

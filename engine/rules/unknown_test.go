@@ -26,6 +26,7 @@ var unknownCases = map[string]struct {
 	"aws-dynamodb-002":   {mk(inv.TypeDynamoDBTable, `{"name":"t"}`), []string{"point_in_time_recovery"}},
 	"aws-iam-001":        {mk(inv.TypeIAMUser, `{"user_name":"u"}`), []string{"password_enabled"}},
 	"aws-ec2-007":        {mk(inv.TypeInstance, `{"instance_id":"i-1","state":"running"}`), []string{"metadata_http_tokens"}},
+	"aws-vpc-001":        {mk(inv.TypeVPC, `{"vpc_id":"vpc-1","is_default":true}`), []string{"flow_logs_enabled"}},
 	"aws-rds-009":        {mk(inv.TypeDBSnapshot, `{"db_snapshot_identifier":"s","encrypted":true}`), []string{"public"}},
 }
 
