@@ -17,6 +17,7 @@ var taggable = []string{
 	inv.TypeRDSCluster, inv.TypeRDSClusterSnapshot, inv.TypeRedshiftCluster,
 	inv.TypeSubnet, inv.TypeRouteTable, inv.TypeNetworkACL, inv.TypeNATGateway, inv.TypeVPCEndpoint, inv.TypeTransitGateway, inv.TypeVPNConnection,
 	inv.TypeECSTaskDefinition, inv.TypeECSCluster, inv.TypeECSService, inv.TypeEKSCluster,
+	inv.TypeOpenSearchDomain, inv.TypeKinesisStream, inv.TypeFirehoseStream, inv.TypeMSKCluster,
 }
 
 func complianceRules() []Rule {

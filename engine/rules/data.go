@@ -7,5 +7,7 @@ func dataRules() []Rule {
 	var out []Rule
 	out = append(out, dataRDSRules()...)
 	out = append(out, dataRedshiftRules()...)
+	out = append(out, dataSearchRules()...)
+	out = append(out, dataStreamRules()...)
 	return out
 }

@@ -202,6 +202,10 @@ var attrTypes = map[string]func() any{
 	inventory.TypeECSCluster:        func() any { return new(inventory.ECSCluster) },
 	inventory.TypeECSService:        func() any { return new(inventory.ECSService) },
 	inventory.TypeEKSCluster:        func() any { return new(inventory.EKSCluster) },
+	inventory.TypeOpenSearchDomain:  func() any { return new(inventory.OpenSearchDomain) },
+	inventory.TypeKinesisStream:     func() any { return new(inventory.KinesisStream) },
+	inventory.TypeFirehoseStream:    func() any { return new(inventory.FirehoseStream) },
+	inventory.TypeMSKCluster:        func() any { return new(inventory.MSKCluster) },
 }
 
 type pack struct {

@@ -33,12 +33,58 @@ def redshift(cid, logging=True, **over):
     return item("AWS::Redshift::Cluster",cid,cid,f"arn:aws:redshift:{R}:{ACCT}:cluster:{cid}",c,
                 {"LoggingStatus":{"loggingEnabled":logging,"bucketName":"acme-prod-access-logs","s3KeyPrefix":"redshift/"}})
 
+def opensearch(name, cluster=None, logs=None, **over):
+    arn=f"arn:aws:es:{R}:{ACCT}:domain/{name}"
+    cc={"InstanceType":"r7g.large.search","InstanceCount":3,"DedicatedMasterEnabled":True,"DedicatedMasterCount":3,
+        "DedicatedMasterType":"m7g.large.search","ZoneAwarenessEnabled":True,"ZoneAwarenessConfig":{"AvailabilityZoneCount":3},"WarmEnabled":False}
+    cc.update(cluster or {})
+    lg={"AUDIT_LOGS":{"Enabled":True,"CloudWatchLogsLogGroupArn":f"arn:aws:logs:{R}:{ACCT}:log-group:/aws/opensearch/{name}/audit"},
+        "ES_APPLICATION_LOGS":{"Enabled":True,"CloudWatchLogsLogGroupArn":f"arn:aws:logs:{R}:{ACCT}:log-group:/aws/opensearch/{name}/app"}}
+    if logs is not None: lg=logs
+    c={"Id":f"{ACCT}/{name}","Arn":arn,"DomainArn":arn,"DomainName":name,"EngineVersion":"OpenSearch_2.11","ClusterConfig":cc,
+       "EBSOptions":{"EBSEnabled":True,"VolumeType":"gp3","VolumeSize":100,"Iops":3000,"Throughput":125},
+       "EncryptionAtRestOptions":{"Enabled":True,"KmsKeyId":KEY},"NodeToNodeEncryptionOptions":{"Enabled":True},
+       "DomainEndpointOptions":{"EnforceHTTPS":True,"TLSSecurityPolicy":"Policy-Min-TLS-1-2-PFS-2023-10","CustomEndpointEnabled":False},
+       "VPCOptions":{"SubnetIds":["subnet-0aa11bb22cc33dd44","subnet-0bb22cc33dd44ee55"],"SecurityGroupIds":["sg-0web0000000000001"]},
+       "AdvancedSecurityOptions":{"Enabled":True,"InternalUserDatabaseEnabled":False,"AnonymousAuthEnabled":False},
+       "LogPublishingOptions":lg,"SoftwareUpdateOptions":{"AutoSoftwareUpdateEnabled":True}}
+    c.update(over)
+    return item("AWS::OpenSearch::Domain",name,name,arn,c)
+
+def kinesis(name, **over):
+    arn=f"arn:aws:kinesis:{R}:{ACCT}:stream/{name}"
+    c={"Name":name,"Arn":arn,"ShardCount":2,"RetentionPeriodHours":168,"StreamEncryption":{"EncryptionType":"KMS","KeyId":KEY}}
+    c.update(over)
+    return item("AWS::Kinesis::Stream",name,name,arn,c)
+
+def firehose(name, **over):
+    arn=f"arn:aws:firehose:{R}:{ACCT}:deliverystream/{name}"
+    c={"DeliveryStreamName":name,"Arn":arn,"DeliveryStreamType":"DirectPut",
+       "DeliveryStreamEncryptionConfigurationInput":{"KeyType":"CUSTOMER_MANAGED_CMK","KeyARN":KEY},
+       "ExtendedS3DestinationConfiguration":{"BucketARN":"arn:aws:s3:::acme-prod-data","RoleARN":f"arn:aws:iam::{ACCT}:role/acme-firehose",
+           "Prefix":name+"/","CompressionFormat":"GZIP","BufferingHints":{"IntervalInSeconds":300,"SizeInMBs":64},
+           "CloudWatchLoggingOptions":{"Enabled":True,"LogGroupName":"/aws/kinesisfirehose/"+name,"LogStreamName":"DestinationDelivery"}}}
+    c.update(over)
+    return item("AWS::KinesisFirehose::DeliveryStream",name,name,arn,c)
+
+def msk(name, transit=None, **over):
+    arn=f"arn:aws:kafka:{R}:{ACCT}:cluster/{name}/0a1b2c3d-1111-2222-3333-444455556666-1"
+    c={"ClusterName":name,"Arn":arn,"KafkaVersion":"3.6.0","NumberOfBrokerNodes":3,"EnhancedMonitoring":"PER_BROKER",
+       "BrokerNodeGroupInfo":{"InstanceType":"kafka.m7g.large","ClientSubnets":["subnet-0aa11bb22cc33dd44","subnet-0bb22cc33dd44ee55","subnet-0cc33dd44ee55ff66"],
+           "SecurityGroups":["sg-0web0000000000001"],"StorageInfo":{"EBSStorageInfo":{"VolumeSize":500}},"ConnectivityInfo":{"PublicAccess":{"Type":"DISABLED"}}},
+       "ClientAuthentication":{"Sasl":{"Iam":{"Enabled":True},"Scram":{"Enabled":False}},"Tls":{"Enabled":False},"Unauthenticated":{"Enabled":False}},
+       "EncryptionInfo":{"EncryptionAtRest":{"DataVolumeKMSKeyId":KEY},"EncryptionInTransit":dict({"ClientBroker":"TLS","InCluster":True},**(transit or {}))},
+       "LoggingInfo":{"BrokerLogs":{"CloudWatchLogs":{"Enabled":True,"LogGroup":"/aws/msk/"+name},"Firehose":{"Enabled":False},"S3":{"Enabled":False}}}}
+    c.update(over)
+    return item("AWS::MSK::Cluster",arn,name,arn,c)
+
 def clean():
     return [rds_cluster("acme-prod-orders-aurora"),
             rds_cluster("acme-prod-ledger-aurora", engine="aurora-mysql", engineVersion="8.0.mysql_aurora.3.05.2",
                         enabledCloudwatchLogsExports=["audit","error"], backtrackWindow=86400, port=3306),
             rds_cluster_snapshot("acme-prod-orders-aurora-2025-05-31","acme-prod-orders-aurora"),
-            redshift("acme-prod-warehouse")]
+            redshift("acme-prod-warehouse"),
+            opensearch("acme-prod-search"), kinesis("acme-prod-clicks"), firehose("acme-prod-clicks-to-s3"), msk("acme-prod-events")]
 
 def seed(s, label):
     cl=lambda cid: f"arn:aws:rds:{R}:{ACCT}:cluster:{cid}"
@@ -90,3 +136,42 @@ def seed(s, label):
     d["configuration"].update({"dBInstanceIdentifier":"acme-retired-billing","snapshotCreateTime":old})
     s.append(d)
     label("aws-rds-026", f"arn:aws:rds:{R}:{ACCT}:snapshot:acme-retired-billing-final", "cost", "low", "manual snapshot of an instance no longer in the inventory")
+    os_=opensearch("acme-legacy-search", cluster={"InstanceType":"m4.large.search","InstanceCount":1,"DedicatedMasterEnabled":False,
+                                                  "ZoneAwarenessEnabled":False},
+                   logs={}, EncryptionAtRestOptions={"Enabled":False}, NodeToNodeEncryptionOptions={"Enabled":False},
+                   DomainEndpointOptions={"EnforceHTTPS":False,"TLSSecurityPolicy":"Policy-Min-TLS-1-0-2019-07"},
+                   VPCOptions={}, AdvancedSecurityOptions={"Enabled":False})
+    s.append(os_)
+    for rule,dim,sev,why in (("aws-opensearch-001","security","high","EncryptionAtRestOptions.Enabled false"),
+                             ("aws-opensearch-002","security","medium","NodeToNodeEncryptionOptions.Enabled false"),
+                             ("aws-opensearch-003","security","medium","EnforceHTTPS false"),
+                             ("aws-opensearch-004","security","medium","TLS policy Policy-Min-TLS-1-0-2019-07"),
+                             ("aws-opensearch-005","security","high","no VPC subnets: public endpoint"),
+                             ("aws-opensearch-006","compliance","medium","no AUDIT_LOGS publishing"),
+                             ("aws-opensearch-007","security","medium","AdvancedSecurityOptions.Enabled false"),
+                             ("aws-opensearch-008","architecture","medium","ZoneAwarenessEnabled false"),
+                             ("aws-opensearch-009","architecture","low","production domain without dedicated masters"),
+                             ("aws-opensearch-010","cost","medium","previous-generation m4 instances"),
+                             ("aws-opensearch-011","compliance","low","no ES_APPLICATION_LOGS publishing")):
+        label(rule, os_["ARN"], dim, sev, why)
+    k=kinesis("acme-legacy-clicks", RetentionPeriodHours=24, StreamEncryption={"EncryptionType":"NONE"})
+    s.append(k)
+    label("aws-kinesis-001", k["ARN"], "security", "medium", "EncryptionType NONE")
+    label("aws-kinesis-002", k["ARN"], "architecture", "low", "RetentionPeriodHours 24")
+    f=firehose("acme-legacy-clicks-to-s3", DeliveryStreamEncryptionConfigurationInput=None)
+    del f["configuration"]["DeliveryStreamEncryptionConfigurationInput"]
+    f["configuration"]["ExtendedS3DestinationConfiguration"]["CloudWatchLoggingOptions"]={"Enabled":False}
+    s.append(f)
+    label("aws-firehose-001", f["ARN"], "security", "medium", "DirectPut without server-side encryption")
+    label("aws-firehose-002", f["ARN"], "compliance", "low", "CloudWatchLoggingOptions.Enabled false")
+    m=msk("acme-legacy-events", transit={"ClientBroker":"TLS_PLAINTEXT","InCluster":False},
+          ClientAuthentication={"Unauthenticated":{"Enabled":True}},
+          LoggingInfo={"BrokerLogs":{"CloudWatchLogs":{"Enabled":False},"Firehose":{"Enabled":False},"S3":{"Enabled":False}}})
+    m["configuration"]["BrokerNodeGroupInfo"]["ConnectivityInfo"]={"PublicAccess":{"Type":"SERVICE_PROVIDED_EIPS"}}
+    s.append(m)
+    for rule,dim,sev,why in (("aws-msk-001","security","high","ClientBroker TLS_PLAINTEXT"),
+                             ("aws-msk-002","security","medium","InCluster false"),
+                             ("aws-msk-003","security","high","Unauthenticated.Enabled true"),
+                             ("aws-msk-004","security","high","PublicAccess SERVICE_PROVIDED_EIPS"),
+                             ("aws-msk-005","compliance","medium","no broker log destination enabled")):
+        label(rule, m["ARN"], dim, sev, why)
