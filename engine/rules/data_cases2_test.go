@@ -32,10 +32,10 @@ func elasticsearchItem(encrypted bool) string {
 		map[string]any{"domainName": "legacy-search", "domainId": "111122223333/legacy-search", "elasticsearchVersion": "7.10",
 			"elasticsearchClusterConfig": map[string]any{"instanceType": "r6g.large.elasticsearch", "instanceCount": 3, "dedicatedMasterEnabled": true, "zoneAwarenessEnabled": true},
 			"encryptionAtRestOptions":    map[string]any{"enabled": encrypted}, "nodeToNodeEncryptionOptions": map[string]any{"enabled": true},
-			"domainEndpointOptions":      map[string]any{"enforceHTTPS": true, "tlssecurityPolicy": "Policy-Min-TLS-1-2-2019-07"},
-			"vpcoptions":                 map[string]any{"subnetIds": []string{"subnet-0aa11bb22cc33dd44"}, "vpcid": "vpc-0a1b2c3d4e5f60718"},
-			"advancedSecurityOptions":    map[string]any{"enabled": true},
-			"logPublishingOptions":       map[string]any{"AUDIT_LOGS": map[string]any{"enabled": true}, "ES_APPLICATION_LOGS": map[string]any{"enabled": true}}}, nil, true)
+			"domainEndpointOptions":   map[string]any{"enforceHTTPS": true, "tlssecurityPolicy": "Policy-Min-TLS-1-2-2019-07"},
+			"vpcoptions":              map[string]any{"subnetIds": []string{"subnet-0aa11bb22cc33dd44"}, "vpcid": "vpc-0a1b2c3d4e5f60718"},
+			"advancedSecurityOptions": map[string]any{"enabled": true},
+			"logPublishingOptions":    map[string]any{"AUDIT_LOGS": map[string]any{"enabled": true}, "ES_APPLICATION_LOGS": map[string]any{"enabled": true}}}, nil, true)
 }
 
 func kinesisItem(conf map[string]any, history bool) string {
