@@ -65,6 +65,10 @@ var configTypes = map[string]cfgMapper{
 	"AWS::ECS::Cluster":                         cfgECSCluster,
 	"AWS::ECS::Service":                         cfgECSService,
 	"AWS::EKS::Cluster":                         cfgEKSCluster,
+	"AWS::ElasticLoadBalancing::LoadBalancer":   cfgClassicLB,
+	"AWS::ElasticLoadBalancingV2::Listener":     cfgLBListener,
+	"AWS::EC2::LaunchTemplate":                  cfgLaunchTemplate,
+	"AWS::AutoScaling::LaunchConfiguration":     cfgLaunchConfiguration,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.

@@ -88,9 +88,38 @@ func cfgLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			lb.AccessLogsEnabled = boolPtr(a.Value == "true")
 		case "deletion_protection.enabled":
 			lb.DeletionProtection = boolPtr(a.Value == "true")
+		case "routing.http.drop_invalid_header_fields.enabled":
+			lb.DropInvalidHeaderFields = boolPtr(a.Value == "true")
+		case "routing.http.desync_mitigation_mode":
+			lb.DesyncMitigationMode = a.Value
+		case "load_balancing.cross_zone.enabled":
+			lb.CrossZoneEnabled = boolPtr(a.Value == "true")
 		}
 	}
+	if len(attrs) > 0 {
+		lbAttributeDefaults(&lb)
+	}
 	return TypeLB, lb, nil
+}
+
+// lbAttributeDefaults fills, for a load balancer whose attributes were
+// recorded, the ones left out with AWS's documented defaults (Elastic Load
+// Balancing API reference, LoadBalancerAttribute): invalid header fields
+// are kept, desync mitigation is defensive, cross-zone load balancing is
+// always on for application load balancers and off by default for network
+// and gateway ones.
+func lbAttributeDefaults(lb *LoadBalancer) {
+	if lb.Type == "application" {
+		if lb.DropInvalidHeaderFields == nil {
+			lb.DropInvalidHeaderFields = boolPtr(false)
+		}
+		if lb.DesyncMitigationMode == "" {
+			lb.DesyncMitigationMode = "defensive"
+		}
+		lb.CrossZoneEnabled = boolPtr(true)
+	} else if lb.CrossZoneEnabled == nil {
+		lb.CrossZoneEnabled = boolPtr(false)
+	}
 }
 
 func cfgTrail(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -185,12 +214,15 @@ func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		Tracing struct {
 			Mode string `json:"mode"`
 		} `json:"tracingConfig"`
+		VPC struct {
+			SubnetIDs []string `json:"subnetIds"`
+		} `json:"vpcConfig"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	f := LambdaFunction{FunctionName: c.Name, Runtime: c.Runtime, MemorySize: int(c.MemorySize), Timeout: int(c.Timeout),
-		Architectures: c.Architectures, DeadLetterTargetARN: c.DLQ.TargetARN, TracingMode: c.Tracing.Mode}
+		Architectures: c.Architectures, DeadLetterTargetARN: c.DLQ.TargetARN, TracingMode: c.Tracing.Mode, VPCSubnetIDs: c.VPC.SubnetIDs}
 	if len(f.Architectures) == 0 {
 		f.Architectures = []string{"x86_64"}
 	}
@@ -214,13 +246,14 @@ func cfgASG(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 		HealthCheck   string   `json:"healthCheckType"`
 		TargetGroups  []string `json:"targetGroupARNs"`
 		LoadBalancers []string `json:"loadBalancerNames"`
+		LaunchConfig  string   `json:"launchConfigurationName"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	return TypeAutoScalingGroup, AutoScalingGroup{Name: c.Name, AvailabilityZones: c.AZs, MinSize: int(c.Min),
 		MaxSize: int(c.Max), DesiredCapacity: int(c.Desired), HealthCheckType: c.HealthCheck,
-		TargetGroupARNs: c.TargetGroups, LoadBalancers: c.LoadBalancers}, nil
+		TargetGroupARNs: c.TargetGroups, LoadBalancers: c.LoadBalancers, LaunchConfiguration: c.LaunchConfig}, nil
 }
 
 func cfgElastiCache(_ *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -192,6 +192,13 @@ type LoadBalancer struct {
 	// TargetCount is the number of registered targets; null when the source
 	// does not say.
 	TargetCount *int `json:"target_count"`
+	// DropInvalidHeaderFields (application load balancers) and
+	// CrossZoneEnabled (network and gateway load balancers) are null when
+	// the source does not record the load balancer's attributes;
+	// DesyncMitigationMode (monitor, defensive, strictest) is "" then.
+	DropInvalidHeaderFields *bool  `json:"drop_invalid_header_fields"`
+	DesyncMitigationMode    string `json:"desync_mitigation_mode,omitempty"`
+	CrossZoneEnabled        *bool  `json:"cross_zone_enabled"`
 }
 
 // CloudTrail is the canonical attributes of aws_cloudtrail.

@@ -23,6 +23,9 @@ type LambdaFunction struct {
 	// Policy is the function's resource policy; null when the source does
 	// not say.
 	Policy *PolicyDocument `json:"policy,omitempty"`
+	// VPCSubnetIDs are the subnets of a function connected to a VPC; empty
+	// for a function outside any VPC.
+	VPCSubnetIDs []string `json:"vpc_subnet_ids,omitempty"`
 }
 
 // AutoScalingGroup is the canonical attributes of aws_autoscaling_group.
@@ -35,6 +38,9 @@ type AutoScalingGroup struct {
 	HealthCheckType   string   `json:"health_check_type"` // EC2 or ELB
 	TargetGroupARNs   []string `json:"target_group_arns,omitempty"`
 	LoadBalancers     []string `json:"load_balancers,omitempty"`
+	// LaunchConfiguration names the launch configuration the group
+	// launches from, "" when it uses a launch template.
+	LaunchConfiguration string `json:"launch_configuration,omitempty"`
 }
 
 // ElastiCacheCluster is the canonical attributes of aws_elasticache_cluster.

@@ -95,7 +95,6 @@ var attrNoRuleYet = map[string]string{
 	"Instance.Monitoring":                       "architecture: detailed monitoring off",
 	"KMSKey.KeyUsage":                           "security: rotation applies to ENCRYPT_DECRYPT keys only",
 	"LambdaFunction.Timeout":                    "architecture: timeouts at the maximum",
-	"LambdaFunction.TracingMode":                "architecture: X-Ray tracing off",
 	"LoadBalancer.Scheme":                       "security: internet-facing load balancers without WAF",
 	"PasswordPolicy.MaxPasswordAge":             "security: password expiry (CIS-AWS-1.4 1.11)",
 	"PasswordPolicy.RequireLowercaseCharacters": "security: password complexity (CIS-AWS-1.4 1.6)",

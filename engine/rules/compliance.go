@@ -18,6 +18,7 @@ var taggable = []string{
 	inv.TypeSubnet, inv.TypeRouteTable, inv.TypeNetworkACL, inv.TypeNATGateway, inv.TypeVPCEndpoint, inv.TypeTransitGateway, inv.TypeVPNConnection,
 	inv.TypeECSTaskDefinition, inv.TypeECSCluster, inv.TypeECSService, inv.TypeEKSCluster,
 	inv.TypeOpenSearchDomain, inv.TypeKinesisStream, inv.TypeFirehoseStream, inv.TypeMSKCluster,
+	inv.TypeClassicLoadBalancer, inv.TypeLaunchTemplate,
 }
 
 func complianceRules() []Rule {

@@ -206,6 +206,12 @@ var attrTypes = map[string]func() any{
 	inventory.TypeKinesisStream:     func() any { return new(inventory.KinesisStream) },
 	inventory.TypeFirehoseStream:    func() any { return new(inventory.FirehoseStream) },
 	inventory.TypeMSKCluster:        func() any { return new(inventory.MSKCluster) },
+
+	// Compute and load-balancing family (B2).
+	inventory.TypeClassicLoadBalancer: func() any { return new(inventory.ClassicLoadBalancer) },
+	inventory.TypeLBListener:          func() any { return new(inventory.LBListener) },
+	inventory.TypeLaunchTemplate:      func() any { return new(inventory.LaunchTemplate) },
+	inventory.TypeLaunchConfiguration: func() any { return new(inventory.LaunchConfiguration) },
 }
 
 type pack struct {
@@ -226,6 +232,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, dataRules()...)
 	all = append(all, networkRules()...)
 	all = append(all, platformRules()...)
+	all = append(all, computeRules()...)
 	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]
