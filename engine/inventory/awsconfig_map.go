@@ -69,6 +69,13 @@ var configTypes = map[string]cfgMapper{
 	"AWS::ElasticLoadBalancingV2::Listener":     cfgLBListener,
 	"AWS::EC2::LaunchTemplate":                  cfgLaunchTemplate,
 	"AWS::AutoScaling::LaunchConfiguration":     cfgLaunchConfiguration,
+	"AWS::CodeBuild::Project":                   cfgCodeBuild,
+	"AWS::StepFunctions::StateMachine":          cfgStateMachine,
+	"AWS::CloudWatch::Alarm":                    cfgAlarm,
+	"AWS::Cognito::IdentityPool":                cfgIdentityPool,
+	"AWS::Cognito::UserPoolClient":              cfgUserPoolClient,
+	"AWS::ACMPCA::CertificateAuthority":         cfgPrivateCA,
+	"AWS::AccessAnalyzer::Analyzer":             cfgAnalyzer,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.

@@ -19,6 +19,8 @@ var taggable = []string{
 	inv.TypeECSTaskDefinition, inv.TypeECSCluster, inv.TypeECSService, inv.TypeEKSCluster,
 	inv.TypeOpenSearchDomain, inv.TypeKinesisStream, inv.TypeFirehoseStream, inv.TypeMSKCluster,
 	inv.TypeClassicLoadBalancer, inv.TypeLaunchTemplate,
+	inv.TypeCodeBuildProject, inv.TypeSFNStateMachine, inv.TypeCloudWatchAlarm, inv.TypeCognitoIdentityPool,
+	inv.TypeACMPCACertAuthority, inv.TypeAccessAnalyzerAnalyzer,
 }
 
 func complianceRules() []Rule {

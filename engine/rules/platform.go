@@ -7,5 +7,7 @@ func platformRules() []Rule {
 	var out []Rule
 	out = append(out, ecsRules()...)
 	out = append(out, eksRules()...)
+	out = append(out, buildRules()...)
+	out = append(out, identityRules()...)
 	return out
 }

@@ -208,10 +208,14 @@ func TestPlatformRules_UnknownIsNotEvaluated(t *testing.T) {
 	}
 }
 
+// hardened are the family's well-configured items, each of which must
+// raise nothing (the clean twins of the cases above).
+var hardened = []string{ecsTD(false, nil), ecsTD(true, nil), ecsCluster(false, nil), ecsService(true, nil), eksCluster(false, nil), eksCluster(true, nil)}
+
 // TestPlatformRules_HardenedItemsRaiseNothing decodes each hardened item
 // of the family and audits it with the whole pack: nothing may fire.
 func TestPlatformRules_HardenedItemsRaiseNothing(t *testing.T) {
-	for _, item := range []string{ecsTD(false, nil), ecsTD(true, nil), ecsCluster(false, nil), ecsService(true, nil), eksCluster(false, nil), eksCluster(true, nil)} {
+	for _, item := range hardened {
 		res := decodeItems(t, item)
 		for _, r := range res {
 			if vs := Evaluate(r, testNow); len(vs) > 0 {

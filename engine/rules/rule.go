@@ -212,6 +212,14 @@ var attrTypes = map[string]func() any{
 	inventory.TypeLBListener:          func() any { return new(inventory.LBListener) },
 	inventory.TypeLaunchTemplate:      func() any { return new(inventory.LaunchTemplate) },
 	inventory.TypeLaunchConfiguration: func() any { return new(inventory.LaunchConfiguration) },
+	// The families of issue 29 §4.
+	inventory.TypeCodeBuildProject:       func() any { return new(inventory.CodeBuildProject) },
+	inventory.TypeSFNStateMachine:        func() any { return new(inventory.SFNStateMachine) },
+	inventory.TypeCloudWatchAlarm:        func() any { return new(inventory.CloudWatchAlarm) },
+	inventory.TypeCognitoIdentityPool:    func() any { return new(inventory.CognitoIdentityPool) },
+	inventory.TypeCognitoUserPoolClient:  func() any { return new(inventory.CognitoUserPoolClient) },
+	inventory.TypeACMPCACertAuthority:    func() any { return new(inventory.ACMPCACertificateAuthority) },
+	inventory.TypeAccessAnalyzerAnalyzer: func() any { return new(inventory.AccessAnalyzerAnalyzer) },
 }
 
 type pack struct {

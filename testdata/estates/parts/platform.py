@@ -1,5 +1,6 @@
 # Platform family (helper B3, issue 29 §4): ECS task definitions, clusters and
-# services, EKS clusters. Property names from awslabs/aws-config-resource-schema
+# services, EKS clusters, CodeBuild, Step Functions, CloudWatch alarms, Cognito,
+# AWS Private CA, IAM Access Analyzer. Property names from awslabs/aws-config-resource-schema
 # (AWS::ECS::TaskDefinition, AWS::ECS::Cluster, AWS::ECS::Service,
 # AWS::EKS::Cluster .properties.json: CloudFormation-style PascalCase keys).
 
@@ -50,12 +51,69 @@ def eks_cluster(name, **over):
     c.update(over)
     return item("AWS::EKS::Cluster",name,name,arn,c)
 
+def codebuild(name, **over):
+    arn=f"arn:aws:codebuild:{R}:{ACCT}:project/{name}"
+    c={"name":name,"arn":arn,"source":{"type":"GITHUB","location":f"https://github.com/acme/{name}.git","gitCloneDepth":1,"buildspec":"buildspec.yml"},
+       "artifacts":{"type":"S3","location":"acme-prod-artifacts","encryptionDisabled":False,"packaging":"ZIP"},
+       "environment":{"type":"LINUX_CONTAINER","image":"aws/codebuild/amazonlinux2-x86_64-standard:5.0","computeType":"BUILD_GENERAL1_SMALL",
+                      "privilegedMode":False,"imagePullCredentialsType":"CODEBUILD",
+                      "environmentVariables":[{"name":"STAGE","value":"prod","type":"PLAINTEXT"},{"name":"NPM_TOKEN","value":"/acme/npm-token","type":"PARAMETER_STORE"}]},
+       "serviceRole":f"arn:aws:iam::{ACCT}:role/codebuild-{name}","timeoutInMinutes":30,"encryptionKey":KEY,
+       "logsConfig":{"cloudWatchLogs":{"status":"ENABLED","groupName":f"/codebuild/{name}"},
+                     "s3Logs":{"status":"ENABLED","location":"acme-prod-access-logs/codebuild","encryptionDisabled":False}}}
+    c.update(over)
+    return item("AWS::CodeBuild::Project",name,name,arn,c)
+
+def state_machine(name, **over):
+    arn=f"arn:aws:states:{R}:{ACCT}:stateMachine:{name}"
+    c={"StateMachineName":name,"Arn":arn,"StateMachineType":"STANDARD","RoleArn":f"arn:aws:iam::{ACCT}:role/{name}-sfn",
+       "LoggingConfiguration":{"Level":"ERROR","IncludeExecutionData":False,
+                               "Destinations":[{"CloudWatchLogsLogGroup":{"LogGroupArn":f"arn:aws:logs:{R}:{ACCT}:log-group:/sfn/{name}:*"}}]},
+       "TracingConfiguration":{"Enabled":True}}
+    c.update(over)
+    return item("AWS::StepFunctions::StateMachine",arn,name,arn,c)
+
+def alarm(name, **over):
+    arn=f"arn:aws:cloudwatch:{R}:{ACCT}:alarm:{name}"
+    c={"alarmName":name,"alarmArn":arn,"actionsEnabled":True,"alarmActions":[f"arn:aws:sns:{R}:{ACCT}:acme-prod-alerts"],
+       "okactions":[],"insufficientDataActions":[],"metricName":"HTTPCode_Target_5XX_Count","namespace":"AWS/ApplicationELB",
+       "statistic":"Sum","period":60,"evaluationPeriods":5,"threshold":10.0,"comparisonOperator":"GreaterThanThreshold","treatMissingData":"notBreaching"}
+    c.update(over)
+    return item("AWS::CloudWatch::Alarm",name,name,arn,c)
+
+def identity_pool(name, pid, **over):
+    c={"IdentityPoolName":name,"Id":pid,"AllowUnauthenticatedIdentities":False,"AllowClassicFlow":False,
+       "CognitoIdentityProviders":[{"ClientId":"1example23456789","ProviderName":f"cognito-idp.{R}.amazonaws.com/{R}_AbCdEf123","ServerSideTokenCheck":True}]}
+    c.update(over)
+    return item("AWS::Cognito::IdentityPool",pid,name,f"arn:aws:cognito-identity:{R}:{ACCT}:identitypool/{pid}",c)
+
+def user_pool_client(name, cid, **over):
+    c={"ClientName":name,"ClientId":cid,"UserPoolId":f"{R}_AbCdEf123","PreventUserExistenceErrors":"ENABLED","EnableTokenRevocation":True,
+       "AllowedOAuthFlows":["code"],"AllowedOAuthFlowsUserPoolClient":True,"AllowedOAuthScopes":["openid","email"],
+       "CallbackURLs":["https://app.example.com/callback"],"ExplicitAuthFlows":["ALLOW_USER_SRP_AUTH","ALLOW_REFRESH_TOKEN_AUTH"]}
+    c.update(over)
+    return item("AWS::Cognito::UserPoolClient",cid,name,f"arn:aws:cognito-idp:{R}:{ACCT}:userpool/{R}_AbCdEf123/client/{cid}",c,tg={})
+
+def private_ca(caid, **over):
+    arn=f"arn:aws:acm-pca:{R}:{ACCT}:certificate-authority/{caid}"
+    c={"Arn":arn,"Type":"SUBORDINATE","KeyAlgorithm":"EC_prime256v1","SigningAlgorithm":"SHA256WITHECDSA",
+       "KeyStorageSecurityStandard":"FIPS_140_2_LEVEL_3_OR_HIGHER","Subject":{"CommonName":"acme issuing CA","Organization":"Acme"},
+       "RevocationConfiguration":{"CrlConfiguration":{"Enabled":False},"OcspConfiguration":{"Enabled":True}}}
+    c.update(over)
+    return item("AWS::ACMPCA::CertificateAuthority",arn,caid,arn,c)
+
+ANALYZER=f"arn:aws:access-analyzer:{R}:{ACCT}:analyzer/account"
+
 def clean():
     return [ecs_td("acme-web"), ecs_cluster("acme-prod"), ecs_service("web"),
             # A daemon service runs one task per instance by design.
             ecs_service("log-router", SchedulingStrategy="DAEMON", DesiredCount=1, LaunchType="EC2", PlatformVersion=None,
                         NetworkConfiguration=None),
-            eks_cluster("acme-prod")]
+            eks_cluster("acme-prod"),
+            codebuild("acme-web-build"), state_machine("orders"), alarm("acme-web-5xx"),
+            identity_pool("acme_app", f"{R}:0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"), user_pool_client("acme-web","1example23456789"),
+            private_ca("12345678-1234-1234-1234-123456789012"),
+            item("AWS::AccessAnalyzer::Analyzer",ANALYZER,"account",ANALYZER,{"AnalyzerName":"account","Arn":ANALYZER,"Type":"ACCOUNT","ArchiveRules":[]})]
 
 def seed(s, label):
     def td_arn(f): return f"arn:aws:ecs:{R}:{ACCT}:task-definition/{f}:7"
@@ -95,3 +153,40 @@ def seed(s, label):
     label("aws-eks-006",k,"security","low","no private endpoint access")
     s.append(eks_cluster("acme-ancient", Version="1.22"))
     label("aws-eks-005",f"arn:aws:eks:{R}:{ACCT}:cluster/acme-ancient","security","high","1.22 out of all support")
+
+    # The account's only analyzer is gone, and the region's recorder records
+    # every type: Access Analyzer is off there.
+    s[:]=[it for it in s if it.get("resourceType")!="AWS::AccessAnalyzer::Analyzer"]
+    label("aws-iam-020",f"arn:aws:iam::{ACCT}:root","security","medium","no IAM Access Analyzer in "+R)
+    b=codebuild("acme-legacy-build", source={"type":"GITHUB","location":"https://ghp_exampletoken0000@github.com/acme/legacy.git"},
+                artifacts={"type":"S3","location":"acme-prod-artifacts","encryptionDisabled":True},
+                environment={"type":"LINUX_CONTAINER","image":"aws/codebuild/standard:7.0","computeType":"BUILD_GENERAL1_SMALL","privilegedMode":True,
+                             "environmentVariables":[{"name":"AWS_SECRET_ACCESS_KEY","value":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY","type":"PLAINTEXT"}]},
+                logsConfig={"cloudWatchLogs":{"status":"DISABLED"},"s3Logs":{"status":"DISABLED"}})
+    s.append(b)
+    a=f"arn:aws:codebuild:{R}:{ACCT}:project/acme-legacy-build"
+    for rule,dim,sev,why in (("aws-codebuild-001","security","medium","privileged mode"),("aws-codebuild-002","security","critical","AWS_SECRET_ACCESS_KEY in plaintext"),
+                             ("aws-codebuild-003","security","critical","token in the source URL"),("aws-codebuild-004","security","medium","artifacts unencrypted"),
+                             ("aws-codebuild-006","compliance","medium","no CloudWatch or S3 logs")):
+        label(rule,a,dim,sev,why)
+    s.append(codebuild("acme-docs-build", logsConfig={"cloudWatchLogs":{"status":"DISABLED"},
+                                                      "s3Logs":{"status":"ENABLED","location":"acme-prod-access-logs/codebuild","encryptionDisabled":True}}))
+    label("aws-codebuild-005",f"arn:aws:codebuild:{R}:{ACCT}:project/acme-docs-build","security","low","S3 logs unencrypted")
+    s.append(state_machine("legacy-batch", LoggingConfiguration={"Level":"OFF"}, TracingConfiguration={"Enabled":False}))
+    m=f"arn:aws:states:{R}:{ACCT}:stateMachine:legacy-batch"
+    label("aws-sfn-001",m,"compliance","medium","logging OFF")
+    label("aws-sfn-002",m,"architecture","low","tracing off")
+    s.append(alarm("acme-disk-full", alarmActions=[]))
+    label("aws-cloudwatch-001",f"arn:aws:cloudwatch:{R}:{ACCT}:alarm:acme-disk-full","architecture","low","no alarm action")
+    s.append(identity_pool("acme_guest", f"{R}:9f8e7d6c-5b4a-3928-1706-f5e4d3c2b1a0", AllowUnauthenticatedIdentities=True, AllowClassicFlow=True))
+    p=f"arn:aws:cognito-identity:{R}:{ACCT}:identitypool/{R}:9f8e7d6c-5b4a-3928-1706-f5e4d3c2b1a0"
+    label("aws-cognito-001",p,"security","medium","guest credentials")
+    label("aws-cognito-002",p,"security","low","classic flow")
+    s.append(user_pool_client("acme-legacy-spa","2example98765432", PreventUserExistenceErrors="LEGACY", EnableTokenRevocation=False,
+                              AllowedOAuthFlows=["implicit"]))
+    u=f"arn:aws:cognito-idp:{R}:{ACCT}:userpool/{R}_AbCdEf123/client/2example98765432"
+    label("aws-cognito-003",u,"security","low","LEGACY user existence errors")
+    label("aws-cognito-004",u,"security","low","no token revocation")
+    label("aws-cognito-005",u,"security","medium","implicit grant")
+    s.append(private_ca("87654321-4321-4321-4321-210987654321", RevocationConfiguration={"CrlConfiguration":{"Enabled":False},"OcspConfiguration":{"Enabled":False}}))
+    label("aws-acmpca-001",f"arn:aws:acm-pca:{R}:{ACCT}:certificate-authority/87654321-4321-4321-4321-210987654321","security","medium","no CRL, no OCSP")
