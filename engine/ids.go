@@ -25,9 +25,11 @@ const (
 	PrefixDelivery    = "dlv"
 )
 
-// idAlphabet is Crockford's base32 in lowercase; its order matches byte
-// order, so ids sort like the numbers they encode.
-const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+// IDAlphabet is Crockford's base32 in lowercase, the digits of every id;
+// its order matches byte order, so ids sort like the numbers they encode.
+// This is the one definition: stores that pack ids into numbers use it
+// (and IDDigit), never a copy.
+const IDAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
 const idBodyLen = 26
 
@@ -89,27 +91,46 @@ func encodeIDInto(out []byte, b [16]byte) {
 	lo := binary.BigEndian.Uint64(b[8:])
 	// 128 bits in 26 groups of 5 bits: the first group holds the top 3 bits.
 	for i := idBodyLen - 1; i >= 0; i-- {
-		out[i] = idAlphabet[lo&31]
+		out[i] = IDAlphabet[lo&31]
 		lo = lo>>5 | hi<<59
 		hi >>= 5
 	}
 }
 
-// inIDAlphabet[c] says whether byte c is in idAlphabet.
+// inIDAlphabet[c] says whether byte c is in IDAlphabet.
 var inIDAlphabet = func() (t [256]bool) {
-	for i := range len(idAlphabet) {
-		t[idAlphabet[i]] = true
+	for i := range len(IDAlphabet) {
+		t[IDAlphabet[i]] = true
 	}
 	return t
 }()
 
-// idDigit[c] is the value of the digit c of idAlphabet.
+// idDigit[c] is the value of the digit c of IDAlphabet.
 var idDigit = func() (t [256]byte) {
-	for i := range len(idAlphabet) {
-		t[idAlphabet[i]] = byte(i)
+	for i := range len(IDAlphabet) {
+		t[IDAlphabet[i]] = byte(i)
 	}
 	return t
 }()
+
+// IDDigit returns the value of c as a digit of IDAlphabet; ok is false
+// for any other byte.
+func IDDigit(c byte) (v byte, ok bool) { return idDigit[c], inIDAlphabet[c] }
+
+// IDTime returns when a time-sortable id (NewID) was made, to the
+// millisecond: its first 48 bits. Zero for an id that is not well formed.
+func IDTime(id string) time.Time {
+	i := strings.IndexByte(id, '_')
+	if i < 0 {
+		return time.Time{}
+	}
+	b, ok := ParseID(id[:i], id)
+	if !ok {
+		return time.Time{}
+	}
+	ms := int64(b[0])<<40 | int64(b[1])<<32 | int64(b[2])<<24 | int64(b[3])<<16 | int64(b[4])<<8 | int64(b[5])
+	return time.UnixMilli(ms).UTC()
+}
 
 // ValidID reports whether s is a well-formed id with the given prefix.
 func ValidID(prefix, s string) bool {
@@ -143,11 +164,11 @@ func RandomToken(n int) string {
 		bits += 8
 		for bits >= 5 {
 			bits -= 5
-			sb.WriteByte(idAlphabet[(acc>>bits)&31])
+			sb.WriteByte(IDAlphabet[(acc>>bits)&31])
 		}
 	}
 	if bits > 0 {
-		sb.WriteByte(idAlphabet[(acc<<(5-bits))&31])
+		sb.WriteByte(IDAlphabet[(acc<<(5-bits))&31])
 	}
 	return sb.String()
 }

@@ -212,3 +212,26 @@ func TestFirstSeenIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestIDTimeAndDigits(t *testing.T) {
+	at := time.Date(2026, 11, 27, 7, 5, 9, 123_000_000, time.UTC)
+	id := NewID(PrefixAudit, at)
+	if got := IDTime(id); !got.Equal(at) {
+		t.Errorf("IDTime(%s) = %v, want %v", id, got, at)
+	}
+	for _, bad := range []string{"", "aud", "aud_", "aud_8zzzzzzzzzzzzzzzzzzzzzzzzz", "aud_0123456789abcdefghjkmnpqr!"} {
+		if got := IDTime(bad); !got.IsZero() {
+			t.Errorf("IDTime(%q) = %v, want zero", bad, got)
+		}
+	}
+	for i := range len(IDAlphabet) {
+		if v, ok := IDDigit(IDAlphabet[i]); !ok || int(v) != i {
+			t.Errorf("IDDigit(%q) = %d, %v; want %d", IDAlphabet[i], v, ok, i)
+		}
+	}
+	for _, c := range []byte("ilouILOU_-!") {
+		if _, ok := IDDigit(c); ok {
+			t.Errorf("IDDigit(%q) accepted a byte outside the alphabet", c)
+		}
+	}
+}

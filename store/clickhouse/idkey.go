@@ -61,7 +61,7 @@ func idRangeKey(bound string) string {
 	for i := range 26 {
 		var d uint64
 		if i < len(body) {
-			if j := strings.IndexByte(idAlphabet, body[i]); j > 0 {
+			if j, ok := engine.IDDigit(body[i]); ok {
 				d = uint64(j)
 			}
 		}

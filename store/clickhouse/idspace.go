@@ -1,14 +1,16 @@
 package clickhouse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
+)
 
 // Derived ids (engine.DerivedID) are hashes: "<prefix>_" and 26 characters
 // of lowercase Crockford base32 whose first character holds 3 bits. They are
 // uniform over the id space and sort like the numbers they encode, so the
 // first idPosChars characters give a position in [0, idSpace) from which a
 // key range expected to hold a given number of rows can be computed.
-
-const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
 // idPosChars characters hold 3 + 11*5 = 58 bits.
 const idPosChars = 12
@@ -26,7 +28,7 @@ func idPos(id string) uint64 {
 	for i := range idPosChars {
 		v <<= 5
 		if i < len(body) {
-			if d := strings.IndexByte(idAlphabet, body[i]); d > 0 {
+			if d, ok := engine.IDDigit(body[i]); ok {
 				v |= uint64(d)
 			}
 		}
@@ -43,7 +45,7 @@ func idPos(id string) uint64 {
 func idBound(prefix string, pos uint64) string {
 	var out [idPosChars]byte
 	for i := idPosChars - 1; i >= 0; i-- {
-		out[i] = idAlphabet[pos&31]
+		out[i] = engine.IDAlphabet[pos&31]
 		pos >>= 5
 	}
 	return prefix + "_" + string(out[:])

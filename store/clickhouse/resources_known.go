@@ -6,7 +6,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // tenantKnown is the ids a tenant has, with their first sightings in Unix
@@ -198,40 +199,11 @@ func (s *knownSet) find(key [16]byte) (knownResource, bool) {
 	return knownResource{}, false
 }
 
-// idDigit maps a byte of idAlphabet to its value and any other byte to 0xff.
-var idDigit = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for i := range len(idAlphabet) {
-		t[idAlphabet[i]] = byte(i)
-	}
-	return t
-}()
-
 // decodeResourceID returns the 128 bits a resource id encodes; ok is false
-// for anything but "res_" and 26 characters of idAlphabet, the first of
-// them at most '7' (it holds 3 bits), so that two ids share a key only if
-// they are equal.
+// for anything but a well-formed resource id (engine.ParseID), so that two
+// ids share a key only if they are equal.
 func decodeResourceID(id string) (key [16]byte, ok bool) {
-	const prefix, bodyLen = "res_", 26
-	if len(id) != len(prefix)+bodyLen || !strings.HasPrefix(id, prefix) {
-		return key, false
-	}
-	var hi, lo uint64
-	for i := len(prefix); i < len(id); i++ {
-		d := idDigit[id[i]]
-		if d == 0xff || (i == len(prefix) && d > 7) {
-			return key, false
-		}
-		hi = hi<<5 | lo>>59
-		lo = lo<<5 | uint64(d)
-	}
-	for i := range 8 {
-		key[i] = byte(hi >> (56 - 8*i))
-		key[8+i] = byte(lo >> (56 - 8*i))
-	}
-	return key, true
+	return engine.ParseID(engine.PrefixResource, id)
 }
 
 // loadKnown reads every id of a tenant with its first sighting and the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -24,17 +23,9 @@ var (
 	_ engine.EventLog        = (*Store)(nil)
 )
 
-// auditTime is the time encoded in a time-sortable audit id (its first 48
-// bits are milliseconds since the epoch), truncated to seconds.
-func auditTime(auditID string) time.Time {
-	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-	body := auditID[strings.IndexByte(auditID, '_')+1:]
-	var ms uint64
-	for i := 0; i < 10 && i < len(body); i++ {
-		ms = ms<<5 | uint64(strings.IndexByte(alphabet, body[i]))
-	}
-	return time.UnixMilli(int64(ms)).UTC().Truncate(time.Second)
-}
+// auditTime is the time encoded in a time-sortable audit id, truncated to
+// seconds.
+func auditTime(auditID string) time.Time { return engine.IDTime(auditID).Truncate(time.Second) }
 
 func checkSnapshotIDs(tenantID string, auditIDs ...string) error {
 	if tenantID == "" {
