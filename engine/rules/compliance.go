@@ -21,6 +21,7 @@ var taggable = []string{
 	inv.TypeClassicLoadBalancer, inv.TypeLaunchTemplate,
 	inv.TypeCodeBuildProject, inv.TypeSFNStateMachine, inv.TypeCloudWatchAlarm, inv.TypeCognitoIdentityPool,
 	inv.TypeACMPCACertAuthority, inv.TypeAccessAnalyzerAnalyzer,
+	inv.TypeBackupPlan, inv.TypeBackupVault, inv.TypeSageMakerNotebook, inv.TypeSageMakerEndpointConfig, inv.TypeAthenaWorkgroup, inv.TypeGlueJob,
 }
 
 func complianceRules() []Rule {

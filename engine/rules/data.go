@@ -9,5 +9,7 @@ func dataRules() []Rule {
 	out = append(out, dataRedshiftRules()...)
 	out = append(out, dataSearchRules()...)
 	out = append(out, dataStreamRules()...)
+	out = append(out, dataBackupRules()...)
+	out = append(out, dataMLRules()...)
 	return out
 }

@@ -220,6 +220,15 @@ var attrTypes = map[string]func() any{
 	inventory.TypeCognitoUserPoolClient:  func() any { return new(inventory.CognitoUserPoolClient) },
 	inventory.TypeACMPCACertAuthority:    func() any { return new(inventory.ACMPCACertificateAuthority) },
 	inventory.TypeAccessAnalyzerAnalyzer: func() any { return new(inventory.AccessAnalyzerAnalyzer) },
+
+	// Data family (B1), continued.
+	inventory.TypeBackupPlan:              func() any { return new(inventory.BackupPlan) },
+	inventory.TypeBackupVault:             func() any { return new(inventory.BackupVault) },
+	inventory.TypeBackupRecoveryPoint:     func() any { return new(inventory.BackupRecoveryPoint) },
+	inventory.TypeSageMakerNotebook:       func() any { return new(inventory.SageMakerNotebook) },
+	inventory.TypeSageMakerEndpointConfig: func() any { return new(inventory.SageMakerEndpointConfig) },
+	inventory.TypeAthenaWorkgroup:         func() any { return new(inventory.AthenaWorkgroup) },
+	inventory.TypeGlueJob:                 func() any { return new(inventory.GlueJob) },
 }
 
 type pack struct {

@@ -78,13 +78,71 @@ def msk(name, transit=None, **over):
     c.update(over)
     return item("AWS::MSK::Cluster",arn,name,arn,c)
 
+def backup_plan(pid, name, rules):
+    arn=f"arn:aws:backup:{R}:{ACCT}:backup-plan:{pid}"
+    return item("AWS::Backup::BackupPlan",pid,name,arn,{"BackupPlanId":pid,"BackupPlanArn":arn,"VersionId":"ZmI4NjE5ZTItY2I2",
+        "BackupPlan":{"BackupPlanName":name,"BackupPlanRule":rules}})
+
+def plan_rule(name, delete_after=35):
+    r={"RuleName":name,"TargetBackupVault":"acme-prod","ScheduleExpression":"cron(0 3 * * ? *)","StartWindowMinutes":60,"CompletionWindowMinutes":480,
+       "CopyActions":[{"DestinationBackupVaultArn":f"arn:aws:backup:eu-central-1:{ACCT}:backup-vault:acme-prod-copy","Lifecycle":{"DeleteAfterDays":35}}]}
+    if delete_after: r["Lifecycle"]={"DeleteAfterDays":delete_after}
+    return r
+
+def backup_vault(name, events=("BACKUP_JOB_FAILED","RESTORE_JOB_COMPLETED","COPY_JOB_FAILED")):
+    arn=f"arn:aws:backup:{R}:{ACCT}:backup-vault:{name}"
+    c={"BackupVaultName":name,"BackupVaultArn":arn,"EncryptionKeyArn":KEY}
+    if events: c["Notifications"]={"BackupVaultEvents":list(events),"SNSTopicArn":f"arn:aws:sns:{R}:{ACCT}:acme-prod-alerts"}
+    return item("AWS::Backup::BackupVault",name,name,arn,c)
+
+def recovery_point(snap, **over):
+    arn=f"arn:aws:ec2:{R}::snapshot/{snap}"
+    c={"RecoveryPointArn":arn,"BackupVaultName":"acme-prod","BackupVaultArn":f"arn:aws:backup:{R}:{ACCT}:backup-vault:acme-prod",
+       "ResourceArn":f"arn:aws:ec2:{R}:{ACCT}:volume/vol-0c1d2e3f405162738","ResourceType":"EBS","IsEncrypted":True,"EncryptionKeyArn":KEY,
+       "Status":"COMPLETED","StorageClass":"WARM","CreationDate":"2025-05-31T03:00:00.000Z","Lifecycle":{"DeleteAfterDays":35},
+       "IamRoleArn":f"arn:aws:iam::{ACCT}:role/service-role/AWSBackupDefaultServiceRole"}
+    c.update(over)
+    return item("AWS::Backup::RecoveryPoint",arn,snap,arn,c,tg={})
+
+def notebook(name, **over):
+    arn=f"arn:aws:sagemaker:{R}:{ACCT}:notebook-instance/{name}"
+    c={"NotebookInstanceName":name,"InstanceType":"ml.t3.medium","DirectInternetAccess":"Disabled","RootAccess":"Disabled","KmsKeyId":KEY,
+       "SubnetId":"subnet-0aa11bb22cc33dd44","SecurityGroupIds":["sg-0web0000000000001"],"RoleArn":f"arn:aws:iam::{ACCT}:role/acme-sagemaker","VolumeSizeInGB":20}
+    c.update(over)
+    return item("AWS::SageMaker::NotebookInstance",name,name,arn,c)
+
+def endpoint_config(name, count=2, **over):
+    arn=f"arn:aws:sagemaker:{R}:{ACCT}:endpoint-config/{name}"
+    c={"EndpointConfigName":name,"KmsKeyId":KEY,"ProductionVariants":[{"VariantName":"primary","ModelName":name,"InstanceType":"ml.m6i.large",
+       "InitialInstanceCount":count,"InitialVariantWeight":1}]}
+    c.update(over)
+    return item("AWS::SageMaker::EndpointConfig",name,name,arn,c)
+
+def workgroup(name, **over):
+    arn=f"arn:aws:athena:{R}:{ACCT}:workgroup/{name}"
+    wc={"EnforceWorkGroupConfiguration":True,"PublishCloudWatchMetricsEnabled":True,"BytesScannedCutoffPerQuery":10737418240,
+        "ResultConfiguration":{"OutputLocation":f"s3://acme-prod-data/athena/{name}/","EncryptionConfiguration":{"EncryptionOption":"SSE_KMS","KmsKey":KEY}},
+        "EngineVersion":{"SelectedEngineVersion":"AUTO","EffectiveEngineVersion":"Athena engine version 3"}}
+    wc.update(over)
+    return item("AWS::Athena::WorkGroup",name,name,arn,{"Name":name,"State":"ENABLED","Description":"","WorkGroupConfiguration":wc})
+
+def glue_job(name, **over):
+    arn=f"arn:aws:glue:{R}:{ACCT}:job/{name}"
+    c={"Name":name,"Role":f"arn:aws:iam::{ACCT}:role/acme-glue","GlueVersion":"4.0","SecurityConfiguration":"acme-encrypted",
+       "Command":{"Name":"glueetl","ScriptLocation":"s3://acme-prod-data/glue/"+name+".py","PythonVersion":"3"},"WorkerType":"G.1X","NumberOfWorkers":4,"Timeout":120}
+    c.update(over)
+    return item("AWS::Glue::Job",name,name,arn,c)
+
 def clean():
     return [rds_cluster("acme-prod-orders-aurora"),
             rds_cluster("acme-prod-ledger-aurora", engine="aurora-mysql", engineVersion="8.0.mysql_aurora.3.05.2",
                         enabledCloudwatchLogsExports=["audit","error"], backtrackWindow=86400, port=3306),
             rds_cluster_snapshot("acme-prod-orders-aurora-2025-05-31","acme-prod-orders-aurora"),
             redshift("acme-prod-warehouse"),
-            opensearch("acme-prod-search"), kinesis("acme-prod-clicks"), firehose("acme-prod-clicks-to-s3"), msk("acme-prod-events")]
+            opensearch("acme-prod-search"), kinesis("acme-prod-clicks"), firehose("acme-prod-clicks-to-s3"), msk("acme-prod-events"),
+            backup_plan("8f2b7c3e-1a2b-4c3d-9e8f-0a1b2c3d4e5f","acme-prod-daily",[plan_rule("daily")]), backup_vault("acme-prod"),
+            recovery_point("snap-0a1b2c3d4e5f60718"), notebook("acme-prod-research"), endpoint_config("acme-prod-churn"),
+            workgroup("acme-prod-analysts"), glue_job("acme-prod-nightly-etl")]
 
 def seed(s, label):
     cl=lambda cid: f"arn:aws:rds:{R}:{ACCT}:cluster:{cid}"
@@ -175,3 +233,43 @@ def seed(s, label):
                              ("aws-msk-004","security","high","PublicAccess SERVICE_PROVIDED_EIPS"),
                              ("aws-msk-005","compliance","medium","no broker log destination enabled")):
         label(rule, m["ARN"], dim, sev, why)
+    bp=backup_plan("1d2e3f4a-5b6c-4d7e-8f90-a1b2c3d4e5f6","acme-legacy-backups",[plan_rule("hourly",1),plan_rule("yearly",0)])
+    s.append(bp)
+    label("aws-backup-001", bp["ARN"], "architecture", "medium", "rule hourly deletes after 1 day")
+    label("aws-backup-002", bp["ARN"], "cost", "low", "rule yearly has no lifecycle")
+    bv=backup_vault("acme-legacy", events=())
+    s.append(bv)
+    label("aws-backup-003", bv["ARN"], "architecture", "low", "no Notifications")
+    rp=recovery_point("snap-0legacy000000001", IsEncrypted=False, EncryptionKeyArn=None, CreationDate="2023-03-01T03:00:00.000Z", Lifecycle=None)
+    del rp["configuration"]["Lifecycle"]; del rp["configuration"]["EncryptionKeyArn"]
+    s.append(rp)
+    label("aws-backup-004", rp["ARN"], "security", "medium", "IsEncrypted false")
+    label("aws-backup-005", rp["ARN"], "cost", "low", "no lifecycle, created 2023-03-01")
+    nb=notebook("acme-legacy-notebook", InstanceType="ml.t2.medium", DirectInternetAccess="Enabled", RootAccess="Enabled", KmsKeyId=None, SubnetId=None)
+    del nb["configuration"]["KmsKeyId"]; del nb["configuration"]["SubnetId"]; del nb["configuration"]["SecurityGroupIds"]
+    s.append(nb)
+    for rule,dim,sev,why in (("aws-sagemaker-001","security","medium","DirectInternetAccess Enabled"),
+                             ("aws-sagemaker-002","security","medium","RootAccess Enabled"),
+                             ("aws-sagemaker-003","security","medium","no KmsKeyId"),
+                             ("aws-sagemaker-004","security","medium","no SubnetId"),
+                             ("aws-sagemaker-005","cost","low","previous-generation ml.t2")):
+        label(rule, nb["ARN"], dim, sev, why)
+    ec=endpoint_config("acme-legacy-churn", count=1)
+    del ec["configuration"]["KmsKeyId"]
+    s.append(ec)
+    label("aws-sagemaker-006", ec["ARN"], "security", "low", "no KmsKeyId")
+    label("aws-sagemaker-007", ec["ARN"], "architecture", "medium", "variant primary with InitialInstanceCount 1")
+    wg=workgroup("primary", EnforceWorkGroupConfiguration=False, PublishCloudWatchMetricsEnabled=False,
+                 ResultConfiguration={"OutputLocation":"s3://acme-prod-data/athena/primary/"})
+    del wg["configuration"]["WorkGroupConfiguration"]["BytesScannedCutoffPerQuery"]
+    s.append(wg)
+    for rule,dim,sev,why in (("aws-athena-001","security","medium","no EncryptionConfiguration"),
+                             ("aws-athena-002","security","low","EnforceWorkGroupConfiguration false"),
+                             ("aws-athena-003","cost","low","no BytesScannedCutoffPerQuery"),
+                             ("aws-athena-004","compliance","low","PublishCloudWatchMetricsEnabled false")):
+        label(rule, wg["ARN"], dim, sev, why)
+    gj=glue_job("acme-legacy-etl", GlueVersion="1.0")
+    del gj["configuration"]["SecurityConfiguration"]
+    s.append(gj)
+    label("aws-glue-001", gj["ARN"], "security", "medium", "no SecurityConfiguration")
+    label("aws-glue-002", gj["ARN"], "security", "medium", "GlueVersion 1.0")
