@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"time"
 	"unicode/utf8"
 )
 
@@ -152,6 +153,7 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 	// maxKeptSummaries accepted items so that announcing new ones needs no
 	// read back; past that, the rest are read back from the store.
 	kept := map[string]resourceSummary{}
+	var last time.Time // the previous accepted item's observation time
 	valid := func(yield func(Resource, error) bool) {
 		for it := range items {
 			if it.Err != nil {
@@ -167,6 +169,13 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 				reject(it.Index, err)
 				continue
 			}
+			// Observations of one batch are ordered as read: when the input
+			// holds a resource twice (configuration history), the later
+			// one is the resource's latest, even on a clock that repeats.
+			if !r.LastSeenAt.After(last) {
+				r.FirstSeenAt, r.LastSeenAt = last.Add(time.Nanosecond), last.Add(time.Nanosecond)
+			}
+			last = r.LastSeenAt
 			res.Accepted++
 			if kept != nil && len(kept) < maxKeptSummaries {
 				kept[r.ID] = summarize(r)

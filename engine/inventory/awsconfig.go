@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/fourd-dev/fourd/engine"
 )
 
@@ -23,6 +24,7 @@ type configItem struct {
 	AccountID        string                     `json:"accountId"`
 	AvailabilityZone string                     `json:"availabilityZone"`
 	Status           string                     `json:"configurationItemStatus"`
+	CaptureTime      flexTime                   `json:"configurationItemCaptureTime"`
 	Configuration    json.RawMessage            `json:"configuration"`
 	Supplementary    map[string]json.RawMessage `json:"supplementaryConfiguration"`
 	Tags             cfgTags                    `json:"tags"`
@@ -73,6 +75,13 @@ func (t *cfgTags) UnmarshalJSON(b []byte) error {
 // Deleted and not-recorded items are skipped: they are not live resources.
 // VPCs are held until the end of the input, because their flow logs are
 // separate items (AWS::EC2::FlowLog) that may come later.
+//
+// Configuration history holds several versions of a resource; the newest
+// configurationItemCaptureTime wins: an item older than a version of the
+// same resource already read is skipped, and a newer one comes out after
+// it (an import keeps the last observation of a resource it reads). A
+// snapshot file (configSnapshotId) has one item per resource and is not
+// tracked.
 type AWSConfigDecoder struct {
 	dec   *json.Decoder
 	stack []cfgFrame
@@ -80,6 +89,10 @@ type AWSConfigDecoder struct {
 	out   []engine.Resource
 	err   error
 	done  bool
+	// captured holds, per resource (a hash of type, account, region and
+	// id), the capture time of the newest version read; nil for a snapshot.
+	captured map[uint64]int64
+	snapshot bool
 }
 
 type cfgFrame int
@@ -91,7 +104,7 @@ const (
 
 // NewAWSConfigDecoder returns a decoder over r.
 func NewAWSConfigDecoder(r io.Reader) *AWSConfigDecoder {
-	return &AWSConfigDecoder{dec: json.NewDecoder(r), joins: newJoiner()}
+	return &AWSConfigDecoder{dec: json.NewDecoder(r), joins: newJoiner(), captured: map[uint64]int64{}}
 }
 
 // Next returns the next resource; see Decoder.
@@ -193,6 +206,8 @@ func (d *AWSConfigDecoder) topObject() (engine.Resource, bool, error) {
 			return d.item()
 		case key == "invokingEvent":
 			return d.invokingEvent()
+		case strings.EqualFold(key, "configSnapshotId"):
+			d.snapshot = true // one item per resource: no versions to compare
 		}
 		var v json.RawMessage
 		if err := d.dec.Decode(&v); err != nil {
@@ -287,6 +302,9 @@ func (d *AWSConfigDecoder) invokingEvent() (engine.Resource, bool, error) {
 }
 
 func (d *AWSConfigDecoder) convert(ci *configItem, start int64) (engine.Resource, bool, error) {
+	if !d.newest(ci) {
+		return engine.Resource{}, false, nil // an older version of a resource already read
+	}
 	switch ci.Status {
 	case "ResourceDeleted", "ResourceDeletedNotRecorded", "ResourceNotRecorded":
 		return engine.Resource{}, false, nil
@@ -299,6 +317,27 @@ func (d *AWSConfigDecoder) convert(ci *configItem, start int64) (engine.Resource
 		return engine.Resource{}, false, &LineError{Offset: start, Err: err}
 	}
 	return res, true, nil
+}
+
+// newest records ci's capture time for its resource and reports whether ci
+// is at least as new as every version of the resource read before (deleted
+// ones included, so that an older live version does not come back).
+func (d *AWSConfigDecoder) newest(ci *configItem) bool {
+	at := ci.CaptureTime.t()
+	if d.snapshot || at.IsZero() || ci.ResourceID == "" {
+		return true
+	}
+	h := xxhash.New()
+	for _, s := range [...]string{ci.ResourceType, firstNonEmpty(ci.AWSAccountID, ci.AccountID), ci.AWSRegion, ci.ResourceID} {
+		_, _ = h.WriteString(s)
+		_, _ = h.Write([]byte{0})
+	}
+	key, ns := h.Sum64(), at.UnixNano()
+	if prev, ok := d.captured[key]; ok && ns < prev {
+		return false
+	}
+	d.captured[key] = ns
+	return true
 }
 
 // jsonObject returns raw as a JSON value's bytes: the configuration

@@ -61,8 +61,11 @@ func (j *joiner) hold(res engine.Resource) bool {
 	default:
 		return false
 	}
-	if _, dup := j.byKey[key]; dup {
-		return false
+	if i, dup := j.byKey[key]; dup {
+		// A later observation of the same resource (a newer version in
+		// configuration history) replaces the held one.
+		j.held[i] = heldResource{res: res, attrs: attrs}
+		return true
 	}
 	j.byKey[key] = len(j.held)
 	j.held = append(j.held, heldResource{res: res, attrs: attrs})
