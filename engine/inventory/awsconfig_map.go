@@ -83,6 +83,12 @@ var configTypes = map[string]cfgMapper{
 	"AWS::Cognito::UserPoolClient":              cfgUserPoolClient,
 	"AWS::ACMPCA::CertificateAuthority":         cfgPrivateCA,
 	"AWS::AccessAnalyzer::Analyzer":             cfgAnalyzer,
+	"AWS::ApiGateway::Stage":                    cfgAPIGatewayStage,
+	"AWS::ApiGatewayV2::Stage":                  cfgAPIGatewayV2Stage,
+	"AWS::WAFv2::WebACL":                        cfgWAFv2WebACL,
+	"AWS::Route53::HostedZone":                  cfgRoute53Zone,
+	"AWS::ACM::Certificate":                     cfgACMCertificate,
+	"AWS::NetworkFirewall::Firewall":            cfgNetworkFirewall,
 }
 
 // fromConfigItem converts one configuration item to a canonical resource.

@@ -366,8 +366,9 @@ func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 				Enabled flexBool `json:"enabled"`
 				Bucket  string   `json:"bucket"`
 			} `json:"logging"`
-			WebACLID   string `json:"webACLId"`
-			PriceClass string `json:"priceClass"`
+			WebACLID   string                       `json:"webACLId"`
+			PriceClass string                       `json:"priceClass"`
+			Origins    cfgList[cfgCloudFrontOrigin] `json:"origins"`
 		} `json:"distributionConfig"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
@@ -375,7 +376,7 @@ func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	}
 	d := CloudFrontDistribution{DistributionID: c.ID, DomainName: c.Domain, Enabled: bool(c.Config.Enabled),
 		ViewerProtocolPolicy: c.Config.Default.ViewerProtocolPolicy, MinimumProtocolVersion: c.Config.Certificate.MinimumProtocolVersion,
-		WebACLID: c.Config.WebACLID, PriceClass: c.Config.PriceClass}
+		WebACLID: c.Config.WebACLID, PriceClass: c.Config.PriceClass, Origins: cloudFrontOrigins(c.Config.Origins)}
 	if c.Config.Logging.Enabled {
 		d.LoggingBucket = c.Config.Logging.Bucket
 	}

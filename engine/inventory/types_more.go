@@ -94,6 +94,21 @@ type CloudFrontDistribution struct {
 	LoggingBucket          string `json:"logging_bucket,omitempty"`
 	WebACLID               string `json:"web_acl_id,omitempty"`
 	PriceClass             string `json:"price_class,omitempty"`
+	// Origins are the distribution's origins; null when the source does
+	// not record them.
+	Origins []CloudFrontOrigin `json:"origins"`
+}
+
+// CloudFrontOrigin is one origin of a distribution: an S3 bucket (S3 true,
+// reached through OriginAccess, the origin access control or identity, ""
+// for none) or a custom origin (ProtocolPolicy http-only, match-viewer or
+// https-only, and the SSL protocols it accepts).
+type CloudFrontOrigin struct {
+	ID             string   `json:"id"`
+	S3             bool     `json:"s3"`
+	OriginAccess   string   `json:"origin_access,omitempty"`
+	ProtocolPolicy string   `json:"protocol_policy,omitempty"`
+	SSLProtocols   []string `json:"ssl_protocols,omitempty"`
 }
 
 // SQSQueue is the canonical attributes of aws_sqs_queue.

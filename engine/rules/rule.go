@@ -229,6 +229,14 @@ var attrTypes = map[string]func() any{
 	inventory.TypeSageMakerEndpointConfig: func() any { return new(inventory.SageMakerEndpointConfig) },
 	inventory.TypeAthenaWorkgroup:         func() any { return new(inventory.AthenaWorkgroup) },
 	inventory.TypeGlueJob:                 func() any { return new(inventory.GlueJob) },
+
+	// Edge family (B2).
+	inventory.TypeAPIGatewayStage:   func() any { return new(inventory.APIGatewayStage) },
+	inventory.TypeAPIGatewayV2Stage: func() any { return new(inventory.APIGatewayV2Stage) },
+	inventory.TypeWAFv2WebACL:       func() any { return new(inventory.WAFv2WebACL) },
+	inventory.TypeRoute53Zone:       func() any { return new(inventory.Route53HostedZone) },
+	inventory.TypeACMCertificate:    func() any { return new(inventory.ACMCertificate) },
+	inventory.TypeNetworkFirewall:   func() any { return new(inventory.NetworkFirewall) },
 }
 
 type pack struct {
@@ -250,6 +258,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, networkRules()...)
 	all = append(all, platformRules()...)
 	all = append(all, computeRules()...)
+	all = append(all, edgeRules()...)
 	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]
