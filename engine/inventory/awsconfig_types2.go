@@ -293,15 +293,15 @@ func cfgDynamoDB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		SSE struct {
 			KMSKeyARN string `json:"kMSMasterKeyArn"`
 		} `json:"sSEDescription"`
-		ItemCount    flexInt  `json:"itemCount"`
-		DeletionProt flexBool `json:"deletionProtectionEnabled"`
+		ItemCount    flexInt   `json:"itemCount"`
+		DeletionProt *flexBool `json:"deletionProtectionEnabled"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	t := DynamoDBTable{Name: c.Name, BillingMode: c.Billing.Mode, ReadCapacity: int(c.Throughput.Read),
 		WriteCapacity: int(c.Throughput.Write), SSEKMSKeyARN: c.SSE.KMSKeyARN, ItemCount: int64(c.ItemCount),
-		DeletionProtectionEnabled: bool(c.DeletionProt)}
+		DeletionProtectionEnabled: c.DeletionProt.ptr()}
 	if t.BillingMode == "" {
 		t.BillingMode = "PROVISIONED" // DynamoDB omits the summary for provisioned tables
 	}
@@ -386,7 +386,7 @@ func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		URL       string          `json:"QueueUrl"`
-		SSE       flexBool        `json:"SqsManagedSseEnabled"`
+		SSE       *flexBool       `json:"SqsManagedSseEnabled"`
 		KMSKeyID  string          `json:"KmsMasterKeyId"`
 		Redrive   string          `json:"RedrivePolicy"`
 		Retention flexInt         `json:"MessageRetentionPeriod"`
@@ -395,7 +395,7 @@ func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	q := SQSQueue{Name: ci.ResourceName, URL: c.URL, SQSManagedSSEEnabled: bool(c.SSE), KMSMasterKeyID: c.KMSKeyID,
+	q := SQSQueue{Name: ci.ResourceName, URL: c.URL, SQSManagedSSEEnabled: c.SSE.ptr(), KMSMasterKeyID: c.KMSKeyID,
 		MessageRetentionSeconds: int(c.Retention), Policy: c.Policy}
 	if q.Name == "" {
 		q.Name = c.URL[strings.LastIndexByte(c.URL, '/')+1:]

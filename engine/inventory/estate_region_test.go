@@ -90,7 +90,7 @@ func (g *estateGen) region(ai, ri int, region string) {
 		snap := g.id("snap")
 		g.add(TypeEBSSnapshot, region, arnOf("ec2", region, "", "snapshot/"+snap), name+"-snap", g.tags(name+"-snap", g.chance(0.4)),
 			&EBSSnapshot{SnapshotID: snap, VolumeID: vol, VolumeSize: 100, Encrypted: i == 0 && prod, StartTime: g.ago([]int{20, 400}[i%2]),
-				Public: ai == 1 && ri == 1 && i == 0, Description: "nightly snapshot of " + name})
+				Public: ptr(ai == 1 && ri == 1 && i == 0), Description: "nightly snapshot of " + name})
 	}
 
 	// Database, addresses, load balancer.
@@ -229,7 +229,7 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 		g.add(TypeElastiCacheCluster, region, arnOf("elasticache", region, g.acct, "cluster:"+c.ClusterID), c.ClusterID, g.tags(c.ClusterID, true), c)
 	}
 	tbl := &DynamoDBTable{Name: g.env + "-events-" + region, BillingMode: []string{"PAY_PER_REQUEST", "PROVISIONED"}[(ai+ri)%2], PointInTimeRecovery: ptr(prod),
-		DeletionProtectionEnabled: prod && ri == 0, ItemCount: int64(1000 * (1 + g.rnd.IntN(900))), AutoScalingEnabled: ptr(false)}
+		DeletionProtectionEnabled: ptr(prod && ri == 0), ItemCount: int64(1000 * (1 + g.rnd.IntN(900))), AutoScalingEnabled: ptr(false)}
 	if tbl.BillingMode == "PROVISIONED" {
 		tbl.ReadCapacity, tbl.WriteCapacity, tbl.AutoScalingEnabled = 200, 50, ptr(ai == 0)
 	}
@@ -244,7 +244,7 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 	}
 	for i, q := range []string{"jobs", "jobs-dlq"} {
 		s := &SQSQueue{Name: g.env + "-" + q, URL: "https://sqs." + region + ".amazonaws.com/" + g.acct + "/" + g.env + "-" + q,
-			SQSManagedSSEEnabled: prod || i == 1, MessageRetentionSeconds: 345600}
+			SQSManagedSSEEnabled: ptr(prod || i == 1), MessageRetentionSeconds: 345600}
 		if i == 0 && prod {
 			s.DeadLetterTargetARN = arnOf("sqs", region, g.acct, g.env+"-jobs-dlq")
 		}

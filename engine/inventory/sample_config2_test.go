@@ -100,7 +100,7 @@ func configItemMore(s sample, n int) (map[string]any, bool) {
 				"logging":              map[string]any{"enabled": a.LoggingBucket != "", "bucket": a.LoggingBucket, "includeCookies": false, "prefix": ""}}}
 	case *SQSQueue:
 		typ, id = "AWS::SQS::Queue", a.URL
-		conf = map[string]any{"QueueUrl": a.URL, "QueueArn": r.NativeID, "SqsManagedSseEnabled": boolString(a.SQSManagedSSEEnabled),
+		conf = map[string]any{"QueueUrl": a.URL, "QueueArn": r.NativeID, "SqsManagedSseEnabled": boolString(*a.SQSManagedSSEEnabled),
 			"MessageRetentionPeriod": itoaTest(a.MessageRetentionSeconds), "VisibilityTimeout": "30"}
 		if a.DeadLetterTargetARN != "" {
 			conf["RedrivePolicy"] = jsonString(map[string]any{"deadLetterTargetArn": a.DeadLetterTargetARN, "maxReceiveCount": 5})

@@ -70,7 +70,7 @@ func tfDynamoDB(attrs []byte, c *tfCommon) (any, error) {
 		PITR        tfBlock[struct {
 			Enabled bool `json:"enabled"`
 		}] `json:"point_in_time_recovery"`
-		DeletionProtection bool `json:"deletion_protection_enabled"`
+		DeletionProtection *bool `json:"deletion_protection_enabled"`
 		SSE                tfBlock[struct {
 			KMSKeyARN string `json:"kms_key_arn"`
 		}] `json:"server_side_encryption"`
@@ -151,7 +151,7 @@ func tfCloudFront(attrs []byte, c *tfCommon) (any, error) {
 func tfSQS(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
 		URL       string `json:"url"`
-		SSE       bool   `json:"sqs_managed_sse_enabled"`
+		SSE       *bool  `json:"sqs_managed_sse_enabled"`
 		KMSKeyID  string `json:"kms_master_key_id"`
 		Redrive   string `json:"redrive_policy"`
 		Retention int    `json:"message_retention_seconds"`

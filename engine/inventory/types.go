@@ -145,8 +145,10 @@ type EBSSnapshot struct {
 	VolumeSize int       `json:"volume_size"`
 	Encrypted  bool      `json:"encrypted"`
 	StartTime  time.Time `json:"start_time,omitzero"`
-	// Public is true when anyone may create volumes from the snapshot.
-	Public      bool   `json:"public"`
+	// Public is true when anyone may create volumes from the snapshot;
+	// null when the source does not say (a Terraform state: the
+	// permission is a separate aws_snapshot_create_volume_permission).
+	Public      *bool  `json:"public"`
 	Description string `json:"description,omitempty"`
 }
 

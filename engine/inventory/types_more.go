@@ -64,9 +64,11 @@ type DynamoDBTable struct {
 	WriteCapacity int    `json:"write_capacity"`
 	// AutoScalingEnabled and PointInTimeRecovery are null when the source
 	// does not record them (AWS Config keeps them as supplements).
-	AutoScalingEnabled        *bool `json:"autoscaling_enabled"`
-	PointInTimeRecovery       *bool `json:"point_in_time_recovery"`
-	DeletionProtectionEnabled bool  `json:"deletion_protection_enabled"`
+	AutoScalingEnabled  *bool `json:"autoscaling_enabled"`
+	PointInTimeRecovery *bool `json:"point_in_time_recovery"`
+	// DeletionProtectionEnabled is null when the source does not record it
+	// (AWS Config items and Terraform states from before DynamoDB had it).
+	DeletionProtectionEnabled *bool `json:"deletion_protection_enabled"`
 	// SSEKMSKeyARN is the customer key encrypting the table, "" when AWS owns it.
 	SSEKMSKeyARN string `json:"sse_kms_key_arn,omitempty"`
 	ItemCount    int64  `json:"item_count,omitempty"`
@@ -113,9 +115,11 @@ type CloudFrontOrigin struct {
 
 // SQSQueue is the canonical attributes of aws_sqs_queue.
 type SQSQueue struct {
-	Name                    string `json:"name"`
-	URL                     string `json:"url,omitempty"`
-	SQSManagedSSEEnabled    bool   `json:"sqs_managed_sse_enabled"`
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
+	// SQSManagedSSEEnabled is null when the source does not record it
+	// (AWS Config items and Terraform states from before SSE-SQS).
+	SQSManagedSSEEnabled    *bool  `json:"sqs_managed_sse_enabled"`
 	KMSMasterKeyID          string `json:"kms_master_key_id,omitempty"`
 	DeadLetterTargetARN     string `json:"dead_letter_target_arn,omitempty"`
 	MessageRetentionSeconds int    `json:"message_retention_seconds"`

@@ -86,7 +86,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable deletion protection on the table.",
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
-				return failIf(!t.DeletionProtectionEnabled, map[string]any{"table": t.Name})
+				return failUnless(t.DeletionProtectionEnabled, "deletion_protection_enabled", map[string]any{"table": t.Name})
 			}},
 		{ID: "aws-elasticache-003", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster has a single node or a single AZ",

@@ -185,7 +185,13 @@ func complianceRules() []Rule {
 			Remediation: "Enable SqsManagedSseEnabled, or set KmsMasterKeyId to a customer managed key.",
 			Check: func(s *Subject) Result {
 				q := get[inv.SQSQueue](s)
-				return failIf(!q.SQSManagedSSEEnabled && q.KMSMasterKeyID == "", map[string]any{"queue": q.Name})
+				switch {
+				case q.KMSMasterKeyID != "":
+					return passed(s, func() map[string]any { return map[string]any{"queue": q.Name, "kms_master_key_id": q.KMSMasterKeyID} })
+				case q.SQSManagedSSEEnabled == nil:
+					return notEvaluated("sqs_managed_sse_enabled")
+				}
+				return failIf(!*q.SQSManagedSSEEnabled, map[string]any{"queue": q.Name, "sqs_managed_sse_enabled": *q.SQSManagedSSEEnabled})
 			}},
 		{ID: "aws-sns-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeSNSTopic},
 			Title:       "SNS topic is not encrypted with KMS",

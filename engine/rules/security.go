@@ -212,7 +212,10 @@ func securityRules() []Rule {
 			Remediation: "Remove the 'all' create-volume permission: aws ec2 modify-snapshot-attribute --snapshot-id ID --attribute createVolumePermission --operation-type remove --group-names all; enable block public access for snapshots.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.EBSSnapshot](s)
-				return failIf(sn.Public, map[string]any{"snapshot_id": sn.SnapshotID, "volume_id": sn.VolumeID})
+				if sn.Public == nil {
+					return notEvaluated("public")
+				}
+				return failIf(*sn.Public, map[string]any{"snapshot_id": sn.SnapshotID, "volume_id": sn.VolumeID, "public": *sn.Public})
 			}},
 		{ID: "aws-ebs-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeEBSSnapshot},
 			Title:       "EBS snapshot is not encrypted",

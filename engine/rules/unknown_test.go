@@ -27,6 +27,9 @@ var unknownCases = map[string]struct {
 	"aws-iam-001":        {mk(inv.TypeIAMUser, `{"user_name":"u"}`), []string{"password_enabled"}},
 	"aws-ec2-007":        {mk(inv.TypeInstance, `{"instance_id":"i-1","state":"running"}`), []string{"metadata_http_tokens"}},
 	"aws-vpc-001":        {mk(inv.TypeVPC, `{"vpc_id":"vpc-1","is_default":true}`), []string{"flow_logs_enabled"}},
+	"aws-ebs-002":        {mk(inv.TypeEBSSnapshot, `{"snapshot_id":"snap-1","encrypted":true}`), []string{"public"}},
+	"aws-dynamodb-003":   {mk(inv.TypeDynamoDBTable, `{"name":"t","point_in_time_recovery":true}`), []string{"deletion_protection_enabled"}},
+	"aws-sqs-002":        {mk(inv.TypeSQSQueue, `{"name":"q"}`), []string{"sqs_managed_sse_enabled"}},
 	"aws-rds-009":        {mk(inv.TypeDBSnapshot, `{"db_snapshot_identifier":"s","encrypted":true}`), []string{"public"}},
 }
 
