@@ -45,9 +45,11 @@ func TestAuditJoinsAndNotEvaluated(t *testing.T) {
 	if _, err := h.svc.GetFinding(h.ctx, h.p, id); !engine.IsNotFound(err) {
 		t.Errorf("aws-cloudtrail-001 fired on a trail without a logging status: %v", err)
 	}
-	// aws-iam-020 (IAM Access Analyzer in every region) cannot judge either
-	// account: no AWS Config recorder says every type is recorded there.
-	want := map[string]int64{"aws-cloudtrail-001": 1, "aws-cloudtrail-005": 1, "aws-account-001": 1, "aws-iam-020": 2}
+	// The account checks of AWS Config's records cannot judge either
+	// account: no recorder says every type is recorded there (aws-iam-020,
+	// aws-config-002), and no IAM role is in the inventory (aws-iam-021).
+	want := map[string]int64{"aws-cloudtrail-001": 1, "aws-cloudtrail-005": 1, "aws-account-001": 1, "aws-iam-020": 2,
+		"aws-config-002": 2, "aws-iam-021": 2}
 	if diff := cmp.Diff(want, a.Summary.NotEvaluated); diff != "" {
 		t.Errorf("summary not_evaluated (-want +got)\n%s", diff)
 	}

@@ -91,6 +91,12 @@ func cfgECSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		Configuration *struct {
 			Exec *struct {
 				Logging string `json:"Logging"`
+				Log     *struct {
+					CWGroup     string    `json:"CloudWatchLogGroupName"`
+					CWEncrypted *flexBool `json:"CloudWatchEncryptionEnabled"`
+					S3Bucket    string    `json:"S3BucketName"`
+					S3Encrypted *flexBool `json:"S3EncryptionEnabled"`
+				} `json:"LogConfiguration"`
 			} `json:"ExecuteCommandConfiguration"`
 		} `json:"Configuration"`
 	}
@@ -107,7 +113,18 @@ func cfgECSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		}
 	}
 	if c.Configuration != nil && c.Configuration.Exec != nil {
-		cl.ExecuteCommandLogging = c.Configuration.Exec.Logging
+		x := c.Configuration.Exec
+		cl.ExecuteCommandLogging = x.Logging
+		if x.Logging == "OVERRIDE" && x.Log != nil && (x.Log.CWGroup != "" || x.Log.S3Bucket != "") {
+			enc := true
+			if x.Log.CWGroup != "" {
+				enc = enc && x.Log.CWEncrypted != nil && bool(*x.Log.CWEncrypted)
+			}
+			if x.Log.S3Bucket != "" {
+				enc = enc && x.Log.S3Encrypted != nil && bool(*x.Log.S3Encrypted)
+			}
+			cl.ExecuteCommandLogEncrypted = &enc
+		}
 	}
 	return TypeECSCluster, cl, nil
 }

@@ -453,6 +453,23 @@ func cfgGuardDuty(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID     string   `json:"Id"`
 		Enable flexBool `json:"Enable"`
+		// The older DataSources and the newer Features shapes of the
+		// protection plans (aws-config-resource-schema
+		// AWS::GuardDuty::Detector; CloudFormation's Features).
+		DataSources *struct {
+			S3Logs *struct {
+				Enable *flexBool `json:"Enable"`
+			} `json:"S3Logs"`
+			Kubernetes *struct {
+				AuditLogs *struct {
+					Enable *flexBool `json:"Enable"`
+				} `json:"AuditLogs"`
+			} `json:"Kubernetes"`
+		} `json:"DataSources"`
+		Features []struct {
+			Name   string `json:"Name"`
+			Status string `json:"Status"`
+		} `json:"Features"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
@@ -460,7 +477,25 @@ func cfgGuardDuty(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if c.ID == "" {
 		c.ID = ci.ResourceID
 	}
-	return TypeGuardDutyDetector, GuardDutyDetector{DetectorID: c.ID, Enabled: bool(c.Enable)}, nil
+	d := GuardDutyDetector{DetectorID: c.ID, Enabled: bool(c.Enable)}
+	if ds := c.DataSources; ds != nil {
+		if ds.S3Logs != nil {
+			d.S3Protection = ds.S3Logs.Enable.ptr()
+		}
+		if ds.Kubernetes != nil && ds.Kubernetes.AuditLogs != nil {
+			d.EKSAuditLogs = ds.Kubernetes.AuditLogs.Enable.ptr()
+		}
+	}
+	for _, f := range c.Features {
+		on := boolPtr(strings.EqualFold(f.Status, "ENABLED"))
+		switch f.Name {
+		case "S3_DATA_EVENTS":
+			d.S3Protection = on
+		case "EKS_AUDIT_LOGS":
+			d.EKSAuditLogs = on
+		}
+	}
+	return TypeGuardDutyDetector, d, nil
 }
 
 func cfgLogGroup(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -64,6 +64,10 @@ type ECSCluster struct {
 	// ExecuteCommandLogging is NONE, DEFAULT or OVERRIDE; "" when the
 	// cluster has no execute command configuration (DEFAULT).
 	ExecuteCommandLogging string `json:"execute_command_logging,omitempty"`
+	// ExecuteCommandLogEncrypted says, with OVERRIDE logging, whether
+	// every configured destination (CloudWatch Logs, S3) is encrypted;
+	// null otherwise.
+	ExecuteCommandLogEncrypted *bool `json:"execute_command_log_encrypted"`
 }
 
 // ECSService is the canonical attributes of aws_ecs_service.

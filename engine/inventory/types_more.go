@@ -147,6 +147,11 @@ type ConfigRecorder struct {
 type GuardDutyDetector struct {
 	DetectorID string `json:"detector_id"`
 	Enabled    bool   `json:"enabled"`
+	// S3Protection (S3 data events) and EKSAuditLogs (EKS audit log
+	// monitoring) are the detector's protection plans; null when the
+	// source records neither DataSources nor Features.
+	S3Protection *bool `json:"s3_protection"`
+	EKSAuditLogs *bool `json:"eks_audit_logs"`
 }
 
 // LogGroup is the canonical attributes of aws_cloudwatch_log_group.

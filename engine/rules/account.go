@@ -30,11 +30,9 @@ type accountFacts struct {
 	// policies holds the account's customer managed IAM policies by ARN,
 	// for the checks of the principals they are attached to.
 	policies map[string]policyFact
-	// recordAllIn holds the regions whose recording AWS Config recorder
-	// records every supported type (so a type absent there is absent in
-	// AWS), analyzerIn those with an IAM Access Analyzer of external
-	// access (nil until one is seen).
-	recordAllIn, analyzerIn map[string]bool
+	// platform holds the facts of the platform family's account checks
+	// (platform_account.go).
+	platform platformFacts
 	// rds holds the account's RDS sources by "cluster|instance/region/id",
 	// and "cluster|instance/region" for each region where the inventory
 	// records that kind, for the orphaned-snapshot checks.
@@ -155,7 +153,7 @@ func (a *Auditor) NotEvaluated() map[string]int64 { return a.notEval }
 func (a *Auditor) Observe(res engine.Resource) {
 	switch res.Type {
 	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock, inv.TypeIAMPolicy,
-		inv.TypeRDSCluster, inv.TypeDBInstance, inv.TypeAccessAnalyzerAnalyzer:
+		inv.TypeRDSCluster, inv.TypeDBInstance, inv.TypeAccessAnalyzerAnalyzer, inv.TypeSQSQueue, inv.TypeIAMRole:
 		a.observe(&res, NewSubject(&res, a.now))
 	default:
 		a.observe(&res, nil)
@@ -215,14 +213,10 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 	case inv.TypeConfigRecorder:
 		if c := get[inv.ConfigRecorder](s); c.Recording {
 			f.configIn[res.Region] = true
-			if c.AllSupported {
-				f.recordAllIn = setAdd(f.recordAllIn, res.Region)
-			}
+			f.observePlatform(res, s)
 		}
-	case inv.TypeAccessAnalyzerAnalyzer:
-		if t := get[inv.AccessAnalyzerAnalyzer](s).Type; t == "ACCOUNT" || t == "ORGANIZATION" {
-			f.analyzerIn = setAdd(f.analyzerIn, res.Region)
-		}
+	case inv.TypeAccessAnalyzerAnalyzer, inv.TypeSQSQueue, inv.TypeIAMRole:
+		f.observePlatform(res, s)
 	case inv.TypeGuardDutyDetector:
 		if get[inv.GuardDutyDetector](s).Enabled {
 			f.guardIn[res.Region] = true

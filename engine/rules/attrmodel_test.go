@@ -29,7 +29,6 @@ const inventoryPkg = "github.com/fourd-dev/fourd/engine/inventory"
 var attrNotRead = map[string]string{
 	"S3AccountPublicAccessBlock.AccountID": "identity: the account is the resource's account",
 	"IAMAccount.AccountID":                 "identity: the account is the resource's account",
-	"GuardDutyDetector.DetectorID":         "identity: the detector's id, also its native id",
 	"IAMPolicy.DefaultVersionID":           "identity: names the version whose document is Document, which rules read",
 	"SQSQueue.URL":                         "identity: the queue's endpoint",
 	"IAMUser.UserID":                       "identity: AWS's stable id of the user (AIDA…)",
@@ -73,7 +72,6 @@ var attrNoRuleYet = map[string]string{
 	"CloudFrontDistribution.PriceClass":         "cost: PriceClass_All where the audience is regional",
 	"CloudTrail.IncludeGlobalServiceEvents":     "security: IAM and STS events not logged (CIS 3.1)",
 	"CloudTrail.S3BucketName":                   "security: the trail's bucket is public (join with the bucket)",
-	"ConfigRecorder.IncludeGlobalResourceTypes": "compliance: IAM not recorded by AWS Config (CIS 3.3)",
 	"DBInstance.Status":                         "cost: stopped instances still paying storage",
 	"DBInstance.KMSKeyID":                       "security: encrypted with a customer managed key",
 	"DBSnapshot.Engine":                         "cost: snapshots of engines no longer in use",
@@ -82,7 +80,6 @@ var attrNoRuleYet = map[string]string{
 	"DynamoDBTable.SSEKMSKeyARN":                "security: encrypted with a customer managed key",
 	"EBSVolume.IOPS":                            "cost: over-provisioned io1/io2 volumes",
 	"EBSVolume.KMSKeyID":                        "security: encrypted with a customer managed key",
-	"ECRRepository.ImageTagMutability":          "security: mutable image tags",
 	"ECRRepository.ScanOnPush":                  "security: images not scanned on push",
 	"EFSFileSystem.PerformanceMode":             "architecture: maxIO where generalPurpose serves",
 	"EFSFileSystem.KMSKeyID":                    "security: encrypted with a customer managed key",
@@ -98,8 +95,6 @@ var attrNoRuleYet = map[string]string{
 	"PasswordPolicy.RequireSymbols":             "security: password complexity (CIS-AWS-1.4 1.7)",
 	"PasswordPolicy.RequireUppercaseCharacters": "security: password complexity (CIS-AWS-1.4 1.5)",
 	"S3Bucket.KMSMasterKeyID":                   "security: encrypted with a customer managed key",
-	"SQSQueue.MessageRetentionSeconds":          "architecture: retention shorter than the consumers' outage budget",
-	"SecretsManagerSecret.RotationEnabled":      "security: secrets never rotated",
 	"SecretsManagerSecret.KMSKeyID":             "security: encrypted with a customer managed key",
 }
 

@@ -9,5 +9,7 @@ func platformRules() []Rule {
 	out = append(out, eksRules()...)
 	out = append(out, buildRules()...)
 	out = append(out, identityRules()...)
+	out = append(out, platformAccountRules()...)
+	out = append(out, platformServiceRules()...)
 	return out
 }

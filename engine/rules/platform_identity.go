@@ -6,15 +6,6 @@ import (
 	inv "github.com/fourd-dev/fourd/engine/inventory"
 )
 
-// setAdd adds k to the set m, making it when nil, and returns it.
-func setAdd(m map[string]bool, k string) map[string]bool {
-	if m == nil {
-		m = map[string]bool{}
-	}
-	m[k] = true
-	return m
-}
-
 // identityRules are the checks of Cognito, AWS Private CA and IAM Access
 // Analyzer.
 func identityRules() []Rule {
@@ -72,24 +63,6 @@ func identityRules() []Rule {
 					return notEvaluated("crl_enabled", "ocsp_enabled")
 				}
 				return failIf(!*ca.CRLEnabled && !*ca.OCSPEnabled, map[string]any{"common_name": ca.CommonName, "type": ca.Type})
-			}},
-		{ID: "aws-iam-020", Dimension: security, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
-			Title:       "IAM Access Analyzer is not enabled in every region in use",
-			Description: "Some regions that hold resources have no IAM Access Analyzer of external access: resources shared outside the account or organization there go unnoticed. Judged only in regions whose AWS Config recorder records every supported type, so that a missing analyzer is absent, not unrecorded.",
-			Remediation: "aws accessanalyzer create-analyzer --analyzer-name account --type ACCOUNT in each region (or ORGANIZATION from the delegated administrator).",
-			accountCheck: func(f *accountFacts) Result {
-				var missing, unknown []string
-				for _, r := range f.missing(f.analyzerIn) {
-					if f.recordAllIn[r] {
-						missing = append(missing, r)
-					} else {
-						unknown = append(unknown, r)
-					}
-				}
-				if len(missing) == 0 && len(unknown) > 0 {
-					return notEvaluated("access_analyzer")
-				}
-				return failIf(len(missing) > 0, map[string]any{"regions_without_analyzer": missing})
 			}},
 	}
 }

@@ -190,3 +190,69 @@ def seed(s, label):
     label("aws-cognito-005",u,"security","medium","implicit grant")
     s.append(private_ca("87654321-4321-4321-4321-210987654321", RevocationConfiguration={"CrlConfiguration":{"Enabled":False},"OcspConfiguration":{"Enabled":False}}))
     label("aws-acmpca-001",f"arn:aws:acm-pca:{R}:{ACCT}:certificate-authority/87654321-4321-4321-4321-210987654321","security","medium","no CRL, no OCSP")
+
+# Checks of older types (GuardDuty, AWS Config, ECR, Secrets Manager, IAM,
+# ECS Exec logging): IAM documents URL-encoded as AWS Config records them.
+import urllib.parse as _up
+def urldoc(*statements):
+    return _up.quote(json.dumps({"Version":"2012-10-17","Statement":list(statements)}), safe="")
+
+def ecr_repo(name, mutability="IMMUTABLE"):
+    arn=f"arn:aws:ecr:{R}:{ACCT}:repository/{name}"
+    return item("AWS::ECR::Repository",name,name,arn,{"RepositoryName":name,"Arn":arn,"ImageTagMutability":mutability,
+                "ImageScanningConfiguration":{"ScanOnPush":True}})
+
+def secret(name, rotation=True):
+    arn=f"arn:aws:secretsmanager:{R}:{ACCT}:secret:{name}-AbCdEf"
+    return item("AWS::SecretsManager::Secret",arn,name,arn,{"Name":name,"ARN":arn,"KmsKeyId":KEY,"RotationEnabled":rotation,
+                "RotationLambdaARN":f"arn:aws:lambda:{R}:{ACCT}:function:rotate-db","RotationRules":{"AutomaticallyAfterDays":30}})
+
+def iam_policy(name, pid, doc):
+    arn=f"arn:aws:iam::{ACCT}:policy/{name}"
+    return item("AWS::IAM::Policy",pid,name,arn,{"policyName":name,"policyId":pid,"arn":arn,"path":"/","defaultVersionId":"v1",
+                "attachmentCount":1,"isAttachable":True,"policyVersionList":[{"document":doc,"versionId":"v1","isDefaultVersion":True}]},
+                tg={},region="global")
+
+def iam_role(name, rid, attached=(), inline=None):
+    arn=f"arn:aws:iam::{ACCT}:role/{name}"
+    trust=urldoc({"Effect":"Allow","Principal":{"Service":"ecs-tasks.amazonaws.com"},"Action":"sts:AssumeRole"})
+    return item("AWS::IAM::Role",rid,name,arn,{"roleName":name,"roleId":rid,"arn":arn,"path":"/","assumeRolePolicyDocument":trust,
+                "attachedManagedPolicies":[{"policyArn":a,"policyName":a.rsplit("/",1)[1]} for a in attached],
+                "rolePolicyList":[{"policyName":"inline","policyDocument":inline}] if inline else [],"instanceProfileList":[]},
+                tg={},region="global")
+
+NARROW_KMS=urldoc({"Effect":"Allow","Action":["kms:Decrypt","kms:GenerateDataKey"],"Resource":KEY})
+
+_clean_platform=clean
+def clean():
+    return _clean_platform()+[ecr_repo("acme/web"), secret("acme/db"),
+        iam_policy("acme-app","ANPAEXAMPLEACMEAPP01",NARROW_KMS),
+        iam_role("support","AROAEXAMPLESUPPORT01",attached=("arn:aws:iam::aws:policy/AWSSupportAccess",)),
+        iam_role("acme-app","AROAEXAMPLEACMEAPP01",inline=NARROW_KMS),
+        ecs_cluster("acme-tools", Configuration={"ExecuteCommandConfiguration":{"Logging":"OVERRIDE","KmsKeyId":KEY,
+            "LogConfiguration":{"CloudWatchLogGroupName":"/ecs/exec","CloudWatchEncryptionEnabled":True}}})]
+
+_seed_platform=seed
+def seed(s, label):
+    _seed_platform(s, label)
+    root=f"arn:aws:iam::{ACCT}:root"
+    for it in s:
+        if it["resourceType"]=="AWS::GuardDuty::Detector":
+            it["configuration"]["DataSources"]={"S3Logs":{"Enable":False},"Kubernetes":{"AuditLogs":{"Enable":False}}}
+            label("aws-guardduty-001",it["ARN"],"security","medium","S3 protection off")
+            label("aws-guardduty-002",it["ARN"],"security","low","EKS audit log monitoring off")
+        if it["resourceType"]=="AWS::Config::ConfigurationRecorder":
+            it["configuration"]["recordingGroup"]["includeGlobalResourceTypes"]=False
+            label("aws-config-002",root,"compliance","medium","the only recorder excludes global resource types")
+    s.append(ecr_repo("acme/legacy", mutability="MUTABLE"))
+    label("aws-ecr-002",f"arn:aws:ecr:{R}:{ACCT}:repository/acme/legacy","security","low","mutable tags")
+    s.append(secret("acme/legacy-api-key", rotation=False))
+    label("aws-secretsmanager-002",f"arn:aws:secretsmanager:{R}:{ACCT}:secret:acme/legacy-api-key-AbCdEf","security","medium","no rotation")
+    s.append(iam_policy("acme-ops","ANPAEXAMPLEACMEOPS01",urldoc({"Effect":"Allow","Action":["kms:Decrypt","cloudtrail:*"],"Resource":"*"})))
+    label("aws-iam-022",f"arn:aws:iam::{ACCT}:policy/acme-ops","security","medium","kms:Decrypt on *")
+    label("aws-iam-024",f"arn:aws:iam::{ACCT}:policy/acme-ops","security","medium","cloudtrail:* on *")
+    s.append(iam_role("acme-batch","AROAEXAMPLEACMEBAT01",inline=urldoc({"Effect":"Allow","Action":"kms:*","Resource":"*"})))
+    label("aws-iam-023",f"arn:aws:iam::{ACCT}:role/acme-batch","security","medium","inline kms:* on *")
+    s.append(ecs_cluster("acme-exec", Configuration={"ExecuteCommandConfiguration":{"Logging":"OVERRIDE",
+        "LogConfiguration":{"CloudWatchLogGroupName":"/ecs/exec","CloudWatchEncryptionEnabled":False}}}))
+    label("aws-ecs-017",f"arn:aws:ecs:{R}:{ACCT}:cluster/acme-exec","compliance","low","ECS Exec logs unencrypted")
