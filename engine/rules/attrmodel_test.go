@@ -83,7 +83,6 @@ var attrNoRuleYet = map[string]string{
 	"ECRRepository.ScanOnPush":                  "security: images not scanned on push",
 	"EFSFileSystem.PerformanceMode":             "architecture: maxIO where generalPurpose serves",
 	"EFSFileSystem.KMSKeyID":                    "security: encrypted with a customer managed key",
-	"ElastiCacheCluster.EngineVersion":          "security: end-of-life engine versions",
 	"IAMUser.PasswordLastUsed":                  "security: console credentials unused for 45 days (CIS 1.12)",
 	"Instance.Monitoring":                       "architecture: detailed monitoring off",
 	"KMSKey.KeyUsage":                           "security: rotation applies to ENCRYPT_DECRYPT keys only",

@@ -273,3 +273,9 @@ def seed(s, label):
     s.append(gj)
     label("aws-glue-001", gj["ARN"], "security", "medium", "no SecurityConfiguration")
     label("aws-glue-002", gj["ARN"], "security", "medium", "GlueVersion 1.0")
+    ec_arn=f"arn:aws:elasticache:{R}:{ACCT}:cluster:acme-legacy-cache"
+    s.append(item("AWS::ElastiCache::CacheCluster","acme-legacy-cache","acme-legacy-cache",ec_arn,
+        {"cacheClusterId":"acme-legacy-cache","engine":"redis","engineVersion":"3.2.10","cacheNodeType":"cache.r7g.large","numCacheNodes":2,
+         "preferredAvailabilityZone":"Multiple","atRestEncryptionEnabled":True,"transitEncryptionEnabled":True,"snapshotRetentionLimit":7,
+         "cacheClusterStatus":"available"}))
+    label("aws-elasticache-006", ec_arn, "security", "medium", "Redis OSS 3.2.10, end of life 2023-07-31")

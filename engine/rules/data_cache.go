@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	inv "github.com/fourd-dev/fourd/engine/inventory"
+)
+
+// redisStandardSupportEnds is when ElastiCache's standard support of a
+// Redis OSS major version ended, from AWS's "Redis OSS versions end of life
+// schedule" (AmazonElastiCache red-ug deprecated-engine-versions): 2.x on
+// 2023-01-13, 3.x on 2023-07-31; 4.x and 5.x entered paid Extended Support
+// after 2026-01-31.
+var redisStandardSupportEnds = map[int]time.Time{
+	2: time.Date(2023, 1, 13, 0, 0, 0, 0, time.UTC),
+	3: time.Date(2023, 7, 31, 0, 0, 0, 0, time.UTC),
+	4: time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC),
+	5: time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC),
+}
+
+// majorVersion is the leading number of a version such as "5.0.6"; -1
+// when there is none.
+func majorVersion(v string) int {
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		v = v[:i]
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// dataCacheRules are the family's further checks of ElastiCache (issue 29 §4).
+func dataCacheRules() []Rule {
+	return []Rule{
+		{ID: "aws-elasticache-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
+			Title:       "ElastiCache cluster runs a Redis OSS version past standard support",
+			Description: "The cluster's Redis OSS major version is past the end of ElastiCache standard support (2.x and 3.x reached end of life in 2023; 4.x and 5.x left standard support on 2026-01-31): it gets no regular security patches, and 4.x/5.x are billed Extended Support.",
+			Remediation: "Upgrade the engine to Valkey 8 or Redis OSS 7 (aws elasticache modify-cache-cluster --cache-cluster-id ID --engine valkey --engine-version 8.0 --apply-immediately, or the replication group); Terraform: engine_version.",
+			Check: func(s *Subject) Result {
+				c := get[inv.ElastiCacheCluster](s)
+				major := majorVersion(c.EngineVersion)
+				if c.Engine != "redis" || major < 0 {
+					if c.Engine == "redis" && c.EngineVersion == "" {
+						return notEvaluated("engine_version")
+					}
+					return passed(s, func() map[string]any {
+						return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "engine_version": c.EngineVersion}
+					})
+				}
+				end, listed := redisStandardSupportEnds[major]
+				ev := map[string]any{"cluster_id": c.ClusterID, "engine_version": c.EngineVersion}
+				if listed {
+					ev["standard_support_ended"] = end.Format("2006-01-02")
+				}
+				return failIf(major < 2 || listed && !s.Now.Before(end), ev)
+			}},
+	}
+}
