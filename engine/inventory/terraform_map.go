@@ -60,6 +60,15 @@ var tfTypes = map[string]struct {
 	"aws_guardduty_detector":            {TypeGuardDutyDetector, tfGuardDuty},
 	"aws_cloudwatch_log_group":          {TypeLogGroup, tfLogGroup},
 	"aws_db_snapshot":                   {TypeDBSnapshot, tfDBSnapshot},
+	"aws_subnet":                        {TypeSubnet, tfSubnet},
+	"aws_route_table":                   {TypeRouteTable, tfRouteTable},
+	"aws_network_acl":                   {TypeNetworkACL, tfNetworkACL(false)},
+	"aws_default_network_acl":           {TypeNetworkACL, tfNetworkACL(true)},
+	"aws_vpc_endpoint":                  {TypeVPCEndpoint, tfVPCEndpoint},
+	"aws_ec2_transit_gateway":           {TypeTransitGateway, tfTransitGateway},
+	"aws_launch_template":               {TypeLaunchTemplate, tfLaunchTemplate},
+	"aws_lb_listener":                   {TypeLBListener, tfLBListener},
+	"aws_alb_listener":                  {TypeLBListener, tfLBListener},
 }
 
 // tfCompanions are resources that complete another one and are merged
