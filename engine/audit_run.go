@@ -214,6 +214,14 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		return a, err
 	}
 	phase("finalize", t0)
+	t0 = time.Now()
+	// Active mute rules apply to the new snapshot before it becomes the
+	// latest, so reads never see it unmuted.
+	muted, err := s.auditMutes(ctx, a.TenantID, a.ID)
+	if err != nil {
+		return a, err
+	}
+	phase("mute_rules", t0)
 	if err := s.auditProgress(ctx, a); err != nil {
 		return a, err
 	}
@@ -233,7 +241,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	done := s.now().UTC()
 	a.Status, a.CompletedAt, a.Summary = AuditCompleted, &done, &sum
 	a.Progress.ResourcesTotal = a.Progress.ResourcesScanned
-	events := s.changeEvents(ctx, a, prevID, &sum)
+	events := s.changeEvents(ctx, a, prevID, &sum, muted)
 	t0 = time.Now()
 	err = s.cfg.Queue.CompleteAudit(ctx, events, func() Audit { return a })
 	// The latest completed audit changed (or may have, if the commit's
@@ -421,8 +429,10 @@ func payloadOf(f Finding) findingPayload {
 }
 
 // changeEvents yields the events of an audit's diff, then audit.completed
-// with the counts; it fills sum's new and resolved counts as it goes.
-func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum *AuditSummary) iter.Seq2[Event, error] {
+// with the counts; it fills sum's new and resolved counts as it goes. A new
+// finding that a mute rule mutes (in muted) counts as new but sends no
+// finding.created (nor policy.violated).
+func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum *AuditSummary, muted map[string]struct{}) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		runs := newEventRuns(s.now)
 		emit := func(typ string, data any) bool {
@@ -439,6 +449,9 @@ func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum 
 			switch ch.Kind {
 			case EventFindingCreated:
 				sum.FindingsNew++
+				if _, silent := muted[f.ID]; silent {
+					continue
+				}
 				ok = emit(EventFindingCreated, map[string]any{"finding": f})
 				if ok && strings.HasPrefix(f.RuleID, PrefixPolicy+"_") {
 					ok = emit(EventPolicyViolated, map[string]any{"policy_id": f.RuleID, "finding": f})

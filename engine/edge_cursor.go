@@ -33,3 +33,9 @@ func (s *Service) PolicyCursor(p Principal, id string) string {
 func (s *Service) ReportCursor(p Principal, id string) string {
 	return s.cursors.encode(p.TenantID, "reports", id)
 }
+
+// MuteRuleCursor returns the cursor after the mute rule with id in
+// ListMuteRules.
+func (s *Service) MuteRuleCursor(p Principal, id string) string {
+	return s.cursors.encode(p.TenantID, "mute_rules", id)
+}

@@ -91,7 +91,7 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 		return err
 	}
 	q := FindingQuery{TenantID: tenantID, Filter: f, Limit: s.cfg.ExportPageSize,
-		ForceResolved: ov.resolved, ForceOpen: ov.open}
+		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(f.AuditID)}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -106,6 +106,10 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 			if o, ok := ov.byID[it.ID]; ok {
 				rows[i] = applyOverride(it, o)
 			}
+		}
+		if err := s.markMuted(pctx, tenantID, f.AuditID, q.Mutes, rows); err != nil {
+			cancel()
+			return err
 		}
 		err = put(pctx, rows)
 		cancel()

@@ -34,6 +34,9 @@ type Finding struct {
 	FirstSeenAt time.Time  `json:"first_seen_at"`
 	LastSeenAt  time.Time  `json:"last_seen_at"`
 	ResolvedAt  *time.Time `json:"resolved_at"`
+	// MuteRuleID names the mute rule that mutes the finding (status
+	// muted); empty otherwise.
+	MuteRuleID string `json:"mute_rule_id,omitempty"`
 }
 
 // FindingFilter selects findings. Empty fields do not filter.
@@ -73,7 +76,7 @@ func (in FindingFilterInput) Parse() (FindingFilter, error) {
 		}
 	}
 	if in.Status != "" {
-		if f.Status, err = oneOf("status", in.Status, []FindingStatus{StatusOpen, StatusResolved}); err != nil {
+		if f.Status, err = oneOf("status", in.Status, []FindingStatus{StatusOpen, StatusResolved, StatusMuted}); err != nil {
 			return f, err
 		}
 	}
@@ -112,6 +115,9 @@ type FindingQuery struct {
 	// matter to a status filter.
 	ForceResolved []string
 	ForceOpen     []string
+	// Mutes are the active mute rules applied to the snapshot: the open
+	// findings they match are muted (status muted, out of status open).
+	Mutes []MuteRef
 }
 
 // Matches reports whether f passes the filter (AuditID aside).

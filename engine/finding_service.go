@@ -70,6 +70,7 @@ func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQ
 	asked FindingFilter, now time.Time, rkey string) (Page[Finding], error) {
 	limit := q.Limit - 1
 	q.ForceResolved, q.ForceOpen = ov.resolved, ov.open
+	q.Mutes = ov.muteRefs(q.Filter.AuditID)
 	key := pageKey(q)
 	cached, hit := s.pages.get(key)
 	if !hit {
@@ -85,6 +86,9 @@ func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQ
 			it = applyOverride(it, o)
 		}
 		items[i] = it
+	}
+	if err := s.markMuted(ctx, p.TenantID, q.Filter.AuditID, q.Mutes, items); err != nil {
+		return Page[Finding]{}, err
 	}
 	page := Page[Finding]{Items: items}
 	if len(items) > limit {
@@ -169,7 +173,11 @@ func (s *Service) GetFinding(ctx context.Context, p Principal, id string) (Findi
 	if o, ok := ov.byID[id]; ok {
 		f = applyOverride(f, o)
 	}
-	return f, nil
+	one := []Finding{f}
+	if err := s.markMuted(ctx, p.TenantID, auditID, ov.muteRefs(auditID), one); err != nil {
+		return Finding{}, err
+	}
+	return one[0], nil
 }
 
 // SummarizeFindings counts the findings matching f grouped by the given
@@ -201,17 +209,22 @@ func (s *Service) SummarizeFindings(ctx context.Context, p Principal, f FindingF
 		return FindingSummary{}, err
 	}
 	sum.AuditID = f.AuditID
-	groups, err := s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: p.TenantID, Filter: f, GroupBy: groupBy})
-	if err != nil {
-		return FindingSummary{}, err
+	var groups []FindingCount
+	if f.Status != StatusMuted { // the snapshot's counts know no muted finding
+		if groups, err = s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: p.TenantID, Filter: f, GroupBy: groupBy}); err != nil {
+			return FindingSummary{}, err
+		}
+		if groups, err = s.adjustCounts(ctx, p.TenantID, f, groupBy, groups); err != nil {
+			return FindingSummary{}, err
+		}
 	}
-	if groups, err = s.adjustCounts(ctx, p.TenantID, f, groupBy, groups); err != nil {
+	if groups, err = s.adjustMutedCounts(ctx, p.TenantID, f, groupBy, groups); err != nil {
 		return FindingSummary{}, err
 	}
 	for _, g := range groups {
 		sum.Total += g.Count
 	}
-	if len(groupBy) > 0 {
+	if len(groupBy) > 0 && groups != nil {
 		sum.Groups = groups
 	}
 	return sum, nil

@@ -69,6 +69,11 @@ func pageKey(q FindingQuery) string {
 		b.WriteString(strings.Join(q.ForceResolved, ","))
 		b.WriteByte(0)
 		b.WriteString(strings.Join(q.ForceOpen, ","))
+		for _, m := range q.Mutes {
+			b.WriteByte(0)
+			b.WriteString(m.RuleID)
+			b.WriteString(strconv.Itoa(m.Version))
+		}
 	}
 	return b.String()
 }

@@ -65,7 +65,10 @@ type overrideSet struct {
 	// versioned sets tell apart by version: two sets with the same version
 	// are the same set. Sets read past the cache are not versioned.
 	versioned bool
-	version   uint64
+	// mutes are the tenant's active mute rules and the snapshots each was
+	// applied to.
+	mutes   []ActiveMute
+	version uint64
 	// until is when the set changes by itself (its first expiry); zero:
 	// never.
 	until time.Time
@@ -305,6 +308,13 @@ func (s *Service) loadOverrides(ctx context.Context, tenantID string) (*override
 		return nil, err
 	}
 	set := newOverrideSet(list, now)
+	if s.cfg.MuteRules != nil {
+		mutes, err := s.cfg.MuteRules.ActiveMutes(ctx, tenantID, now)
+		if err != nil {
+			return nil, err
+		}
+		set = set.withMutes(mutes, now)
+	}
 	if cache {
 		s.reads.putOverrides(tenantID, token, set, now)
 	}

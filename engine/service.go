@@ -22,6 +22,10 @@ type Config struct {
 	Queue      AuditQueue
 	Evaluators Evaluators
 	Overrides  OverrideStore
+	// MuteRules and MuteMatches keep mute rules and their matches
+	// (issue 33); optional, with an Evaluators that is a MuteCompiler.
+	MuteRules   MuteRuleStore
+	MuteMatches MuteMatchStore
 	// ResolvedRetention is how long resolved findings are carried forward
 	// in later snapshots; default 90 days.
 	ResolvedRetention time.Duration

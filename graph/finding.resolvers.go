@@ -24,6 +24,11 @@ func (r *findingResolver) Resolution(ctx context.Context, obj *engine.Finding) (
 	return nonEmpty(obj.Resolution), nil
 }
 
+// MuteRuleID is the rule muting the finding, or null.
+func (r *findingResolver) MuteRuleID(ctx context.Context, obj *engine.Finding) (*string, error) {
+	return nonEmpty(obj.MuteRuleID), nil
+}
+
 // ResolveFinding accepts a finding as a known risk.
 func (r *mutationResolver) ResolveFinding(ctx context.Context, input model.ResolveFindingInput) (*engine.Finding, error) {
 	u := engine.FindingUpdate{Status: engine.StatusResolved, Resolution: engine.ResolutionAcceptedRisk, ExpiresAt: input.ExpiresAt}

@@ -67,6 +67,7 @@ func (a *api) routes() {
 	a.webhookRoutes()
 	a.identityRoutes()
 	a.reportRoutes()
+	a.muteRuleRoutes()
 	// Public, but every response carries the X-RateLimit-* headers (the
 	// spec's Limits): these count against the caller's address, as
 	// requests without a valid token do.

@@ -63,7 +63,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	newSvc := func() *engine.Service {
 		svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL, Idempotency: pg,
-			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, EventLog: ch,
+			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch,
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
 			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
 			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,

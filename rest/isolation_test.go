@@ -2,11 +2,13 @@ package rest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // isoCase says how tenant B's admin attacks tenant A through one
@@ -77,6 +79,13 @@ var isolationMatrix = map[string]isoCase{
 	"GET /v1/oauth_clients":                         {kind: "list"},
 	"POST /v1/oauth_clients":                        {kind: "create", body: `{"name":"b","redirect_uris":["https://b.example/cb"]}`},
 	"DELETE /v1/oauth_clients/{id}":                 {kind: "write", ids: "oauth_clients"},
+	"GET /v1/mute_rules":                            {kind: "list"},
+	"POST /v1/mute_rules":                           {kind: "create", body: `{"expression":"true","reason":"b","expires_at":"{expires}"}`},
+	"POST /v1/mute_rules/dry_run":                   {kind: "create", body: `{"expression":"true","limit":200}`},
+	"GET /v1/mute_rules/{id}":                       {kind: "get", ids: "mute_rules"},
+	"PATCH /v1/mute_rules/{id}":                     {kind: "write", ids: "mute_rules", body: `{"reason":"hijacked","enabled":false}`},
+	"DELETE /v1/mute_rules/{id}":                    {kind: "write", ids: "mute_rules"},
+	"GET /v1/mute_rules/{id}/history":               {kind: "get", ids: "mute_rules"},
 	"GET /oauth/authorize":                          {kind: "oauth"},
 	"POST /oauth/authorize":                         {kind: "oauth"},
 	"POST /oauth/token":                             {kind: "oauth"},
@@ -118,7 +127,8 @@ func TestTenantIsolationMatrix(t *testing.T) {
 				case "get", "write":
 					e.attackByID(t, method, p, c, ids, secretsA)
 				case "create":
-					r := e.call(t, method, p, e.tokB, c.body)
+					body := strings.ReplaceAll(c.body, "{expires}", time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339))
+					r := e.call(t, method, p, e.tokB, body)
 					if leak := containsAny(string(r.body), secretsA); leak != "" {
 						t.Errorf("%s answered B with A's %q: %.300s", op, leak, r.body)
 					}
@@ -247,6 +257,15 @@ func (e *idEnv) tenantAIDs(t *testing.T) map[string][]string {
 	}
 	ids["events"] = []string{d.EventID}
 	ids["tokens"] = collectIDs(t, e.get(t, "/v1/tokens", e.tokA))
+	// A mute rule of A, muting a finding of A.
+	mute, _ := json.Marshal(map[string]string{"expression": fmt.Sprintf("finding.id == %q", e.a.findings[0].ID),
+		"reason": "a accepted it", "expires_at": time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)})
+	var mr struct{ ID string }
+	r = e.call(t, http.MethodPost, "/v1/mute_rules", e.tokA, string(mute))
+	if err := json.Unmarshal(r.body, &mr); err != nil || r.status != http.StatusCreated {
+		t.Fatalf("A's mute rule: %d %s", r.status, r.body)
+	}
+	ids["mute_rules"] = []string{mr.ID}
 	var page struct {
 		NextCursor string `json:"next_cursor"`
 	}
@@ -287,7 +306,8 @@ func (e *idEnv) viewOfA(t *testing.T) map[string]string {
 	t.Helper()
 	view := map[string]string{}
 	for _, p := range []string{"/v1/findings?limit=200", "/v1/resources?limit=200", "/v1/audits", "/v1/policies", "/v1/reports",
-		"/v1/webhook_endpoints", "/v1/events", "/v1/tokens", "/v1/oauth_clients"} {
+		"/v1/webhook_endpoints", "/v1/events", "/v1/tokens", "/v1/oauth_clients", "/v1/mute_rules",
+		"/v1/findings?status=muted", "/v1/findings/summary?group_by=status"} {
 		r := e.get(t, p, e.tokA)
 		var v any
 		if err := json.Unmarshal(r.body, &v); err != nil {

@@ -108,6 +108,14 @@ func findingObject() *objectType {
 		findingField("dimension", func(f *engine.Finding) string { return string(f.Dimension) }),
 		findingField("title", func(f *engine.Finding) string { return f.Title }),
 		findingField("status", func(f *engine.Finding) string { return string(f.Status) }),
+		{name: "compliance", typ: types.NewListType(types.StringType),
+			get: func(t any) any {
+				if c := t.(*engine.Finding).Compliance; c != nil {
+					return c
+				}
+				return []string{}
+			},
+			isSet: func(t any) bool { return len(t.(*engine.Finding).Compliance) > 0 }},
 	})
 }
 

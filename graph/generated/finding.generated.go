@@ -23,6 +23,8 @@ type FindingResolver interface {
 	Resource(ctx context.Context, obj *engine.Finding) (*engine.Resource, error)
 
 	Resolution(ctx context.Context, obj *engine.Finding) (*engine.Resolution, error)
+
+	MuteRuleID(ctx context.Context, obj *engine.Finding) (*string, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -525,6 +527,29 @@ func (ec *executionContext) fieldContext_Finding_resolvedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Finding_muteRuleId(ctx context.Context, field graphql.CollectedField, obj *engine.Finding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Finding_muteRuleId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Finding().MuteRuleID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Finding_muteRuleId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Finding", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _FindingConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.FindingConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1024,6 +1049,44 @@ func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "muteRuleId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Finding_muteRuleId(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1248,10 +1311,12 @@ var (
 	unmarshalNFindingStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFindingStatus = map[string]engine.FindingStatus{
 		"OPEN":     engine.StatusOpen,
 		"RESOLVED": engine.StatusResolved,
+		"MUTED":    engine.StatusMuted,
 	}
 	marshalNFindingStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFindingStatus = map[engine.FindingStatus]string{
 		engine.StatusOpen:     "OPEN",
 		engine.StatusResolved: "RESOLVED",
+		engine.StatusMuted:    "MUTED",
 	}
 )
 
@@ -1388,10 +1453,12 @@ var (
 	unmarshalOFindingStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFindingStatus = map[string]engine.FindingStatus{
 		"OPEN":     engine.StatusOpen,
 		"RESOLVED": engine.StatusResolved,
+		"MUTED":    engine.StatusMuted,
 	}
 	marshalOFindingStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFindingStatus = map[engine.FindingStatus]string{
 		engine.StatusOpen:     "OPEN",
 		engine.StatusResolved: "RESOLVED",
+		engine.StatusMuted:    "MUTED",
 	}
 )
 
@@ -1418,10 +1485,12 @@ var (
 	unmarshalOFindingStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFindingStatus = map[string]engine.FindingStatus{
 		"OPEN":     engine.StatusOpen,
 		"RESOLVED": engine.StatusResolved,
+		"MUTED":    engine.StatusMuted,
 	}
 	marshalOFindingStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐFindingStatus = map[engine.FindingStatus]string{
 		engine.StatusOpen:     "OPEN",
 		engine.StatusResolved: "RESOLVED",
+		engine.StatusMuted:    "MUTED",
 	}
 )
 

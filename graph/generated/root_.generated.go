@@ -88,6 +88,11 @@ type ComplexityRoot struct {
 		ResourcesScanned func(childComplexity int) int
 	}
 
+	DeleteMuteRulePayload struct {
+		Deleted func(childComplexity int) int
+		ID      func(childComplexity int) int
+	}
+
 	DeletePolicyPayload struct {
 		Deleted func(childComplexity int) int
 		ID      func(childComplexity int) int
@@ -108,6 +113,7 @@ type ComplexityRoot struct {
 		FirstSeenAt  func(childComplexity int) int
 		ID           func(childComplexity int) int
 		LastSeenAt   func(childComplexity int) int
+		MuteRuleID   func(childComplexity int) int
 		Provider     func(childComplexity int) int
 		Region       func(childComplexity int) int
 		Remediation  func(childComplexity int) int
@@ -154,8 +160,11 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		CancelAudit    func(childComplexity int, id string) int
+		CreateMuteRule func(childComplexity int, input engine.MuteRuleInput) int
 		CreatePolicy   func(childComplexity int, input engine.PolicyInput) int
+		DeleteMuteRule func(childComplexity int, id string) int
 		DeletePolicy   func(childComplexity int, id string) int
+		DryRunMuteRule func(childComplexity int, expression string, limit *int) int
 		DryRunPolicy   func(childComplexity int, input engine.PolicyInput, limit *int) int
 		GenerateReport func(childComplexity int, input engine.GenerateReportInput) int
 		ReanalyzeAudit func(childComplexity int, id string) int
@@ -163,7 +172,60 @@ type ComplexityRoot struct {
 		ResolveFinding func(childComplexity int, input model.ResolveFindingInput) int
 		StartAudit     func(childComplexity int) int
 		TestPolicy     func(childComplexity int, id string, limit *int) int
+		UpdateMuteRule func(childComplexity int, id string, input engine.MuteRuleInput) int
 		UpdatePolicy   func(childComplexity int, id string, input engine.PolicyInput) int
+	}
+
+	MuteApplication struct {
+		AppliedAt func(childComplexity int) int
+		AuditID   func(childComplexity int) int
+		Matched   func(childComplexity int) int
+		Version   func(childComplexity int) int
+	}
+
+	MuteDryRun struct {
+		AuditID func(childComplexity int) int
+		Errors  func(childComplexity int) int
+		Matched func(childComplexity int) int
+		Sample  func(childComplexity int) int
+		Scanned func(childComplexity int) int
+	}
+
+	MuteRule struct {
+		Active     func(childComplexity int) int
+		Applied    func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		CreatedBy  func(childComplexity int) int
+		Enabled    func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		Expression func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Owner      func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+		Version    func(childComplexity int) int
+	}
+
+	MuteRuleChange struct {
+		Action func(childComplexity int) int
+		Actor  func(childComplexity int) int
+		After  func(childComplexity int) int
+		At     func(childComplexity int) int
+		Before func(childComplexity int) int
+		ID     func(childComplexity int) int
+		RuleID func(childComplexity int) int
+	}
+
+	MuteRuleConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MuteRuleEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	NotEvaluatedCount struct {
@@ -239,6 +301,9 @@ type ComplexityRoot struct {
 		FindingTrend      func(childComplexity int, from time.Time, to time.Time, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
 		Findings          func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
 		MeanTimeToResolve func(childComplexity int, auditID *string, dimension *engine.Dimension) int
+		MuteRule          func(childComplexity int, id string) int
+		MuteRuleHistory   func(childComplexity int, id string, first *int) int
+		MuteRules         func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Node              func(childComplexity int, id string) int
 		Nodes             func(childComplexity int, ids []string) int
 		Policies          func(childComplexity int, first *int, after *string, last *int, before *string) int
@@ -559,6 +624,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditSummary.ResourcesScanned(childComplexity), true
 
+	case "DeleteMuteRulePayload.deleted":
+		if e.ComplexityRoot.DeleteMuteRulePayload.Deleted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteMuteRulePayload.Deleted(childComplexity), true
+	case "DeleteMuteRulePayload.id":
+		if e.ComplexityRoot.DeleteMuteRulePayload.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteMuteRulePayload.ID(childComplexity), true
+
 	case "DeletePolicyPayload.deleted":
 		if e.ComplexityRoot.DeletePolicyPayload.Deleted == nil {
 			break
@@ -639,6 +717,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Finding.LastSeenAt(childComplexity), true
+	case "Finding.muteRuleId":
+		if e.ComplexityRoot.Finding.MuteRuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Finding.MuteRuleID(childComplexity), true
 	case "Finding.provider":
 		if e.ComplexityRoot.Finding.Provider == nil {
 			break
@@ -835,6 +919,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelAudit(childComplexity, args["id"].(string)), true
+	case "Mutation.createMuteRule":
+		if e.ComplexityRoot.Mutation.CreateMuteRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createMuteRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateMuteRule(childComplexity, args["input"].(engine.MuteRuleInput)), true
 	case "Mutation.createPolicy":
 		if e.ComplexityRoot.Mutation.CreatePolicy == nil {
 			break
@@ -846,6 +941,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePolicy(childComplexity, args["input"].(engine.PolicyInput)), true
+	case "Mutation.deleteMuteRule":
+		if e.ComplexityRoot.Mutation.DeleteMuteRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteMuteRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteMuteRule(childComplexity, args["id"].(string)), true
 	case "Mutation.deletePolicy":
 		if e.ComplexityRoot.Mutation.DeletePolicy == nil {
 			break
@@ -857,6 +963,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["id"].(string)), true
+	case "Mutation.dryRunMuteRule":
+		if e.ComplexityRoot.Mutation.DryRunMuteRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_dryRunMuteRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DryRunMuteRule(childComplexity, args["expression"].(string), args["limit"].(*int)), true
 	case "Mutation.dryRunPolicy":
 		if e.ComplexityRoot.Mutation.DryRunPolicy == nil {
 			break
@@ -929,6 +1046,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TestPolicy(childComplexity, args["id"].(string), args["limit"].(*int)), true
+	case "Mutation.updateMuteRule":
+		if e.ComplexityRoot.Mutation.UpdateMuteRule == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMuteRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMuteRule(childComplexity, args["id"].(string), args["input"].(engine.MuteRuleInput)), true
 	case "Mutation.updatePolicy":
 		if e.ComplexityRoot.Mutation.UpdatePolicy == nil {
 			break
@@ -940,6 +1068,216 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePolicy(childComplexity, args["id"].(string), args["input"].(engine.PolicyInput)), true
+
+	case "MuteApplication.appliedAt":
+		if e.ComplexityRoot.MuteApplication.AppliedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteApplication.AppliedAt(childComplexity), true
+	case "MuteApplication.auditId":
+		if e.ComplexityRoot.MuteApplication.AuditID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteApplication.AuditID(childComplexity), true
+	case "MuteApplication.matched":
+		if e.ComplexityRoot.MuteApplication.Matched == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteApplication.Matched(childComplexity), true
+	case "MuteApplication.version":
+		if e.ComplexityRoot.MuteApplication.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteApplication.Version(childComplexity), true
+
+	case "MuteDryRun.auditId":
+		if e.ComplexityRoot.MuteDryRun.AuditID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteDryRun.AuditID(childComplexity), true
+	case "MuteDryRun.errors":
+		if e.ComplexityRoot.MuteDryRun.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteDryRun.Errors(childComplexity), true
+	case "MuteDryRun.matched":
+		if e.ComplexityRoot.MuteDryRun.Matched == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteDryRun.Matched(childComplexity), true
+	case "MuteDryRun.sample":
+		if e.ComplexityRoot.MuteDryRun.Sample == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteDryRun.Sample(childComplexity), true
+	case "MuteDryRun.scanned":
+		if e.ComplexityRoot.MuteDryRun.Scanned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteDryRun.Scanned(childComplexity), true
+
+	case "MuteRule.active":
+		if e.ComplexityRoot.MuteRule.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Active(childComplexity), true
+	case "MuteRule.applied":
+		if e.ComplexityRoot.MuteRule.Applied == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Applied(childComplexity), true
+	case "MuteRule.createdAt":
+		if e.ComplexityRoot.MuteRule.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.CreatedAt(childComplexity), true
+	case "MuteRule.createdBy":
+		if e.ComplexityRoot.MuteRule.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.CreatedBy(childComplexity), true
+	case "MuteRule.enabled":
+		if e.ComplexityRoot.MuteRule.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Enabled(childComplexity), true
+	case "MuteRule.expiresAt":
+		if e.ComplexityRoot.MuteRule.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.ExpiresAt(childComplexity), true
+	case "MuteRule.expression":
+		if e.ComplexityRoot.MuteRule.Expression == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Expression(childComplexity), true
+	case "MuteRule.id":
+		if e.ComplexityRoot.MuteRule.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.ID(childComplexity), true
+	case "MuteRule.owner":
+		if e.ComplexityRoot.MuteRule.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Owner(childComplexity), true
+	case "MuteRule.reason":
+		if e.ComplexityRoot.MuteRule.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Reason(childComplexity), true
+	case "MuteRule.updatedAt":
+		if e.ComplexityRoot.MuteRule.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.UpdatedAt(childComplexity), true
+	case "MuteRule.version":
+		if e.ComplexityRoot.MuteRule.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRule.Version(childComplexity), true
+
+	case "MuteRuleChange.action":
+		if e.ComplexityRoot.MuteRuleChange.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.Action(childComplexity), true
+	case "MuteRuleChange.actor":
+		if e.ComplexityRoot.MuteRuleChange.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.Actor(childComplexity), true
+	case "MuteRuleChange.after":
+		if e.ComplexityRoot.MuteRuleChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.After(childComplexity), true
+	case "MuteRuleChange.at":
+		if e.ComplexityRoot.MuteRuleChange.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.At(childComplexity), true
+	case "MuteRuleChange.before":
+		if e.ComplexityRoot.MuteRuleChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.Before(childComplexity), true
+	case "MuteRuleChange.id":
+		if e.ComplexityRoot.MuteRuleChange.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.ID(childComplexity), true
+	case "MuteRuleChange.ruleId":
+		if e.ComplexityRoot.MuteRuleChange.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleChange.RuleID(childComplexity), true
+
+	case "MuteRuleConnection.edges":
+		if e.ComplexityRoot.MuteRuleConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleConnection.Edges(childComplexity), true
+	case "MuteRuleConnection.nodes":
+		if e.ComplexityRoot.MuteRuleConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleConnection.Nodes(childComplexity), true
+	case "MuteRuleConnection.pageInfo":
+		if e.ComplexityRoot.MuteRuleConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleConnection.PageInfo(childComplexity), true
+	case "MuteRuleConnection.totalCount":
+		if e.ComplexityRoot.MuteRuleConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleConnection.TotalCount(childComplexity), true
+
+	case "MuteRuleEdge.cursor":
+		if e.ComplexityRoot.MuteRuleEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleEdge.Cursor(childComplexity), true
+	case "MuteRuleEdge.node":
+		if e.ComplexityRoot.MuteRuleEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MuteRuleEdge.Node(childComplexity), true
 
 	case "NotEvaluatedCount.count":
 		if e.ComplexityRoot.NotEvaluatedCount.Count == nil {
@@ -1273,6 +1611,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MeanTimeToResolve(childComplexity, args["auditId"].(*string), args["dimension"].(*engine.Dimension)), true
+	case "Query.muteRule":
+		if e.ComplexityRoot.Query.MuteRule == nil {
+			break
+		}
+
+		args, err := ec.field_Query_muteRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MuteRule(childComplexity, args["id"].(string)), true
+	case "Query.muteRuleHistory":
+		if e.ComplexityRoot.Query.MuteRuleHistory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_muteRuleHistory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MuteRuleHistory(childComplexity, args["id"].(string), args["first"].(*int)), true
+	case "Query.muteRules":
+		if e.ComplexityRoot.Query.MuteRules == nil {
+			break
+		}
+
+		args, err := ec.field_Query_muteRules_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MuteRules(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -1781,6 +2152,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputFindingFilter,
 		ec.unmarshalInputGenerateReportInput,
+		ec.unmarshalInputMuteRuleInput,
 		ec.unmarshalInputPolicyInput,
 		ec.unmarshalInputReportFiltersInput,
 		ec.unmarshalInputResolveFindingInput,
@@ -2104,10 +2476,11 @@ enum Dimension {
   COMPLIANCE
 }
 
-"Whether a finding is open or resolved."
+"Whether a finding is open, resolved, or muted (open, but matched by an active mute rule)."
 enum FindingStatus {
   OPEN
   RESOLVED
+  MUTED
 }
 
 "Why a finding is resolved."
@@ -2147,6 +2520,8 @@ type Finding implements Node {
   firstSeenAt: Time!
   lastSeenAt: Time!
   resolvedAt: Time
+  "The mute rule (mut_…) that mutes it when status is MUTED; null otherwise."
+  muteRuleId: ID
 }
 
 "Filters of the findings list; the same as the query parameters of GET /v1/findings."
@@ -2198,6 +2573,114 @@ extend type Mutation {
   resolveFinding(input: ResolveFindingInput!): Finding
   "Reopen a finding accepted as a risk (findings:write)."
   reopenFinding(id: ID!): Finding
+}
+`, BuiltIn: false},
+	{Name: "../mute.graphqls", Input: `"A rule that mutes the open findings its CEL expression matches, with a reason, an owner and an expiry, at once and without a new audit (see docs/design/mute-rules.md)."
+type MuteRule {
+  id: ID!
+  "CEL over ` + "`" + `finding` + "`" + ` and ` + "`" + `resource` + "`" + `, as severity policies see them; true mutes the finding."
+  expression: String!
+  reason: String!
+  "The user (usr_…) of the tenant who owns the rule."
+  owner: ID!
+  "When the rule stops muting; at most one year after it was written."
+  expiresAt: Time!
+  enabled: Boolean!
+  "Each change makes a new version."
+  version: Int!
+  "The user (or the token of a machine client) who created it."
+  createdBy: String!
+  createdAt: Time!
+  updatedAt: Time!
+  "Enabled and not expired, now."
+  active: Boolean!
+  "The latest evaluation of the current version over a snapshot; null until one finished."
+  applied: MuteApplication
+}
+
+"A rule version evaluated over an audit's snapshot."
+type MuteApplication {
+  version: Int!
+  auditId: ID!
+  "Open findings of the snapshot the expression matched."
+  matched: Int!
+  appliedAt: Time!
+}
+
+"A mute rule as a caller writes it. On create expression, reason and expiresAt are required (owner defaults to the caller, enabled to true); on update omitted fields keep their values."
+input MuteRuleInput {
+  expression: String
+  reason: String
+  owner: ID
+  expiresAt: Time
+  enabled: Boolean
+}
+
+"One change of a mute rule: who, when, the rule before and after."
+type MuteRuleChange {
+  id: Int!
+  ruleId: ID!
+  "created, updated or deleted."
+  action: String!
+  "The user who made it, or the token of a machine client."
+  actor: String!
+  at: Time!
+  "The rule before the change; null for created."
+  before: MuteRule
+  "The rule after the change; null for deleted."
+  after: MuteRule
+}
+
+"What a mute rule would do to the latest snapshot now."
+type MuteDryRun {
+  auditId: String!
+  "Open findings the expression matches: those it would mute."
+  matched: Int!
+  scanned: Int!
+  "Findings on which the evaluation failed (not muted)."
+  errors: Int!
+  "The first matches in list order."
+  sample: [Finding!]!
+}
+
+"A page of mute rules, newest first."
+type MuteRuleConnection {
+  edges: [MuteRuleEdge!]!
+  nodes: [MuteRule!]!
+  pageInfo: PageInfo!
+  "Not counted for mute rules: always null."
+  totalCount: Int
+}
+
+type MuteRuleEdge {
+  cursor: String!
+  node: MuteRule!
+}
+
+"The answer to deleteMuteRule."
+type DeleteMuteRulePayload {
+  id: ID!
+  deleted: Boolean!
+}
+
+extend type Query {
+  "The tenant's mute rules, newest first (findings:read)."
+  muteRules(first: Int, after: String, last: Int, before: String): MuteRuleConnection!
+  "One mute rule (findings:read)."
+  muteRule(id: ID!): MuteRule
+  "A mute rule's changes, oldest first, also of a deleted rule (findings:read); at most 200."
+  muteRuleHistory(id: ID!, first: Int): [MuteRuleChange!]!
+}
+
+extend type Mutation {
+  "Create a mute rule (findings:write); validation_failed with the CEL error's position. Reads reflect it when this answers."
+  createMuteRule(input: MuteRuleInput!): MuteRule
+  "Change a mute rule (findings:write); a new version, applied before this answers."
+  updateMuteRule(id: ID!, input: MuteRuleInput!): MuteRule
+  "Delete a mute rule (findings:write): its findings are open again at once."
+  deleteMuteRule(id: ID!): DeleteMuteRulePayload
+  "How many open findings an expression would mute now, with a sample (findings:read); nothing is stored."
+  dryRunMuteRule(expression: String!, limit: Int): MuteDryRun
 }
 `, BuiltIn: false},
 	{Name: "../policy.graphqls", Input: `"What a policy does when its expression is true."
@@ -2598,6 +3081,16 @@ func (ec *executionContext) childFields_AuditSummary(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type AuditSummary", field.Name)
 }
 
+func (ec *executionContext) childFields_DeleteMuteRulePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DeleteMuteRulePayload_id(ctx, field)
+	case "deleted":
+		return ec.fieldContext_DeleteMuteRulePayload_deleted(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteMuteRulePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_DeletePolicyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2662,6 +3155,8 @@ func (ec *executionContext) childFields_Finding(ctx context.Context, field graph
 		return ec.fieldContext_Finding_lastSeenAt(ctx, field)
 	case "resolvedAt":
 		return ec.fieldContext_Finding_resolvedAt(ctx, field)
+	case "muteRuleId":
+		return ec.fieldContext_Finding_muteRuleId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Finding", field.Name)
 }
@@ -2724,6 +3219,110 @@ func (ec *executionContext) childFields_FindingStats(ctx context.Context, field 
 		return ec.fieldContext_FindingStats_groups(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FindingStats", field.Name)
+}
+
+func (ec *executionContext) childFields_MuteApplication(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_MuteApplication_version(ctx, field)
+	case "auditId":
+		return ec.fieldContext_MuteApplication_auditId(ctx, field)
+	case "matched":
+		return ec.fieldContext_MuteApplication_matched(ctx, field)
+	case "appliedAt":
+		return ec.fieldContext_MuteApplication_appliedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MuteApplication", field.Name)
+}
+
+func (ec *executionContext) childFields_MuteDryRun(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "auditId":
+		return ec.fieldContext_MuteDryRun_auditId(ctx, field)
+	case "matched":
+		return ec.fieldContext_MuteDryRun_matched(ctx, field)
+	case "scanned":
+		return ec.fieldContext_MuteDryRun_scanned(ctx, field)
+	case "errors":
+		return ec.fieldContext_MuteDryRun_errors(ctx, field)
+	case "sample":
+		return ec.fieldContext_MuteDryRun_sample(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MuteDryRun", field.Name)
+}
+
+func (ec *executionContext) childFields_MuteRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_MuteRule_id(ctx, field)
+	case "expression":
+		return ec.fieldContext_MuteRule_expression(ctx, field)
+	case "reason":
+		return ec.fieldContext_MuteRule_reason(ctx, field)
+	case "owner":
+		return ec.fieldContext_MuteRule_owner(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_MuteRule_expiresAt(ctx, field)
+	case "enabled":
+		return ec.fieldContext_MuteRule_enabled(ctx, field)
+	case "version":
+		return ec.fieldContext_MuteRule_version(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_MuteRule_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MuteRule_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_MuteRule_updatedAt(ctx, field)
+	case "active":
+		return ec.fieldContext_MuteRule_active(ctx, field)
+	case "applied":
+		return ec.fieldContext_MuteRule_applied(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MuteRule", field.Name)
+}
+
+func (ec *executionContext) childFields_MuteRuleChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_MuteRuleChange_id(ctx, field)
+	case "ruleId":
+		return ec.fieldContext_MuteRuleChange_ruleId(ctx, field)
+	case "action":
+		return ec.fieldContext_MuteRuleChange_action(ctx, field)
+	case "actor":
+		return ec.fieldContext_MuteRuleChange_actor(ctx, field)
+	case "at":
+		return ec.fieldContext_MuteRuleChange_at(ctx, field)
+	case "before":
+		return ec.fieldContext_MuteRuleChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_MuteRuleChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MuteRuleChange", field.Name)
+}
+
+func (ec *executionContext) childFields_MuteRuleConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MuteRuleConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_MuteRuleConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MuteRuleConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MuteRuleConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MuteRuleConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MuteRuleEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MuteRuleEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MuteRuleEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MuteRuleEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_NotEvaluatedCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -12,6 +12,12 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+// The answer to deleteMuteRule.
+type DeleteMuteRulePayload struct {
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}
+
 // The answer to deletePolicy.
 type DeletePolicyPayload struct {
 	ID      string `json:"id"`

@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,19 +57,39 @@ func addFindingFilter(c *conds, f engine.FindingFilter) {
 }
 
 // forced are the findings whose status people changed since the snapshot
-// was written (engine.FindingQuery.ForceResolved and ForceOpen).
-type forced struct{ resolved, open []string }
+// was written (engine.FindingQuery.ForceResolved and ForceOpen), and the
+// mute rules whose matches are muted (engine.FindingQuery.Mutes).
+type forced struct {
+	resolved, open []string
+	mutes          []engine.MuteRef
+}
 
 // addPageFilter adds the filter's conditions for a read of snapshot rows,
-// where a status filter honours the forced statuses.
-func addPageFilter(c *conds, f engine.FindingFilter, fc forced) {
+// where a status filter honours the forced statuses and the mutes. bounds
+// are the conditions on the key (sev_order, id) the read already has: the
+// mutes' anti-join reads only the matches within them.
+func addPageFilter(c *conds, f engine.FindingFilter, fc forced, bounds conds) {
 	status := f.Status
-	if len(fc.resolved)+len(fc.open) > 0 {
+	if len(fc.resolved)+len(fc.open)+len(fc.mutes) > 0 {
 		f.Status = ""
 	}
 	addFindingFilter(c, f)
 	if f.Status != "" || status == "" {
 		return
+	}
+	if len(fc.mutes) > 0 {
+		muted, margs := mutedSubquery(fc.mutes, bounds)
+		switch status {
+		case engine.StatusMuted:
+			expr, args := "status = 'open' AND id IN "+muted, margs
+			if keys := findingIDKeys(fc.resolved); len(keys) > 0 {
+				expr, args = expr+" AND id NOT IN ?", append(args, groupSet(keys))
+			}
+			c.add("("+expr+")", args...)
+			return
+		case engine.StatusOpen:
+			c.add("id NOT IN "+muted, margs...)
+		}
 	}
 	keep, gain := fc.open, fc.resolved // ids to keep out of / bring into resolved
 	if status == engine.StatusOpen {
@@ -111,22 +132,23 @@ type bucketPageQuery struct {
 
 func (q bucketPageQuery) toSQL() (string, []any) {
 	pre, args := prewhere(q.filter)
-	var c conds
-	addSnapshot(&c, q.tenantID, q.auditID)
-	c.add("sev_order = ?", uint8(q.bucket))
+	var bounds conds
+	addSnapshot(&bounds, q.tenantID, q.auditID)
+	bounds.add("sev_order = ?", uint8(q.bucket))
 	if q.lo != "" {
 		if q.loInclusive {
-			c.add("id >= ?", idRangeKey(q.lo))
+			bounds.add("id >= ?", idRangeKey(q.lo))
 		} else {
-			c.add("id > ?", idRangeKey(q.lo))
+			bounds.add("id > ?", idRangeKey(q.lo))
 		}
 	}
 	if q.hi != "" {
-		c.add("id < ?", idRangeKey(q.hi))
+		bounds.add("id < ?", idRangeKey(q.hi))
 	}
+	c := conds{exprs: slices.Clone(bounds.exprs), args: slices.Clone(bounds.args)}
 	f := q.filter
 	f.Severity = "" // the bucket is the severity
-	addPageFilter(&c, f, q.forced)
+	addPageFilter(&c, f, q.forced, bounds)
 	sql := "SELECT " + findingColumns + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
@@ -151,7 +173,8 @@ func (q scanPageQuery) toSQL() (string, []any) {
 		o := uint8(numBuckets - q.after.SeverityRank)
 		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
 	}
-	addPageFilter(&c, q.filter, q.forced)
+	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
+	addPageFilter(&c, q.filter, q.forced, bounds)
 	sql := "SELECT " + findingColumns + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)

@@ -58,11 +58,18 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 	if q.Filter.ResourceID != "" {
 		return s.listByResource(ctx, q, out)
 	}
+	if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
+		return out, nil // no active mute rule: nothing is muted
+	}
 	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
 		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
-			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, after: q.After, limit: q.Limit}, out)
+			filter: q.Filter, forced: forcedOf(q), after: q.After, limit: q.Limit}, out)
 	}
-	totals, err := s.bucketTotals(ctx, q.TenantID, q.Filter)
+	tf := q.Filter
+	if tf.Status == engine.StatusMuted {
+		tf.Status = engine.StatusOpen // muted findings are open ones: a bound the widening corrects
+	}
+	totals, err := s.bucketTotals(ctx, q.TenantID, tf)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +104,7 @@ func (s *Store) pageBucket(ctx context.Context, q engine.FindingQuery, b int, lo
 		before := len(out)
 		var err error
 		out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, bucketPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter,
-			forced: forced{q.ForceResolved, q.ForceOpen}, bucket: b, lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, out)
+			forced: forcedOf(q), bucket: b, lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, out)
 		if err != nil {
 			return nil, err
 		}
@@ -108,6 +115,11 @@ func (s *Store) pageBucket(ctx context.Context, q engine.FindingQuery, b int, lo
 		lo, loInclusive = hi, true
 		factor *= rangeWidening
 	}
+}
+
+// forcedOf is what of q changes statuses since the snapshot was written.
+func forcedOf(q engine.FindingQuery) forced {
+	return forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes}
 }
 
 // validateFindingQuery checks what every snapshot read needs.
@@ -126,7 +138,7 @@ func validateFindingQuery(tenantID string, f engine.FindingFilter) error {
 	if f.Dimension != "" && !f.Dimension.Valid() {
 		return engine.FieldErrorf("dimension", "unknown dimension %q", f.Dimension)
 	}
-	if f.Status != "" && !f.Status.Valid() {
+	if f.Status != "" && !f.Status.Valid() && f.Status != engine.StatusMuted {
 		return engine.FieldErrorf("status", "status must be open or resolved; got %q", f.Status)
 	}
 	return nil
@@ -262,6 +274,12 @@ type countGroup struct {
 // countGroups runs a countQuery.
 func (s *Store) countGroups(ctx context.Context, q countQuery) ([]countGroup, error) {
 	text, args := q.toSQL()
+	return s.countRows(ctx, text, args, len(q.groupBy))
+}
+
+// countRows runs a query answering rows of keys string columns and a
+// count.
+func (s *Store) countRows(ctx context.Context, text string, args []any, keys int) ([]countGroup, error) {
 	rows, err := s.conn.Query(ctx, text, args...)
 	if err != nil {
 		return nil, err
@@ -269,8 +287,8 @@ func (s *Store) countGroups(ctx context.Context, q countQuery) ([]countGroup, er
 	defer rows.Close()
 	var out []countGroup
 	for rows.Next() {
-		g := countGroup{keys: make([]string, len(q.groupBy))}
-		dest := make([]any, 0, len(q.groupBy)+1)
+		g := countGroup{keys: make([]string, keys)}
+		dest := make([]any, 0, keys+1)
 		for i := range g.keys {
 			dest = append(dest, &g.keys[i])
 		}

@@ -38,7 +38,7 @@ func openRows(scope engine.ReportScope) conds {
 	var c conds
 	addSnapshot(&c, scope.TenantID, scope.AuditID)
 	addReportFilters(&c, scope.Filters)
-	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen}, forced{resolved: scope.ForceResolved, open: scope.ForceOpen})
+	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen}, forced{resolved: scope.ForceResolved, open: scope.ForceOpen}, conds{})
 	return c
 }
 

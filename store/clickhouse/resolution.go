@@ -17,7 +17,7 @@ func (q resolutionTimesQuery) toSQL() (string, []any) {
 	var c conds
 	addSnapshot(&c, q.scope.TenantID, q.scope.AuditID)
 	addReportFilters(&c, q.scope.Filters)
-	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusResolved}, forced{open: q.scope.ForceOpen})
+	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusResolved}, forced{open: q.scope.ForceOpen}, conds{})
 	c.add("toUInt32(resolved_at) > 0 AND resolved_at >= first_seen_at")
 	return "SELECT toString(severity), count(), avg(toUInt32(resolved_at) - toUInt32(first_seen_at)) FROM snapshot_findings WHERE " +
 		c.sql() + " GROUP BY severity ORDER BY severity DESC", c.args

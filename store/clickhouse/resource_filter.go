@@ -68,8 +68,9 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	var c conds
 	addSnapshot(&c, q.tenantID, q.auditID)
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
+	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
 	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
-	addPageFilter(&c, q.filter, q.forced)
+	addPageFilter(&c, q.filter, q.forced, bounds)
 	return "SELECT " + findingColumns + " FROM snapshot_findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
 }
@@ -108,7 +109,7 @@ func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out [
 			return out, err
 		}
 		if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
-			filter: q.Filter, forced: forced{q.ForceResolved, q.ForceOpen}, keys: keys, limit: q.Limit - len(out)}, out); err != nil {
+			filter: q.Filter, forced: forcedOf(q), keys: keys, limit: q.Limit - len(out)}, out); err != nil {
 			return nil, err
 		}
 		if len(keys) < chunk {

@@ -30,7 +30,7 @@ func TestAddPageFilterForcedStatuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c conds
-			addPageFilter(&c, engine.FindingFilter{Status: tt.status}, tt.fc)
+			addPageFilter(&c, engine.FindingFilter{Status: tt.status}, tt.fc, conds{})
 			if diff := cmp.Diff(tt.wantSQL, c.sql()); diff != "" {
 				t.Errorf("sql (-want +got):\n%s", diff)
 			}

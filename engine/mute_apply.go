@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// compiledMute is a rule ready to be evaluated.
+type compiledMute struct {
+	rule    MuteRule
+	matcher MuteMatcher
+	matched int64
+	page    []Finding // matches of the current page
+}
+
+// applyToLatest applies one rule to the tenant's latest snapshot, when the
+// tenant has one.
+func (s *Service) applyToLatest(ctx context.Context, tenantID string, r MuteRule) error {
+	auditID, err := s.latestSnapshot(ctx, tenantID)
+	if IsNotFound(err) {
+		return nil // nothing audited yet: the first audit applies it
+	}
+	if err != nil {
+		return err
+	}
+	_, err = s.applyMuteRules(ctx, tenantID, auditID, []MuteRule{r}, false)
+	return err
+}
+
+// applyMuteRules evaluates rules over the open findings of a snapshot in
+// one streaming pass (a store page at a time), stores each rule's matches
+// and then records each rule's application, after which reads of that
+// snapshot honour it. With collect, it returns the ids muted.
+func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, rules []MuteRule, collect bool) (map[string]struct{}, error) {
+	mc, err := s.muteRulesAvailable()
+	if err != nil || len(rules) == 0 {
+		return nil, nil //nolint:nilerr // not configured: nothing to apply
+	}
+	var muted map[string]struct{}
+	if collect {
+		muted = map[string]struct{}{}
+	}
+	cs := make([]*compiledMute, 0, len(rules))
+	needs := false
+	for _, r := range rules {
+		m, err := mc.CompileMute(r.Expression)
+		if err != nil {
+			// Stored rules validated when written; the environment may
+			// have changed since. Such a rule mutes nothing.
+			s.log.WarnContext(ctx, "mute rule does not compile", "mute_rule_id", r.ID, "error", err)
+			continue
+		}
+		needs = needs || m.NeedsResource()
+		cs = append(cs, &compiledMute{rule: r, matcher: m})
+	}
+	q := FindingQuery{TenantID: tenantID, Filter: FindingFilter{AuditID: auditID, Status: StatusOpen}, Limit: s.cfg.ExportPageSize}
+	for {
+		rows, err := s.cfg.Findings.ListFindings(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		var res map[string]*Resource
+		if needs && len(rows) > 0 {
+			if res, err = s.pageResources(ctx, tenantID, rows); err != nil {
+				return nil, err
+			}
+		}
+		for i := range rows {
+			f := &rows[i]
+			for _, c := range cs {
+				var r *Resource
+				if needs && c.matcher.NeedsResource() {
+					if r = res[f.ResourceID]; r == nil {
+						continue // no resource to judge: not evaluated, not muted
+					}
+				}
+				ok, err := c.matcher.Match(ctx, f, r)
+				if err != nil && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				if ok {
+					c.page = append(c.page, *f)
+					if muted != nil {
+						muted[f.ID] = struct{}{}
+					}
+				}
+			}
+		}
+		for _, c := range cs {
+			if len(c.page) == 0 {
+				continue
+			}
+			if err := s.cfg.MuteMatches.PutMuteMatches(ctx, tenantID, auditID, MuteRef{c.rule.ID, c.rule.Version}, c.page); err != nil {
+				return nil, err
+			}
+			c.matched += int64(len(c.page))
+			c.page = c.page[:0]
+		}
+		if len(rows) < q.Limit {
+			break
+		}
+		last := rows[len(rows)-1]
+		q.After = &FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}
+	}
+	now := s.now().UTC()
+	for _, c := range cs {
+		_, err := s.cfg.MuteRules.PutMuteApplication(ctx, MuteApplication{TenantID: tenantID, RuleID: c.rule.ID,
+			Version: c.rule.Version, AuditID: auditID, Matched: c.matched, AppliedAt: now})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return muted, nil
+}
+
+// pageResources reads the resources of a page of findings, by id.
+func (s *Service) pageResources(ctx context.Context, tenantID string, rows []Finding) (map[string]*Resource, error) {
+	seen := make(map[string]bool, len(rows))
+	ids := make([]string, 0, len(rows))
+	for _, f := range rows {
+		if !seen[f.ResourceID] {
+			seen[f.ResourceID] = true
+			ids = append(ids, f.ResourceID)
+		}
+	}
+	out := make(map[string]*Resource, len(ids))
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 1000)]
+		ids = ids[len(chunk):]
+		rs, err := s.cfg.Resources.GetResources(ctx, tenantID, chunk)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rs {
+			out[rs[i].ID] = &rs[i]
+		}
+	}
+	return out, nil
+}
+
+// auditMutes applies the tenant's enabled rules to a new snapshot before
+// its audit completes, and returns the ids they mute (no finding.created
+// is sent for those).
+func (s *Service) auditMutes(ctx context.Context, tenantID, auditID string) (map[string]struct{}, error) {
+	if _, err := s.muteRulesAvailable(); err != nil {
+		return nil, nil //nolint:nilerr // not configured: nothing is muted
+	}
+	rules, err := s.cfg.MuteRules.EnabledMuteRules(ctx, tenantID, s.now())
+	if err != nil || len(rules) == 0 {
+		return nil, err
+	}
+	return s.applyMuteRules(ctx, tenantID, auditID, rules, true)
+}
+
+// muteRefs are the refs of the active rules applied to a snapshot, oldest
+// rule first.
+func (set *overrideSet) muteRefs(auditID string) []MuteRef {
+	var out []MuteRef
+	for _, m := range set.mutes {
+		if m.AuditID == auditID {
+			out = append(out, m.MuteRef)
+		}
+	}
+	return out
+}
+
+// withMutes adds the active mutes to a decision set: the set is not
+// trusted past the first expiry.
+func (set *overrideSet) withMutes(mutes []ActiveMute, now time.Time) *overrideSet {
+	set.mutes = mutes
+	for _, m := range mutes {
+		if m.ExpiresAt.After(now) && (set.until.IsZero() || m.ExpiresAt.Before(set.until)) {
+			set.until = m.ExpiresAt
+		}
+	}
+	return set
+}
+
+// markMuted shows the muted findings among items (open ones that the
+// active rules of the snapshot match) with status muted and the rule.
+func (s *Service) markMuted(ctx context.Context, tenantID, auditID string, refs []MuteRef, items []Finding) error {
+	if len(refs) == 0 || s.cfg.MuteMatches == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(items))
+	for _, f := range items {
+		if f.Status == StatusOpen {
+			ids = append(ids, f.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	by, err := s.cfg.MuteMatches.MutedAmong(ctx, tenantID, auditID, refs, ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		if rule, ok := by[items[i].ID]; ok && items[i].Status == StatusOpen {
+			items[i].Status, items[i].MuteRuleID = StatusMuted, rule
+		}
+	}
+	return nil
+}

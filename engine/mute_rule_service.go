@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// muteApplyTimeout bounds applying a rule to the latest snapshot when it is
+// written: the write stands even if the caller goes away meanwhile.
+const muteApplyTimeout = 10 * time.Minute
+
+// muteRulesAvailable reports unavailable when the server has no mute
+// rules configured.
+func (s *Service) muteRulesAvailable() (MuteCompiler, error) {
+	mc, ok := s.cfg.Evaluators.(MuteCompiler)
+	if s.cfg.MuteRules == nil || s.cfg.MuteMatches == nil || !ok {
+		return nil, Errorf(CodeUnavailable, "mute rules are not configured on this server")
+	}
+	return mc, nil
+}
+
+// validateMuteRule checks a rule being written at now: the expression
+// compiles and type-checks, the reason is given, expires_at is ahead and
+// at most a year away. The owner is checked by the store.
+func validateMuteRule(mc MuteCompiler, r MuteRule, now time.Time) error {
+	if _, err := mc.CompileMute(r.Expression); err != nil {
+		return err
+	}
+	switch reason := strings.TrimSpace(r.Reason); {
+	case reason == "":
+		return FieldErrorf("reason", "reason is required: say why these findings are muted")
+	case len(r.Reason) > MaxMuteReason || !utf8.ValidString(r.Reason):
+		return FieldErrorf("reason", "reason must be valid UTF-8 of at most %d bytes", MaxMuteReason)
+	}
+	if r.Owner == "" || !ValidID(PrefixUser, r.Owner) {
+		return FieldErrorf("owner", "owner must be a user id of the tenant (usr_…); got %s", quote(r.Owner))
+	}
+	switch limit := now.AddDate(1, 0, 0); {
+	case r.ExpiresAt.IsZero():
+		return FieldErrorf("expires_at", "expires_at is required (RFC 3339), at most one year ahead")
+	case !r.ExpiresAt.After(now):
+		return FieldErrorf("expires_at", "expires_at must be in the future; got %s", r.ExpiresAt.Format(time.RFC3339))
+	case r.ExpiresAt.After(limit):
+		return FieldErrorf("expires_at", "expires_at must be at most one year ahead (%s); got %s",
+			limit.Format(time.RFC3339), r.ExpiresAt.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// apply sets the given fields of in on r.
+func (in MuteRuleInput) apply(r MuteRule) MuteRule {
+	if in.Expression != nil {
+		r.Expression = *in.Expression
+	}
+	if in.Reason != nil {
+		r.Reason = *in.Reason
+	}
+	if in.Owner != nil {
+		r.Owner = *in.Owner
+	}
+	if in.ExpiresAt != nil {
+		r.ExpiresAt = in.ExpiresAt.UTC()
+	}
+	if in.Enabled != nil {
+		r.Enabled = *in.Enabled
+	}
+	return r
+}
+
+// actor names who makes a change: the user, or the token of a machine
+// client.
+func actor(p Principal) string {
+	if p.UserID != "" {
+		return p.UserID
+	}
+	return p.TokenID
+}
+
+// CreateMuteRule validates and stores a mute rule (enabled unless said
+// otherwise; the owner defaults to the calling user), records the change,
+// and applies it to the latest snapshot before answering: reads reflect it
+// when this returns.
+func (s *Service) CreateMuteRule(ctx context.Context, p Principal, in MuteRuleInput) (MuteRule, error) {
+	if err := p.Require(ScopeFindingsWrite); err != nil {
+		return MuteRule{}, err
+	}
+	mc, err := s.muteRulesAvailable()
+	if err != nil {
+		return MuteRule{}, err
+	}
+	now := s.now().UTC()
+	r := in.apply(MuteRule{ID: NewID(PrefixMuteRule, now), TenantID: p.TenantID, Owner: p.UserID, Enabled: true,
+		Version: 1, CreatedBy: actor(p), CreatedAt: now, UpdatedAt: now})
+	if err := validateMuteRule(mc, r, now); err != nil {
+		return MuteRule{}, err
+	}
+	after := r
+	err = s.cfg.MuteRules.CreateMuteRule(ctx, r, MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
+		Action: MuteRuleCreated, Actor: actor(p), At: now, After: withActive(&after, now)})
+	s.reads.invalidate(p.TenantID)
+	if err != nil {
+		return MuteRule{}, err
+	}
+	return s.settleMuteRule(ctx, p, r)
+}
+
+// UpdateMuteRule changes a rule (each change a new version, validated as
+// on create), records the change, and applies the new version to the
+// latest snapshot before answering when it is enabled.
+func (s *Service) UpdateMuteRule(ctx context.Context, p Principal, id string, in MuteRuleInput) (MuteRule, error) {
+	if err := p.Require(ScopeFindingsWrite); err != nil {
+		return MuteRule{}, err
+	}
+	mc, err := s.muteRulesAvailable()
+	if err != nil {
+		return MuteRule{}, err
+	}
+	cur, err := s.GetMuteRule(ctx, p, id)
+	if err != nil {
+		return MuteRule{}, err
+	}
+	now := s.now().UTC()
+	r := in.apply(cur)
+	r.Version, r.UpdatedAt, r.Applied = cur.Version+1, now, nil
+	// A rule that expired may be disabled or re-dated; otherwise every
+	// field must be valid now.
+	if r.Enabled || in.ExpiresAt != nil || in.Expression != nil || in.Reason != nil || in.Owner != nil {
+		if err := validateMuteRule(mc, r, now); err != nil {
+			return MuteRule{}, err
+		}
+	}
+	before, after := cur, r
+	before.Applied = nil
+	err = s.cfg.MuteRules.UpdateMuteRule(ctx, r, MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
+		Action: MuteRuleUpdated, Actor: actor(p), At: now, Before: withActive(&before, now), After: withActive(&after, now)})
+	s.reads.invalidate(p.TenantID)
+	if err != nil {
+		return MuteRule{}, err
+	}
+	return s.settleMuteRule(ctx, p, r)
+}
+
+// settleMuteRule applies a written rule to the latest snapshot when it is
+// active, and returns it as stored. When applying fails the rule stands,
+// unapplied (applied null); the next write or audit applies it.
+func (s *Service) settleMuteRule(ctx context.Context, p Principal, r MuteRule) (MuteRule, error) {
+	if r.Enabled && r.ExpiresAt.After(s.now()) {
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
+		err := s.applyToLatest(actx, p.TenantID, r)
+		cancel()
+		s.reads.invalidate(p.TenantID)
+		if err != nil {
+			s.log.ErrorContext(ctx, "applying a mute rule failed", "mute_rule_id", r.ID, "version", r.Version, "error", err)
+		}
+	}
+	return s.GetMuteRule(ctx, p, r.ID)
+}
+
+// DeleteMuteRule removes a rule: its findings are open again at once. Its
+// history stays listable.
+func (s *Service) DeleteMuteRule(ctx context.Context, p Principal, id string) error {
+	if err := p.Require(ScopeFindingsWrite); err != nil {
+		return err
+	}
+	if _, err := s.muteRulesAvailable(); err != nil {
+		return err
+	}
+	cur, err := s.GetMuteRule(ctx, p, id)
+	if err != nil {
+		return err
+	}
+	now := s.now().UTC()
+	cur.Applied = nil
+	err = s.cfg.MuteRules.DeleteMuteRule(ctx, p.TenantID, id, MuteRuleChange{TenantID: p.TenantID, RuleID: id,
+		Action: MuteRuleDeleted, Actor: actor(p), At: now, Before: withActive(&cur, now)})
+	s.reads.invalidate(p.TenantID)
+	return err
+}
+
+// GetMuteRule returns one rule of the tenant.
+func (s *Service) GetMuteRule(ctx context.Context, p Principal, id string) (MuteRule, error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return MuteRule{}, err
+	}
+	if _, err := s.muteRulesAvailable(); err != nil {
+		return MuteRule{}, err
+	}
+	if !ValidID(PrefixMuteRule, id) {
+		return MuteRule{}, ErrNotFound("mute rule", id)
+	}
+	r, err := s.cfg.MuteRules.GetMuteRule(ctx, p.TenantID, id)
+	if err != nil {
+		return MuteRule{}, err
+	}
+	return *withActive(&r, s.now()), nil
+}
+
+// ListMuteRules returns a page of the tenant's rules, newest first.
+func (s *Service) ListMuteRules(ctx context.Context, p Principal, pr PageRequest) (Page[MuteRule], error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return Page[MuteRule]{}, err
+	}
+	if _, err := s.muteRulesAvailable(); err != nil {
+		return Page[MuteRule]{}, err
+	}
+	now := s.now()
+	return idPage(s, p, "mute_rules", pr, func(r MuteRule) string { return r.ID }, func(before string, limit int) ([]MuteRule, error) {
+		rs, err := s.cfg.MuteRules.ListMuteRules(ctx, MuteRuleQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+		for i := range rs {
+			withActive(&rs[i], now)
+		}
+		return rs, err
+	})
+}
+
+// ListMuteRuleHistory returns a page of a rule's changes, oldest first
+// (also of a deleted rule).
+func (s *Service) ListMuteRuleHistory(ctx context.Context, p Principal, id string, pr PageRequest) (Page[MuteRuleChange], error) {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return Page[MuteRuleChange]{}, err
+	}
+	if _, err := s.muteRulesAvailable(); err != nil {
+		return Page[MuteRuleChange]{}, err
+	}
+	if !ValidID(PrefixMuteRule, id) {
+		return Page[MuteRuleChange]{}, ErrNotFound("mute rule", id)
+	}
+	limit, err := pr.limit()
+	if err != nil {
+		return Page[MuteRuleChange]{}, err
+	}
+	scope := "mute_rule_history|" + id
+	var after int64
+	if pr.Cursor != "" {
+		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &after); err != nil {
+			return Page[MuteRuleChange]{}, err
+		}
+	}
+	items, err := s.cfg.MuteRules.ListMuteRuleHistory(ctx, p.TenantID, id, after, limit+1)
+	if err != nil {
+		return Page[MuteRuleChange]{}, err
+	}
+	page := Page[MuteRuleChange]{Items: items}
+	if len(items) > limit {
+		page.Items, page.HasMore = items[:limit], true
+		page.NextCursor = s.cursors.encode(p.TenantID, scope, items[limit-1].ID)
+	}
+	return page, nil
+}
+
+// withActive sets r.Active as of now and returns r.
+func withActive(r *MuteRule, now time.Time) *MuteRule {
+	r.Active = r.Enabled && r.ExpiresAt.After(now)
+	return r
+}

@@ -1,0 +1,161 @@
+package clickhouse
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// muteRefKey is a rule version as mute_matches.ref stores it.
+func muteRefKey(r engine.MuteRef) string { return r.RuleID + ":" + strconv.Itoa(r.Version) }
+
+// muteRefSet renders refs as an IN list of mute_matches.ref.
+func muteRefSet(refs []engine.MuteRef) any {
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		keys[i] = muteRefKey(r)
+	}
+	return groupSet(keys)
+}
+
+// mutedSubquery is "(SELECT id FROM mute_matches …)": the ids the refs
+// match within bounds (conditions on snapshot, sev_order and id, which
+// mute_matches shares with snapshot_findings), and its arguments.
+func mutedSubquery(refs []engine.MuteRef, bounds conds) (string, []any) {
+	c := conds{exprs: slices.Clone(bounds.exprs), args: slices.Clone(bounds.args)}
+	c.add("ref IN ?", muteRefSet(refs))
+	return "(SELECT id FROM mute_matches WHERE " + c.sql() + ")", c.args
+}
+
+// PutMuteMatches stores findings of the snapshot of auditID as matched by
+// ref (open findings only: a mute rule leaves the others as they are).
+func (s *Store) PutMuteMatches(ctx context.Context, tenantID, auditID string, ref engine.MuteRef, matched []engine.Finding) (err error) {
+	defer wrap(&err, "PutMuteMatches(%q, %q, %d)", tenantID, auditID, len(matched))
+	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
+		return err
+	}
+	if len(matched) == 0 {
+		return nil
+	}
+	b, err := s.prepareBatch(ctx, `INSERT INTO mute_matches (snapshot, sev_order, id, ref, severity, dimension, status,
+		resource_id, rule_id, resource_type, account, region, written_at)`)
+	if err != nil {
+		return err
+	}
+	defer b.Abort() //nolint:errcheck // after Send, Abort is a no-op
+	snap, key, now := snapshotKey(tenantID, auditID), muteRefKey(ref), time.Now().UTC()
+	for _, f := range matched {
+		id, ok := findingIDKey(f.ID)
+		if !ok || f.Status != engine.StatusOpen {
+			continue
+		}
+		if err := b.Append(snap, sevOrder(f.Severity), id, key, string(f.Severity), string(f.Dimension), string(f.Status),
+			f.ResourceID, f.RuleID, f.ResourceType, f.Account, f.Region, now); err != nil {
+			return err
+		}
+	}
+	return b.Send()
+}
+
+// MutedAmong returns, of ids, those the refs match in the snapshot, each
+// with the first of refs (in their order) that matches it.
+func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs []engine.MuteRef, ids []string) (out map[string]string, err error) {
+	defer wrap(&err, "MutedAmong(%q, %q, %d ids)", tenantID, auditID, len(ids))
+	out = map[string]string{}
+	keys := findingIDKeys(ids)
+	if len(refs) == 0 || len(keys) == 0 {
+		return out, nil
+	}
+	rank := make(map[string]int, len(refs))
+	for i, r := range refs {
+		rank[muteRefKey(r)] = i
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	rows, err := s.conn.Query(ctx, `SELECT id, ref FROM mute_matches WHERE snapshot = ? AND id IN ? AND ref IN ?`,
+		snapshotKey(tenantID, auditID), groupSet(keys), muteRefSet(refs))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	best := map[string]int{}
+	for rows.Next() {
+		var key, ref string
+		if err := rows.Scan(&key, &ref); err != nil {
+			return nil, err
+		}
+		id, err := findingIDText(key)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := rank[ref]
+		if b, seen := best[id]; ok && (!seen || r < b) {
+			best[id] = r
+			out[id] = refs[r].RuleID
+		}
+	}
+	return out, rows.Err()
+}
+
+// CountMuted counts the snapshot's findings that refs match, filtered by
+// q.Filter (its status ignored: matches are open findings) and grouped by
+// q.GroupBy, leaving out the ids in exclude. A finding two rules match
+// counts once.
+func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs []engine.MuteRef, exclude []string) (out []engine.FindingCount, err error) {
+	defer wrap(&err, "CountMuted(%q, %q)", q.TenantID, q.Filter.AuditID)
+	if err := validateFindingQuery(q.TenantID, engine.FindingFilter{AuditID: q.Filter.AuditID}); err != nil {
+		return nil, err
+	}
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	cols := make([]string, len(q.GroupBy))
+	for i, g := range q.GroupBy {
+		col, ok := groupColumn(g)
+		if !ok {
+			return nil, engine.ParseGroupByError(string(g))
+		}
+		cols[i] = "toString(" + col + ")"
+	}
+	var c conds
+	addSnapshot(&c, q.TenantID, q.Filter.AuditID)
+	c.add("ref IN ?", muteRefSet(refs))
+	f := q.Filter
+	f.Status = ""
+	addFindingFilter(&c, f)
+	if f.ResourceID != "" {
+		c.add("resource_id = ?", f.ResourceID)
+	}
+	if keys := findingIDKeys(exclude); len(keys) > 0 {
+		c.add("id NOT IN ?", groupSet(keys))
+	}
+	agg := "count()"
+	if len(refs) > 1 {
+		agg = "uniqExact(id)"
+	}
+	sql := "SELECT " + strings.Join(append(slices.Clone(cols), agg), ", ") + " FROM mute_matches WHERE " + c.sql()
+	if len(cols) > 0 {
+		sql += " GROUP BY " + strings.Join(cols, ", ")
+	}
+	ctx, cancel := s.readCtx(ctx)
+	defer cancel()
+	groups, err := s.countRows(ctx, sql, c.args, len(cols))
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		if g.n == 0 {
+			continue
+		}
+		key := make(map[engine.GroupBy]string, len(q.GroupBy))
+		for i, gb := range q.GroupBy {
+			key[gb] = g.keys[i]
+		}
+		out = append(out, engine.FindingCount{Key: key, Count: int64(g.n)})
+	}
+	return out, nil
+}
