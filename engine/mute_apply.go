@@ -13,6 +13,10 @@ type compiledMute struct {
 	page    []Finding // matches of the current page
 }
 
+// muteBatch is how many open findings are evaluated (and their matches
+// written) at a time when a rule is applied.
+const muteBatch = 20_000
+
 // applyToLatest applies one rule to the tenant's latest snapshot, when the
 // tenant has one.
 func (s *Service) applyToLatest(ctx context.Context, tenantID string, r MuteRule) error {
@@ -53,30 +57,56 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 		needs = needs || m.NeedsResource()
 		cs = append(cs, &compiledMute{rule: r, matcher: m})
 	}
-	q := FindingQuery{TenantID: tenantID, Filter: FindingFilter{AuditID: auditID, Status: StatusOpen}, Limit: s.cfg.ExportPageSize}
-	for {
-		rows, err := s.cfg.Findings.ListFindings(ctx, q)
-		if err != nil {
-			return nil, err
+	// One pass over the snapshot's open findings (one unsorted, streamed
+	// query), evaluating a batch at a time: the batch's resources are read
+	// together when an expression needs them.
+	start := time.Now()
+	var evalTime, writeTime time.Duration
+	var scanned int64
+	// writeMatches writes the matches a rule has gathered, once there are
+	// muteBatch of them (all when final): few, large INSERTs.
+	writeMatches := func(final bool) error {
+		t0 := time.Now()
+		defer func() { writeTime += time.Since(t0) }()
+		for _, c := range cs {
+			if len(c.page) == 0 || (!final && len(c.page) < muteBatch) {
+				continue
+			}
+			if err := s.cfg.MuteMatches.PutMuteMatches(ctx, tenantID, auditID, MuteRef{c.rule.ID, c.rule.Version}, c.page); err != nil {
+				return err
+			}
+			c.matched += int64(len(c.page))
+			c.page = c.page[:0]
 		}
+		return nil
+	}
+	batch := make([]Finding, 0, muteBatch)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		defer func() { batch = batch[:0] }()
+		t0 := time.Now()
+		scanned += int64(len(batch))
 		var res map[string]*Resource
-		if needs && len(rows) > 0 {
-			if res, err = s.pageResources(ctx, tenantID, rows); err != nil {
-				return nil, err
+		if needs {
+			var err error
+			if res, err = s.pageResources(ctx, tenantID, batch); err != nil {
+				return err
 			}
 		}
-		for i := range rows {
-			f := &rows[i]
+		for i := range batch {
+			f := &batch[i]
 			for _, c := range cs {
 				var r *Resource
-				if needs && c.matcher.NeedsResource() {
+				if c.matcher.NeedsResource() {
 					if r = res[f.ResourceID]; r == nil {
 						continue // no resource to judge: not evaluated, not muted
 					}
 				}
 				ok, err := c.matcher.Match(ctx, f, r)
 				if err != nil && ctx.Err() != nil {
-					return nil, ctx.Err()
+					return ctx.Err()
 				}
 				if ok {
 					c.page = append(c.page, *f)
@@ -86,22 +116,27 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 				}
 			}
 		}
-		for _, c := range cs {
-			if len(c.page) == 0 {
-				continue
-			}
-			if err := s.cfg.MuteMatches.PutMuteMatches(ctx, tenantID, auditID, MuteRef{c.rule.ID, c.rule.Version}, c.page); err != nil {
-				return nil, err
-			}
-			c.matched += int64(len(c.page))
-			c.page = c.page[:0]
-		}
-		if len(rows) < q.Limit {
-			break
-		}
-		last := rows[len(rows)-1]
-		q.After = &FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}
+		evalTime += time.Since(t0)
+		return writeMatches(false)
 	}
+	err = s.cfg.MuteMatches.ScanOpenFindings(ctx, tenantID, auditID, func(f Finding) error {
+		if batch = append(batch, f); len(batch) == muteBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err == nil {
+		err = writeMatches(true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.log.InfoContext(ctx, "mute rules applied", "audit_id", auditID, "rules", len(cs), "open_findings", scanned,
+		"total", time.Since(start).Round(time.Millisecond), "evaluate", evalTime.Round(time.Millisecond),
+		"write_matches", writeTime.Round(time.Millisecond))
 	now := s.now().UTC()
 	for _, c := range cs {
 		_, err := s.cfg.MuteRules.PutMuteApplication(ctx, MuteApplication{TenantID: tenantID, RuleID: c.rule.ID,

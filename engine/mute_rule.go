@@ -146,6 +146,9 @@ type MuteMatchStore interface {
 	// PutMuteMatches stores findings of the snapshot of auditID as matched
 	// by ref.
 	PutMuteMatches(ctx context.Context, tenantID, auditID string, ref MuteRef, matched []Finding) error
+	// ScanOpenFindings calls fn with every open finding of a snapshot, in
+	// no particular order, without evidence, description or remediation.
+	ScanOpenFindings(ctx context.Context, tenantID, auditID string, fn func(Finding) error) error
 	// MutedAmong returns, of the given finding ids, those that refs match
 	// in the snapshot, each with the first of refs (in their order) that
 	// matches it.

@@ -11,6 +11,19 @@ import (
 // written: the write stands even if the caller goes away meanwhile.
 const muteApplyTimeout = 10 * time.Minute
 
+// DefaultMuteApplyWait is how long a write of a mute rule waits for its
+// application before answering (with applied null when it is not done:
+// the application goes on, and the rule shows applied once it is).
+const DefaultMuteApplyWait = 20 * time.Second
+
+// muteApplyWait is Config.MuteApplyWait or its default.
+func (s *Service) muteApplyWait() time.Duration {
+	if s.cfg.MuteApplyWait > 0 {
+		return s.cfg.MuteApplyWait
+	}
+	return DefaultMuteApplyWait
+}
+
 // muteRulesAvailable reports unavailable when the server has no mute
 // rules configured.
 func (s *Service) muteRulesAvailable() (MuteCompiler, error) {
@@ -96,6 +109,9 @@ func (s *Service) CreateMuteRule(ctx context.Context, p Principal, in MuteRuleIn
 	if err := validateMuteRule(mc, r, now); err != nil {
 		return MuteRule{}, err
 	}
+	if err := s.checkActiveLimit(ctx, p.TenantID, r, now); err != nil {
+		return MuteRule{}, err
+	}
 	after := r
 	err = s.cfg.MuteRules.CreateMuteRule(ctx, r, MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
 		Action: MuteRuleCreated, Actor: actor(p), At: now, After: withActive(&after, now)})
@@ -131,6 +147,11 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p Principal, id string, in
 			return MuteRule{}, err
 		}
 	}
+	if !cur.Active {
+		if err := s.checkActiveLimit(ctx, p.TenantID, r, now); err != nil {
+			return MuteRule{}, err
+		}
+	}
 	before, after := cur, r
 	before.Applied = nil
 	err = s.cfg.MuteRules.UpdateMuteRule(ctx, r, MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
@@ -147,13 +168,24 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p Principal, id string, in
 // unapplied (applied null); the next write or audit applies it.
 func (s *Service) settleMuteRule(ctx context.Context, p Principal, r MuteRule) (MuteRule, error) {
 	if r.Enabled && r.ExpiresAt.After(s.now()) {
-		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
-		err := s.applyToLatest(actx, p.TenantID, r)
-		cancel()
-		s.reads.invalidate(p.TenantID)
-		if err != nil {
-			s.log.ErrorContext(ctx, "applying a mute rule failed", "mute_rule_id", r.ID, "version", r.Version, "error", err)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
+			defer cancel()
+			err := s.applyToLatest(actx, p.TenantID, r)
+			s.reads.invalidate(p.TenantID)
+			if err != nil {
+				s.log.ErrorContext(actx, "applying a mute rule failed", "mute_rule_id", r.ID, "version", r.Version, "error", err)
+			}
+		}()
+		wait := time.NewTimer(s.muteApplyWait())
+		select {
+		case <-done:
+		case <-wait.C: // answered with applied null; the application goes on
+		case <-ctx.Done():
 		}
+		wait.Stop()
 	}
 	return s.GetMuteRule(ctx, p, r.ID)
 }
@@ -248,6 +280,22 @@ func (s *Service) ListMuteRuleHistory(ctx context.Context, p Principal, id strin
 		page.NextCursor = s.cursors.encode(p.TenantID, scope, items[limit-1].ID)
 	}
 	return page, nil
+}
+
+// checkActiveLimit refuses to make r active when the tenant already has
+// MaxActiveMuteRules active rules: every read carries them.
+func (s *Service) checkActiveLimit(ctx context.Context, tenantID string, r MuteRule, now time.Time) error {
+	if !r.Enabled {
+		return nil
+	}
+	active, err := s.cfg.MuteRules.EnabledMuteRules(ctx, tenantID, now)
+	if err != nil {
+		return err
+	}
+	if len(active) >= MaxActiveMuteRules {
+		return FieldErrorf("enabled", "a tenant has at most %d active mute rules; disable or delete one first", MaxActiveMuteRules)
+	}
+	return nil
 }
 
 // withActive sets r.Active as of now and returns r.

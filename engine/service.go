@@ -26,6 +26,9 @@ type Config struct {
 	// (issue 33); optional, with an Evaluators that is a MuteCompiler.
 	MuteRules   MuteRuleStore
 	MuteMatches MuteMatchStore
+	// MuteApplyWait is how long a write of a mute rule waits for its
+	// application before answering; default DefaultMuteApplyWait.
+	MuteApplyWait time.Duration
 	// ResolvedRetention is how long resolved findings are carried forward
 	// in later snapshots; default 90 days.
 	ResolvedRetention time.Duration

@@ -31,7 +31,9 @@ func TestMuteRulesGraphQL(t *testing.T) {
 		}](t, e.gql(t, tok, `{ findings(filter: {status: OPEN}) { totalCount } }`, nil)).Findings.TotalCount
 	}
 	before := openTotal(e.tokA)
-	dry := data[struct{ DryRunMuteRule struct{ Matched, Scanned int } }](t, e.gql(t, e.tokA,
+	dry := data[struct {
+		DryRunMuteRule struct{ Matched, Scanned int }
+	}](t, e.gql(t, e.tokA,
 		`mutation { dryRunMuteRule(expression: "finding.severity == 'high'", limit: 2) { matched scanned } }`, nil))
 	if dry.DryRunMuteRule.Matched != len(want) || dry.DryRunMuteRule.Scanned != before {
 		t.Errorf("dry run = %+v, want %d of %d", dry.DryRunMuteRule, len(want), before)

@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,4 +159,52 @@ func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs
 		out = append(out, engine.FindingCount{Key: key, Count: int64(g.n)})
 	}
 	return out, nil
+}
+
+// ScanOpenFindings calls fn with every open finding of a snapshot, in no
+// particular order, with the fields a mute rule reads (no evidence,
+// description or remediation): one unsorted query, streamed. It stops at
+// fn's first error and returns it.
+func (s *Store) ScanOpenFindings(ctx context.Context, tenantID, auditID string, fn func(engine.Finding) error) (err error) {
+	defer wrap(&err, "ScanOpenFindings(%q, %q)", tenantID, auditID)
+	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
+		return err
+	}
+	tctx, cancel := s.readCtx(ctx)
+	texts, err := s.snapshotTexts(tctx, tenantID, auditID)
+	cancel()
+	if err != nil {
+		return err
+	}
+	rows, err := s.conn.Query(ctx, `SELECT id, severity, dimension, resource_id, rule_id, resource_type, provider,
+		account, region, text_id FROM snapshot_findings WHERE snapshot = ? AND status = 'open'`, snapshotKey(tenantID, auditID))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			f           = engine.Finding{TenantID: tenantID, AuditID: auditID, Status: engine.StatusOpen}
+			key, sev, d string
+			textID      uint64
+		)
+		if err := rows.Scan(&key, &sev, &d, &f.ResourceID, &f.RuleID, &f.ResourceType, &f.Provider, &f.Account,
+			&f.Region, &textID); err != nil {
+			return err
+		}
+		if f.ID, err = findingIDText(key); err != nil {
+			return err
+		}
+		f.Severity, f.Dimension = engine.Severity(sev), engine.Dimension(d)
+		if err := applyText(&f, textID, texts); err != nil {
+			return err
+		}
+		if f.Compliance == nil {
+			f.Compliance = []string{}
+		}
+		if err := fn(f); err != nil {
+			return fmt.Errorf("scan callback: %w", err)
+		}
+	}
+	return rows.Err()
 }
