@@ -9,8 +9,10 @@ import (
 
 // snapshotTables are the tables a snapshot has rows in, all partitioned by
 // the month it was written: the ones read now, then the legacy ones.
-var snapshotTables = append([]string{"finding_snapshots", "finding_counts", "snapshot_finding_index", "snapshot_findings"},
-	legacyTables...)
+// mute_matches is partitioned by the month its rows were written, never
+// before their snapshot's: a month dropped holds no match of a snapshot kept.
+var snapshotTables = append([]string{"finding_snapshots", "finding_counts", "snapshot_finding_index", "snapshot_findings",
+	"mute_matches"}, legacyTables...)
 
 // legacyTables held snapshots until a migration copied them into the
 // tables read now: findings until 0012 (into finding_rows); finding_rows,
