@@ -14,6 +14,7 @@ import (
 func cfgECSTaskDefinition(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Family      string `json:"Family"`
+		Status      string `json:"Status"`
 		NetworkMode string `json:"NetworkMode"`
 		PidMode     string `json:"PidMode"`
 		IpcMode     string `json:"IpcMode"`
@@ -47,7 +48,7 @@ func cfgECSTaskDefinition(ci *configItem, conf []byte, _ *joiner) (string, any, 
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	td := ECSTaskDefinition{Family: c.Family, NetworkMode: c.NetworkMode, PIDMode: c.PidMode, IPCMode: c.IpcMode,
+	td := ECSTaskDefinition{Family: c.Family, Status: c.Status, NetworkMode: c.NetworkMode, PIDMode: c.PidMode, IPCMode: c.IpcMode,
 		Containers: []ECSContainer{}}
 	if td.Family == "" {
 		td.Family = ci.ResourceName

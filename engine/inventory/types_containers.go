@@ -14,6 +14,8 @@ const (
 // ECSTaskDefinition is the canonical attributes of aws_ecs_task_definition.
 type ECSTaskDefinition struct {
 	Family string `json:"family"`
+	// Status is ACTIVE, INACTIVE (deregistered) or DELETE_IN_PROGRESS.
+	Status string `json:"status,omitempty"`
 	// NetworkMode is awsvpc, bridge, host or none; "" when not set (bridge
 	// on EC2).
 	NetworkMode string `json:"network_mode,omitempty"`

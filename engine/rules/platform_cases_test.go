@@ -212,6 +212,22 @@ func TestPlatformRules_UnknownIsNotEvaluated(t *testing.T) {
 // raise nothing (the clean twins of the cases above).
 var hardened = []string{ecsTD(false, nil), ecsTD(true, nil), ecsCluster(false, nil), ecsService(true, nil), eksCluster(false, nil), eksCluster(true, nil)}
 
+// TestECSRules_InactiveRevisionsRaiseNothing: a deregistered task
+// definition revision, however bad, can no longer run.
+func TestECSRules_InactiveRevisionsRaiseNothing(t *testing.T) {
+	bad := ecsTD(true, func(td, c pobj) {
+		td["Status"] = "INACTIVE"
+		td["NetworkMode"] = "host"
+		c["Privileged"] = true
+		c["User"] = "root"
+	})
+	for _, r := range decodeItems(t, bad) {
+		if vs := Evaluate(r, testNow); len(vs) > 0 {
+			t.Errorf("%s fired on an INACTIVE revision: %s", vs[0].Rule.ID, vs[0].EvidenceJSON())
+		}
+	}
+}
+
 // TestPlatformRules_HardenedItemsRaiseNothing decodes each hardened item
 // of the family and audits it with the whole pack: nothing may fire.
 func TestPlatformRules_HardenedItemsRaiseNothing(t *testing.T) {

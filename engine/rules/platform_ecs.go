@@ -79,9 +79,28 @@ func tdResult(td *inv.ECSTaskDefinition, key string, names []string) Result {
 	return failIf(len(names) > 0, map[string]any{"family": td.Family, key: names})
 }
 
+// activeOnly makes a task definition check pass on a deregistered
+// revision (INACTIVE or DELETE_IN_PROGRESS): nothing can run it any more.
+func activeOnly(rules []Rule) []Rule {
+	for i := range rules {
+		if rules[i].ResourceTypes[0] != inv.TypeECSTaskDefinition {
+			continue
+		}
+		check := rules[i].Check
+		rules[i].Check = func(s *Subject) Result {
+			td := get[inv.ECSTaskDefinition](s)
+			if td.Status == "INACTIVE" || td.Status == "DELETE_IN_PROGRESS" {
+				return passed(s, func() map[string]any { return map[string]any{"family": td.Family, "status": td.Status} })
+			}
+			return check(s)
+		}
+	}
+	return rules
+}
+
 func ecsRules() []Rule {
 	ecsTD := []string{inv.TypeECSTaskDefinition}
-	return []Rule{
+	return activeOnly([]Rule{
 		{ID: "aws-ecs-001", Dimension: security, Severity: high, ResourceTypes: ecsTD,
 			Title:       "ECS task definition runs a privileged container",
 			Description: "A privileged container has every capability and device of its host: a compromise of the container is a compromise of the EC2 instance and of every task on it.",
@@ -251,5 +270,5 @@ func ecsRules() []Rule {
 				old := v.PlatformVersion == "1.1.0" || v.PlatformVersion == "1.2.0" || v.PlatformVersion == "1.3.0"
 				return failIf(v.LaunchType == "FARGATE" && old, map[string]any{"service": v.ServiceName, "platform_version": v.PlatformVersion})
 			}},
-	}
+	})
 }
