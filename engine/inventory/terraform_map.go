@@ -69,6 +69,12 @@ var tfTypes = map[string]struct {
 	"aws_launch_template":               {TypeLaunchTemplate, tfLaunchTemplate},
 	"aws_lb_listener":                   {TypeLBListener, tfLBListener},
 	"aws_alb_listener":                  {TypeLBListener, tfLBListener},
+	"aws_elb":                           {TypeClassicLoadBalancer, tfClassicLB},
+	"aws_launch_configuration":          {TypeLaunchConfiguration, tfLaunchConfiguration},
+	"aws_api_gateway_stage":             {TypeAPIGatewayStage, tfAPIGatewayStage},
+	"aws_apigatewayv2_stage":            {TypeAPIGatewayV2Stage, tfAPIGatewayV2Stage},
+	"aws_networkfirewall_firewall":      {TypeNetworkFirewall, tfNetworkFirewall},
+	"aws_wafv2_web_acl":                 {TypeWAFv2WebACL, tfWAFv2WebACL},
 }
 
 // tfCompanions are resources that complete another one and are merged
