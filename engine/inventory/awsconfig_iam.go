@@ -138,11 +138,14 @@ func cfgSecret(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		Name     string   `json:"Name"`
 		Rotation flexBool `json:"RotationEnabled"`
 		KMSKeyID string   `json:"KmsKeyId"`
+		Rules    struct {
+			Days flexInt `json:"AutomaticallyAfterDays"`
+		} `json:"RotationRules"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	s := SecretsManagerSecret{Name: c.Name, RotationEnabled: bool(c.Rotation), KMSKeyID: c.KMSKeyID}
+	s := SecretsManagerSecret{Name: c.Name, RotationEnabled: bool(c.Rotation), KMSKeyID: c.KMSKeyID, RotationIntervalDays: int(c.Rules.Days)}
 	if s.Name == "" {
 		s.Name = ci.ResourceName
 	}

@@ -145,12 +145,13 @@ func cfgUserPoolClient(ci *configItem, conf []byte, _ *joiner) (string, any, err
 		Prevent    string    `json:"PreventUserExistenceErrors"`
 		Revocation *flexBool `json:"EnableTokenRevocation"`
 		Flows      []string  `json:"AllowedOAuthFlows"`
+		Explicit   []string  `json:"ExplicitAuthFlows"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	p := CognitoUserPoolClient{ClientName: c.Name, PreventUserExistenceErrors: c.Prevent,
-		EnableTokenRevocation: c.Revocation.ptr(), AllowedOAuthFlows: c.Flows}
+		EnableTokenRevocation: c.Revocation.ptr(), AllowedOAuthFlows: c.Flows, ExplicitAuthFlows: c.Explicit}
 	if p.ClientName == "" {
 		p.ClientName = ci.ResourceName
 	}

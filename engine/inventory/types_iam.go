@@ -63,7 +63,10 @@ type ECRRepository struct {
 type SecretsManagerSecret struct {
 	Name            string `json:"name"`
 	RotationEnabled bool   `json:"rotation_enabled"`
-	KMSKeyID        string `json:"kms_key_id,omitempty"`
+	// RotationIntervalDays is RotationRules.AutomaticallyAfterDays; 0
+	// when not recorded or the schedule is an expression.
+	RotationIntervalDays int    `json:"rotation_interval_days,omitempty"`
+	KMSKeyID             string `json:"kms_key_id,omitempty"`
 	// Policy is the secret's resource policy. AWS Config does not record
 	// it, so it is null for secrets imported from AWS Config.
 	Policy *PolicyDocument `json:"policy"`

@@ -73,6 +73,9 @@ type CognitoUserPoolClient struct {
 	// EnableTokenRevocation is null when not recorded.
 	EnableTokenRevocation *bool    `json:"enable_token_revocation"`
 	AllowedOAuthFlows     []string `json:"allowed_oauth_flows,omitempty"`
+	// ExplicitAuthFlows are the client's authentication flows
+	// (ALLOW_USER_SRP_AUTH, ALLOW_USER_PASSWORD_AUTH, …).
+	ExplicitAuthFlows []string `json:"explicit_auth_flows,omitempty"`
 }
 
 // ACMPCACertificateAuthority is the canonical attributes of

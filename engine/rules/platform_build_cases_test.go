@@ -132,6 +132,9 @@ func init() {
 		"aws-cognito-003":    {userPoolClient(false, nil), userPoolClient(true, func(c pobj) { c["PreventUserExistenceErrors"] = "LEGACY" })},
 		"aws-cognito-004":    {userPoolClient(true, nil), userPoolClient(false, func(c pobj) { c["EnableTokenRevocation"] = false })},
 		"aws-cognito-005":    {userPoolClient(false, nil), userPoolClient(false, func(c pobj) { c["AllowedOAuthFlows"] = parr{"code", "implicit"} })},
+		"aws-cognito-006": {userPoolClient(true, nil), userPoolClient(false, func(c pobj) {
+			c["ExplicitAuthFlows"] = parr{"ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"}
+		})},
 		"aws-acmpca-001": {privateCA(false, nil), privateCA(true, func(c pobj) {
 			c["RevocationConfiguration"] = pobj{"CrlConfiguration": pobj{"Enabled": false}}
 		})},

@@ -53,6 +53,21 @@ func identityRules() []Rule {
 				c := get[inv.CognitoUserPoolClient](s)
 				return failIf(slices.Contains(c.AllowedOAuthFlows, "implicit"), map[string]any{"client": c.ClientName, "allowed_oauth_flows": c.AllowedOAuthFlows})
 			}},
+		{ID: "aws-cognito-006", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoUserPoolClient},
+			Title:       "Cognito app client accepts plaintext password sign-in",
+			Description: "The client allows USER_PASSWORD_AUTH (or the legacy ADMIN_NO_SRP_AUTH): the password itself is sent to Cognito instead of the SRP proof, so it passes through, and can be logged by, every layer of the client's own stack.",
+			Remediation: "Remove ALLOW_USER_PASSWORD_AUTH / ADMIN_NO_SRP_AUTH from ExplicitAuthFlows and sign in with ALLOW_USER_SRP_AUTH (Terraform: explicit_auth_flows = [\"ALLOW_USER_SRP_AUTH\", \"ALLOW_REFRESH_TOKEN_AUTH\"]).",
+			Check: func(s *Subject) Result {
+				c := get[inv.CognitoUserPoolClient](s)
+				var found []string
+				for _, f := range c.ExplicitAuthFlows {
+					switch f {
+					case "ALLOW_USER_PASSWORD_AUTH", "USER_PASSWORD_AUTH", "ADMIN_NO_SRP_AUTH":
+						found = append(found, f)
+					}
+				}
+				return failIf(len(found) > 0, map[string]any{"client": c.ClientName, "explicit_auth_flows": found})
+			}},
 		{ID: "aws-acmpca-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeACMPCACertAuthority},
 			Title:       "Private CA publishes no revocation information",
 			Description: "Neither a CRL nor OCSP is enabled: a certificate the CA issued cannot be revoked in a way clients can check, so a leaked key stays trusted until the certificate expires.",

@@ -100,6 +100,20 @@ func platformServiceRules() []Rule {
 				x := get[inv.SecretsManagerSecret](s)
 				return failIf(!x.RotationEnabled, map[string]any{"secret": x.Name})
 			}},
+		{ID: "aws-secretsmanager-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeSecretsManagerSecret},
+			Title:       "Secrets Manager secret is rotated less often than every 90 days",
+			Description: "Rotation is on but its schedule is longer than 90 days, so a leaked value stays valid for a quarter or more.",
+			Remediation: "aws secretsmanager rotate-secret --secret-id NAME --rotation-rules AutomaticallyAfterDays=30 (or a schedule expression of 90 days or less).",
+			Check: func(s *Subject) Result {
+				x := get[inv.SecretsManagerSecret](s)
+				if !x.RotationEnabled {
+					return passed(s, func() map[string]any { return map[string]any{"secret": x.Name, "rotation_enabled": false} }) // aws-secretsmanager-002
+				}
+				if x.RotationIntervalDays == 0 {
+					return notEvaluated("rotation_interval_days")
+				}
+				return failIf(x.RotationIntervalDays > 90, map[string]any{"secret": x.Name, "rotation_interval_days": x.RotationIntervalDays})
+			}},
 		{ID: "aws-sqs-004", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeSQSQueue}, Joins: []string{inv.TypeSQSQueue},
 			Title:       "SQS dead-letter queue keeps messages no longer than its source queue",
 			Description: "A message's age counts from when it entered the source queue: a dead-letter queue whose retention is not longer than the source's deletes failed messages soon after they arrive, or at once.",

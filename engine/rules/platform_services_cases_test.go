@@ -43,11 +43,17 @@ func ecrRepo(history bool, mutability string) string {
 	return platItem("AWS::ECR::Repository", "acme/web", arn, c, nil, history)
 }
 
-func secret(history, rotation bool) string {
+func secret(history, rotation bool) string { return secretEvery(history, rotation, 30) }
+
+// secretEvery is a secret rotated every days days (0: no RotationRules).
+func secretEvery(history, rotation bool, days int) string {
 	arn := "arn:aws:secretsmanager:eu-west-1:111122223333:secret:acme/db-AbCdEf"
-	return platItem("AWS::SecretsManager::Secret", arn, arn, pobj{"Name": "acme/db", "ARN": arn, "KmsKeyId": platKey,
-		"RotationEnabled": rotation, "RotationLambdaARN": "arn:aws:lambda:eu-west-1:111122223333:function:rotate-db",
-		"RotationRules": pobj{"AutomaticallyAfterDays": 30}}, nil, history)
+	c := pobj{"Name": "acme/db", "ARN": arn, "KmsKeyId": platKey, "RotationEnabled": rotation,
+		"RotationLambdaARN": "arn:aws:lambda:eu-west-1:111122223333:function:rotate-db"}
+	if days > 0 {
+		c["RotationRules"] = pobj{"AutomaticallyAfterDays": days}
+	}
+	return platItem("AWS::SecretsManager::Secret", arn, arn, c, nil, history)
 }
 
 // queue renders one queue; redrive is its RedrivePolicy ("" for none).
@@ -120,6 +126,7 @@ func init() {
 		"aws-ecr-002":            {ecrRepo(false, "IMMUTABLE"), ecrRepo(true, "MUTABLE")},
 		"aws-secretsmanager-002": {secret(true, true), secret(false, false)},
 		"aws-sqs-004":            {queues(false, 345600, 1209600), queues(true, 345600, 345600)},
+		"aws-secretsmanager-003": {secretEvery(false, true, 90), secretEvery(true, true, 365)},
 		"aws-iam-022":            {iamPolicy(false, narrowKMS), iamPolicy(true, urlDoc(allow("kms:Decrypt", "*")))},
 		"aws-iam-023":            {iamRole(true, narrowKMS), iamRole(false, urlDoc(allow("kms:*", "*")))},
 		// A Deny of the same actions overrides the Allow on the passing side.
@@ -146,9 +153,10 @@ func init() {
 		item    string
 		missing []string
 	}{
-		"aws-guardduty-001": {detector(false, pobj{"DataSources": nil}), []string{"s3_protection"}},
-		"aws-guardduty-002": {detector(true, pobj{"DataSources": pobj{"S3Logs": pobj{"Enable": true}}}), []string{"eks_audit_logs"}},
-		"aws-ecr-002":       {ecrRepo(false, ""), []string{"image_tag_mutability"}},
+		"aws-guardduty-001":      {detector(false, pobj{"DataSources": nil}), []string{"s3_protection"}},
+		"aws-guardduty-002":      {detector(true, pobj{"DataSources": pobj{"S3Logs": pobj{"Enable": true}}}), []string{"eks_audit_logs"}},
+		"aws-ecr-002":            {ecrRepo(false, ""), []string{"image_tag_mutability"}},
+		"aws-secretsmanager-003": {secretEvery(true, true, 0), []string{"rotation_interval_days"}},
 		// Judged alone, the dead-letter queue's retention is unknown.
 		"aws-sqs-004": {queue(false, "acme-jobs", 345600, jobsRedrive), []string{"dead_letter_queue.message_retention_seconds"}},
 	} {

@@ -183,11 +183,12 @@ def seed(s, label):
     label("aws-cognito-001",p,"security","medium","guest credentials")
     label("aws-cognito-002",p,"security","low","classic flow")
     s.append(user_pool_client("acme-legacy-spa","2example98765432", PreventUserExistenceErrors="LEGACY", EnableTokenRevocation=False,
-                              AllowedOAuthFlows=["implicit"]))
+                              AllowedOAuthFlows=["implicit"], ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH","ALLOW_REFRESH_TOKEN_AUTH"]))
     u=f"arn:aws:cognito-idp:{R}:{ACCT}:userpool/{R}_AbCdEf123/client/2example98765432"
     label("aws-cognito-003",u,"security","low","LEGACY user existence errors")
     label("aws-cognito-004",u,"security","low","no token revocation")
     label("aws-cognito-005",u,"security","medium","implicit grant")
+    label("aws-cognito-006",u,"security","low","USER_PASSWORD_AUTH allowed")
     s.append(private_ca("87654321-4321-4321-4321-210987654321", RevocationConfiguration={"CrlConfiguration":{"Enabled":False},"OcspConfiguration":{"Enabled":False}}))
     label("aws-acmpca-001",f"arn:aws:acm-pca:{R}:{ACCT}:certificate-authority/87654321-4321-4321-4321-210987654321","security","medium","no CRL, no OCSP")
 
@@ -202,10 +203,10 @@ def ecr_repo(name, mutability="IMMUTABLE"):
     return item("AWS::ECR::Repository",name,name,arn,{"RepositoryName":name,"Arn":arn,"ImageTagMutability":mutability,
                 "ImageScanningConfiguration":{"ScanOnPush":True}})
 
-def secret(name, rotation=True):
+def secret(name, rotation=True, days=30):
     arn=f"arn:aws:secretsmanager:{R}:{ACCT}:secret:{name}-AbCdEf"
     return item("AWS::SecretsManager::Secret",arn,name,arn,{"Name":name,"ARN":arn,"KmsKeyId":KEY,"RotationEnabled":rotation,
-                "RotationLambdaARN":f"arn:aws:lambda:{R}:{ACCT}:function:rotate-db","RotationRules":{"AutomaticallyAfterDays":30}})
+                "RotationLambdaARN":f"arn:aws:lambda:{R}:{ACCT}:function:rotate-db","RotationRules":{"AutomaticallyAfterDays":days}})
 
 def iam_policy(name, pid, doc):
     arn=f"arn:aws:iam::{ACCT}:policy/{name}"
@@ -248,6 +249,8 @@ def seed(s, label):
     label("aws-ecr-002",f"arn:aws:ecr:{R}:{ACCT}:repository/acme/legacy","security","low","mutable tags")
     s.append(secret("acme/legacy-api-key", rotation=False))
     label("aws-secretsmanager-002",f"arn:aws:secretsmanager:{R}:{ACCT}:secret:acme/legacy-api-key-AbCdEf","security","medium","no rotation")
+    s.append(secret("acme/yearly", days=365))
+    label("aws-secretsmanager-003",f"arn:aws:secretsmanager:{R}:{ACCT}:secret:acme/yearly-AbCdEf","security","low","rotated every 365 days")
     s.append(iam_policy("acme-ops","ANPAEXAMPLEACMEOPS01",urldoc({"Effect":"Allow","Action":["kms:Decrypt","cloudtrail:*"],"Resource":"*"})))
     label("aws-iam-022",f"arn:aws:iam::{ACCT}:policy/acme-ops","security","medium","kms:Decrypt on *")
     label("aws-iam-024",f"arn:aws:iam::{ACCT}:policy/acme-ops","security","medium","cloudtrail:* on *")
