@@ -7,6 +7,8 @@
 #   bash scripts/services.sh start    install (if needed), start, wait until each answers
 #   bash scripts/services.sh stop     stop our processes (by pid file), keep the data
 #   bash scripts/services.sh status   one line per service; exit 3 when any is not up
+#   bash scripts/services.sh cluster start|stop|status
+#                                     the local ClickHouse cluster (scripts/cluster.sh)
 #
 #   ClickHouse  native 127.0.0.1:19000 (database default, user default, no password),
 #               http 127.0.0.1:18123, interserver 127.0.0.1:19009
@@ -685,11 +687,15 @@ lock() {
 }
 
 usage() {
-  echo "usage: $0 start|stop|status" >&2
+  echo "usage: $0 start|stop|status|cluster start|stop|status" >&2
   exit 2
 }
 
 main() {
+  if [ "${1:-}" = cluster ]; then
+    shift
+    exec bash "$ROOT/scripts/cluster.sh" "$@"
+  fi
   [ $# -eq 1 ] || usage
   case "$1" in
   start)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -17,12 +18,15 @@ type config struct {
 	MetricsAddr   string // FOURD_METRICS_ADDR: empty serves no metrics listener
 	MetricsToken  string // FOURD_METRICS_TOKEN: serves /metrics on Addr behind this bearer token
 	ClickHouseURL string // FOURD_CLICKHOUSE_URL
-	PostgresURL   string // FOURD_POSTGRES_URL
-	Secret        []byte // FOURD_SECRET
-	DataDir       string // FOURD_DATA_DIR
-	CORSOrigins   []string
-	TrustProxy    bool
-	LogLevel      slog.Level
+	// ClickHouseCluster is the ClickHouse cluster to run on
+	// (FOURD_CLICKHOUSE_CLUSTER); empty: one server.
+	ClickHouseCluster string
+	PostgresURL       string // FOURD_POSTGRES_URL
+	Secret            []byte // FOURD_SECRET
+	DataDir           string // FOURD_DATA_DIR
+	CORSOrigins       []string
+	TrustProxy        bool
+	LogLevel          slog.Level
 	// ReadTimeout is the deadline of a read request (REST GET, GraphQL
 	// query), store reads included (FOURD_READ_TIMEOUT); 0: none.
 	ReadTimeout time.Duration
@@ -38,6 +42,7 @@ var envVars = []envVar{
 	{"FOURD_METRICS_ADDR", "(none)", "address serving Prometheus /metrics (no token; bind it privately); without it and FOURD_METRICS_TOKEN, metrics are not served"},
 	{"FOURD_METRICS_TOKEN", "(none)", "serve /metrics on FOURD_ADDR too, to requests with Authorization: Bearer <this token> (at least 16 bytes)"},
 	{"FOURD_CLICKHOUSE_URL", "clickhouse://127.0.0.1:19000/default", "ClickHouse, native protocol"},
+	{"FOURD_CLICKHOUSE_CLUSTER", "(none: one server)", "name of the ClickHouse cluster (remote_servers) to run on: replicated, sharded tables (docs/scaling.md)"},
 	{"FOURD_POSTGRES_URL", "postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable", "PostgreSQL"},
 	{"FOURD_SECRET", "(none; make run generates .data/secret)", "key for cursors and other signed values, at least 32 bytes; serve refuses to start without it"},
 	{"FOURD_DATA_DIR", ".data", "where the demo token and generated files are kept"},
@@ -51,6 +56,10 @@ var envVars = []envVar{
 	{"FOURD_RATE_LIMIT_ANONYMOUS", "300", "requests a minute per client address without a valid token"},
 }
 
+// clusterName is what FOURD_CLICKHOUSE_CLUSTER may hold: an XML element
+// name of remote_servers.
+var clusterName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,99}$`)
+
 // loadConfig reads the configuration from getenv. Every invalid value is an
 // error naming its variable.
 func loadConfig(getenv func(string) string) (config, error) {
@@ -61,13 +70,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return def
 	}
 	c := config{
-		Addr:          get("FOURD_ADDR", "127.0.0.1:8080"),
-		MetricsAddr:   get("FOURD_METRICS_ADDR", ""),
-		MetricsToken:  get("FOURD_METRICS_TOKEN", ""),
-		ClickHouseURL: get("FOURD_CLICKHOUSE_URL", "clickhouse://127.0.0.1:19000/default"),
-		PostgresURL:   get("FOURD_POSTGRES_URL", "postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable"),
-		Secret:        []byte(getenv("FOURD_SECRET")),
-		DataDir:       get("FOURD_DATA_DIR", ".data"),
+		Addr:              get("FOURD_ADDR", "127.0.0.1:8080"),
+		MetricsAddr:       get("FOURD_METRICS_ADDR", ""),
+		MetricsToken:      get("FOURD_METRICS_TOKEN", ""),
+		ClickHouseURL:     get("FOURD_CLICKHOUSE_URL", "clickhouse://127.0.0.1:19000/default"),
+		ClickHouseCluster: get("FOURD_CLICKHOUSE_CLUSTER", ""),
+		PostgresURL:       get("FOURD_POSTGRES_URL", "postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable"),
+		Secret:            []byte(getenv("FOURD_SECRET")),
+		DataDir:           get("FOURD_DATA_DIR", ".data"),
 	}
 	for _, a := range []struct{ name, v string }{{"FOURD_ADDR", c.Addr}, {"FOURD_METRICS_ADDR", c.MetricsAddr}} {
 		if a.v == "" {
@@ -82,6 +92,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if err := checkURL("FOURD_CLICKHOUSE_URL", c.ClickHouseURL, "clickhouse", "tcp"); err != nil {
 		return c, err
+	}
+	if v := c.ClickHouseCluster; v != "" && !clusterName.MatchString(v) {
+		return c, fmt.Errorf("FOURD_CLICKHOUSE_CLUSTER=%q: want the name of a cluster in the servers' remote_servers (letters, digits, _ and -)", v)
 	}
 	if err := checkURL("FOURD_POSTGRES_URL", c.PostgresURL, "postgres", "postgresql"); err != nil {
 		return c, err

@@ -25,6 +25,8 @@ func TestLoadConfig(t *testing.T) {
 		{"postgres over a unix socket", map[string]string{"FOURD_POSTGRES_URL": "postgres://fourd@/fourd?host=/run/postgresql"}, ""},
 		{"postgres without a host", map[string]string{"FOURD_POSTGRES_URL": "postgres:///fourd"}, "FOURD_POSTGRES_URL"},
 		{"clickhouse host in the query", map[string]string{"FOURD_CLICKHOUSE_URL": "clickhouse:///default?host=/tmp/x"}, "FOURD_CLICKHOUSE_URL"},
+		{"clickhouse cluster", map[string]string{"FOURD_CLICKHOUSE_CLUSTER": "fourd"}, ""},
+		{"bad clickhouse cluster", map[string]string{"FOURD_CLICKHOUSE_CLUSTER": "a cluster'"}, "FOURD_CLICKHOUSE_CLUSTER"},
 		{"short secret", map[string]string{"FOURD_SECRET": "short"}, "FOURD_SECRET"},
 		{"bad cors", map[string]string{"FOURD_CORS_ORIGINS": "example.com"}, "FOURD_CORS_ORIGINS"},
 		{"bad proxy flag", map[string]string{"FOURD_TRUST_PROXY": "maybe"}, "FOURD_TRUST_PROXY"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,7 +39,10 @@ func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool)
 	var err error
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if s.ch, err = chstore.Open(openCtx, chstore.Config{URL: cfg.ClickHouseURL, Logger: log}); err != nil {
+	if s.ch, err = chstore.Open(openCtx, chstore.Config{URL: cfg.ClickHouseURL, Cluster: cfg.ClickHouseCluster, Logger: log}); err != nil {
+		if errors.Is(err, chstore.ErrUnknownCluster) {
+			return nil, fmt.Errorf("FOURD_CLICKHOUSE_CLUSTER=%q does not name a cluster of the ClickHouse server at FOURD_CLICKHOUSE_URL: %w", cfg.ClickHouseCluster, err)
+		}
 		return nil, fmt.Errorf("ClickHouse at FOURD_CLICKHOUSE_URL: %w", err)
 	}
 	if s.pg, err = pgstore.Open(openCtx, pgstore.Config{URL: cfg.PostgresURL, Logger: log}); err != nil {

@@ -113,3 +113,7 @@ func SetEventStreamRows(t interface{ Cleanup(func()) }, n int) {
 	eventStreamRows = n
 	t.Cleanup(func() { eventStreamRows = old })
 }
+
+// LocalTable is the table holding table's rows on a node (table itself on
+// one server, its replicated local table in cluster mode).
+func (s *Store) LocalTable(table string) string { return s.localTable(table) }

@@ -459,7 +459,7 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 			}
 			where, args = "snapshot = ?", []any{snapshotKey(tenantID, auditID)}
 		}
-		if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE "+where, args...); err != nil {
+		if err := s.alterLocal(ctx, table, "DELETE WHERE "+where, args...); err != nil {
 			errs = append(errs, fmt.Errorf("delete from %s: %w", table, err))
 		}
 	}
@@ -470,7 +470,7 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 func (s *Store) waitForMutations(ctx context.Context) error {
 	for {
 		var pending uint64
-		if err := s.conn.QueryRow(ctx, "SELECT count() FROM system.mutations WHERE database = ? AND is_done = 0",
+		if err := s.conn.QueryRow(ctx, "SELECT count() FROM "+s.systemTable("mutations")+" WHERE database = ? AND is_done = 0",
 			s.database).Scan(&pending); err != nil {
 			return err
 		}

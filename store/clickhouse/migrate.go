@@ -83,11 +83,14 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 		ctx, cancel = context.WithTimeout(ctx, migrateTimeout)
 		defer cancel()
 	}
-	if err := s.conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    String,
-    applied_at DateTime('UTC')
-) ENGINE = ReplacingMergeTree ORDER BY version`); err != nil {
-		return err
+	if s.clustered() {
+		// Every node gets the database (a node added or rebuilt lacks it).
+		if err := s.conn.Exec(ctx, "CREATE DATABASE IF NOT EXISTS "+quoteIdent(s.database)+s.onCluster()); err != nil {
+			return clusterDDLError(err)
+		}
+	}
+	if err := s.conn.Exec(ctx, s.schemaMigrationsDDL()); err != nil {
+		return clusterDDLError(err)
 	}
 	applied, err := s.appliedMigrations(ctx)
 	if err != nil {
@@ -102,9 +105,14 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 			continue
 		}
 		for i, stmt := range m.statements {
-			stmt = strings.ReplaceAll(stmt, "{database}", quoteString(s.database))
-			if err := s.conn.Exec(ctx, stmt); err != nil && !columnAlreadyAdded(stmt, err) {
+			rendered, err := s.renderStatement(stmt)
+			if err != nil {
 				return fmt.Errorf("migration %s statement %d: %w", m.version, i+1, err)
+			}
+			for _, r := range rendered {
+				if err := s.execDDL(ctx, r); err != nil && !columnAlreadyAdded(r.sql, err) {
+					return fmt.Errorf("migration %s statement %d: %w", m.version, i+1, clusterDDLError(err))
+				}
 			}
 		}
 		b, err := s.prepareBatch(ctx, "INSERT INTO schema_migrations (version, applied_at)")

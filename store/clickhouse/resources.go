@@ -226,7 +226,7 @@ func (s *Store) ListResources(ctx context.Context, q engine.ResourceQuery) (out 
 			hi = rangeEnd(engine.PrefixResource, lo, need, total, factor)
 		}
 		page, err := s.queryResources(ctx, resourcePageQuery{tenantID: q.TenantID, filter: q.Filter,
-			lo: lo, loInclusive: loInclusive, hi: hi, limit: need})
+			lo: lo, loInclusive: loInclusive, hi: hi, limit: need}, s.tenantLocalSettings()...)
 		if err != nil {
 			return nil, err
 		}

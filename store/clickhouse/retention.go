@@ -32,9 +32,13 @@ func (s *Store) DropMonthsBefore(ctx context.Context, t time.Time) (dropped []st
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
 	limit := t.UTC().Format("200601")
-	rows, err := s.conn.Query(ctx, `SELECT DISTINCT partition FROM system.parts
+	local := make([]string, len(snapshotTables))
+	for i, t := range snapshotTables {
+		local[i] = s.localTable(t)
+	}
+	rows, err := s.conn.Query(ctx, `SELECT DISTINCT partition FROM `+s.systemTable("parts")+`
 WHERE database = ? AND table IN ? AND active AND partition < ?`,
-		s.database, groupSet(snapshotTables), limit)
+		s.database, groupSet(local), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +61,7 @@ WHERE database = ? AND table IN ? AND active AND partition < ?`,
 		}
 		// Markers first: a month is never complete with rows missing.
 		for _, table := range snapshotTables {
-			if err := s.conn.Exec(ctx, "ALTER TABLE "+table+" DROP PARTITION "+p); err != nil {
+			if err := s.alterLocal(ctx, table, "DROP PARTITION "+p); err != nil {
 				return nil, fmt.Errorf("drop %s partition %s: %w", table, p, err)
 			}
 		}

@@ -94,7 +94,7 @@ func TestDropSnapshot(t *testing.T) {
 	// mutation rewrites them); snapshot_findings had one.
 	for table, want := range map[string]bool{"findings": false, "finding_rows": false, "finding_resource_index": false, "snapshot_findings": true} {
 		var n uint64
-		mustQueryRow(t, s, "SELECT count() FROM system.mutations WHERE database = currentDatabase() AND table = '"+table+"'", &n)
+		mustQueryRow(t, s, "SELECT count() FROM system.mutations WHERE database = currentDatabase() AND table = '"+s.LocalTable(table)+"'", &n)
 		if (n > 0) != want {
 			t.Errorf("%d mutations of %s; want some: %v", n, table, want)
 		}

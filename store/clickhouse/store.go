@@ -62,6 +62,10 @@ type Config struct {
 	BatchSize int
 	// MaxOpenConns caps the connection pool.
 	MaxOpenConns int
+	// Cluster, when set, is the name of the ClickHouse cluster (in the
+	// servers' remote_servers) the store runs on: replicated local tables
+	// and Distributed tables over them (cluster.go). Empty: one server.
+	Cluster string
 }
 
 // Validate reports a configuration that Open would reject.
@@ -111,6 +115,7 @@ func redact(err error) error {
 // Store is the ClickHouse analytics store. It is safe for concurrent use.
 type Store struct {
 	conn     driver.Conn
+	opts     *ch.Options // what conn was opened with (cluster mode opens more: cluster.go)
 	cfg      Config
 	log      *slog.Logger
 	database string
@@ -169,6 +174,17 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if _, ok := opts.Settings["max_execution_time"]; !ok {
 		opts.Settings["max_execution_time"] = int(cfg.MaxExecutionTime / time.Second)
 	}
+	if cfg.Cluster != "" {
+		// A write returns once every shard has its rows (an error when one
+		// cannot take them), not when they are queued on the node; a DDL
+		// statement waits for a node that is down for a minute, not three.
+		if _, ok := opts.Settings["insert_distributed_sync"]; !ok {
+			opts.Settings["insert_distributed_sync"] = 1
+		}
+		if _, ok := opts.Settings["distributed_ddl_task_timeout"]; !ok {
+			opts.Settings["distributed_ddl_task_timeout"] = 60
+		}
+	}
 	if opts.DialTimeout == 0 {
 		opts.DialTimeout = 5 * time.Second
 	}
@@ -183,7 +199,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: open: %w", err)
 	}
-	s := &Store{conn: conn, cfg: cfg, log: cfg.Logger, database: opts.Auth.Database,
+	if cfg.Cluster != "" {
+		conn = clusterConn{conn}
+	}
+	s := &Store{conn: conn, cfg: cfg, opts: opts, log: cfg.Logger, database: opts.Auth.Database,
 		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
 	if s.database == "" {
 		s.database = "default"
@@ -193,6 +212,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err := conn.Ping(pctx); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("clickhouse: ping %s: %w", s.database, err)
+	}
+	if s.clustered() {
+		if err := s.checkCluster(pctx); err != nil {
+			conn.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

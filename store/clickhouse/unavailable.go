@@ -30,7 +30,7 @@ func isUnavailable(err error) bool {
 	var ex *ch.Exception
 	switch {
 	case errors.As(err, &ex):
-		return ex.Code == codeTimeoutExceeded
+		return ex.Code == codeTimeoutExceeded || clusterUnavailable(ex.Code)
 	case errors.As(err, &ne),
 		errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, ch.ErrAcquireConnTimeout),

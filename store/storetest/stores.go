@@ -33,7 +33,7 @@ func NewProxied(t testing.TB, ch *clickhouse.Store, pg *postgres.Store) *Proxied
 	}
 	p.CHProxy = NewProxy(t, chURL.Host)
 	chURL.Host = p.CHProxy.Addr()
-	if p.CH, err = clickhouse.Open(ctx, clickhouse.Config{URL: chURL.String()}); err != nil {
+	if p.CH, err = clickhouse.Open(ctx, clickhouse.Config{URL: chURL.String(), Cluster: chtest.Cluster()}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.CH.Close() })

@@ -29,7 +29,21 @@ func URL() string {
 	return DefaultURL
 }
 
-// New creates a database t_<random> on the test server, migrates it and
+// Cluster returns the cluster the tests run on, from
+// FOURD_TEST_CLICKHOUSE_CLUSTER: empty for one server (make test-cluster
+// sets it, with FOURD_TEST_CLICKHOUSE_URL pointing at one of its nodes).
+func Cluster() string { return os.Getenv("FOURD_TEST_CLICKHOUSE_CLUSTER") }
+
+// onCluster is the ON CLUSTER clause of the test cluster's DDL.
+func onCluster() string {
+	if c := Cluster(); c != "" {
+		return " ON CLUSTER `" + c + "`"
+	}
+	return ""
+}
+
+// New creates a database t_<random> on the test server (on every node of
+// the test cluster when there is one), migrates it and
 // returns a store on it; the database is dropped in t.Cleanup. When the
 // server is unreachable the test is skipped, or fails when CI=true.
 func New(t testing.TB) *clickhouse.Store {
@@ -48,6 +62,9 @@ func NewWithConfig(t testing.TB, cfg clickhouse.Config) *clickhouse.Store {
 	CreateDatabase(t, db)
 	t.Cleanup(func() { DropDatabase(t, db) })
 	cfg.URL = WithDatabase(t, URL(), db)
+	if cfg.Cluster == "" {
+		cfg.Cluster = Cluster()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := clickhouse.Open(ctx, cfg)
@@ -76,13 +93,13 @@ func WithDatabase(t testing.TB, u, db string) string {
 // skipping (or failing under CI=true) when the server is unreachable.
 func CreateDatabase(t testing.TB, db string) {
 	t.Helper()
-	exec(t, "CREATE DATABASE IF NOT EXISTS `"+db+"`", true)
+	exec(t, "CREATE DATABASE IF NOT EXISTS `"+db+"`"+onCluster(), true)
 }
 
 // DropDatabase drops db from the test server.
 func DropDatabase(t testing.TB, db string) {
 	t.Helper()
-	exec(t, "DROP DATABASE IF EXISTS `"+db+"`", false)
+	exec(t, "DROP DATABASE IF EXISTS `"+db+"`"+onCluster(), false)
 }
 
 // exec runs one statement on the test server's default database.
