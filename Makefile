@@ -21,7 +21,7 @@ CLUSTER_TEST_ENV = FOURD_TEST_CLICKHOUSE_URL='$(FOURD_TEST_CLICKHOUSE_CLUSTER_UR
 	FOURD_TEST_POSTGRES_URL='$(FOURD_TEST_POSTGRES_URL)' \
 	FOURD_TEST_REDIS_URL='$(FOURD_TEST_REDIS_URL)'
 
-.PHONY: services services-stop services-status build run test bench fmt vet cluster cluster-stop cluster-status test-cluster test-cluster-smoke
+.PHONY: services services-stop services-status build run test bench fmt vet cluster cluster-stop cluster-status test-cluster test-cluster-smoke test-cluster-faults
 
 services:
 	bash scripts/services.sh start
@@ -75,6 +75,11 @@ CLUSTER_SMOKE_REST = TestTenantIsolationMatrix|TestListFindingsPaging$$|TestFind
 test-cluster-smoke: services cluster
 	$(CLUSTER_TEST_ENV) $(GO) test -count=1 -timeout 20m ./store/clickhouse/ -run '$(CLUSTER_SMOKE_STORE)'
 	$(CLUSTER_TEST_ENV) $(GO) test -count=1 -timeout 20m ./rest/ -run '$(CLUSTER_SMOKE_REST)'
+
+# Fault drills on the local cluster: stops replicas, a shard and ZooKeeper (store/clickhouse
+# TestClusterFaults), so nothing else may use the cluster meanwhile.
+test-cluster-faults: services cluster
+	$(CLUSTER_TEST_ENV) FOURD_TEST_CLUSTER_FAULTS=1 $(GO) test -count=1 -timeout 20m ./store/clickhouse/ -run 'TestClusterFaults$$'
 
 bench: services
 	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchtime 5x -timeout 60m ./...

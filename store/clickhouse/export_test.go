@@ -117,3 +117,9 @@ func SetEventStreamRows(t interface{ Cleanup(func()) }, n int) {
 // LocalTable is the table holding table's rows on a node (table itself on
 // one server, its replicated local table in cluster mode).
 func (s *Store) LocalTable(table string) string { return s.localTable(table) }
+
+// AlterLocal runs "ALTER TABLE <table> <clause>" on the table's rows, in
+// either mode (a mutation of a Distributed table is refused).
+func (s *Store) AlterLocal(ctx context.Context, table, clause string) error {
+	return s.alterLocal(ctx, table, clause)
+}

@@ -124,7 +124,12 @@ func TestResourceKeysOldTablesAndCollisions(t *testing.T) {
 	}
 	mustExec(t, s, fmt.Sprintf("INSERT INTO finding_resources (tenant_id, audit_id, resource_id, sev_order, id, written_at) "+
 		"SELECT 'ten_a', '%s', resource_id, sev_order, tid, written_at FROM rows_as_text WHERE snapshot = %d ORDER BY resource_id, sev_order, tid", aud, key))
-	mustExec(t, s, "ALTER TABLE finding_resource_keys DELETE WHERE tenant_id = 'ten_a'")
+	if err := s.AlterLocal(t.Context(), "finding_resource_keys", "DELETE WHERE tenant_id = 'ten_a'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitForMutations(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	rerunMigrations(t, s, "0013_snapshot_findings")
 	check("finding_resources")
 }

@@ -222,7 +222,7 @@ func TestReobservedResourcesAreSightings(t *testing.T) {
 			}
 			// A row written before content hashes (content_hash 0) matches
 			// nothing: its next observation is written whole, with a hash.
-			if err := s.Exec(ctx, "ALTER TABLE resources UPDATE content_hash = 0 WHERE tenant_id = '"+tenant+
+			if err := s.AlterLocal(ctx, "resources", "UPDATE content_hash = 0 WHERE tenant_id = '"+tenant+
 				"' AND id = '"+rs[3].ID+"'"); err != nil {
 				t.Fatal(err)
 			}

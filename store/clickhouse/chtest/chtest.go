@@ -96,10 +96,56 @@ func CreateDatabase(t testing.TB, db string) {
 	exec(t, "CREATE DATABASE IF NOT EXISTS `"+db+"`"+onCluster(), true)
 }
 
-// DropDatabase drops db from the test server.
+// DropDatabase drops db from the test server. On a cluster it first waits
+// (up to 30 s) for the database's mutations to finish on every node: an
+// 18.16 replica that is finishing a mutation of a table being dropped can
+// crash (a segfault in ReplicatedMergeTreeQueue::tryFinalizeMutations).
 func DropDatabase(t testing.TB, db string) {
 	t.Helper()
+	if Cluster() != "" {
+		waitForMutations(t, db)
+	}
 	exec(t, "DROP DATABASE IF EXISTS `"+db+"`"+onCluster(), false)
+}
+
+// waitForMutations waits until no node of the test cluster has an
+// unfinished mutation in db.
+func waitForMutations(t testing.TB, db string) {
+	t.Helper()
+	opts, err := ch.ParseDSN(URL())
+	if err != nil {
+		t.Fatalf("chtest: FOURD_TEST_CLICKHOUSE_URL: %v", err)
+	}
+	opts.Auth.Database = "default"
+	conn, err := ch.Open(opts)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var hosts []string
+	rows, err := conn.Query(ctx, "SELECT concat(host_address, ':', toString(port)) FROM system.clusters WHERE cluster = ?", Cluster())
+	if err != nil {
+		return
+	}
+	for rows.Next() {
+		var h string
+		if rows.Scan(&h) == nil {
+			hosts = append(hosts, h)
+		}
+	}
+	rows.Close()
+	for _, h := range hosts {
+		for ctx.Err() == nil {
+			var n uint64
+			q := "SELECT count() FROM remote('" + h + "', system, mutations) WHERE database = ? AND is_done = 0"
+			if err := conn.QueryRow(ctx, q, db).Scan(&n); err != nil || n == 0 {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
 }
 
 // exec runs one statement on the test server's default database.
