@@ -44,6 +44,7 @@ var shardingKeys = map[string]string{
 	"finding_rows":           "snapshot",
 	"snapshot_findings":      "snapshot",
 	"snapshot_finding_index": "snapshot",
+	"mute_matches":           "snapshot",
 	"resources":              "cityHash64(tenant_id)",
 	"resource_sightings":     "cityHash64(tenant_id)",
 	"finding_texts":          "cityHash64(tenant_id)",
@@ -390,6 +391,7 @@ var globalSubqueries = strings.NewReplacer(
 	" NOT IN (SELECT", " GLOBAL NOT IN (SELECT",
 	" IN (SELECT", " GLOBAL IN (SELECT",
 	"\nANY LEFT JOIN (", "\nGLOBAL ANY LEFT JOIN (",
+	" ANY LEFT JOIN (", " GLOBAL ANY LEFT JOIN (",
 )
 
 // clusterConn is the connection of a store in cluster mode: the driver's,

@@ -61,6 +61,7 @@ func TestRenderEveryMigrationForACluster(t *testing.T) {
 		"finding_counts":         `finding_counts_local, cityHash64(concat(tenant_id, '\0', audit_id)))`,
 		"finding_snapshots":      `finding_snapshots_local, cityHash64(concat(tenant_id, '\0', audit_id)))`,
 		"resources":              "resources_local, cityHash64(tenant_id))",
+		"mute_matches":           "mute_matches_local, snapshot)",
 		"events":                 "events_local, cityHash64(tenant_id))",
 	} {
 		if !strings.HasSuffix(distributed[name], want) {
@@ -91,6 +92,7 @@ func TestGlobalSubqueries(t *testing.T) {
 		"SELECT a FROM t WHERE id IN (SELECT id FROM t)":           "SELECT a FROM t WHERE id GLOBAL IN (SELECT id FROM t)",
 		"x = ? AND id NOT IN (SELECT id FROM t WHERE y = ?)":       "x = ? AND id GLOBAL NOT IN (SELECT id FROM t WHERE y = ?)",
 		"FROM (SELECT a FROM t)\nANY LEFT JOIN (SELECT a) USING a": "FROM (SELECT a FROM t)\nGLOBAL ANY LEFT JOIN (SELECT a) USING a",
+		"SELECT a FROM t ANY LEFT JOIN (SELECT b FROM u) USING c":  "SELECT a FROM t GLOBAL ANY LEFT JOIN (SELECT b FROM u) USING c",
 		"SELECT id FROM t WHERE id IN ? AND rule_id IN (?, ?)":     "SELECT id FROM t WHERE id IN ? AND rule_id IN (?, ?)",
 	} {
 		if got := globalSubqueries.Replace(in); got != want {
