@@ -57,6 +57,10 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Audits = list
 	c.Query.Policies = list
 	c.Query.Reports = list
+	// Explaining a resource runs the pack over it and reads the facts of
+	// its account: priced like an aggregation, so a page of resources
+	// cannot explain them all.
+	c.Resource.Explain = func(child int) int { return analyticsCost + child }
 	c.Query.Nodes = func(child int, ids []string) int { return 1 + len(ids)*child }
 	c.Query.FindingStats = func(child int, _ []engine.GroupBy, _ *engine.FindingFilter) int { return analyticsCost + child }
 	c.Query.FindingTrend = func(child int, _, _ time.Time, _ []engine.GroupBy, _ *engine.FindingFilter) int {

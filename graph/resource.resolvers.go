@@ -38,6 +38,15 @@ func (r *resourceResolver) Findings(ctx context.Context, obj *engine.Resource, f
 	return r.findings(ctx, f, first, after, last, before)
 }
 
+// Explain runs every built-in check that applies to the resource now.
+func (r *resourceResolver) Explain(ctx context.Context, obj *engine.Resource) (*engine.ResourceExplanation, error) {
+	x, err := r.svc.ExplainResource(ctx, caller(ctx), obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &x, nil
+}
+
 func (r *Resolver) Resource() generated.ResourceResolver { return &resourceResolver{r} }
 
 type resourceResolver struct{ *Resolver }

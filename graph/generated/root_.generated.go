@@ -88,6 +88,19 @@ type ComplexityRoot struct {
 		ResourcesScanned func(childComplexity int) int
 	}
 
+	CheckExplanation struct {
+		DefaultSeverity func(childComplexity int) int
+		Dimension       func(childComplexity int) int
+		Evidence        func(childComplexity int) int
+		Missing         func(childComplexity int) int
+		Outcome         func(childComplexity int) int
+		Reason          func(childComplexity int) int
+		RuleID          func(childComplexity int) int
+		Scope           func(childComplexity int) int
+		Severity        func(childComplexity int) int
+		Title           func(childComplexity int) int
+	}
+
 	DeleteMuteRulePayload struct {
 		Deleted func(childComplexity int) int
 		ID      func(childComplexity int) int
@@ -352,6 +365,7 @@ type ComplexityRoot struct {
 	Resource struct {
 		Account     func(childComplexity int) int
 		Attributes  func(childComplexity int) int
+		Explain     func(childComplexity int) int
 		Findings    func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
 		FirstSeenAt func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -374,6 +388,14 @@ type ComplexityRoot struct {
 	ResourceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ResourceExplanation struct {
+		Checks       func(childComplexity int) int
+		EvaluatedAt  func(childComplexity int) int
+		Failed       func(childComplexity int) int
+		NotEvaluated func(childComplexity int) int
+		Passed       func(childComplexity int) int
 	}
 
 	ResourceRank struct {
@@ -623,6 +645,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditSummary.ResourcesScanned(childComplexity), true
+
+	case "CheckExplanation.defaultSeverity":
+		if e.ComplexityRoot.CheckExplanation.DefaultSeverity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.DefaultSeverity(childComplexity), true
+	case "CheckExplanation.dimension":
+		if e.ComplexityRoot.CheckExplanation.Dimension == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Dimension(childComplexity), true
+	case "CheckExplanation.evidence":
+		if e.ComplexityRoot.CheckExplanation.Evidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Evidence(childComplexity), true
+	case "CheckExplanation.missing":
+		if e.ComplexityRoot.CheckExplanation.Missing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Missing(childComplexity), true
+	case "CheckExplanation.outcome":
+		if e.ComplexityRoot.CheckExplanation.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Outcome(childComplexity), true
+	case "CheckExplanation.reason":
+		if e.ComplexityRoot.CheckExplanation.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Reason(childComplexity), true
+	case "CheckExplanation.ruleId":
+		if e.ComplexityRoot.CheckExplanation.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.RuleID(childComplexity), true
+	case "CheckExplanation.scope":
+		if e.ComplexityRoot.CheckExplanation.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Scope(childComplexity), true
+	case "CheckExplanation.severity":
+		if e.ComplexityRoot.CheckExplanation.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Severity(childComplexity), true
+	case "CheckExplanation.title":
+		if e.ComplexityRoot.CheckExplanation.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CheckExplanation.Title(childComplexity), true
 
 	case "DeleteMuteRulePayload.deleted":
 		if e.ComplexityRoot.DeleteMuteRulePayload.Deleted == nil {
@@ -1907,6 +1990,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Resource.Attributes(childComplexity), true
+	case "Resource.explain":
+		if e.ComplexityRoot.Resource.Explain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Resource.Explain(childComplexity), true
 	case "Resource.findings":
 		if e.ComplexityRoot.Resource.Findings == nil {
 			break
@@ -2010,6 +2099,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ResourceEdge.Node(childComplexity), true
+
+	case "ResourceExplanation.checks":
+		if e.ComplexityRoot.ResourceExplanation.Checks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceExplanation.Checks(childComplexity), true
+	case "ResourceExplanation.evaluatedAt":
+		if e.ComplexityRoot.ResourceExplanation.EvaluatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceExplanation.EvaluatedAt(childComplexity), true
+	case "ResourceExplanation.failed":
+		if e.ComplexityRoot.ResourceExplanation.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceExplanation.Failed(childComplexity), true
+	case "ResourceExplanation.notEvaluated":
+		if e.ComplexityRoot.ResourceExplanation.NotEvaluated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceExplanation.NotEvaluated(childComplexity), true
+	case "ResourceExplanation.passed":
+		if e.ComplexityRoot.ResourceExplanation.Passed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResourceExplanation.Passed(childComplexity), true
 
 	case "ResourceRank.account":
 		if e.ComplexityRoot.ResourceRank.Account == nil {
@@ -2900,6 +3020,42 @@ type Resource implements Node {
   lastSeenAt: Time!
   "Findings on this resource in the latest completed audit (or filter.auditId)."
   findings(first: Int, after: String, last: Int, before: String, filter: FindingFilter): FindingConnection!
+  """
+  Every built-in check that applies to the resource, run now: what each read and
+  its outcome (passed, failed, not evaluated), as GET /v1/resources/{id}/explain.
+  """
+  explain: ResourceExplanation!
+}
+
+"What the built-in rule pack makes of one resource now."
+type ResourceExplanation {
+  "The time the checks judged ages against."
+  evaluatedAt: Time!
+  "Every check that applies, in dimension then rule id order."
+  checks: [CheckExplanation!]!
+  passed: Int!
+  failed: Int!
+  notEvaluated: Int!
+}
+
+"One built-in check on one resource."
+type CheckExplanation {
+  ruleId: String!
+  title: String!
+  dimension: Dimension!
+  "resource (reads the resource alone), join (also facts of other resources of its account) or account (an account-wide rule)."
+  scope: String!
+  "passed, failed or not_evaluated."
+  outcome: String!
+  "The finding's severity when failed; null otherwise."
+  severity: Severity
+  defaultSeverity: Severity!
+  "Why severity differs from the default, or why the check could not be evaluated."
+  reason: String!
+  "What the check read: the attribute values it judged."
+  evidence: JSON!
+  "The attributes a check not evaluated lacked."
+  missing: [String!]!
 }
 
 "A resource tag."
@@ -3079,6 +3235,32 @@ func (ec *executionContext) childFields_AuditSummary(ctx context.Context, field 
 		return ec.fieldContext_AuditSummary_policyErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditSummary", field.Name)
+}
+
+func (ec *executionContext) childFields_CheckExplanation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ruleId":
+		return ec.fieldContext_CheckExplanation_ruleId(ctx, field)
+	case "title":
+		return ec.fieldContext_CheckExplanation_title(ctx, field)
+	case "dimension":
+		return ec.fieldContext_CheckExplanation_dimension(ctx, field)
+	case "scope":
+		return ec.fieldContext_CheckExplanation_scope(ctx, field)
+	case "outcome":
+		return ec.fieldContext_CheckExplanation_outcome(ctx, field)
+	case "severity":
+		return ec.fieldContext_CheckExplanation_severity(ctx, field)
+	case "defaultSeverity":
+		return ec.fieldContext_CheckExplanation_defaultSeverity(ctx, field)
+	case "reason":
+		return ec.fieldContext_CheckExplanation_reason(ctx, field)
+	case "evidence":
+		return ec.fieldContext_CheckExplanation_evidence(ctx, field)
+	case "missing":
+		return ec.fieldContext_CheckExplanation_missing(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CheckExplanation", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteMuteRulePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3545,6 +3727,8 @@ func (ec *executionContext) childFields_Resource(ctx context.Context, field grap
 		return ec.fieldContext_Resource_lastSeenAt(ctx, field)
 	case "findings":
 		return ec.fieldContext_Resource_findings(ctx, field)
+	case "explain":
+		return ec.fieldContext_Resource_explain(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Resource", field.Name)
 }
@@ -3571,6 +3755,22 @@ func (ec *executionContext) childFields_ResourceEdge(ctx context.Context, field 
 		return ec.fieldContext_ResourceEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ResourceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ResourceExplanation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "evaluatedAt":
+		return ec.fieldContext_ResourceExplanation_evaluatedAt(ctx, field)
+	case "checks":
+		return ec.fieldContext_ResourceExplanation_checks(ctx, field)
+	case "passed":
+		return ec.fieldContext_ResourceExplanation_passed(ctx, field)
+	case "failed":
+		return ec.fieldContext_ResourceExplanation_failed(ctx, field)
+	case "notEvaluated":
+		return ec.fieldContext_ResourceExplanation_notEvaluated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ResourceExplanation", field.Name)
 }
 
 func (ec *executionContext) childFields_ResourceRank(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
