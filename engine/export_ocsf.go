@@ -100,7 +100,7 @@ type OCSFCompliance struct {
 	Status       string   `json:"status"`
 }
 
-// splitControl splits "CIS-AWS-1.4:2.1.1" into its standard and control.
+// splitControl splits "CIS-AWS-4.0.1:2.1.1" into its standard and control.
 func splitControl(ref string) (standard, control string) {
 	if i := strings.LastIndexByte(ref, ':'); i > 0 {
 		return ref[:i], ref[i+1:]

@@ -23,7 +23,7 @@ type Finding struct {
 	Remediation string        `json:"remediation"`
 	// Evidence is a JSON object with what the rule saw.
 	Evidence json.RawMessage `json:"evidence"`
-	// Compliance lists control references, e.g. "CIS-AWS-1.4:2.1.1".
+	// Compliance lists control references, e.g. "CIS-AWS-4.0.1:2.1.1".
 	Compliance []string `json:"compliance"`
 	// Denormalized from the resource so that aggregations need no join.
 	ResourceType string `json:"resource_type"`

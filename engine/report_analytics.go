@@ -125,7 +125,7 @@ type RuleInfo struct {
 // CatalogFramework is one compliance framework and the controls the rule
 // pack maps to it.
 type CatalogFramework struct {
-	ID       string // e.g. CIS-AWS-3.0
+	ID       string // e.g. CIS-AWS-4.0.1
 	Title    string
 	Controls []CatalogControl
 }

@@ -39,7 +39,7 @@ type ReportFilters struct {
 	Severities []Severity  `json:"severities"`
 	Accounts   []string    `json:"accounts"`
 	// Frameworks selects compliance frameworks by id prefix, e.g.
-	// "CIS-AWS-3.0"; compliance_evidence only.
+	// "CIS-AWS-4.0.1"; compliance_evidence only.
 	Frameworks []string `json:"frameworks"`
 }
 
@@ -345,7 +345,7 @@ type ComplianceEvidenceReport struct {
 // ComplianceFramework is one framework with every control the rule pack
 // maps to it, in control order.
 type ComplianceFramework struct {
-	ID            string `json:"id"` // e.g. CIS-AWS-3.0
+	ID            string `json:"id"` // e.g. CIS-AWS-4.0.1
 	Title         string `json:"title"`
 	Passed        int    `json:"passed"`
 	Failed        int    `json:"failed"`

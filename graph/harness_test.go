@@ -367,7 +367,7 @@ func makeFindings(tenantID, auditID string, res []engine.Resource, n, salt int, 
 			ID: engine.FindingID(tenantID, rule, r.ID), TenantID: tenantID, AuditID: auditID, ResourceID: r.ID,
 			RuleID: rule, Dimension: engine.Dimensions[(i*3+salt)%4], Severity: engine.Severities[(i*7+salt)%5],
 			Status: engine.StatusOpen, Title: fmt.Sprintf("finding %d", i), Description: "d", Remediation: "r",
-			Evidence: json.RawMessage(`{"i":` + fmt.Sprint(i) + `}`), Compliance: []string{"CIS-AWS-1.4:2.1.1"},
+			Evidence: json.RawMessage(`{"i":` + fmt.Sprint(i) + `}`), Compliance: []string{"CIS-AWS-4.0.1:2.1.1"},
 			ResourceType: r.Type, Provider: r.Provider, Account: r.Account, Region: r.Region,
 			FirstSeenAt: now, LastSeenAt: now,
 		}

@@ -409,7 +409,7 @@ func TestExportFindingsOCSF(t *testing.T) {
 		}
 		if class == 2003 {
 			std, _ := ocsfPath(ev, "compliance.standards")
-			if fmt.Sprint(std) != "[CIS-AWS-1.4]" || ev["compliance"].(map[string]any)["control"] != "2.1.1" {
+			if fmt.Sprint(std) != "[CIS-AWS-4.0.1]" || ev["compliance"].(map[string]any)["control"] != "2.1.1" {
 				t.Errorf("line %d: compliance %v", i, ev["compliance"])
 			}
 		}

@@ -5,14 +5,9 @@ import (
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/compliance"
 	"github.com/fourd-dev/fourd/engine/rules"
 )
-
-// frameworkTitles names the frameworks the rule pack maps to.
-var frameworkTitles = map[string]string{
-	"CIS-AWS-1.4": "CIS Amazon Web Services Foundations Benchmark v1.4.0",
-	"CIS-AWS-3.0": "CIS Amazon Web Services Foundations Benchmark v3.0.0",
-}
 
 // Catalog describes the built-in rules and the compliance controls they
 // check; it implements engine.RuleCatalog.
@@ -23,8 +18,9 @@ type Catalog struct {
 
 var _ engine.RuleCatalog = (*Catalog)(nil)
 
-// NewCatalog builds the catalog from rules.All(): a control reference
-// "CIS-AWS-3.0:2.1.4" maps the rule to control 2.1.4 of CIS-AWS-3.0.
+// NewCatalog builds the catalog from rules.All() and engine/compliance: a
+// control reference "CIS-AWS-4.0.1:2.1.4" maps the rule to control 2.1.4 of
+// CIS-AWS-4.0.1, titled as the framework's catalog titles it.
 func NewCatalog() *Catalog {
 	c := &Catalog{rules: map[string]engine.RuleInfo{}}
 	controls := map[string]map[string]*engine.CatalogControl{}
@@ -45,7 +41,11 @@ func NewCatalog() *Catalog {
 				controls[fw][id] = ctl
 			}
 			if ctl.Title == "" {
-				ctl.Title = r.Title // the pack has no control titles: the first rule's title says what is checked
+				if _, c, err := compliance.Resolve(ref); err == nil {
+					ctl.Title = c.Title
+				} else {
+					ctl.Title = r.Title // a reference the catalog lacks (the pack's tests reject them)
+				}
 			}
 			ctl.Rules = append(ctl.Rules, r.ID)
 			for _, t := range r.ResourceTypes {
@@ -56,9 +56,9 @@ func NewCatalog() *Catalog {
 		}
 	}
 	for fw, ctls := range controls {
-		f := engine.CatalogFramework{ID: fw, Title: frameworkTitles[fw]}
-		if f.Title == "" {
-			f.Title = fw
+		f := engine.CatalogFramework{ID: fw, Title: fw}
+		if cf, ok := compliance.Lookup(fw); ok {
+			f.Title = cf.Title
 		}
 		for _, ctl := range ctls {
 			slices.Sort(ctl.Rules)

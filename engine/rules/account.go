@@ -60,7 +60,7 @@ func (f *accountFacts) missing(covered map[string]bool) []string {
 func accountRules() []Rule {
 	return []Rule{
 		{ID: "aws-account-001", Dimension: security, Severity: high, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:3.1"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.1", "CIS-AWS-4.0.1:3.1"},
 			Title:       "CloudTrail is not enabled in every region in use",
 			Description: "No logging multi-region trail exists, and some regions that hold resources have no logging trail: API activity there is not recorded.",
 			Remediation: "Create one multi-region trail with management events (read and write), log file validation and KMS encryption, and keep it logging.",
@@ -75,7 +75,7 @@ func accountRules() []Rule {
 				return failIf(len(m) > 0, map[string]any{"regions_without_trail": m, "multi_region_trail": false})
 			}},
 		{ID: "aws-account-002", Dimension: compliance, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:3.3"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.3", "CIS-AWS-4.0.1:3.3"},
 			Title:       "AWS Config is not recording in every region in use",
 			Description: "Some regions that hold resources have no recording AWS Config recorder, so their configuration history is missing.",
 			Remediation: "Enable AWS Config in every region (an organization conformance pack or the Config console's one-click setup).",

@@ -7,6 +7,7 @@ import (
 func architectureRules() []Rule {
 	return []Rule{
 		{ID: "aws-rds-005", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeDBInstance},
+			Compliance:  []string{"CIS-AWS-4.0.1:2.2.4"},
 			Title:       "RDS instance runs in a single Availability Zone",
 			Description: "Without Multi-AZ, an AZ outage or a host failure takes the database down until it is restored.",
 			Remediation: "Enable Multi-AZ (a standby in another AZ with automatic failover).",

@@ -41,7 +41,6 @@ func complianceRules() []Rule {
 				return failIf(len(missing) > 0, map[string]any{"missing_tags": missing})
 			}},
 		{ID: "aws-s3-008", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-3.0:3.4"},
 			Title:       "S3 bucket server access logging is disabled",
 			Description: "Requests to the bucket are not logged, which leaves no record for an investigation.",
 			Remediation: "Enable server access logging to a dedicated log bucket (or CloudTrail S3 data events).",
@@ -50,7 +49,7 @@ func complianceRules() []Rule {
 				return escalateIfSensitive(failIf(b.LoggingTargetBucket == "", map[string]any{"bucket": b.Bucket}), s, medium)
 			}},
 		{ID: "aws-s3-009", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-3.0:2.1.2"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.1.2", "CIS-AWS-4.0.1:2.1.2"},
 			Title:       "S3 bucket versioning has no MFA delete",
 			Description: "A versioned bucket without MFA delete lets stolen credentials delete versions permanently.",
 			Remediation: "Enable MFA delete with the root user's MFA: aws s3api put-bucket-versioning --versioning-configuration Status=Enabled,MFADelete=Enabled --mfa ….",
@@ -59,7 +58,7 @@ func complianceRules() []Rule {
 				return failIf(b.Versioning == "Enabled" && !b.MFADelete, map[string]any{"bucket": b.Bucket})
 			}},
 		{ID: "aws-vpc-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeVPC},
-			Compliance:  []string{"CIS-AWS-3.0:3.7"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.7", "CIS-AWS-4.0.1:3.7"},
 			Title:       "VPC flow logging is disabled",
 			Description: "Network traffic in the VPC is not recorded, so rejected and suspicious connections leave no trace. Judged only when the input records flow logs: an AWS Config import with AWS::EC2::FlowLog items for the VPC's account, or a Terraform state with aws_flow_log resources, where a VPC without an active one has them off; an input with no flow log at all for the account leaves the check not evaluated.",
 			Remediation: "Create a flow log for the VPC (at least REJECT traffic) to CloudWatch Logs or S3.",
@@ -68,7 +67,7 @@ func complianceRules() []Rule {
 				return failUnless(v.FlowLogsEnabled, "flow_logs_enabled", map[string]any{"vpc_id": v.VPCID, "is_default": v.IsDefault, "flow_logs_enabled": v.FlowLogsEnabled != nil && *v.FlowLogsEnabled})
 			}},
 		{ID: "aws-cloudtrail-002", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeCloudTrail},
-			Compliance:  []string{"CIS-AWS-3.0:3.2"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.2", "CIS-AWS-4.0.1:3.2"},
 			Title:       "CloudTrail log file validation is disabled",
 			Description: "Without digest files, tampering with delivered logs cannot be detected.",
 			Remediation: "Enable log file validation: aws cloudtrail update-trail --name TRAIL --enable-log-file-validation.",
@@ -77,7 +76,7 @@ func complianceRules() []Rule {
 				return failIf(!t.LogFileValidationEnabled, map[string]any{"trail": t.Name})
 			}},
 		{ID: "aws-cloudtrail-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeCloudTrail},
-			Compliance:  []string{"CIS-AWS-3.0:3.5"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.5", "CIS-AWS-4.0.1:3.5"},
 			Title:       "CloudTrail logs are not encrypted with a KMS key",
 			Description: "Logs are encrypted only with S3-managed keys, so anyone who can read the bucket can read them.",
 			Remediation: "Configure the trail with a customer managed KMS key (SSE-KMS).",
@@ -86,7 +85,6 @@ func complianceRules() []Rule {
 				return failIf(t.KMSKeyID == "", map[string]any{"trail": t.Name})
 			}},
 		{ID: "aws-cloudtrail-004", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudTrail},
-			Compliance:  []string{"CIS-AWS-1.4:3.4"},
 			Title:       "CloudTrail is not integrated with CloudWatch Logs",
 			Description: "Events are not delivered to CloudWatch Logs, so the CIS monitoring metric filters and alarms cannot work.",
 			Remediation: "Configure the trail to deliver to a CloudWatch Logs log group.",
@@ -95,7 +93,7 @@ func complianceRules() []Rule {
 				return failIf(t.CloudWatchLogsLogGroupARN == "", map[string]any{"trail": t.Name})
 			}},
 		{ID: "aws-cloudtrail-005", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudTrail},
-			Compliance:  []string{"CIS-AWS-3.0:3.8", "CIS-AWS-3.0:3.9"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.8", "CIS-AWS-3.0.0:3.9", "CIS-AWS-4.0.1:3.8", "CIS-AWS-4.0.1:3.9"},
 			Title:       "CloudTrail does not record S3 object-level events",
 			Description: "Reads and writes of S3 objects are not logged.",
 			Remediation: "Add a data event selector for AWS::S3::Object (all buckets, read and write) to a multi-region trail.",
@@ -104,7 +102,7 @@ func complianceRules() []Rule {
 				return failUnless(t.S3DataEvents, "s3_data_events", map[string]any{"trail": t.Name})
 			}},
 		{ID: "aws-iam-008", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:1.8"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.8", "CIS-AWS-4.0.1:1.8"},
 			Title:       "IAM password policy requires fewer than 14 characters",
 			Description: "The account has no password policy, or it accepts passwords shorter than 14 characters.",
 			Remediation: "aws iam update-account-password-policy --minimum-password-length 14 (with the other settings you need).",
@@ -116,7 +114,7 @@ func complianceRules() []Rule {
 				return failIf(p.MinimumPasswordLength < 14, map[string]any{"minimum_password_length": p.MinimumPasswordLength})
 			}},
 		{ID: "aws-iam-009", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:1.9"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.9", "CIS-AWS-4.0.1:1.9"},
 			Title:       "IAM password policy allows password reuse",
 			Description: "The password policy does not prevent reusing any of the last 24 passwords.",
 			Remediation: "aws iam update-account-password-policy --password-reuse-prevention 24.",
@@ -128,7 +126,7 @@ func complianceRules() []Rule {
 				return failIf(p.PasswordReusePrevention < 24, map[string]any{"password_reuse_prevention": p.PasswordReusePrevention})
 			}},
 		{ID: "aws-iam-010", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeIAMUser},
-			Compliance:  []string{"CIS-AWS-3.0:1.15"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.15", "CIS-AWS-4.0.1:1.15"},
 			Title:       "IAM user has policies attached directly",
 			Description: "Permissions granted to individual users instead of groups or roles are hard to review and to revoke.",
 			Remediation: "Move the user's managed and inline policies to a group (or a role) and add the user to it.",
@@ -138,7 +136,7 @@ func complianceRules() []Rule {
 				return failIf(n > 0, map[string]any{"user_name": u.UserName, "attached_policies": u.AttachedPolicyARNs, "inline_policies": u.InlinePolicyNames})
 			}},
 		{ID: "aws-iam-011", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:1.6"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.6", "CIS-AWS-4.0.1:1.6"},
 			Title:       "Root user has no hardware MFA",
 			Description: "The root user's MFA is a virtual device (or none), which CIS level 2 does not accept.",
 			Remediation: "Register a hardware MFA device (FIDO2 security key) for the root user.",
@@ -147,7 +145,7 @@ func complianceRules() []Rule {
 				return failIf(!a.RootHardwareMFA, map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled})
 			}},
 		{ID: "aws-kms-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeKMSKey},
-			Compliance:  []string{"CIS-AWS-3.0:3.6"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.6", "CIS-AWS-4.0.1:3.6"},
 			Title:       "KMS key rotation is disabled",
 			Description: "A customer managed symmetric key is not rotated yearly.",
 			Remediation: "aws kms enable-key-rotation --key-id ID.",
@@ -162,7 +160,7 @@ func complianceRules() []Rule {
 				return failUnless(k.KeyRotationEnabled, "key_rotation_enabled", map[string]any{"key_id": k.KeyID})
 			}},
 		{ID: "aws-rds-008", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeDBInstance},
-			Compliance:  []string{"CIS-AWS-3.0:2.3.2"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.3.2", "CIS-AWS-4.0.1:2.2.2"},
 			Title:       "RDS auto minor version upgrade is disabled",
 			Description: "Security patches in minor engine versions are not applied automatically.",
 			Remediation: "Enable auto minor version upgrade on the instance.",
@@ -171,7 +169,7 @@ func complianceRules() []Rule {
 				return failIf(!d.AutoMinorVersionUpgrade, map[string]any{"identifier": d.Identifier, "engine_version": d.EngineVersion})
 			}},
 		{ID: "aws-efs-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeEFSFileSystem},
-			Compliance:  []string{"CIS-AWS-3.0:2.4.1"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.4.1", "CIS-AWS-4.0.1:2.3.1"},
 			Title:       "EFS file system is not encrypted",
 			Description: "The file system's data is not encrypted at rest.",
 			Remediation: "Create an encrypted file system, copy the data (AWS DataSync), and switch clients over.",
@@ -226,7 +224,7 @@ func complianceRules() []Rule {
 				return failIf(d.LoggingBucket == "", map[string]any{"distribution_id": d.DistributionID})
 			}},
 		{ID: "aws-config-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeConfigRecorder},
-			Compliance:  []string{"CIS-AWS-3.0:3.3"},
+			Compliance:  []string{"CIS-AWS-3.0.0:3.3", "CIS-AWS-4.0.1:3.3"},
 			Title:       "AWS Config recorder does not record all resource types",
 			Description: "The recorder is off, or skips resource types or global resources, leaving gaps in the configuration history.",
 			Remediation: "Record all supported resource types (and global ones in one region), and start the recorder.",

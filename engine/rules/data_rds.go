@@ -72,6 +72,7 @@ func dataRDSRules() []Rule {
 				return failIf(len(c.LogExports) == 0, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
 			}},
 		{ID: "aws-rds-016", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
+			Compliance:  []string{"CIS-AWS-4.0.1:2.2.4"},
 			Title:       "RDS cluster runs in a single Availability Zone",
 			Description: "All of the cluster's instances are in one zone: a zone outage takes the database down until a new instance is created elsewhere.",
 			Remediation: "Add a reader instance in another zone (aws rds create-db-instance --db-cluster-identifier ID --availability-zone …), which Aurora promotes on failover.",

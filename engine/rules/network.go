@@ -9,7 +9,10 @@ import (
 )
 
 // cis3 is a reference to a CIS AWS Foundations Benchmark v3.0.0 control.
-func cis3(control string) string { return "CIS-AWS-3.0:" + control }
+func cis3(control string) string { return "CIS-AWS-3.0.0:" + control }
+
+// cis4 is a reference to a CIS AWS Foundations Benchmark v4.0.1 control.
+func cis4(control string) string { return "CIS-AWS-4.0.1:" + control }
 
 // networkRules are the checks of the network family: subnets, route
 // tables, network ACLs, NAT and transit gateways, VPC endpoints and VPN
@@ -17,7 +20,7 @@ func cis3(control string) string { return "CIS-AWS-3.0:" + control }
 func networkRules() []Rule {
 	return []Rule{
 		{ID: "aws-vpc-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeNetworkACL},
-			Compliance:  []string{cis3("5.1")},
+			Compliance:  []string{cis3("5.1"), cis4("5.2")},
 			Title:       "Network ACL allows remote administration from the internet",
 			Description: "An ingress entry of a network ACL in use allows SSH (22) or RDP (3389) from 0.0.0.0/0 or ::/0, and no lower-numbered entry for that source denies it (entries are evaluated in rule-number order).",
 			Remediation: "Add a deny entry for TCP 22 and 3389 from 0.0.0.0/0 and ::/0 numbered below the allow entry (aws ec2 create-network-acl-entry --ingress --rule-action deny --protocol 6 --port-range From=22,To=22 --cidr-block 0.0.0.0/0 --rule-number 50), or narrow the allow entries to known ranges.",
@@ -67,7 +70,7 @@ func networkRules() []Rule {
 					"available_ip_address_count": free, "usable_addresses": usable})
 			}},
 		{ID: "aws-vpc-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRouteTable},
-			Compliance:  []string{cis3("5.5")},
+			Compliance:  []string{cis3("5.5"), cis4("5.6")},
 			Title:       "Route table routes too broad a range to a VPC peering connection",
 			Description: "A route sends 0.0.0.0/0, ::/0 or a range wider than any VPC (shorter than /16 in IPv4, /56 in IPv6) to a VPC peering connection, instead of only the peer's subnets that need to be reached.",
 			Remediation: "Replace the route with routes to the specific peer CIDR blocks: aws ec2 delete-route then aws ec2 create-route --destination-cidr-block PEER_SUBNET --vpc-peering-connection-id pcx-….",

@@ -22,13 +22,16 @@ import (
 
 // Rule is one built-in check. Its fields are stable: findings carry the id.
 type Rule struct {
-	ID            string // e.g. aws-s3-001; never reused
-	Title         string
-	Description   string
-	Remediation   string
-	Dimension     engine.Dimension
-	Severity      engine.Severity // the default; a Result may raise it
-	Compliance    []string        // control references, e.g. CIS-AWS-3.0:2.1.4
+	ID          string // e.g. aws-s3-001; never reused
+	Title       string
+	Description string
+	Remediation string
+	Dimension   engine.Dimension
+	Severity    engine.Severity // the default; a Result may raise it
+	// Compliance lists control references "<framework>:<control>" naming
+	// controls of engine/compliance's catalog, e.g. CIS-AWS-4.0.1:2.1.4;
+	// loadPack appends the rule's frameworkRefs.
+	Compliance    []string
 	ResourceTypes []string
 	// Account marks a rule evaluated once per account by Auditor.Finish.
 	Account bool
@@ -262,6 +265,9 @@ var loadPack = sync.OnceValue(func() *pack {
 	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]
+		if refs := frameworkRefs[r.ID]; len(refs) > 0 {
+			r.Compliance = append(slices.Clip(r.Compliance), refs...)
+		}
 		p.byID[r.ID] = r
 		if r.Account {
 			continue

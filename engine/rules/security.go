@@ -16,7 +16,7 @@ var databasePorts = []int{1433, 1521, 3306, 5432, 6379, 9200, 11211, 27017}
 func securityRules() []Rule {
 	return []Rule{
 		{ID: "aws-s3-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.1.4", "CIS-AWS-4.0.1:2.1.4"},
 			Joins:       []string{inv.TypeS3AccountPublicAccessBlock},
 			Title:       "S3 bucket does not block public access",
 			Description: "The Block Public Access settings in force on the bucket (its own, each switch also on when the account's is) are missing or not all enabled, so an ACL or bucket policy can make its objects public.",
@@ -37,7 +37,7 @@ func securityRules() []Rule {
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
 			}},
 		{ID: "aws-s3-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.1.4", "CIS-AWS-4.0.1:2.1.4"},
 			Joins:       []string{inv.TypeS3AccountPublicAccessBlock},
 			Title:       "S3 bucket ACL grants access to everyone",
 			Description: "The bucket's ACL grants AllUsers or AuthenticatedUsers (any AWS account) access, and Block Public Access (the bucket's or the account's IgnorePublicAcls) does not neutralize it.",
@@ -70,7 +70,7 @@ func securityRules() []Rule {
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
 			}},
 		{ID: "aws-s3-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-3.0:2.1.4"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.1.4", "CIS-AWS-4.0.1:2.1.4"},
 			Joins:       []string{inv.TypeS3AccountPublicAccessBlock},
 			Title:       "S3 bucket policy allows public access",
 			Description: "A bucket policy statement allows any principal (\"*\" or a NotPrincipal) without a condition that limits who may call (aws:SourceVpce, aws:PrincipalOrgID, aws:SourceArn…), and RestrictPublicBuckets is off on the bucket and on its account.",
@@ -94,7 +94,6 @@ func securityRules() []Rule {
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
 			}},
 		{ID: "aws-s3-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-1.4:2.1.1"},
 			Title:       "S3 bucket has no default encryption",
 			Description: "The bucket has no default server-side encryption configuration, so objects may be stored unencrypted.",
 			Remediation: "Configure default encryption with SSE-KMS (or at least SSE-S3): aws s3api put-bucket-encryption.",
@@ -103,7 +102,7 @@ func securityRules() []Rule {
 				return escalateIfSensitive(failIf(b.SSEAlgorithm == "", map[string]any{"bucket": b.Bucket}), s, high)
 			}},
 		{ID: "aws-s3-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
-			Compliance:  []string{"CIS-AWS-3.0:2.1.1"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.1.1", "CIS-AWS-4.0.1:2.1.1"},
 			Title:       "S3 bucket policy does not deny HTTP requests",
 			Description: "No bucket policy statement denies requests where aws:SecureTransport is false, so data can travel unencrypted.",
 			Remediation: "Add a Deny statement for all principals and s3:* with the condition {\"Bool\": {\"aws:SecureTransport\": \"false\"}}.",
@@ -113,10 +112,10 @@ func securityRules() []Rule {
 				denies := p != nil && p.DeniesInsecureTransport("s3:GetObject", s3ObjectsARN(s, b.Bucket))
 				return failIf(!denies, map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil})
 			}},
-		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0:5.2"),
-		sgPortRule("aws-ec2-002", "RDP (3389)", 3389, true, false, high, "CIS-AWS-3.0:5.2"),
+		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0.0:5.2", "CIS-AWS-4.0.1:5.3"),
+		sgPortRule("aws-ec2-002", "RDP (3389)", 3389, true, false, high, "CIS-AWS-3.0.0:5.2", "CIS-AWS-4.0.1:5.3"),
 		{ID: "aws-ec2-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeSecurityGroup},
-			Compliance:  []string{"CIS-AWS-3.0:5.3"},
+			Compliance:  []string{"CIS-AWS-3.0.0:5.3", "CIS-AWS-4.0.1:5.4"},
 			Title:       "Security group allows remote administration from ::/0",
 			Description: "An ingress rule opens SSH (22) or RDP (3389) to every IPv6 address.",
 			Remediation: "Remove the ::/0 rule; reach instances through Systems Manager Session Manager or a VPN with a narrow source range.",
@@ -131,7 +130,7 @@ func securityRules() []Rule {
 				return failIf(len(ports) > 0, map[string]any{"group_id": g.GroupID, "ports": ports, "source": "::/0"})
 			}},
 		{ID: "aws-ec2-004", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeSecurityGroup},
-			Compliance:  []string{"CIS-AWS-3.0:5.2", "CIS-AWS-3.0:5.3"},
+			Compliance:  []string{"CIS-AWS-3.0.0:5.2", "CIS-AWS-3.0.0:5.3", "CIS-AWS-4.0.1:5.3", "CIS-AWS-4.0.1:5.4"},
 			Title:       "Security group allows all traffic from the internet",
 			Description: "An ingress rule allows every protocol and port from 0.0.0.0/0 or ::/0.",
 			Remediation: "Replace the rule with rules for the specific ports the workload serves, from the narrowest source that works.",
@@ -164,7 +163,7 @@ func securityRules() []Rule {
 				return failIf(len(ports) > 0, map[string]any{"group_id": g.GroupID, "ports": ports})
 			}},
 		{ID: "aws-ec2-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSecurityGroup},
-			Compliance:  []string{"CIS-AWS-3.0:5.4"},
+			Compliance:  []string{"CIS-AWS-3.0.0:5.4", "CIS-AWS-4.0.1:5.5"},
 			Title:       "Default security group allows traffic",
 			Description: "The VPC's default security group has inbound or outbound rules, so anything launched without an explicit group gets them.",
 			Remediation: "Remove every rule from the default security group and attach purpose-made groups instead.",
@@ -174,7 +173,7 @@ func securityRules() []Rule {
 					map[string]any{"group_id": g.GroupID, "ingress_rules": len(g.Ingress), "egress_rules": len(g.Egress)})
 			}},
 		{ID: "aws-ec2-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeInstance},
-			Compliance:  []string{"CIS-AWS-3.0:5.6"},
+			Compliance:  []string{"CIS-AWS-3.0.0:5.6", "CIS-AWS-4.0.1:5.7"},
 			Title:       "EC2 instance does not require IMDSv2",
 			Description: "The instance metadata service accepts IMDSv1 requests, which SSRF bugs can use to steal the instance role's credentials.",
 			Remediation: "Require session tokens: aws ec2 modify-instance-metadata-options --instance-id ID --http-tokens required.",
@@ -198,7 +197,7 @@ func securityRules() []Rule {
 				return failIf(in.PublicIP != "", map[string]any{"instance_id": in.InstanceID, "public_ip": in.PublicIP})
 			}},
 		{ID: "aws-ebs-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeEBSVolume},
-			Compliance:  []string{"CIS-AWS-3.0:2.2.1"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.2.1", "CIS-AWS-4.0.1:5.1.1"},
 			Title:       "EBS volume is not encrypted",
 			Description: "The volume's data, its snapshots and the traffic to its instance are not encrypted.",
 			Remediation: "Snapshot the volume, copy the snapshot with encryption, restore it, and enable EBS encryption by default in every region.",
@@ -226,7 +225,7 @@ func securityRules() []Rule {
 				return failIf(!sn.Encrypted, map[string]any{"snapshot_id": sn.SnapshotID})
 			}},
 		{ID: "aws-rds-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
-			Compliance:  []string{"CIS-AWS-3.0:2.3.3"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.3.3", "CIS-AWS-4.0.1:2.2.3"},
 			Title:       "RDS instance is publicly accessible",
 			Description: "The database has a public endpoint that resolves to a public IP address.",
 			Remediation: "Modify the instance with --no-publicly-accessible and keep it in private subnets.",
@@ -235,7 +234,6 @@ func securityRules() []Rule {
 				return escalateIfSensitive(failIf(d.PubliclyAccessible, map[string]any{"identifier": d.Identifier, "engine": d.Engine}), s, critical)
 			}},
 		{ID: "aws-rds-009", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeDBSnapshot},
-			Compliance:  []string{"CIS-AWS-3.0:2.3.3"},
 			Title:       "RDS snapshot is public",
 			Description: "The snapshot's restore attribute holds \"all\": any AWS account can restore the database from it.",
 			Remediation: "aws rds modify-db-snapshot-attribute --db-snapshot-identifier ID --attribute-name restore --values-to-remove all; share with named accounts instead.",
@@ -255,7 +253,7 @@ func securityRules() []Rule {
 				return escalateIfSensitive(failIf(!sn.Encrypted, map[string]any{"snapshot": sn.Identifier}), s, high)
 			}},
 		{ID: "aws-rds-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
-			Compliance:  []string{"CIS-AWS-3.0:2.3.1"},
+			Compliance:  []string{"CIS-AWS-3.0.0:2.3.1", "CIS-AWS-4.0.1:2.2.1"},
 			Title:       "RDS storage is not encrypted",
 			Description: "The database's storage, automated backups, replicas and snapshots are not encrypted at rest.",
 			Remediation: "Take a snapshot, copy it with encryption, and restore a new encrypted instance from it.",
@@ -267,9 +265,9 @@ func securityRules() []Rule {
 }
 
 // sgPortRule is a rule about one administration port open to 0.0.0.0/0.
-func sgPortRule(id, what string, port int, v4, v6 bool, sev engine.Severity, ref string) Rule {
+func sgPortRule(id, what string, port int, v4, v6 bool, sev engine.Severity, refs ...string) Rule {
 	return Rule{ID: id, Dimension: security, Severity: sev, ResourceTypes: []string{inv.TypeSecurityGroup},
-		Compliance:  []string{ref},
+		Compliance:  refs,
 		Title:       "Security group allows " + what + " from 0.0.0.0/0",
 		Description: "An ingress rule opens " + what + " to every IPv4 address, inviting brute-force and exploit attempts.",
 		Remediation: "Remove the 0.0.0.0/0 rule; allow " + strings.SplitN(what, " ", 2)[0] + " only from known ranges, or use Systems Manager Session Manager.",

@@ -18,7 +18,7 @@ var deprecatedRuntimes = map[string]bool{
 func securityIAMRules() []Rule {
 	return []Rule{
 		{ID: "aws-iam-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser},
-			Compliance:  []string{"CIS-AWS-3.0:1.10"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.10", "CIS-AWS-4.0.1:1.10"},
 			Title:       "IAM user with console access has no MFA",
 			Description: "The user can sign in to the console with a password alone.",
 			Remediation: "Enable a virtual or hardware MFA device for the user, and enforce MFA with an IAM policy condition (aws:MultiFactorAuthPresent).",
@@ -33,7 +33,7 @@ func securityIAMRules() []Rule {
 				return failUnless(u.MFAActive, "mfa_active", map[string]any{"user_name": u.UserName})
 			}},
 		{ID: "aws-iam-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccessKey},
-			Compliance:  []string{"CIS-AWS-3.0:1.14"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.14", "CIS-AWS-4.0.1:1.14"},
 			Title:       "Access key not rotated in 90 days",
 			Description: "An active access key is more than 90 days old; long-lived keys are the usual way leaked credentials keep working.",
 			Remediation: "Create a new key, move the workload to it, deactivate and then delete the old one; prefer IAM roles over access keys.",
@@ -43,7 +43,7 @@ func securityIAMRules() []Rule {
 				return escalateIfAge(failIf(k.Status == "Active" && age > 90, map[string]any{"access_key_id": k.AccessKeyID, "user_name": k.UserName, "age_days": age}), age)
 			}},
 		{ID: "aws-iam-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccessKey},
-			Compliance:  []string{"CIS-AWS-3.0:1.12"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.12", "CIS-AWS-4.0.1:1.12"},
 			Title:       "Active access key unused for 45 days",
 			Description: "An active access key has not been used for 45 days or more (or never, 45 days after creation).",
 			Remediation: "Deactivate the key; delete it once nothing breaks.",
@@ -60,7 +60,7 @@ func securityIAMRules() []Rule {
 					"days_unused": idle, "ever_used": !k.LastUsedDate.IsZero()})
 			}},
 		{ID: "aws-iam-004", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:1.4"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.4", "CIS-AWS-4.0.1:1.4"},
 			Title:       "Root user has access keys",
 			Description: "The account's root user has access keys, which carry unrestricted power over the account and cannot be limited by policies.",
 			Remediation: "Delete the root user's access keys (Security credentials page of the root user) and use IAM roles instead.",
@@ -69,7 +69,7 @@ func securityIAMRules() []Rule {
 				return failIf(a.RootAccessKeysPresent, map[string]any{"account_id": s.Resource.Account})
 			}},
 		{ID: "aws-iam-005", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:1.5"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.5", "CIS-AWS-4.0.1:1.5"},
 			Title:       "Root user has no MFA",
 			Description: "The account's root user can sign in with a password alone.",
 			Remediation: "Enable MFA (preferably hardware) on the root user.",
@@ -78,7 +78,7 @@ func securityIAMRules() []Rule {
 				return failIf(!a.RootMFAEnabled, map[string]any{"account_id": s.Resource.Account})
 			}},
 		{ID: "aws-iam-006", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser},
-			Compliance:  []string{"CIS-AWS-3.0:1.16"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
 			Title:       "IAM user has full administrator privileges attached",
 			Description: "The AdministratorAccess policy (\"*\" on \"*\") is attached directly to the user, or one of the user's inline policies allows \"*\" on \"*\".",
 			Remediation: "Detach AdministratorAccess and remove the inline grant; give least-privilege permissions through groups or roles assumed with MFA.",
@@ -91,7 +91,7 @@ func securityIAMRules() []Rule {
 				return r
 			}},
 		{ID: "aws-iam-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
-			Compliance:  []string{"CIS-AWS-3.0:1.7"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.7", "CIS-AWS-4.0.1:1.7"},
 			Title:       "Root user used in the last 90 days",
 			Description: "The root user signed in or used keys recently; daily work should never need it.",
 			Remediation: "Find out why the root user was used (CloudTrail), give that task to an IAM role, and lock the root credentials away.",

@@ -10,7 +10,7 @@ func securityIAMPolicyRules() []Rule {
 	principals := []string{inv.TypeIAMPolicy, inv.TypeIAMUser, inv.TypeIAMRole, inv.TypeIAMGroup}
 	return []Rule{
 		{ID: "aws-iam-012", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMPolicy},
-			Compliance:  []string{"CIS-AWS-3.0:1.16"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
 			Title:       "Customer managed IAM policy grants full administrator privileges",
 			Description: "The policy's default version allows every action on every resource (\"*\" on \"*\") without a condition; whoever it is attached to controls the account.",
 			Remediation: "Replace the statement with the actions and resources the users of the policy need (IAM Access Analyzer can generate a policy from CloudTrail activity), then detach or delete the broad version.",
@@ -32,7 +32,7 @@ func securityIAMPolicyRules() []Rule {
 				return r
 			}},
 		{ID: "aws-iam-013", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMRole},
-			Compliance:  []string{"CIS-AWS-3.0:1.16"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
 			Title:       "IAM role has full administrator privileges",
 			Description: "AdministratorAccess is attached to the role, or an inline policy of the role allows \"*\" on \"*\".",
 			Remediation: "Give the role the permissions its workload needs; keep administrator access for a few break-glass roles that require MFA to assume.",
@@ -41,7 +41,7 @@ func securityIAMPolicyRules() []Rule {
 				return fullAdminResult(s, "role_name", r.RoleName, r.AttachedPolicyARNs, r.InlinePolicies)
 			}},
 		{ID: "aws-iam-014", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMGroup},
-			Compliance:  []string{"CIS-AWS-3.0:1.16"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
 			Title:       "IAM group has full administrator privileges",
 			Description: "AdministratorAccess is attached to the group, or an inline policy of the group allows \"*\" on \"*\": every member is an administrator.",
 			Remediation: "Grant the group least-privilege permissions; let administrators assume an MFA-protected role instead.",
@@ -50,7 +50,7 @@ func securityIAMPolicyRules() []Rule {
 				return fullAdminResult(s, "group_name", g.GroupName, g.AttachedPolicyARNs, g.InlinePolicies)
 			}},
 		{ID: "aws-iam-019", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser, inv.TypeIAMRole, inv.TypeIAMGroup},
-			Compliance:  []string{"CIS-AWS-3.0:1.16"},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
 			Joins:       []string{inv.TypeIAMPolicy},
 			Title:       "IAM principal has a full-administrator customer managed policy attached",
 			Description: "A customer managed policy attached to the user, role or group allows \"*\" on \"*\" (read from the policy's own record in the inventory).",

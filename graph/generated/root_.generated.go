@@ -2631,7 +2631,7 @@ type Finding implements Node {
   remediation: String!
   "What the rule saw."
   evidence: JSON!
-  "Control references, e.g. CIS-AWS-1.4:2.1.1."
+  "Control references, e.g. CIS-AWS-4.0.1:2.1.1."
   compliance: [String!]!
   resourceType: String!
   provider: String!

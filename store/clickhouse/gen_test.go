@@ -42,7 +42,7 @@ var genRulePack = func() []genRule {
 			title:        fmt.Sprintf("Rule %d: a configuration that should not be like this", i),
 			description:  "The resource is configured in a way that exposes it to risk or cost; this text is shared by every finding of the rule and is about a hundred and fifty characters long.",
 			remediation:  "Change the configuration of the resource as the documentation of the rule describes, then run the audit again.",
-			compliance:   []string{fmt.Sprintf("CIS-AWS-1.4:%d.%d", i%5, i%9)},
+			compliance:   []string{fmt.Sprintf("CIS-AWS-4.0.1:%d.%d", i%5, i%9)},
 		}
 	}
 	return out
