@@ -3,14 +3,14 @@ package compliance
 // Gap says why fourd cannot check a control CIS marks Automated from the
 // inventory it takes, or that it could but has no check yet; "" when no
 // reason is recorded. docs/compliance.md and the compliance evidence
-// report show it next to a control no rule maps to.
+// report show it next to a control no rule maps to, and ignore it once
+// one does.
 func Gap(framework, control string) string {
 	return gaps[framework+":"+control]
 }
 
 const (
 	gapMetricFilters = "needs CloudWatch Logs metric filters and CloudWatch alarms on the CloudTrail log group, which the inventory does not hold"
-	gapNACL          = "needs network ACL entries (AWS::EC2::NetworkAcl), which the inventory does not hold"
 )
 
 // gaps maps a reference to its reason. Both CIS versions are listed with
@@ -46,6 +46,4 @@ var gaps = map[string]string{
 	"CIS-AWS-4.0.1:4.1":  gapMetricFilters,
 	"CIS-AWS-3.0.0:4.16": "needs the AWS Security Hub hub of every region, which the inventory does not hold",
 	"CIS-AWS-4.0.1:4.16": "needs the AWS Security Hub hub of every region, which the inventory does not hold",
-	"CIS-AWS-3.0.0:5.1":  gapNACL,
-	"CIS-AWS-4.0.1:5.2":  gapNACL,
 }
