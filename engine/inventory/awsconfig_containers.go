@@ -11,31 +11,50 @@ import (
 // AWS::EKS::Cluster .properties.json (CloudFormation-style PascalCase keys;
 // encoding/json matches them whatever their case).
 
+// ecsContainerDef is one container definition as ECS's API, AWS Config
+// (PascalCase) and Terraform's container_definitions (camelCase JSON) write
+// it: encoding/json matches the keys whatever their case.
+type ecsContainerDef struct {
+	Name        string   `json:"Name"`
+	Privileged  flexBool `json:"Privileged"`
+	User        string   `json:"User"`
+	ReadonlyFS  flexBool `json:"ReadonlyRootFilesystem"`
+	Environment []struct {
+		Name string `json:"Name"`
+	} `json:"Environment"`
+	LogConfiguration *struct {
+		LogDriver string `json:"LogDriver"`
+	} `json:"LogConfiguration"`
+	LinuxParameters *struct {
+		Capabilities *struct {
+			Add []string `json:"Add"`
+		} `json:"Capabilities"`
+	} `json:"LinuxParameters"`
+}
+
+func (x ecsContainerDef) canonical() ECSContainer {
+	k := ECSContainer{Name: x.Name, Privileged: bool(x.Privileged), User: x.User, ReadonlyRootFilesystem: bool(x.ReadonlyFS)}
+	if x.LogConfiguration != nil {
+		k.LogDriver = x.LogConfiguration.LogDriver
+	}
+	for _, e := range x.Environment {
+		k.EnvironmentNames = append(k.EnvironmentNames, e.Name)
+	}
+	if x.LinuxParameters != nil && x.LinuxParameters.Capabilities != nil {
+		k.CapabilitiesAdded = x.LinuxParameters.Capabilities.Add
+	}
+	return k
+}
+
 func cfgECSTaskDefinition(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		Family      string `json:"Family"`
-		Status      string `json:"Status"`
-		NetworkMode string `json:"NetworkMode"`
-		PidMode     string `json:"PidMode"`
-		IpcMode     string `json:"IpcMode"`
-		Containers  []struct {
-			Name        string   `json:"Name"`
-			Privileged  flexBool `json:"Privileged"`
-			User        string   `json:"User"`
-			ReadonlyFS  flexBool `json:"ReadonlyRootFilesystem"`
-			Environment []struct {
-				Name string `json:"Name"`
-			} `json:"Environment"`
-			LogConfiguration *struct {
-				LogDriver string `json:"LogDriver"`
-			} `json:"LogConfiguration"`
-			LinuxParameters *struct {
-				Capabilities *struct {
-					Add []string `json:"Add"`
-				} `json:"Capabilities"`
-			} `json:"LinuxParameters"`
-		} `json:"ContainerDefinitions"`
-		Volumes []struct {
+		Family      string            `json:"Family"`
+		Status      string            `json:"Status"`
+		NetworkMode string            `json:"NetworkMode"`
+		PidMode     string            `json:"PidMode"`
+		IpcMode     string            `json:"IpcMode"`
+		Containers  []ecsContainerDef `json:"ContainerDefinitions"`
+		Volumes     []struct {
 			Name string `json:"Name"`
 			Host *struct {
 				SourcePath string `json:"SourcePath"`
@@ -54,17 +73,7 @@ func cfgECSTaskDefinition(ci *configItem, conf []byte, _ *joiner) (string, any, 
 		td.Family = ci.ResourceName
 	}
 	for _, x := range c.Containers {
-		k := ECSContainer{Name: x.Name, Privileged: bool(x.Privileged), User: x.User, ReadonlyRootFilesystem: bool(x.ReadonlyFS)}
-		if x.LogConfiguration != nil {
-			k.LogDriver = x.LogConfiguration.LogDriver
-		}
-		for _, e := range x.Environment {
-			k.EnvironmentNames = append(k.EnvironmentNames, e.Name)
-		}
-		if x.LinuxParameters != nil && x.LinuxParameters.Capabilities != nil {
-			k.CapabilitiesAdded = x.LinuxParameters.Capabilities.Add
-		}
-		td.Containers = append(td.Containers, k)
+		td.Containers = append(td.Containers, x.canonical())
 	}
 	for _, v := range c.Volumes {
 		vol := ECSVolume{Name: v.Name}

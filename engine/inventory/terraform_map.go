@@ -58,6 +58,8 @@ var tfTypes = map[string]struct {
 	"aws_sns_topic":                     {TypeSNSTopic, tfSNS},
 	"aws_config_configuration_recorder": {TypeConfigRecorder, tfRecorder},
 	"aws_guardduty_detector":            {TypeGuardDutyDetector, tfGuardDuty},
+	"aws_ecs_task_definition":           {TypeECSTaskDefinition, tfECSTaskDefinition},
+	"aws_eks_cluster":                   {TypeEKSCluster, tfEKSCluster},
 	"aws_cloudwatch_log_group":          {TypeLogGroup, tfLogGroup},
 	"aws_db_snapshot":                   {TypeDBSnapshot, tfDBSnapshot},
 	"aws_subnet":                        {TypeSubnet, tfSubnet},
