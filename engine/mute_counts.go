@@ -2,9 +2,64 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
+
+// mutedCountCache keeps the muted counts of one decision set: the set is
+// immutable (a new set, with a new version, replaces it on any change), so
+// its counts are too. A dashboard asking the same count again costs
+// nothing; the first ask is one count over the matches.
+type mutedCountCache struct {
+	mu sync.Mutex
+	m  map[string][]FindingCount
+}
+
+// maxMutedCounts bounds a set's cache (filters × group-bys asked).
+const maxMutedCounts = 256
+
+// countMuted is MuteMatchStore.CountMuted through set's cache, when the
+// set is a cached one (versioned). The answer is the caller's to change.
+func (s *Service) countMuted(ctx context.Context, set *overrideSet, q FindingCountQuery, refs []MuteRef) ([]FindingCount, error) {
+	var key string
+	if set.versioned {
+		gs := make([]string, len(q.GroupBy))
+		for i, g := range q.GroupBy {
+			gs[i] = string(g)
+		}
+		key = findingFingerprint(q.Filter) + "|" + strings.Join(gs, ",")
+		set.counts.mu.Lock()
+		got, ok := set.counts.m[key]
+		set.counts.mu.Unlock()
+		if ok {
+			return cloneCounts(got), nil
+		}
+	}
+	out, err := s.cfg.MuteMatches.CountMuted(ctx, q, refs, set.resolved)
+	if err != nil || key == "" {
+		return out, err
+	}
+	set.counts.mu.Lock()
+	if set.counts.m == nil {
+		set.counts.m = map[string][]FindingCount{}
+	}
+	if len(set.counts.m) < maxMutedCounts {
+		set.counts.m[key] = cloneCounts(out)
+	}
+	set.counts.mu.Unlock()
+	return out, nil
+}
+
+// cloneCounts copies counts and their keys.
+func cloneCounts(in []FindingCount) []FindingCount {
+	out := make([]FindingCount, len(in))
+	for i, c := range in {
+		out[i] = FindingCount{Key: maps.Clone(c.Key), Count: c.Count}
+	}
+	return out
+}
 
 // adjustMutedCounts moves the findings that active mute rules match out of
 // the open counts (and into status muted), so that counts agree with
@@ -23,7 +78,7 @@ func (s *Service) adjustMutedCounts(ctx context.Context, tenantID string, f Find
 	if len(refs) == 0 || (f.Status == "" && !byStatus) {
 		return groups, nil
 	}
-	muted, err := s.cfg.MuteMatches.CountMuted(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy}, refs, set.resolved)
+	muted, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy}, refs)
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,9 @@ type overrideSet struct {
 	versioned bool
 	// mutes are the tenant's active mute rules and the snapshots each was
 	// applied to.
-	mutes   []ActiveMute
+	mutes []ActiveMute
+	// counts caches the muted counts of this set (mute_counts.go).
+	counts  mutedCountCache
 	version uint64
 	// until is when the set changes by itself (its first expiry); zero:
 	// never.
