@@ -57,8 +57,8 @@ type pdfDoc struct {
 	// begins; tests read them through layoutHook.
 	notes  []string
 	starts []int
-	size  float64
-	bold  bool
+	size   float64
+	bold   bool
 	// cur is the font gofpdf has selected, to skip redundant SetFont calls.
 	cur struct {
 		family string
