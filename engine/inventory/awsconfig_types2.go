@@ -293,15 +293,19 @@ func cfgDynamoDB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		SSE struct {
 			KMSKeyARN string `json:"kMSMasterKeyArn"`
 		} `json:"sSEDescription"`
-		ItemCount    flexInt   `json:"itemCount"`
+		ItemCount    *flexInt  `json:"itemCount"`
 		DeletionProt *flexBool `json:"deletionProtectionEnabled"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
 	t := DynamoDBTable{Name: c.Name, BillingMode: c.Billing.Mode, ReadCapacity: int(c.Throughput.Read),
-		WriteCapacity: int(c.Throughput.Write), SSEKMSKeyARN: c.SSE.KMSKeyARN, ItemCount: int64(c.ItemCount),
+		WriteCapacity: int(c.Throughput.Write), SSEKMSKeyARN: c.SSE.KMSKeyARN,
 		DeletionProtectionEnabled: c.DeletionProt.ptr()}
+	if c.ItemCount != nil {
+		n := int64(*c.ItemCount)
+		t.ItemCount = &n
+	}
 	if t.BillingMode == "" {
 		t.BillingMode = "PROVISIONED" // DynamoDB omits the summary for provisioned tables
 	}

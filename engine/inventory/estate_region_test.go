@@ -229,7 +229,7 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 		g.add(TypeElastiCacheCluster, region, arnOf("elasticache", region, g.acct, "cluster:"+c.ClusterID), c.ClusterID, g.tags(c.ClusterID, true), c)
 	}
 	tbl := &DynamoDBTable{Name: g.env + "-events-" + region, BillingMode: []string{"PAY_PER_REQUEST", "PROVISIONED"}[(ai+ri)%2], PointInTimeRecovery: ptr(prod),
-		DeletionProtectionEnabled: ptr(prod && ri == 0), ItemCount: int64(1000 * (1 + g.rnd.IntN(900))), AutoScalingEnabled: ptr(false)}
+		DeletionProtectionEnabled: ptr(prod && ri == 0), ItemCount: ptr(int64(1000 * (1 + g.rnd.IntN(900)))), AutoScalingEnabled: ptr(false)}
 	if tbl.BillingMode == "PROVISIONED" {
 		tbl.ReadCapacity, tbl.WriteCapacity, tbl.AutoScalingEnabled = 200, 50, ptr(ai == 0)
 	}

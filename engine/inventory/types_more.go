@@ -71,7 +71,9 @@ type DynamoDBTable struct {
 	DeletionProtectionEnabled *bool `json:"deletion_protection_enabled"`
 	// SSEKMSKeyARN is the customer key encrypting the table, "" when AWS owns it.
 	SSEKMSKeyARN string `json:"sse_kms_key_arn,omitempty"`
-	ItemCount    int64  `json:"item_count,omitempty"`
+	// ItemCount is the table's item count as DynamoDB last reported it
+	// (about every six hours); null when the source does not say.
+	ItemCount *int64 `json:"item_count,omitempty"`
 }
 
 // EFSFileSystem is the canonical attributes of aws_efs_file_system.

@@ -76,7 +76,6 @@ var attrNoRuleYet = map[string]string{
 	"DBInstance.KMSKeyID":                       "security: encrypted with a customer managed key",
 	"DBSnapshot.Engine":                         "cost: snapshots of engines no longer in use",
 	"DBSnapshot.KMSKeyID":                       "security: encrypted with a customer managed key",
-	"DynamoDBTable.ItemCount":                   "cost: empty tables",
 	"DynamoDBTable.SSEKMSKeyARN":                "security: encrypted with a customer managed key",
 	"EBSVolume.IOPS":                            "cost: over-provisioned io1/io2 volumes",
 	"EBSVolume.KMSKeyID":                        "security: encrypted with a customer managed key",

@@ -279,3 +279,11 @@ def seed(s, label):
          "preferredAvailabilityZone":"Multiple","atRestEncryptionEnabled":True,"transitEncryptionEnabled":True,"snapshotRetentionLimit":7,
          "cacheClusterStatus":"available"}))
     label("aws-elasticache-006", ec_arn, "security", "medium", "Redis OSS 3.2.10, end of life 2023-07-31")
+    dd_arn=f"arn:aws:dynamodb:{R}:{ACCT}:table/acme-legacy-sessions"
+    s.append(item("AWS::DynamoDB::Table","acme-legacy-sessions","acme-legacy-sessions",dd_arn,
+        {"tableName":"acme-legacy-sessions","tableArn":dd_arn,"tableStatus":"ACTIVE","itemCount":0,
+         "billingModeSummary":{"billingMode":"PROVISIONED"},"provisionedThroughput":{"readCapacityUnits":100,"writeCapacityUnits":50},
+         "sSEDescription":{"status":"ENABLED","sSEType":"KMS","kMSMasterKeyArn":KEY},"deletionProtectionEnabled":True},
+        {"ContinuousBackupsDescription":{"continuousBackupsStatus":"ENABLED","pointInTimeRecoveryDescription":{"pointInTimeRecoveryStatus":"ENABLED"}},
+         "AutoScalingEnabled":True}))
+    label("aws-dynamodb-004", dd_arn, "cost", "low", "provisioned 100/50 capacity with itemCount 0")

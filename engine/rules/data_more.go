@@ -33,8 +33,9 @@ func majorVersion(v string) int {
 	return n
 }
 
-// dataCacheRules are the family's further checks of ElastiCache (issue 29 §4).
-func dataCacheRules() []Rule {
+// dataMoreRules are the family's further checks of types older than it
+// (ElastiCache clusters, DynamoDB tables; issue 29 §4).
+func dataMoreRules() []Rule {
 	return []Rule{
 		{ID: "aws-elasticache-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster runs a Redis OSS version past standard support",
@@ -57,6 +58,21 @@ func dataCacheRules() []Rule {
 					ev["standard_support_ended"] = end.Format("2006-01-02")
 				}
 				return failIf(major < 2 || listed && !s.Now.Before(end), ev)
+			}},
+		{ID: "aws-dynamodb-004", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeDynamoDBTable},
+			Title:       "Provisioned DynamoDB table holds no items",
+			Description: "The table is billed for provisioned read and write capacity but DynamoDB reports it empty (the count is refreshed about every six hours).",
+			Remediation: "Delete the table if it is unused (aws dynamodb delete-table --table-name NAME), or switch it to on-demand: aws dynamodb update-table --table-name NAME --billing-mode PAY_PER_REQUEST.",
+			Check: func(s *Subject) Result {
+				t := get[inv.DynamoDBTable](s)
+				if t.BillingMode != "PROVISIONED" || t.ReadCapacity+t.WriteCapacity == 0 {
+					return passed(s, func() map[string]any { return map[string]any{"table": t.Name, "billing_mode": t.BillingMode} })
+				}
+				if t.ItemCount == nil {
+					return notEvaluated("item_count")
+				}
+				return failIf(*t.ItemCount == 0, notEstimated(map[string]any{"table": t.Name, "read_capacity": t.ReadCapacity,
+					"write_capacity": t.WriteCapacity, "item_count": *t.ItemCount}, unpriced("DynamoDB capacity")))
 			}},
 	}
 }

@@ -52,3 +52,28 @@ func TestElastiCacheRedisSupportDates(t *testing.T) {
 		}
 	}
 }
+
+// dynamoItem is an AWS::DynamoDB::Table item (awslabs/aws-config-resource-
+// schema: tableName, billingModeSummary, provisionedThroughput, itemCount)
+// with point-in-time recovery on.
+func dynamoItem(conf map[string]any, history bool) string {
+	base := map[string]any{"tableName": "orders", "tableArn": "arn:aws:dynamodb:eu-west-1:111122223333:table/orders", "tableStatus": "ACTIVE",
+		"provisionedThroughput": map[string]any{"readCapacityUnits": 50, "writeCapacityUnits": 20}, "itemCount": 120000,
+		"sSEDescription": map[string]any{"status": "ENABLED", "sSEType": "KMS", "kMSMasterKeyArn": dataKey}, "deletionProtectionEnabled": true}
+	for k, v := range conf {
+		base[k] = v
+	}
+	if conf["itemCount"] == "absent" {
+		delete(base, "itemCount")
+	}
+	return dataItem("AWS::DynamoDB::Table", "orders", "arn:aws:dynamodb:eu-west-1:111122223333:table/orders", base,
+		map[string]any{"ContinuousBackupsDescription": map[string]any{"continuousBackupsStatus": "ENABLED",
+			"pointInTimeRecoveryDescription": map[string]any{"pointInTimeRecoveryStatus": "ENABLED"}}}, history)
+}
+
+func init() {
+	addConfigCases(map[string]configCase{
+		"aws-dynamodb-004": {pass: dynamoItem(nil, false), fail: dynamoItem(map[string]any{"itemCount": 0}, true)},
+	})
+	dataUnknownCases["aws-dynamodb-004"] = struct{ item, missing string }{dynamoItem(map[string]any{"itemCount": "absent"}, false), "item_count"}
+}
