@@ -76,6 +76,7 @@ func (f *accountFacts) observePlatform(res *engine.Resource, s *Subject) {
 func platformAccountRules() []Rule {
 	return []Rule{
 		{ID: "aws-iam-020", Dimension: security, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.20", "CIS-AWS-4.0.1:1.20"},
 			Title:       "IAM Access Analyzer is not enabled in every region in use",
 			Description: "Some regions that hold resources have no IAM Access Analyzer of external access: resources shared outside the account or organization there go unnoticed. Judged only in regions whose AWS Config recorder records every supported type, so that a missing analyzer is absent, not unrecorded.",
 			Remediation: "aws accessanalyzer create-analyzer --analyzer-name account --type ACCOUNT in each region (or ORGANIZATION from the delegated administrator).",
@@ -94,6 +95,7 @@ func platformAccountRules() []Rule {
 				return failIf(len(missing) > 0, map[string]any{"regions_without_analyzer": missing})
 			}},
 		{ID: "aws-iam-021", Dimension: compliance, Severity: low, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
+			Compliance:  []string{"CIS-AWS-3.0.0:1.17", "CIS-AWS-4.0.1:1.17"},
 			Title:       "No IAM role may manage AWS Support cases",
 			Description: "No IAM role of the account has the AWSSupportAccess policy: during an incident, opening and following AWS Support cases needs the root user or an over-privileged principal.",
 			Remediation: "Create a role for incident responders and attach arn:aws:iam::aws:policy/AWSSupportAccess (aws iam attach-role-policy --role-name support --policy-arn arn:aws:iam::aws:policy/AWSSupportAccess).",
