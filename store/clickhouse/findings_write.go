@@ -453,7 +453,7 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 			continue
 		}
 		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
-		if table == "snapshot_finding_index" || table == "snapshot_findings" {
+		if table == "snapshot_finding_index" || table == "snapshot_findings" || table == "mute_matches" {
 			if taken {
 				continue
 			}
