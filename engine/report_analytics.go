@@ -122,18 +122,31 @@ type RuleInfo struct {
 	ResourceTypes []string
 }
 
-// CatalogFramework is one compliance framework and the controls the rule
-// pack maps to it.
+// CatalogFramework is one compliance framework with every control of its
+// catalog (engine/compliance) and the rules that check each.
 type CatalogFramework struct {
 	ID       string // e.g. CIS-AWS-4.0.1
 	Title    string
+	Version  string
+	Source   string // where the control ids and titles come from
 	Controls []CatalogControl
 }
 
-// CatalogControl is one control with the rules that check it.
+// Control assessments as CIS marks them (empty for other frameworks).
+const (
+	AssessmentAutomated = "automated"
+	AssessmentManual    = "manual"
+)
+
+// CatalogControl is one control with the rules that check it (none for a
+// control fourd does not assess).
 type CatalogControl struct {
 	ID            string // e.g. 2.1.4
 	Title         string
+	Section       string
+	Level         string // CIS profile level; empty elsewhere
+	Assessment    string // AssessmentAutomated or AssessmentManual for CIS; empty elsewhere
+	Gap           string // why no rule checks a CIS Automated control, when known
 	Rules         []string
 	ResourceTypes []string
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strings"
 )
@@ -55,16 +56,39 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 	for _, fw := range frameworks {
 		out := ComplianceFramework{ID: fw.ID, Title: fw.Title, Controls: make([]ComplianceControl, 0, len(fw.Controls))}
 		for _, c := range fw.Controls {
-			ctl := ComplianceControl{ID: c.ID, Title: c.Title, Rules: slices.Clone(c.Rules), AuditID: b.audit.ID,
-				EvaluatedAt: evaluated, FailingResources: []AffectedResource{}}
+			ctl := ComplianceControl{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Assessment: c.Assessment,
+				Rules: slices.Clone(c.Rules), AuditID: b.audit.ID, EvaluatedAt: evaluated, FailingResources: []AffectedResource{}}
+			if ctl.Rules == nil {
+				ctl.Rules = []string{}
+			}
+			if len(c.Rules) == 0 {
+				if c.Assessment == AssessmentManual {
+					ctl.Status = ControlManual
+					out.Manual++
+				} else {
+					ctl.Status, ctl.Note = ControlNotAssessed, c.Gap
+					out.NotAssessed++
+				}
+				out.Controls = append(out.Controls, ctl)
+				continue
+			}
 			for _, t := range c.ResourceTypes {
 				ctl.ResourcesChecked += types[t]
 			}
 			var failingFindings int64
+			judged := false
 			for _, r := range c.Rules {
+				var notEvaluated, ofTypes int64
 				if b.audit.Summary != nil {
-					ctl.ResourcesNotEvaluated += b.audit.Summary.NotEvaluated[r]
+					notEvaluated = b.audit.Summary.NotEvaluated[r]
 				}
+				if info, ok := b.svc.cfg.Reporting.Catalog.Rule(r); ok {
+					for _, t := range info.ResourceTypes {
+						ofTypes += types[t]
+					}
+				}
+				judged = judged || ofTypes > notEvaluated
+				ctl.ResourcesNotEvaluated += notEvaluated
 				ctl.ResourcesFailing += byRule[r].Resources
 				failingFindings += byRule[r].Findings
 				ctl.FailingResources = append(ctl.FailingResources, resources[r]...)
@@ -79,25 +103,43 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			// Checked counts the resources of the rules' types; a failing
 			// account-level rule has none, so count what failed.
 			ctl.ResourcesChecked = max(ctl.ResourcesChecked, ctl.ResourcesFailing)
-			switch {
-			case failingFindings > 0:
-				ctl.Status = ControlFail
+			ctl.Status = controlStatus(failingFindings, judged, ctl.ResourcesChecked, ctl.ResourcesNotEvaluated)
+			switch ctl.Status {
+			case ControlFail:
 				out.Failed++
-			case ctl.ResourcesNotEvaluated > 0:
-				ctl.Status = ControlInsufficientData
+			case ControlInsufficientData:
 				out.InsufficientData++
-			case ctl.ResourcesChecked == 0:
-				ctl.Status = ControlNotApplicable
+			case ControlNotApplicable:
 				out.NotApplicable++
 			default:
-				ctl.Status = ControlPass
 				out.Passed++
 			}
 			out.Controls = append(out.Controls, ctl)
 		}
+		if assessed := out.Passed + out.Failed; assessed > 0 {
+			score := math.Round(1000*float64(out.Passed)/float64(assessed)) / 10
+			out.ScorePercent = &score
+		}
 		rep.Frameworks = append(rep.Frameworks, out)
 	}
 	return rep, nil
+}
+
+// controlStatus judges a control some rules check: failed on a finding;
+// insufficient data when no rule judged any resource (judged: some rule
+// met more resources of its types than it left not evaluated) but some
+// were left not evaluated; not applicable when there was nothing to
+// check; passed otherwise.
+func controlStatus(failingFindings int64, judged bool, checked, notEvaluated int64) string {
+	switch {
+	case failingFindings > 0:
+		return ControlFail
+	case !judged && notEvaluated > 0:
+		return ControlInsufficientData
+	case checked == 0:
+		return ControlNotApplicable
+	}
+	return ControlPass
 }
 
 // frameworkSelected reports whether the frameworks filter keeps id (a

@@ -331,6 +331,11 @@ const (
 	// ControlInsufficientData: nothing failed, but some resources could
 	// not be judged because the inventory lacked what a mapped rule reads.
 	ControlInsufficientData = "insufficient_data"
+	// ControlManual: CIS marks the control Manual and no rule checks it.
+	ControlManual = "manual"
+	// ControlNotAssessed: no rule checks the control (Note says why, when
+	// known).
+	ControlNotAssessed = "not_assessed"
 )
 
 // MaxFailingResourcesPerControl bounds the failing resources a control
@@ -342,8 +347,8 @@ type ComplianceEvidenceReport struct {
 	Frameworks []ComplianceFramework `json:"frameworks"`
 }
 
-// ComplianceFramework is one framework with every control the rule pack
-// maps to it, in control order.
+// ComplianceFramework is one framework with every control of its catalog
+// (engine/compliance), in control order.
 type ComplianceFramework struct {
 	ID            string `json:"id"` // e.g. CIS-AWS-4.0.1
 	Title         string `json:"title"`
@@ -351,20 +356,34 @@ type ComplianceFramework struct {
 	Failed        int    `json:"failed"`
 	NotApplicable int    `json:"not_applicable"`
 	// InsufficientData counts the controls with status insufficient_data.
-	InsufficientData int                 `json:"insufficient_data"`
-	Controls         []ComplianceControl `json:"controls"`
+	InsufficientData int `json:"insufficient_data"`
+	Manual           int `json:"manual"`
+	NotAssessed      int `json:"not_assessed"`
+	// ScorePercent is the share of assessed (passed or failed) controls
+	// that passed, 100 × Passed / (Passed + Failed), one decimal; null when
+	// none was assessed.
+	ScorePercent *float64            `json:"score_percent"`
+	Controls     []ComplianceControl `json:"controls"`
 }
 
 // ComplianceControl is one control's status with its evidence. A control
-// fails when a rule mapped to it has an open finding; has insufficient_data
-// when none did but the audit could not evaluate a mapped rule on some
-// resources (ResourcesNotEvaluated: unknown is not false, and not a pass
-// either); is not_applicable when no resource of the rules' types was
-// checked; and passes otherwise.
+// no rule checks is manual (CIS marks it Manual) or not_assessed. Else it
+// fails when a mapped rule has an open finding; passes when the rules
+// judged some resource; has insufficient_data when every resource they met
+// lacked what they read (ResourcesNotEvaluated: unknown is not false, and
+// not a pass either); and is not_applicable when no resource of the rules'
+// types was audited.
 type ComplianceControl struct {
-	ID               string             `json:"id"` // e.g. 2.1.4
-	Title            string             `json:"title"`
-	Status           string             `json:"status"`
+	ID      string `json:"id"` // e.g. 2.1.4
+	Title   string `json:"title"`
+	Section string `json:"section"`
+	// Level is the CIS profile level and Assessment CIS's automated or
+	// manual; both empty for other frameworks.
+	Level      string `json:"level,omitempty"`
+	Assessment string `json:"assessment,omitempty"`
+	Status     string `json:"status"`
+	// Note says why a CIS Automated control is not assessed, when known.
+	Note             string             `json:"note,omitempty"`
 	Rules            []string           `json:"rules"`
 	ResourcesChecked int64              `json:"resources_checked"`
 	ResourcesFailing int64              `json:"resources_failing"`

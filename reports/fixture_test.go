@@ -163,6 +163,8 @@ func fxPlan(groups []engine.RemediationGroup) engine.ReportDocument {
 		RemediationPlan: &engine.RemediationPlanReport{Summary: sum, Playbooks: playbooks, Groups: groups}}
 }
 
+func ptrFloat(f float64) *float64 { return &f }
+
 func fxCompliance() engine.ReportDocument {
 	failing := []engine.AffectedResource{fxResources[0], fxResources[1]}
 	ctl := func(id, title, status string, rules []string, checked, failingN int64, rs []engine.AffectedResource) engine.ComplianceControl {
@@ -174,12 +176,15 @@ func fxCompliance() engine.ReportDocument {
 	}
 	return engine.ReportDocument{SchemaVersion: engine.ReportSchemaVersion, Header: fxHeader(engine.ReportComplianceEvidence, "rpt_01cis"),
 		ComplianceEvidence: &engine.ComplianceEvidenceReport{Frameworks: []engine.ComplianceFramework{{
-			ID: "CIS-AWS-3.0", Title: "CIS Amazon Web Services Foundations Benchmark v3.0", Passed: 2, Failed: 1, NotApplicable: 1,
+			ID: "CIS-AWS-4.0.1", Title: "CIS Amazon Web Services Foundations Benchmark v4.0.1", Passed: 2, Failed: 1, NotApplicable: 1,
+			Manual: 1, NotAssessed: 1, ScorePercent: ptrFloat(66.7),
 			Controls: []engine.ComplianceControl{
 				ctl("1.8", "IAM password policy requires a minimum length of 14", engine.ControlPass, []string{"aws-iam-008"}, 3, 0, nil),
 				ctl("2.1.2", "S3 bucket enforces MFA delete", engine.ControlFail, []string{"aws-s3-010"}, 42, 2, failing),
 				ctl("2.3.2", "RDS instances have auto minor version upgrade", engine.ControlNotApplicable, []string{"aws-rds-007"}, 0, 0, nil),
 				ctl("3.1", "CloudTrail is enabled in all regions", engine.ControlPass, []string{"aws-cloudtrail-001"}, 3, 0, nil),
+				ctl("4.2", "Ensure management console sign-in without MFA is monitored", engine.ControlManual, []string{}, 0, 0, nil),
+				ctl("4.16", "Ensure AWS Security Hub is enabled", engine.ControlNotAssessed, []string{}, 0, 0, nil),
 			},
 		}}},
 	}

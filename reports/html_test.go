@@ -36,7 +36,7 @@ func TestRenderHTMLSelfContained(t *testing.T) {
 			"東京-logs", "$1,334.40", "not estimated", "40 findings are not estimated", "Key messages", "Top actions", "78.1%", "CIS AWS Foundations Benchmark 3.0", "92.6% of the 552 resources scanned have no open critical or high finding", "Unattached EBS volume", "<svg", "weighted open findings per resource"}},
 		{fxRemediation(), []string{"Remediation plan", "S3 bucket check 2 fails", "Turn on S3 Block Public Access",
 			"20 more resources", "rule_id=aws-s3-002"}},
-		{fxCompliance(), []string{"Compliance evidence", "CIS Amazon Web Services Foundations Benchmark v3.0",
+		{fxCompliance(), []string{"Compliance evidence", "CIS Amazon Web Services Foundations Benchmark v4.0.1",
 			"S3 bucket enforces MFA delete", "status-fail", "not_applicable"}},
 	} {
 		t.Run(string(tc.doc.Header.Kind), func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestRenderHTMLInBrowser(t *testing.T) {
 		// The Tokyo log group is one of group 1's three resources and every
 		// fourth of group 2's fifty (12); group 3 has none.
 		{"remediation_plan by account", "#q=333333333333+tokyo", fxRemediation(), []string{"13 of 54 shown"}, 41 + 1},
-		{"compliance_evidence", "", fxCompliance(), []string{"4 of 4 shown"}, 0},
+		{"compliance_evidence", "", fxCompliance(), []string{"6 of 6 shown"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, string(tc.doc.Header.Kind)+".html")

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/compliance"
@@ -18,36 +17,41 @@ type Catalog struct {
 
 var _ engine.RuleCatalog = (*Catalog)(nil)
 
-// NewCatalog builds the catalog from rules.All() and engine/compliance: a
-// control reference "CIS-AWS-4.0.1:2.1.4" maps the rule to control 2.1.4 of
-// CIS-AWS-4.0.1, titled as the framework's catalog titles it.
+// NewCatalog builds the catalog from engine/compliance's frameworks, every
+// control of each in catalog order, and rules.All(): a reference
+// "CIS-AWS-4.0.1:2.1.4" puts the rule on control 2.1.4 of CIS-AWS-4.0.1. A
+// reference the catalog lacks is ignored (the pack's tests reject them).
 func NewCatalog() *Catalog {
 	c := &Catalog{rules: map[string]engine.RuleInfo{}}
-	controls := map[string]map[string]*engine.CatalogControl{}
+	type entry struct {
+		fw, ctl int
+	}
+	index := map[string]entry{}
+	for i, f := range compliance.Frameworks() {
+		out := engine.CatalogFramework{ID: f.ID, Title: f.Title, Version: f.Version, Source: f.Source,
+			Controls: make([]engine.CatalogControl, len(f.Controls))}
+		for j, ctl := range f.Controls {
+			out.Controls[j] = engine.CatalogControl{ID: ctl.ID, Title: ctl.Title, Section: ctl.Section, Level: ctl.Level,
+				Assessment: string(ctl.Assessment)}
+			if ctl.Assessment == compliance.Automated {
+				out.Controls[j].Gap = compliance.Gap(f.ID, ctl.ID)
+			}
+			index[f.ID+":"+ctl.ID] = entry{i, j}
+		}
+		c.frameworks = append(c.frameworks, out)
+	}
 	for _, r := range rules.All() {
 		c.rules[r.ID] = engine.RuleInfo{ID: r.ID, Title: r.Title, Remediation: r.Remediation, Dimension: r.Dimension,
 			Severity: r.Severity, Compliance: slices.Clone(r.Compliance), ResourceTypes: slices.Clone(r.ResourceTypes)}
 		for _, ref := range r.Compliance {
-			fw, id, ok := strings.Cut(ref, ":")
-			if !ok || fw == "" || id == "" {
+			e, ok := index[ref]
+			if !ok {
 				continue
 			}
-			if controls[fw] == nil {
-				controls[fw] = map[string]*engine.CatalogControl{}
+			ctl := &c.frameworks[e.fw].Controls[e.ctl]
+			if !slices.Contains(ctl.Rules, r.ID) {
+				ctl.Rules = append(ctl.Rules, r.ID)
 			}
-			ctl := controls[fw][id]
-			if ctl == nil {
-				ctl = &engine.CatalogControl{ID: id}
-				controls[fw][id] = ctl
-			}
-			if ctl.Title == "" {
-				if _, c, err := compliance.Resolve(ref); err == nil {
-					ctl.Title = c.Title
-				} else {
-					ctl.Title = r.Title // a reference the catalog lacks (the pack's tests reject them)
-				}
-			}
-			ctl.Rules = append(ctl.Rules, r.ID)
 			for _, t := range r.ResourceTypes {
 				if !slices.Contains(ctl.ResourceTypes, t) {
 					ctl.ResourceTypes = append(ctl.ResourceTypes, t)
@@ -55,34 +59,21 @@ func NewCatalog() *Catalog {
 			}
 		}
 	}
-	for fw, ctls := range controls {
-		f := engine.CatalogFramework{ID: fw, Title: fw}
-		if cf, ok := compliance.Lookup(fw); ok {
-			f.Title = cf.Title
+	for _, f := range c.frameworks {
+		for i := range f.Controls {
+			slices.Sort(f.Controls[i].Rules)
+			f.Controls[i].Gap = gapIfUnchecked(f.Controls[i])
 		}
-		for _, ctl := range ctls {
-			slices.Sort(ctl.Rules)
-			f.Controls = append(f.Controls, *ctl)
-		}
-		slices.SortFunc(f.Controls, func(a, b engine.CatalogControl) int { return compareControlIDs(a.ID, b.ID) })
-		c.frameworks = append(c.frameworks, f)
 	}
-	slices.SortFunc(c.frameworks, func(a, b engine.CatalogFramework) int { return strings.Compare(b.ID, a.ID) })
 	return c
 }
 
-// compareControlIDs orders "2.1.10" after "2.1.4".
-func compareControlIDs(a, b string) int {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		if len(pa[i]) != len(pb[i]) {
-			return len(pa[i]) - len(pb[i])
-		}
-		if c := strings.Compare(pa[i], pb[i]); c != 0 {
-			return c
-		}
+// gapIfUnchecked keeps a control's gap only while no rule checks it.
+func gapIfUnchecked(c engine.CatalogControl) string {
+	if len(c.Rules) > 0 {
+		return ""
 	}
-	return len(pa) - len(pb)
+	return c.Gap
 }
 
 // Rule implements engine.RuleCatalog.
@@ -91,5 +82,5 @@ func (c *Catalog) Rule(id string) (engine.RuleInfo, bool) {
 	return r, ok
 }
 
-// Frameworks implements engine.RuleCatalog: newest framework version first.
+// Frameworks implements engine.RuleCatalog: the catalog's order, CIS first.
 func (c *Catalog) Frameworks() []engine.CatalogFramework { return c.frameworks }
