@@ -72,27 +72,14 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 				out.Controls = append(out.Controls, ctl)
 				continue
 			}
-			for _, t := range c.ResourceTypes {
-				ctl.ResourcesChecked += types[t]
-			}
 			var failingFindings int64
-			judged := false
 			for _, r := range c.Rules {
-				var notEvaluated, ofTypes int64
-				if b.audit.Summary != nil {
-					notEvaluated = b.audit.Summary.NotEvaluated[r]
-				}
-				if info, ok := b.svc.cfg.Reporting.Catalog.Rule(r); ok {
-					for _, t := range info.ResourceTypes {
-						ofTypes += types[t]
-					}
-				}
-				judged = judged || ofTypes > notEvaluated
-				ctl.ResourcesNotEvaluated += notEvaluated
 				ctl.ResourcesFailing += byRule[r].Resources
 				failingFindings += byRule[r].Findings
 				ctl.FailingResources = append(ctl.FailingResources, resources[r]...)
 			}
+			j := b.judgeControl(c, func(r string) int64 { return byRule[r].Findings }, types)
+			ctl.ResourcesChecked, ctl.ResourcesNotEvaluated = j.checked, j.notEvaluated
 			slices.SortStableFunc(ctl.FailingResources, func(x, y AffectedResource) int {
 				return cmp.Or(cmp.Compare(y.Severity.Rank(), x.Severity.Rank()), cmp.Compare(x.ResourceID, y.ResourceID))
 			})
@@ -103,7 +90,7 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			// Checked counts the resources of the rules' types; a failing
 			// account-level rule has none, so count what failed.
 			ctl.ResourcesChecked = max(ctl.ResourcesChecked, ctl.ResourcesFailing)
-			ctl.Status = controlStatus(failingFindings, judged, ctl.ResourcesChecked, ctl.ResourcesNotEvaluated)
+			ctl.Status = j.status
 			switch ctl.Status {
 			case ControlFail:
 				out.Failed++
@@ -123,6 +110,43 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 		rep.Frameworks = append(rep.Frameworks, out)
 	}
 	return rep, nil
+}
+
+// controlJudgement is what an audit says of one control some rules check.
+type controlJudgement struct {
+	status       string
+	checked      int64 // resources of the control's types
+	notEvaluated int64 // resources its rules could not judge
+}
+
+// judgeControl judges a control some rules check from its rules' open
+// findings (findings), the tenant's resources by type and the audit's
+// not-evaluated counts. The compliance evidence report and the executive
+// summary's compliance posture both judge controls with it, so that they
+// agree.
+func (b *reportBuilder) judgeControl(c CatalogControl, findings func(rule string) int64, types map[string]int64) controlJudgement {
+	var j controlJudgement
+	for _, t := range c.ResourceTypes {
+		j.checked += types[t]
+	}
+	var failing int64
+	judged := false
+	for _, r := range c.Rules {
+		var notEvaluated, ofTypes int64
+		if b.audit.Summary != nil {
+			notEvaluated = b.audit.Summary.NotEvaluated[r]
+		}
+		if info, ok := b.svc.cfg.Reporting.Catalog.Rule(r); ok {
+			for _, t := range info.ResourceTypes {
+				ofTypes += types[t]
+			}
+		}
+		judged = judged || ofTypes > notEvaluated
+		j.notEvaluated += notEvaluated
+		failing += findings(r)
+	}
+	j.status = controlStatus(failing, judged, j.checked, j.notEvaluated)
+	return j
 }
 
 // controlStatus judges a control some rules check: failed on a finding;

@@ -74,7 +74,9 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*ExecutiveSummary
 	}
 	actions := b.rankActions(rules)
 	rep.TopActions = actions[:min(reportTopActions, len(actions))]
-	rep.Compliance = b.compliancePosture(rules)
+	if rep.Compliance, err = b.compliancePosture(ctx, rules); err != nil {
+		return nil, err
+	}
 	rep.KeyMessages = keyMessages(rep, actions, len(b.prev) > 0)
 	return rep, nil
 }

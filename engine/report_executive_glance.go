@@ -33,17 +33,20 @@ type TopAction struct {
 	RiskPerHour float64   `json:"risk_per_hour"`
 }
 
-// FrameworkPosture is one compliance framework seen through its rule
-// mappings: of the controls a built-in rule checks, how many have no open
-// finding. Controls no rule checks are counted apart (manual).
+// FrameworkPosture is one compliance framework as the compliance evidence
+// report judges it: of the controls assessed (passed or failed), how many
+// passed. Controls not applicable (nothing of their types), with
+// insufficient data, manual or not assessed are left out of the share.
 type FrameworkPosture struct {
 	Framework string `json:"framework"`
 	Title     string `json:"title"`
 	Controls  int    `json:"controls"`
-	Checked   int    `json:"checked"`
-	Failing   int    `json:"failing"`
-	// PassingPercent is 100 × (Checked − Failing) / Checked, one decimal;
-	// 0 when no control is checked.
+	// Checked is the controls assessed: passed or failed.
+	Checked int `json:"checked"`
+	Failing int `json:"failing"`
+	// PassingPercent is 100 × (Checked − Failing) / Checked, one decimal
+	// (the compliance evidence report's score); 0 when no control is
+	// assessed.
 	PassingPercent float64 `json:"passing_percent"`
 }
 
@@ -93,9 +96,19 @@ func (b *reportBuilder) rankActions(rules map[string]*RuleRank) []TopAction {
 	return all
 }
 
-// compliancePosture rates every framework from its rule mappings and the
-// rules with open findings.
-func (b *reportBuilder) compliancePosture(rules map[string]*RuleRank) []FrameworkPosture {
+// compliancePosture rates every framework as the compliance evidence
+// report does (judgeControl), from the rules with open findings.
+func (b *reportBuilder) compliancePosture(ctx context.Context, rules map[string]*RuleRank) ([]FrameworkPosture, error) {
+	types, err := b.svc.cfg.Reporting.Analytics.ResourceCountsByType(ctx, b.scope.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	open := func(id string) int64 {
+		if r := rules[id]; r != nil {
+			return r.Open
+		}
+		return 0
+	}
 	out := []FrameworkPosture{}
 	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
 		p := FrameworkPosture{Framework: fw.ID, Title: fw.Title, Controls: len(fw.Controls)}
@@ -103,9 +116,12 @@ func (b *reportBuilder) compliancePosture(rules map[string]*RuleRank) []Framewor
 			if len(c.Rules) == 0 {
 				continue
 			}
-			p.Checked++
-			if slices.ContainsFunc(c.Rules, func(id string) bool { r := rules[id]; return r != nil && r.Open > 0 }) {
+			switch b.judgeControl(c, open, types).status {
+			case ControlFail:
+				p.Checked++
 				p.Failing++
+			case ControlPass:
+				p.Checked++
 			}
 		}
 		if p.Checked > 0 {
@@ -113,7 +129,7 @@ func (b *reportBuilder) compliancePosture(rules map[string]*RuleRank) []Framewor
 		}
 		out = append(out, p)
 	}
-	return out
+	return out, nil
 }
 
 // keyMessages writes the three sentences of the first page: the biggest

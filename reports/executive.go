@@ -65,7 +65,7 @@ func executiveFirstPage(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		d.empty("No framework is mapped.")
 		return
 	}
-	t := d.newTable(8, column{"Framework", 60, "L"}, column{"Controls", 22, "R"}, column{"Checked", 22, "R"},
+	t := d.newTable(8, column{"Framework", 60, "L"}, column{"Controls", 22, "R"}, column{"Assessed", 22, "R"},
 		column{"Failing", 22, "R"}, column{"Passing", 30, "R"})
 	for _, f := range s.Compliance {
 		pass := "—"
@@ -75,8 +75,9 @@ func executiveFirstPage(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		t.row(f.Title, fmt.Sprint(f.Controls), fmt.Sprint(f.Checked), fmt.Sprint(f.Failing), pass)
 	}
 	t.end()
-	d.paragraph("Passing: the share of the controls a built-in check covers that have no open finding. Controls no "+
-		"check covers need a manual review and are not counted.", 7.5)
+	d.paragraph("Assessed: controls a check judged (passed or failed); passing: the share of them with no open finding, "+
+		"the compliance evidence report's score. Controls with nothing of their types to check, with insufficient data, "+
+		"manual, or no check covers are not counted.", 7.5)
 }
 
 // executiveSecondPage draws page 2.
