@@ -124,7 +124,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	}
 	accepted := make(map[string]FindingOverride, len(overrides))
 	for id, o := range overrides {
-		if o.Resolution == ResolutionAcceptedRisk {
+		if o.Resolution.manual() {
 			accepted[id] = o
 		}
 	}
@@ -144,7 +144,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		}
 		if o, ok := accepted[f.ID]; ok {
 			at := o.CreatedAt
-			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, ResolutionAcceptedRisk, &at
+			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, o.Resolution, &at
 		}
 		return f
 	}

@@ -28,6 +28,10 @@ type SnapshotStore interface {
 	// GetFindings returns the findings of a snapshot with the given ids that
 	// exist, in any order.
 	GetFindings(ctx context.Context, tenantID, auditID string, ids []string) ([]Finding, error)
+	// FindingSightings returns finding id as each of the given completed
+	// audits' snapshots holds it (AuditID, Severity, Status, Resolution,
+	// LastSeenAt set), for the snapshots that hold it, in any order.
+	FindingSightings(ctx context.Context, tenantID string, auditIDs []string, id string) ([]Finding, error)
 	// FirstSeen calls fn with the id and first sighting of every finding of
 	// a snapshot that is open or an accepted risk (what a later audit keeps
 	// the age of): two narrow columns, not the findings.
@@ -81,6 +85,12 @@ type OverrideStore interface {
 	// ListOverrides returns the tenant's overrides that have not expired at
 	// now (at most a few thousand: they are people's decisions).
 	ListOverrides(ctx context.Context, tenantID string, now time.Time) ([]FindingOverride, error)
+	// ChangeOverride writes o (as PutOverride) and appends acts to the
+	// finding's activity, in one transaction.
+	ChangeOverride(ctx context.Context, o FindingOverride, acts []FindingActivity) error
+	// ListFindingActivity returns the recorded activity of a finding, newest
+	// first, at most limit entries.
+	ListFindingActivity(ctx context.Context, tenantID, findingID string, limit int) ([]FindingActivity, error)
 }
 
 // FindingOverride is a person's decision on a finding: accepted as a known
@@ -88,13 +98,18 @@ type OverrideStore interface {
 type FindingOverride struct {
 	TenantID  string `json:"-"`
 	FindingID string `json:"finding_id"`
-	// Resolution is accepted_risk, or empty for a finding reopened by hand
-	// (which undoes an accepted risk the latest snapshot already holds).
+	// Resolution is accepted_risk or false_positive, or empty for an open
+	// finding (reopened by hand, which undoes a decision the latest snapshot
+	// already holds, or just assigned or in progress).
 	Resolution Resolution `json:"resolution"`
-	Note       string     `json:"note"`
-	CreatedBy  string     `json:"created_by"`
-	CreatedAt  time.Time  `json:"created_at"`
-	ExpiresAt  *time.Time `json:"expires_at"`
+	// State is in_progress for an open finding someone works on, else empty.
+	State WorkflowStatus `json:"state"`
+	// Assignee is the id of the user the finding is assigned to, or empty.
+	Assignee  string     `json:"assignee"`
+	Note      string     `json:"note"`
+	CreatedBy string     `json:"created_by"`
+	CreatedAt time.Time  `json:"created_at"`
+	ExpiresAt *time.Time `json:"expires_at"`
 }
 
 // Evaluators builds the evaluator of one audit: the built-in rule pack plus

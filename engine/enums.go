@@ -113,6 +113,29 @@ const (
 	ResolutionNone         Resolution = ""
 	ResolutionFixed        Resolution = "fixed"
 	ResolutionAcceptedRisk Resolution = "accepted_risk"
+	// ResolutionFalsePositive: a person judged the rule wrong about this
+	// resource; held across audits like an accepted risk.
+	ResolutionFalsePositive Resolution = "false_positive"
+)
+
+// manual reports whether r is a person's decision that resolves a finding
+// (accepted_risk or false_positive), as opposed to fixed.
+func (r Resolution) manual() bool {
+	return r == ResolutionAcceptedRisk || r == ResolutionFalsePositive
+}
+
+// WorkflowStatus is where a finding stands in its triage: open or
+// in_progress (both status open), accepted_risk, false_positive or fixed
+// (status resolved, the resolution).
+type WorkflowStatus string
+
+// Workflow statuses.
+const (
+	WorkflowOpen          WorkflowStatus = "open"
+	WorkflowInProgress    WorkflowStatus = "in_progress"
+	WorkflowAcceptedRisk  WorkflowStatus = "accepted_risk"
+	WorkflowFalsePositive WorkflowStatus = "false_positive"
+	WorkflowFixed         WorkflowStatus = "fixed"
 )
 
 // AuditStatus is the state of an audit: queued → running → completed | failed,

@@ -102,10 +102,9 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 			cancel()
 			return err
 		}
+		now := s.now()
 		for i, it := range rows {
-			if o, ok := ov.byID[it.ID]; ok {
-				rows[i] = applyOverride(it, o)
-			}
+			rows[i] = decide(it, ov.byID, now)
 		}
 		if err := s.markMuted(pctx, tenantID, f.AuditID, q.Mutes, rows); err != nil {
 			cancel()

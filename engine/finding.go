@@ -37,6 +37,16 @@ type Finding struct {
 	// MuteRuleID names the mute rule that mutes the finding (status
 	// muted); empty otherwise.
 	MuteRuleID string `json:"mute_rule_id,omitempty"`
+
+	// WorkflowStatus refines Status: open or in_progress (status open),
+	// accepted_risk, false_positive or fixed (status resolved).
+	WorkflowStatus WorkflowStatus `json:"workflow_status"`
+	// Assignee is the id of the user the finding is assigned to; nil for
+	// nobody.
+	Assignee *string `json:"assignee"`
+	// OpenAgeSeconds is how long the finding has been open: from
+	// first_seen_at to the read while open, to resolved_at once resolved.
+	OpenAgeSeconds int64 `json:"open_age_seconds"`
 }
 
 // FindingFilter selects findings. Empty fields do not filter.

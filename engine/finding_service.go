@@ -82,10 +82,7 @@ func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQ
 	}
 	items := make([]Finding, len(cached)) // the cached slice is shared
 	for i, it := range cached {
-		if o, ok := ov.byID[it.ID]; ok {
-			it = applyOverride(it, o)
-		}
-		items[i] = it
+		items[i] = decide(it, ov.byID, now)
 	}
 	if err := s.markMuted(ctx, p.TenantID, q.Filter.AuditID, q.Mutes, items); err != nil {
 		return Page[Finding]{}, err
@@ -170,10 +167,7 @@ func (s *Service) GetFinding(ctx context.Context, p Principal, id string) (Findi
 	if err != nil {
 		return Finding{}, err
 	}
-	if o, ok := ov.byID[id]; ok {
-		f = applyOverride(f, o)
-	}
-	one := []Finding{f}
+	one := []Finding{decide(f, ov.byID, s.now())}
 	if err := s.markMuted(ctx, p.TenantID, auditID, ov.muteRefs(auditID), one); err != nil {
 		return Finding{}, err
 	}

@@ -3,29 +3,71 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 )
 
-// Limits on a manual resolution.
+// Limits on people's decisions on findings.
 const (
 	maxOverrideNote = 2000
 	maxOverrides    = 10000
 )
 
-// FindingUpdate is a person's decision on a finding: resolve it as an
-// accepted risk (with a note and an optional expiry), or reopen it.
+// Statuses a FindingUpdate may ask for besides open and resolved.
+const (
+	StatusInProgress    FindingStatus = "in_progress"
+	StatusFalsePositive FindingStatus = "false_positive"
+)
+
+// FindingUpdate is a person's change to a finding: a new workflow status
+// (open, in_progress, resolved as accepted_risk or false_positive, or
+// false_positive, short for resolved as false_positive; empty: unchanged),
+// a note, and an assignee (nil: unchanged; empty: nobody).
 type FindingUpdate struct {
 	Status     FindingStatus
 	Resolution Resolution
 	Note       string
 	ExpiresAt  *time.Time
+	Assignee   *string
 }
 
-// UpdateFinding records a decision on a finding of the latest snapshot. It
-// shows in reads at once and later audits keep it: an accepted risk stays
-// resolved until it expires or is reopened. Only accepted_risk can be set by
-// hand (fixed means no longer detected); only an accepted risk can be
-// reopened.
+// validate checks u on its own, before any finding is read, and returns it
+// normalized: status false_positive becomes resolved/false_positive.
+func (u FindingUpdate) validate(now time.Time) (FindingUpdate, error) {
+	if u.Status == StatusFalsePositive {
+		if u.Resolution != "" && u.Resolution != ResolutionFalsePositive {
+			return u, FieldErrorf("resolution", "status false_positive takes no other resolution; got %s", quote(string(u.Resolution)))
+		}
+		u.Status, u.Resolution = StatusResolved, ResolutionFalsePositive
+	}
+	switch {
+	case u.Status == "" && u.Resolution != "":
+		return u, FieldErrorf("status", "a resolution needs status resolved")
+	case u.Status == "" && u.Assignee == nil && u.Note == "":
+		return u, FieldErrorf("status", "nothing to change: give a status, an assignee or a note")
+	case u.Status != "" && u.Status != StatusOpen && u.Status != StatusInProgress && u.Status != StatusResolved:
+		return u, FieldErrorf("status", "status must be open, in_progress, resolved or false_positive; got %s", quote(string(u.Status)))
+	case u.Status == StatusResolved && !u.Resolution.manual():
+		return u, FieldErrorf("resolution", "resolution must be accepted_risk or false_positive: a finding is fixed when an audit no longer detects it")
+	case u.Status != StatusResolved && (u.Resolution != "" || u.ExpiresAt != nil):
+		return u, FieldErrorf("status", "only a resolved status takes a resolution or an expiry")
+	case u.Resolution == ResolutionFalsePositive && strings.TrimSpace(u.Note) == "":
+		return u, FieldErrorf("note", "a false positive needs a note saying why")
+	case len(u.Note) > maxOverrideNote:
+		return u, FieldErrorf("note", "note is at most %d bytes", maxOverrideNote)
+	case u.ExpiresAt != nil && !u.ExpiresAt.After(now):
+		return u, FieldErrorf("expires_at", "expires_at must be in the future")
+	case u.Assignee != nil && *u.Assignee != "" && !ValidID(PrefixUser, *u.Assignee):
+		return u, FieldErrorf("assignee", "assignee must be the id of a user of the tenant (usr_…) or empty; got %s", quote(*u.Assignee))
+	}
+	return u, nil
+}
+
+// UpdateFinding records a change to a finding of the latest snapshot. It
+// shows in reads at once and later audits keep it: an accepted risk or a
+// false positive stays resolved until it expires or is reopened; status
+// in_progress and the assignee stay until changed. Every change is added
+// to the finding's activity.
 func (s *Service) UpdateFinding(ctx context.Context, p Principal, id string, u FindingUpdate) (Finding, error) {
 	if err := p.Require(ScopeFindingsWrite); err != nil {
 		return Finding{}, err
@@ -34,49 +76,106 @@ func (s *Service) UpdateFinding(ctx context.Context, p Principal, id string, u F
 		return Finding{}, Errorf(CodeUnavailable, "finding updates are not configured on this server")
 	}
 	now := s.now().UTC()
-	switch {
-	case u.Status == StatusResolved && u.Resolution != ResolutionAcceptedRisk:
-		return Finding{}, FieldErrorf("resolution", "resolution must be accepted_risk: a finding is fixed when an audit no longer detects it")
-	case u.Status == StatusOpen && (u.Resolution != "" || u.Note != "" || u.ExpiresAt != nil):
-		return Finding{}, FieldErrorf("status", "reopening takes no resolution, note or expiry")
-	case u.Status != StatusOpen && u.Status != StatusResolved:
-		return Finding{}, FieldErrorf("status", "status must be resolved or open; got %s", quote(string(u.Status)))
-	case len(u.Note) > maxOverrideNote:
-		return Finding{}, FieldErrorf("note", "note is at most %d bytes", maxOverrideNote)
-	case u.ExpiresAt != nil && !u.ExpiresAt.After(now):
-		return Finding{}, FieldErrorf("expires_at", "expires_at must be in the future")
+	u, err := u.validate(now)
+	if err != nil {
+		return Finding{}, err
+	}
+	if err := s.checkAssignee(ctx, p, u.Assignee); err != nil {
+		return Finding{}, err
 	}
 	f, err := s.GetFinding(ctx, p, id)
 	if err != nil {
 		return Finding{}, err
 	}
-	if u.Status == StatusOpen {
-		if f.Status == StatusOpen {
-			return f, nil // already open: nothing to do
-		}
-		if f.Resolution != ResolutionAcceptedRisk {
-			return Finding{}, Errorf(CodeConflict, "finding %s was fixed (no longer detected); only accepted risks can be reopened", id)
-		}
-	} else if f.Status == StatusResolved && f.Resolution == ResolutionFixed {
-		return Finding{}, Errorf(CodeConflict, "finding %s is already fixed", id)
+	cur, err := s.overrides(ctx, p.TenantID)
+	if err != nil {
+		return Finding{}, err
 	}
-	o := FindingOverride{TenantID: p.TenantID, FindingID: id, Note: u.Note, CreatedBy: p.UserID, CreatedAt: now, ExpiresAt: u.ExpiresAt}
-	if u.Status == StatusResolved {
-		o.Resolution = ResolutionAcceptedRisk
+	return s.changeFinding(ctx, p, f, cur, u, now)
+}
+
+// checkAssignee checks that a new assignee is an enabled user of the tenant.
+func (s *Service) checkAssignee(ctx context.Context, p Principal, assignee *string) error {
+	if assignee == nil || *assignee == "" {
+		return nil
 	}
-	err = s.cfg.Overrides.PutOverride(ctx, o)
+	if s.cfg.Identity == nil {
+		return Errorf(CodeUnavailable, "assignment is not configured on this server")
+	}
+	usr, err := s.cfg.Identity.GetUser(ctx, p.TenantID, *assignee)
+	if IsNotFound(err) || (err == nil && usr.DisabledAt != nil) {
+		return FieldErrorf("assignee", "assignee %s is not a user of this tenant", quote(*assignee))
+	}
+	return err
+}
+
+// changeFinding applies a validated update to f (as read, decisions
+// applied), given the tenant's current decisions, and writes the decision
+// and its activity. Nothing changed: f as it is, nothing written.
+func (s *Service) changeFinding(ctx context.Context, p Principal, f Finding, cur map[string]FindingOverride, u FindingUpdate, now time.Time) (Finding, error) {
+	o, had := cur[f.ID]
+	if !had {
+		if len(cur) >= maxOverrides {
+			return Finding{}, Errorf(CodeConflict, "the tenant already holds %d decisions on findings, the most it may", maxOverrides)
+		}
+		o = FindingOverride{TenantID: p.TenantID, FindingID: f.ID}
+	}
+	before := f.WorkflowStatus
+	after := before
+	switch u.Status {
+	case StatusOpen:
+		after = WorkflowOpen
+	case StatusInProgress:
+		after = WorkflowInProgress
+	case StatusResolved:
+		after = WorkflowStatus(u.Resolution)
+	}
+	var acts []FindingActivity
+	if after != before || (u.Status == StatusResolved && !timePtrEqual(o.ExpiresAt, u.ExpiresAt)) {
+		if before == WorkflowFixed {
+			return Finding{}, Errorf(CodeConflict, "finding %s was fixed (no longer detected); its status cannot change", f.ID)
+		}
+		o.Resolution, o.State, o.ExpiresAt = ResolutionNone, "", nil
+		switch after {
+		case WorkflowInProgress:
+			o.State = WorkflowInProgress
+		case WorkflowAcceptedRisk, WorkflowFalsePositive:
+			o.Resolution, o.ExpiresAt = Resolution(after), u.ExpiresAt
+		}
+		o.Note, o.CreatedBy, o.CreatedAt = u.Note, p.UserID, now
+		acts = append(acts, FindingActivity{At: now, Kind: ActivityStatusChanged, Actor: p.UserID,
+			From: string(before), To: string(after), Note: u.Note})
+	} else if u.Note != "" {
+		acts = append(acts, FindingActivity{At: now, Kind: ActivityNote, Actor: p.UserID, Note: u.Note})
+	}
+	if u.Assignee != nil && *u.Assignee != o.Assignee {
+		acts = append(acts, FindingActivity{At: now, Kind: ActivityAssigned, Actor: p.UserID, From: o.Assignee, To: *u.Assignee})
+		o.Assignee = *u.Assignee
+	}
+	if len(acts) == 0 {
+		return f, nil
+	}
+	if o.CreatedAt.IsZero() {
+		o.CreatedBy, o.CreatedAt = p.UserID, now
+	}
+	err := s.cfg.Overrides.ChangeOverride(ctx, o, acts)
 	// Invalidated even when the write failed: it may have committed.
 	// Other replicas hear of it through the change feed.
 	s.reads.invalidate(p.TenantID)
 	if err != nil {
 		return Finding{}, err
 	}
-	return applyOverride(f, o), nil
+	cur[f.ID] = o
+	return decorate(applyOverride(undecided(f), o), &o, now), nil
+}
+
+func timePtrEqual(a, b *time.Time) bool {
+	return (a == nil) == (b == nil) && (a == nil || a.Equal(*b))
 }
 
 // overrides returns the tenant's active decisions by finding id, read from
-// the store (audits use it: they must not carry forward a stale decision;
-// reads use cachedOverrides).
+// the store (audits and writes use it: they must not act on a stale
+// decision; reads use cachedOverrides).
 func (s *Service) overrides(ctx context.Context, tenantID string) (map[string]FindingOverride, error) {
 	if s.cfg.Overrides == nil {
 		return nil, nil
@@ -95,26 +194,78 @@ func (s *Service) overrides(ctx context.Context, tenantID string) (map[string]Fi
 	return out, nil
 }
 
-// applyOverride shows a decision on a finding read from a snapshot.
-func applyOverride(f Finding, o FindingOverride) Finding {
-	if o.Resolution == ResolutionAcceptedRisk {
-		if f.Status == StatusOpen {
-			at := o.CreatedAt
-			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, ResolutionAcceptedRisk, &at
-		}
-		return f
-	}
-	if f.Resolution == ResolutionAcceptedRisk { // reopened by hand
+// undecided undoes what applyOverride did to a finding read with decisions
+// applied, as far as the snapshot shows it: a manual resolution the
+// snapshot did not hold is open again.
+func undecided(f Finding) Finding {
+	if f.Status == StatusResolved && f.Resolution.manual() && f.WorkflowStatus != "" {
 		f.Status, f.Resolution, f.ResolvedAt = StatusOpen, ResolutionNone, nil
 	}
 	return f
 }
 
+// applyOverride shows a decision on a finding read from a snapshot: a
+// manual resolution resolves an open finding; no resolution reopens one the
+// snapshot holds as a manual resolution. A fixed finding stays fixed.
+func applyOverride(f Finding, o FindingOverride) Finding {
+	if o.Resolution.manual() {
+		if f.Status == StatusOpen || f.Resolution.manual() {
+			at := o.CreatedAt
+			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, o.Resolution, &at
+		}
+		return f
+	}
+	if f.Resolution.manual() { // reopened by hand
+		f.Status, f.Resolution, f.ResolvedAt = StatusOpen, ResolutionNone, nil
+	}
+	return f
+}
+
+// decorate fills the workflow fields of a finding (decisions applied): its
+// workflow status, assignee and open age as of now. o is its decision, if
+// any.
+func decorate(f Finding, o *FindingOverride, now time.Time) Finding {
+	f.WorkflowStatus, f.Assignee = WorkflowOpen, nil
+	switch {
+	case f.Status == StatusResolved && f.Resolution == ResolutionFixed:
+		f.WorkflowStatus = WorkflowFixed
+	case f.Status == StatusResolved && f.Resolution.manual():
+		f.WorkflowStatus = WorkflowStatus(f.Resolution)
+	case f.Status == StatusResolved:
+		f.WorkflowStatus = WorkflowFixed
+	case o != nil && o.State == WorkflowInProgress:
+		f.WorkflowStatus = WorkflowInProgress
+	}
+	if o != nil && o.Assignee != "" {
+		a := o.Assignee
+		f.Assignee = &a
+	}
+	end := now
+	if f.ResolvedAt != nil {
+		end = *f.ResolvedAt
+	}
+	f.OpenAgeSeconds = 0
+	if !f.FirstSeenAt.IsZero() && end.After(f.FirstSeenAt) {
+		f.OpenAgeSeconds = int64(end.Sub(f.FirstSeenAt) / time.Second)
+	}
+	return f
+}
+
+// decide applies the decision on f, if any, from a tenant's decisions and
+// fills its workflow fields.
+func decide(f Finding, byID map[string]FindingOverride, now time.Time) Finding {
+	if o, ok := byID[f.ID]; ok {
+		return decorate(applyOverride(f, o), &o, now)
+	}
+	return decorate(f, nil, now)
+}
+
 // forcedStatuses splits decisions into the ids they force resolved and
-// open, each sorted, as FindingQuery and the report scope take them.
+// open, each sorted, as FindingQuery and the report scope take them. The
+// store never forces a fixed finding open.
 func forcedStatuses(ov map[string]FindingOverride) (resolved, open []string) {
 	for id, o := range ov {
-		if o.Resolution == ResolutionAcceptedRisk {
+		if o.Resolution.manual() {
 			resolved = append(resolved, id)
 		} else {
 			open = append(open, id)

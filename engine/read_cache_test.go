@@ -30,6 +30,14 @@ func (f *fakeOverrides) PutOverride(_ context.Context, o FindingOverride) error 
 	return nil
 }
 
+func (f *fakeOverrides) ChangeOverride(ctx context.Context, o FindingOverride, _ []FindingActivity) error {
+	return f.PutOverride(ctx, o)
+}
+
+func (f *fakeOverrides) ListFindingActivity(context.Context, string, string, int) ([]FindingActivity, error) {
+	return nil, nil
+}
+
 func (f *fakeOverrides) ListOverrides(_ context.Context, tenantID string, now time.Time) ([]FindingOverride, error) {
 	f.lists++
 	var out []FindingOverride

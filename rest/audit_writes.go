@@ -19,6 +19,8 @@ const InventoryMaxBodyBytes int64 = 50 << 20
 func (a *api) auditRoutes() {
 	a.route(http.MethodPost, "/v1/resources", a.authenticated(a.ingestResources))
 	a.route(http.MethodPatch, "/v1/findings/{id}", a.authenticated(a.updateFinding))
+	a.route(http.MethodPost, "/v1/findings/bulk_update", a.authenticated(a.bulkUpdateFindings))
+	a.get("/v1/findings/{id}/activity", a.authenticated(a.findingActivity))
 	a.route(http.MethodPost, "/v1/audits", a.authenticated(a.startAudit))
 	a.route(http.MethodPost, "/v1/audits/{id}/reanalyze", a.authenticated(a.reanalyzeAudit))
 	a.route(http.MethodPost, "/v1/audits/{id}/cancel", a.authenticated(a.cancelAudit))
@@ -68,16 +70,29 @@ func (a *api) ingestResources(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// findingUpdateBody is PATCH /v1/findings/{id}'s body.
+// findingUpdateBody is PATCH /v1/findings/{id}'s body (and the update of a
+// bulk update).
 type findingUpdateBody struct {
 	Status     engine.FindingStatus `json:"status"`
 	Resolution engine.Resolution    `json:"resolution"`
 	Note       string               `json:"note"`
 	ExpiresAt  *time.Time           `json:"expires_at"`
+	// Assignee: absent leaves it, null or "" unassigns.
+	Assignee optString `json:"assignee"`
 }
 
-// updateFinding serves PATCH /v1/findings/{id}: accept as a known risk, or
-// reopen.
+func (b findingUpdateBody) update() engine.FindingUpdate {
+	u := engine.FindingUpdate{Status: b.Status, Resolution: b.Resolution, Note: b.Note, ExpiresAt: b.ExpiresAt}
+	if b.Assignee.set {
+		v := b.Assignee.val
+		u.Assignee = &v
+	}
+	return u
+}
+
+// updateFinding serves PATCH /v1/findings/{id}: a workflow status (open,
+// in_progress, resolved as accepted_risk or false_positive), an assignee,
+// a note.
 func (a *api) updateFinding(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
@@ -86,8 +101,7 @@ func (a *api) updateFinding(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &b); err != nil {
 		return err
 	}
-	f, err := a.svc.UpdateFinding(r.Context(), principal(r), r.PathValue("id"),
-		engine.FindingUpdate{Status: b.Status, Resolution: b.Resolution, Note: b.Note, ExpiresAt: b.ExpiresAt})
+	f, err := a.svc.UpdateFinding(r.Context(), principal(r), r.PathValue("id"), b.update())
 	if err != nil {
 		return err
 	}

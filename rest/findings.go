@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -18,7 +19,14 @@ var findingListParams = params(pageParams, findingFilterParams)
 // invalid_severity_filter like any value outside the five: a severity
 // filter that lost its value must not widen the list to every severity.
 func (q query) findingFilter(r *http.Request) (engine.FindingFilter, error) {
-	if vs := r.URL.Query()["severity"]; len(vs) == 1 && vs[0] == "" {
+	vs := r.URL.Query()["severity"]
+	return q.findingFilterOf(len(vs) == 1 && vs[0] == "")
+}
+
+// findingFilterOf parses the filters in q; emptySeverity says severity was
+// given empty (refused, see findingFilter).
+func (q query) findingFilterOf(emptySeverity bool) (engine.FindingFilter, error) {
+	if emptySeverity {
 		if _, err := engine.ParseSeverity(""); err != nil {
 			return engine.FindingFilter{}, err
 		}
@@ -29,6 +37,9 @@ func (q query) findingFilter(r *http.Request) (engine.FindingFilter, error) {
 		Account: q["account"], Region: q["region"],
 	}.Parse()
 }
+
+// isFindingFilterParam reports whether name is a filter of the findings list.
+func isFindingFilterParam(name string) bool { return slices.Contains(findingFilterParams, name) }
 
 // listFindings serves GET /v1/findings: most severe first, then by id.
 func (a *api) listFindings(w http.ResponseWriter, r *http.Request) error {

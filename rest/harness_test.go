@@ -73,7 +73,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
 		Policies: pg, Reports: pg, Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil),
-		Overrides: pg, MuteRules: pg, MuteMatches: ch, Idempotency: pg, Events: pg, EventLog: ch, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
+		Overrides: pg, MuteRules: pg, MuteMatches: ch, Idempotency: pg, Events: pg, EventLog: ch, Identity: pg,
+		Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
 	if o.engine != nil {
 		o.engine(&ecfg)
 	}

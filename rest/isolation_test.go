@@ -37,6 +37,8 @@ var isolationMatrix = map[string]isoCase{
 	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "format=ocsf", "format=ocsf&resource_id={res}", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},
+	"GET /v1/findings/{id}/activity":                {kind: "get", ids: "findings"},
+	"POST /v1/findings/bulk_update":                 {kind: "create", body: `{"filter":{"severity":"critical"},"status":"in_progress","note":"b was here"}`},
 	"PATCH /v1/findings/{id}":                       {kind: "write", ids: "findings", body: `{"status":"resolved","resolution":"accepted_risk","reason":"b was here"}`},
 	"GET /v1/resources":                             {kind: "list"},
 	"POST /v1/resources":                            {kind: "create", body: `[]`},

@@ -307,7 +307,7 @@ func (a *batchAppender) add(r *findingRun, f *engine.Finding) (*findingBatch, co
 		return nil, countCodes{}, engine.FieldErrorf("status", "finding %s: status must be open or resolved; got %q", f.ID, f.Status)
 	}
 	switch f.Resolution {
-	case engine.ResolutionNone, engine.ResolutionFixed, engine.ResolutionAcceptedRisk:
+	case engine.ResolutionNone, engine.ResolutionFixed, engine.ResolutionAcceptedRisk, engine.ResolutionFalsePositive:
 	default:
 		return nil, countCodes{}, engine.FieldErrorf("resolution", "finding %s: unknown resolution %q", f.ID, f.Resolution)
 	}

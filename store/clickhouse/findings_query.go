@@ -91,16 +91,24 @@ func addPageFilter(c *conds, f engine.FindingFilter, fc forced, bounds conds) {
 			c.add("id NOT IN "+muted, margs...)
 		}
 	}
-	keep, gain := fc.open, fc.resolved // ids to keep out of / bring into resolved
-	if status == engine.StatusOpen {
-		keep, gain = fc.resolved, fc.open
-	}
+	// A finding forced open is one a person reopened (or only assigned, or
+	// marked in progress): never a fixed one, which stays resolved.
 	expr, args := "status = ?", []any{string(status)}
-	if keys := findingIDKeys(keep); len(keys) > 0 {
-		expr, args = expr+" AND id NOT IN ?", append(args, groupSet(keys))
-	}
-	if keys := findingIDKeys(gain); len(keys) > 0 {
-		expr, args = "("+expr+") OR id IN ?", append(args, groupSet(keys))
+	resolved, open := findingIDKeys(fc.resolved), findingIDKeys(fc.open)
+	if status == engine.StatusOpen {
+		if len(resolved) > 0 {
+			expr, args = expr+" AND id NOT IN ?", append(args, groupSet(resolved))
+		}
+		if len(open) > 0 {
+			expr, args = "("+expr+") OR (id IN ? AND resolution != 'fixed')", append(args, groupSet(open))
+		}
+	} else {
+		if len(open) > 0 {
+			expr, args = expr+" AND (id NOT IN ? OR resolution = 'fixed')", append(args, groupSet(open))
+		}
+		if len(resolved) > 0 {
+			expr, args = "("+expr+") OR id IN ?", append(args, groupSet(resolved))
+		}
 	}
 	c.add("("+expr+")", args...)
 }

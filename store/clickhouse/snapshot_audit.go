@@ -104,7 +104,7 @@ func (s *Store) FirstSeen(ctx context.Context, tenantID, auditID string, fn func
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	rows, err := s.conn.Query(ctx, `SELECT id, first_seen_at FROM snapshot_findings
-WHERE snapshot = ? AND (status = 'open' OR resolution = 'accepted_risk')`, snapshotKey(tenantID, auditID))
+WHERE snapshot = ? AND (status = 'open' OR resolution IN ('accepted_risk', 'false_positive'))`, snapshotKey(tenantID, auditID))
 	if err != nil {
 		return err
 	}

@@ -21,9 +21,12 @@ func TestAddPageFilterForcedStatuses(t *testing.T) {
 		{"no decisions", engine.StatusOpen, forced{}, "status = ?", 1},
 		{"no status filter", "", forced{resolved: []string{a}}, "", 0},
 		{"open minus accepted", engine.StatusOpen, forced{resolved: []string{a}}, "(status = ? AND id NOT IN ?)", 2},
-		{"open plus reopened", engine.StatusOpen, forced{open: []string{b}}, "((status = ?) OR id IN ?)", 2},
+		// A decision without a resolution (reopened, in progress, assigned)
+		// never brings a fixed finding into the open list nor takes it out
+		// of the resolved one (issue 33).
+		{"open plus reopened", engine.StatusOpen, forced{open: []string{b}}, "((status = ?) OR (id IN ? AND resolution != 'fixed'))", 2},
 		{"resolved both ways", engine.StatusResolved, forced{resolved: []string{a}, open: []string{b}},
-			"((status = ? AND id NOT IN ?) OR id IN ?)", 3},
+			"((status = ? AND (id NOT IN ? OR resolution = 'fixed')) OR id IN ?)", 3},
 		// An id no stored finding can have is left out of the lists.
 		{"malformed ids", engine.StatusOpen, forced{resolved: []string{"fnd_x"}, open: []string{"res_1"}}, "(status = ?)", 1},
 	}
