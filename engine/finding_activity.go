@@ -35,6 +35,8 @@ type FindingActivity struct {
 	Note string `json:"note"`
 	// AuditID is the audit that saw the finding (seen, severity_changed).
 	AuditID string `json:"audit_id"`
+	// Cursor, set on the entries of a page, is the cursor after the entry.
+	Cursor string `json:"-"`
 }
 
 // Bounds of a finding's activity: the recorded changes and the audits
@@ -51,37 +53,39 @@ type activityCursor struct {
 	Skip int       `json:"n"`
 }
 
-// ListFindingActivity returns a page of a finding's history, newest first:
+// ListFindingActivity returns a page of a finding's history, newest first,
+// each entry with the cursor after it, and how many entries there are in
+// all:
 // people's changes (status, assignment, notes; its latest 1,000) and what
 // the tenant's latest 100 completed audits saw (seen, severity_changed, and
 // status_changed to fixed when an audit no longer detected it).
-func (s *Service) ListFindingActivity(ctx context.Context, p Principal, id string, pr PageRequest) (Page[FindingActivity], error) {
+func (s *Service) ListFindingActivity(ctx context.Context, p Principal, id string, pr PageRequest) (Page[FindingActivity], int, error) {
 	if err := p.Require(ScopeFindingsRead); err != nil {
-		return Page[FindingActivity]{}, err
+		return Page[FindingActivity]{}, 0, err
 	}
 	limit, err := pr.limit()
 	if err != nil {
-		return Page[FindingActivity]{}, err
+		return Page[FindingActivity]{}, 0, err
 	}
 	scope := "finding_activity|" + id
 	var pos activityCursor
 	if pr.Cursor != "" {
 		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &pos); err != nil {
-			return Page[FindingActivity]{}, err
+			return Page[FindingActivity]{}, 0, err
 		}
 	}
 	if _, err := s.GetFinding(ctx, p, id); err != nil {
-		return Page[FindingActivity]{}, err
+		return Page[FindingActivity]{}, 0, err
 	}
 	var all []FindingActivity
 	if s.cfg.Overrides != nil {
 		if all, err = s.cfg.Overrides.ListFindingActivity(ctx, p.TenantID, id, maxActivityRecorded); err != nil {
-			return Page[FindingActivity]{}, err
+			return Page[FindingActivity]{}, 0, err
 		}
 	}
 	seen, err := s.auditActivity(ctx, p.TenantID, id)
 	if err != nil {
-		return Page[FindingActivity]{}, err
+		return Page[FindingActivity]{}, 0, err
 	}
 	all = append(all, seen...)
 	// Newest first; at one time, people's changes (recorded newest first)
@@ -96,20 +100,25 @@ func (s *Service) ListFindingActivity(ctx context.Context, p Principal, id strin
 	}
 	page := Page[FindingActivity]{Items: []FindingActivity{}}
 	if start >= len(all) {
-		return page, nil
+		return page, len(all), nil
 	}
 	end := min(len(all), start+limit)
 	page.Items = all[start:end]
-	if end < len(all) {
-		last := all[end-1]
-		skip := 0
-		for i := end - 1; i >= 0 && all[i].At.Equal(last.At); i-- {
+	skip := 0 // entries at the time of entry i up to i
+	for i := 0; i < end; i++ {
+		if i > 0 && all[i].At.Equal(all[i-1].At) {
 			skip++
+		} else {
+			skip = 1
 		}
-		page.HasMore = true
-		page.NextCursor = s.cursors.encode(p.TenantID, scope, activityCursor{At: last.At, Skip: skip})
+		if i >= start {
+			all[i].Cursor = s.cursors.encode(p.TenantID, scope, activityCursor{At: all[i].At, Skip: skip})
+		}
 	}
-	return page, nil
+	if end < len(all) {
+		page.HasMore, page.NextCursor = true, all[end-1].Cursor
+	}
+	return page, len(all), nil
 }
 
 // auditActivity is what the tenant's latest completed audits saw of a

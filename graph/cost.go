@@ -10,6 +10,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/generated"
+	"github.com/fourd-dev/fourd/graph/model"
 )
 
 // Query cost. Every field costs 1 plus its children; a connection costs
@@ -79,6 +80,11 @@ func complexity() generated.ComplexityRoot {
 	}
 	c.Mutation.DryRunPolicy = func(child int, _ engine.PolicyInput, _ *int) int { return dryRunCost + child }
 	c.Mutation.TestPolicy = func(child int, _ string, _ *int) int { return dryRunCost + child }
+	// A finding's activity reads PostgreSQL and the tenant's snapshots: an
+	// aggregation per finding, on top of its page.
+	c.Finding.Activity = func(child int, first *int, _ *string) int { return analyticsCost + connectionCost(child, first) }
+	// Up to 1,000 writes: as heavy as a dry run.
+	c.Mutation.BulkUpdateFindings = func(child int, _ model.BulkUpdateFindingsInput) int { return dryRunCost + child }
 	return c
 }
 

@@ -29,6 +29,19 @@ func (r *findingResolver) MuteRuleID(ctx context.Context, obj *engine.Finding) (
 	return nonEmpty(obj.MuteRuleID), nil
 }
 
+// Activity is the finding's history, newest first.
+func (r *findingResolver) Activity(ctx context.Context, obj *engine.Finding, first *int, after *string) (*model.FindingActivityConnection, error) {
+	pr, err := pageRequest(first, after, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	page, total, err := r.svc.ListFindingActivity(ctx, caller(ctx), obj.ID, pr)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewFindingActivityConnection(page, total), nil
+}
+
 // ResolveFinding accepts a finding as a known risk.
 func (r *mutationResolver) ResolveFinding(ctx context.Context, input model.ResolveFindingInput) (*engine.Finding, error) {
 	u := engine.FindingUpdate{Status: engine.StatusResolved, Resolution: engine.ResolutionAcceptedRisk, ExpiresAt: input.ExpiresAt}

@@ -83,7 +83,7 @@ func (a *api) findingActivity(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := principal(r)
-	page, err := a.svc.ListFindingActivity(r.Context(), p, r.PathValue("id"), pr)
+	page, _, err := a.svc.ListFindingActivity(r.Context(), p, r.PathValue("id"), pr)
 	if err != nil {
 		return err
 	}

@@ -320,6 +320,7 @@ func (e *idEnv) viewOfA(t *testing.T) map[string]string {
 				for _, d := range data {
 					if o, ok := d.(map[string]any); ok {
 						delete(o, "last_used_at")
+						delete(o, "open_age_seconds") // grows with the clock
 					}
 				}
 			}

@@ -73,7 +73,7 @@ func TestWorkflowAcrossAudits(t *testing.T) {
 		t.Errorf("the fixed finding is not in the resolved list: %v", err)
 	}
 
-	act, err := h.svc.ListFindingActivity(h.ctx, h.p, pub.ID, engine.PageRequest{Limit: 200})
+	act, total, err := h.svc.ListFindingActivity(h.ctx, h.p, pub.ID, engine.PageRequest{Limit: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestWorkflowAcrossAudits(t *testing.T) {
 		"status_changed open>in_progress ",
 		"seen >high " + a1.ID,
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("activity:\n got %q\nwant %q", got, want)
+	if !slices.Equal(got, want) || total != len(want) {
+		t.Errorf("activity (%d in all):\n got %q\nwant %q", total, got, want)
 	}
 }

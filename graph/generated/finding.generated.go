@@ -25,11 +25,35 @@ type FindingResolver interface {
 	Resolution(ctx context.Context, obj *engine.Finding) (*engine.Resolution, error)
 
 	MuteRuleID(ctx context.Context, obj *engine.Finding) (*string, error)
+
+	Activity(ctx context.Context, obj *engine.Finding, first *int, after *string) (*model.FindingActivityConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) field_Finding_activity_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
 
 // endregion ***************************** args.gotpl *****************************
 
@@ -548,6 +572,119 @@ func (ec *executionContext) _Finding_muteRuleId(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Finding_muteRuleId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Finding", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Finding_workflowStatus(ctx context.Context, field graphql.CollectedField, obj *engine.Finding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Finding_workflowStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkflowStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.WorkflowStatus) graphql.Marshaler {
+			return ec.marshalNWorkflowStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐWorkflowStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Finding_workflowStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type WorkflowStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Finding_assignee(ctx context.Context, field graphql.CollectedField, obj *engine.Finding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Finding_assignee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Assignee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Finding_assignee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Finding_openAgeSeconds(ctx context.Context, field graphql.CollectedField, obj *engine.Finding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Finding_openAgeSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenAgeSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Finding_openAgeSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Finding_activity(ctx context.Context, field graphql.CollectedField, obj *engine.Finding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Finding_activity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Finding().Activity(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FindingActivityConnection) graphql.Marshaler {
+			return ec.marshalNFindingActivityConnection2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐFindingActivityConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Finding_activity(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Finding",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FindingActivityConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Finding_activity_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _FindingConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.FindingConnection) (ret graphql.Marshaler) {
@@ -1087,6 +1224,59 @@ func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "workflowStatus":
+			out.Values[i] = ec._Finding_workflowStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "assignee":
+			out.Values[i] = ec._Finding_assignee(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "openAgeSeconds":
+			out.Values[i] = ec._Finding_openAgeSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "activity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Finding_activity(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1515,12 +1705,14 @@ func (ec *executionContext) marshalOResolution2ᚖgithubᚗcomᚋfourdᚑdevᚋf
 
 var (
 	unmarshalOResolution2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐResolution = map[string]engine.Resolution{
-		"FIXED":         engine.ResolutionFixed,
-		"ACCEPTED_RISK": engine.ResolutionAcceptedRisk,
+		"FIXED":          engine.ResolutionFixed,
+		"ACCEPTED_RISK":  engine.ResolutionAcceptedRisk,
+		"FALSE_POSITIVE": engine.ResolutionFalsePositive,
 	}
 	marshalOResolution2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐResolution = map[engine.Resolution]string{
-		engine.ResolutionFixed:        "FIXED",
-		engine.ResolutionAcceptedRisk: "ACCEPTED_RISK",
+		engine.ResolutionFixed:         "FIXED",
+		engine.ResolutionAcceptedRisk:  "ACCEPTED_RISK",
+		engine.ResolutionFalsePositive: "FALSE_POSITIVE",
 	}
 )
 

@@ -88,6 +88,24 @@ type ComplexityRoot struct {
 		ResourcesScanned func(childComplexity int) int
 	}
 
+	BulkItemError struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+	}
+
+	BulkItemResult struct {
+		Error   func(childComplexity int) int
+		Finding func(childComplexity int) int
+		ID      func(childComplexity int) int
+		OK      func(childComplexity int) int
+	}
+
+	BulkUpdateResult struct {
+		Failed  func(childComplexity int) int
+		Results func(childComplexity int) int
+		Updated func(childComplexity int) int
+	}
+
 	CheckExplanation struct {
 		DefaultSeverity func(childComplexity int) int
 		Dimension       func(childComplexity int) int
@@ -117,28 +135,54 @@ type ComplexityRoot struct {
 	}
 
 	Finding struct {
-		Account      func(childComplexity int) int
-		AuditID      func(childComplexity int) int
-		Compliance   func(childComplexity int) int
-		Description  func(childComplexity int) int
-		Dimension    func(childComplexity int) int
-		Evidence     func(childComplexity int) int
-		FirstSeenAt  func(childComplexity int) int
-		ID           func(childComplexity int) int
-		LastSeenAt   func(childComplexity int) int
-		MuteRuleID   func(childComplexity int) int
-		Provider     func(childComplexity int) int
-		Region       func(childComplexity int) int
-		Remediation  func(childComplexity int) int
-		Resolution   func(childComplexity int) int
-		ResolvedAt   func(childComplexity int) int
-		Resource     func(childComplexity int) int
-		ResourceID   func(childComplexity int) int
-		ResourceType func(childComplexity int) int
-		RuleID       func(childComplexity int) int
-		Severity     func(childComplexity int) int
-		Status       func(childComplexity int) int
-		Title        func(childComplexity int) int
+		Account        func(childComplexity int) int
+		Activity       func(childComplexity int, first *int, after *string) int
+		Assignee       func(childComplexity int) int
+		AuditID        func(childComplexity int) int
+		Compliance     func(childComplexity int) int
+		Description    func(childComplexity int) int
+		Dimension      func(childComplexity int) int
+		Evidence       func(childComplexity int) int
+		FirstSeenAt    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		LastSeenAt     func(childComplexity int) int
+		MuteRuleID     func(childComplexity int) int
+		OpenAgeSeconds func(childComplexity int) int
+		Provider       func(childComplexity int) int
+		Region         func(childComplexity int) int
+		Remediation    func(childComplexity int) int
+		Resolution     func(childComplexity int) int
+		ResolvedAt     func(childComplexity int) int
+		Resource       func(childComplexity int) int
+		ResourceID     func(childComplexity int) int
+		ResourceType   func(childComplexity int) int
+		RuleID         func(childComplexity int) int
+		Severity       func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Title          func(childComplexity int) int
+		WorkflowStatus func(childComplexity int) int
+	}
+
+	FindingActivity struct {
+		Actor   func(childComplexity int) int
+		At      func(childComplexity int) int
+		AuditID func(childComplexity int) int
+		From    func(childComplexity int) int
+		Kind    func(childComplexity int) int
+		Note    func(childComplexity int) int
+		To      func(childComplexity int) int
+	}
+
+	FindingActivityConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	FindingActivityEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	FindingConnection struct {
@@ -172,21 +216,23 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CancelAudit    func(childComplexity int, id string) int
-		CreateMuteRule func(childComplexity int, input engine.MuteRuleInput) int
-		CreatePolicy   func(childComplexity int, input engine.PolicyInput) int
-		DeleteMuteRule func(childComplexity int, id string) int
-		DeletePolicy   func(childComplexity int, id string) int
-		DryRunMuteRule func(childComplexity int, expression string, limit *int) int
-		DryRunPolicy   func(childComplexity int, input engine.PolicyInput, limit *int) int
-		GenerateReport func(childComplexity int, input engine.GenerateReportInput) int
-		ReanalyzeAudit func(childComplexity int, id string) int
-		ReopenFinding  func(childComplexity int, id string) int
-		ResolveFinding func(childComplexity int, input model.ResolveFindingInput) int
-		StartAudit     func(childComplexity int) int
-		TestPolicy     func(childComplexity int, id string, limit *int) int
-		UpdateMuteRule func(childComplexity int, id string, input engine.MuteRuleInput) int
-		UpdatePolicy   func(childComplexity int, id string, input engine.PolicyInput) int
+		BulkUpdateFindings func(childComplexity int, input model.BulkUpdateFindingsInput) int
+		CancelAudit        func(childComplexity int, id string) int
+		CreateMuteRule     func(childComplexity int, input engine.MuteRuleInput) int
+		CreatePolicy       func(childComplexity int, input engine.PolicyInput) int
+		DeleteMuteRule     func(childComplexity int, id string) int
+		DeletePolicy       func(childComplexity int, id string) int
+		DryRunMuteRule     func(childComplexity int, expression string, limit *int) int
+		DryRunPolicy       func(childComplexity int, input engine.PolicyInput, limit *int) int
+		GenerateReport     func(childComplexity int, input engine.GenerateReportInput) int
+		ReanalyzeAudit     func(childComplexity int, id string) int
+		ReopenFinding      func(childComplexity int, id string) int
+		ResolveFinding     func(childComplexity int, input model.ResolveFindingInput) int
+		StartAudit         func(childComplexity int) int
+		TestPolicy         func(childComplexity int, id string, limit *int) int
+		UpdateFinding      func(childComplexity int, input model.UpdateFindingInput) int
+		UpdateMuteRule     func(childComplexity int, id string, input engine.MuteRuleInput) int
+		UpdatePolicy       func(childComplexity int, id string, input engine.PolicyInput) int
 	}
 
 	MuteApplication struct {
@@ -646,6 +692,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditSummary.ResourcesScanned(childComplexity), true
 
+	case "BulkItemError.code":
+		if e.ComplexityRoot.BulkItemError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkItemError.Code(childComplexity), true
+	case "BulkItemError.message":
+		if e.ComplexityRoot.BulkItemError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkItemError.Message(childComplexity), true
+
+	case "BulkItemResult.error":
+		if e.ComplexityRoot.BulkItemResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkItemResult.Error(childComplexity), true
+	case "BulkItemResult.finding":
+		if e.ComplexityRoot.BulkItemResult.Finding == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkItemResult.Finding(childComplexity), true
+	case "BulkItemResult.id":
+		if e.ComplexityRoot.BulkItemResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkItemResult.ID(childComplexity), true
+	case "BulkItemResult.ok":
+		if e.ComplexityRoot.BulkItemResult.OK == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkItemResult.OK(childComplexity), true
+
+	case "BulkUpdateResult.failed":
+		if e.ComplexityRoot.BulkUpdateResult.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkUpdateResult.Failed(childComplexity), true
+	case "BulkUpdateResult.results":
+		if e.ComplexityRoot.BulkUpdateResult.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkUpdateResult.Results(childComplexity), true
+	case "BulkUpdateResult.updated":
+		if e.ComplexityRoot.BulkUpdateResult.Updated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BulkUpdateResult.Updated(childComplexity), true
+
 	case "CheckExplanation.defaultSeverity":
 		if e.ComplexityRoot.CheckExplanation.DefaultSeverity == nil {
 			break
@@ -752,6 +855,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Finding.Account(childComplexity), true
+	case "Finding.activity":
+		if e.ComplexityRoot.Finding.Activity == nil {
+			break
+		}
+
+		args, err := ec.field_Finding_activity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Finding.Activity(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Finding.assignee":
+		if e.ComplexityRoot.Finding.Assignee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Finding.Assignee(childComplexity), true
 	case "Finding.auditId":
 		if e.ComplexityRoot.Finding.AuditID == nil {
 			break
@@ -806,6 +926,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Finding.MuteRuleID(childComplexity), true
+	case "Finding.openAgeSeconds":
+		if e.ComplexityRoot.Finding.OpenAgeSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Finding.OpenAgeSeconds(childComplexity), true
 	case "Finding.provider":
 		if e.ComplexityRoot.Finding.Provider == nil {
 			break
@@ -878,6 +1004,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Finding.Title(childComplexity), true
+	case "Finding.workflowStatus":
+		if e.ComplexityRoot.Finding.WorkflowStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Finding.WorkflowStatus(childComplexity), true
+
+	case "FindingActivity.actor":
+		if e.ComplexityRoot.FindingActivity.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.Actor(childComplexity), true
+	case "FindingActivity.at":
+		if e.ComplexityRoot.FindingActivity.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.At(childComplexity), true
+	case "FindingActivity.auditId":
+		if e.ComplexityRoot.FindingActivity.AuditID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.AuditID(childComplexity), true
+	case "FindingActivity.from":
+		if e.ComplexityRoot.FindingActivity.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.From(childComplexity), true
+	case "FindingActivity.kind":
+		if e.ComplexityRoot.FindingActivity.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.Kind(childComplexity), true
+	case "FindingActivity.note":
+		if e.ComplexityRoot.FindingActivity.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.Note(childComplexity), true
+	case "FindingActivity.to":
+		if e.ComplexityRoot.FindingActivity.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivity.To(childComplexity), true
+
+	case "FindingActivityConnection.edges":
+		if e.ComplexityRoot.FindingActivityConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivityConnection.Edges(childComplexity), true
+	case "FindingActivityConnection.nodes":
+		if e.ComplexityRoot.FindingActivityConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivityConnection.Nodes(childComplexity), true
+	case "FindingActivityConnection.pageInfo":
+		if e.ComplexityRoot.FindingActivityConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivityConnection.PageInfo(childComplexity), true
+	case "FindingActivityConnection.totalCount":
+		if e.ComplexityRoot.FindingActivityConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivityConnection.TotalCount(childComplexity), true
+
+	case "FindingActivityEdge.cursor":
+		if e.ComplexityRoot.FindingActivityEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivityEdge.Cursor(childComplexity), true
+	case "FindingActivityEdge.node":
+		if e.ComplexityRoot.FindingActivityEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingActivityEdge.Node(childComplexity), true
 
 	case "FindingConnection.edges":
 		if e.ComplexityRoot.FindingConnection.Edges == nil {
@@ -991,6 +1204,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FindingStats.Total(childComplexity), true
 
+	case "Mutation.bulkUpdateFindings":
+		if e.ComplexityRoot.Mutation.BulkUpdateFindings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkUpdateFindings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkUpdateFindings(childComplexity, args["input"].(model.BulkUpdateFindingsInput)), true
 	case "Mutation.cancelAudit":
 		if e.ComplexityRoot.Mutation.CancelAudit == nil {
 			break
@@ -1129,6 +1353,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TestPolicy(childComplexity, args["id"].(string), args["limit"].(*int)), true
+	case "Mutation.updateFinding":
+		if e.ComplexityRoot.Mutation.UpdateFinding == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateFinding_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateFinding(childComplexity, args["input"].(model.UpdateFindingInput)), true
 	case "Mutation.updateMuteRule":
 		if e.ComplexityRoot.Mutation.UpdateMuteRule == nil {
 			break
@@ -2270,6 +2505,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputBulkUpdateFindingsInput,
 		ec.unmarshalInputFindingFilter,
 		ec.unmarshalInputGenerateReportInput,
 		ec.unmarshalInputMuteRuleInput,
@@ -2277,6 +2513,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputReportFiltersInput,
 		ec.unmarshalInputResolveFindingInput,
 		ec.unmarshalInputResourceFilter,
+		ec.unmarshalInputUpdateFindingInput,
 	)
 	first := true
 
@@ -2609,6 +2846,8 @@ enum Resolution {
   FIXED
   "Accepted as a known risk by a person."
   ACCEPTED_RISK
+  "Judged a false positive by a person (with a note)."
+  FALSE_POSITIVE
 }
 
 "One security, cost, architectural or compliance issue an audit found on a resource."
@@ -2642,6 +2881,14 @@ type Finding implements Node {
   resolvedAt: Time
   "The mute rule (mut_…) that mutes it when status is MUTED; null otherwise."
   muteRuleId: ID
+  "Where the finding stands in its triage (refines status)."
+  workflowStatus: WorkflowStatus!
+  "The user (usr_…) the finding is assigned to; null for nobody."
+  assignee: ID
+  "Seconds open: from firstSeenAt to the read while open, to resolvedAt once resolved."
+  openAgeSeconds: Int!
+  "The finding's history, newest first (as GET /v1/findings/{id}/activity)."
+  activity(first: Int, after: String): FindingActivityConnection!
 }
 
 "Filters of the findings list; the same as the query parameters of GET /v1/findings."
@@ -3132,6 +3379,115 @@ type Query {
 
 type Mutation
 `, BuiltIn: false},
+	{Name: "../workflow.graphqls", Input: `"""
+Where a finding stands in its triage. OPEN and IN_PROGRESS are status OPEN
+(IN_PROGRESS stays in open lists and counts); ACCEPTED_RISK, FALSE_POSITIVE
+and FIXED are status RESOLVED with that resolution.
+"""
+enum WorkflowStatus {
+  OPEN
+  IN_PROGRESS
+  ACCEPTED_RISK
+  FALSE_POSITIVE
+  FIXED
+}
+
+"What one entry of a finding's activity records."
+enum ActivityKind {
+  "from → to are workflow statuses; an audit that no longer detects the finding records OPEN → FIXED."
+  STATUS_CHANGED
+  "from → to are user ids (empty for nobody)."
+  ASSIGNED
+  "A note alone."
+  NOTE
+  "An audit's snapshot holds the finding; to is its severity then."
+  SEEN
+  "from → to are the severities of consecutive audits."
+  SEVERITY_CHANGED
+}
+
+"One entry of a finding's history."
+type FindingActivity {
+  at: Time!
+  kind: ActivityKind!
+  "The user who made the change; empty for what an audit saw."
+  actor: String!
+  from: String!
+  to: String!
+  note: String!
+  "The audit that saw it (SEEN, SEVERITY_CHANGED, FIXED); else empty."
+  auditId: String!
+}
+
+"A page of a finding's activity, newest first."
+type FindingActivityConnection {
+  edges: [FindingActivityEdge!]!
+  nodes: [FindingActivity!]!
+  pageInfo: PageInfo!
+  "How many entries the activity has in all."
+  totalCount: Int!
+}
+
+type FindingActivityEdge {
+  cursor: String!
+  node: FindingActivity!
+}
+
+"""
+A change to a finding (as PATCH /v1/findings/{id}): a workflow status
+(FIXED is refused: a finding is fixed when an audit no longer detects it),
+an assignee, a note; at least one. FALSE_POSITIVE needs a note.
+"""
+input UpdateFindingInput {
+  id: ID!
+  status: WorkflowStatus
+  "At most 2000 bytes."
+  note: String
+  "With ACCEPTED_RISK or FALSE_POSITIVE: when the decision lapses; in the future."
+  expiresAt: Time
+  "A user (usr_…) of the tenant; the empty string unassigns; null or absent leaves it."
+  assignee: ID
+}
+
+"The same change on up to 1,000 findings: ids, or a filter matching at most 1,000 (exactly one)."
+input BulkUpdateFindingsInput {
+  ids: [ID!]
+  filter: FindingFilter
+  status: WorkflowStatus
+  note: String
+  expiresAt: Time
+  assignee: ID
+}
+
+"Why one finding of a bulk update was left unchanged."
+type BulkItemError {
+  code: String!
+  message: String!
+}
+
+"The outcome of a bulk update for one finding."
+type BulkItemResult {
+  id: ID!
+  ok: Boolean!
+  "The finding as it reads now, when ok."
+  finding: Finding
+  error: BulkItemError
+}
+
+"One result per finding, in the order of the ids (or of the findings list for a filter)."
+type BulkUpdateResult {
+  updated: Int!
+  failed: Int!
+  results: [BulkItemResult!]!
+}
+
+extend type Mutation {
+  "Change a finding's workflow status, assignee or note (findings:write)."
+  updateFinding(input: UpdateFindingInput!): Finding
+  "Change up to 1,000 findings at once (findings:write); per-item results."
+  bulkUpdateFindings(input: BulkUpdateFindingsInput!): BulkUpdateResult
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -3237,6 +3593,42 @@ func (ec *executionContext) childFields_AuditSummary(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type AuditSummary", field.Name)
 }
 
+func (ec *executionContext) childFields_BulkItemError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_BulkItemError_code(ctx, field)
+	case "message":
+		return ec.fieldContext_BulkItemError_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkItemError", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkItemResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BulkItemResult_id(ctx, field)
+	case "ok":
+		return ec.fieldContext_BulkItemResult_ok(ctx, field)
+	case "finding":
+		return ec.fieldContext_BulkItemResult_finding(ctx, field)
+	case "error":
+		return ec.fieldContext_BulkItemResult_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkItemResult", field.Name)
+}
+
+func (ec *executionContext) childFields_BulkUpdateResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "updated":
+		return ec.fieldContext_BulkUpdateResult_updated(ctx, field)
+	case "failed":
+		return ec.fieldContext_BulkUpdateResult_failed(ctx, field)
+	case "results":
+		return ec.fieldContext_BulkUpdateResult_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BulkUpdateResult", field.Name)
+}
+
 func (ec *executionContext) childFields_CheckExplanation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "ruleId":
@@ -3339,8 +3731,60 @@ func (ec *executionContext) childFields_Finding(ctx context.Context, field graph
 		return ec.fieldContext_Finding_resolvedAt(ctx, field)
 	case "muteRuleId":
 		return ec.fieldContext_Finding_muteRuleId(ctx, field)
+	case "workflowStatus":
+		return ec.fieldContext_Finding_workflowStatus(ctx, field)
+	case "assignee":
+		return ec.fieldContext_Finding_assignee(ctx, field)
+	case "openAgeSeconds":
+		return ec.fieldContext_Finding_openAgeSeconds(ctx, field)
+	case "activity":
+		return ec.fieldContext_Finding_activity(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Finding", field.Name)
+}
+
+func (ec *executionContext) childFields_FindingActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "at":
+		return ec.fieldContext_FindingActivity_at(ctx, field)
+	case "kind":
+		return ec.fieldContext_FindingActivity_kind(ctx, field)
+	case "actor":
+		return ec.fieldContext_FindingActivity_actor(ctx, field)
+	case "from":
+		return ec.fieldContext_FindingActivity_from(ctx, field)
+	case "to":
+		return ec.fieldContext_FindingActivity_to(ctx, field)
+	case "note":
+		return ec.fieldContext_FindingActivity_note(ctx, field)
+	case "auditId":
+		return ec.fieldContext_FindingActivity_auditId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FindingActivity", field.Name)
+}
+
+func (ec *executionContext) childFields_FindingActivityConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_FindingActivityConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_FindingActivityConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_FindingActivityConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_FindingActivityConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FindingActivityConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_FindingActivityEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_FindingActivityEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_FindingActivityEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FindingActivityEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_FindingConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -12,6 +12,16 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+// The same change on up to 1,000 findings: ids, or a filter matching at most 1,000 (exactly one).
+type BulkUpdateFindingsInput struct {
+	Ids       []string               `json:"ids,omitempty"`
+	Filter    *engine.FindingFilter  `json:"filter,omitempty"`
+	Status    *engine.WorkflowStatus `json:"status,omitempty"`
+	Note      *string                `json:"note,omitempty"`
+	ExpiresAt *time.Time             `json:"expiresAt,omitempty"`
+	Assignee  *string                `json:"assignee,omitempty"`
+}
+
 // The answer to deleteMuteRule.
 type DeleteMuteRulePayload struct {
 	ID      string `json:"id"`
@@ -53,6 +63,20 @@ type ResolveFindingInput struct {
 type SeverityCount struct {
 	Severity engine.Severity `json:"severity"`
 	Count    int             `json:"count"`
+}
+
+// A change to a finding (as PATCH /v1/findings/{id}): a workflow status
+// (FIXED is refused: a finding is fixed when an audit no longer detects it),
+// an assignee, a note; at least one. FALSE_POSITIVE needs a note.
+type UpdateFindingInput struct {
+	ID     string                 `json:"id"`
+	Status *engine.WorkflowStatus `json:"status,omitempty"`
+	// At most 2000 bytes.
+	Note *string `json:"note,omitempty"`
+	// With ACCEPTED_RISK or FALSE_POSITIVE: when the decision lapses; in the future.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// A user (usr_…) of the tenant; the empty string unassigns; null or absent leaves it.
+	Assignee *string `json:"assignee,omitempty"`
 }
 
 // A report's download formats. HTML is one self-contained page (inline styles and SVG charts, a filterable table).
