@@ -67,11 +67,10 @@ func (s *Service) DryRunMuteRule(ctx context.Context, p Principal, expression st
 				return MuteDryRun{}, err
 			}
 		}
+		now := s.now()
 		for i := range rows {
 			f := &rows[i]
-			if o, ok := ov.byID[f.ID]; ok {
-				*f = applyOverride(*f, o)
-			}
+			*f = decide(*f, ov.byID, now)
 			out.Scanned++
 			var r *Resource
 			if m.NeedsResource() {
