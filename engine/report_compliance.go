@@ -83,10 +83,9 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			slices.SortStableFunc(ctl.FailingResources, func(x, y AffectedResource) int {
 				return cmp.Or(cmp.Compare(y.Severity.Rank(), x.Severity.Rank()), cmp.Compare(x.ResourceID, y.ResourceID))
 			})
-			if len(ctl.FailingResources) > MaxFailingResourcesPerControl {
-				ctl.FailingResources = ctl.FailingResources[:MaxFailingResourcesPerControl]
-			}
-			ctl.FailingOmitted = max(failingFindings-int64(len(ctl.FailingResources)), 0)
+			var covered int64
+			ctl.FailingResources, covered = distinctResources(ctl.FailingResources, MaxFailingResourcesPerControl)
+			ctl.FailingOmitted = max(failingFindings-covered, 0)
 			// Checked counts the resources of the rules' types; a failing
 			// account-level rule has none, so count what failed.
 			ctl.ResourcesChecked = max(ctl.ResourcesChecked, ctl.ResourcesFailing)
@@ -173,4 +172,24 @@ func (b *reportBuilder) frameworkSelected(id string) bool {
 		return true
 	}
 	return slices.ContainsFunc(b.filters.Frameworks, func(p string) bool { return strings.HasPrefix(id, p) })
+}
+
+// distinctResources keeps the first finding of each resource of rs (sorted
+// most severe first), at most limit of them: a resource failing several of
+// a control's rules is listed once. covered counts the findings of rs whose
+// resource is kept.
+func distinctResources(rs []AffectedResource, limit int) (kept []AffectedResource, covered int64) {
+	seen := map[string]bool{}
+	kept = rs[:0]
+	for _, r := range rs {
+		switch {
+		case seen[r.ResourceID]:
+			covered++
+		case len(kept) < limit:
+			seen[r.ResourceID] = true
+			kept = append(kept, r)
+			covered++
+		}
+	}
+	return kept, covered
 }

@@ -25,3 +25,18 @@ func TestControlStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestDistinctResources: a resource failing several of a control's rules is
+// listed once, with its first (most severe) finding; the cap counts
+// resources, and covered counts the findings of the listed resources.
+func TestDistinctResources(t *testing.T) {
+	r := func(id string, sev Severity) AffectedResource { return AffectedResource{ResourceID: id, Severity: sev} }
+	rs := []AffectedResource{r("a", SeverityCritical), r("b", SeverityHigh), r("a", SeverityHigh), r("c", SeverityLow), r("b", SeverityLow), r("d", SeverityLow)}
+	kept, covered := distinctResources(rs, 2)
+	if len(kept) != 2 || kept[0] != r("a", SeverityCritical) || kept[1] != r("b", SeverityHigh) {
+		t.Errorf("kept %v; want a (critical) and b (high) once each", kept)
+	}
+	if covered != 4 { // a twice, b twice; c and d are not listed
+		t.Errorf("covered %d; want 4", covered)
+	}
+}

@@ -339,7 +339,8 @@ const (
 )
 
 // MaxFailingResourcesPerControl bounds the failing resources a control
-// lists; FailingOmitted says how many more.
+// lists, each once (with its most severe finding); FailingOmitted counts the
+// failing findings of the resources not listed.
 const MaxFailingResourcesPerControl = 25
 
 // ComplianceEvidenceReport is the body of a compliance_evidence report.
