@@ -33,11 +33,15 @@ const (
 
 // executiveFirstPage draws page 1.
 func executiveFirstPage(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
+	change := [2]string{fmt.Sprintf("+%s / −%s", count(s.Changes.New), count(s.Changes.Resolved)), "new / resolved since the previous audit"}
+	if d.h.PreviousAuditID == "" {
+		change = [2]string{"—", "no earlier audit to compare"}
+	}
 	y := d.compactCover([][2]string{
 		{clearText(s.Exposure), "of resources have no critical or high finding"},
 		{count(s.OpenFindings), "open findings"},
 		{usd(s.CostWaste.MonthlyUSD), "estimated monthly waste"},
-		{fmt.Sprintf("+%s / −%s", count(s.Changes.New), count(s.Changes.Resolved)), "new / resolved since the previous audit"},
+		change,
 	})
 	d.f.SetY(y)
 	d.section("Posture", 2, false)

@@ -164,7 +164,8 @@ func TestRenderPDFEmpty(t *testing.T) {
 			ComplianceEvidence: &engine.ComplianceEvidenceReport{}},
 	}
 	wants := [][]string{
-		{"No open findings.", "No completed audit in the trend.", "No open cost findings.", "first audit: no previous score", "none (first audit)"},
+		{"No open findings.", "No completed audit in the trend.", "No open cost findings.", "first audit: no previous score", "none (first audit)",
+			"no earlier audit to compare"},
 		{"No open findings: nothing to remediate."},
 		{"No framework is mapped by the rules in scope."},
 	}
