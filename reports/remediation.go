@@ -194,8 +194,8 @@ func playbook(d *pdfDoc, pb engine.RemediationPlaybook) {
 		d.ensure(h + 24)
 	}
 	d.section(pb.RuleID+" — "+pb.Title, 2, false)
-	d.meta(fmt.Sprintf("Severity %s · %s · %s findings on %s resources of %s owners",
-		pb.Severity, pb.Dimension, count(pb.Findings), count(pb.Resources), count(pb.Owners)))
+	d.meta(fmt.Sprintf("Severity %s · %s · %s on %s of %s",
+		pb.Severity, pb.Dimension, plural(pb.Findings, "finding"), plural(pb.Resources, "resource"), plural(pb.Owners, "owner")))
 	for i, s := range pb.Steps {
 		d.paragraph(fmt.Sprintf("%d. %s", i+1, s), 9)
 	}
@@ -305,4 +305,12 @@ func (p *remediationPDF) close() error {
 		p.d.empty("No open findings: nothing to remediate.")
 	}
 	return p.d.output(p.w)
+}
+
+// plural says n things: "1 owner", "2 owners".
+func plural(n int64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return count(n) + " " + thing + "s"
 }
