@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -99,4 +100,36 @@ func init() {
  "supplementaryConfiguration":{"KeyRotationStatus":` + rotation + `}}`
 	}
 	addConfigCases(map[string]configCase{"aws-kms-001": {pass: key("true"), fail: key("false")}})
+}
+
+// configItemJSON renders one configuration item of account and region:
+// in the snapshot encoding (configuration and supplementary values as
+// objects, configurationItemVersion/awsAccountId/ARN) or, with history,
+// as get-resource-config-history returns it (values as JSON strings,
+// version/accountId/arn).
+func configItemJSON(account, region string, tags map[string]string, rtype, id, arn string, conf, supp map[string]any, history bool) string {
+	it := map[string]any{"configurationItemCaptureTime": "2025-06-01T07:00:00.000Z", "configurationItemStatus": "OK",
+		"resourceType": rtype, "resourceId": id, "resourceName": id, "awsRegion": region, "tags": tags}
+	if supp == nil {
+		supp = map[string]any{}
+	}
+	if !history {
+		it["configurationItemVersion"], it["awsAccountId"], it["ARN"] = "1.3", account, arn
+		it["configuration"], it["supplementaryConfiguration"] = conf, supp
+	} else {
+		it["version"], it["accountId"], it["arn"] = "1.3", account, arn
+		c, _ := json.Marshal(conf)
+		it["configuration"] = string(c)
+		ss := map[string]string{}
+		for k, v := range supp {
+			b, _ := json.Marshal(v)
+			ss[k] = string(b)
+		}
+		it["supplementaryConfiguration"] = ss
+	}
+	b, err := json.Marshal(it)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

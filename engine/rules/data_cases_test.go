@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"encoding/json"
 	"maps"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -20,34 +18,10 @@ const dataAcct, dataRegion = "111122223333", "eu-west-1"
 
 var dataKey = "arn:aws:kms:eu-west-1:111122223333:key/0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
 
-// dataItem renders one configuration item; history selects the history
-// encoding.
+// dataItem renders one configuration item of the data family's account.
 func dataItem(rtype, id, arn string, conf, supp map[string]any, history bool) string {
-	tags := map[string]string{"owner": "data", "environment": "production", "cost-center": "cc-7"}
-	it := map[string]any{"configurationItemCaptureTime": "2025-06-01T07:00:00.000Z", "configurationItemStatus": "OK",
-		"resourceType": rtype, "resourceId": id, "resourceName": id, "awsRegion": dataRegion, "tags": tags}
-	if supp == nil {
-		supp = map[string]any{}
-	}
-	if !history {
-		it["configurationItemVersion"], it["awsAccountId"], it["ARN"] = "1.3", dataAcct, arn
-		it["configuration"], it["supplementaryConfiguration"] = conf, supp
-	} else {
-		it["version"], it["accountId"], it["arn"] = "1.3", dataAcct, arn
-		c, _ := json.Marshal(conf)
-		it["configuration"] = string(c)
-		ss := map[string]string{}
-		for k, v := range supp {
-			b, _ := json.Marshal(v)
-			ss[k] = string(b)
-		}
-		it["supplementaryConfiguration"] = ss
-	}
-	b, err := json.Marshal(it)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
+	return configItemJSON(dataAcct, dataRegion, map[string]string{"owner": "data", "environment": "production", "cost-center": "cc-7"},
+		rtype, id, arn, conf, supp, history)
 }
 
 // with is m with the given keys replaced (a nil value deletes the key).
@@ -190,17 +164,7 @@ func TestDataRules_UnknownIsNotEvaluated(t *testing.T) {
 			if len(res) != 1 {
 				t.Fatalf("%d resources", len(res))
 			}
-			o := Assess(res[0], testNow)
-			if v, fired := firedIDs(o.Violations)[id]; fired {
-				t.Fatalf("fired on unknown input: %v", v.Evidence)
-			}
-			i := slices.IndexFunc(o.NotEvaluated, func(ne NotEvaluated) bool { return ne.Rule.ID == id })
-			if i < 0 {
-				t.Fatalf("not reported as not evaluated: %+v", o.NotEvaluated)
-			}
-			if got := o.NotEvaluated[i].Missing; !slices.Equal(got, []string{c.missing}) {
-				t.Errorf("missing %v, want [%s]", got, c.missing)
-			}
+			assertNotEvaluated(t, res[0], id, []string{c.missing})
 		})
 	}
 }

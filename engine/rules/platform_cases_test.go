@@ -1,11 +1,6 @@
 package rules
 
-import (
-	"encoding/json"
-	"testing"
-
-	"github.com/google/go-cmp/cmp"
-)
+import "testing"
 
 // AWS Config cases of the platform family (identity, governance, security
 // services, containers, messaging, monitoring). Shapes: awslabs/aws-config-
@@ -17,34 +12,10 @@ import (
 
 const platAcct, platRegion = "111122223333", "eu-west-1"
 
-// platItem renders one configuration item; history selects the history
-// encoding.
+// platItem renders one configuration item of the platform family's account.
 func platItem(rtype, id, arn string, conf, supp map[string]any, history bool) string {
-	tags := map[string]string{"owner": "platform", "environment": "production", "cost-center": "cc-4100"}
-	it := map[string]any{"configurationItemCaptureTime": "2025-06-01T07:00:00.000Z", "configurationItemStatus": "OK",
-		"resourceType": rtype, "resourceId": id, "resourceName": id, "awsRegion": platRegion, "tags": tags}
-	if supp == nil {
-		supp = map[string]any{}
-	}
-	if !history {
-		it["configurationItemVersion"], it["awsAccountId"], it["ARN"] = "1.3", platAcct, arn
-		it["configuration"], it["supplementaryConfiguration"] = conf, supp
-	} else {
-		it["version"], it["accountId"], it["arn"] = "1.3", platAcct, arn
-		c, _ := json.Marshal(conf)
-		it["configuration"] = string(c)
-		ss := map[string]string{}
-		for k, v := range supp {
-			b, _ := json.Marshal(v)
-			ss[k] = string(b)
-		}
-		it["supplementaryConfiguration"] = ss
-	}
-	b, err := json.Marshal(it)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
+	return configItemJSON(platAcct, platRegion, map[string]string{"owner": "platform", "environment": "production", "cost-center": "cc-4100"},
+		rtype, id, arn, conf, supp, history)
 }
 
 type pobj = map[string]any
@@ -191,19 +162,7 @@ func TestPlatformRules_UnknownIsNotEvaluated(t *testing.T) {
 			if len(res) != 1 {
 				t.Fatalf("%d resources", len(res))
 			}
-			o := Assess(res[0], testNow)
-			if v, fired := firedIDs(o.Violations)[id]; fired {
-				t.Fatalf("fired on unknown input: %v", v.Evidence)
-			}
-			for _, ne := range o.NotEvaluated {
-				if ne.Rule.ID == id {
-					if diff := cmp.Diff(c.missing, ne.Missing); diff != "" {
-						t.Errorf("missing (-want +got)\n%s", diff)
-					}
-					return
-				}
-			}
-			t.Errorf("not reported as not evaluated: %+v", o.NotEvaluated)
+			assertNotEvaluated(t, res[0], id, c.missing)
 		})
 	}
 }
