@@ -162,16 +162,11 @@ func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope,
 	var rules []string
 	var res []engine.AffectedResource
 	err = s.each(ctx, affectedQuery{scope: scope, ruleIDs: ruleIDs, perRule: perRule}, func(sc scanner) error {
-		var rule, sev, key string
-		var r engine.AffectedResource
-		if err := sc.Scan(&rule, &key, &r.ResourceID, &r.Type, &r.Account, &r.Region, &sev); err != nil {
+		var rule string
+		r, err := scanAffected(sc, &rule)
+		if err != nil {
 			return err
 		}
-		var err error
-		if r.FindingID, err = findingIDText(key); err != nil {
-			return err
-		}
-		r.Severity = engine.Severity(sev)
 		rules = append(rules, rule)
 		res = append(res, r)
 		return nil

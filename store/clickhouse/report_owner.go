@@ -120,19 +120,13 @@ func (s *Store) OwnerAffectedResources(ctx context.Context, scope engine.ReportS
 	var rows []engine.AffectedResource
 	err = s.each(ctx, ownerAffectedQuery{scope: scope, owners: owners, ruleIDs: rules, perGroup: perGroup}, func(sc scanner) error {
 		var k engine.OwnerRule
-		var r engine.AffectedResource
-		var sev, key string
-		if err := sc.Scan(&k.Owner, &k.RuleID, &key, &r.ResourceID, &r.Type, &r.Account, &r.Region, &sev); err != nil {
+		r, err := scanAffected(sc, &k.Owner, &k.RuleID)
+		if err != nil {
 			return err
 		}
 		if !want[k] {
 			return nil // another batch's pair: owners × rules is wider than the pairs
 		}
-		var err error
-		if r.FindingID, err = findingIDText(key); err != nil {
-			return err
-		}
-		r.Severity = engine.Severity(sev)
 		keys = append(keys, k)
 		rows = append(rows, r)
 		return nil
@@ -147,6 +141,22 @@ func (s *Store) OwnerAffectedResources(ctx context.Context, scope engine.ReportS
 		out[k] = append(out[k], rows[i])
 	}
 	return out, nil
+}
+
+// scanAffected scans an affected finding's row: the leading columns into
+// lead, then its id, resource, type, account, region and severity.
+func scanAffected(sc scanner, lead ...any) (engine.AffectedResource, error) {
+	var r engine.AffectedResource
+	var key, sev string
+	if err := sc.Scan(append(lead, &key, &r.ResourceID, &r.Type, &r.Account, &r.Region, &sev)...); err != nil {
+		return r, err
+	}
+	var err error
+	if r.FindingID, err = findingIDText(key); err != nil {
+		return r, err
+	}
+	r.Severity = engine.Severity(sev)
+	return r, nil
 }
 
 // describeAffected fills in the affected resources' names, native ids and
