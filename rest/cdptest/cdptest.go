@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,28 +104,35 @@ func Start(t testing.TB, ctx context.Context, bin, url string) *Page {
 // when not nil, receives the result.
 func (c *Page) Call(t testing.TB, ctx context.Context, method string, params any, out any) {
 	t.Helper()
+	if err := c.call(ctx, method, params, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// call is Call returning its failure.
+func (c *Page) call(ctx context.Context, method string, params any, out any) error {
 	c.nextID++
 	id := c.nextID
 	if err := wsjson.Write(ctx, c.conn, cdpMessage{ID: id, Method: method, Params: params, SessionID: c.session}); err != nil {
-		t.Fatalf("%s: %v", method, err)
+		return fmt.Errorf("%s: %w", method, err)
 	}
 	for {
 		var m cdpMessage
 		if err := wsjson.Read(ctx, c.conn, &m); err != nil {
-			t.Fatalf("%s: %v", method, err)
+			return fmt.Errorf("%s: %w", method, err)
 		}
 		if m.ID != id {
 			continue
 		}
 		if m.Error != nil {
-			t.Fatalf("%s: %s", method, m.Error.Message)
+			return fmt.Errorf("%s: %s", method, m.Error.Message)
 		}
 		if out != nil {
 			if err := json.Unmarshal(m.Result, out); err != nil {
-				t.Fatalf("%s: %v", method, err)
+				return fmt.Errorf("%s: %w", method, err)
 			}
 		}
-		return
+		return nil
 	}
 }
 
@@ -132,29 +140,45 @@ func (c *Page) Call(t testing.TB, ctx context.Context, method string, params any
 // value as JSON.
 func (c *Page) Eval(t testing.TB, ctx context.Context, expr string) json.RawMessage {
 	t.Helper()
+	v, err := c.eval(ctx, expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// eval is Eval returning its failure.
+func (c *Page) eval(ctx context.Context, expr string) (json.RawMessage, error) {
 	var res struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
 		} `json:"result"`
 		ExceptionDetails *struct{ Text string } `json:"exceptionDetails"`
 	}
-	c.Call(t, ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res)
-	if res.ExceptionDetails != nil {
-		t.Fatalf("evaluating %q: %s", expr, res.ExceptionDetails.Text)
+	if err := c.call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res); err != nil {
+		return nil, err
 	}
-	return res.Result.Value
+	if res.ExceptionDetails != nil {
+		return nil, fmt.Errorf("evaluating %q: %s", expr, res.ExceptionDetails.Text)
+	}
+	return res.Result.Value, nil
 }
 
 // WaitFor polls a boolean JavaScript expression until it is true (for at
-// most 20 seconds).
+// most 20 seconds). A poll that fails because the page is navigating
+// ("Inspected target navigated or closed") is tried again: the expression
+// is usually waiting for that very navigation to finish.
 func (c *Page) WaitFor(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
+	var last error
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if string(c.Eval(t, ctx, expr)) == "true" {
+		v, err := c.eval(ctx, expr)
+		if err == nil && string(v) == "true" {
 			return
 		}
+		last = err
 	}
-	t.Fatalf("timed out waiting for %s; page: %s", expr, c.Eval(t, ctx, "location.href"))
+	t.Fatalf("timed out waiting for %s (last error: %v); page: %s", expr, last, c.Eval(t, ctx, "location.href"))
 }
 
 // Screenshot writes a PNG of the page to path.
