@@ -1,66 +1,11 @@
 package inventory
 
-// Mappers of Backup, SageMaker, Athena and Glue; property names from
-// awslabs/aws-config-resource-schema (AWS::Backup::BackupPlan,
-// AWS::Backup::BackupVault, AWS::Backup::RecoveryPoint,
-// AWS::SageMaker::NotebookInstance, AWS::SageMaker::EndpointConfig,
+import "strings"
+
+// Mappers of OpenSearch, SageMaker, Athena and Glue; property names from
+// awslabs/aws-config-resource-schema (AWS::OpenSearch::Domain,
+// AWS::Elasticsearch::Domain, AWS::SageMaker::NotebookInstance, AWS::SageMaker::EndpointConfig,
 // AWS::Athena::WorkGroup, AWS::Glue::Job .properties.json).
-
-type cfgLifecycle struct {
-	DeleteAfterDays flexInt `json:"DeleteAfterDays"`
-}
-
-// cfgBackupPlan maps AWS::Backup::BackupPlan.
-func cfgBackupPlan(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		Plan struct {
-			Name  string `json:"BackupPlanName"`
-			Rules []struct {
-				Name      string       `json:"RuleName"`
-				Lifecycle cfgLifecycle `json:"Lifecycle"`
-			} `json:"BackupPlanRule"`
-		} `json:"BackupPlan"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	p := BackupPlan{Name: firstNonEmpty(c.Plan.Name, ci.ResourceName)}
-	for _, r := range c.Plan.Rules {
-		p.Rules = append(p.Rules, BackupPlanRule{RuleName: r.Name, DeleteAfterDays: int(r.Lifecycle.DeleteAfterDays)})
-	}
-	return TypeBackupPlan, p, nil
-}
-
-// cfgBackupVault maps AWS::Backup::BackupVault.
-func cfgBackupVault(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		Name          string `json:"BackupVaultName"`
-		Notifications struct {
-			Events StringList `json:"BackupVaultEvents"`
-		} `json:"Notifications"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	return TypeBackupVault, BackupVault{Name: firstNonEmpty(c.Name, ci.ResourceName), NotificationEvents: c.Notifications.Events}, nil
-}
-
-// cfgRecoveryPoint maps AWS::Backup::RecoveryPoint.
-func cfgRecoveryPoint(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		Vault     string       `json:"BackupVaultName"`
-		Type      string       `json:"ResourceType"`
-		Encrypted flexBool     `json:"IsEncrypted"`
-		Status    string       `json:"Status"`
-		Created   flexTime     `json:"CreationDate"`
-		Lifecycle cfgLifecycle `json:"Lifecycle"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	return TypeBackupRecoveryPoint, BackupRecoveryPoint{BackupVaultName: c.Vault, ResourceType: c.Type, IsEncrypted: bool(c.Encrypted),
-		Status: c.Status, CreationDate: c.Created.t(), DeleteAfterDays: int(c.Lifecycle.DeleteAfterDays)}, nil
-}
 
 // cfgSageMakerNotebook maps AWS::SageMaker::NotebookInstance.
 func cfgSageMakerNotebook(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -137,4 +82,62 @@ func cfgGlueJob(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	return TypeGlueJob, GlueJob{Name: firstNonEmpty(c.Name, ci.ResourceName), GlueVersion: c.Version, SecurityConfiguration: c.Security}, nil
+}
+
+// cfgOpenSearch maps AWS::OpenSearch::Domain (PascalCase: ClusterConfig,
+// EngineVersion) and AWS::Elasticsearch::Domain (camelCase:
+// elasticsearchClusterConfig, elasticsearchVersion); the other names agree
+// but for case, which encoding/json ignores.
+func cfgOpenSearch(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	type cluster struct {
+		InstanceType  string   `json:"InstanceType"`
+		InstanceCount flexInt  `json:"InstanceCount"`
+		Dedicated     flexBool `json:"DedicatedMasterEnabled"`
+		ZoneAware     flexBool `json:"ZoneAwarenessEnabled"`
+	}
+	type enabled struct {
+		Enabled flexBool `json:"Enabled"`
+	}
+	var c struct {
+		DomainName       string   `json:"DomainName"`
+		EngineVersion    string   `json:"EngineVersion"`
+		ESVersion        string   `json:"elasticsearchVersion"`
+		Cluster          *cluster `json:"ClusterConfig"`
+		ESCluster        *cluster `json:"elasticsearchClusterConfig"`
+		EncryptionAtRest enabled  `json:"EncryptionAtRestOptions"`
+		NodeToNode       enabled  `json:"NodeToNodeEncryptionOptions"`
+		Endpoint         struct {
+			EnforceHTTPS flexBool `json:"EnforceHTTPS"`
+			TLSPolicy    string   `json:"TLSSecurityPolicy"`
+		} `json:"DomainEndpointOptions"`
+		VPC struct {
+			Subnets StringList `json:"SubnetIds"`
+		} `json:"VPCOptions"`
+		Logs             map[string]enabled `json:"LogPublishingOptions"`
+		AdvancedSecurity enabled            `json:"AdvancedSecurityOptions"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	d := OpenSearchDomain{DomainName: c.DomainName, EngineVersion: firstNonEmpty(c.EngineVersion, c.ESVersion),
+		EncryptionAtRest: bool(c.EncryptionAtRest.Enabled), NodeToNodeEncryption: bool(c.NodeToNode.Enabled),
+		EnforceHTTPS: bool(c.Endpoint.EnforceHTTPS), TLSSecurityPolicy: c.Endpoint.TLSPolicy, InVPC: len(c.VPC.Subnets) > 0,
+		FineGrainedAccessControl: bool(c.AdvancedSecurity.Enabled)}
+	for k, v := range c.Logs {
+		switch strings.ToUpper(k) {
+		case "AUDIT_LOGS":
+			d.AuditLogsEnabled = bool(v.Enabled)
+		case "ES_APPLICATION_LOGS":
+			d.ErrorLogsEnabled = bool(v.Enabled)
+		}
+	}
+	cl := c.Cluster
+	if cl == nil {
+		cl = c.ESCluster
+	}
+	if cl != nil {
+		d.InstanceType, d.InstanceCount = cl.InstanceType, int(cl.InstanceCount)
+		d.DedicatedMasterEnabled, d.ZoneAwarenessEnabled = bool(cl.Dedicated), bool(cl.ZoneAware)
+	}
+	return TypeOpenSearchDomain, d, nil
 }

@@ -2,109 +2,15 @@ package inventory
 
 import (
 	"strings"
+	"time"
 )
 
-// AWS Config mappers of the compute and load-balancing family. Shapes:
-// awslabs/aws-config-resource-schema, config/properties/resource-types/
-// AWS::ElasticLoadBalancing::LoadBalancer (configuration and the
-// LoadBalancerPolicies supplement), AWS::ElasticLoadBalancingV2::Listener
-// and AWS::EC2::LaunchTemplate (CloudFormation-style capitalized names),
-// AWS::AutoScaling::LaunchConfiguration.
-
-func cfgClassicLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		Name      string   `json:"loadBalancerName"`
-		Scheme    string   `json:"scheme"`
-		AZs       []string `json:"availabilityZones"`
-		Instances []struct {
-			InstanceID string `json:"instanceId"`
-		} `json:"instances"`
-		Listeners []struct {
-			Listener struct {
-				Protocol string  `json:"protocol"`
-				Port     flexInt `json:"loadBalancerPort"`
-			} `json:"listener"`
-			PolicyNames []string `json:"policyNames"`
-		} `json:"listenerDescriptions"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	var policies []struct {
-		Name  string `json:"policyName"`
-		Type  string `json:"policyTypeName"`
-		Attrs []struct {
-			Name  string `json:"attributeName"`
-			Value string `json:"attributeValue"`
-		} `json:"policyAttributeDescriptions"`
-	}
-	recorded := jsonObject(ci.Supplementary["LoadBalancerPolicies"]) != nil
-	if err := supp(ci, "LoadBalancerPolicies", &policies); err != nil {
-		return "", nil, err
-	}
-	lb := ClassicLoadBalancer{Name: c.Name, Scheme: c.Scheme, AvailabilityZones: c.AZs, InstanceIDs: []string{}, Listeners: []ClassicListener{}}
-	if lb.AvailabilityZones == nil {
-		lb.AvailabilityZones = []string{}
-	}
-	for _, in := range c.Instances {
-		lb.InstanceIDs = append(lb.InstanceIDs, in.InstanceID)
-	}
-	for _, l := range c.Listeners {
-		cl := ClassicListener{Protocol: strings.ToUpper(l.Listener.Protocol), LoadBalancerPort: int(l.Listener.Port)}
-		if recorded && (cl.Protocol == "HTTPS" || cl.Protocol == "SSL") {
-			legacy := false
-			for _, name := range l.PolicyNames {
-				for _, p := range policies {
-					if p.Name != name || p.Type != "SSLNegotiationPolicyType" {
-						continue
-					}
-					for _, a := range p.Attrs {
-						switch a.Name {
-						case "Reference-Security-Policy":
-							cl.SSLPolicy = a.Value
-						case "Protocol-SSLv3", "Protocol-TLSv1", "Protocol-TLSv1.1":
-							legacy = legacy || strings.EqualFold(a.Value, "true")
-						}
-					}
-				}
-			}
-			cl.LegacyTLS = &legacy
-		}
-		lb.Listeners = append(lb.Listeners, cl)
-	}
-	return TypeClassicLoadBalancer, lb, nil
-}
-
-func cfgLBListener(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		ARN       string  `json:"ListenerArn"`
-		LBARN     string  `json:"LoadBalancerArn"`
-		Port      flexInt `json:"Port"`
-		Protocol  string  `json:"Protocol"`
-		SSLPolicy string  `json:"SslPolicy"`
-		Actions   []struct {
-			Type     string `json:"Type"`
-			Redirect *struct {
-				Protocol string `json:"Protocol"`
-			} `json:"RedirectConfig"`
-		} `json:"DefaultActions"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	l := LBListener{ListenerARN: c.ARN, LoadBalancerARN: c.LBARN, Port: int(c.Port), Protocol: strings.ToUpper(c.Protocol),
-		SSLPolicy: c.SSLPolicy, DefaultActions: []string{}}
-	if l.ListenerARN == "" {
-		l.ListenerARN = ci.ARN
-	}
-	for _, a := range c.Actions {
-		l.DefaultActions = append(l.DefaultActions, strings.ToLower(a.Type))
-		if a.Redirect != nil {
-			l.RedirectProtocol = strings.ToUpper(a.Redirect.Protocol)
-		}
-	}
-	return TypeLBListener, l, nil
-}
+// AWS Config mappers of the compute family: AWS::EC2::Instance,
+// AWS::AutoScaling::AutoScalingGroup, AWS::Lambda::Function, and (shapes:
+// awslabs/aws-config-resource-schema, config/properties/resource-types/)
+// AWS::EC2::LaunchTemplate (CloudFormation-style capitalized names) and
+// AWS::AutoScaling::LaunchConfiguration. Load balancers are in
+// awsconfig_loadbalancing.go.
 
 func cfgLaunchTemplate(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
@@ -154,4 +60,133 @@ func cfgLaunchConfiguration(ci *configItem, conf []byte, _ *joiner) (string, any
 		l.Name = ci.ResourceName
 	}
 	return TypeLaunchConfiguration, l, nil
+}
+
+func cfgInstance(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		InstanceID   string   `json:"instanceId"`
+		InstanceType string   `json:"instanceType"`
+		LaunchTime   flexTime `json:"launchTime"`
+		Placement    struct {
+			AZ string `json:"availabilityZone"`
+		} `json:"placement"`
+		PublicIP string `json:"publicIpAddress"`
+		State    struct {
+			Name string `json:"name"`
+		} `json:"state"`
+		StateTransitionReason string `json:"stateTransitionReason"`
+		SubnetID              string `json:"subnetId"`
+		VPCID                 string `json:"vpcId"`
+		ImageID               string `json:"imageId"`
+		Profile               *struct {
+			ARN string `json:"arn"`
+		} `json:"iamInstanceProfile"`
+		Metadata struct {
+			HTTPTokens string `json:"httpTokens"`
+		} `json:"metadataOptions"`
+		Devices []struct {
+			EBS struct {
+				VolumeID string `json:"volumeId"`
+			} `json:"ebs"`
+		} `json:"blockDeviceMappings"`
+		SecurityGroups []struct {
+			GroupID string `json:"groupId"`
+		} `json:"securityGroups"`
+		Monitoring struct {
+			State string `json:"state"`
+		} `json:"monitoring"`
+		Tags tagList `json:"tags"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	in := Instance{InstanceID: c.InstanceID, InstanceType: c.InstanceType, State: c.State.Name,
+		LaunchTime: c.LaunchTime.t(), AvailabilityZone: c.Placement.AZ, VPCID: c.VPCID, SubnetID: c.SubnetID,
+		PublicIP: c.PublicIP, ImageID: c.ImageID, MetadataHTTPTokens: c.Metadata.HTTPTokens,
+		Monitoring: c.Monitoring.State == "enabled", StateChangedAt: transitionTime(c.StateTransitionReason)}
+	if c.Profile != nil {
+		in.IAMInstanceProfile = c.Profile.ARN
+	}
+	for _, d := range c.Devices {
+		if d.EBS.VolumeID != "" {
+			in.VolumeIDs = append(in.VolumeIDs, d.EBS.VolumeID)
+		}
+	}
+	for _, g := range c.SecurityGroups {
+		in.SecurityGroupIDs = append(in.SecurityGroupIDs, g.GroupID)
+	}
+	in.AutoScalingGroup = c.Tags.get("aws:autoscaling:groupName")
+	if in.AutoScalingGroup == "" {
+		in.AutoScalingGroup = ci.Tags["aws:autoscaling:groupName"]
+	}
+	return TypeInstance, in, nil
+}
+
+// transitionTime reads the time out of an EC2 state transition reason such
+// as "User initiated (2024-03-01 09:12:44 GMT)".
+func transitionTime(reason string) time.Time {
+	i, j := strings.IndexByte(reason, '('), strings.LastIndexByte(reason, ')')
+	if i < 0 || j <= i {
+		return time.Time{}
+	}
+	t, err := time.Parse("2006-01-02 15:04:05 MST", reason[i+1:j])
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Name          string   `json:"functionName"`
+		Runtime       string   `json:"runtime"`
+		MemorySize    flexInt  `json:"memorySize"`
+		Timeout       flexInt  `json:"timeout"`
+		Architectures []string `json:"architectures"`
+		DLQ           struct {
+			TargetARN string `json:"targetArn"`
+		} `json:"deadLetterConfig"`
+		Tracing struct {
+			Mode string `json:"mode"`
+		} `json:"tracingConfig"`
+		VPC struct {
+			SubnetIDs []string `json:"subnetIds"`
+		} `json:"vpcConfig"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	f := LambdaFunction{FunctionName: c.Name, Runtime: c.Runtime, MemorySize: int(c.MemorySize), Timeout: int(c.Timeout),
+		Architectures: c.Architectures, DeadLetterTargetARN: c.DLQ.TargetARN, TracingMode: c.Tracing.Mode, VPCSubnetIDs: c.VPC.SubnetIDs}
+	if len(f.Architectures) == 0 {
+		f.Architectures = []string{"x86_64"}
+	}
+	// The function's resource policy when the item carries one as
+	// supplementaryConfiguration.Policy. AWS's published schema lists only
+	// Concurrency among Lambda's queryable supplementary values, so absent
+	// means unknown, not "no policy".
+	if err := supp(ci, "Policy", &f.Policy); err != nil {
+		return "", nil, err
+	}
+	return TypeLambdaFunction, f, nil
+}
+
+func cfgASG(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Name          string   `json:"autoScalingGroupName"`
+		AZs           []string `json:"availabilityZones"`
+		Min           flexInt  `json:"minSize"`
+		Max           flexInt  `json:"maxSize"`
+		Desired       flexInt  `json:"desiredCapacity"`
+		HealthCheck   string   `json:"healthCheckType"`
+		TargetGroups  []string `json:"targetGroupARNs"`
+		LoadBalancers []string `json:"loadBalancerNames"`
+		LaunchConfig  string   `json:"launchConfigurationName"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	return TypeAutoScalingGroup, AutoScalingGroup{Name: c.Name, AvailabilityZones: c.AZs, MinSize: int(c.Min),
+		MaxSize: int(c.Max), DesiredCapacity: int(c.Desired), HealthCheckType: c.HealthCheck,
+		TargetGroupARNs: c.TargetGroups, LoadBalancers: c.LoadBalancers, LaunchConfiguration: c.LaunchConfig}, nil
 }

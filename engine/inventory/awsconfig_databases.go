@@ -5,7 +5,9 @@ import (
 	"slices"
 )
 
-// Mappers of the data family. Property names are those of
+// Mappers of the database family: AWS::RDS::DBInstance,
+// AWS::RDS::DBSnapshot, AWS::DynamoDB::Table, AWS::ElastiCache::CacheCluster,
+// and the cluster types, whose property names are those of
 // awslabs/aws-config-resource-schema (config/properties/resource-types/
 // AWS::RDS::DBCluster, AWS::RDS::DBClusterSnapshot, AWS::Redshift::Cluster
 // .properties.json). encoding/json matches keys ignoring case, so the
@@ -164,4 +166,145 @@ func cfgRedshiftCluster(ci *configItem, conf []byte, _ *joiner) (string, any, er
 	}
 	r.LoggingEnabled = logging.Enabled.ptr()
 	return TypeRedshiftCluster, r, nil
+}
+
+func cfgDBInstance(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Identifier       string   `json:"dBInstanceIdentifier"`
+		Engine           string   `json:"engine"`
+		EngineVersion    string   `json:"engineVersion"`
+		Class            string   `json:"dBInstanceClass"`
+		AllocatedStorage flexInt  `json:"allocatedStorage"`
+		StorageType      string   `json:"storageType"`
+		StorageEncrypted flexBool `json:"storageEncrypted"`
+		KMSKeyID         string   `json:"kmsKeyId"`
+		Public           flexBool `json:"publiclyAccessible"`
+		MultiAZ          flexBool `json:"multiAZ"`
+		Retention        flexInt  `json:"backupRetentionPeriod"`
+		DeletionProt     flexBool `json:"deletionProtection"`
+		AutoMinor        flexBool `json:"autoMinorVersionUpgrade"`
+		AZ               string   `json:"availabilityZone"`
+		Status           string   `json:"dBInstanceStatus"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	return TypeDBInstance, DBInstance{Identifier: c.Identifier, Engine: c.Engine, EngineVersion: c.EngineVersion,
+		InstanceClass: c.Class, AllocatedStorage: int(c.AllocatedStorage), StorageType: c.StorageType,
+		StorageEncrypted: bool(c.StorageEncrypted), KMSKeyID: c.KMSKeyID, PubliclyAccessible: bool(c.Public),
+		MultiAZ: bool(c.MultiAZ), BackupRetentionPeriod: int(c.Retention), DeletionProtection: bool(c.DeletionProt),
+		AutoMinorVersionUpgrade: bool(c.AutoMinor), AvailabilityZone: c.AZ, Status: c.Status}, nil
+}
+
+func cfgElastiCache(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ID              string   `json:"cacheClusterId"`
+		Engine          string   `json:"engine"`
+		EngineVersion   string   `json:"engineVersion"`
+		NodeType        string   `json:"cacheNodeType"`
+		Nodes           flexInt  `json:"numCacheNodes"`
+		PreferredAZ     string   `json:"preferredAvailabilityZone"`
+		AtRest          flexBool `json:"atRestEncryptionEnabled"`
+		Transit         flexBool `json:"transitEncryptionEnabled"`
+		SnapshotRetains flexInt  `json:"snapshotRetentionLimit"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	mode := "single-az"
+	if c.PreferredAZ == "Multiple" {
+		mode = "cross-az"
+	}
+	return TypeElastiCacheCluster, ElastiCacheCluster{ClusterID: c.ID, Engine: c.Engine, EngineVersion: c.EngineVersion,
+		NodeType: c.NodeType, NumCacheNodes: int(c.Nodes), AZMode: mode, AtRestEncryptionEnabled: bool(c.AtRest),
+		TransitEncryptionEnabled: bool(c.Transit), SnapshotRetentionLimit: int(c.SnapshotRetains)}, nil
+}
+
+func cfgDynamoDB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Name    string `json:"tableName"`
+		Billing struct {
+			Mode string `json:"billingMode"`
+		} `json:"billingModeSummary"`
+		Throughput struct {
+			Read  flexInt `json:"readCapacityUnits"`
+			Write flexInt `json:"writeCapacityUnits"`
+		} `json:"provisionedThroughput"`
+		SSE struct {
+			KMSKeyARN string `json:"kMSMasterKeyArn"`
+		} `json:"sSEDescription"`
+		ItemCount    *flexInt  `json:"itemCount"`
+		DeletionProt *flexBool `json:"deletionProtectionEnabled"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	t := DynamoDBTable{Name: c.Name, BillingMode: c.Billing.Mode, ReadCapacity: int(c.Throughput.Read),
+		WriteCapacity: int(c.Throughput.Write), SSEKMSKeyARN: c.SSE.KMSKeyARN,
+		DeletionProtectionEnabled: c.DeletionProt.ptr()}
+	if c.ItemCount != nil {
+		n := int64(*c.ItemCount)
+		t.ItemCount = &n
+	}
+	if t.BillingMode == "" {
+		t.BillingMode = "PROVISIONED" // DynamoDB omits the summary for provisioned tables
+	}
+	var backups struct {
+		PITR struct {
+			Status string `json:"pointInTimeRecoveryStatus"`
+		} `json:"pointInTimeRecoveryDescription"`
+	}
+	if err := supp(ci, "ContinuousBackupsDescription", &backups); err != nil {
+		return "", nil, err
+	}
+	if backups.PITR.Status != "" {
+		t.PointInTimeRecovery = boolPtr(backups.PITR.Status == "ENABLED")
+	}
+	var scaling *flexBool
+	if err := supp(ci, "AutoScalingEnabled", &scaling); err != nil {
+		return "", nil, err
+	}
+	t.AutoScalingEnabled = scaling.ptr()
+	return TypeDynamoDBTable, t, nil
+}
+
+// cfgDBSnapshot maps AWS::RDS::DBSnapshot. Whether the snapshot is public
+// lives in supplementaryConfiguration.DBSnapshotAttributes: a "restore"
+// attribute whose values hold "all".
+func cfgDBSnapshot(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		Identifier string   `json:"dBSnapshotIdentifier"`
+		Instance   string   `json:"dBInstanceIdentifier"`
+		Engine     string   `json:"engine"`
+		Type       string   `json:"snapshotType"`
+		Encrypted  flexBool `json:"encrypted"`
+		KMSKeyID   string   `json:"kmsKeyId"`
+		Created    flexTime `json:"snapshotCreateTime"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	s := DBSnapshot{Identifier: c.Identifier, DBInstanceIdentifier: c.Instance, Engine: c.Engine, SnapshotType: c.Type,
+		Encrypted: bool(c.Encrypted), KMSKeyID: c.KMSKeyID, CreateTime: c.Created.t()}
+	if s.Identifier == "" {
+		s.Identifier = ci.ResourceName
+	}
+	if raw := jsonObject(ci.Supplementary["DBSnapshotAttributes"]); raw != nil {
+		var attrs []struct {
+			Name   string          `json:"attributeName"`
+			Values json.RawMessage `json:"attributeValues"`
+		}
+		if err := json.Unmarshal(raw, &attrs); err != nil {
+			return "", nil, err
+		}
+		public := false
+		for _, a := range attrs {
+			var vals StringList
+			if b := jsonObject(a.Values); b != nil && json.Unmarshal(b, &vals) == nil && a.Name == "restore" {
+				public = public || slices.Contains(vals, "all")
+			}
+		}
+		s.Public = &public
+	}
+	return TypeDBSnapshot, s, nil
 }

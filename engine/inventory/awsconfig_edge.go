@@ -10,7 +10,7 @@ import (
 // AWS::ApiGateway::Stage, AWS::ApiGatewayV2::Stage, AWS::WAFv2::WebACL,
 // AWS::Route53::HostedZone (CloudFormation-style capitalized names),
 // AWS::ACM::Certificate, AWS::NetworkFirewall::Firewall, and
-// AWS::CloudFront::Distribution's origins.
+// AWS::CloudFront::Distribution.
 
 // cfgList is a list AWS Config writes either as a JSON array or, in the
 // shapes of the SDK's first version (CloudFront), as {"quantity", "items"}.
@@ -256,4 +256,37 @@ func cloudFrontOrigins(in cfgList[cfgCloudFrontOrigin]) []CloudFrontOrigin {
 		out = append(out, co)
 	}
 	return out
+}
+
+func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		ID     string `json:"id"`
+		Domain string `json:"domainName"`
+		Config struct {
+			Enabled flexBool `json:"enabled"`
+			Default struct {
+				ViewerProtocolPolicy string `json:"viewerProtocolPolicy"`
+			} `json:"defaultCacheBehavior"`
+			Certificate struct {
+				MinimumProtocolVersion string `json:"minimumProtocolVersion"`
+			} `json:"viewerCertificate"`
+			Logging struct {
+				Enabled flexBool `json:"enabled"`
+				Bucket  string   `json:"bucket"`
+			} `json:"logging"`
+			WebACLID   string                       `json:"webACLId"`
+			PriceClass string                       `json:"priceClass"`
+			Origins    cfgList[cfgCloudFrontOrigin] `json:"origins"`
+		} `json:"distributionConfig"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	d := CloudFrontDistribution{DistributionID: c.ID, DomainName: c.Domain, Enabled: bool(c.Config.Enabled),
+		ViewerProtocolPolicy: c.Config.Default.ViewerProtocolPolicy, MinimumProtocolVersion: c.Config.Certificate.MinimumProtocolVersion,
+		WebACLID: c.Config.WebACLID, PriceClass: c.Config.PriceClass, Origins: cloudFrontOrigins(c.Config.Origins)}
+	if c.Config.Logging.Enabled {
+		d.LoggingBucket = c.Config.Logging.Bucket
+	}
+	return TypeCloudFrontDistribution, d, nil
 }

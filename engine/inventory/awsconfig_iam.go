@@ -151,3 +151,60 @@ func cfgSecret(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	}
 	return TypeSecretsManagerSecret, s, nil
 }
+
+func cfgIAMUser(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		UserName   string            `json:"userName"`
+		UserID     string            `json:"userId"`
+		CreateDate flexTime          `json:"createDate"`
+		Inline     []cfgInlinePolicy `json:"userPolicyList"`
+		Attached   []struct {
+			ARN string `json:"policyArn"`
+		} `json:"attachedManagedPolicies"`
+		Groups []string `json:"groupList"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	u := IAMUser{UserName: c.UserName, UserID: c.UserID, CreateDate: c.CreateDate.t(), Groups: c.Groups}
+	for _, p := range c.Inline {
+		u.InlinePolicyNames = append(u.InlinePolicyNames, p.Name)
+	}
+	u.InlinePolicies = inlinePolicies(c.Inline)
+	for _, p := range c.Attached {
+		u.AttachedPolicyARNs = append(u.AttachedPolicyARNs, p.ARN)
+	}
+	return TypeIAMUser, u, nil
+}
+
+func cfgKMSKey(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		KeyID        string    `json:"keyId"`
+		KeyManager   string    `json:"keyManager"`
+		KeySpec      string    `json:"keySpec"`
+		CMKSpec      string    `json:"customerMasterKeySpec"`
+		KeyUsage     string    `json:"keyUsage"`
+		KeyState     string    `json:"keyState"`
+		Rotation     *flexBool `json:"keyRotationEnabled"`
+		DeletionDate flexTime  `json:"deletionDate"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	k := KMSKey{KeyID: c.KeyID, KeyManager: c.KeyManager, KeySpec: c.KeySpec, KeyUsage: c.KeyUsage,
+		KeyState: c.KeyState, KeyRotationEnabled: c.Rotation.ptr(), DeletionDate: c.DeletionDate.t()}
+	if k.KeySpec == "" {
+		k.KeySpec = c.CMKSpec
+	}
+	var rot *flexBool
+	if err := supp(ci, "KeyRotationStatus", &rot); err != nil {
+		return "", nil, err
+	}
+	if rot != nil {
+		k.KeyRotationEnabled = boolPtr(bool(*rot) || k.KeyRotationEnabled != nil && *k.KeyRotationEnabled)
+	}
+	if err := supp(ci, "Policy", &k.Policy); err != nil {
+		return "", nil, err
+	}
+	return TypeKMSKey, k, nil
+}

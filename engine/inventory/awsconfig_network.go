@@ -5,7 +5,9 @@ import (
 	"strings"
 )
 
-// AWS Config mappers of the network family. Shapes: awslabs/
+// AWS Config mappers of the network family: AWS::EC2::SecurityGroup,
+// AWS::EC2::VPC, AWS::EC2::FlowLog (joined onto its VPC), AWS::EC2::EIP,
+// and the newer types whose shapes come from awslabs/
 // aws-config-resource-schema, config/properties/resource-types/
 // AWS::EC2::{Subnet,RouteTable,NetworkAcl,NatGateway,VPCEndpoint,
 // TransitGateway,VPNConnection}.properties.json. Enumerations such as a
@@ -217,4 +219,132 @@ func cfgVPNConnection(_ *configItem, conf []byte, _ *joiner) (string, any, error
 		v.TunnelStatuses = append(v.TunnelStatuses, strings.ToUpper(string(t.Status)))
 	}
 	return TypeVPNConnection, v, nil
+}
+
+type cfgIPPermission struct {
+	IPProtocol string   `json:"ipProtocol"`
+	FromPort   *int     `json:"fromPort"`
+	ToPort     *int     `json:"toPort"`
+	IPRanges   []string `json:"ipRanges"`
+	IPv4Ranges []struct {
+		CIDR string `json:"cidrIp"`
+	} `json:"ipv4Ranges"`
+	IPv6Ranges []struct {
+		CIDR string `json:"cidrIpv6"`
+	} `json:"ipv6Ranges"`
+	Groups []struct {
+		GroupID string `json:"groupId"`
+	} `json:"userIdGroupPairs"`
+}
+
+func (p cfgIPPermission) rule() SGRule {
+	r := SGRule{Protocol: p.IPProtocol, FromPort: 0, ToPort: 65535}
+	if p.FromPort != nil && *p.FromPort >= 0 {
+		r.FromPort = *p.FromPort
+	}
+	if p.ToPort != nil && *p.ToPort >= 0 {
+		r.ToPort = *p.ToPort
+	}
+	seen := map[string]bool{}
+	for _, c := range p.IPRanges {
+		if !seen[c] {
+			seen[c] = true
+			r.CIDRBlocks = append(r.CIDRBlocks, c)
+		}
+	}
+	for _, c := range p.IPv4Ranges {
+		if !seen[c.CIDR] {
+			seen[c.CIDR] = true
+			r.CIDRBlocks = append(r.CIDRBlocks, c.CIDR)
+		}
+	}
+	for _, c := range p.IPv6Ranges {
+		r.IPv6CIDRBlocks = append(r.IPv6CIDRBlocks, c.CIDR)
+	}
+	for _, g := range p.Groups {
+		r.SecurityGroups = append(r.SecurityGroups, g.GroupID)
+	}
+	return r
+}
+
+func cfgSecurityGroup(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		GroupID     string            `json:"groupId"`
+		GroupName   string            `json:"groupName"`
+		Description string            `json:"description"`
+		VPCID       string            `json:"vpcId"`
+		Ingress     []cfgIPPermission `json:"ipPermissions"`
+		Egress      []cfgIPPermission `json:"ipPermissionsEgress"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	g := SecurityGroup{GroupID: c.GroupID, GroupName: c.GroupName, Description: c.Description, VPCID: c.VPCID,
+		Ingress: []SGRule{}, Egress: []SGRule{}}
+	for _, p := range c.Ingress {
+		g.Ingress = append(g.Ingress, p.rule())
+	}
+	for _, p := range c.Egress {
+		g.Egress = append(g.Egress, p.rule())
+	}
+	return TypeSecurityGroup, g, nil
+}
+
+func cfgEIP(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		AllocationID       string `json:"allocationId"`
+		PublicIP           string `json:"publicIp"`
+		AssociationID      string `json:"associationId"`
+		InstanceID         string `json:"instanceId"`
+		NetworkInterfaceID string `json:"networkInterfaceId"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	return TypeEIP, EIP(c), nil
+}
+
+func cfgVPC(ci *configItem, conf []byte, j *joiner) (string, any, error) {
+	var c struct {
+		VPCID     string   `json:"vpcId"`
+		CIDRBlock string   `json:"cidrBlock"`
+		IsDefault flexBool `json:"isDefault"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	if j != nil {
+		j.patch("vpc:"+c.VPCID, vpcFlowLogsOff(j, cfgFlowLogScope(ci)))
+	}
+	return TypeVPC, VPC{VPCID: c.VPCID, CIDRBlock: c.CIDRBlock, IsDefault: bool(c.IsDefault)}, nil
+}
+
+// cfgFlowLogScope is the joiner key recording that the input holds flow
+// log items of ci's account: AWS Config records AWS::EC2::FlowLog for the
+// account, so a VPC of the account without one has flow logs off.
+func cfgFlowLogScope(ci *configItem) string {
+	return "flow_logs:" + firstNonEmpty(ci.AWSAccountID, ci.AccountID)
+}
+
+// cfgFlowLog keeps the flow log as inventory and marks its VPC as logged.
+func cfgFlowLog(ci *configItem, conf []byte, j *joiner) (string, any, error) {
+	var c struct {
+		FlowLogID     string `json:"flowLogId"`
+		ResourceID    string `json:"resourceId"`
+		Status        string `json:"flowLogStatus"`
+		TrafficType   string `json:"trafficType"`
+		LogDestType   string `json:"logDestinationType"`
+		LogDestinaton string `json:"logDestination"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	if j != nil {
+		j.seen[cfgFlowLogScope(ci)] = true
+		if strings.HasPrefix(c.ResourceID, "vpc-") && (c.Status == "" || c.Status == "ACTIVE") {
+			j.patch("vpc:"+c.ResourceID, vpcFlowLogsOn)
+		}
+	}
+	return "aws_flow_log", map[string]string{"flow_log_id": c.FlowLogID, "resource_id": c.ResourceID,
+		"traffic_type": c.TrafficType, "log_destination_type": c.LogDestType, "log_destination": c.LogDestinaton}, nil
 }

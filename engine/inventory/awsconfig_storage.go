@@ -3,8 +3,11 @@ package inventory
 import (
 	"encoding/json"
 	"strings"
-	"time"
 )
+
+// AWS Config mappers of the storage family: AWS::S3::Bucket,
+// AWS::S3::AccountPublicAccessBlock, AWS::EC2::Volume and
+// AWS::EFS::FileSystem.
 
 func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
@@ -134,149 +137,6 @@ func granteeName(raw json.RawMessage) string {
 	return u.ID
 }
 
-type cfgIPPermission struct {
-	IPProtocol string   `json:"ipProtocol"`
-	FromPort   *int     `json:"fromPort"`
-	ToPort     *int     `json:"toPort"`
-	IPRanges   []string `json:"ipRanges"`
-	IPv4Ranges []struct {
-		CIDR string `json:"cidrIp"`
-	} `json:"ipv4Ranges"`
-	IPv6Ranges []struct {
-		CIDR string `json:"cidrIpv6"`
-	} `json:"ipv6Ranges"`
-	Groups []struct {
-		GroupID string `json:"groupId"`
-	} `json:"userIdGroupPairs"`
-}
-
-func (p cfgIPPermission) rule() SGRule {
-	r := SGRule{Protocol: p.IPProtocol, FromPort: 0, ToPort: 65535}
-	if p.FromPort != nil && *p.FromPort >= 0 {
-		r.FromPort = *p.FromPort
-	}
-	if p.ToPort != nil && *p.ToPort >= 0 {
-		r.ToPort = *p.ToPort
-	}
-	seen := map[string]bool{}
-	for _, c := range p.IPRanges {
-		if !seen[c] {
-			seen[c] = true
-			r.CIDRBlocks = append(r.CIDRBlocks, c)
-		}
-	}
-	for _, c := range p.IPv4Ranges {
-		if !seen[c.CIDR] {
-			seen[c.CIDR] = true
-			r.CIDRBlocks = append(r.CIDRBlocks, c.CIDR)
-		}
-	}
-	for _, c := range p.IPv6Ranges {
-		r.IPv6CIDRBlocks = append(r.IPv6CIDRBlocks, c.CIDR)
-	}
-	for _, g := range p.Groups {
-		r.SecurityGroups = append(r.SecurityGroups, g.GroupID)
-	}
-	return r
-}
-
-func cfgSecurityGroup(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		GroupID     string            `json:"groupId"`
-		GroupName   string            `json:"groupName"`
-		Description string            `json:"description"`
-		VPCID       string            `json:"vpcId"`
-		Ingress     []cfgIPPermission `json:"ipPermissions"`
-		Egress      []cfgIPPermission `json:"ipPermissionsEgress"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	g := SecurityGroup{GroupID: c.GroupID, GroupName: c.GroupName, Description: c.Description, VPCID: c.VPCID,
-		Ingress: []SGRule{}, Egress: []SGRule{}}
-	for _, p := range c.Ingress {
-		g.Ingress = append(g.Ingress, p.rule())
-	}
-	for _, p := range c.Egress {
-		g.Egress = append(g.Egress, p.rule())
-	}
-	return TypeSecurityGroup, g, nil
-}
-
-func cfgInstance(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
-	var c struct {
-		InstanceID   string   `json:"instanceId"`
-		InstanceType string   `json:"instanceType"`
-		LaunchTime   flexTime `json:"launchTime"`
-		Placement    struct {
-			AZ string `json:"availabilityZone"`
-		} `json:"placement"`
-		PublicIP string `json:"publicIpAddress"`
-		State    struct {
-			Name string `json:"name"`
-		} `json:"state"`
-		StateTransitionReason string `json:"stateTransitionReason"`
-		SubnetID              string `json:"subnetId"`
-		VPCID                 string `json:"vpcId"`
-		ImageID               string `json:"imageId"`
-		Profile               *struct {
-			ARN string `json:"arn"`
-		} `json:"iamInstanceProfile"`
-		Metadata struct {
-			HTTPTokens string `json:"httpTokens"`
-		} `json:"metadataOptions"`
-		Devices []struct {
-			EBS struct {
-				VolumeID string `json:"volumeId"`
-			} `json:"ebs"`
-		} `json:"blockDeviceMappings"`
-		SecurityGroups []struct {
-			GroupID string `json:"groupId"`
-		} `json:"securityGroups"`
-		Monitoring struct {
-			State string `json:"state"`
-		} `json:"monitoring"`
-		Tags tagList `json:"tags"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	in := Instance{InstanceID: c.InstanceID, InstanceType: c.InstanceType, State: c.State.Name,
-		LaunchTime: c.LaunchTime.t(), AvailabilityZone: c.Placement.AZ, VPCID: c.VPCID, SubnetID: c.SubnetID,
-		PublicIP: c.PublicIP, ImageID: c.ImageID, MetadataHTTPTokens: c.Metadata.HTTPTokens,
-		Monitoring: c.Monitoring.State == "enabled", StateChangedAt: transitionTime(c.StateTransitionReason)}
-	if c.Profile != nil {
-		in.IAMInstanceProfile = c.Profile.ARN
-	}
-	for _, d := range c.Devices {
-		if d.EBS.VolumeID != "" {
-			in.VolumeIDs = append(in.VolumeIDs, d.EBS.VolumeID)
-		}
-	}
-	for _, g := range c.SecurityGroups {
-		in.SecurityGroupIDs = append(in.SecurityGroupIDs, g.GroupID)
-	}
-	in.AutoScalingGroup = c.Tags.get("aws:autoscaling:groupName")
-	if in.AutoScalingGroup == "" {
-		in.AutoScalingGroup = ci.Tags["aws:autoscaling:groupName"]
-	}
-	return TypeInstance, in, nil
-}
-
-// transitionTime reads the time out of an EC2 state transition reason such
-// as "User initiated (2024-03-01 09:12:44 GMT)".
-func transitionTime(reason string) time.Time {
-	i, j := strings.IndexByte(reason, '('), strings.LastIndexByte(reason, ')')
-	if i < 0 || j <= i {
-		return time.Time{}
-	}
-	t, err := time.Parse("2006-01-02 15:04:05 MST", reason[i+1:j])
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
-}
-
 func cfgVolume(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		VolumeID    string   `json:"volumeId"`
@@ -303,61 +163,46 @@ func cfgVolume(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	return TypeEBSVolume, v, nil
 }
 
-func cfgEIP(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgEFS(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		AllocationID       string `json:"allocationId"`
-		PublicIP           string `json:"publicIp"`
-		AssociationID      string `json:"associationId"`
-		InstanceID         string `json:"instanceId"`
-		NetworkInterfaceID string `json:"networkInterfaceId"`
+		ID              string   `json:"FileSystemId"`
+		Encrypted       flexBool `json:"Encrypted"`
+		KMSKeyID        string   `json:"KmsKeyId"`
+		PerformanceMode string   `json:"PerformanceMode"`
+		Backup          struct {
+			Status string `json:"Status"`
+		} `json:"BackupPolicy"`
+		Lifecycle []struct {
+			TransitionToIA string `json:"TransitionToIA"`
+		} `json:"LifecyclePolicies"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeEIP, EIP(c), nil
-}
-
-func cfgVPC(ci *configItem, conf []byte, j *joiner) (string, any, error) {
-	var c struct {
-		VPCID     string   `json:"vpcId"`
-		CIDRBlock string   `json:"cidrBlock"`
-		IsDefault flexBool `json:"isDefault"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	if j != nil {
-		j.patch("vpc:"+c.VPCID, vpcFlowLogsOff(j, cfgFlowLogScope(ci)))
-	}
-	return TypeVPC, VPC{VPCID: c.VPCID, CIDRBlock: c.CIDRBlock, IsDefault: bool(c.IsDefault)}, nil
-}
-
-// cfgFlowLogScope is the joiner key recording that the input holds flow
-// log items of ci's account: AWS Config records AWS::EC2::FlowLog for the
-// account, so a VPC of the account without one has flow logs off.
-func cfgFlowLogScope(ci *configItem) string {
-	return "flow_logs:" + firstNonEmpty(ci.AWSAccountID, ci.AccountID)
-}
-
-// cfgFlowLog keeps the flow log as inventory and marks its VPC as logged.
-func cfgFlowLog(ci *configItem, conf []byte, j *joiner) (string, any, error) {
-	var c struct {
-		FlowLogID     string `json:"flowLogId"`
-		ResourceID    string `json:"resourceId"`
-		Status        string `json:"flowLogStatus"`
-		TrafficType   string `json:"trafficType"`
-		LogDestType   string `json:"logDestinationType"`
-		LogDestinaton string `json:"logDestination"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	if j != nil {
-		j.seen[cfgFlowLogScope(ci)] = true
-		if strings.HasPrefix(c.ResourceID, "vpc-") && (c.Status == "" || c.Status == "ACTIVE") {
-			j.patch("vpc:"+c.ResourceID, vpcFlowLogsOn)
+	f := EFSFileSystem{FileSystemID: c.ID, Encrypted: bool(c.Encrypted), KMSKeyID: c.KMSKeyID,
+		PerformanceMode: c.PerformanceMode, BackupPolicy: c.Backup.Status}
+	for _, l := range c.Lifecycle {
+		if l.TransitionToIA != "" {
+			f.TransitionToIA = l.TransitionToIA
 		}
 	}
-	return "aws_flow_log", map[string]string{"flow_log_id": c.FlowLogID, "resource_id": c.ResourceID,
-		"traffic_type": c.TrafficType, "log_destination_type": c.LogDestType, "log_destination": c.LogDestinaton}, nil
+	return TypeEFSFileSystem, f, nil
+}
+
+// cfgAccountPAB maps AWS::S3::AccountPublicAccessBlock, whose configuration
+// is the four camelCase switches (awslabs/aws-config-resource-schema:
+// configuration.blockPublicAcls, …).
+func cfgAccountPAB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	p, err := cfgPublicAccessBlock(conf)
+	if err != nil {
+		return "", nil, err
+	}
+	a := S3AccountPublicAccessBlock{AccountID: ci.AWSAccountID}
+	if a.AccountID == "" {
+		a.AccountID = ci.AccountID
+	}
+	if p != nil {
+		a.PublicAccessBlock = *p
+	}
+	return TypeS3AccountPublicAccessBlock, a, nil
 }

@@ -5,68 +5,10 @@ import (
 	"strings"
 )
 
-// Mappers of search and streaming types; property names from
-// awslabs/aws-config-resource-schema (AWS::OpenSearch::Domain,
-// AWS::Elasticsearch::Domain, AWS::Kinesis::Stream,
+// Mappers of queues, topics and streams: AWS::SQS::Queue, AWS::SNS::Topic,
+// and the streams, whose property names come from
+// awslabs/aws-config-resource-schema (AWS::Kinesis::Stream,
 // AWS::KinesisFirehose::DeliveryStream, AWS::MSK::Cluster .properties.json).
-
-// cfgOpenSearch maps AWS::OpenSearch::Domain (PascalCase: ClusterConfig,
-// EngineVersion) and AWS::Elasticsearch::Domain (camelCase:
-// elasticsearchClusterConfig, elasticsearchVersion); the other names agree
-// but for case, which encoding/json ignores.
-func cfgOpenSearch(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
-	type cluster struct {
-		InstanceType  string   `json:"InstanceType"`
-		InstanceCount flexInt  `json:"InstanceCount"`
-		Dedicated     flexBool `json:"DedicatedMasterEnabled"`
-		ZoneAware     flexBool `json:"ZoneAwarenessEnabled"`
-	}
-	type enabled struct {
-		Enabled flexBool `json:"Enabled"`
-	}
-	var c struct {
-		DomainName       string   `json:"DomainName"`
-		EngineVersion    string   `json:"EngineVersion"`
-		ESVersion        string   `json:"elasticsearchVersion"`
-		Cluster          *cluster `json:"ClusterConfig"`
-		ESCluster        *cluster `json:"elasticsearchClusterConfig"`
-		EncryptionAtRest enabled  `json:"EncryptionAtRestOptions"`
-		NodeToNode       enabled  `json:"NodeToNodeEncryptionOptions"`
-		Endpoint         struct {
-			EnforceHTTPS flexBool `json:"EnforceHTTPS"`
-			TLSPolicy    string   `json:"TLSSecurityPolicy"`
-		} `json:"DomainEndpointOptions"`
-		VPC struct {
-			Subnets StringList `json:"SubnetIds"`
-		} `json:"VPCOptions"`
-		Logs             map[string]enabled `json:"LogPublishingOptions"`
-		AdvancedSecurity enabled            `json:"AdvancedSecurityOptions"`
-	}
-	if err := decodeConf(conf, &c); err != nil {
-		return "", nil, err
-	}
-	d := OpenSearchDomain{DomainName: c.DomainName, EngineVersion: firstNonEmpty(c.EngineVersion, c.ESVersion),
-		EncryptionAtRest: bool(c.EncryptionAtRest.Enabled), NodeToNodeEncryption: bool(c.NodeToNode.Enabled),
-		EnforceHTTPS: bool(c.Endpoint.EnforceHTTPS), TLSSecurityPolicy: c.Endpoint.TLSPolicy, InVPC: len(c.VPC.Subnets) > 0,
-		FineGrainedAccessControl: bool(c.AdvancedSecurity.Enabled)}
-	for k, v := range c.Logs {
-		switch strings.ToUpper(k) {
-		case "AUDIT_LOGS":
-			d.AuditLogsEnabled = bool(v.Enabled)
-		case "ES_APPLICATION_LOGS":
-			d.ErrorLogsEnabled = bool(v.Enabled)
-		}
-	}
-	cl := c.Cluster
-	if cl == nil {
-		cl = c.ESCluster
-	}
-	if cl != nil {
-		d.InstanceType, d.InstanceCount = cl.InstanceType, int(cl.InstanceCount)
-		d.DedicatedMasterEnabled, d.ZoneAwarenessEnabled = bool(cl.Dedicated), bool(cl.ZoneAware)
-	}
-	return TypeOpenSearchDomain, d, nil
-}
 
 // cfgKinesisStream maps AWS::Kinesis::Stream.
 func cfgKinesisStream(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -171,4 +113,48 @@ func cfgMSK(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		UnauthenticatedAccess: bool(c.Auth.Unauthenticated.Enabled),
 		PublicAccess:          c.Broker.Connectivity.Public.Type == "SERVICE_PROVIDED_EIPS",
 		BrokerLogsEnabled:     bool(b.CloudWatch.Enabled) || bool(b.Firehose.Enabled) || bool(b.S3.Enabled)}, nil
+}
+
+func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		URL       string          `json:"QueueUrl"`
+		SSE       *flexBool       `json:"SqsManagedSseEnabled"`
+		KMSKeyID  string          `json:"KmsMasterKeyId"`
+		Redrive   string          `json:"RedrivePolicy"`
+		Retention flexInt         `json:"MessageRetentionPeriod"`
+		Policy    *PolicyDocument `json:"Policy"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	q := SQSQueue{Name: ci.ResourceName, URL: c.URL, SQSManagedSSEEnabled: c.SSE.ptr(), KMSMasterKeyID: c.KMSKeyID,
+		MessageRetentionSeconds: int(c.Retention), Policy: c.Policy}
+	if q.Name == "" {
+		q.Name = c.URL[strings.LastIndexByte(c.URL, '/')+1:]
+	}
+	if c.Redrive != "" {
+		var rp struct {
+			Target string `json:"deadLetterTargetArn"`
+		}
+		if err := json.Unmarshal([]byte(c.Redrive), &rp); err == nil {
+			q.DeadLetterTargetARN = rp.Target
+		}
+	}
+	return TypeSQSQueue, q, nil
+}
+
+func cfgSNS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
+	var c struct {
+		TopicARN string          `json:"TopicArn"`
+		KMSKeyID string          `json:"KmsMasterKeyId"`
+		Policy   *PolicyDocument `json:"Policy"`
+	}
+	if err := decodeConf(conf, &c); err != nil {
+		return "", nil, err
+	}
+	name := ci.ResourceName
+	if name == "" {
+		name = c.TopicARN[strings.LastIndexByte(c.TopicARN, ':')+1:]
+	}
+	return TypeSNSTopic, SNSTopic{Name: name, KMSMasterKeyID: c.KMSKeyID, Policy: c.Policy}, nil
 }

@@ -2,8 +2,14 @@ package inventory
 
 import (
 	"encoding/json"
-	"time"
+	"strings"
 )
+
+// Terraform mappers of the compute family: aws_instance, aws_lambda_function,
+// aws_autoscaling_group, and, from the AWS provider's attribute references
+// (registry.terraform.io/providers/hashicorp/aws/latest/docs),
+// aws_launch_template and aws_launch_configuration. Load balancers are in
+// terraform_loadbalancing.go.
 
 func tfInstance(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
@@ -43,187 +49,90 @@ func tfInstance(attrs []byte, c *tfCommon) (any, error) {
 	return in, nil
 }
 
-func tfVolume(attrs []byte, c *tfCommon) (any, error) {
-	var v EBSVolume
-	if err := json.Unmarshal(attrs, &v); err != nil {
-		return nil, err
-	}
-	v.VolumeID, v.AvailabilityZone = c.ID, c.AvailabilityZone
-	v.State = "" // Terraform does not know; attachments are aws_volume_attachment resources
-	return &v, nil
-}
-
-func tfSnapshot(attrs []byte, c *tfCommon) (any, error) {
-	var s EBSSnapshot
-	if err := json.Unmarshal(attrs, &s); err != nil {
-		return nil, err
-	}
-	s.SnapshotID = c.ID
-	return &s, nil
-}
-
-func tfDBInstance(attrs []byte, c *tfCommon) (any, error) {
-	var d DBInstance // Terraform's names are the canonical ones
-	if err := json.Unmarshal(attrs, &d); err != nil {
-		return nil, err
-	}
-	if d.Identifier == "" {
-		d.Identifier = c.ID
-	}
-	return &d, nil
-}
-
-func tfEIP(attrs []byte, c *tfCommon) (any, error) {
+func tfLambda(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
-		AllocationID  string `json:"allocation_id"`
-		PublicIP      string `json:"public_ip"`
-		AssociationID string `json:"association_id"`
-		Instance      string `json:"instance"`
-		ENI           string `json:"network_interface"`
+		Name          string   `json:"function_name"`
+		Runtime       string   `json:"runtime"`
+		MemorySize    int      `json:"memory_size"`
+		Timeout       int      `json:"timeout"`
+		Architectures []string `json:"architectures"`
+		DLQ           tfBlock[struct {
+			TargetARN string `json:"target_arn"`
+		}] `json:"dead_letter_config"`
+		Tracing tfBlock[struct {
+			Mode string `json:"mode"`
+		}] `json:"tracing_config"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	return &EIP{AllocationID: firstNonEmpty(t.AllocationID, c.ID), PublicIP: t.PublicIP, AssociationID: t.AssociationID,
-		InstanceID: t.Instance, NetworkInterfaceID: t.ENI}, nil
+	f := &LambdaFunction{FunctionName: firstNonEmpty(t.Name, c.ID), Runtime: t.Runtime, MemorySize: t.MemorySize,
+		Timeout: t.Timeout, Architectures: t.Architectures}
+	if len(f.Architectures) == 0 {
+		f.Architectures = []string{"x86_64"}
+	}
+	if d, ok := t.DLQ.first(); ok {
+		f.DeadLetterTargetARN = d.TargetARN
+	}
+	if tr, ok := t.Tracing.first(); ok {
+		f.TracingMode = tr.Mode
+	}
+	return f, nil
 }
 
-func tfLB(attrs []byte, c *tfCommon) (any, error) {
+func tfASG(attrs []byte, c *tfCommon) (any, error) {
+	var g AutoScalingGroup
+	if err := json.Unmarshal(attrs, &g); err != nil {
+		return nil, err
+	}
+	g.Name = firstNonEmpty(c.Name, c.ID)
+	return &g, nil
+}
+
+func tfLaunchConfiguration(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
-		Type       string `json:"load_balancer_type"`
-		Internal   bool   `json:"internal"`
-		DNSName    string `json:"dns_name"`
-		AccessLogs tfBlock[struct {
-			Enabled bool `json:"enabled"`
-		}] `json:"access_logs"`
-		DeletionProtection *bool `json:"enable_deletion_protection"`
-		SubnetMapping      []struct {
-			AZ string `json:"availability_zone"`
-		} `json:"subnet_mapping"`
+		InstanceType string `json:"instance_type"`
+		PublicIP     bool   `json:"associate_public_ip_address"`
+		Metadata     tfBlock[struct {
+			HTTPTokens   string `json:"http_tokens"`
+			HTTPEndpoint string `json:"http_endpoint"`
+		}] `json:"metadata_options"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	lb := &LoadBalancer{Name: c.Name, Type: firstNonEmpty(t.Type, "application"), Scheme: "internet-facing",
-		DNSName: t.DNSName, DeletionProtection: t.DeletionProtection, AvailabilityZones: []string{}}
-	if t.Internal {
-		lb.Scheme = "internal"
+	l := &LaunchConfiguration{Name: firstNonEmpty(c.Name, c.ID), InstanceType: t.InstanceType}
+	if t.PublicIP {
+		// false in the state is also what an unset argument records (the
+		// subnet's setting then decides): only true is known.
+		l.AssociatePublicIP = boolPtr(true)
 	}
-	if t.AccessLogs != nil { // an empty block list: none configured
-		l, _ := t.AccessLogs.first()
-		lb.AccessLogsEnabled = boolPtr(l.Enabled)
+	if m, ok := t.Metadata.first(); ok {
+		l.MetadataHTTPTokens, l.MetadataHTTPEndpoint = strings.ToLower(m.HTTPTokens), strings.ToLower(m.HTTPEndpoint)
 	}
-	for _, m := range t.SubnetMapping {
-		if m.AZ != "" {
-			lb.AvailabilityZones = append(lb.AvailabilityZones, m.AZ)
-		}
-	}
-	return lb, nil
+	return l, nil
 }
 
-func tfTrail(attrs []byte, c *tfCommon) (any, error) {
+func tfLaunchTemplate(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
-		HomeRegion    string `json:"home_region"`
-		MultiRegion   bool   `json:"is_multi_region_trail"`
-		Global        bool   `json:"include_global_service_events"`
-		Logging       *bool  `json:"enable_logging"`
-		LogValidation bool   `json:"enable_log_file_validation"`
-		KMSKeyID      string `json:"kms_key_id"`
-		Bucket        string `json:"s3_bucket_name"`
-		CWLogs        string `json:"cloud_watch_logs_group_arn"`
-		Selectors     []struct {
-			Data []struct {
-				Type string `json:"type"`
-			} `json:"data_resource"`
-		} `json:"event_selector"`
+		InstanceType string `json:"instance_type"`
+		Metadata     tfBlock[struct {
+			HTTPTokens   string `json:"http_tokens"`
+			HTTPEndpoint string `json:"http_endpoint"`
+		}] `json:"metadata_options"`
+		Interfaces []struct {
+			PublicIP flexBool `json:"associate_public_ip_address"` // "true", "false" or "" in the state
+		} `json:"network_interfaces"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	tr := &CloudTrail{Name: c.Name, HomeRegion: t.HomeRegion, IsMultiRegionTrail: t.MultiRegion, IncludeGlobalServiceEvents: t.Global,
-		IsLogging: t.Logging, LogFileValidationEnabled: t.LogValidation, KMSKeyID: t.KMSKeyID, S3BucketName: t.Bucket,
-		CloudWatchLogsLogGroupARN: t.CWLogs}
-	if t.Selectors != nil { // an empty block list: no data events
-		data := false
-		for _, s := range t.Selectors {
-			for _, d := range s.Data {
-				data = data || d.Type == "AWS::S3::Object"
-			}
-		}
-		tr.S3DataEvents = &data
+	lt := &LaunchTemplate{LaunchTemplateID: c.ID, Name: c.Name, InstanceType: t.InstanceType}
+	if m, ok := t.Metadata.first(); ok {
+		lt.MetadataHTTPTokens, lt.MetadataHTTPEndpoint = strings.ToLower(m.HTTPTokens), strings.ToLower(m.HTTPEndpoint)
 	}
-	return tr, nil
-}
-
-func tfKMSKey(attrs []byte, c *tfCommon) (any, error) {
-	var t struct {
-		KeyID    string `json:"key_id"`
-		Spec     string `json:"customer_master_key_spec"`
-		Usage    string `json:"key_usage"`
-		Enabled  *bool  `json:"is_enabled"`
-		Rotation *bool  `json:"enable_key_rotation"`
-		Policy   string `json:"policy"`
+	for _, n := range t.Interfaces {
+		lt.AssociatePublicIP = lt.AssociatePublicIP || bool(n.PublicIP)
 	}
-	if err := json.Unmarshal(attrs, &t); err != nil {
-		return nil, err
-	}
-	k := &KMSKey{KeyID: firstNonEmpty(t.KeyID, c.ID), KeyManager: "CUSTOMER", KeySpec: t.Spec, KeyUsage: t.Usage,
-		KeyState: "Enabled", KeyRotationEnabled: t.Rotation}
-	if t.Enabled != nil && !*t.Enabled {
-		k.KeyState = "Disabled"
-	}
-	var err error
-	if k.Policy, err = tfPolicy(t.Policy); err != nil {
-		return nil, err
-	}
-	return k, nil
-}
-
-func tfIAMUser(attrs []byte, c *tfCommon) (any, error) {
-	var t struct {
-		UniqueID string `json:"unique_id"`
-	}
-	if err := json.Unmarshal(attrs, &t); err != nil {
-		return nil, err
-	}
-	return &IAMUser{UserName: c.Name, UserID: t.UniqueID}, nil
-}
-
-func tfAccessKey(attrs []byte, c *tfCommon) (any, error) {
-	var t struct {
-		User       string    `json:"user"`
-		Status     string    `json:"status"`
-		CreateDate time.Time `json:"create_date"`
-	}
-	if err := json.Unmarshal(attrs, &t); err != nil {
-		return nil, err
-	}
-	return &IAMAccessKey{AccessKeyID: c.ID, UserName: t.User, Status: firstNonEmpty(t.Status, "Active"), CreateDate: t.CreateDate}, nil
-}
-
-func tfVPC(attrs []byte, c *tfCommon) (any, error) {
-	var t struct {
-		CIDRBlock string `json:"cidr_block"`
-		Default   bool   `json:"default"`
-	}
-	if err := json.Unmarshal(attrs, &t); err != nil {
-		return nil, err
-	}
-	return &VPC{VPCID: c.ID, CIDRBlock: t.CIDRBlock, IsDefault: t.Default}, nil
-}
-
-// tfFlowLogScope is the joiner key recording that a state holds
-// aws_flow_log resources: then a VPC of the state without one has flow
-// logs off; a state without any says nothing of them.
-const tfFlowLogScope = "flow_logs:terraform"
-
-// tfFlowLog marks the VPC an aws_flow_log watches.
-func tfFlowLog(attrs []byte, j *joiner) {
-	j.seen[tfFlowLogScope] = true
-	var t struct {
-		VPCID string `json:"vpc_id"`
-	}
-	if json.Unmarshal(attrs, &t) == nil && t.VPCID != "" {
-		j.patch("vpc:"+t.VPCID, vpcFlowLogsOn)
-	}
+	return lt, nil
 }

@@ -5,67 +5,12 @@ import (
 	"strings"
 )
 
-// Terraform mappers of the compute and edge families, from the AWS
-// provider's attribute references (registry.terraform.io/providers/
-// hashicorp/aws/latest/docs: aws_elb, aws_launch_configuration,
-// aws_api_gateway_stage, aws_apigatewayv2_stage,
-// aws_networkfirewall_firewall, aws_wafv2_web_acl). Facts kept in other
-// resources the importer does not join (an ELB's listener policies, a
-// stage's aws_api_gateway_method_settings) stay unknown.
-
-func tfClassicLB(attrs []byte, c *tfCommon) (any, error) {
-	var t struct {
-		Internal  bool     `json:"internal"`
-		AZs       []string `json:"availability_zones"`
-		Instances []string `json:"instances"`
-		Listeners []struct {
-			Protocol string `json:"lb_protocol"`
-			Port     int    `json:"lb_port"`
-		} `json:"listener"`
-	}
-	if err := json.Unmarshal(attrs, &t); err != nil {
-		return nil, err
-	}
-	lb := &ClassicLoadBalancer{Name: firstNonEmpty(c.Name, c.ID), Scheme: "internet-facing", AvailabilityZones: t.AZs,
-		InstanceIDs: t.Instances, Listeners: []ClassicListener{}}
-	if t.Internal {
-		lb.Scheme = "internal"
-	}
-	if lb.AvailabilityZones == nil {
-		lb.AvailabilityZones = []string{}
-	}
-	if lb.InstanceIDs == nil {
-		lb.InstanceIDs = []string{}
-	}
-	for _, l := range t.Listeners {
-		lb.Listeners = append(lb.Listeners, ClassicListener{Protocol: strings.ToUpper(l.Protocol), LoadBalancerPort: l.Port})
-	}
-	return lb, nil
-}
-
-func tfLaunchConfiguration(attrs []byte, c *tfCommon) (any, error) {
-	var t struct {
-		InstanceType string `json:"instance_type"`
-		PublicIP     bool   `json:"associate_public_ip_address"`
-		Metadata     tfBlock[struct {
-			HTTPTokens   string `json:"http_tokens"`
-			HTTPEndpoint string `json:"http_endpoint"`
-		}] `json:"metadata_options"`
-	}
-	if err := json.Unmarshal(attrs, &t); err != nil {
-		return nil, err
-	}
-	l := &LaunchConfiguration{Name: firstNonEmpty(c.Name, c.ID), InstanceType: t.InstanceType}
-	if t.PublicIP {
-		// false in the state is also what an unset argument records (the
-		// subnet's setting then decides): only true is known.
-		l.AssociatePublicIP = boolPtr(true)
-	}
-	if m, ok := t.Metadata.first(); ok {
-		l.MetadataHTTPTokens, l.MetadataHTTPEndpoint = strings.ToLower(m.HTTPTokens), strings.ToLower(m.HTTPEndpoint)
-	}
-	return l, nil
-}
+// Terraform mappers of the edge family: aws_cloudfront_distribution, and,
+// from the AWS provider's attribute references (registry.terraform.io/
+// providers/hashicorp/aws/latest/docs), aws_api_gateway_stage,
+// aws_apigatewayv2_stage, aws_networkfirewall_firewall and
+// aws_wafv2_web_acl. Facts kept in other resources the importer does not
+// join (a stage's aws_api_gateway_method_settings) stay unknown.
 
 type tfAccessLogs = tfBlock[struct {
 	DestinationARN string `json:"destination_arn"`
@@ -170,4 +115,41 @@ func tfWAFv2WebACL(attrs []byte, c *tfCommon) (any, error) {
 		w.CloudWatchMetricsEnabled = v.Metrics
 	}
 	return w, nil
+}
+
+func tfCloudFront(attrs []byte, c *tfCommon) (any, error) {
+	var t struct {
+		DomainName string `json:"domain_name"`
+		Enabled    bool   `json:"enabled"`
+		Default    tfBlock[struct {
+			ViewerProtocolPolicy string `json:"viewer_protocol_policy"`
+		}] `json:"default_cache_behavior"`
+		Cert tfBlock[struct {
+			MinimumProtocolVersion string `json:"minimum_protocol_version"`
+			DefaultCertificate     bool   `json:"cloudfront_default_certificate"`
+		}] `json:"viewer_certificate"`
+		Logging tfBlock[struct {
+			Bucket string `json:"bucket"`
+		}] `json:"logging_config"`
+		WebACLID   string `json:"web_acl_id"`
+		PriceClass string `json:"price_class"`
+	}
+	if err := json.Unmarshal(attrs, &t); err != nil {
+		return nil, err
+	}
+	d := &CloudFrontDistribution{DistributionID: c.ID, DomainName: t.DomainName, Enabled: t.Enabled,
+		WebACLID: t.WebACLID, PriceClass: t.PriceClass}
+	if b, ok := t.Default.first(); ok {
+		d.ViewerProtocolPolicy = b.ViewerProtocolPolicy
+	}
+	if cert, ok := t.Cert.first(); ok {
+		d.MinimumProtocolVersion = cert.MinimumProtocolVersion
+		if cert.DefaultCertificate {
+			d.MinimumProtocolVersion = "TLSv1" // the default certificate allows TLS 1.0
+		}
+	}
+	if l, ok := t.Logging.first(); ok {
+		d.LoggingBucket = l.Bucket
+	}
+	return d, nil
 }

@@ -118,3 +118,49 @@ func tfSecret(attrs []byte, c *tfCommon) (any, error) {
 	}
 	return &SecretsManagerSecret{Name: c.Name, RotationEnabled: t.Rotation, KMSKeyID: t.KMSKeyID, Policy: d}, nil
 }
+
+func tfKMSKey(attrs []byte, c *tfCommon) (any, error) {
+	var t struct {
+		KeyID    string `json:"key_id"`
+		Spec     string `json:"customer_master_key_spec"`
+		Usage    string `json:"key_usage"`
+		Enabled  *bool  `json:"is_enabled"`
+		Rotation *bool  `json:"enable_key_rotation"`
+		Policy   string `json:"policy"`
+	}
+	if err := json.Unmarshal(attrs, &t); err != nil {
+		return nil, err
+	}
+	k := &KMSKey{KeyID: firstNonEmpty(t.KeyID, c.ID), KeyManager: "CUSTOMER", KeySpec: t.Spec, KeyUsage: t.Usage,
+		KeyState: "Enabled", KeyRotationEnabled: t.Rotation}
+	if t.Enabled != nil && !*t.Enabled {
+		k.KeyState = "Disabled"
+	}
+	var err error
+	if k.Policy, err = tfPolicy(t.Policy); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+func tfIAMUser(attrs []byte, c *tfCommon) (any, error) {
+	var t struct {
+		UniqueID string `json:"unique_id"`
+	}
+	if err := json.Unmarshal(attrs, &t); err != nil {
+		return nil, err
+	}
+	return &IAMUser{UserName: c.Name, UserID: t.UniqueID}, nil
+}
+
+func tfAccessKey(attrs []byte, c *tfCommon) (any, error) {
+	var t struct {
+		User       string    `json:"user"`
+		Status     string    `json:"status"`
+		CreateDate time.Time `json:"create_date"`
+	}
+	if err := json.Unmarshal(attrs, &t); err != nil {
+		return nil, err
+	}
+	return &IAMAccessKey{AccessKeyID: c.ID, UserName: t.User, Status: firstNonEmpty(t.Status, "Active"), CreateDate: t.CreateDate}, nil
+}

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// Terraform mappers of the network and compute families, from the AWS
-// provider's attribute references (registry.terraform.io/providers/
-// hashicorp/aws/latest/docs: aws_subnet, aws_route_table, aws_network_acl,
-// aws_default_network_acl, aws_vpc_endpoint, aws_ec2_transit_gateway,
-// aws_launch_template, aws_lb_listener).
+// Terraform mappers of the network family: security groups and their rule
+// resources, VPCs, flow logs, Elastic IPs, and, from the AWS provider's
+// attribute references (registry.terraform.io/providers/hashicorp/aws/
+// latest/docs), aws_subnet, aws_route_table, aws_network_acl,
+// aws_default_network_acl, aws_vpc_endpoint and aws_ec2_transit_gateway.
 
 func tfSubnet(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
@@ -128,53 +128,138 @@ func tfTransitGateway(attrs []byte, c *tfCommon) (any, error) {
 	return &TransitGateway{TransitGatewayID: c.ID, AutoAcceptSharedAttachments: strings.ToLower(t.AutoAccept)}, nil
 }
 
-func tfLaunchTemplate(attrs []byte, c *tfCommon) (any, error) {
+func tfSecurityGroup(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
-		InstanceType string `json:"instance_type"`
-		Metadata     tfBlock[struct {
-			HTTPTokens   string `json:"http_tokens"`
-			HTTPEndpoint string `json:"http_endpoint"`
-		}] `json:"metadata_options"`
-		Interfaces []struct {
-			PublicIP flexBool `json:"associate_public_ip_address"` // "true", "false" or "" in the state
-		} `json:"network_interfaces"`
+		Description string   `json:"description"`
+		VPCID       string   `json:"vpc_id"`
+		Ingress     []SGRule `json:"ingress"`
+		Egress      []SGRule `json:"egress"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	lt := &LaunchTemplate{LaunchTemplateID: c.ID, Name: c.Name, InstanceType: t.InstanceType}
-	if m, ok := t.Metadata.first(); ok {
-		lt.MetadataHTTPTokens, lt.MetadataHTTPEndpoint = strings.ToLower(m.HTTPTokens), strings.ToLower(m.HTTPEndpoint)
+	g := &SecurityGroup{GroupID: c.ID, GroupName: c.Name, Description: t.Description, VPCID: t.VPCID,
+		Ingress: nonNilRules(t.Ingress), Egress: nonNilRules(t.Egress)}
+	if g.GroupName == "" {
+		g.GroupName = "default" // aws_default_security_group has no name attribute
 	}
-	for _, n := range t.Interfaces {
-		lt.AssociatePublicIP = lt.AssociatePublicIP || bool(n.PublicIP)
-	}
-	return lt, nil
+	return g, nil
 }
 
-func tfLBListener(attrs []byte, c *tfCommon) (any, error) {
+func nonNilRules(r []SGRule) []SGRule {
+	if r == nil {
+		return []SGRule{}
+	}
+	return r
+}
+
+func tfSGRule(attrs []byte, j *joiner) error {
+	var r struct {
+		Type            string   `json:"type"`
+		SecurityGroupID string   `json:"security_group_id"`
+		Protocol        string   `json:"protocol"`
+		FromPort        int      `json:"from_port"`
+		ToPort          int      `json:"to_port"`
+		CIDRBlocks      []string `json:"cidr_blocks"`
+		IPv6CIDRBlocks  []string `json:"ipv6_cidr_blocks"`
+		SourceSG        string   `json:"source_security_group_id"`
+	}
+	if err := json.Unmarshal(attrs, &r); err != nil {
+		return err
+	}
+	rule := SGRule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDRBlocks: r.CIDRBlocks, IPv6CIDRBlocks: r.IPv6CIDRBlocks}
+	if r.SourceSG != "" {
+		rule.SecurityGroups = []string{r.SourceSG}
+	}
+	egress := r.Type == "egress"
+	j.patch("sg:"+r.SecurityGroupID, func(a any) { addSGRule(a.(*SecurityGroup), rule, egress) })
+	return nil
+}
+
+func tfSGIngressRule(attrs []byte, j *joiner) error { return tfVPCSGRule(attrs, j, false) }
+
+func tfSGEgressRule(attrs []byte, j *joiner) error { return tfVPCSGRule(attrs, j, true) }
+
+// tfVPCSGRule merges an aws_vpc_security_group_{ingress,egress}_rule.
+func tfVPCSGRule(attrs []byte, j *joiner, egress bool) error {
+	var r struct {
+		SecurityGroupID string `json:"security_group_id"`
+		IPProtocol      string `json:"ip_protocol"`
+		FromPort        *int   `json:"from_port"`
+		ToPort          *int   `json:"to_port"`
+		CIDRIPv4        string `json:"cidr_ipv4"`
+		CIDRIPv6        string `json:"cidr_ipv6"`
+		Referenced      string `json:"referenced_security_group_id"`
+	}
+	if err := json.Unmarshal(attrs, &r); err != nil {
+		return err
+	}
+	rule := SGRule{Protocol: r.IPProtocol, ToPort: 65535}
+	if r.FromPort != nil && *r.FromPort >= 0 {
+		rule.FromPort = *r.FromPort
+	}
+	if r.ToPort != nil && *r.ToPort >= 0 {
+		rule.ToPort = *r.ToPort
+	}
+	if r.CIDRIPv4 != "" {
+		rule.CIDRBlocks = []string{r.CIDRIPv4}
+	}
+	if r.CIDRIPv6 != "" {
+		rule.IPv6CIDRBlocks = []string{r.CIDRIPv6}
+	}
+	if r.Referenced != "" {
+		rule.SecurityGroups = []string{r.Referenced}
+	}
+	j.patch("sg:"+r.SecurityGroupID, func(a any) { addSGRule(a.(*SecurityGroup), rule, egress) })
+	return nil
+}
+
+func addSGRule(g *SecurityGroup, r SGRule, egress bool) {
+	if egress {
+		g.Egress = append(g.Egress, r)
+		return
+	}
+	g.Ingress = append(g.Ingress, r)
+}
+
+func tfEIP(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
-		LBARN     string `json:"load_balancer_arn"`
-		Port      int    `json:"port"`
-		Protocol  string `json:"protocol"`
-		SSLPolicy string `json:"ssl_policy"`
-		Actions   []struct {
-			Type     string `json:"type"`
-			Redirect tfBlock[struct {
-				Protocol string `json:"protocol"`
-			}] `json:"redirect"`
-		} `json:"default_action"`
+		AllocationID  string `json:"allocation_id"`
+		PublicIP      string `json:"public_ip"`
+		AssociationID string `json:"association_id"`
+		Instance      string `json:"instance"`
+		ENI           string `json:"network_interface"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	l := &LBListener{ListenerARN: firstNonEmpty(c.ARN, c.ID), LoadBalancerARN: t.LBARN, Port: t.Port, Protocol: strings.ToUpper(t.Protocol),
-		SSLPolicy: t.SSLPolicy, DefaultActions: []string{}}
-	for _, a := range t.Actions {
-		l.DefaultActions = append(l.DefaultActions, strings.ToLower(a.Type))
-		if r, ok := a.Redirect.first(); ok {
-			l.RedirectProtocol = strings.ToUpper(r.Protocol)
-		}
+	return &EIP{AllocationID: firstNonEmpty(t.AllocationID, c.ID), PublicIP: t.PublicIP, AssociationID: t.AssociationID,
+		InstanceID: t.Instance, NetworkInterfaceID: t.ENI}, nil
+}
+
+func tfVPC(attrs []byte, c *tfCommon) (any, error) {
+	var t struct {
+		CIDRBlock string `json:"cidr_block"`
+		Default   bool   `json:"default"`
 	}
-	return l, nil
+	if err := json.Unmarshal(attrs, &t); err != nil {
+		return nil, err
+	}
+	return &VPC{VPCID: c.ID, CIDRBlock: t.CIDRBlock, IsDefault: t.Default}, nil
+}
+
+// tfFlowLogScope is the joiner key recording that a state holds
+// aws_flow_log resources: then a VPC of the state without one has flow
+// logs off; a state without any says nothing of them.
+const tfFlowLogScope = "flow_logs:terraform"
+
+// tfFlowLog marks the VPC an aws_flow_log watches.
+func tfFlowLog(attrs []byte, j *joiner) {
+	j.seen[tfFlowLogScope] = true
+	var t struct {
+		VPCID string `json:"vpc_id"`
+	}
+	if json.Unmarshal(attrs, &t) == nil && t.VPCID != "" {
+		j.patch("vpc:"+t.VPCID, vpcFlowLogsOn)
+	}
 }

@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// Terraform mappers of the storage family: aws_s3_bucket and the S3 bucket
+// companion resources joined onto it (public access block, versioning,
+// encryption, logging, policy, ACL, lifecycle), aws_ebs_volume,
+// aws_ebs_snapshot and aws_efs_file_system.
+
 type tfSSEDefault struct {
 	SSEAlgorithm   string `json:"sse_algorithm"`
 	KMSMasterKeyID string `json:"kms_master_key_id"`
@@ -223,96 +228,42 @@ func tfS3Lifecycle(attrs []byte, j *joiner) error {
 	})
 }
 
-func tfSecurityGroup(attrs []byte, c *tfCommon) (any, error) {
+func tfVolume(attrs []byte, c *tfCommon) (any, error) {
+	var v EBSVolume
+	if err := json.Unmarshal(attrs, &v); err != nil {
+		return nil, err
+	}
+	v.VolumeID, v.AvailabilityZone = c.ID, c.AvailabilityZone
+	v.State = "" // Terraform does not know; attachments are aws_volume_attachment resources
+	return &v, nil
+}
+
+func tfSnapshot(attrs []byte, c *tfCommon) (any, error) {
+	var s EBSSnapshot
+	if err := json.Unmarshal(attrs, &s); err != nil {
+		return nil, err
+	}
+	s.SnapshotID = c.ID
+	return &s, nil
+}
+
+func tfEFS(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
-		Description string   `json:"description"`
-		VPCID       string   `json:"vpc_id"`
-		Ingress     []SGRule `json:"ingress"`
-		Egress      []SGRule `json:"egress"`
+		Encrypted bool   `json:"encrypted"`
+		KMSKeyID  string `json:"kms_key_id"`
+		Mode      string `json:"performance_mode"`
+		Lifecycle []struct {
+			TransitionToIA string `json:"transition_to_ia"`
+		} `json:"lifecycle_policy"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	g := &SecurityGroup{GroupID: c.ID, GroupName: c.Name, Description: t.Description, VPCID: t.VPCID,
-		Ingress: nonNilRules(t.Ingress), Egress: nonNilRules(t.Egress)}
-	if g.GroupName == "" {
-		g.GroupName = "default" // aws_default_security_group has no name attribute
+	f := &EFSFileSystem{FileSystemID: c.ID, Encrypted: t.Encrypted, KMSKeyID: t.KMSKeyID, PerformanceMode: t.Mode}
+	for _, l := range t.Lifecycle {
+		if l.TransitionToIA != "" {
+			f.TransitionToIA = l.TransitionToIA
+		}
 	}
-	return g, nil
-}
-
-func nonNilRules(r []SGRule) []SGRule {
-	if r == nil {
-		return []SGRule{}
-	}
-	return r
-}
-
-func tfSGRule(attrs []byte, j *joiner) error {
-	var r struct {
-		Type            string   `json:"type"`
-		SecurityGroupID string   `json:"security_group_id"`
-		Protocol        string   `json:"protocol"`
-		FromPort        int      `json:"from_port"`
-		ToPort          int      `json:"to_port"`
-		CIDRBlocks      []string `json:"cidr_blocks"`
-		IPv6CIDRBlocks  []string `json:"ipv6_cidr_blocks"`
-		SourceSG        string   `json:"source_security_group_id"`
-	}
-	if err := json.Unmarshal(attrs, &r); err != nil {
-		return err
-	}
-	rule := SGRule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDRBlocks: r.CIDRBlocks, IPv6CIDRBlocks: r.IPv6CIDRBlocks}
-	if r.SourceSG != "" {
-		rule.SecurityGroups = []string{r.SourceSG}
-	}
-	egress := r.Type == "egress"
-	j.patch("sg:"+r.SecurityGroupID, func(a any) { addSGRule(a.(*SecurityGroup), rule, egress) })
-	return nil
-}
-
-func tfSGIngressRule(attrs []byte, j *joiner) error { return tfVPCSGRule(attrs, j, false) }
-
-func tfSGEgressRule(attrs []byte, j *joiner) error { return tfVPCSGRule(attrs, j, true) }
-
-// tfVPCSGRule merges an aws_vpc_security_group_{ingress,egress}_rule.
-func tfVPCSGRule(attrs []byte, j *joiner, egress bool) error {
-	var r struct {
-		SecurityGroupID string `json:"security_group_id"`
-		IPProtocol      string `json:"ip_protocol"`
-		FromPort        *int   `json:"from_port"`
-		ToPort          *int   `json:"to_port"`
-		CIDRIPv4        string `json:"cidr_ipv4"`
-		CIDRIPv6        string `json:"cidr_ipv6"`
-		Referenced      string `json:"referenced_security_group_id"`
-	}
-	if err := json.Unmarshal(attrs, &r); err != nil {
-		return err
-	}
-	rule := SGRule{Protocol: r.IPProtocol, ToPort: 65535}
-	if r.FromPort != nil && *r.FromPort >= 0 {
-		rule.FromPort = *r.FromPort
-	}
-	if r.ToPort != nil && *r.ToPort >= 0 {
-		rule.ToPort = *r.ToPort
-	}
-	if r.CIDRIPv4 != "" {
-		rule.CIDRBlocks = []string{r.CIDRIPv4}
-	}
-	if r.CIDRIPv6 != "" {
-		rule.IPv6CIDRBlocks = []string{r.CIDRIPv6}
-	}
-	if r.Referenced != "" {
-		rule.SecurityGroups = []string{r.Referenced}
-	}
-	j.patch("sg:"+r.SecurityGroupID, func(a any) { addSGRule(a.(*SecurityGroup), rule, egress) })
-	return nil
-}
-
-func addSGRule(g *SecurityGroup, r SGRule, egress bool) {
-	if egress {
-		g.Egress = append(g.Egress, r)
-		return
-	}
-	g.Ingress = append(g.Ingress, r)
+	return f, nil
 }

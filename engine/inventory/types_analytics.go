@@ -1,49 +1,16 @@
 package inventory
 
-import "time"
-
-// Backup, ML and analytics types of the data family (see types_data.go).
+// Canonical types of the search, analytics and ML services: OpenSearch
+// domains, SageMaker notebook instances and endpoint configurations, Athena
+// workgroups and Glue jobs. Attributes come from AWS Config's recorded
+// properties (see types_databases.go).
 const (
-	TypeBackupPlan              = "aws_backup_plan"
-	TypeBackupVault             = "aws_backup_vault"
-	TypeBackupRecoveryPoint     = "aws_backup_recovery_point"
 	TypeSageMakerNotebook       = "aws_sagemaker_notebook_instance"
 	TypeSageMakerEndpointConfig = "aws_sagemaker_endpoint_configuration"
 	TypeAthenaWorkgroup         = "aws_athena_workgroup"
 	TypeGlueJob                 = "aws_glue_job"
+	TypeOpenSearchDomain        = "aws_opensearch_domain"
 )
-
-// BackupPlan is the canonical attributes of aws_backup_plan.
-type BackupPlan struct {
-	Name  string           `json:"name"`
-	Rules []BackupPlanRule `json:"rules"`
-}
-
-// BackupPlanRule is one rule of a backup plan. DeleteAfterDays is 0 when
-// the rule's backups never expire.
-type BackupPlanRule struct {
-	RuleName        string `json:"rule_name"`
-	DeleteAfterDays int    `json:"delete_after_days"`
-}
-
-// BackupVault is the canonical attributes of aws_backup_vault.
-type BackupVault struct {
-	Name string `json:"name"`
-	// NotificationEvents are the vault events sent to an SNS topic; empty
-	// when the vault notifies nobody.
-	NotificationEvents []string `json:"notification_events,omitempty"`
-}
-
-// BackupRecoveryPoint is the canonical attributes of aws_backup_recovery_point.
-type BackupRecoveryPoint struct {
-	BackupVaultName string    `json:"backup_vault_name"`
-	ResourceType    string    `json:"resource_type"` // EBS, RDS, DynamoDB, EFS, …
-	IsEncrypted     bool      `json:"is_encrypted"`
-	Status          string    `json:"status"` // COMPLETED, PARTIAL, DELETING, EXPIRED
-	CreationDate    time.Time `json:"creation_date,omitzero"`
-	// DeleteAfterDays is 0 when the recovery point never expires.
-	DeleteAfterDays int `json:"delete_after_days"`
-}
 
 // SageMakerNotebook is the canonical attributes of
 // aws_sagemaker_notebook_instance.
@@ -90,4 +57,27 @@ type GlueJob struct {
 	Name                  string `json:"name"`
 	GlueVersion           string `json:"glue_version,omitempty"` // "" when not recorded
 	SecurityConfiguration string `json:"security_configuration,omitempty"`
+}
+
+// OpenSearchDomain is the canonical attributes of aws_opensearch_domain,
+// from AWS::OpenSearch::Domain and the older AWS::Elasticsearch::Domain.
+type OpenSearchDomain struct {
+	DomainName           string `json:"domain_name"`
+	EngineVersion        string `json:"engine_version,omitempty"` // OpenSearch_2.11, Elasticsearch_7.10 or 7.10
+	EncryptionAtRest     bool   `json:"encryption_at_rest_enabled"`
+	NodeToNodeEncryption bool   `json:"node_to_node_encryption_enabled"`
+	EnforceHTTPS         bool   `json:"enforce_https"`
+	// TLSSecurityPolicy is Policy-Min-TLS-1-0-2019-07,
+	// Policy-Min-TLS-1-2-2019-07 or Policy-Min-TLS-1-2-PFS-2023-10; "" when
+	// not recorded.
+	TLSSecurityPolicy string `json:"tls_security_policy,omitempty"`
+	// InVPC is true when the domain has VPC subnets (no public endpoint).
+	InVPC                    bool   `json:"in_vpc"`
+	AuditLogsEnabled         bool   `json:"audit_logs_enabled"`
+	ErrorLogsEnabled         bool   `json:"error_logs_enabled"`
+	FineGrainedAccessControl bool   `json:"fine_grained_access_control"`
+	InstanceType             string `json:"instance_type"`
+	InstanceCount            int    `json:"instance_count"`
+	DedicatedMasterEnabled   bool   `json:"dedicated_master_enabled"`
+	ZoneAwarenessEnabled     bool   `json:"zone_awareness_enabled"`
 }

@@ -1,17 +1,24 @@
 package inventory
 
-// Canonical types of the compute and load-balancing family: classic load
-// balancers, ELBv2 listeners, EC2 launch templates and Auto Scaling launch
-// configurations. Property names come from awslabs/
+import "time"
+
+// Canonical types of the compute family: EC2 instances and launch
+// templates, Auto Scaling groups and launch configurations, Lambda functions,
+// and load balancers (ELBv2 load balancers and listeners, classic load
+// balancers). The newer types' property names come from awslabs/
 // aws-config-resource-schema (config/properties/resource-types/
 // AWS::ElasticLoadBalancing::LoadBalancer, AWS::ElasticLoadBalancingV2::
 // Listener, AWS::EC2::LaunchTemplate, AWS::AutoScaling::LaunchConfiguration);
-// awsconfig_compute.go maps them.
+// awsconfig_compute.go and awsconfig_loadbalancing.go map them.
 const (
 	TypeClassicLoadBalancer = "aws_elb_classic"
 	TypeLBListener          = "aws_lb_listener"
 	TypeLaunchTemplate      = "aws_launch_template"
 	TypeLaunchConfiguration = "aws_launch_configuration"
+	TypeInstance            = "aws_instance"
+	TypeLB                  = "aws_lb"
+	TypeLambdaFunction      = "aws_lambda_function"
+	TypeAutoScalingGroup    = "aws_autoscaling_group"
 )
 
 // ClassicLoadBalancer is the canonical attributes of aws_elb_classic
@@ -78,4 +85,85 @@ type LaunchConfiguration struct {
 	// AssociatePublicIP is null when the configuration does not say (the
 	// subnet's setting then decides).
 	AssociatePublicIP *bool `json:"associate_public_ip"`
+}
+
+// Instance is the canonical attributes of aws_instance.
+type Instance struct {
+	InstanceID         string    `json:"instance_id"`
+	InstanceType       string    `json:"instance_type"`
+	State              string    `json:"state"` // pending, running, stopping, stopped, terminated
+	StateChangedAt     time.Time `json:"state_changed_at,omitzero"`
+	LaunchTime         time.Time `json:"launch_time,omitzero"`
+	AvailabilityZone   string    `json:"availability_zone"`
+	VPCID              string    `json:"vpc_id,omitempty"`
+	SubnetID           string    `json:"subnet_id,omitempty"`
+	PublicIP           string    `json:"public_ip,omitempty"`
+	ImageID            string    `json:"image_id,omitempty"`
+	IAMInstanceProfile string    `json:"iam_instance_profile,omitempty"`
+	// MetadataHTTPTokens is "required" when IMDSv2 is enforced, "optional"
+	// when not, "" when the source does not say.
+	MetadataHTTPTokens string   `json:"metadata_http_tokens"`
+	VolumeIDs          []string `json:"volume_ids,omitempty"`
+	SecurityGroupIDs   []string `json:"security_group_ids,omitempty"`
+	// AutoScalingGroup is the group that launched the instance, "" if none.
+	AutoScalingGroup string `json:"autoscaling_group,omitempty"`
+	Monitoring       bool   `json:"monitoring"`
+}
+
+// LoadBalancer is the canonical attributes of aws_lb.
+type LoadBalancer struct {
+	Name              string   `json:"name"`
+	Type              string   `json:"load_balancer_type"` // application, network, gateway, classic
+	Scheme            string   `json:"scheme"`             // internet-facing or internal
+	DNSName           string   `json:"dns_name,omitempty"`
+	AvailabilityZones []string `json:"availability_zones"`
+	// AccessLogsEnabled and DeletionProtection are null when the source
+	// does not record the load balancer's attributes.
+	AccessLogsEnabled  *bool `json:"access_logs_enabled"`
+	DeletionProtection *bool `json:"deletion_protection"`
+	// TargetCount is the number of registered targets; null when the source
+	// does not say.
+	TargetCount *int `json:"target_count"`
+	// DropInvalidHeaderFields (application load balancers) and
+	// CrossZoneEnabled (network and gateway load balancers) are null when
+	// the source does not record the load balancer's attributes;
+	// DesyncMitigationMode (monitor, defensive, strictest) is "" then.
+	DropInvalidHeaderFields *bool  `json:"drop_invalid_header_fields"`
+	DesyncMitigationMode    string `json:"desync_mitigation_mode,omitempty"`
+	CrossZoneEnabled        *bool  `json:"cross_zone_enabled"`
+}
+
+// LambdaFunction is the canonical attributes of aws_lambda_function.
+type LambdaFunction struct {
+	FunctionName  string   `json:"function_name"`
+	Runtime       string   `json:"runtime"`
+	MemorySize    int      `json:"memory_size"`
+	Timeout       int      `json:"timeout"`
+	Architectures []string `json:"architectures"`
+	// FunctionURLAuthType is NONE or AWS_IAM for a function with a URL, ""
+	// without one.
+	FunctionURLAuthType string `json:"function_url_auth_type,omitempty"`
+	DeadLetterTargetARN string `json:"dead_letter_target_arn,omitempty"`
+	TracingMode         string `json:"tracing_mode,omitempty"`
+	// Policy is the function's resource policy; null when the source does
+	// not say.
+	Policy *PolicyDocument `json:"policy,omitempty"`
+	// VPCSubnetIDs are the subnets of a function connected to a VPC; empty
+	// for a function outside any VPC.
+	VPCSubnetIDs []string `json:"vpc_subnet_ids,omitempty"`
+}
+
+// AutoScalingGroup is the canonical attributes of aws_autoscaling_group.
+type AutoScalingGroup struct {
+	Name              string   `json:"name"`
+	AvailabilityZones []string `json:"availability_zones"`
+	MinSize           int      `json:"min_size"`
+	MaxSize           int      `json:"max_size"`
+	DesiredCapacity   int      `json:"desired_capacity"`
+	HealthCheckType   string   `json:"health_check_type"` // EC2 or ELB
+	TargetGroupARNs   []string `json:"target_group_arns,omitempty"`
+	LoadBalancers     []string `json:"load_balancers,omitempty"`
+	// LaunchConfiguration names the launch configuration the group
+	// launches from, "" when it uses a launch template.
+	LaunchConfiguration string `json:"launch_configuration,omitempty"`
 }

@@ -2,20 +2,22 @@ package inventory
 
 import "time"
 
-// Canonical types of the edge family: API Gateway stages, AWS WAF web ACLs,
-// Route 53 hosted zones, ACM certificates and Network Firewall firewalls.
+// Canonical types of the edge family: CloudFront distributions, API Gateway
+// stages, AWS WAF web ACLs, Route 53 hosted zones, ACM certificates and
+// Network Firewall firewalls.
 // Property names come from awslabs/aws-config-resource-schema
 // (config/properties/resource-types/AWS::ApiGateway::Stage,
 // AWS::ApiGatewayV2::Stage, AWS::WAFv2::WebACL, AWS::Route53::HostedZone,
 // AWS::ACM::Certificate, AWS::NetworkFirewall::Firewall); awsconfig_edge.go
 // maps them.
 const (
-	TypeAPIGatewayStage   = "aws_api_gateway_stage"
-	TypeAPIGatewayV2Stage = "aws_apigatewayv2_stage"
-	TypeWAFv2WebACL       = "aws_wafv2_web_acl"
-	TypeRoute53Zone       = "aws_route53_hosted_zone"
-	TypeACMCertificate    = "aws_acm_certificate"
-	TypeNetworkFirewall   = "aws_network_firewall"
+	TypeAPIGatewayStage        = "aws_api_gateway_stage"
+	TypeAPIGatewayV2Stage      = "aws_apigatewayv2_stage"
+	TypeWAFv2WebACL            = "aws_wafv2_web_acl"
+	TypeRoute53Zone            = "aws_route53_hosted_zone"
+	TypeACMCertificate         = "aws_acm_certificate"
+	TypeNetworkFirewall        = "aws_network_firewall"
+	TypeCloudFrontDistribution = "aws_cloudfront_distribution"
 )
 
 // APIGatewayStage is the canonical attributes of aws_api_gateway_stage (a
@@ -83,4 +85,32 @@ type NetworkFirewall struct {
 	SubnetIDs              []string `json:"subnet_ids"`
 	DeleteProtection       bool     `json:"delete_protection"`
 	SubnetChangeProtection bool     `json:"subnet_change_protection"`
+}
+
+// CloudFrontDistribution is the canonical attributes of
+// aws_cloudfront_distribution (default cache behavior and viewer certificate).
+type CloudFrontDistribution struct {
+	DistributionID         string `json:"distribution_id"`
+	DomainName             string `json:"domain_name"`
+	Enabled                bool   `json:"enabled"`
+	ViewerProtocolPolicy   string `json:"viewer_protocol_policy"` // allow-all, redirect-to-https, https-only
+	MinimumProtocolVersion string `json:"minimum_protocol_version"`
+	LoggingBucket          string `json:"logging_bucket,omitempty"`
+	WebACLID               string `json:"web_acl_id,omitempty"`
+	PriceClass             string `json:"price_class,omitempty"`
+	// Origins are the distribution's origins; null when the source does
+	// not record them.
+	Origins []CloudFrontOrigin `json:"origins"`
+}
+
+// CloudFrontOrigin is one origin of a distribution: an S3 bucket (S3 true,
+// reached through OriginAccess, the origin access control or identity, ""
+// for none) or a custom origin (ProtocolPolicy http-only, match-viewer or
+// https-only, and the SSL protocols it accepts).
+type CloudFrontOrigin struct {
+	ID             string   `json:"id"`
+	S3             bool     `json:"s3"`
+	OriginAccess   string   `json:"origin_access,omitempty"`
+	ProtocolPolicy string   `json:"protocol_policy,omitempty"`
+	SSLProtocols   []string `json:"ssl_protocols,omitempty"`
 }

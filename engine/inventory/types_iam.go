@@ -2,14 +2,20 @@ package inventory
 
 import "time"
 
-// Canonical types of IAM principals and policies, and of the resources
-// whose only security-relevant facts here are their resource policies.
+// Canonical types of IAM (the account summary, users and their access keys,
+// roles, groups, policies), and of the resources whose security-relevant
+// facts here are mostly their resource policies (KMS keys, ECR repositories,
+// Secrets Manager secrets).
 const (
 	TypeIAMRole              = "aws_iam_role"
 	TypeIAMPolicy            = "aws_iam_policy"
 	TypeIAMGroup             = "aws_iam_group"
 	TypeECRRepository        = "aws_ecr_repository"
 	TypeSecretsManagerSecret = "aws_secretsmanager_secret"
+	TypeKMSKey               = "aws_kms_key"
+	TypeIAMAccount           = "aws_iam_account"
+	TypeIAMUser              = "aws_iam_user"
+	TypeIAMAccessKey         = "aws_iam_access_key"
 )
 
 // IAMRole is the canonical attributes of aws_iam_role.
@@ -70,4 +76,71 @@ type SecretsManagerSecret struct {
 	// Policy is the secret's resource policy. AWS Config does not record
 	// it, so it is null for secrets imported from AWS Config.
 	Policy *PolicyDocument `json:"policy"`
+}
+
+// KMSKey is the canonical attributes of aws_kms_key.
+type KMSKey struct {
+	KeyID              string    `json:"key_id"`
+	KeyManager         string    `json:"key_manager"` // AWS or CUSTOMER
+	KeySpec            string    `json:"key_spec"`    // SYMMETRIC_DEFAULT, RSA_2048, …
+	KeyUsage           string    `json:"key_usage"`
+	KeyState           string    `json:"key_state"`            // Enabled, Disabled, PendingDeletion, …
+	KeyRotationEnabled *bool     `json:"key_rotation_enabled"` // null: not recorded
+	DeletionDate       time.Time `json:"deletion_date,omitzero"`
+	// Policy is the key policy; null when the source does not say.
+	Policy *PolicyDocument `json:"policy,omitempty"`
+}
+
+// IAMAccount is the canonical attributes of aws_iam_account: the account's
+// root user and password policy (from the IAM credential report and
+// account summary). Its native id is arn:aws:iam::<account>:root.
+type IAMAccount struct {
+	AccountID             string          `json:"account_id"`
+	RootAccessKeysPresent bool            `json:"root_access_keys_present"`
+	RootMFAEnabled        bool            `json:"root_mfa_enabled"`
+	RootHardwareMFA       bool            `json:"root_hardware_mfa"`
+	RootLastUsed          time.Time       `json:"root_last_used,omitzero"`
+	PasswordPolicy        *PasswordPolicy `json:"password_policy"` // null: none set
+	// Synthesized marks a stand-in for an account no source described (see
+	// rules.AccountViolation); rules about the root user skip it.
+	Synthesized bool `json:"synthesized,omitempty"`
+}
+
+// PasswordPolicy is an account's IAM password policy.
+type PasswordPolicy struct {
+	MinimumPasswordLength      int  `json:"minimum_password_length"`
+	PasswordReusePrevention    int  `json:"password_reuse_prevention"`
+	RequireSymbols             bool `json:"require_symbols"`
+	RequireNumbers             bool `json:"require_numbers"`
+	RequireUppercaseCharacters bool `json:"require_uppercase_characters"`
+	RequireLowercaseCharacters bool `json:"require_lowercase_characters"`
+	MaxPasswordAge             int  `json:"max_password_age"`
+}
+
+// IAMUser is the canonical attributes of aws_iam_user.
+type IAMUser struct {
+	UserName   string    `json:"user_name"`
+	UserID     string    `json:"user_id"`
+	CreateDate time.Time `json:"create_date,omitzero"`
+	// PasswordEnabled (console access) and MFAActive come from the IAM
+	// credential report; null when the source has none (AWS Config does
+	// not record them).
+	PasswordEnabled    *bool     `json:"password_enabled"`
+	PasswordLastUsed   time.Time `json:"password_last_used,omitzero"`
+	MFAActive          *bool     `json:"mfa_active"`
+	AttachedPolicyARNs []string  `json:"attached_policy_arns,omitempty"`
+	InlinePolicyNames  []string  `json:"inline_policy_names,omitempty"`
+	Groups             []string  `json:"groups,omitempty"`
+	// InlinePolicies holds the inline policies' documents when the source
+	// has them (AWS Config's userPolicyList does).
+	InlinePolicies []NamedPolicy `json:"inline_policies,omitempty"`
+}
+
+// IAMAccessKey is the canonical attributes of aws_iam_access_key.
+type IAMAccessKey struct {
+	AccessKeyID  string    `json:"access_key_id"`
+	UserName     string    `json:"user_name"`
+	Status       string    `json:"status"` // Active or Inactive
+	CreateDate   time.Time `json:"create_date,omitzero"`
+	LastUsedDate time.Time `json:"last_used_date,omitzero"`
 }

@@ -1,8 +1,8 @@
 package inventory
 
-// Canonical types of the network family (VPC subnets, route tables,
-// network ACLs, NAT and transit gateways, VPC endpoints, VPN connections).
-// Property names come from AWS's published shapes in
+// Canonical types of the network family (VPCs, security groups, Elastic IPs,
+// subnets, route tables, network ACLs, NAT and transit gateways, VPC
+// endpoints, VPN connections). The newer types' property names come from AWS's published shapes in
 // awslabs/aws-config-resource-schema (config/properties/resource-types/
 // AWS::EC2::<Type>.properties.json); each mapper in awsconfig_network.go
 // cites the file it follows.
@@ -14,6 +14,9 @@ const (
 	TypeVPCEndpoint    = "aws_vpc_endpoint"
 	TypeTransitGateway = "aws_transit_gateway"
 	TypeVPNConnection  = "aws_vpn_connection"
+	TypeSecurityGroup  = "aws_security_group"
+	TypeEIP            = "aws_eip"
+	TypeVPC            = "aws_vpc"
 )
 
 // Subnet is the canonical attributes of aws_subnet.
@@ -108,4 +111,46 @@ type VPNConnection struct {
 	// TunnelStatuses holds the status (UP or DOWN) of each tunnel from the
 	// connection's telemetry; empty when the source records none.
 	TunnelStatuses []string `json:"tunnel_statuses,omitempty"`
+}
+
+// SecurityGroup is the canonical attributes of aws_security_group.
+type SecurityGroup struct {
+	GroupID     string   `json:"group_id"`
+	GroupName   string   `json:"group_name"`
+	Description string   `json:"description,omitempty"`
+	VPCID       string   `json:"vpc_id"`
+	Ingress     []SGRule `json:"ingress"`
+	Egress      []SGRule `json:"egress"`
+}
+
+// SGRule is one security group rule. Protocol "-1" means all protocols and
+// ports; FromPort and ToPort are inclusive.
+type SGRule struct {
+	Protocol       string   `json:"protocol"`
+	FromPort       int      `json:"from_port"`
+	ToPort         int      `json:"to_port"`
+	CIDRBlocks     []string `json:"cidr_blocks,omitempty"`
+	IPv6CIDRBlocks []string `json:"ipv6_cidr_blocks,omitempty"`
+	SecurityGroups []string `json:"security_groups,omitempty"`
+}
+
+// EIP is the canonical attributes of aws_eip.
+type EIP struct {
+	AllocationID       string `json:"allocation_id"`
+	PublicIP           string `json:"public_ip"`
+	AssociationID      string `json:"association_id,omitempty"`
+	InstanceID         string `json:"instance_id,omitempty"`
+	NetworkInterfaceID string `json:"network_interface_id,omitempty"`
+}
+
+// VPC is the canonical attributes of aws_vpc.
+type VPC struct {
+	VPCID     string `json:"vpc_id"`
+	CIDRBlock string `json:"cidr_block"`
+	IsDefault bool   `json:"is_default"`
+	// FlowLogsEnabled is true when an active flow log watches the VPC,
+	// false when the input records flow logs for the VPC's account (AWS
+	// Config) or state (Terraform) but none for this VPC, and null when it
+	// records no flow log at all: then nothing says whether they are off.
+	FlowLogsEnabled *bool `json:"flow_logs_enabled"`
 }

@@ -1,35 +1,16 @@
 package inventory
 
-// Search and streaming types of the data family (see types_data.go).
+// Canonical types of queues, topics and streams: SQS queues, SNS topics,
+// Kinesis data streams, Firehose delivery streams and MSK clusters.
+// Attributes come from AWS Config's recorded properties (see
+// types_databases.go).
 const (
-	TypeOpenSearchDomain = "aws_opensearch_domain"
-	TypeKinesisStream    = "aws_kinesis_stream"
-	TypeFirehoseStream   = "aws_kinesis_firehose_delivery_stream"
-	TypeMSKCluster       = "aws_msk_cluster"
+	TypeKinesisStream  = "aws_kinesis_stream"
+	TypeFirehoseStream = "aws_kinesis_firehose_delivery_stream"
+	TypeMSKCluster     = "aws_msk_cluster"
+	TypeSQSQueue       = "aws_sqs_queue"
+	TypeSNSTopic       = "aws_sns_topic"
 )
-
-// OpenSearchDomain is the canonical attributes of aws_opensearch_domain,
-// from AWS::OpenSearch::Domain and the older AWS::Elasticsearch::Domain.
-type OpenSearchDomain struct {
-	DomainName           string `json:"domain_name"`
-	EngineVersion        string `json:"engine_version,omitempty"` // OpenSearch_2.11, Elasticsearch_7.10 or 7.10
-	EncryptionAtRest     bool   `json:"encryption_at_rest_enabled"`
-	NodeToNodeEncryption bool   `json:"node_to_node_encryption_enabled"`
-	EnforceHTTPS         bool   `json:"enforce_https"`
-	// TLSSecurityPolicy is Policy-Min-TLS-1-0-2019-07,
-	// Policy-Min-TLS-1-2-2019-07 or Policy-Min-TLS-1-2-PFS-2023-10; "" when
-	// not recorded.
-	TLSSecurityPolicy string `json:"tls_security_policy,omitempty"`
-	// InVPC is true when the domain has VPC subnets (no public endpoint).
-	InVPC                    bool   `json:"in_vpc"`
-	AuditLogsEnabled         bool   `json:"audit_logs_enabled"`
-	ErrorLogsEnabled         bool   `json:"error_logs_enabled"`
-	FineGrainedAccessControl bool   `json:"fine_grained_access_control"`
-	InstanceType             string `json:"instance_type"`
-	InstanceCount            int    `json:"instance_count"`
-	DedicatedMasterEnabled   bool   `json:"dedicated_master_enabled"`
-	ZoneAwarenessEnabled     bool   `json:"zone_awareness_enabled"`
-}
 
 // KinesisStream is the canonical attributes of aws_kinesis_stream.
 type KinesisStream struct {
@@ -64,4 +45,26 @@ type MSKCluster struct {
 	UnauthenticatedAccess bool  `json:"unauthenticated_access"`
 	PublicAccess          bool  `json:"public_access"`
 	BrokerLogsEnabled     bool  `json:"broker_logs_enabled"`
+}
+
+// SQSQueue is the canonical attributes of aws_sqs_queue.
+type SQSQueue struct {
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
+	// SQSManagedSSEEnabled is null when the source does not record it
+	// (AWS Config items and Terraform states from before SSE-SQS).
+	SQSManagedSSEEnabled    *bool  `json:"sqs_managed_sse_enabled"`
+	KMSMasterKeyID          string `json:"kms_master_key_id,omitempty"`
+	DeadLetterTargetARN     string `json:"dead_letter_target_arn,omitempty"`
+	MessageRetentionSeconds int    `json:"message_retention_seconds"`
+	// Policy is the queue policy; null without one.
+	Policy *PolicyDocument `json:"policy,omitempty"`
+}
+
+// SNSTopic is the canonical attributes of aws_sns_topic.
+type SNSTopic struct {
+	Name           string `json:"name"`
+	KMSMasterKeyID string `json:"kms_master_key_id,omitempty"`
+	// Policy is the topic's access policy; null when the source does not say.
+	Policy *PolicyDocument `json:"policy,omitempty"`
 }

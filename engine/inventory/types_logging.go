@@ -1,0 +1,56 @@
+package inventory
+
+// Canonical types of the logging and detection services: CloudTrail trails,
+// AWS Config configuration recorders, GuardDuty detectors and CloudWatch Logs
+// log groups.
+const (
+	TypeCloudTrail        = "aws_cloudtrail"
+	TypeConfigRecorder    = "aws_config_recorder"
+	TypeGuardDutyDetector = "aws_guardduty_detector"
+	TypeLogGroup          = "aws_cloudwatch_log_group"
+)
+
+// CloudTrail is the canonical attributes of aws_cloudtrail.
+type CloudTrail struct {
+	Name                       string `json:"name"`
+	HomeRegion                 string `json:"home_region"`
+	IsMultiRegionTrail         bool   `json:"is_multi_region_trail"`
+	IncludeGlobalServiceEvents bool   `json:"include_global_service_events"`
+	// IsLogging is null when the source does not record the trail's
+	// status (AWS Config records it only as a TrailStatus supplement).
+	IsLogging                 *bool  `json:"is_logging"`
+	LogFileValidationEnabled  bool   `json:"log_file_validation_enabled"`
+	KMSKeyID                  string `json:"kms_key_id,omitempty"`
+	S3BucketName              string `json:"s3_bucket_name"`
+	CloudWatchLogsLogGroupARN string `json:"cloud_watch_logs_log_group_arn,omitempty"`
+	// S3DataEvents is true when the trail records S3 object-level events;
+	// null when the source does not record the event selectors.
+	S3DataEvents *bool `json:"s3_data_events"`
+}
+
+// ConfigRecorder is the canonical attributes of aws_config_recorder.
+type ConfigRecorder struct {
+	Name                       string `json:"name"`
+	Recording                  bool   `json:"recording"`
+	AllSupported               bool   `json:"all_supported"`
+	IncludeGlobalResourceTypes bool   `json:"include_global_resource_types"`
+}
+
+// GuardDutyDetector is the canonical attributes of aws_guardduty_detector.
+type GuardDutyDetector struct {
+	DetectorID string `json:"detector_id"`
+	Enabled    bool   `json:"enabled"`
+	// S3Protection (S3 data events) and EKSAuditLogs (EKS audit log
+	// monitoring) are the detector's protection plans; null when the
+	// source records neither DataSources nor Features.
+	S3Protection *bool `json:"s3_protection"`
+	EKSAuditLogs *bool `json:"eks_audit_logs"`
+}
+
+// LogGroup is the canonical attributes of aws_cloudwatch_log_group.
+type LogGroup struct {
+	Name            string `json:"name"`
+	RetentionInDays int    `json:"retention_in_days"` // 0: never expire
+	KMSKeyID        string `json:"kms_key_id,omitempty"`
+	StoredBytes     int64  `json:"stored_bytes,omitempty"`
+}
