@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -12,10 +13,13 @@ import (
 // FindingCSVColumns are the columns of a findings CSV export, in order. The
 // evidence object is left out (it is in the NDJSON export); compliance
 // control ids are joined with ";"; times are RFC 3339 UTC, resolved_at empty
-// while open.
+// while open. The workflow columns come last (so that the first nineteen
+// keep their places): workflow_status, assignee (a user id, empty for
+// nobody), open_age_seconds and mute_rule_id (empty unless muted).
 var FindingCSVColumns = []string{"id", "audit_id", "resource_id", "rule_id", "dimension", "severity", "status",
 	"resolution", "title", "description", "remediation", "compliance", "resource_type", "provider", "account",
-	"region", "first_seen_at", "last_seen_at", "resolved_at"}
+	"region", "first_seen_at", "last_seen_at", "resolved_at", "workflow_status", "assignee", "open_age_seconds",
+	"mute_rule_id"}
 
 // findingCSVRecord is a finding as a CSV row of FindingCSVColumns.
 func findingCSVRecord(f Finding, rec []string) []string {
@@ -23,10 +27,15 @@ func findingCSVRecord(f Finding, rec []string) []string {
 	if f.ResolvedAt != nil {
 		resolved = f.ResolvedAt.UTC().Format(time.RFC3339)
 	}
+	assignee := ""
+	if f.Assignee != nil {
+		assignee = *f.Assignee
+	}
 	rec = append(rec[:0], f.ID, f.AuditID, f.ResourceID, f.RuleID, string(f.Dimension), string(f.Severity),
 		string(f.Status), string(f.Resolution), f.Title, f.Description, f.Remediation, strings.Join(f.Compliance, ";"),
 		f.ResourceType, f.Provider, f.Account, f.Region, f.FirstSeenAt.UTC().Format(time.RFC3339),
-		f.LastSeenAt.UTC().Format(time.RFC3339), resolved)
+		f.LastSeenAt.UTC().Format(time.RFC3339), resolved, string(f.WorkflowStatus), assignee,
+		strconv.FormatInt(f.OpenAgeSeconds, 10), f.MuteRuleID)
 	for i, c := range rec {
 		rec[i] = csvSafe(c)
 	}
