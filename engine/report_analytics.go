@@ -9,13 +9,16 @@ import (
 // ReportScope is what one report's analytic queries read: the open findings
 // of one snapshot that pass the report's filters, with people's decisions
 // made since the snapshot was written applied (ForceResolved are treated
-// as resolved, ForceOpen as open, whatever the snapshot says).
+// as resolved, ForceOpen as open, whatever the snapshot says) and the
+// findings the active mute rules match (Mutes) left out: a muted finding is
+// not an open finding of any report.
 type ReportScope struct {
 	TenantID      string
 	AuditID       string
 	Filters       ReportFilters
 	ForceResolved []string
 	ForceOpen     []string
+	Mutes         []MuteRef
 }
 
 // ReportCount is one group of open findings by severity, dimension,
@@ -57,8 +60,8 @@ type RuleCost struct {
 // whose snapshot is missing simply has no rows.
 type ReportAnalytics interface {
 	// OpenCounts counts open findings by severity, dimension, account and
-	// rule, from the per-snapshot counts; ForceResolved and ForceOpen are
-	// not applied (the engine moves them between groups itself).
+	// rule, from the per-snapshot counts; ForceResolved, ForceOpen and
+	// Mutes are not applied (the engine moves them between groups itself).
 	OpenCounts(ctx context.Context, scope ReportScope) ([]ReportCount, error)
 	// TopResources returns the limit resources whose open findings weigh
 	// most (PostureWeights), heaviest first.

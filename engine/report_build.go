@@ -18,7 +18,8 @@ type reportBuilder struct {
 	prev    []Audit // completed audits before audit, newest first
 	filters ReportFilters
 	scope   ReportScope
-	counts  []ReportCount // open findings with people's decisions applied
+	counts  []ReportCount // open findings with people's decisions and mutes applied
+	muted   int64         // open findings in scope that active mute rules silence
 	timings ReportTimings
 }
 
@@ -45,6 +46,9 @@ func (s *Service) newReportBuilder(ctx context.Context, job ReportJob, audit Aud
 		return nil, err
 	}
 	if b.counts, err = s.adjustReportCounts(ctx, b.scope, ov, counts); err != nil {
+		return nil, err
+	}
+	if err := b.applyMutes(ctx); err != nil {
 		return nil, err
 	}
 	b.timings.Queries += time.Since(start)
@@ -92,6 +96,61 @@ func (s *Service) adjustReportCounts(ctx context.Context, scope ReportScope, ov 
 	return slices.DeleteFunc(counts, func(c ReportCount) bool { return c.Count <= 0 }), nil
 }
 
+// applyMutes leaves the findings the tenant's active mute rules match in
+// the report's snapshot out of the report: the analytic queries through
+// scope.Mutes, the open counts by subtracting one count over the matches
+// (grouped as the counts are). b.muted is what was left out, within the
+// report's filters.
+func (b *reportBuilder) applyMutes(ctx context.Context) error {
+	s := b.svc
+	if s.cfg.MuteMatches == nil {
+		return nil
+	}
+	set, err := s.cachedOverrides(ctx, b.scope.TenantID)
+	if err != nil {
+		return err
+	}
+	refs := set.muteRefs(b.scope.AuditID)
+	if len(refs) == 0 {
+		return nil
+	}
+	b.scope.Mutes = refs
+	muted, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: b.scope.TenantID, Filter: FindingFilter{AuditID: b.scope.AuditID},
+		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}}, refs)
+	if err != nil {
+		return err
+	}
+	b.counts, b.muted = subtractMuted(b.counts, muted, b.filters)
+	return nil
+}
+
+// subtractMuted takes the muted counts (grouped by severity, dimension,
+// account and rule) that pass filters out of counts, and returns what is
+// left with the number taken.
+func subtractMuted(counts []ReportCount, muted []FindingCount, filters ReportFilters) ([]ReportCount, int64) {
+	index := make(map[ReportCount]int, len(counts))
+	for i, c := range counts {
+		c.Count = 0
+		index[c] = i
+	}
+	var total int64
+	for _, m := range muted {
+		k := ReportCount{Severity: Severity(m.Key[GroupBySeverity]), Dimension: Dimension(m.Key[GroupByDimension]),
+			Account: m.Key[GroupByAccount], RuleID: m.Key[GroupByRule]}
+		if !filters.matches(Finding{Severity: k.Severity, Dimension: k.Dimension, Account: k.Account}) {
+			continue
+		}
+		i, ok := index[k]
+		if !ok {
+			continue // none of them is open in the report's counts
+		}
+		n := min(m.Count, counts[i].Count)
+		counts[i].Count -= n
+		total += n
+	}
+	return slices.DeleteFunc(counts, func(c ReportCount) bool { return c.Count <= 0 }), total
+}
+
 // matches reports whether a finding passes the report's filters.
 func (f ReportFilters) matches(x Finding) bool {
 	return (len(f.Dimensions) == 0 || slices.Contains(f.Dimensions, x.Dimension)) &&
@@ -103,7 +162,7 @@ func (f ReportFilters) matches(x Finding) bool {
 func (b *reportBuilder) document() ReportDocument {
 	h := ReportHeader{ReportID: b.job.Report.ID, Kind: b.job.Report.Kind, TenantID: b.scope.TenantID,
 		TenantName: b.job.TenantName, AuditID: b.audit.ID, AuditCompletedAt: b.audit.CompletedAt.UTC(),
-		GeneratedAt: b.svc.now().UTC(), Filters: b.filters}
+		GeneratedAt: b.svc.now().UTC(), Filters: b.filters, MutedFindings: b.muted}
 	if len(b.prev) > 0 {
 		h.PreviousAuditID = b.prev[0].ID
 	}

@@ -31,6 +31,10 @@ type ReportHeader struct {
 	PreviousAuditID  string        `json:"previous_audit_id,omitempty"`
 	GeneratedAt      time.Time     `json:"generated_at"`
 	Filters          ReportFilters `json:"filters"`
+	// MutedFindings counts the open findings within the filters that the
+	// tenant's active mute rules silence (docs/design/mute-rules.md): no
+	// figure of the report counts them as open.
+	MutedFindings int64 `json:"muted_findings"`
 }
 
 // ReportFilters narrow what a report covers. Empty lists do not filter.

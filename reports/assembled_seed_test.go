@@ -81,6 +81,7 @@ func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
 		Snapshots: ch, Inventory: ch, Trends: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg,
+		MuteRules: pg, MuteMatches: ch,
 		Reporting: engine.ReportConfig{Jobs: pg, Queue: pg, Renderer: renderer, Analytics: ch,
 			Catalog: audit.NewCatalog(), Lease: time.Minute},
 		Secret: []byte("reports test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,

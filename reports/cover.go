@@ -44,7 +44,7 @@ func (d *pdfDoc) cover(figures [][2]string) float64 {
 		{"Previous audit", prev},
 		{"Report", h.ReportID},
 		{"Generated", stamp(h.GeneratedAt)},
-		{"Scope", filterText(h.Filters)},
+		{"Scope", scopeText(h)},
 	}
 	y := 88.0
 	for _, r := range rows {
@@ -105,7 +105,7 @@ func (d *pdfDoc) compactCover(figures [][2]string) float64 {
 	d.f.SetTextColor(70, 78, 92)
 	for _, l := range []string{
 		fmt.Sprintf("Audit %s, completed %s · previous audit %s", h.AuditID, stamp(h.AuditCompletedAt), prev),
-		fmt.Sprintf("Report %s, generated %s · scope %s", h.ReportID, stamp(h.GeneratedAt), filterText(h.Filters)),
+		fmt.Sprintf("Report %s, generated %s · scope %s", h.ReportID, stamp(h.GeneratedAt), scopeText(h)),
 	} {
 		for _, w := range d.wrap(l, contentW) {
 			d.text(margin, y, contentW, w, "L")
@@ -129,6 +129,15 @@ func (d *pdfDoc) compactCover(figures [][2]string) float64 {
 		d.f.SetTextColor(30, 34, 42)
 	}
 	return y + 22
+}
+
+// scopeText is filterText with the muted findings the report leaves out.
+func scopeText(h engine.ReportHeader) string {
+	t := filterText(h.Filters)
+	if h.MutedFindings > 0 {
+		t += fmt.Sprintf("; %s muted findings (mute rules) are not counted as open", count(h.MutedFindings))
+	}
+	return t
 }
 
 // filterText describes a report's filters in one line.

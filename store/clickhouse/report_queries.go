@@ -38,7 +38,10 @@ func openRows(scope engine.ReportScope) conds {
 	var c conds
 	addSnapshot(&c, scope.TenantID, scope.AuditID)
 	addReportFilters(&c, scope.Filters)
-	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen}, forced{resolved: scope.ForceResolved, open: scope.ForceOpen}, conds{})
+	var bounds conds // the matches of this snapshot only
+	addSnapshot(&bounds, scope.TenantID, scope.AuditID)
+	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen},
+		forced{resolved: scope.ForceResolved, open: scope.ForceOpen, mutes: scope.Mutes}, bounds)
 	return c
 }
 
