@@ -28,7 +28,7 @@ type Event struct {
 	Type      string          `json:"type"`
 	CreatedAt time.Time       `json:"created_at"`
 	Data      json.RawMessage `json:"data"`
-	// Strict says that Data is known to pass ValidJSONStrict, so that a
+	// Strict says that Data is known to pass jsonvalid.Strict (internal/jsonvalid), so that a
 	// store need not walk it again (a first import builds a million).
 	Strict bool `json:"-"`
 }

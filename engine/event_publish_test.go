@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -135,7 +136,7 @@ func TestPrepareResourcesCommitOutlivesCaller(t *testing.T) {
 }
 
 // Prepared resource.added events say their data is strict JSON
-// (ValidJSONStrict) unless a NUL byte made it hold \u0000, which the
+// (jsonvalid.Strict) unless a NUL byte made it hold \u0000, which the
 // outbox must then check itself.
 func TestPrepareResourcesStrict(t *testing.T) {
 	for _, tc := range []struct {
@@ -152,8 +153,8 @@ func TestPrepareResourcesStrict(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range env.events.events {
-			if e.Strict != tc.strict || e.Strict && !ValidJSONStrict(e.Data) {
-				t.Errorf("tags %q: event %s strict %v (valid strict %v); want %v", tc.tags, e.Data, e.Strict, ValidJSONStrict(e.Data), tc.strict)
+			if e.Strict != tc.strict || e.Strict && !jsonvalid.Strict(e.Data) {
+				t.Errorf("tags %q: event %s strict %v (valid strict %v); want %v", tc.tags, e.Data, e.Strict, jsonvalid.Strict(e.Data), tc.strict)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"iter"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // Limits on one inventory item, so a bad producer cannot bloat the store.
@@ -113,7 +115,7 @@ func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool
 	if len(attrs) == 0 || bytes.Equal(attrs, []byte("null")) {
 		attrs = []byte("{}")
 	}
-	if attrs[0] != '{' || !prechecked && !ValidJSON(attrs) {
+	if attrs[0] != '{' || !prechecked && !jsonvalid.Valid(attrs) {
 		return r, FieldErrorf("attributes", "attributes must be a JSON object")
 	}
 	if r.Tags == nil {

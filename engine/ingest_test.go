@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -142,5 +143,21 @@ func TestNormalizeResourcePrechecked(t *testing.T) {
 				t.Errorf("error (-NormalizeResource +prechecked):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestValidName(t *testing.T) {
+	provider := regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
+	typ := regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
+	cases := []string{"", "a", "aws", "gcp2", "Aws", "1aws", "_a", "a_b", "aws_s3_bucket", "a-b", "a b", "é",
+		"a\x00", strings.Repeat("a", 32), strings.Repeat("a", 33), strings.Repeat("a", 100), strings.Repeat("a", 101),
+		"a" + strings.Repeat("_", 99), "a" + strings.Repeat("_", 100), "z9", "a{", "a`", "a/", "a:"}
+	for _, c := range cases {
+		if got, want := validName(c, 32, false), provider.MatchString(c); got != want {
+			t.Errorf("provider %q: validName = %v, regexp %v", c, got, want)
+		}
+		if got, want := validName(c, 100, true), typ.MatchString(c); got != want {
+			t.Errorf("type %q: validName = %v, regexp %v", c, got, want)
+		}
 	}
 }

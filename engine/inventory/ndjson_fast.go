@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // fastLine decodes one NDJSON line without reflection: it walks the
@@ -66,7 +67,7 @@ func fastLine(b []byte, owned bool, tags *tagArena) (l ndjsonLine, ok bool) {
 		case "attributes":
 			p.ws()
 			start := p.i
-			if ok = p.skip(0); ok {
+			if ok = p.skip(); ok {
 				l.Attributes = line[start:p.i:p.i]
 			}
 		default:
@@ -75,7 +76,7 @@ func fastLine(b []byte, owned bool, tags *tagArena) (l ndjsonLine, ok bool) {
 					return l, false // encoding/json matches keys ignoring case
 				}
 			}
-			ok = p.skip(0)
+			ok = p.skip()
 		}
 		if !ok {
 			return l, false
@@ -292,100 +293,11 @@ func (p *scan) tags() (engine.Tags, bool) {
 	}
 }
 
-// skip checks and steps over one JSON value.
-func (p *scan) skip(depth int) bool {
-	if depth > 512 {
-		return false
-	}
-	switch c := p.peek(); {
-	case c == '"':
-		_, _, ok := p.str()
-		return ok
-	case c == '{':
-		p.i++
-		if p.peek() == '}' {
-			p.i++
-			return true
-		}
-		for {
-			if _, _, ok := p.str(); !ok || !p.byte(':') || !p.skip(depth+1) {
-				return false
-			}
-			switch p.peek() {
-			case ',':
-				p.i++
-			case '}':
-				p.i++
-				return true
-			default:
-				return false
-			}
-		}
-	case c == '[':
-		p.i++
-		if p.peek() == ']' {
-			p.i++
-			return true
-		}
-		for {
-			if !p.skip(depth + 1) {
-				return false
-			}
-			switch p.peek() {
-			case ',':
-				p.i++
-			case ']':
-				p.i++
-				return true
-			default:
-				return false
-			}
-		}
-	case c == 't':
-		return p.literal("true")
-	case c == 'f':
-		return p.literal("false")
-	case c == 'n':
-		return p.literal("null")
-	case c == '-' || c >= '0' && c <= '9':
-		return p.number()
-	}
-	return false
-}
-
-// number checks the JSON number grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?
-func (p *scan) number() bool {
-	b := p.b
-	if p.i < len(b) && b[p.i] == '-' {
-		p.i++
-	}
-	digits := func() int {
-		n := 0
-		for p.i < len(b) && b[p.i] >= '0' && b[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	if p.i < len(b) && b[p.i] == '0' {
-		p.i++
-	} else if digits() == 0 {
-		return false
-	}
-	if p.i < len(b) && b[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if p.i < len(b) && (b[p.i] == 'e' || b[p.i] == 'E') {
-		p.i++
-		if p.i < len(b) && (b[p.i] == '+' || b[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return true
+// skip checks and steps over one JSON value (internal/jsonvalid's walk: a
+// value nested deeper than jsonvalid.MaxDepth sends the line to
+// encoding/json).
+func (p *scan) skip() bool {
+	end, ok := jsonvalid.Skip(p.b, p.i)
+	p.i = end
+	return ok
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/go-faster/city"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // A snapshot batch is held column by column (findingBatch): sending it
@@ -279,7 +280,7 @@ func (a *batchAppender) validEvidence(e []byte) bool {
 	if len(e) == 0 || (a.lastEvidence != nil && bytes.Equal(e, a.lastEvidence)) {
 		return true
 	}
-	if !engine.ValidJSON(e) {
+	if !jsonvalid.Valid(e) {
 		return false
 	}
 	if len(e) <= maxKeptEvidence {

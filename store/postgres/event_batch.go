@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // Batched outbox rows (migration 00080): events appended together in
@@ -121,60 +122,11 @@ func (b *batchRow) appendData(buf []byte) []byte {
 // jsonb, cannot fail). jsonb refuses what json accepts in three ways: the
 // escape \u0000, lone surrogates, and numbers beyond numeric's range; data
 // with any surrogate escape, \u0000, an exponent of more than 4 digits or
-// a run of more than 1,000 digits goes to a row, where jsonb decides as
-// before. The engine's data never has them (encoding/json writes no
-// surrogate escapes, float64 exponents have 3 digits).
+// a run of more than 1,000 digits (jsonvalid.Strict) goes to a row, where
+// jsonb decides as before. The engine's data never has them (encoding/json
+// writes no surrogate escapes, float64 exponents have 3 digits).
 func batchable(data []byte) bool {
-	if len(data) == 0 {
-		return true // stored as {}
-	}
-	if engine.ValidJSONStrict(data) {
-		return true // the usual answer, in one walk
-	}
-	if !engine.ValidJSON(data) {
-		return false
-	}
-	digits := 0
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if c == '"' {
-			// The string's bytes in a tight loop: most of the data is text.
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					if i+5 < len(data) && data[i+1] == 'u' {
-						if h := data[i+2]; h == 'd' || h == 'D' || string(data[i+2:i+6]) == "0000" {
-							return false
-						}
-					}
-					i++
-				}
-			}
-			digits = 0
-			continue
-		}
-		switch {
-		case c >= '0' && c <= '9':
-			if digits++; digits > 1000 {
-				return false
-			}
-		case c == 'e' || c == 'E':
-			j := i + 1
-			if j < len(data) && (data[j] == '+' || data[j] == '-') {
-				j++
-			}
-			k := j
-			for k < len(data) && data[k] >= '0' && data[k] <= '9' {
-				k++
-			}
-			if k-j > 4 {
-				return false
-			}
-			digits = 0
-		default:
-			digits = 0
-		}
-	}
-	return true
+	return len(data) == 0 || jsonvalid.Strict(data) // empty is stored as {}
 }
 
 // grouper sorts events into batches: an event extends the open batch of

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 func TestU128Offset(t *testing.T) {
@@ -98,6 +99,7 @@ func TestBatchable(t *testing.T) {
 		`{"a": "x\\\u0000"}`:                                                 false, // an escaped backslash, then \u0000
 		`{"a": "\ud800"}`:                                                    false,
 		`{"a": "\uD83D\uDE00"}`:                                              false, // a valid pair, but any surrogate escape goes to a row
+		`{"a": "\uD7FF\ud000"}`:                                              true,  // below the surrogates (refused before issue 30)
 		`[1e10000]`:                                                          false,
 		`[1E-99999]`:                                                         false,
 		`[1e1000]`:                                                           true,
@@ -117,7 +119,7 @@ func batchableBefore(data []byte) bool {
 	if len(data) == 0 {
 		return true
 	}
-	if !engine.ValidJSON(data) {
+	if !json.Valid(data) {
 		return false
 	}
 	inString, digits := false, 0
@@ -127,7 +129,7 @@ func batchableBefore(data []byte) bool {
 			switch c {
 			case '\\':
 				if i+5 < len(data) && data[i+1] == 'u' {
-					if h := data[i+2]; h == 'd' || h == 'D' || string(data[i+2:i+6]) == "0000" {
+					if h, l := data[i+2], data[i+3]; (h == 'd' || h == 'D') && strings.IndexByte("89abcdefABCDEF", l) >= 0 || string(data[i+2:i+6]) == "0000" {
 						return false
 					}
 				}
@@ -195,7 +197,7 @@ func BenchmarkBatchable(b *testing.B) {
 }
 
 // TestBatchableOneWalk checks that the one-walk answer
-// (engine.ValidJSONStrict) is the one the engine's data gets, so that
+// (jsonvalid.Strict) is the one the engine's data gets, so that
 // batchable rarely takes the long way.
 func TestBatchableOneWalk(t *testing.T) {
 	for _, data := range []string{
@@ -203,8 +205,8 @@ func TestBatchableOneWalk(t *testing.T) {
 		`{"finding":{"score":-12.5e-3,"ok":true,"none":null,"list":[0,1,[2,{"x":"y"}]]}}`,
 		` [ 1 , 2 ] `, `"text"`, `[` + strings.Repeat("9", 1000) + `]`, `[1e1000]`,
 	} {
-		if !engine.ValidJSONStrict([]byte(data)) {
-			t.Errorf("ValidJSONStrict(%.60q) = false", data)
+		if !jsonvalid.Strict([]byte(data)) {
+			t.Errorf("jsonvalid.Strict(%.60q) = false", data)
 		}
 	}
 }
