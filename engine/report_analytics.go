@@ -86,6 +86,10 @@ type ReportAnalytics interface {
 	// its open findings (most severe first, then by resource id) with their
 	// resources. validation_failed for more than MaxAffectedRules pairs.
 	OwnerAffectedResources(ctx context.Context, scope ReportScope, pairs []OwnerRule, perGroup int) (map[OwnerRule][]AffectedResource, error)
+	// AffectedEvidence fills in rows' Evidence (their findings' evidence
+	// in scope's snapshot: what the check read) and ObservedAt (their
+	// resources' latest sighting), in place.
+	AffectedEvidence(ctx context.Context, scope ReportScope, rows []AffectedResource) error
 	// SevereResources counts the distinct resources with at least one
 	// open critical or high finding in scope (decisions applied).
 	SevereResources(ctx context.Context, scope ReportScope) (int64, error)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -51,6 +52,10 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			resources[k] = v
 		}
 	}
+	if err := b.failingEvidence(ctx, failing, resources); err != nil {
+		return nil, err
+	}
+	refs := map[string][]ControlRef{}
 	rep := &ComplianceEvidenceReport{Frameworks: make([]ComplianceFramework, 0, len(frameworks))}
 	evaluated := b.audit.CompletedAt.UTC()
 	for _, fw := range frameworks {
@@ -74,6 +79,9 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			}
 			var failingFindings int64
 			for _, r := range c.Rules {
+				if byRule[r].Findings > 0 {
+					refs[r] = append(refs[r], ControlRef{Framework: fw.ID, Control: c.ID})
+				}
 				ctl.ResourcesFailing += byRule[r].Resources
 				failingFindings += byRule[r].Findings
 				ctl.FailingResources = append(ctl.FailingResources, resources[r]...)
@@ -108,7 +116,54 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 		}
 		rep.Frameworks = append(rep.Frameworks, out)
 	}
+	rep.Checks = b.complianceChecks(failing, byRule, refs, resources)
 	return rep, nil
+}
+
+// failingEvidence fills in what the checks read on the failing resources
+// and when the resources were observed, in one batched read.
+func (b *reportBuilder) failingEvidence(ctx context.Context, failing []string, resources map[string][]AffectedResource) error {
+	var all []AffectedResource
+	for _, r := range failing {
+		all = append(all, resources[r]...)
+	}
+	if err := b.svc.cfg.Reporting.Analytics.AffectedEvidence(ctx, b.scope, all); err != nil {
+		return err
+	}
+	off := 0
+	for _, r := range failing {
+		n := len(resources[r])
+		resources[r] = all[off : off+n : off+n]
+		off += n
+	}
+	return nil
+}
+
+// complianceChecks lists the failing checks once each, with their
+// resources and the controls they fail: the most severe first, then by
+// open findings, then by rule id.
+func (b *reportBuilder) complianceChecks(failing []string, byRule map[string]RuleTotals, refs map[string][]ControlRef,
+	resources map[string][]AffectedResource) []ComplianceCheck {
+	out := make([]ComplianceCheck, 0, len(failing))
+	for _, r := range failing {
+		t := byRule[r]
+		c := ComplianceCheck{RuleID: r, Title: b.ruleTitle(r, t.Title), Severity: t.Severity, Dimension: t.Dimension,
+			Findings: t.Findings, Resources: t.Resources, Controls: refs[r], FailingResources: slices.Clone(resources[r])}
+		if c.Controls == nil {
+			c.Controls = []ControlRef{}
+		}
+		if c.FailingResources == nil {
+			c.FailingResources = []AffectedResource{}
+		}
+		c.FailingOmitted = max(t.Findings-int64(len(c.FailingResources)), 0)
+		q := url.Values{"audit_id": {b.audit.ID}, "rule_id": {r}, "status": {"open"}}
+		c.ResourcesQuery = "/v1/findings?" + q.Encode()
+		out = append(out, c)
+	}
+	slices.SortStableFunc(out, func(x, y ComplianceCheck) int {
+		return cmp.Or(cmp.Compare(y.Severity.Rank(), x.Severity.Rank()), cmp.Compare(y.Findings, x.Findings), cmp.Compare(x.RuleID, y.RuleID))
+	})
+	return out
 }
 
 // controlJudgement is what an audit says of one control some rules check.

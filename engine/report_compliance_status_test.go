@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestControlStatus checks a control is insufficient data only when no
 // rule judged any resource, and passes when one did even though another
@@ -33,7 +36,7 @@ func TestDistinctResources(t *testing.T) {
 	r := func(id string, sev Severity) AffectedResource { return AffectedResource{ResourceID: id, Severity: sev} }
 	rs := []AffectedResource{r("a", SeverityCritical), r("b", SeverityHigh), r("a", SeverityHigh), r("c", SeverityLow), r("b", SeverityLow), r("d", SeverityLow)}
 	kept, covered := distinctResources(rs, 2)
-	if len(kept) != 2 || kept[0] != r("a", SeverityCritical) || kept[1] != r("b", SeverityHigh) {
+	if len(kept) != 2 || !reflect.DeepEqual(kept[0], r("a", SeverityCritical)) || !reflect.DeepEqual(kept[1], r("b", SeverityHigh)) {
 		t.Errorf("kept %v; want a (critical) and b (high) once each", kept)
 	}
 	if covered != 4 { // a twice, b twice; c and d are not listed

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"math"
 	"time"
 )
@@ -325,6 +326,13 @@ type AffectedResource struct {
 	// (ProdTagKeys); empty when it has none, which a report shows as
 	// "not tagged", never as "not production".
 	Environment string `json:"environment"`
+	// Evidence is what the check read and judged: the attribute values of
+	// the failing finding's evidence. Compliance evidence only.
+	Evidence json.RawMessage `json:"evidence,omitempty"`
+	// ObservedAt is when fourd last imported the resource's configuration
+	// (its latest sighting when the report was built); AWS Config's
+	// configurationItemCaptureTime is not kept. Compliance evidence only.
+	ObservedAt *time.Time `json:"observed_at,omitempty"`
 }
 
 // Compliance control statuses.
@@ -350,6 +358,38 @@ const MaxFailingResourcesPerControl = 25
 // ComplianceEvidenceReport is the body of a compliance_evidence report.
 type ComplianceEvidenceReport struct {
 	Frameworks []ComplianceFramework `json:"frameworks"`
+	// Checks is the evidence of every failing check (a rule with open
+	// findings that some control of the selected frameworks maps to),
+	// each once however many controls it fails: broad mappings (NIST
+	// 800-53 maps one check to dozens of controls) would repeat the same
+	// resources under each. Controls name their checks in Rules.
+	Checks []ComplianceCheck `json:"checks"`
+}
+
+// ComplianceCheck is one failing check with its failing resources and what
+// the check read on each, and the controls it fails.
+type ComplianceCheck struct {
+	RuleID    string    `json:"rule_id"`
+	Title     string    `json:"title"`
+	Severity  Severity  `json:"severity"` // the highest of its open findings
+	Dimension Dimension `json:"dimension"`
+	Findings  int64     `json:"findings"`
+	Resources int64     `json:"resources"`
+	// Controls are the controls of the selected frameworks it maps to.
+	Controls []ControlRef `json:"controls"`
+	// FailingResources lists the first MaxFailingResourcesPerControl
+	// failing resources (most severe first, then by id), each with its
+	// evidence; FailingOmitted counts the findings not listed, which
+	// ResourcesQuery lists through the API.
+	FailingResources []AffectedResource `json:"failing_resources"`
+	FailingOmitted   int64              `json:"failing_omitted"`
+	ResourcesQuery   string             `json:"resources_query"`
+}
+
+// ControlRef names one control of one framework.
+type ControlRef struct {
+	Framework string `json:"framework"`
+	Control   string `json:"control"`
 }
 
 // ComplianceFramework is one framework with every control of its catalog

@@ -1,7 +1,9 @@
 package reports
 
 import (
+	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -33,7 +35,29 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"sevColor":    func(s engine.Severity) string { return hexColor(severityColors[s]) },
 	"kindTitle":   func(k engine.ReportKind) string { return kindTitles[k] },
 	"join":        strings.Join,
-	"inc":         func(i int) int { return i + 1 },
+	"maxFailing":  func() int { return engine.MaxFailingResourcesPerControl },
+	"failingSet": func(cs []engine.ComplianceCheck) map[string]bool {
+		m := make(map[string]bool, len(cs))
+		for _, c := range cs {
+			m[c.RuleID] = true
+		}
+		return m
+	},
+	"rawjson": func(m json.RawMessage) string {
+		var b bytes.Buffer
+		if json.Compact(&b, m) != nil {
+			return string(m)
+		}
+		return b.String()
+	},
+	"refs": controlRefsText,
+	"observed": func(t *time.Time) string {
+		if t == nil {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	},
+	"inc": func(i int) int { return i + 1 },
 	"severityBars": func(m []engine.SeverityRow) template.HTML {
 		return severityBarsSVG(m)
 	},

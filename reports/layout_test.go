@@ -91,9 +91,12 @@ func layoutIDs(doc engine.ReportDocument) []string {
 		for _, f := range doc.ComplianceEvidence.Frameworks {
 			for _, c := range f.Controls {
 				ids = append(ids, c.Rules...)
-				for _, r := range c.FailingResources {
-					ids = append(ids, r.ResourceID)
-				}
+			}
+		}
+		for _, c := range doc.ComplianceEvidence.Checks {
+			ids = append(ids, c.RuleID)
+			for _, r := range c.FailingResources {
+				ids = append(ids, resourceID(r), r.Account)
 			}
 		}
 	}

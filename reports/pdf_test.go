@@ -101,6 +101,12 @@ func expectedText(doc engine.ReportDocument) []string {
 					strings.ReplaceAll(c.Status, "_", " "))
 			}
 		}
+		for _, c := range doc.ComplianceEvidence.Checks {
+			want = append(want, c.RuleID+" — "+c.Title, "Fails "+controlRefsText(c.Controls))
+			for _, r := range c.FailingResources {
+				want = append(want, r.NativeID, r.Name)
+			}
+		}
 	}
 	return want
 }

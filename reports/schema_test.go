@@ -17,6 +17,8 @@ import (
 // struct types to components and referring to them.
 func schemaOf(t reflect.Type, components map[string]any) map[string]any {
 	switch {
+	case t == reflect.TypeOf(json.RawMessage{}):
+		return map[string]any{"type": "object"}
 	case t == reflect.TypeOf(time.Time{}):
 		return map[string]any{"type": "string", "format": "date-time"}
 	case t.Kind() == reflect.Pointer:

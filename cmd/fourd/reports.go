@@ -39,7 +39,7 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	fs := newFlags("report", stdout)
 	tenant := fs.String("tenant", "", "tenant slug")
 	kind := fs.String("kind", "", "executive_summary, remediation_plan or compliance_evidence")
-	out := fs.String("out", "", "write <out>.json and <out>.pdf (default: only print the timings)")
+	out := fs.String("out", "", "write <out>.json, <out>.pdf and <out>.html (default: only print the timings)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
@@ -85,7 +85,7 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return fmt.Errorf("report %s failed: %s", r.ID, r.Error)
 	}
 	sizes := map[string]int{}
-	for _, format := range []string{"json", "pdf"} {
+	for _, format := range []string{"json", "pdf", "html"} {
 		d, err := svc.DownloadReport(ctx, p, r.ID, format)
 		if err != nil {
 			return err

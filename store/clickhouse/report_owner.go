@@ -174,7 +174,7 @@ func (s *Store) describeAffected(ctx context.Context, tenantID string, rows []en
 	if len(ids) == 0 {
 		return nil
 	}
-	rs, err := s.GetResources(ctx, tenantID, ids)
+	rs, err := s.GetResourcesPartial(ctx, tenantID, ids, engine.ResourceFields{Tags: true})
 	if err != nil {
 		return err
 	}
