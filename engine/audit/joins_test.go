@@ -48,8 +48,11 @@ func TestAuditJoinsAndNotEvaluated(t *testing.T) {
 	// The account checks of AWS Config's records cannot judge either
 	// account: no recorder says every type is recorded there (aws-iam-020,
 	// aws-config-002), and no IAM role is in the inventory (aws-iam-021).
+	// The hand-written attributes say nothing of the trail's CloudWatch
+	// Logs integration nor of the buckets' policies and MFA delete: those
+	// checks are not evaluated either.
 	want := map[string]int64{"aws-cloudtrail-001": 1, "aws-cloudtrail-005": 1, "aws-account-001": 1, "aws-iam-020": 2,
-		"aws-config-002": 2, "aws-iam-021": 2}
+		"aws-config-002": 2, "aws-iam-021": 2, "aws-cloudtrail-004": 1, "aws-s3-005": 2, "aws-s3-009": 2}
 	if diff := cmp.Diff(want, a.Summary.NotEvaluated); diff != "" {
 		t.Errorf("summary not_evaluated (-want +got)\n%s", diff)
 	}

@@ -198,15 +198,15 @@ func cfgDBInstance(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 func cfgElastiCache(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		ID              string   `json:"cacheClusterId"`
-		Engine          string   `json:"engine"`
-		EngineVersion   string   `json:"engineVersion"`
-		NodeType        string   `json:"cacheNodeType"`
-		Nodes           flexInt  `json:"numCacheNodes"`
-		PreferredAZ     string   `json:"preferredAvailabilityZone"`
-		AtRest          flexBool `json:"atRestEncryptionEnabled"`
-		Transit         flexBool `json:"transitEncryptionEnabled"`
-		SnapshotRetains flexInt  `json:"snapshotRetentionLimit"`
+		ID              string    `json:"cacheClusterId"`
+		Engine          string    `json:"engine"`
+		EngineVersion   string    `json:"engineVersion"`
+		NodeType        string    `json:"cacheNodeType"`
+		Nodes           flexInt   `json:"numCacheNodes"`
+		PreferredAZ     string    `json:"preferredAvailabilityZone"`
+		AtRest          *flexBool `json:"atRestEncryptionEnabled"`
+		Transit         *flexBool `json:"transitEncryptionEnabled"`
+		SnapshotRetains flexInt   `json:"snapshotRetentionLimit"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
@@ -216,8 +216,8 @@ func cfgElastiCache(_ *configItem, conf []byte, _ *joiner) (string, any, error) 
 		mode = "cross-az"
 	}
 	return TypeElastiCacheCluster, ElastiCacheCluster{ClusterID: c.ID, Engine: c.Engine, EngineVersion: c.EngineVersion,
-		NodeType: c.NodeType, NumCacheNodes: int(c.Nodes), AZMode: mode, AtRestEncryptionEnabled: bool(c.AtRest),
-		TransitEncryptionEnabled: bool(c.Transit), SnapshotRetentionLimit: int(c.SnapshotRetains)}, nil
+		NodeType: c.NodeType, NumCacheNodes: int(c.Nodes), AZMode: mode, AtRestEncryptionEnabled: c.AtRest.ptr(),
+		TransitEncryptionEnabled: c.Transit.ptr(), SnapshotRetentionLimit: int(c.SnapshotRetains)}, nil
 }
 
 func cfgDynamoDB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -58,8 +58,8 @@ func cfgTrail(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		Name      string   `json:"name"`
-		Recording flexBool `json:"recording"`
+		Name      string    `json:"name"`
+		Recording *flexBool `json:"recording"`
 		Group     struct {
 			AllSupported flexBool `json:"allSupported"`
 			Global       flexBool `json:"includeGlobalResourceTypes"`
@@ -69,12 +69,12 @@ func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	var status struct {
-		Recording flexBool `json:"recording"`
+		Recording *flexBool `json:"recording"`
 	}
 	if err := supp(ci, "ConfigurationRecorderStatus", &status); err != nil {
 		return "", nil, err
 	}
-	return TypeConfigRecorder, ConfigRecorder{Name: c.Name, Recording: bool(c.Recording) || bool(status.Recording),
+	return TypeConfigRecorder, ConfigRecorder{Name: c.Name, Recording: orTri(c.Recording.ptr(), status.Recording.ptr()),
 		AllSupported: bool(c.Group.AllSupported), IncludeGlobalResourceTypes: bool(c.Group.Global)}, nil
 }
 

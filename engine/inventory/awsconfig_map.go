@@ -222,6 +222,18 @@ func (f *flexBool) ptr() *bool {
 	return boolPtr(bool(*f))
 }
 
+// orTri is a or b as a tri-state: true when either is true, false when
+// either is false and neither true, nil when both are unknown.
+func orTri(a, b *bool) *bool {
+	switch {
+	case a != nil && *a, b != nil && *b:
+		return boolPtr(true)
+	case a != nil || b != nil:
+		return boolPtr(false)
+	}
+	return nil
+}
+
 // boolPtr returns a pointer to a copy of v.
 func boolPtr(v bool) *bool { return &v }
 

@@ -190,7 +190,7 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 		g.add(TypeCloudTrail, region, arnOf("cloudtrail", region, g.acct, "trail/"+t.Name), t.Name, g.tags(t.Name, false), t)
 	}
 	if !(ai == 1 && ri == 2) {
-		r := &ConfigRecorder{Name: "default", Recording: !(ai == 2 && ri == 1), AllSupported: prod || ri != 1, IncludeGlobalResourceTypes: ri == 0}
+		r := &ConfigRecorder{Name: "default", Recording: boolPtr(!(ai == 2 && ri == 1)), AllSupported: prod || ri != 1, IncludeGlobalResourceTypes: ri == 0}
 		g.add(TypeConfigRecorder, region, arnOf("config", region, g.acct, "config-recorder/default"), "default", nil, r)
 	}
 	if prod || ri == 0 {
@@ -225,7 +225,7 @@ func (g *estateGen) regionData(ai, ri int, region string, az func(int) string, a
 	}
 	if ri != 2 {
 		c := &ElastiCacheCluster{ClusterID: g.env + "-sessions-00" + fmt.Sprint(ri+1), Engine: "redis", EngineVersion: "7.1", NodeType: []string{"cache.r7g.large", "cache.m3.medium"}[ai%2],
-			NumCacheNodes: 1 + ri, AZMode: []string{"single-az", "cross-az"}[ri], AtRestEncryptionEnabled: prod, TransitEncryptionEnabled: prod || ri == 1, SnapshotRetentionLimit: []int{5, 0}[ai%2]}
+			NumCacheNodes: 1 + ri, AZMode: []string{"single-az", "cross-az"}[ri], AtRestEncryptionEnabled: boolPtr(prod), TransitEncryptionEnabled: boolPtr(prod || ri == 1), SnapshotRetentionLimit: []int{5, 0}[ai%2]}
 		g.add(TypeElastiCacheCluster, region, arnOf("elasticache", region, g.acct, "cluster:"+c.ClusterID), c.ClusterID, g.tags(c.ClusterID, true), c)
 	}
 	tbl := &DynamoDBTable{Name: g.env + "-events-" + region, BillingMode: []string{"PAY_PER_REQUEST", "PROVISIONED"}[(ai+ri)%2], PointInTimeRecovery: ptr(prod),

@@ -123,9 +123,9 @@ func (g *estateGen) account(ai int) {
 			continue
 		}
 		key := &IAMAccessKey{AccessKeyID: fmt.Sprintf("AKIA%016X", g.rnd.Uint64()), UserName: u, Status: "Active",
-			CreateDate: g.ago([]int{20, 120, 400, 60}[g.rnd.IntN(4)])}
+			CreateDate: g.ago([]int{20, 120, 400, 60}[g.rnd.IntN(4)]), LastUsedDate: UsedAt(time.Time{})}
 		if g.chance(0.6) {
-			key.LastUsedDate = g.ago([]int{1, 3, 70}[g.rnd.IntN(3)])
+			key.LastUsedDate = UsedAt(g.ago([]int{1, 3, 70}[g.rnd.IntN(3)]))
 		}
 		g.add(TypeIAMAccessKey, RegionGlobal, arnOf("iam", RegionGlobal, g.acct, "user/"+u+"/accesskey/"+key.AccessKeyID), key.AccessKeyID, nil, key)
 	}

@@ -183,7 +183,7 @@ func terraformMore(s sample, put func(kv ...any) map[string]any, name string) []
 	case *ElastiCacheCluster:
 		return one("aws_elasticache_cluster", put("id", a.ClusterID, "arn", r.NativeID, "cluster_id", a.ClusterID, "engine", a.Engine,
 			"engine_version", a.EngineVersion, "node_type", a.NodeType, "num_cache_nodes", a.NumCacheNodes, "az_mode", a.AZMode,
-			"at_rest_encryption_enabled", boolString(a.AtRestEncryptionEnabled), "transit_encryption_enabled", a.TransitEncryptionEnabled,
+			"at_rest_encryption_enabled", boolString(*a.AtRestEncryptionEnabled), "transit_encryption_enabled", a.TransitEncryptionEnabled,
 			"snapshot_retention_limit", a.SnapshotRetentionLimit))
 	case *DynamoDBTable:
 		return one("aws_dynamodb_table", put("id", a.Name, "arn", r.NativeID, "name", a.Name, "billing_mode", a.BillingMode,

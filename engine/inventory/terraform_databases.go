@@ -48,22 +48,22 @@ func tfDBInstance(attrs []byte, c *tfCommon) (any, error) {
 
 func tfElastiCache(attrs []byte, _ *tfCommon) (any, error) {
 	var t struct {
-		ClusterID string   `json:"cluster_id"`
-		Engine    string   `json:"engine"`
-		Version   string   `json:"engine_version"`
-		NodeType  string   `json:"node_type"`
-		Nodes     int      `json:"num_cache_nodes"`
-		AZMode    string   `json:"az_mode"`
-		AtRest    flexBool `json:"at_rest_encryption_enabled"`
-		Transit   flexBool `json:"transit_encryption_enabled"`
-		Snapshots int      `json:"snapshot_retention_limit"`
+		ClusterID string    `json:"cluster_id"`
+		Engine    string    `json:"engine"`
+		Version   string    `json:"engine_version"`
+		NodeType  string    `json:"node_type"`
+		Nodes     int       `json:"num_cache_nodes"`
+		AZMode    string    `json:"az_mode"`
+		AtRest    *flexBool `json:"at_rest_encryption_enabled"`
+		Transit   *flexBool `json:"transit_encryption_enabled"`
+		Snapshots int       `json:"snapshot_retention_limit"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
 	return &ElastiCacheCluster{ClusterID: t.ClusterID, Engine: t.Engine, EngineVersion: t.Version, NodeType: t.NodeType,
-		NumCacheNodes: t.Nodes, AZMode: firstNonEmpty(t.AZMode, "single-az"), AtRestEncryptionEnabled: bool(t.AtRest),
-		TransitEncryptionEnabled: bool(t.Transit), SnapshotRetentionLimit: t.Snapshots}, nil
+		NumCacheNodes: t.Nodes, AZMode: firstNonEmpty(t.AZMode, "single-az"), AtRestEncryptionEnabled: t.AtRest.ptr(),
+		TransitEncryptionEnabled: t.Transit.ptr(), SnapshotRetentionLimit: t.Snapshots}, nil
 }
 
 func tfDynamoDB(attrs []byte, c *tfCommon) (any, error) {

@@ -7,8 +7,8 @@ import "encoding/json"
 // aws_cloudwatch_log_group.
 
 // tfRecorder maps a configuration recorder. Its on/off switch is a separate
-// resource (aws_config_configuration_recorder_status); a recorder Terraform
-// manages is taken to be recording.
+// resource (aws_config_configuration_recorder_status), not joined: whether
+// the recorder records is unknown.
 func tfRecorder(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
 		Group tfBlock[struct {
@@ -19,7 +19,7 @@ func tfRecorder(attrs []byte, c *tfCommon) (any, error) {
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	r := &ConfigRecorder{Name: c.Name, Recording: true}
+	r := &ConfigRecorder{Name: c.Name}
 	if g, ok := t.Group.first(); ok {
 		r.AllSupported, r.IncludeGlobalResourceTypes = g.AllSupported, g.Global
 	}

@@ -20,8 +20,8 @@ type SageMakerNotebook struct {
 	DirectInternetAccess string `json:"direct_internet_access"` // Enabled or Disabled
 	// RootAccess is Enabled or Disabled; "" when not recorded.
 	RootAccess string `json:"root_access"`
-	KMSKeyID   string `json:"kms_key_id,omitempty"`
-	SubnetID   string `json:"subnet_id,omitempty"`
+	KMSKeyID   string `json:"kms_key_id"`
+	SubnetID   string `json:"subnet_id"`
 }
 
 // SageMakerEndpointConfig is the canonical attributes of
@@ -46,9 +46,9 @@ type AthenaWorkgroup struct {
 	State string `json:"state"` // ENABLED or DISABLED
 	// ResultEncryption is SSE_S3, SSE_KMS or CSE_KMS; "" when query
 	// results are not encrypted.
-	ResultEncryption           string `json:"result_encryption,omitempty"`
+	ResultEncryption           string `json:"result_encryption"`
 	EnforceConfiguration       bool   `json:"enforce_workgroup_configuration"`
-	BytesScannedCutoffPerQuery int64  `json:"bytes_scanned_cutoff_per_query,omitempty"`
+	BytesScannedCutoffPerQuery int64  `json:"bytes_scanned_cutoff_per_query"`
 	PublishCloudWatchMetrics   bool   `json:"publish_cloudwatch_metrics_enabled"`
 }
 
@@ -56,7 +56,7 @@ type AthenaWorkgroup struct {
 type GlueJob struct {
 	Name                  string `json:"name"`
 	GlueVersion           string `json:"glue_version,omitempty"` // "" when not recorded
-	SecurityConfiguration string `json:"security_configuration,omitempty"`
+	SecurityConfiguration string `json:"security_configuration"`
 }
 
 // OpenSearchDomain is the canonical attributes of aws_opensearch_domain,

@@ -30,7 +30,7 @@ type BackupVault struct {
 	Name string `json:"name"`
 	// NotificationEvents are the vault events sent to an SNS topic; empty
 	// when the vault notifies nobody.
-	NotificationEvents []string `json:"notification_events,omitempty"`
+	NotificationEvents []string `json:"notification_events"`
 }
 
 // BackupRecoveryPoint is the canonical attributes of aws_backup_recovery_point.

@@ -106,7 +106,7 @@ type Instance struct {
 	VolumeIDs          []string `json:"volume_ids,omitempty"`
 	SecurityGroupIDs   []string `json:"security_group_ids,omitempty"`
 	// AutoScalingGroup is the group that launched the instance, "" if none.
-	AutoScalingGroup string `json:"autoscaling_group,omitempty"`
+	AutoScalingGroup string `json:"autoscaling_group"`
 	Monitoring       bool   `json:"monitoring"`
 }
 
@@ -143,8 +143,8 @@ type LambdaFunction struct {
 	// FunctionURLAuthType is NONE or AWS_IAM for a function with a URL, ""
 	// without one.
 	FunctionURLAuthType string `json:"function_url_auth_type,omitempty"`
-	DeadLetterTargetARN string `json:"dead_letter_target_arn,omitempty"`
-	TracingMode         string `json:"tracing_mode,omitempty"`
+	DeadLetterTargetARN string `json:"dead_letter_target_arn"`
+	TracingMode         string `json:"tracing_mode"`
 	// Policy is the function's resource policy; null when the source does
 	// not say.
 	Policy *PolicyDocument `json:"policy,omitempty"`

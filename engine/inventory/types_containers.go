@@ -80,7 +80,7 @@ type ECSService struct {
 	LaunchType string `json:"launch_type,omitempty"`
 	// PlatformVersion is the Fargate platform version (LATEST, 1.4.0, …).
 	PlatformVersion    string `json:"platform_version,omitempty"`
-	SchedulingStrategy string `json:"scheduling_strategy,omitempty"` // REPLICA or DAEMON
+	SchedulingStrategy string `json:"scheduling_strategy"` // REPLICA or DAEMON
 	DesiredCount       int    `json:"desired_count"`
 	// AssignPublicIP is ENABLED or DISABLED for awsvpc tasks, "" otherwise.
 	AssignPublicIP string `json:"assign_public_ip,omitempty"`
@@ -100,8 +100,8 @@ type EKSCluster struct {
 	PublicAccessCIDRs     []string `json:"public_access_cidrs,omitempty"`
 	// SecretsKMSKeyARN is the KMS key envelope-encrypting Kubernetes
 	// secrets; "" when secrets encryption is off.
-	SecretsKMSKeyARN string `json:"secrets_kms_key_arn,omitempty"`
+	SecretsKMSKeyARN string `json:"secrets_kms_key_arn"`
 	// LoggingEnabled are the control plane log types sent to CloudWatch
 	// Logs (api, audit, authenticator, controllerManager, scheduler).
-	LoggingEnabled []string `json:"logging_enabled,omitempty"`
+	LoggingEnabled []string `json:"logging_enabled"`
 }

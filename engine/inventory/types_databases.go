@@ -102,15 +102,18 @@ type DBInstance struct {
 
 // ElastiCacheCluster is the canonical attributes of aws_elasticache_cluster.
 type ElastiCacheCluster struct {
-	ClusterID                string `json:"cluster_id"`
-	Engine                   string `json:"engine"` // redis, memcached, valkey
-	EngineVersion            string `json:"engine_version,omitempty"`
-	NodeType                 string `json:"node_type"`
-	NumCacheNodes            int    `json:"num_cache_nodes"`
-	AZMode                   string `json:"az_mode"` // single-az or cross-az
-	AtRestEncryptionEnabled  bool   `json:"at_rest_encryption_enabled"`
-	TransitEncryptionEnabled bool   `json:"transit_encryption_enabled"`
-	SnapshotRetentionLimit   int    `json:"snapshot_retention_limit"`
+	ClusterID     string `json:"cluster_id"`
+	Engine        string `json:"engine"` // redis, memcached, valkey
+	EngineVersion string `json:"engine_version,omitempty"`
+	NodeType      string `json:"node_type"`
+	NumCacheNodes int    `json:"num_cache_nodes"`
+	AZMode        string `json:"az_mode"` // single-az or cross-az
+	// AtRestEncryptionEnabled and TransitEncryptionEnabled are null when
+	// the source does not record them (Terraform states and configuration
+	// items from before ElastiCache had them).
+	AtRestEncryptionEnabled  *bool `json:"at_rest_encryption_enabled"`
+	TransitEncryptionEnabled *bool `json:"transit_encryption_enabled"`
+	SnapshotRetentionLimit   int   `json:"snapshot_retention_limit"`
 }
 
 // DynamoDBTable is the canonical attributes of aws_dynamodb_table.

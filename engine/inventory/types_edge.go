@@ -24,8 +24,8 @@ const (
 // REST API stage).
 type APIGatewayStage struct {
 	StageName               string `json:"stage_name"`
-	AccessLogDestinationARN string `json:"access_log_destination_arn,omitempty"`
-	WebACLARN               string `json:"web_acl_arn,omitempty"`
+	AccessLogDestinationARN string `json:"access_log_destination_arn"`
+	WebACLARN               string `json:"web_acl_arn"`
 	TracingEnabled          bool   `json:"tracing_enabled"`
 	CacheClusterEnabled     bool   `json:"cache_cluster_enabled"`
 	// ExecutionLoggingLevel (OFF, ERROR, INFO) and CacheDataEncrypted come
@@ -39,7 +39,7 @@ type APIGatewayStage struct {
 // (an HTTP or WebSocket API stage).
 type APIGatewayV2Stage struct {
 	StageName               string `json:"stage_name"`
-	AccessLogDestinationARN string `json:"access_log_destination_arn,omitempty"`
+	AccessLogDestinationARN string `json:"access_log_destination_arn"`
 }
 
 // WAFv2WebACL is the canonical attributes of aws_wafv2_web_acl.
@@ -62,7 +62,7 @@ type Route53HostedZone struct {
 	Private bool `json:"private"`
 	// QueryLogGroupARN is the CloudWatch Logs group receiving the zone's
 	// DNS query logs, "" when query logging is off.
-	QueryLogGroupARN string `json:"query_log_group_arn,omitempty"`
+	QueryLogGroupARN string `json:"query_log_group_arn"`
 }
 
 // ACMCertificate is the canonical attributes of aws_acm_certificate.
@@ -95,8 +95,8 @@ type CloudFrontDistribution struct {
 	Enabled                bool   `json:"enabled"`
 	ViewerProtocolPolicy   string `json:"viewer_protocol_policy"` // allow-all, redirect-to-https, https-only
 	MinimumProtocolVersion string `json:"minimum_protocol_version"`
-	LoggingBucket          string `json:"logging_bucket,omitempty"`
-	WebACLID               string `json:"web_acl_id,omitempty"`
+	LoggingBucket          string `json:"logging_bucket"`
+	WebACLID               string `json:"web_acl_id"`
 	PriceClass             string `json:"price_class,omitempty"`
 	// Origins are the distribution's origins; null when the source does
 	// not record them.

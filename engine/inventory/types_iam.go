@@ -1,6 +1,9 @@
 package inventory
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Canonical types of IAM (the account summary, users and their access keys,
 // roles, groups, policies), and of the resources whose security-relevant
@@ -138,9 +141,43 @@ type IAMUser struct {
 
 // IAMAccessKey is the canonical attributes of aws_iam_access_key.
 type IAMAccessKey struct {
-	AccessKeyID  string    `json:"access_key_id"`
-	UserName     string    `json:"user_name"`
-	Status       string    `json:"status"` // Active or Inactive
-	CreateDate   time.Time `json:"create_date,omitzero"`
-	LastUsedDate time.Time `json:"last_used_date,omitzero"`
+	AccessKeyID string    `json:"access_key_id"`
+	UserName    string    `json:"user_name"`
+	Status      string    `json:"status"` // Active or Inactive
+	CreateDate  time.Time `json:"create_date,omitzero"`
+	// LastUsedDate is when the key was last used: null when it never
+	// was (the credential report's N/A), omitted when the source does not
+	// know (Terraform's aws_iam_access_key).
+	LastUsedDate LastUse `json:"last_used_date,omitzero"`
+}
+
+// LastUse is when a credential was last used, as the IAM credential report
+// says it: a time, never (written null), or unknown (the zero LastUse,
+// omitted from the attributes).
+type LastUse struct {
+	Known bool
+	At    time.Time // zero when never used
+}
+
+// UsedAt is a LastUse known to be t (never, when t is zero).
+func UsedAt(t time.Time) LastUse { return LastUse{Known: true, At: t} }
+
+// IsZero reports whether the use is unknown, for omitzero.
+func (u LastUse) IsZero() bool { return !u.Known }
+
+// MarshalJSON writes the time, or null when never used.
+func (u LastUse) MarshalJSON() ([]byte, error) {
+	if u.At.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(u.At)
+}
+
+// UnmarshalJSON reads a time, or null for never used; either is known.
+func (u *LastUse) UnmarshalJSON(b []byte) error {
+	*u = LastUse{Known: true}
+	if string(b) == "null" {
+		return nil
+	}
+	return json.Unmarshal(b, &u.At)
 }

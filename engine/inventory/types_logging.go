@@ -20,9 +20,9 @@ type CloudTrail struct {
 	// status (AWS Config records it only as a TrailStatus supplement).
 	IsLogging                 *bool  `json:"is_logging"`
 	LogFileValidationEnabled  bool   `json:"log_file_validation_enabled"`
-	KMSKeyID                  string `json:"kms_key_id,omitempty"`
+	KMSKeyID                  string `json:"kms_key_id"`
 	S3BucketName              string `json:"s3_bucket_name"`
-	CloudWatchLogsLogGroupARN string `json:"cloud_watch_logs_log_group_arn,omitempty"`
+	CloudWatchLogsLogGroupARN string `json:"cloud_watch_logs_log_group_arn"`
 	// S3DataEvents is true when the trail records S3 object-level events;
 	// null when the source does not record the event selectors.
 	S3DataEvents *bool `json:"s3_data_events"`
@@ -30,10 +30,14 @@ type CloudTrail struct {
 
 // ConfigRecorder is the canonical attributes of aws_config_recorder.
 type ConfigRecorder struct {
-	Name                       string `json:"name"`
-	Recording                  bool   `json:"recording"`
-	AllSupported               bool   `json:"all_supported"`
-	IncludeGlobalResourceTypes bool   `json:"include_global_resource_types"`
+	Name string `json:"name"`
+	// Recording is null when the source does not record the recorder's
+	// status (a Terraform state without its
+	// aws_config_configuration_recorder_status, a configuration item
+	// without ConfigurationRecorderStatus).
+	Recording                  *bool `json:"recording"`
+	AllSupported               bool  `json:"all_supported"`
+	IncludeGlobalResourceTypes bool  `json:"include_global_resource_types"`
 }
 
 // GuardDutyDetector is the canonical attributes of aws_guardduty_detector.
@@ -51,6 +55,6 @@ type GuardDutyDetector struct {
 type LogGroup struct {
 	Name            string `json:"name"`
 	RetentionInDays int    `json:"retention_in_days"` // 0: never expire
-	KMSKeyID        string `json:"kms_key_id,omitempty"`
+	KMSKeyID        string `json:"kms_key_id"`
 	StoredBytes     int64  `json:"stored_bytes,omitempty"`
 }

@@ -94,7 +94,7 @@ type VPCEndpoint struct {
 	ServiceName   string   `json:"service_name"`
 	Type          string   `json:"vpc_endpoint_type"` // Interface, Gateway, GatewayLoadBalancer
 	State         string   `json:"state"`
-	SubnetIDs     []string `json:"subnet_ids,omitempty"`
+	SubnetIDs     []string `json:"subnet_ids"`
 }
 
 // TransitGateway is the canonical attributes of aws_transit_gateway.
@@ -138,7 +138,7 @@ type SGRule struct {
 type EIP struct {
 	AllocationID       string `json:"allocation_id"`
 	PublicIP           string `json:"public_ip"`
-	AssociationID      string `json:"association_id,omitempty"`
+	AssociationID      string `json:"association_id"`
 	InstanceID         string `json:"instance_id,omitempty"`
 	NetworkInterfaceID string `json:"network_interface_id,omitempty"`
 }

@@ -32,8 +32,8 @@ type CodeBuildProject struct {
 	ArtifactsEncryptionDisabled bool `json:"artifacts_encryption_disabled"`
 	// CloudWatchLogsStatus and S3LogsStatus are ENABLED or DISABLED; ""
 	// when the source does not record the logs configuration.
-	CloudWatchLogsStatus     string `json:"cloudwatch_logs_status,omitempty"`
-	S3LogsStatus             string `json:"s3_logs_status,omitempty"`
+	CloudWatchLogsStatus     string `json:"cloudwatch_logs_status"`
+	S3LogsStatus             string `json:"s3_logs_status"`
 	S3LogsEncryptionDisabled bool   `json:"s3_logs_encryption_disabled"`
 }
 
@@ -53,7 +53,7 @@ type CloudWatchAlarm struct {
 	AlarmName string `json:"alarm_name"`
 	// ActionsEnabled is null when the source does not record it.
 	ActionsEnabled *bool    `json:"actions_enabled"`
-	AlarmActions   []string `json:"alarm_actions,omitempty"`
+	AlarmActions   []string `json:"alarm_actions"`
 }
 
 // CognitoIdentityPool is the canonical attributes of

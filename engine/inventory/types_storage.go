@@ -87,7 +87,7 @@ type EFSFileSystem struct {
 	PerformanceMode string `json:"performance_mode"`
 	BackupPolicy    string `json:"backup_policy"` // ENABLED, DISABLED, or "" when the source does not say
 	// TransitionToIA is the lifecycle policy, e.g. AFTER_30_DAYS; "" for none.
-	TransitionToIA string `json:"transition_to_ia,omitempty"`
+	TransitionToIA string `json:"transition_to_ia"`
 }
 
 // S3AccountPublicAccessBlock is the canonical attributes of

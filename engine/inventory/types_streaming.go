@@ -28,7 +28,7 @@ type FirehoseStream struct {
 	SourceType string `json:"delivery_stream_type"`
 	// SSEKeyType is AWS_OWNED_CMK or CUSTOMER_MANAGED_CMK when server-side
 	// encryption is on, "" when off.
-	SSEKeyType string `json:"sse_key_type,omitempty"`
+	SSEKeyType string `json:"sse_key_type"`
 	// ErrorLoggingEnabled is whether the destination logs delivery errors
 	// to CloudWatch Logs; null when the item has no destination.
 	ErrorLoggingEnabled *bool `json:"error_logging_enabled"`
@@ -55,7 +55,7 @@ type SQSQueue struct {
 	// (AWS Config items and Terraform states from before SSE-SQS).
 	SQSManagedSSEEnabled    *bool  `json:"sqs_managed_sse_enabled"`
 	KMSMasterKeyID          string `json:"kms_master_key_id,omitempty"`
-	DeadLetterTargetARN     string `json:"dead_letter_target_arn,omitempty"`
+	DeadLetterTargetARN     string `json:"dead_letter_target_arn"`
 	MessageRetentionSeconds int    `json:"message_retention_seconds"`
 	// Policy is the queue policy; null without one.
 	Policy *PolicyDocument `json:"policy,omitempty"`
@@ -64,7 +64,7 @@ type SQSQueue struct {
 // SNSTopic is the canonical attributes of aws_sns_topic.
 type SNSTopic struct {
 	Name           string `json:"name"`
-	KMSMasterKeyID string `json:"kms_master_key_id,omitempty"`
+	KMSMasterKeyID string `json:"kms_master_key_id"`
 	// Policy is the topic's access policy; null when the source does not say.
 	Policy *PolicyDocument `json:"policy,omitempty"`
 }

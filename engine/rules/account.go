@@ -211,7 +211,9 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 	case inv.TypeDBInstance:
 		f.observeRDS("instance", res.Region, get[inv.DBInstance](s).Identifier)
 	case inv.TypeConfigRecorder:
-		if c := get[inv.ConfigRecorder](s); c.Recording {
+		// A recorder whose status the source did not record counts as
+		// recording: an unknown is no evidence of a gap.
+		if c := get[inv.ConfigRecorder](s); c.Recording == nil || *c.Recording {
 			f.configIn[res.Region] = true
 			f.observePlatform(res, s)
 		}

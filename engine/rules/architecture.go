@@ -13,7 +13,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable Multi-AZ (a standby in another AZ with automatic failover).",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				r := failIf(!d.MultiAZ, map[string]any{"identifier": d.Identifier, "availability_zone": d.AvailabilityZone})
+				r := failIfRecorded(s, !d.MultiAZ, "multi_az", map[string]any{"identifier": d.Identifier, "availability_zone": d.AvailabilityZone, "multi_az": d.MultiAZ})
 				return escalateIfProduction(r, s, high)
 			}},
 		{ID: "aws-rds-006", Dimension: architecture, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
@@ -22,7 +22,7 @@ func architectureRules() []Rule {
 			Remediation: "Set the backup retention period to at least 7 days.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return failIf(d.BackupRetentionPeriod == 0, map[string]any{"identifier": d.Identifier, "backup_retention_period": 0})
+				return failIfRecorded(s, d.BackupRetentionPeriod == 0, "backup_retention_period", map[string]any{"identifier": d.Identifier, "backup_retention_period": d.BackupRetentionPeriod})
 			}},
 		{ID: "aws-rds-007", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeDBInstance},
 			Title:       "RDS deletion protection is disabled",
@@ -30,7 +30,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable deletion protection: aws rds modify-db-instance --deletion-protection.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return escalateIfProduction(failIf(!d.DeletionProtection, map[string]any{"identifier": d.Identifier}), s, high)
+				return escalateIfProduction(failIfRecorded(s, !d.DeletionProtection, "deletion_protection", map[string]any{"identifier": d.Identifier, "deletion_protection": d.DeletionProtection}), s, high)
 			}},
 		{ID: "aws-ec2-012", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeInstance},
 			Title:       "EC2 instance is not part of an Auto Scaling group",
@@ -38,7 +38,8 @@ func architectureRules() []Rule {
 			Remediation: "Run the workload from a launch template in an Auto Scaling group (even of size 1) spanning several AZs.",
 			Check: func(s *Subject) Result {
 				in := get[inv.Instance](s)
-				return failIf(in.State == "running" && in.AutoScalingGroup == "", map[string]any{"instance_id": in.InstanceID})
+				return failIfRecorded(s, in.State == "running" && in.AutoScalingGroup == "", "autoscaling_group",
+					map[string]any{"instance_id": in.InstanceID, "state": in.State, "autoscaling_group": in.AutoScalingGroup})
 			}},
 		{ID: "aws-asg-001", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeAutoScalingGroup},
 			Title:       "Auto Scaling group uses a single Availability Zone",
@@ -55,7 +56,8 @@ func architectureRules() []Rule {
 			Check: func(s *Subject) Result {
 				g := get[inv.AutoScalingGroup](s)
 				behindLB := len(g.TargetGroupARNs)+len(g.LoadBalancers) > 0
-				return failIf(behindLB && g.HealthCheckType != "ELB", map[string]any{"name": g.Name, "health_check_type": g.HealthCheckType})
+				return failIfZero(s, behindLB && g.HealthCheckType != "ELB", g.HealthCheckType == "", "health_check_type",
+					map[string]any{"name": g.Name, "health_check_type": g.HealthCheckType, "target_group_arns": g.TargetGroupARNs, "load_balancers": g.LoadBalancers})
 			}},
 		{ID: "aws-elb-002", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer deletion protection is disabled",
@@ -95,7 +97,12 @@ func architectureRules() []Rule {
 			Remediation: "Use a replication group with replicas in other AZs and automatic failover (Redis/Valkey), or spread Memcached nodes across AZs.",
 			Check: func(s *Subject) Result {
 				c := get[inv.ElastiCacheCluster](s)
-				return failIf(c.NumCacheNodes <= 1 || c.AZMode != "cross-az",
+				single := c.NumCacheNodes == 1 || s.recorded("num_cache_nodes") && c.NumCacheNodes <= 1
+				oneZone := c.AZMode == "single-az" || c.AZMode != "cross-az" && s.recorded("az_mode")
+				if !single && !oneZone && (c.NumCacheNodes <= 1 || c.AZMode != "cross-az") {
+					return notEvaluated(s.unrecorded("num_cache_nodes", "az_mode")...)
+				}
+				return failIf(single || oneZone,
 					map[string]any{"cluster_id": c.ClusterID, "num_cache_nodes": c.NumCacheNodes, "az_mode": c.AZMode})
 			}},
 		{ID: "aws-elasticache-004", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeElastiCacheCluster},
@@ -104,7 +111,8 @@ func architectureRules() []Rule {
 			Remediation: "Set a snapshot retention limit of at least 1 day.",
 			Check: func(s *Subject) Result {
 				c := get[inv.ElastiCacheCluster](s)
-				return failIf(c.Engine != "memcached" && c.SnapshotRetentionLimit == 0, map[string]any{"cluster_id": c.ClusterID})
+				return failIfRecorded(s, c.Engine != "memcached" && c.SnapshotRetentionLimit == 0, "snapshot_retention_limit",
+					map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "snapshot_retention_limit": c.SnapshotRetentionLimit})
 			}},
 		{ID: "aws-efs-002", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeEFSFileSystem},
 			Title:       "EFS automatic backups are disabled",
@@ -112,7 +120,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable the file system's backup policy (automatic backups), or add it to an AWS Backup plan.",
 			Check: func(s *Subject) Result {
 				f := get[inv.EFSFileSystem](s)
-				return failIf(f.BackupPolicy == "DISABLED", map[string]any{"file_system_id": f.FileSystemID})
+				return failIf(f.BackupPolicy == "DISABLED", map[string]any{"file_system_id": f.FileSystemID, "backup_policy": f.BackupPolicy})
 			}},
 		{ID: "aws-s3-007", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
 			Title:       "S3 bucket versioning is not enabled",
@@ -120,7 +128,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable versioning and add a lifecycle rule to expire noncurrent versions.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return escalateIfSensitive(failIf(b.Versioning != "Enabled", map[string]any{"bucket": b.Bucket, "versioning": b.Versioning}), s, medium)
+				return escalateIfSensitive(failIfZero(s, b.Versioning != "Enabled", b.Versioning == "", "versioning", map[string]any{"bucket": b.Bucket, "versioning": b.Versioning}), s, medium)
 			}},
 		{ID: "aws-sqs-001", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeSQSQueue},
 			Title:       "SQS queue has no dead-letter queue",
@@ -131,7 +139,10 @@ func architectureRules() []Rule {
 				if isDeadLetterQueue(q.Name) {
 					return passed(s, func() map[string]any { return map[string]any{"queue": q.Name, "is_dead_letter_queue": true} })
 				}
-				return failIf(q.DeadLetterTargetARN == "", map[string]any{"queue": q.Name})
+				if m := s.unrecorded("name", "dead_letter_target_arn"); q.DeadLetterTargetARN == "" && len(m) > 0 {
+					return notEvaluated(m...)
+				}
+				return failIf(q.DeadLetterTargetARN == "", map[string]any{"queue": q.Name, "dead_letter_target_arn": q.DeadLetterTargetARN})
 			}},
 		{ID: "aws-lambda-004", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function has no dead-letter queue",
@@ -139,7 +150,7 @@ func architectureRules() []Rule {
 			Remediation: "Configure a dead-letter queue or an on-failure destination for the function.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIf(f.DeadLetterTargetARN == "", map[string]any{"function_name": f.FunctionName})
+				return failIfRecorded(s, f.DeadLetterTargetARN == "", "dead_letter_target_arn", map[string]any{"function_name": f.FunctionName, "dead_letter_target_arn": f.DeadLetterTargetARN})
 			}},
 		{ID: "aws-kms-002", Dimension: architecture, Severity: high, ResourceTypes: []string{inv.TypeKMSKey},
 			Title:       "KMS key is scheduled for deletion",
@@ -147,7 +158,7 @@ func architectureRules() []Rule {
 			Remediation: "If anything still uses the key, cancel the deletion: aws kms cancel-key-deletion --key-id ID.",
 			Check: func(s *Subject) Result {
 				k := get[inv.KMSKey](s)
-				ev := map[string]any{"key_id": k.KeyID}
+				ev := map[string]any{"key_id": k.KeyID, "key_state": k.KeyState}
 				if !k.DeletionDate.IsZero() {
 					ev["deletion_date"] = k.DeletionDate
 				}

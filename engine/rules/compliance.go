@@ -46,7 +46,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable server access logging to a dedicated log bucket (or CloudTrail S3 data events).",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return escalateIfSensitive(failIf(b.LoggingTargetBucket == "", map[string]any{"bucket": b.Bucket}), s, medium)
+				return escalateIfSensitive(failIfRecorded(s, b.LoggingTargetBucket == "", "logging_target_bucket", map[string]any{"bucket": b.Bucket, "logging_target_bucket": b.LoggingTargetBucket}), s, medium)
 			}},
 		{ID: "aws-s3-009", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.1.2", "CIS-AWS-4.0.1:2.1.2"},
@@ -55,7 +55,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable MFA delete with the root user's MFA: aws s3api put-bucket-versioning --versioning-configuration Status=Enabled,MFADelete=Enabled --mfa ….",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return failIf(b.Versioning == "Enabled" && !b.MFADelete, map[string]any{"bucket": b.Bucket})
+				return failIfRecorded(s, b.Versioning == "Enabled" && !b.MFADelete, "mfa_delete", map[string]any{"bucket": b.Bucket, "versioning": b.Versioning, "mfa_delete": b.MFADelete})
 			}},
 		{ID: "aws-vpc-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeVPC},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.7", "CIS-AWS-4.0.1:3.7"},
@@ -73,7 +73,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable log file validation: aws cloudtrail update-trail --name TRAIL --enable-log-file-validation.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIf(!t.LogFileValidationEnabled, map[string]any{"trail": t.Name})
+				return failIfRecorded(s, !t.LogFileValidationEnabled, "log_file_validation_enabled", map[string]any{"trail": t.Name, "log_file_validation_enabled": t.LogFileValidationEnabled})
 			}},
 		{ID: "aws-cloudtrail-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeCloudTrail},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.5", "CIS-AWS-4.0.1:3.5"},
@@ -82,7 +82,7 @@ func complianceRules() []Rule {
 			Remediation: "Configure the trail with a customer managed KMS key (SSE-KMS).",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIf(t.KMSKeyID == "", map[string]any{"trail": t.Name})
+				return failIfRecorded(s, t.KMSKeyID == "", "kms_key_id", map[string]any{"trail": t.Name, "kms_key_id": t.KMSKeyID})
 			}},
 		{ID: "aws-cloudtrail-004", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudTrail},
 			Title:       "CloudTrail is not integrated with CloudWatch Logs",
@@ -90,7 +90,7 @@ func complianceRules() []Rule {
 			Remediation: "Configure the trail to deliver to a CloudWatch Logs log group.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIf(t.CloudWatchLogsLogGroupARN == "", map[string]any{"trail": t.Name})
+				return failIfRecorded(s, t.CloudWatchLogsLogGroupARN == "", "cloud_watch_logs_log_group_arn", map[string]any{"trail": t.Name, "cloud_watch_logs_log_group_arn": t.CloudWatchLogsLogGroupARN})
 			}},
 		{ID: "aws-cloudtrail-005", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudTrail},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.8", "CIS-AWS-3.0.0:3.9", "CIS-AWS-4.0.1:3.8", "CIS-AWS-4.0.1:3.9"},
@@ -99,7 +99,7 @@ func complianceRules() []Rule {
 			Remediation: "Add a data event selector for AWS::S3::Object (all buckets, read and write) to a multi-region trail.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failUnless(t.S3DataEvents, "s3_data_events", map[string]any{"trail": t.Name})
+				return failUnless(t.S3DataEvents, "s3_data_events", map[string]any{"trail": t.Name, "s3_data_events": t.S3DataEvents})
 			}},
 		{ID: "aws-iam-008", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.8", "CIS-AWS-4.0.1:1.8"},
@@ -109,7 +109,7 @@ func complianceRules() []Rule {
 			Check: func(s *Subject) Result {
 				p := get[inv.IAMAccount](s).PasswordPolicy
 				if p == nil {
-					return fail(map[string]any{"password_policy": nil})
+					return failIfRecorded(s, true, "password_policy", map[string]any{"password_policy": nil})
 				}
 				return failIf(p.MinimumPasswordLength < 14, map[string]any{"minimum_password_length": p.MinimumPasswordLength})
 			}},
@@ -121,7 +121,7 @@ func complianceRules() []Rule {
 			Check: func(s *Subject) Result {
 				p := get[inv.IAMAccount](s).PasswordPolicy
 				if p == nil {
-					return fail(map[string]any{"password_policy": nil})
+					return failIfRecorded(s, true, "password_policy", map[string]any{"password_policy": nil})
 				}
 				return failIf(p.PasswordReusePrevention < 24, map[string]any{"password_reuse_prevention": p.PasswordReusePrevention})
 			}},
@@ -142,7 +142,10 @@ func complianceRules() []Rule {
 			Remediation: "Register a hardware MFA device (FIDO2 security key) for the root user.",
 			Check: func(s *Subject) Result {
 				a := get[inv.IAMAccount](s)
-				return failIf(!a.RootHardwareMFA, map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled})
+				if !a.RootHardwareMFA && !s.recorded("root_hardware_mfa") && !(s.recorded("root_mfa_enabled") && !a.RootMFAEnabled) {
+					return notEvaluated("root_hardware_mfa")
+				}
+				return failIf(!a.RootHardwareMFA, map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled, "root_hardware_mfa": a.RootHardwareMFA})
 			}},
 		{ID: "aws-kms-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeKMSKey},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.6", "CIS-AWS-4.0.1:3.6"},
@@ -157,7 +160,7 @@ func complianceRules() []Rule {
 						return map[string]any{"key_id": k.KeyID, "key_manager": k.KeyManager, "key_state": k.KeyState, "key_spec": k.KeySpec, "rotation_applies": false}
 					})
 				}
-				return failUnless(k.KeyRotationEnabled, "key_rotation_enabled", map[string]any{"key_id": k.KeyID})
+				return failUnless(k.KeyRotationEnabled, "key_rotation_enabled", map[string]any{"key_id": k.KeyID, "key_manager": k.KeyManager, "key_state": k.KeyState})
 			}},
 		{ID: "aws-rds-008", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.3.2", "CIS-AWS-4.0.1:2.2.2"},
@@ -166,7 +169,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable auto minor version upgrade on the instance.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return failIf(!d.AutoMinorVersionUpgrade, map[string]any{"identifier": d.Identifier, "engine_version": d.EngineVersion})
+				return failIfRecorded(s, !d.AutoMinorVersionUpgrade, "auto_minor_version_upgrade", map[string]any{"identifier": d.Identifier, "engine_version": d.EngineVersion, "auto_minor_version_upgrade": d.AutoMinorVersionUpgrade})
 			}},
 		{ID: "aws-efs-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeEFSFileSystem},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.4.1", "CIS-AWS-4.0.1:2.3.1"},
@@ -175,7 +178,7 @@ func complianceRules() []Rule {
 			Remediation: "Create an encrypted file system, copy the data (AWS DataSync), and switch clients over.",
 			Check: func(s *Subject) Result {
 				f := get[inv.EFSFileSystem](s)
-				return escalateIfSensitive(failIf(!f.Encrypted, map[string]any{"file_system_id": f.FileSystemID}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !f.Encrypted, "encrypted", map[string]any{"file_system_id": f.FileSystemID, "encrypted": f.Encrypted}), s, high)
 			}},
 		{ID: "aws-sqs-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeSQSQueue},
 			Title:       "SQS queue is not encrypted at rest",
@@ -197,7 +200,7 @@ func complianceRules() []Rule {
 			Remediation: "Set the topic's KmsMasterKeyId (alias/aws/sns or a customer managed key).",
 			Check: func(s *Subject) Result {
 				t := get[inv.SNSTopic](s)
-				return failIf(t.KMSMasterKeyID == "", map[string]any{"topic": t.Name})
+				return failIfRecorded(s, t.KMSMasterKeyID == "", "kms_master_key_id", map[string]any{"topic": t.Name, "kms_master_key_id": t.KMSMasterKeyID})
 			}},
 		{ID: "aws-elasticache-005", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster is not encrypted at rest",
@@ -205,7 +208,10 @@ func complianceRules() []Rule {
 			Remediation: "Create a new cluster with at-rest encryption from a backup and switch clients over.",
 			Check: func(s *Subject) Result {
 				c := get[inv.ElastiCacheCluster](s)
-				return failIf(c.Engine != "memcached" && !c.AtRestEncryptionEnabled, map[string]any{"cluster_id": c.ClusterID})
+				if c.Engine == "memcached" {
+					return passed(s, func() map[string]any { return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine} })
+				}
+				return failUnless(c.AtRestEncryptionEnabled, "at_rest_encryption_enabled", map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "at_rest_encryption_enabled": c.AtRestEncryptionEnabled})
 			}},
 		{ID: "aws-elb-004", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer access logging is disabled",
@@ -221,7 +227,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable standard logging to an S3 bucket.",
 			Check: func(s *Subject) Result {
 				d := get[inv.CloudFrontDistribution](s)
-				return failIf(d.LoggingBucket == "", map[string]any{"distribution_id": d.DistributionID})
+				return failIfRecorded(s, d.LoggingBucket == "", "logging_bucket", map[string]any{"distribution_id": d.DistributionID, "logging_bucket": d.LoggingBucket})
 			}},
 		{ID: "aws-config-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeConfigRecorder},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.3", "CIS-AWS-4.0.1:3.3"},
@@ -230,7 +236,14 @@ func complianceRules() []Rule {
 			Remediation: "Record all supported resource types (and global ones in one region), and start the recorder.",
 			Check: func(s *Subject) Result {
 				r := get[inv.ConfigRecorder](s)
-				return failIf(!r.Recording || !r.AllSupported, map[string]any{"recorder": r.Name, "recording": r.Recording, "all_supported": r.AllSupported})
+				off := r.Recording != nil && !*r.Recording
+				switch {
+				case !off && !r.AllSupported && !s.recorded("all_supported"):
+					return notEvaluated("all_supported")
+				case !off && r.AllSupported && r.Recording == nil:
+					return notEvaluated("recording")
+				}
+				return failIf(off || !r.AllSupported, map[string]any{"recorder": r.Name, "recording": r.Recording, "all_supported": r.AllSupported})
 			}},
 		{ID: "aws-logs-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeLogGroup},
 			Title:       "CloudWatch log group is not encrypted with KMS",
@@ -238,7 +251,7 @@ func complianceRules() []Rule {
 			Remediation: "Associate a customer managed KMS key: aws logs associate-kms-key.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LogGroup](s)
-				return failIf(l.KMSKeyID == "", map[string]any{"log_group": l.Name})
+				return failIfRecorded(s, l.KMSKeyID == "", "kms_key_id", map[string]any{"log_group": l.Name, "kms_key_id": l.KMSKeyID})
 			}},
 	}
 }

@@ -25,7 +25,7 @@ func computeRules() []Rule {
 			Remediation: "Create a template version whose NetworkInterfaces set AssociatePublicIpAddress=false (Terraform: network_interfaces { associate_public_ip_address = false }), and reach the instances through a load balancer or Session Manager.",
 			Check: func(s *Subject) Result {
 				t := get[inv.LaunchTemplate](s)
-				return failIf(t.AssociatePublicIP, map[string]any{"launch_template_id": t.LaunchTemplateID, "name": t.Name})
+				return failIf(t.AssociatePublicIP, map[string]any{"launch_template_id": t.LaunchTemplateID, "name": t.Name, "associate_public_ip": t.AssociatePublicIP})
 			}},
 		{ID: "aws-ec2-015", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeLaunchTemplate},
 			Title:       "Launch template uses a previous-generation instance type",
@@ -82,7 +82,7 @@ func computeRules() []Rule {
 			Remediation: "Create a launch template without public addresses (network_interfaces { associate_public_ip_address = false }) and move the group to it; put the group behind a load balancer.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LaunchConfiguration](s)
-				return failUnless(negate(l.AssociatePublicIP), "associate_public_ip", map[string]any{"name": l.Name})
+				return failUnless(negate(l.AssociatePublicIP), "associate_public_ip", map[string]any{"name": l.Name, "associate_public_ip": l.AssociatePublicIP})
 			}},
 		{ID: "aws-asg-006", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeLaunchConfiguration},
 			Title:       "Launch configuration uses a previous-generation instance type",
@@ -115,7 +115,7 @@ func computeRules() []Rule {
 			Remediation: "aws lambda update-function-configuration --function-name NAME --tracing-config Mode=Active (Terraform: tracing_config { mode = \"Active\" }).",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIf(f.TracingMode != "Active", map[string]any{"function_name": f.FunctionName, "tracing_mode": f.TracingMode})
+				return failIfZero(s, f.TracingMode != "Active", f.TracingMode == "", "tracing_mode", map[string]any{"function_name": f.FunctionName, "tracing_mode": f.TracingMode})
 			}},
 	}...)
 }

@@ -169,6 +169,9 @@ func costRules() []Rule {
 			Remediation: "Release the address if nothing needs it: aws ec2 release-address --allocation-id ID.",
 			Check: func(s *Subject) Result {
 				e := get[inv.EIP](s)
+				if e.AssociationID == "" && e.InstanceID == "" && e.NetworkInterfaceID == "" && !s.recorded("association_id") {
+					return notEvaluated("association_id")
+				}
 				if e.AssociationID != "" || e.InstanceID != "" || e.NetworkInterfaceID != "" {
 					return passed(s, func() map[string]any {
 						return map[string]any{"allocation_id": e.AllocationID, "association_id": e.AssociationID, "instance_id": e.InstanceID, "network_interface_id": e.NetworkInterfaceID}
@@ -201,6 +204,9 @@ func costRules() []Rule {
 			Check: func(s *Subject) Result {
 				in := get[inv.Instance](s)
 				d := days(in.StateChangedAt, s.Now)
+				if in.State == "stopped" && len(in.VolumeIDs) > 0 && d < 0 {
+					return notEvaluated("state_changed_at") // stopped since when, the source does not say
+				}
 				return failIf(in.State == "stopped" && len(in.VolumeIDs) > 0 && (d < 0 || d > 30),
 					notEstimated(map[string]any{"instance_id": in.InstanceID, "volume_ids": in.VolumeIDs, "stopped_days": d},
 						"the volumes' sizes are on the volumes' own records (aws-ebs findings)"))
@@ -248,7 +254,7 @@ func costRules() []Rule {
 			Remediation: "Add lifecycle rules that transition old objects to cheaper classes and expire noncurrent versions and incomplete uploads.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return failIf(b.LifecycleRuleCount == 0, notEstimated(map[string]any{"bucket": b.Bucket}, unpriced("S3 storage")))
+				return failIfRecorded(s, b.LifecycleRuleCount == 0, "lifecycle_rule_count", notEstimated(map[string]any{"bucket": b.Bucket, "lifecycle_rule_count": b.LifecycleRuleCount}, unpriced("S3 storage")))
 			}},
 		{ID: "aws-dynamodb-001", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeDynamoDBTable},
 			Title:       "Provisioned DynamoDB table has no auto scaling",
@@ -271,7 +277,8 @@ func costRules() []Rule {
 			Remediation: "Rebuild native dependencies for arm64 and set the function's architecture to arm64.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIf(!contains(f.Architectures, "arm64"), notEstimated(map[string]any{"function_name": f.FunctionName, "memory_mb": f.MemorySize}, unpriced("Lambda")))
+				return failIfZero(s, !contains(f.Architectures, "arm64"), len(f.Architectures) == 0, "architectures",
+					notEstimated(map[string]any{"function_name": f.FunctionName, "memory_mb": f.MemorySize, "architectures": f.Architectures}, unpriced("Lambda")))
 			}},
 		{ID: "aws-elasticache-002", Dimension: cost, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster uses a previous-generation node type",
@@ -287,7 +294,7 @@ func costRules() []Rule {
 			Remediation: "Set a retention period that matches your policy: aws logs put-retention-policy --retention-in-days N.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LogGroup](s)
-				return failIf(l.RetentionInDays == 0, notEstimated(map[string]any{"log_group": l.Name, "stored_bytes": l.StoredBytes}, unpriced("CloudWatch Logs storage")))
+				return failIfRecorded(s, l.RetentionInDays == 0, "retention_in_days", notEstimated(map[string]any{"log_group": l.Name, "stored_bytes": l.StoredBytes, "retention_in_days": l.RetentionInDays}, unpriced("CloudWatch Logs storage")))
 			}},
 		{ID: "aws-efs-001", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeEFSFileSystem},
 			Title:       "EFS file system has no lifecycle policy",
@@ -295,7 +302,7 @@ func costRules() []Rule {
 			Remediation: "Add a lifecycle policy such as TransitionToIA AFTER_30_DAYS.",
 			Check: func(s *Subject) Result {
 				f := get[inv.EFSFileSystem](s)
-				return failIf(f.TransitionToIA == "", notEstimated(map[string]any{"file_system_id": f.FileSystemID}, unpriced("EFS storage")))
+				return failIfRecorded(s, f.TransitionToIA == "", "transition_to_ia", notEstimated(map[string]any{"file_system_id": f.FileSystemID, "transition_to_ia": f.TransitionToIA}, unpriced("EFS storage")))
 			}},
 	}
 }

@@ -38,12 +38,12 @@ func TestCostEstimates(t *testing.T) {
 		{"old snapshot Frankfurt", "aws-ebs-006", inRegion("eu-central-1", mk(inv.TypeEBSSnapshot, `{"snapshot_id":"snap-1","volume_size":200,"start_time":"2024-01-01T00:00:00Z"}`)),
 			"estimated_monthly_usd", 10.80},
 		// 730 h × $0.005
-		{"idle Elastic IP", "aws-ec2-009", mk(inv.TypeEIP, `{"allocation_id":"eipalloc-1","public_ip":"203.0.113.9"}`), "estimated_monthly_usd", 3.65},
+		{"idle Elastic IP", "aws-ec2-009", mk(inv.TypeEIP, `{"allocation_id":"eipalloc-1","public_ip":"203.0.113.9","association_id":""}`), "estimated_monthly_usd", 3.65},
 		// 730 h × ($0.222 m4.xlarge − $0.214 m5.xlarge), eu-west-1
 		{"m4.xlarge Ireland", "aws-ec2-010", mk(inv.TypeInstance, `{"instance_id":"i-1","instance_type":"m4.xlarge","state":"running"}`),
 			"estimated_monthly_saving_usd", 5.84},
 		{"m3.medium has no m5 twin", "aws-ec2-010", inRegion("us-east-1", mk(inv.TypeInstance, `{"instance_id":"i-2","instance_type":"m3.medium","state":"running"}`)), "", 0},
-		{"stopped instance", "aws-ec2-011", mk(inv.TypeInstance, `{"instance_id":"i-3","state":"stopped","volume_ids":["vol-9"]}`), "", 0},
+		{"stopped instance", "aws-ec2-011", mk(inv.TypeInstance, `{"instance_id":"i-3","state":"stopped","state_changed_at":"2025-01-02T00:00:00Z","volume_ids":["vol-9"]}`), "", 0},
 		// 730 h × $0.028 (classic, eu-west-1)
 		{"idle classic LB Ireland", "aws-elb-001", mk(inv.TypeLB, `{"name":"old","load_balancer_type":"classic","target_count":0}`), "estimated_monthly_usd", 20.44},
 		// 730 h × $0.027 (network, eu-central-1)
@@ -53,7 +53,7 @@ func TestCostEstimates(t *testing.T) {
 		{"db.m4.large MySQL Multi-AZ", "aws-rds-003", inRegion("us-east-1", mk(inv.TypeDBInstance, `{"identifier":"db1","engine":"mysql","instance_class":"db.m4.large","multi_az":true}`)),
 			"estimated_monthly_saving_usd", 5.84},
 		{"db.m4.large Oracle", "aws-rds-003", inRegion("us-east-1", mk(inv.TypeDBInstance, `{"identifier":"db2","engine":"oracle-ee","instance_class":"db.m4.large"}`)), "", 0},
-		{"log group", "aws-logs-001", mk(inv.TypeLogGroup, `{"name":"/app"}`), "", 0},
+		{"log group", "aws-logs-001", mk(inv.TypeLogGroup, `{"name":"/app","retention_in_days":0}`), "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -40,7 +40,7 @@ func dataBackupRules() []Rule {
 			Remediation: "aws backup put-backup-vault-notifications --backup-vault-name NAME --sns-topic-arn ARN --backup-vault-events BACKUP_JOB_FAILED RESTORE_JOB_COMPLETED …",
 			Check: func(s *Subject) Result {
 				v := get[inv.BackupVault](s)
-				return failIf(len(v.NotificationEvents) == 0, map[string]any{"vault": v.Name})
+				return failIfRecorded(s, len(v.NotificationEvents) == 0, "notification_events", map[string]any{"vault": v.Name, "notification_events": v.NotificationEvents})
 			}},
 		{ID: "aws-backup-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeBackupRecoveryPoint},
 			Title:       "Backup recovery point is not encrypted",
@@ -48,7 +48,7 @@ func dataBackupRules() []Rule {
 			Remediation: "Encrypt the source (or copy the recovery point to a vault with a KMS key: aws backup start-copy-job), then delete the unencrypted recovery point.",
 			Check: func(s *Subject) Result {
 				r := get[inv.BackupRecoveryPoint](s)
-				return escalateIfSensitive(failIf(!r.IsEncrypted, map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !r.IsEncrypted, "is_encrypted", map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType, "is_encrypted": r.IsEncrypted}), s, high)
 			}},
 		{ID: "aws-backup-005", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeBackupRecoveryPoint},
 			Title:       "Backup recovery point never expires and is over a year old",
@@ -64,6 +64,9 @@ func dataBackupRules() []Rule {
 				}
 				if age < 0 {
 					return notEvaluated("creation_date")
+				}
+				if m := s.unrecorded("delete_after_days", "status"); age > 365 && len(m) > 0 {
+					return notEvaluated(m...)
 				}
 				return failIf(age > 365, notEstimated(map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType, "age_days": age}, unpriced("AWS Backup storage")))
 			}},

@@ -31,7 +31,7 @@ func dataRDSRules() []Rule {
 			Remediation: "Snapshot the cluster, restore it with --storage-encrypted --kms-key-id KEY (aws rds restore-db-cluster-from-snapshot), and switch clients over; Terraform: storage_encrypted = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return escalateIfSensitive(failIf(!c.StorageEncrypted, map[string]any{"identifier": c.Identifier, "engine": c.Engine}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !c.StorageEncrypted, "storage_encrypted", map[string]any{"identifier": c.Identifier, "engine": c.Engine, "storage_encrypted": c.StorageEncrypted}), s, critical)
 			}},
 		{ID: "aws-rds-012", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster has no deletion protection",
@@ -39,7 +39,7 @@ func dataRDSRules() []Rule {
 			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --deletion-protection; Terraform: deletion_protection = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return escalateIfProduction(failIf(!c.DeletionProtection, map[string]any{"identifier": c.Identifier}), s, high)
+				return escalateIfProduction(failIfRecorded(s, !c.DeletionProtection, "deletion_protection", map[string]any{"identifier": c.Identifier, "deletion_protection": c.DeletionProtection}), s, high)
 			}},
 		{ID: "aws-rds-013", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster keeps backups for less than 7 days",
@@ -47,7 +47,7 @@ func dataRDSRules() []Rule {
 			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --backup-retention-period 7 (or more); Terraform: backup_retention_period = 7.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return failIf(c.BackupRetentionPeriod < 7, map[string]any{"identifier": c.Identifier, "backup_retention_period": c.BackupRetentionPeriod})
+				return failIfZero(s, c.BackupRetentionPeriod < 7, c.BackupRetentionPeriod == 0, "backup_retention_period", map[string]any{"identifier": c.Identifier, "backup_retention_period": c.BackupRetentionPeriod})
 			}},
 		{ID: "aws-rds-014", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster does not use IAM database authentication",
@@ -58,7 +58,7 @@ func dataRDSRules() []Rule {
 				if !iamAuthEngine(c.Engine) {
 					return passed(s, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine": c.Engine} })
 				}
-				return failIf(!c.IAMAuthEnabled, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
+				return failIfRecorded(s, !c.IAMAuthEnabled, "iam_database_authentication_enabled", map[string]any{"identifier": c.Identifier, "engine": c.Engine, "iam_database_authentication_enabled": c.IAMAuthEnabled})
 			}},
 		{ID: "aws-rds-015", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster exports no logs to CloudWatch Logs",
@@ -105,7 +105,7 @@ func dataRDSRules() []Rule {
 						return map[string]any{"identifier": c.Identifier, "engine": c.Engine, "engine_mode": c.EngineMode}
 					})
 				}
-				return failIf(c.BacktrackWindow == 0, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
+				return failIfRecorded(s, c.BacktrackWindow == 0, "backtrack_window", map[string]any{"identifier": c.Identifier, "engine": c.Engine, "backtrack_window": c.BacktrackWindow})
 			}},
 		{ID: "aws-rds-019", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster does not copy tags to snapshots",
@@ -165,7 +165,7 @@ func dataRDSRules() []Rule {
 			Remediation: "Copy the snapshot with a KMS key (aws rds copy-db-cluster-snapshot --kms-key-id …) and delete the unencrypted one.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.RDSClusterSnapshot](s)
-				return escalateIfSensitive(failIf(!sn.StorageEncrypted, map[string]any{"snapshot": sn.Identifier}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !sn.StorageEncrypted, "storage_encrypted", map[string]any{"snapshot": sn.Identifier, "storage_encrypted": sn.StorageEncrypted}), s, high)
 			}},
 		{ID: "aws-rds-025", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
 			Joins:       []string{inv.TypeRDSCluster},

@@ -15,7 +15,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --no-publicly-accessible; Terraform: publicly_accessible = false.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return escalateIfSensitive(failIf(c.PubliclyAccessible, map[string]any{"cluster": c.ClusterIdentifier}), s, critical)
+				return escalateIfSensitive(failIf(c.PubliclyAccessible, map[string]any{"cluster": c.ClusterIdentifier, "publicly_accessible": c.PubliclyAccessible}), s, critical)
 			}},
 		{ID: "aws-redshift-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster is not encrypted",
@@ -23,7 +23,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --encrypted --kms-key-id KEY; Terraform: encrypted = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return escalateIfSensitive(failIf(!c.Encrypted, map[string]any{"cluster": c.ClusterIdentifier}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !c.Encrypted, "encrypted", map[string]any{"cluster": c.ClusterIdentifier, "encrypted": c.Encrypted}), s, critical)
 			}},
 		{ID: "aws-redshift-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster audit logging is disabled",
@@ -39,7 +39,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --automated-snapshot-retention-period 7; Terraform: automated_snapshot_retention_period = 7.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIf(c.AutomatedSnapshotRetentionPeriod < 1, map[string]any{"cluster": c.ClusterIdentifier, "automated_snapshot_retention_period": c.AutomatedSnapshotRetentionPeriod})
+				return failIfRecorded(s, c.AutomatedSnapshotRetentionPeriod < 1, "automated_snapshot_retention_period", map[string]any{"cluster": c.ClusterIdentifier, "automated_snapshot_retention_period": c.AutomatedSnapshotRetentionPeriod})
 			}},
 		{ID: "aws-redshift-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster does not allow version upgrades",
@@ -47,7 +47,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --allow-version-upgrade; Terraform: allow_version_upgrade = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIf(!c.AllowVersionUpgrade, map[string]any{"cluster": c.ClusterIdentifier})
+				return failIfRecorded(s, !c.AllowVersionUpgrade, "allow_version_upgrade", map[string]any{"cluster": c.ClusterIdentifier, "allow_version_upgrade": c.AllowVersionUpgrade})
 			}},
 		{ID: "aws-redshift-006", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster does not use enhanced VPC routing",
@@ -55,7 +55,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --enhanced-vpc-routing; Terraform: enhanced_vpc_routing = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIf(!c.EnhancedVPCRouting, map[string]any{"cluster": c.ClusterIdentifier})
+				return failIfRecorded(s, !c.EnhancedVPCRouting, "enhanced_vpc_routing", map[string]any{"cluster": c.ClusterIdentifier, "enhanced_vpc_routing": c.EnhancedVPCRouting})
 			}},
 		{ID: "aws-redshift-007", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster uses the default admin user name",

@@ -12,7 +12,7 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kinesis start-stream-encryption --stream-name NAME --encryption-type KMS --key-id alias/aws/kinesis (or a customer key); Terraform: encryption_type = \"KMS\".",
 			Check: func(s *Subject) Result {
 				k := get[inv.KinesisStream](s)
-				return escalateIfSensitive(failIf(k.EncryptionType != "KMS", map[string]any{"stream": k.Name, "encryption_type": k.EncryptionType}), s, high)
+				return escalateIfSensitive(failIfZero(s, k.EncryptionType != "KMS", k.EncryptionType == "", "encryption_type", map[string]any{"stream": k.Name, "encryption_type": k.EncryptionType}), s, high)
 			}},
 		{ID: "aws-kinesis-002", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeKinesisStream},
 			Title:       "Kinesis data stream keeps records for less than 7 days",
@@ -20,7 +20,7 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kinesis increase-stream-retention-period --stream-name NAME --retention-period-hours 168; Terraform: retention_period = 168.",
 			Check: func(s *Subject) Result {
 				k := get[inv.KinesisStream](s)
-				return failIf(k.RetentionPeriodHours < 168, map[string]any{"stream": k.Name, "retention_period_hours": k.RetentionPeriodHours})
+				return failIfZero(s, k.RetentionPeriodHours < 168, k.RetentionPeriodHours == 0, "retention_period_hours", map[string]any{"stream": k.Name, "retention_period_hours": k.RetentionPeriodHours})
 			}},
 		{ID: "aws-firehose-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeFirehoseStream},
 			Title:       "Firehose delivery stream is not encrypted at rest",
@@ -33,7 +33,7 @@ func dataStreamRules() []Rule {
 						return map[string]any{"delivery_stream": f.Name, "delivery_stream_type": f.SourceType}
 					})
 				}
-				return escalateIfSensitive(failIf(f.SSEKeyType == "", map[string]any{"delivery_stream": f.Name, "delivery_stream_type": f.SourceType}), s, high)
+				return escalateIfSensitive(failIfRecordedAll(s, f.SSEKeyType == "", map[string]any{"delivery_stream": f.Name, "delivery_stream_type": f.SourceType, "sse_key_type": f.SSEKeyType}, "delivery_stream_type", "sse_key_type"), s, high)
 			}},
 		{ID: "aws-firehose-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeFirehoseStream},
 			Title:       "Firehose delivery stream does not log delivery errors",
@@ -68,7 +68,7 @@ func dataStreamRules() []Rule {
 			Remediation: "Enable IAM or SASL/SCRAM client authentication and turn unauthenticated access off: aws kafka update-security --client-authentication Sasl={Iam={Enabled=true}},Unauthenticated={Enabled=false}.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return failIf(m.UnauthenticatedAccess, map[string]any{"cluster": m.ClusterName})
+				return failIf(m.UnauthenticatedAccess, map[string]any{"cluster": m.ClusterName, "unauthenticated_access": m.UnauthenticatedAccess})
 			}},
 		{ID: "aws-msk-004", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster brokers are publicly accessible",
@@ -76,7 +76,7 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kafka update-connectivity --cluster-arn ARN --current-version V --connectivity-info PublicAccess={Type=DISABLED}.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return escalateIfSensitive(failIf(m.PublicAccess, map[string]any{"cluster": m.ClusterName}), s, critical)
+				return escalateIfSensitive(failIf(m.PublicAccess, map[string]any{"cluster": m.ClusterName, "public_access": m.PublicAccess}), s, critical)
 			}},
 		{ID: "aws-msk-005", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster broker logging is disabled",
@@ -84,7 +84,7 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kafka update-monitoring --cluster-arn ARN --current-version V --logging-info BrokerLogs={CloudWatchLogs={Enabled=true,LogGroup=NAME}}.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return failIf(!m.BrokerLogsEnabled, map[string]any{"cluster": m.ClusterName})
+				return failIfRecorded(s, !m.BrokerLogsEnabled, "broker_logs_enabled", map[string]any{"cluster": m.ClusterName, "broker_logs_enabled": m.BrokerLogsEnabled})
 			}},
 	}
 }

@@ -18,7 +18,7 @@ func edgeRules() []Rule {
 			Remediation: "aws apigateway update-stage --rest-api-id ID --stage-name NAME --patch-operations op=replace,path=/accessLogSettings/destinationArn,value=LOG_GROUP_ARN (Terraform: access_log_settings { destination_arn, format }).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayStage](s)
-				return failIf(st.AccessLogDestinationARN == "", map[string]any{"stage_name": st.StageName})
+				return failIfRecorded(s, st.AccessLogDestinationARN == "", "access_log_destination_arn", map[string]any{"stage_name": st.StageName, "access_log_destination_arn": st.AccessLogDestinationARN})
 			}},
 		{ID: "aws-apigateway-002", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeAPIGatewayStage},
 			Title:       "API Gateway REST stage has execution logging off",
@@ -37,7 +37,7 @@ func edgeRules() []Rule {
 			Remediation: "aws apigateway update-stage --rest-api-id ID --stage-name NAME --patch-operations op=replace,path=/tracingEnabled,value=true (Terraform: xray_tracing_enabled = true).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayStage](s)
-				return failIf(!st.TracingEnabled, map[string]any{"stage_name": st.StageName})
+				return failIfRecorded(s, !st.TracingEnabled, "tracing_enabled", map[string]any{"stage_name": st.StageName, "tracing_enabled": st.TracingEnabled})
 			}},
 		{ID: "aws-apigateway-006", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeAPIGatewayV2Stage},
 			Title:       "API Gateway HTTP or WebSocket stage has no access logging",
@@ -45,7 +45,7 @@ func edgeRules() []Rule {
 			Remediation: "aws apigatewayv2 update-stage --api-id ID --stage-name NAME --access-log-settings DestinationArn=LOG_GROUP_ARN,Format='$context.requestId …' (Terraform: access_log_settings).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayV2Stage](s)
-				return failIf(st.AccessLogDestinationARN == "", map[string]any{"stage_name": st.StageName})
+				return failIfRecorded(s, st.AccessLogDestinationARN == "", "access_log_destination_arn", map[string]any{"stage_name": st.StageName, "access_log_destination_arn": st.AccessLogDestinationARN})
 			}},
 		{ID: "aws-waf-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeWAFv2WebACL},
 			Title:       "AWS WAF web ACL does not send CloudWatch metrics",
@@ -53,7 +53,7 @@ func edgeRules() []Rule {
 			Remediation: "aws wafv2 update-web-acl … --visibility-config SampledRequestsEnabled=true,CloudWatchMetricsEnabled=true,MetricName=NAME (Terraform: visibility_config { cloudwatch_metrics_enabled = true }).",
 			Check: func(s *Subject) Result {
 				w := get[inv.WAFv2WebACL](s)
-				return failIf(!w.CloudWatchMetricsEnabled, map[string]any{"name": w.Name})
+				return failIfRecorded(s, !w.CloudWatchMetricsEnabled, "cloudwatch_metrics_enabled", map[string]any{"name": w.Name, "cloudwatch_metrics_enabled": w.CloudWatchMetricsEnabled})
 			}},
 		{ID: "aws-route53-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeRoute53Zone},
 			Title:       "Route 53 public hosted zone has no query logging",
@@ -61,7 +61,7 @@ func edgeRules() []Rule {
 			Remediation: "aws route53 create-query-logging-config --hosted-zone-id ID --cloud-watch-logs-log-group-arn arn:aws:logs:us-east-1:ACCOUNT:log-group:/aws/route53/ZONE (the group must be in us-east-1; Terraform: aws_route53_query_log).",
 			Check: func(s *Subject) Result {
 				z := get[inv.Route53HostedZone](s)
-				return failIf(!z.Private && z.QueryLogGroupARN == "", map[string]any{"zone_id": z.ZoneID, "name": z.Name})
+				return failIfRecorded(s, !z.Private && z.QueryLogGroupARN == "", "query_log_group_arn", map[string]any{"zone_id": z.ZoneID, "name": z.Name, "private": z.Private, "query_log_group_arn": z.QueryLogGroupARN})
 			}},
 		{ID: "aws-acm-003", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeACMCertificate},
 			Title:       "ACM certificate opts out of certificate transparency logging",
@@ -77,7 +77,7 @@ func edgeRules() []Rule {
 			Remediation: "aws network-firewall update-firewall-delete-protection --firewall-name NAME --delete-protection (Terraform: delete_protection = true).",
 			Check: func(s *Subject) Result {
 				f := get[inv.NetworkFirewall](s)
-				return failIf(!f.DeleteProtection, map[string]any{"name": f.Name, "vpc_id": f.VPCID})
+				return failIfRecorded(s, !f.DeleteProtection, "delete_protection", map[string]any{"name": f.Name, "vpc_id": f.VPCID, "delete_protection": f.DeleteProtection})
 			}},
 		{ID: "aws-networkfirewall-002", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeNetworkFirewall},
 			Title:       "Network Firewall has an endpoint in a single subnet",
@@ -85,7 +85,7 @@ func edgeRules() []Rule {
 			Remediation: "Add a subnet in each Availability Zone the VPC uses: aws network-firewall associate-subnets --firewall-name NAME --subnet-mappings SubnetId=… (Terraform: subnet_mapping blocks), and route each zone through its own endpoint.",
 			Check: func(s *Subject) Result {
 				f := get[inv.NetworkFirewall](s)
-				return failIf(len(f.SubnetIDs) < 2, map[string]any{"name": f.Name, "subnet_ids": f.SubnetIDs})
+				return failIfZero(s, len(f.SubnetIDs) < 2, len(f.SubnetIDs) == 0, "subnet_ids", map[string]any{"name": f.Name, "subnet_ids": f.SubnetIDs})
 			}},
 		{ID: "aws-networkfirewall-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeNetworkFirewall},
 			Title:       "Network Firewall has subnet change protection off",
@@ -93,7 +93,7 @@ func edgeRules() []Rule {
 			Remediation: "aws network-firewall update-subnet-change-protection --firewall-name NAME --subnet-change-protection (Terraform: subnet_change_protection = true).",
 			Check: func(s *Subject) Result {
 				f := get[inv.NetworkFirewall](s)
-				return failIf(!f.SubnetChangeProtection, map[string]any{"name": f.Name})
+				return failIfRecorded(s, !f.SubnetChangeProtection, "subnet_change_protection", map[string]any{"name": f.Name, "subnet_change_protection": f.SubnetChangeProtection})
 			}},
 		{ID: "aws-asg-007", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeAutoScalingGroup},
 			Title:       "Auto Scaling group behind a load balancer may run a single instance",
@@ -102,7 +102,7 @@ func edgeRules() []Rule {
 			Check: func(s *Subject) Result {
 				g := get[inv.AutoScalingGroup](s)
 				served := len(g.TargetGroupARNs) > 0 || len(g.LoadBalancers) > 0
-				return failIf(served && g.MinSize < 2, map[string]any{"name": g.Name, "min_size": g.MinSize, "max_size": g.MaxSize})
+				return failIfZero(s, served && g.MinSize < 2, g.MinSize == 0, "min_size", map[string]any{"name": g.Name, "min_size": g.MinSize, "max_size": g.MaxSize})
 			}},
 	}...)
 }
@@ -116,7 +116,7 @@ func edgeSecurityRules() []Rule {
 			Remediation: "aws wafv2 associate-web-acl --web-acl-arn ACL_ARN --resource-arn arn:aws:apigateway:REGION::/restapis/ID/stages/NAME (Terraform: aws_wafv2_web_acl_association).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayStage](s)
-				return failIf(st.WebACLARN == "", map[string]any{"stage_name": st.StageName})
+				return failIfRecorded(s, st.WebACLARN == "", "web_acl_arn", map[string]any{"stage_name": st.StageName, "web_acl_arn": st.WebACLARN})
 			}},
 		{ID: "aws-apigateway-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeAPIGatewayStage},
 			Title:       "API Gateway REST stage caches responses unencrypted",
@@ -160,7 +160,7 @@ func edgeSecurityRules() []Rule {
 			Remediation: "Create a global (us-east-1, scope CLOUDFRONT) web ACL and set it on the distribution: aws cloudfront update-distribution with DistributionConfig.WebACLId (Terraform: web_acl_id).",
 			Check: func(s *Subject) Result {
 				d := get[inv.CloudFrontDistribution](s)
-				return failIf(d.Enabled && d.WebACLID == "", map[string]any{"distribution_id": d.DistributionID})
+				return failIfRecorded(s, d.Enabled && d.WebACLID == "", "web_acl_id", map[string]any{"distribution_id": d.DistributionID, "enabled": d.Enabled, "web_acl_id": d.WebACLID})
 			}},
 		{ID: "aws-cloudfront-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront S3 origin is reachable without origin access control",

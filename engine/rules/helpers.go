@@ -32,10 +32,14 @@ func fail(evidence map[string]any) Result { return Result{Failed: true, Evidence
 func notEvaluated(attrs ...string) Result { return Result{NotEvaluated: true, Missing: attrs} }
 
 // failUnless fails when a tri-state attribute is known to be false, and is
-// not evaluated when it is unknown (nil).
+// not evaluated when it is unknown (nil). The evidence says what it read:
+// attr's value is added unless the caller put it there.
 func failUnless(v *bool, attr string, evidence map[string]any) Result {
 	if v == nil {
 		return notEvaluated(attr)
+	}
+	if _, ok := evidence[attr]; !ok && evidence != nil {
+		evidence[attr] = *v
 	}
 	return failIf(!*v, evidence)
 }

@@ -25,6 +25,9 @@ func loadBalancingRules() []Rule {
 				if len(lb.InstanceIDs) > 0 {
 					return passed(s, func() map[string]any { return map[string]any{"name": lb.Name, "instance_ids": lb.InstanceIDs} })
 				}
+				if !s.recorded("instance_ids") {
+					return notEvaluated("instance_ids")
+				}
 				p, ok := prices.LoadBalancer("classic", s.Resource.Region)
 				return fail(hourlyWaste(map[string]any{"name": lb.Name, "instance_count": 0}, p, ok, noPrice("classic load balancers", s.Resource.Region)))
 			}},
@@ -72,7 +75,7 @@ func loadBalancingRules() []Rule {
 			Remediation: "Enable a second zone: aws elb attach-load-balancer-to-subnets (VPC) or enable-availability-zones-for-load-balancer, with instances registered in both.",
 			Check: func(s *Subject) Result {
 				lb := get[inv.ClassicLoadBalancer](s)
-				return failIf(len(lb.AvailabilityZones) < 2, map[string]any{"name": lb.Name, "availability_zones": lb.AvailabilityZones})
+				return failIfZero(s, len(lb.AvailabilityZones) < 2, len(lb.AvailabilityZones) == 0, "availability_zones", map[string]any{"name": lb.Name, "availability_zones": lb.AvailabilityZones})
 			}},
 		{ID: "aws-elb-010", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLBListener},
 			Title:       "Load balancer HTTP listener serves traffic instead of redirecting to HTTPS",

@@ -116,7 +116,7 @@ func networkRules() []Rule {
 						return map[string]any{"vpc_endpoint_id": e.VPCEndpointID, "vpc_endpoint_type": e.Type, "state": e.State}
 					})
 				}
-				return failIf(len(e.SubnetIDs) < 2, map[string]any{"vpc_endpoint_id": e.VPCEndpointID, "vpc_id": e.VPCID, "service_name": e.ServiceName, "subnet_ids": e.SubnetIDs})
+				return failIfZero(s, len(e.SubnetIDs) < 2, len(e.SubnetIDs) == 0, "subnet_ids", map[string]any{"vpc_endpoint_id": e.VPCEndpointID, "vpc_id": e.VPCID, "service_name": e.ServiceName, "subnet_ids": e.SubnetIDs})
 			}},
 		{ID: "aws-vpc-008", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeTransitGateway},
 			Title:       "Transit gateway accepts shared attachments automatically",
@@ -157,7 +157,7 @@ func networkRules() []Rule {
 			Remediation: "Associate it with the subnets it was written for (aws ec2 replace-network-acl-association), or delete it (aws ec2 delete-network-acl).",
 			Check: func(s *Subject) Result {
 				n := get[inv.NetworkACL](s)
-				return failIf(!n.IsDefault && len(n.SubnetIDs) == 0, map[string]any{"network_acl_id": n.NetworkACLID, "vpc_id": n.VPCID})
+				return failIfRecorded(s, !n.IsDefault && len(n.SubnetIDs) == 0, "subnet_ids", map[string]any{"network_acl_id": n.NetworkACLID, "vpc_id": n.VPCID, "is_default": n.IsDefault, "subnet_ids": n.SubnetIDs})
 			}},
 	}
 }

@@ -80,10 +80,10 @@ func TestEvaluate_Escalation(t *testing.T) {
 		want       engine.Severity
 		wantReason bool
 	}{
-		{"public bucket", mk(inv.TypeS3Bucket, `{"bucket":"b","acl":"public-read"}`), "aws-s3-002", engine.SeverityHigh, false},
-		{"public confidential bucket", mk(inv.TypeS3Bucket, `{"bucket":"b","acl":"public-read"}`, "data-classification", "Confidential"), "aws-s3-002", engine.SeverityCritical, true},
-		{"single-AZ database", mk(inv.TypeDBInstance, `{"identifier":"db"}`), "aws-rds-005", engine.SeverityMedium, false},
-		{"single-AZ production database", mk(inv.TypeDBInstance, `{"identifier":"db"}`, "Environment", "production"), "aws-rds-005", engine.SeverityHigh, true},
+		{"public bucket", mk(inv.TypeS3Bucket, `{"bucket":"b","acl":"public-read","public_access_block":null}`), "aws-s3-002", engine.SeverityHigh, false},
+		{"public confidential bucket", mk(inv.TypeS3Bucket, `{"bucket":"b","acl":"public-read","public_access_block":null}`, "data-classification", "Confidential"), "aws-s3-002", engine.SeverityCritical, true},
+		{"single-AZ database", mk(inv.TypeDBInstance, `{"identifier":"db","multi_az":false}`), "aws-rds-005", engine.SeverityMedium, false},
+		{"single-AZ production database", mk(inv.TypeDBInstance, `{"identifier":"db","multi_az":false}`, "Environment", "production"), "aws-rds-005", engine.SeverityHigh, true},
 		{"key 100 days old", mk(inv.TypeIAMAccessKey, `{"status":"Active","create_date":"2025-02-20T00:00:00Z"}`), "aws-iam-002", engine.SeverityMedium, false},
 		{"key 2 years old", mk(inv.TypeIAMAccessKey, `{"status":"Active","create_date":"2023-05-01T00:00:00Z"}`), "aws-iam-002", engine.SeverityHigh, true},
 	}

@@ -44,7 +44,7 @@ func (f *accountFacts) observePlatform(res *engine.Resource, s *Subject) {
 	switch res.Type {
 	case inv.TypeConfigRecorder:
 		c := get[inv.ConfigRecorder](s)
-		if !c.Recording {
+		if c.Recording != nil && !*c.Recording { // unknown counts as recording
 			return
 		}
 		p.recorderSeen = true

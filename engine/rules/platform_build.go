@@ -22,7 +22,7 @@ func buildRules() []Rule {
 			Remediation: "Turn privileged mode off (aws codebuild update-project --environment …privilegedMode=false; Terraform: privileged_mode = false) unless the project builds Docker images, and then limit who can change its buildspec.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.PrivilegedMode, map[string]any{"project": p.Name})
+				return failIf(p.PrivilegedMode, map[string]any{"project": p.Name, "privileged_mode": p.PrivilegedMode})
 			}},
 		{ID: "aws-codebuild-002", Dimension: security, Severity: critical, ResourceTypes: cb,
 			Title:       "CodeBuild project holds credentials in plaintext environment variables",
@@ -44,7 +44,7 @@ func buildRules() []Rule {
 			Remediation: "Connect the repository through a CodeConnections connection or CodeBuild's OAuth source credentials (aws codebuild import-source-credentials), set the plain URL as the location, and revoke the token.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.SourceURLCredentials, map[string]any{"project": p.Name})
+				return failIf(p.SourceURLCredentials, map[string]any{"project": p.Name, "source_url_credentials": p.SourceURLCredentials})
 			}},
 		{ID: "aws-codebuild-004", Dimension: security, Severity: medium, ResourceTypes: cb,
 			Title:       "CodeBuild project stores unencrypted artifacts",
@@ -52,7 +52,7 @@ func buildRules() []Rule {
 			Remediation: "Set encryptionDisabled = false on the artifacts (Terraform: artifacts { encryption_disabled = false }) and give the project a KMS key.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.ArtifactsEncryptionDisabled, map[string]any{"project": p.Name})
+				return failIf(p.ArtifactsEncryptionDisabled, map[string]any{"project": p.Name, "artifacts_encryption_disabled": p.ArtifactsEncryptionDisabled})
 			}},
 		{ID: "aws-codebuild-005", Dimension: security, Severity: low, ResourceTypes: cb,
 			Title:       "CodeBuild project writes unencrypted S3 logs",
@@ -60,7 +60,7 @@ func buildRules() []Rule {
 			Remediation: "aws codebuild update-project --logs-config s3Logs={status=ENABLED,location=…,encryptionDisabled=false}; Terraform: logs_config { s3_logs { encryption_disabled = false } }.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.S3LogsStatus == "ENABLED" && p.S3LogsEncryptionDisabled, map[string]any{"project": p.Name})
+				return failIf(p.S3LogsStatus == "ENABLED" && p.S3LogsEncryptionDisabled, map[string]any{"project": p.Name, "s3_logs_status": p.S3LogsStatus, "s3_logs_encryption_disabled": p.S3LogsEncryptionDisabled})
 			}},
 		{ID: "aws-codebuild-006", Dimension: compliance, Severity: medium, ResourceTypes: cb,
 			Title:       "CodeBuild project keeps no build logs",
@@ -70,6 +70,9 @@ func buildRules() []Rule {
 				p := get[inv.CodeBuildProject](s)
 				if p.CloudWatchLogsStatus == "" && p.S3LogsStatus == "" {
 					return notEvaluated("cloudwatch_logs_status", "s3_logs_status")
+				}
+				if m := s.unrecorded("cloudwatch_logs_status", "s3_logs_status"); len(m) > 0 && p.CloudWatchLogsStatus != "ENABLED" && p.S3LogsStatus != "ENABLED" {
+					return notEvaluated(m...)
 				}
 				return failIf(p.CloudWatchLogsStatus != "ENABLED" && p.S3LogsStatus != "ENABLED",
 					map[string]any{"project": p.Name, "cloudwatch_logs_status": p.CloudWatchLogsStatus, "s3_logs_status": p.S3LogsStatus})
@@ -101,6 +104,9 @@ func buildRules() []Rule {
 				a := get[inv.CloudWatchAlarm](s)
 				if a.ActionsEnabled == nil {
 					return notEvaluated("actions_enabled")
+				}
+				if *a.ActionsEnabled && len(a.AlarmActions) == 0 && !s.recorded("alarm_actions") {
+					return notEvaluated("alarm_actions")
 				}
 				return failIf(!*a.ActionsEnabled || len(a.AlarmActions) == 0,
 					map[string]any{"alarm": a.AlarmName, "actions_enabled": *a.ActionsEnabled, "alarm_actions": len(a.AlarmActions)})

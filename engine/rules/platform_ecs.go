@@ -251,7 +251,7 @@ func ecsRules() []Rule {
 						return map[string]any{"service": v.ServiceName, "scheduling_strategy": v.SchedulingStrategy}
 					})
 				}
-				return escalateIfProduction(failIf(v.DesiredCount == 1, map[string]any{"service": v.ServiceName, "desired_count": v.DesiredCount}), s, high)
+				return escalateIfProduction(failIfZero(s, v.DesiredCount == 1, v.SchedulingStrategy == "", "scheduling_strategy", map[string]any{"service": v.ServiceName, "desired_count": v.DesiredCount, "scheduling_strategy": v.SchedulingStrategy}), s, high)
 			}},
 		{ID: "aws-ecs-015", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeECSService},
 			Title:       "ECS service has no deployment circuit breaker",

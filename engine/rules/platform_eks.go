@@ -75,7 +75,7 @@ func eksRules() []Rule {
 			Remediation: "aws eks associate-encryption-config --cluster-name NAME --encryption-config resources=secrets,provider={keyArn=KEY_ARN}; Terraform: encryption_config { resources = [\"secrets\"] provider { key_arn = … } }.",
 			Check: func(s *Subject) Result {
 				k := get[inv.EKSCluster](s)
-				return failIf(k.SecretsKMSKeyARN == "", map[string]any{"cluster": k.Name})
+				return failIfRecorded(s, k.SecretsKMSKeyARN == "", "secrets_kms_key_arn", map[string]any{"cluster": k.Name, "secrets_kms_key_arn": k.SecretsKMSKeyARN})
 			}},
 		{ID: "aws-eks-003", Dimension: compliance, Severity: medium, ResourceTypes: eks,
 			Title:       "EKS cluster does not send all control plane logs",
@@ -89,7 +89,7 @@ func eksRules() []Rule {
 						missing = append(missing, t)
 					}
 				}
-				return failIf(len(missing) > 0, map[string]any{"cluster": k.Name, "log_types_missing": missing})
+				return failIfZero(s, len(missing) > 0, len(k.LoggingEnabled) == 0, "logging_enabled", map[string]any{"cluster": k.Name, "logging_enabled": k.LoggingEnabled, "log_types_missing": missing})
 			}},
 		{ID: "aws-eks-004", Dimension: cost, Severity: medium, ResourceTypes: eks,
 			Title:       "EKS cluster runs a Kubernetes version in extended support",

@@ -16,7 +16,7 @@ func identityRules() []Rule {
 			Remediation: "Turn guest access off (aws cognito-identity update-identity-pool --no-allow-unauthenticated-identities); if guests are intended, keep the unauthenticated role to the minimum actions and resources.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CognitoIdentityPool](s)
-				return failIf(p.AllowUnauthenticatedIdentities, map[string]any{"identity_pool": p.Name})
+				return failIf(p.AllowUnauthenticatedIdentities, map[string]any{"identity_pool": p.Name, "allow_unauthenticated_identities": p.AllowUnauthenticatedIdentities})
 			}},
 		{ID: "aws-cognito-002", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoIdentityPool},
 			Title:       "Cognito identity pool allows the basic (classic) authentication flow",
@@ -24,7 +24,7 @@ func identityRules() []Rule {
 			Remediation: "aws cognito-identity update-identity-pool --identity-pool-id ID --no-allow-classic-flow; Terraform: allow_classic_flow = false.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CognitoIdentityPool](s)
-				return failIf(p.AllowClassicFlow, map[string]any{"identity_pool": p.Name})
+				return failIf(p.AllowClassicFlow, map[string]any{"identity_pool": p.Name, "allow_classic_flow": p.AllowClassicFlow})
 			}},
 		{ID: "aws-cognito-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoUserPoolClient},
 			Title:       "Cognito app client reveals whether a user exists",

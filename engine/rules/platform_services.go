@@ -98,7 +98,7 @@ func platformServiceRules() []Rule {
 			Remediation: "aws secretsmanager rotate-secret --secret-id NAME --rotation-lambda-arn ARN --rotation-rules AutomaticallyAfterDays=30 (managed rotation for RDS, Redshift and DocumentDB secrets).",
 			Check: func(s *Subject) Result {
 				x := get[inv.SecretsManagerSecret](s)
-				return failIf(!x.RotationEnabled, map[string]any{"secret": x.Name})
+				return failIfRecorded(s, !x.RotationEnabled, "rotation_enabled", map[string]any{"secret": x.Name, "rotation_enabled": x.RotationEnabled})
 			}},
 		{ID: "aws-secretsmanager-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeSecretsManagerSecret},
 			Title:       "Secrets Manager secret is rotated less often than every 90 days",
@@ -190,7 +190,7 @@ func platformServiceRules() []Rule {
 						return map[string]any{"cluster": c.ClusterName, "execute_command_logging": c.ExecuteCommandLogging}
 					})
 				}
-				return failIf(!*c.ExecuteCommandLogEncrypted, map[string]any{"cluster": c.ClusterName})
+				return failIf(!*c.ExecuteCommandLogEncrypted, map[string]any{"cluster": c.ClusterName, "execute_command_log_encrypted": *c.ExecuteCommandLogEncrypted})
 			}},
 	}
 }

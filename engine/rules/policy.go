@@ -139,10 +139,12 @@ func attachedAdminResult(s *Subject, kind, name string, attached []string) Resul
 // escalationResult fails when a document allows a privilege escalation.
 func escalationResult(d *iampolicy.Document, evidence map[string]any) Result {
 	if d == nil {
+		evidence["has_policy_document"] = false
 		return Result{Evidence: evidence} // no policy document: nothing to escalate with
 	}
 	paths := d.PrivilegeEscalations()
 	if len(paths) == 0 {
+		evidence["escalation_paths"] = []string{}
 		return Result{Evidence: evidence}
 	}
 	evidence["escalation_paths"] = paths

@@ -32,6 +32,8 @@ func securityRules() []Rule {
 					return Result{deferred: true}
 				case full(eff):
 					return passed(s, func() map[string]any { return blockEvidence(b, eff, acct) })
+				case !s.recorded("public_access_block"):
+					return notEvaluated("public_access_block")
 				}
 				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_access_block": b.PublicAccessBlock,
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
@@ -65,6 +67,8 @@ func securityRules() []Rule {
 					return Result{deferred: true}
 				case eff.IgnorePublicACLs:
 					return passed(s, func() map[string]any { return withEvidence(blockEvidence(b, eff, acct), "public_grants", grants) })
+				case !s.recorded("public_access_block"):
+					return notEvaluated("public_access_block")
 				}
 				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_grants": grants,
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
@@ -89,6 +93,8 @@ func securityRules() []Rule {
 					return Result{deferred: true}
 				case eff.RestrictPublicBuckets:
 					return passed(s, func() map[string]any { return withEvidence(blockEvidence(b, eff, acct), "public_statements", st) })
+				case !s.recorded("public_access_block"):
+					return notEvaluated("public_access_block")
 				}
 				return escalateIfSensitive(fail(map[string]any{"bucket": b.Bucket, "public_statements": st,
 					"account_public_access_block": accountEvidence(acct)}), s, critical)
@@ -99,7 +105,7 @@ func securityRules() []Rule {
 			Remediation: "Configure default encryption with SSE-KMS (or at least SSE-S3): aws s3api put-bucket-encryption.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return escalateIfSensitive(failIf(b.SSEAlgorithm == "", map[string]any{"bucket": b.Bucket}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, b.SSEAlgorithm == "", "sse_algorithm", map[string]any{"bucket": b.Bucket, "sse_algorithm": b.SSEAlgorithm}), s, high)
 			}},
 		{ID: "aws-s3-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.1.1", "CIS-AWS-4.0.1:2.1.1"},
@@ -110,7 +116,10 @@ func securityRules() []Rule {
 				b := get[inv.S3Bucket](s)
 				p := s.policy(b.Policy)
 				denies := p != nil && p.DeniesInsecureTransport("s3:GetObject", s3ObjectsARN(s, b.Bucket))
-				return failIf(!denies, map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil})
+				if !denies && b.Policy == nil && !s.recorded("policy") {
+					return notEvaluated("policy")
+				}
+				return failIf(!denies, map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil, "denies_insecure_transport": denies})
 			}},
 		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0.0:5.2", "CIS-AWS-4.0.1:5.3"),
 		sgPortRule("aws-ec2-002", "RDP (3389)", 3389, true, false, high, "CIS-AWS-3.0.0:5.2", "CIS-AWS-4.0.1:5.3"),
@@ -203,7 +212,7 @@ func securityRules() []Rule {
 			Remediation: "Snapshot the volume, copy the snapshot with encryption, restore it, and enable EBS encryption by default in every region.",
 			Check: func(s *Subject) Result {
 				v := get[inv.EBSVolume](s)
-				return escalateIfSensitive(failIf(!v.Encrypted, map[string]any{"volume_id": v.VolumeID, "size_gib": v.Size}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !v.Encrypted, "encrypted", map[string]any{"volume_id": v.VolumeID, "size_gib": v.Size, "encrypted": v.Encrypted}), s, high)
 			}},
 		{ID: "aws-ebs-002", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeEBSSnapshot},
 			Title:       "EBS snapshot is public",
@@ -222,7 +231,7 @@ func securityRules() []Rule {
 			Remediation: "Copy the snapshot with --encrypted and a KMS key, then delete the unencrypted one.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.EBSSnapshot](s)
-				return failIf(!sn.Encrypted, map[string]any{"snapshot_id": sn.SnapshotID})
+				return failIfRecorded(s, !sn.Encrypted, "encrypted", map[string]any{"snapshot_id": sn.SnapshotID, "encrypted": sn.Encrypted})
 			}},
 		{ID: "aws-rds-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.3.3", "CIS-AWS-4.0.1:2.2.3"},
@@ -250,7 +259,7 @@ func securityRules() []Rule {
 			Remediation: "Copy the snapshot with a KMS key (aws rds copy-db-snapshot --kms-key-id …) and delete the unencrypted one.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.DBSnapshot](s)
-				return escalateIfSensitive(failIf(!sn.Encrypted, map[string]any{"snapshot": sn.Identifier}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !sn.Encrypted, "encrypted", map[string]any{"snapshot": sn.Identifier, "encrypted": sn.Encrypted}), s, high)
 			}},
 		{ID: "aws-rds-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.3.1", "CIS-AWS-4.0.1:2.2.1"},
@@ -259,7 +268,7 @@ func securityRules() []Rule {
 			Remediation: "Take a snapshot, copy it with encryption, and restore a new encrypted instance from it.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return escalateIfSensitive(failIf(!d.StorageEncrypted, map[string]any{"identifier": d.Identifier}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !d.StorageEncrypted, "storage_encrypted", map[string]any{"identifier": d.Identifier, "storage_encrypted": d.StorageEncrypted}), s, critical)
 			}},
 	}
 }

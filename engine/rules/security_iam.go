@@ -52,12 +52,18 @@ func securityIAMRules() []Rule {
 				if k.Status != "Active" {
 					return passed(s, func() map[string]any { return map[string]any{"access_key_id": k.AccessKeyID, "status": k.Status} })
 				}
-				idle := days(k.LastUsedDate, s.Now)
-				if k.LastUsedDate.IsZero() {
+				idle := days(k.LastUsedDate.At, s.Now)
+				if k.LastUsedDate.At.IsZero() {
+					// Never used is written "last_used_date": null (the
+					// credential report's N/A); a source that does not
+					// know the key's use (a Terraform state) omits it.
 					idle = days(k.CreateDate, s.Now)
+					if idle >= 45 && !k.LastUsedDate.Known {
+						return notEvaluated("last_used_date")
+					}
 				}
 				return failIf(idle >= 45, map[string]any{"access_key_id": k.AccessKeyID, "user_name": k.UserName,
-					"days_unused": idle, "ever_used": !k.LastUsedDate.IsZero()})
+					"days_unused": idle, "ever_used": !k.LastUsedDate.At.IsZero()})
 			}},
 		{ID: "aws-iam-004", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.4", "CIS-AWS-4.0.1:1.4"},
@@ -75,7 +81,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Enable MFA (preferably hardware) on the root user.",
 			Check: func(s *Subject) Result {
 				a := get[inv.IAMAccount](s)
-				return failIf(!a.RootMFAEnabled, map[string]any{"account_id": s.Resource.Account})
+				return failIfRecorded(s, !a.RootMFAEnabled, "root_mfa_enabled", map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled})
 			}},
 		{ID: "aws-iam-006", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
@@ -106,7 +112,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Set the function URL's auth type to AWS_IAM, or put the function behind API Gateway with an authorizer.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return escalateIfSensitive(failIf(f.FunctionURLAuthType == "NONE", map[string]any{"function_name": f.FunctionName}), s, critical)
+				return escalateIfSensitive(failIf(f.FunctionURLAuthType == "NONE", map[string]any{"function_name": f.FunctionName, "function_url_auth_type": f.FunctionURLAuthType}), s, critical)
 			}},
 		{ID: "aws-lambda-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function uses a deprecated runtime",
@@ -130,7 +136,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Set the viewer protocol policy to redirect-to-https or https-only.",
 			Check: func(s *Subject) Result {
 				d := get[inv.CloudFrontDistribution](s)
-				return failIf(d.ViewerProtocolPolicy == "allow-all", map[string]any{"distribution_id": d.DistributionID})
+				return failIf(d.ViewerProtocolPolicy == "allow-all", map[string]any{"distribution_id": d.DistributionID, "viewer_protocol_policy": d.ViewerProtocolPolicy})
 			}},
 		{ID: "aws-cloudfront-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront distribution allows TLS older than 1.2",
@@ -148,7 +154,10 @@ func securityIAMRules() []Rule {
 			Remediation: "Enable in-transit encryption (Redis/Valkey 7+ can switch a running cluster through 'preferred' mode).",
 			Check: func(s *Subject) Result {
 				c := get[inv.ElastiCacheCluster](s)
-				return failIf(c.Engine != "memcached" && !c.TransitEncryptionEnabled, map[string]any{"cluster_id": c.ClusterID})
+				if c.Engine == "memcached" {
+					return passed(s, func() map[string]any { return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine} })
+				}
+				return failUnless(c.TransitEncryptionEnabled, "transit_encryption_enabled", map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "transit_encryption_enabled": c.TransitEncryptionEnabled})
 			}},
 	}
 }

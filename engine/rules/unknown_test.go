@@ -69,7 +69,7 @@ func TestRules_UnknownIsNotEvaluated(t *testing.T) {
 // protects the buckets of its account whichever comes first in the stream,
 // and that without it a bucket is judged on its own block.
 func TestAccountPublicAccessBlockJoin(t *testing.T) {
-	open := mk(inv.TypeS3Bucket, `{"bucket":"b","acl_grants":[{"grantee":"AllUsers","permission":"READ"}],`+
+	open := mk(inv.TypeS3Bucket, `{"bucket":"b","public_access_block":null,"acl_grants":[{"grantee":"AllUsers","permission":"READ"}],`+
 		`"policy":{"Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"*"}]}}`)
 	block := mk(inv.TypeS3AccountPublicAccessBlock, `{"account_id":"111122223333","block_public_acls":true,"ignore_public_acls":true,"block_public_policy":true,"restrict_public_buckets":true}`)
 	other := block

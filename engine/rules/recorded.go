@@ -1,0 +1,162 @@
+package rules
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Unknown is not false. A resource's canonical attributes carry every fact
+// its importer knows, each written explicitly even when it is false, "", 0
+// or null (no bucket policy): a key missing from them is a fact the source
+// did not record. A check whose failing condition holds on an attribute's
+// zero value asks recorded before it fails, and reports the attribute not
+// evaluated when it is missing. (Attributes the importers themselves may
+// not know are pointers in the canonical types, nil when unknown: those
+// checks use failUnless.)
+
+// recordedHook, when set (by tests), sees every attribute a check asks
+// recorded about, with the resource's type.
+var recordedHook func(resourceType, key string)
+
+// recorded reports whether the resource's canonical attributes have the
+// top-level key, whatever its value. The keys are scanned once per
+// subject, on the first call: checks ask only when their condition holds
+// on a zero value, so a well-configured resource pays nothing.
+func (s *Subject) recorded(key string) bool {
+	if recordedHook != nil {
+		recordedHook(s.Resource.Type, key)
+	}
+	if s.keys == nil {
+		s.keys = topLevelKeys(s.Resource.Attributes)
+	}
+	return slices.Contains(s.keys, key)
+}
+
+// unrecorded returns those of keys missing from the resource's attributes.
+func (s *Subject) unrecorded(keys ...string) []string {
+	var out []string
+	for _, k := range keys {
+		if !s.recorded(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// failIfRecorded is failIf for a condition that holds on the zero value of
+// attribute attr ("encrypted" false, "kms_key_id" ""): when the source did
+// not record attr, the check is not evaluated instead of failing.
+func failIfRecorded(s *Subject, cond bool, attr string, evidence map[string]any) Result {
+	if cond && !s.recorded(attr) {
+		return notEvaluated(attr)
+	}
+	return failIf(cond, evidence)
+}
+
+// failIfRecordedAll is failIfRecorded for a condition that holds on the
+// zero values of several attributes: any of attrs missing leaves the check
+// not evaluated when cond holds.
+func failIfRecordedAll(s *Subject, cond bool, evidence map[string]any, attrs ...string) Result {
+	if cond {
+		if m := s.unrecorded(attrs...); len(m) > 0 {
+			return notEvaluated(m...)
+		}
+	}
+	return failIf(cond, evidence)
+}
+
+// failIfZero is failIf for a condition that holds on attribute attr's
+// zero value among others (a versioning status "" as well as "Suspended"):
+// when cond holds, attr is zero and the source did not record it, the
+// check is not evaluated.
+func failIfZero(s *Subject, cond, zero bool, attr string, evidence map[string]any) Result {
+	if cond && zero && !s.recorded(attr) {
+		return notEvaluated(attr)
+	}
+	return failIf(cond, evidence)
+}
+
+// topLevelKeys returns the keys of a JSON object (nil-safe: an empty,
+// non-nil slice for anything else). The attributes have parsed already,
+// so the scan trusts their grammar.
+func topLevelKeys(b []byte) []string {
+	keys := []string{}
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return keys
+	}
+	i++
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != '"' {
+			return keys
+		}
+		end := skipString(b, i)
+		raw := b[i:end]
+		key := string(raw[1 : len(raw)-1])
+		if slices.Contains(raw, '\\') {
+			if json.Unmarshal(raw, &key) != nil {
+				return keys
+			}
+		}
+		keys = append(keys, key)
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return keys
+		}
+		i = skipValue(b, skipSpace(b, i+1))
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != ',' {
+			return keys
+		}
+		i++
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] == '"'.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index after the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = skipString(b, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
+}
