@@ -222,6 +222,31 @@ func (f *flexBool) ptr() *bool {
 	return boolPtr(bool(*f))
 }
 
+// unrecorded is a type's canonical attributes without the keys its
+// configuration item does not record: they are left out of the
+// attributes, which makes them unknown to the checks that read them, not
+// false.
+type unrecorded struct {
+	attrs any
+	keys  []string
+}
+
+// MarshalJSON writes attrs without the unrecorded keys.
+func (u unrecorded) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(u.attrs)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range u.keys {
+		delete(m, k)
+	}
+	return json.Marshal(m)
+}
+
 // orTri is a or b as a tri-state: true when either is true, false when
 // either is false and neither true, nil when both are unknown.
 func orTri(a, b *bool) *bool {

@@ -90,7 +90,44 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			b.LifecycleRuleCount++
 		}
 	}
+	if unknown := s3Unrecorded(ci.Supplementary); len(unknown) > 0 {
+		return TypeS3Bucket, unrecorded{attrs: b, keys: unknown}, nil
+	}
 	return TypeS3Bucket, b, nil
+}
+
+// s3Supplements maps each of a bucket's supplementary configurations to
+// the canonical attributes read from it. always marks the ones AWS Config
+// records for every bucket, with null values when the feature is off (the
+// AWS Config Developer Guide's example S3 snapshot, example-s3-snapshot.html:
+// BucketPolicy {"policyText":null}, BucketVersioningConfiguration
+// {"status":"Off"}, BucketLoggingConfiguration {"destinationBucketName":
+// null}); the others it leaves out of a bucket that has none.
+var s3Supplements = []struct {
+	name   string
+	always bool
+	keys   []string
+}{
+	{"BucketPolicy", true, []string{"policy"}},
+	{"BucketVersioningConfiguration", true, []string{"versioning", "mfa_delete"}},
+	{"BucketLoggingConfiguration", true, []string{"logging_target_bucket"}},
+	{"PublicAccessBlockConfiguration", false, []string{"public_access_block"}},
+	{"ServerSideEncryptionConfiguration", false, []string{"sse_algorithm", "kms_master_key_id"}},
+	{"BucketLifecycleConfiguration", false, []string{"lifecycle_rule_count"}},
+}
+
+// s3Unrecorded returns the attributes a bucket's item does not record: an
+// item without supplementary configuration (an advanced query that
+// selected configuration only) records none of them; one with it lacks
+// only the always-recorded supplements it leaves out.
+func s3Unrecorded(supp map[string]json.RawMessage) []string {
+	var out []string
+	for _, s := range s3Supplements {
+		if _, ok := supp[s.name]; !ok && (len(supp) == 0 || s.always) {
+			out = append(out, s.keys...)
+		}
+	}
+	return out
 }
 
 // cfgPAB is S3's public access block as AWS Config writes it: the API's

@@ -190,6 +190,16 @@ func TestImporters_UnknownIsNotEvaluated(t *testing.T) {
 			`"native_id":"arn:aws:iam::111122223333:root","name":"111122223333","attributes":{"account_id":"111122223333","password_policy":null}}`,
 			map[string][]string{"aws-iam-005": {"root_mfa_enabled"}, "aws-iam-011": {"root_hardware_mfa"}}},
 		"Terraform access key": {string(tfKeys), map[string][]string{"aws-iam-003": {"last_used_date"}}},
+		// select-resource-config returns what the query selected: here the
+		// configuration without the supplementary configuration.
+		"advanced query bucket without supplements": {`[{"resourceId":"acme-orders","resourceName":"acme-orders","resourceType":"AWS::S3::Bucket",` +
+			`"awsRegion":"eu-west-1","accountId":"111122223333","arn":"arn:aws:s3:::acme-orders",` + tags + `,` +
+			`"configuration":{"name":"acme-orders","creationDate":"2024-04-27T08:00:00.000Z"}}]`,
+			map[string][]string{"aws-s3-001": {"public_access_block"}, "aws-s3-004": {"sse_algorithm"}, "aws-s3-005": {"policy"},
+				"aws-s3-006": {"lifecycle_rule_count"}, "aws-s3-007": {"versioning"}, "aws-s3-008": {"logging_target_bucket"}}},
+		"bucket item without its versioning and logging supplements": {`{"fileVersion":"1.0","configurationItems":[` +
+			bucketItem(with(goodBucketSupp(), "BucketVersioningConfiguration", nil, "BucketLoggingConfiguration", nil), false) + `]}`,
+			map[string][]string{"aws-s3-007": {"versioning"}, "aws-s3-008": {"logging_target_bucket"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var subject *engine.Resource
