@@ -218,3 +218,27 @@ func TestImporters_UnknownIsNotEvaluated(t *testing.T) {
 		})
 	}
 }
+
+// TestHasTopLevelKey checks the scan recorded relies on: a key counts
+// at the top level only, whatever its value (null included), and not
+// when it appears nested or inside a string.
+func TestHasTopLevelKey(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		want bool
+	}{
+		{`{"encrypted":false}`, true},
+		{` { "a" : [1,{"encrypted":true}], "encrypted" : null } `, true},
+		{`{"a":{"encrypted":true}}`, false},
+		{`{"a":"\"encrypted\":true","b":[{"encrypted":1}]}`, false},
+		{`{"a":"x\\","encrypted":0}`, true},
+		{`{"encrypt\u0065d":true}`, true},
+		{`{}`, false},
+		{`[{"encrypted":true}]`, false},
+		{``, false},
+	} {
+		if got := hasTopLevelKey([]byte(c.json), "encrypted"); got != c.want {
+			t.Errorf("%s: %v, want %v", c.json, got, c.want)
+		}
+	}
+}

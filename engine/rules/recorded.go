@@ -19,17 +19,14 @@ import (
 var recordedHook func(resourceType, key string)
 
 // recorded reports whether the resource's canonical attributes have the
-// top-level key, whatever its value. The keys are scanned once per
-// subject, on the first call: checks ask only when their condition holds
-// on a zero value, so a well-configured resource pays nothing.
+// top-level key, whatever its value. It scans the attributes without
+// allocating; checks ask only when their condition holds on a zero value,
+// so a well-configured resource pays nothing.
 func (s *Subject) recorded(key string) bool {
 	if recordedHook != nil {
 		recordedHook(s.Resource.Type, key)
 	}
-	if s.keys == nil {
-		s.keys = topLevelKeys(s.Resource.Attributes)
-	}
-	return slices.Contains(s.keys, key)
+	return hasTopLevelKey(s.Resource.Attributes, key)
 }
 
 // unrecorded returns those of keys missing from the resource's attributes.
@@ -76,38 +73,41 @@ func failIfZero(s *Subject, cond, zero bool, attr string, evidence map[string]an
 	return failIf(cond, evidence)
 }
 
-// topLevelKeys returns the keys of a JSON object (nil-safe: an empty,
-// non-nil slice for anything else). The attributes have parsed already,
-// so the scan trusts their grammar.
-func topLevelKeys(b []byte) []string {
-	keys := []string{}
+// hasTopLevelKey reports whether the JSON object b has the key at its top
+// level. The attributes have parsed already, so the scan trusts their
+// grammar; a key written with escapes is unescaped to compare.
+func hasTopLevelKey(b []byte, key string) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return keys
+		return false
 	}
 	i++
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) || b[i] != '"' {
-			return keys
+			return false
 		}
 		end := skipString(b, i)
 		raw := b[i:end]
-		key := string(raw[1 : len(raw)-1])
-		if slices.Contains(raw, '\\') {
-			if json.Unmarshal(raw, &key) != nil {
-				return keys
+		if len(raw) >= 2 {
+			name := raw[1 : len(raw)-1]
+			if string(name) == key {
+				return true
+			}
+			if slices.Contains(name, '\\') {
+				var k string
+				if json.Unmarshal(raw, &k) == nil && k == key {
+					return true
+				}
 			}
 		}
-		keys = append(keys, key)
 		i = skipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
-			return keys
+			return false
 		}
-		i = skipValue(b, skipSpace(b, i+1))
-		i = skipSpace(b, i)
+		i = skipSpace(b, skipValue(b, skipSpace(b, i+1)))
 		if i >= len(b) || b[i] != ',' {
-			return keys
+			return false
 		}
 		i++
 	}

@@ -126,9 +126,6 @@ type Subject struct {
 	// explain asks passing checks to say what they read (see passed);
 	// audits leave it off and pay nothing for it.
 	explain bool
-	// keys are the top-level keys of the attributes, scanned on the first
-	// call of recorded.
-	keys []string
 }
 
 // NewSubject parses res's attributes for the rules of its type.
