@@ -49,8 +49,9 @@ type ChangeListener interface {
 	Changed(c Change)
 }
 
-// FollowChanges keeps this Service's caches of the latest completed audit,
-// of the finding overrides and of token lookups (revocations) in step with
+// FollowChanges keeps this Service's caches of the latest completed audit
+// and of the finding overrides (and, through Config.ChangeListeners, the
+// identity service's token lookups) in step with
 // writes made by every process
 // (other replicas, workers, the CLI), until ctx ends. Until it runs and its
 // feed listens — and whenever the feed is down — those caches are bypassed:
@@ -74,23 +75,30 @@ type feedListener struct{ s *Service }
 
 func (l feedListener) Up() {
 	l.s.reads.up()
+	for _, o := range l.s.cfg.ChangeListeners {
+		o.Up()
+	}
 	l.s.log.Info("change feed listening; per-tenant read caches in use")
 }
 
 func (l feedListener) Down(err error) {
 	l.s.reads.down()
+	for _, o := range l.s.cfg.ChangeListeners {
+		o.Down(err)
+	}
 	l.s.log.Warn("change feed down; per-tenant read caches bypassed until it reconnects", "err", err)
 }
 
 func (l feedListener) Changed(c Change) {
 	switch {
 	case c.Kind == ChangeTokens:
-		// Token lookups are cached by hash, a few seconds each: all go.
-		l.s.tokens.purge()
+		// Only the identity service caches tokens.
 	case c.TenantID == "" || (c.Kind != ChangeAudits && c.Kind != ChangeOverrides):
 		l.s.reads.purge()
-		l.s.tokens.purge()
 	default:
 		l.s.reads.invalidate(c.TenantID)
+	}
+	for _, o := range l.s.cfg.ChangeListeners {
+		o.Changed(c)
 	}
 }

@@ -80,3 +80,19 @@ func IsNotFound(err error) bool { return ErrorCode(err) == CodeNotFound }
 func ErrNotFound(kind, id string) *Error {
 	return Errorf(CodeNotFound, "no %s with id %q", kind, id)
 }
+
+// OAuth 2.0 error codes (RFC 6749 §4.1.2.1 and §5.2). The token,
+// revocation and introspection endpoints answer them in RFC 6749 §5.2
+// bodies; the authorization endpoint sends them to the client's redirect
+// URI.
+const (
+	CodeInvalidClient           = "invalid_client"
+	CodeInvalidGrant            = "invalid_grant"
+	CodeUnsupportedGrantType    = "unsupported_grant_type"
+	CodeInvalidScope            = "invalid_scope"
+	CodeUnsupportedResponseType = "unsupported_response_type"
+	CodeAccessDenied            = "access_denied"
+	CodeUnauthorizedClient      = "unauthorized_client"
+	CodeServerError             = "server_error"
+	CodeTemporarilyUnavailable  = "temporarily_unavailable"
+)

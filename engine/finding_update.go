@@ -99,10 +99,10 @@ func (s *Service) checkAssignee(ctx context.Context, p Principal, assignee *stri
 	if assignee == nil || *assignee == "" {
 		return nil
 	}
-	if s.cfg.Identity == nil {
+	if s.cfg.Users == nil {
 		return Errorf(CodeUnavailable, "assignment is not configured on this server")
 	}
-	usr, err := s.cfg.Identity.GetUser(ctx, p.TenantID, *assignee)
+	usr, err := s.cfg.Users.GetUser(ctx, p.TenantID, *assignee)
 	if IsNotFound(err) || (err == nil && usr.DisabledAt != nil) {
 		return FieldErrorf("assignee", "assignee %s is not a user of this tenant", quote(*assignee))
 	}

@@ -226,3 +226,9 @@ func (r *IDRun) Next() string {
 	}
 	return id
 }
+
+// Id prefixes of OAuth records (beside PrefixOAuthClient, cli_).
+const (
+	PrefixOAuthToken = "oat" // an access or refresh token
+	PrefixOAuthGrant = "grt" // a grant: one code and every token issued from it
+)

@@ -43,16 +43,14 @@ type Config struct {
 	Webhooks WebhookConfig
 	// Reporting generates and serves reports; optional (issue 8).
 	Reporting ReportConfig
-	// Identity holds passwords and the OAuth 2.0 records (issue 4);
-	// optional, sign-in, OAuth and the tokens API are unavailable without it.
-	Identity IdentityStore
-	// TokenCacheSize and TokenCacheTTL bound the in-process cache of token
-	// lookups: defaults 10,000 entries and 5 s (at most MaxTokenCacheTTL).
-	// A token revoked through another replica stops working here when the
-	// change feed reports it (milliseconds), or at worst after the TTL
-	// while the feed is down.
-	TokenCacheSize int
-	TokenCacheTTL  time.Duration
+	// Users looks up a tenant's users (a finding's assignee must be one);
+	// optional, assignment is unavailable without it. engine/identity's
+	// store implements it.
+	Users UserStore
+	// ChangeListeners are told every change the feed reports, after the
+	// Service's own caches (engine/identity's Service purges its token
+	// cache there).
+	ChangeListeners []ChangeListener
 	// Changes reports writes to audits and finding overrides made by any
 	// process; with it (and FollowChanges running), the latest completed
 	// audit and the overrides of each tenant are cached. Optional: without
@@ -97,7 +95,6 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	cursors *cursorCodec
-	tokens  *tokenCache
 	pages   *pageCache
 	reads   *readCache
 }
@@ -130,7 +127,6 @@ func NewService(cfg Config) (*Service, error) {
 		log:     cfg.Logger,
 		now:     cfg.Now,
 		cursors: newCursorCodec(cfg.Secret, cfg.CursorTTL, cfg.Now),
-		tokens:  newTokenCache(cfg.TokenCacheSize, cfg.TokenCacheTTL, cfg.Now),
 		pages:   newPageCache(cfg.PageCacheSize),
 		reads:   newReadCache(),
 	}, nil

@@ -162,43 +162,6 @@ func TestSummarizeFindings(t *testing.T) {
 	}
 }
 
-func TestAuthenticate(t *testing.T) {
-	env := newTestEnv(t)
-	ctx := context.Background()
-	issued, err := env.svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Role: RoleViewer})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(issued.Secret, TokenPrefix) || issued.Token.Hash == issued.Secret {
-		t.Fatalf("issued %+v", issued)
-	}
-	p, err := env.svc.Authenticate(ctx, issued.Secret)
-	if err != nil || p.TenantID != issued.Tenant.ID || slices.Contains(p.Scopes, ScopeFindingsWrite) {
-		t.Fatalf("Authenticate = %+v, %v", p, err)
-	}
-	if _, err := env.svc.Authenticate(ctx, issued.Secret); err != nil || env.control.touched != 1 {
-		t.Errorf("second use touched the token again (%d) or failed: %v", env.control.touched, err)
-	}
-	if _, err := env.svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "v@acme.test", Role: RoleViewer,
-		Scopes: []Scope{ScopeTokensWrite}}); ErrorCode(err) != CodeValidationFailed {
-		t.Errorf("viewer got tokens:write: %v", err)
-	}
-	expired := env.now.Add(-time.Second)
-	expiredTok, _ := env.svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", ExpiresAt: &expired})
-	revoked, _ := env.svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
-	if err := env.control.RevokeToken(ctx, revoked.Tenant.ID, revoked.Token.ID, env.now); err != nil {
-		t.Fatal(err)
-	}
-	for name, bearer := range map[string]string{
-		"empty": "", "no prefix": "abc", "unknown": TokenPrefix + strings.Repeat("0", 48),
-		"expired": expiredTok.Secret, "revoked": revoked.Secret, "huge": TokenPrefix + strings.Repeat("a", 500),
-	} {
-		if _, err := env.svc.Authenticate(ctx, bearer); ErrorCode(err) != CodeUnauthorized {
-			t.Errorf("%s: %v, want unauthorized", name, err)
-		}
-	}
-}
-
 func TestRoleScopes(t *testing.T) {
 	if len(RoleAdmin.Scopes()) != len(AllScopes) {
 		t.Error("admin lacks scopes")
@@ -209,6 +172,34 @@ func TestRoleScopes(t *testing.T) {
 	for _, s := range RoleViewer.Scopes() {
 		if !strings.HasSuffix(string(s), ":read") {
 			t.Errorf("viewer has %s", s)
+		}
+	}
+}
+
+func TestEffectiveScopes(t *testing.T) {
+	granted := []Scope{ScopeTokensWrite, ScopeFindingsRead, ScopePoliciesWrite, ScopeAuditsRead}
+	cases := []struct {
+		role Role
+		want []Scope
+	}{
+		{RoleAdmin, granted},
+		{RoleMember, []Scope{ScopeFindingsRead, ScopePoliciesWrite, ScopeAuditsRead}},
+		{RoleViewer, []Scope{ScopeFindingsRead, ScopeAuditsRead}},
+		{"", []Scope{}},
+	}
+	for _, c := range cases {
+		if diff := cmp.Diff(c.want, EffectiveScopes(granted, c.role)); diff != "" {
+			t.Errorf("EffectiveScopes(%q) (-want +got):\n%s", c.role, diff)
+		}
+	}
+}
+
+// TestScopeWords checks that every scope is said in words on the consent
+// page.
+func TestScopeWords(t *testing.T) {
+	for _, sc := range AllScopes {
+		if w := sc.Words(); w == string(sc) || w == "" {
+			t.Errorf("scope %s has no words", sc)
 		}
 	}
 }

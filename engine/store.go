@@ -90,6 +90,13 @@ type TenantStore interface {
 	RevokeToken(ctx context.Context, tenantID, id string, at time.Time) error
 }
 
+// UserStore looks up users.
+type UserStore interface {
+	// GetUser returns a user of the tenant by id; not_found when the tenant
+	// has none with that id.
+	GetUser(ctx context.Context, tenantID, id string) (User, error)
+}
+
 // AuditStore holds audits.
 type AuditStore interface {
 	// CreateAudit stores a new audit; conflict when its id exists or when

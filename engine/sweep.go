@@ -24,8 +24,8 @@ type SweepCutoffs struct {
 	SignInAttempts time.Time
 }
 
-// ExpiredSweeper deletes expired records; Config.Identity or
-// Config.Idempotency may implement it.
+// ExpiredSweeper deletes expired records; Config.Users (the identity
+// store) or Config.Idempotency may implement it.
 type ExpiredSweeper interface {
 	PurgeExpired(ctx context.Context, c SweepCutoffs) (deleted int64, err error)
 }
@@ -36,7 +36,7 @@ type ExpiredSweeper interface {
 // does nothing when no store can.
 func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
 	var sw ExpiredSweeper
-	if x, ok := s.cfg.Identity.(ExpiredSweeper); ok {
+	if x, ok := s.cfg.Users.(ExpiredSweeper); ok {
 		sw = x
 	} else if x, ok := s.cfg.Idempotency.(ExpiredSweeper); ok {
 		sw = x

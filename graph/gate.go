@@ -88,7 +88,7 @@ func (h *gqlHandler) authenticate(ctx context.Context, token string) (engine.Pri
 		ctx, cancel = context.WithTimeout(ctx, h.cfg.ReadTimeout)
 		defer cancel()
 	}
-	return h.cfg.Service.Authenticate(ctx, token)
+	return h.cfg.Identity.Authenticate(ctx, token)
 }
 
 // checkBody reads a POST body (bounded) and checks it is a JSON object, so

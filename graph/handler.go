@@ -19,6 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/graphiql"
 )
@@ -31,10 +32,12 @@ const (
 	DefaultMaxBodyBytes  = 1 << 20
 )
 
-// Config configures the GraphQL handler. Service is required.
+// Config configures the GraphQL handler. Service and Identity are required.
 type Config struct {
 	Service *engine.Service
-	Logger  *slog.Logger
+	// Identity authenticates bearer tokens (engine/identity).
+	Identity *identity.Service
+	Logger   *slog.Logger
 	// Path is where the handler is mounted; GraphiQL's assets are served
 	// under Path + "/assets/". Default /graphql.
 	Path string
@@ -79,8 +82,8 @@ type Config struct {
 // Validate reports a configuration NewHandler would reject.
 func (c Config) Validate() error {
 	switch {
-	case c.Service == nil:
-		return errors.New("graph: Service is required")
+	case c.Service == nil || c.Identity == nil:
+		return errors.New("graph: Service and Identity are required")
 	case c.MaxComplexity < 0 || c.MaxDepth < 0 || c.APQCacheSize < 0 || c.MaxBodyBytes < 0 ||
 		c.MaxQueryBytes < 0 || c.MaxQueryFields < 0 || c.MaxMutations < 0:
 		return errors.New("graph: limits must not be negative")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/rest"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -33,6 +34,8 @@ type env struct {
 	url    string
 	client *http.Client
 	svc    *engine.Service
+	ids    *identity.Service  // the identity service both APIs use
+	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
 	ch     *clickhouse.Store
 	pg     *postgres.Store
 	calls  *counter
@@ -74,21 +77,26 @@ func newEnv(t testing.TB, o envOptions) *env {
 	}
 	ecfg := engine.Config{
 		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
-		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Identity: pg,
+		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Users: pg,
 		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Trends: ch,
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
 	}
 	if o.engine != nil {
 		o.engine(&ecfg)
 	}
+	ids, ops, err := identity.New(identity.Config{Tenants: ecfg.Tenants, Store: pg, Secret: ecfg.Secret, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
 	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ch: ch, pg: pg, calls: calls}
+	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ids: ids, ops: ops, ch: ch, pg: pg, calls: calls}
 	ctx := context.Background()
-	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) engine.IssuedToken {
-		it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
+	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
+		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
 		if err != nil {
 			t.Fatalf("IssueToken(%s, %s): %v", slug, email, err)
 		}
@@ -102,8 +110,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	rcfg := rest.Config{Service: svc, Logger: logger}
-	gcfg := graph.Config{Service: svc, Logger: logger, Authenticate: true}
+	rcfg := rest.Config{Service: svc, Identity: ids, Logger: logger}
+	gcfg := graph.Config{Service: svc, Identity: ids, Logger: logger, Authenticate: true}
 	if o.limiter != nil {
 		rcfg.Limiter, gcfg.Limiter = o.limiter, o.limiter
 	}

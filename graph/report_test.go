@@ -36,11 +36,11 @@ func newReportEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := rest.New(rest.Config{Service: svc, Logger: logger})
+	api, err := rest.New(rest.Config{Service: svc, Identity: e.ids, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gql, err := graph.NewHandler(graph.Config{Service: svc, Logger: logger, Authenticate: true})
+	gql, err := graph.NewHandler(graph.Config{Service: svc, Identity: e.ids, Logger: logger, Authenticate: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // TestTokenRightsFollowRoleInGraphQL (issue 28 §1): GraphQL shares REST's
@@ -20,7 +21,7 @@ func TestTokenRightsFollowRoleInGraphQL(t *testing.T) {
 		t.Fatalf("admin's createPolicy: %+v", r.Errors)
 	}
 	ctx := context.Background()
-	if _, _, err := e.svc.CreateUser(ctx, engine.CreateUserInput{TenantSlug: "acme", Email: "admin@acme.test",
+	if _, _, err := e.ops.CreateUser(ctx, identity.CreateUserInput{TenantSlug: "acme", Email: "admin@acme.test",
 		Role: engine.RoleViewer, Password: "correct horse battery staple"}); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestTokenRightsFollowRoleInGraphQL(t *testing.T) {
 	if r := e.gql(t, e.tokA, `{ findings(first: 1) { totalCount } }`, nil); len(r.Errors) != 0 {
 		t.Errorf("viewer's read: %+v", r.Errors)
 	}
-	if _, err := e.svc.DisableUser(ctx, "acme", "admin@acme.test"); err != nil {
+	if _, err := e.ops.DisableUser(ctx, "acme", "admin@acme.test"); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.gql(t, e.tokA, `{ findings(first: 1) { totalCount } }`, nil); r.status != 401 {

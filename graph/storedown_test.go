@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -46,7 +47,7 @@ func TestStoreDownAnswers503(t *testing.T) {
 			query := fmt.Sprintf(c.query, n)
 			t.Run(c.store+"/"+c.field+"/"+mode.name, func(t *testing.T) {
 				// A token not seen yet: authenticating it reads PostgreSQL.
-				it, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme",
+				it, err := e.ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme",
 					Email: "admin@acme.test", Name: "fresh"})
 				if err != nil {
 					t.Fatal(err)

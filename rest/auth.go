@@ -46,7 +46,7 @@ func (a *api) authenticated(h handlerFunc) handlerFunc {
 			}
 			var err error
 			start := a.cfg.Now()
-			p, err = a.svc.Authenticate(r.Context(), token)
+			p, err = a.ids.Authenticate(r.Context(), token)
 			a.metrics.observeAuth(a.cfg.Now().Sub(start), err)
 			if err != nil {
 				if engine.ErrorCode(err) == engine.CodeUnauthorized {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -81,14 +82,16 @@ func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	// As fourd serve wires it: finding overrides, and the change feed that
 	// lets the Service cache each tenant's latest audit and overrides.
 	feed := newSignalFeed(pg)
-	svc, err := engine.NewService(engine.Config{Findings: tenantMapped{ch}, Resources: ch, Tenants: pg, Audits: pg,
+	ecfg := engine.Config{Findings: tenantMapped{ch}, Resources: ch, Tenants: pg, Audits: pg,
 		Policies: pg, Reports: pg, Overrides: pg, Changes: feed,
-		Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: logger})
+		Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: logger}
+	ids, ops := wireIdentity(b, &ecfg, nil, 0)
+	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	followChanges(b, svc, feed)
-	it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "bench", Email: "bench@example.com"})
+	it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "bench", Email: "bench@example.com"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -101,7 +104,7 @@ func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	if err := pg.UpdateAudit(ctx, a); err != nil {
 		b.Fatal(err)
 	}
-	cfg := Config{Service: svc, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))}
+	cfg := Config{Service: svc, Identity: ids, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))}
 	for _, c := range configure {
 		c(&cfg)
 	}
@@ -111,7 +114,7 @@ func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	}
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
-	p, err := svc.Authenticate(ctx, it.Secret)
+	p, err := ids.Authenticate(ctx, it.Secret)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // signalFeed passes a ChangeFeed through and closes up the first time it
@@ -71,22 +72,22 @@ type replica struct {
 	stop func() // stops following the feed
 }
 
-func newReplica(t *testing.T, e *env, opts ...func(*engine.Config)) *replica {
+// newReplica starts a replica; tokenCacheTTL 0 is the identity service's
+// default token cache.
+func newReplica(t *testing.T, e *env, tokenCacheTTL time.Duration) *replica {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
 	feed := newSignalFeed(e.pg)
 	cfg := engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
 		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Queue: e.pg, Overrides: e.pg, Events: e.pg,
-		Identity: e.pg, Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger} // newEnv's secret
-	for _, o := range opts {
-		o(&cfg)
-	}
+		Users: e.pg, Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger} // newEnv's secret
+	ids, _ := wireIdentity(t, &cfg, e.pg, tokenCacheTTL)
 	svc, err := engine.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop := followChanges(t, svc, feed)
-	h, err := New(Config{Service: svc, Logger: logger})
+	h, err := New(Config{Service: svc, Identity: ids, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func (e *env) waitStatus(t *testing.T, base, id string, want engine.FindingStatu
 // down (it reads past its caches).
 func TestFindingDecisionsAcrossReplicas(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 5})
-	one, two := newReplica(t, e), newReplica(t, e)
+	one, two := newReplica(t, e, 0), newReplica(t, e, 0)
 	var target string
 	for _, f := range e.a.findings {
 		if f.Status == engine.StatusOpen && e.findingStatus(t, one.url, "limit=50", f.ID) == engine.StatusOpen {
@@ -217,9 +218,8 @@ func getJSONAt[T any](t testing.TB, e *env, base, path string) T {
 // notification, not when the other's token cache expires (a minute here).
 func TestTokenRevocationAcrossReplicas(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 4, findingsB: 4})
-	longCache := func(c *engine.Config) { c.TokenCacheTTL = engine.MaxTokenCacheTTL }
-	one, two := newReplica(t, e, longCache), newReplica(t, e, longCache)
-	it, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme", Email: "admin@acme.test", Name: "short-lived"})
+	one, two := newReplica(t, e, identity.MaxTokenCacheTTL), newReplica(t, e, identity.MaxTokenCacheTTL)
+	it, err := e.ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme", Email: "admin@acme.test", Name: "short-lived"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -33,11 +34,14 @@ type Limiter interface {
 	Allow(r *http.Request, p engine.Principal, h http.Header) error
 }
 
-// Config holds what the REST handler needs. Service is required; the rest
-// have defaults.
+// Config holds what the REST handler needs. Service and Identity are
+// required; the rest have defaults.
 type Config struct {
 	Service *engine.Service
-	Logger  *slog.Logger
+	// Identity authenticates bearer tokens and serves the tokens API and
+	// the OAuth 2.0 endpoints (engine/identity; never its Operator).
+	Identity *identity.Service
+	Logger   *slog.Logger
 	// CORSOrigins lists the origins browsers may call the API from
 	// ("https://app.example.com"); "*" allows any. Empty disables CORS.
 	CORSOrigins []string
@@ -76,8 +80,8 @@ type Config struct {
 // Validate reports the first missing or invalid field.
 func (c Config) Validate() error {
 	switch {
-	case c.Service == nil:
-		return errors.New("rest: Service is required")
+	case c.Service == nil || c.Identity == nil:
+		return errors.New("rest: Service and Identity are required")
 	case c.MaxBodyBytes < 0 || c.InventoryMaxBodyBytes < 0:
 		return errors.New("rest: MaxBodyBytes and InventoryMaxBodyBytes must not be negative")
 	}

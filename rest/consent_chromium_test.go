@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fourd-dev/fourd/engine/identity"
 	"golang.org/x/oauth2"
-
-	"github.com/fourd-dev/fourd/engine"
 )
 
 // TestConsentInChromium signs in on the consent page in a real headless
@@ -40,7 +39,7 @@ func TestConsentInChromium(t *testing.T) {
 	defer catcher.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	client, err := e.svc.RegisterOAuthClient(ctx, "acme", engine.CreateOAuthClientInput{Name: "Acme Status Board",
+	client, err := e.ops.RegisterOAuthClient(ctx, "acme", identity.CreateOAuthClientInput{Name: "Acme Status Board",
 		RedirectURIs: []string{catcher.URL + "/callback"}})
 	if err != nil {
 		t.Fatal(err)

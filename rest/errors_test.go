@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // errorCase is one bad request and the error it must get.
@@ -104,7 +105,7 @@ func errorCases(t *testing.T, e *env, ep endpoint, running string) []errorCase {
 		{name: "empty bearer", header: http.Header{"Authorization": {"Bearer "}}, status: 401, code: engine.CodeUnauthorized, check: bearer},
 		{name: "two tokens", header: http.Header{"Authorization": {"Bearer " + e.tokA, "Bearer " + e.tokA}}, status: 401, code: engine.CodeUnauthorized, check: bearer},
 		{name: "malformed token", token: "not-a-token", status: 401, code: engine.CodeUnauthorized, check: bearer},
-		{name: "unknown token", token: engine.TokenPrefix + strings.Repeat("a", 48), status: 401, code: engine.CodeUnauthorized, check: bearer},
+		{name: "unknown token", token: identity.TokenPrefix + strings.Repeat("a", 48), status: 401, code: engine.CodeUnauthorized, check: bearer},
 		{name: "revoked token", token: e.tokARevoked, status: 401, code: engine.CodeUnauthorized, check: bearer},
 		{name: "token lacks scope", token: ep.lacking, status: 403, code: engine.CodeInsufficientScope, check: bearer},
 		{name: "unknown parameter", token: e.tokA, query: "sevrity=high", status: 400, code: engine.CodeInvalidRequest},

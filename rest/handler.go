@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fourd-dev/fourd/engine"
 	"log/slog"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // api is the REST handler's state: the Service it adapts and its
@@ -17,6 +19,7 @@ import (
 type api struct {
 	cfg     Config
 	svc     *engine.Service
+	ids     *identity.Service
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
@@ -38,7 +41,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.routes()
 	return a.middleware(http.HandlerFunc(a.serveRoute)), nil

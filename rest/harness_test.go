@@ -15,6 +15,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -28,6 +29,8 @@ type env struct {
 	url    string
 	client *http.Client
 	svc    *engine.Service
+	ids    *identity.Service  // the identity service the handler uses
+	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
 	ch     *clickhouse.Store
 	pg     *postgres.Store
 	reg    *prometheus.Registry
@@ -73,20 +76,21 @@ func newEnv(t testing.TB, o envOptions) *env {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
 		Policies: pg, Reports: pg, Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil),
-		Overrides: pg, MuteRules: pg, MuteMatches: ch, Idempotency: pg, Events: pg, EventLog: ch, Identity: pg,
+		Overrides: pg, MuteRules: pg, MuteMatches: ch, Idempotency: pg, Events: pg, EventLog: ch, Users: pg,
 		Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
 	if o.engine != nil {
 		o.engine(&ecfg)
 	}
 	ecfg = InstrumentStores(reg, ecfg)
+	ids, ops := wireIdentity(t, &ecfg, pg, 0)
 	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ch: ch, pg: pg, reg: reg, clock: clock}
+	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ids: ids, ops: ops, ch: ch, pg: pg, reg: reg, clock: clock}
 	ctx := context.Background()
-	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) engine.IssuedToken {
-		it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
+	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
+		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
 		if err != nil {
 			t.Fatalf("IssueToken(%s, %s): %v", slug, email, err)
 		}
@@ -106,7 +110,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	cfg := Config{Service: svc, Logger: logger, Registry: reg, MetricsOnAPI: true}
+	cfg := Config{Service: svc, Identity: ids, Logger: logger, Registry: reg, MetricsOnAPI: true}
 	if o.config != nil {
 		o.config(&cfg)
 	}

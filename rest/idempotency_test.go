@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // POSTs with an Idempotency-Key: a retry replays the first answer without
@@ -36,7 +36,7 @@ func TestIdempotencyKey(t *testing.T) {
 		return len(page.Data)
 	}
 	before := count(e.tokA)
-	it, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme", Email: "admin@acme.test", Name: "second"})
+	it, err := e.ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme", Email: "admin@acme.test", Name: "second"})
 	if err != nil {
 		t.Fatal(err)
 	}

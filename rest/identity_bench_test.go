@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 )
@@ -28,12 +29,14 @@ import (
 //	go test -run '^$' -bench BenchmarkAuthMiddleware -benchtime 20000x ./rest/
 func BenchmarkAuthMiddleware(b *testing.B) {
 	ch, pg := chtest.New(b), pgtest.New(b)
-	svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Identity: pg, Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler)})
+	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
+		Users: pg, Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler)}
+	ids, ops := wireIdentity(b, &ecfg, pg, 0)
+	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	it, err := svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Name: "bench"})
+	it, err := ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Name: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +46,7 @@ func BenchmarkAuthMiddleware(b *testing.B) {
 	}
 	noop := func(w http.ResponseWriter, r *http.Request) error { w.WriteHeader(http.StatusNoContent); return nil }
 	mk := func(l Limiter, auth bool) http.Handler {
-		a := &api{cfg: Config{Service: svc, Limiter: l, Now: time.Now}.withDefaults(), svc: svc, log: slog.New(slog.DiscardHandler),
+		a := &api{cfg: Config{Service: svc, Identity: ids, Limiter: l, Now: time.Now}.withDefaults(), svc: svc, ids: ids, log: slog.New(slog.DiscardHandler),
 			metrics: newHTTPMetrics(prometheus.NewRegistry()), mux: http.NewServeMux()}
 		h := handlerFunc(noop)
 		if auth {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -31,6 +32,8 @@ type idEnv struct {
 	url    string
 	client *http.Client
 	svc    *engine.Service
+	ids    *identity.Service
+	ops    *identity.Operator
 	pg     *postgres.Store
 	ch     *clickhouse.Store
 	clock  *testClock
@@ -41,8 +44,8 @@ type idEnv struct {
 	// Admin tokens; a viewer of acme.
 	tokA, tokB, tokViewerA string
 	userA, userB           engine.User
-	client1                engine.IssuedOAuthClient // acme's client
-	clientB                engine.IssuedOAuthClient // globex's client
+	client1                identity.IssuedOAuthClient // acme's client
+	clientB                identity.IssuedOAuthClient // globex's client
 	redirect               string
 }
 
@@ -60,21 +63,23 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	clock := &testClock{}
 	logger := slog.New(slog.DiscardHandler)
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
-	newSvc := func() *engine.Service {
-		svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
-			Reports: pg, Events: pg, Identity: pg, TokenCacheTTL: o.cacheTTL, Idempotency: pg,
+	newSvc := func() (*engine.Service, *identity.Service, *identity.Operator) {
+		ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
+			Reports: pg, Events: pg, Users: pg, Idempotency: pg,
 			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch,
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
 			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
 			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
-				Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}})
+				Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}}
+		ids, ops := wireIdentity(t, &ecfg, pg, o.cacheTTL)
+		svc, err := engine.NewService(ecfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return svc
+		return svc, ids, ops
 	}
-	serve := func(t *testing.T, svc *engine.Service, l Limiter) string {
-		h, err := New(Config{Service: svc, Logger: logger, Limiter: l, Now: clock.Now})
+	serve := func(t *testing.T, svc *engine.Service, ids *identity.Service, l Limiter) string {
+		h, err := New(Config{Service: svc, Identity: ids, Logger: logger, Limiter: l, Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,12 +87,15 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		t.Cleanup(srv.Close)
 		return srv.URL
 	}
-	svc := newSvc()
-	e := &idEnv{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, pg: pg, ch: ch, clock: clock, redirect: "http://127.0.0.1:1/callback"}
-	e.replica = func(t *testing.T, l Limiter) string { return serve(t, newSvc(), l) }
+	svc, ids, ops := newSvc()
+	e := &idEnv{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ids: ids, ops: ops, pg: pg, ch: ch, clock: clock, redirect: "http://127.0.0.1:1/callback"}
+	e.replica = func(t *testing.T, l Limiter) string {
+		svc, ids, _ := newSvc()
+		return serve(t, svc, ids, l)
+	}
 	ctx := context.Background()
 	mustUser := func(slug, email string, role engine.Role) engine.User {
-		u, _, err := svc.CreateUser(ctx, engine.CreateUserInput{TenantSlug: slug, Email: email, Role: role, Password: testPassword})
+		u, _, err := ops.CreateUser(ctx, identity.CreateUserInput{TenantSlug: slug, Email: email, Role: role, Password: testPassword})
 		if err != nil {
 			t.Fatalf("CreateUser(%s): %v", email, err)
 		}
@@ -96,7 +104,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	e.userA, e.userB = mustUser("acme", "ada@acme.test", engine.RoleAdmin), mustUser("globex", "bob@globex.test", engine.RoleAdmin)
 	mustUser("acme", "vic@acme.test", engine.RoleViewer)
 	issue := func(slug, email string) string {
-		it, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: slug, Email: email, Name: "test"})
+		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Name: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,17 +112,17 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	}
 	e.tokA, e.tokB, e.tokViewerA = issue("acme", "ada@acme.test"), issue("globex", "bob@globex.test"), issue("acme", "vic@acme.test")
 	var err error
-	in := engine.CreateOAuthClientInput{Name: "Acme Dashboard", RedirectURIs: []string{e.redirect}}
-	if e.client1, err = svc.RegisterOAuthClient(ctx, "acme", in); err != nil {
+	in := identity.CreateOAuthClientInput{Name: "Acme Dashboard", RedirectURIs: []string{e.redirect}}
+	if e.client1, err = ops.RegisterOAuthClient(ctx, "acme", in); err != nil {
 		t.Fatal(err)
 	}
 	in.Name = "Globex Tool"
-	if e.clientB, err = svc.RegisterOAuthClient(ctx, "globex", in); err != nil {
+	if e.clientB, err = ops.RegisterOAuthClient(ctx, "globex", in); err != nil {
 		t.Fatal(err)
 	}
 	e.a = seedTenant(t, ch, pg, e.userA.TenantID, 24, 0)
 	e.b = seedTenant(t, ch, pg, e.userB.TenantID, 7, 1)
-	e.url = serve(t, svc, o.limiter)
+	e.url = serve(t, svc, ids, o.limiter)
 	return e
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // oauthError is how an engine error code is answered on /oauth/*: the
@@ -118,28 +119,28 @@ func parseForm(r *http.Request) (url.Values, error) {
 // clientCredentials returns the client's id and secret from HTTP Basic
 // (form-encoded parts, RFC 6749 §2.3.1) or from the form fields. Using both
 // is invalid_request; neither is invalid_client.
-func clientCredentials(r *http.Request, form url.Values) (engine.ClientCredentials, error) {
+func clientCredentials(r *http.Request, form url.Values) (identity.ClientCredentials, error) {
 	id, secret, basic := r.BasicAuth()
 	if basic {
 		if form.Has("client_secret") {
-			return engine.ClientCredentials{}, engine.Errorf(engine.CodeInvalidRequest,
+			return identity.ClientCredentials{}, engine.Errorf(engine.CodeInvalidRequest,
 				"authenticate the client one way: HTTP Basic or client_secret, not both")
 		}
 		uid, err1 := url.QueryUnescape(id)
 		usecret, err2 := url.QueryUnescape(secret)
 		if err1 != nil || err2 != nil {
-			return engine.ClientCredentials{}, engine.Errorf(engine.CodeInvalidClient, "client authentication failed")
+			return identity.ClientCredentials{}, engine.Errorf(engine.CodeInvalidClient, "client authentication failed")
 		}
 		if fid := form.Get("client_id"); fid != "" && fid != uid {
-			return engine.ClientCredentials{}, engine.Errorf(engine.CodeInvalidRequest, "client_id differs from the HTTP Basic user")
+			return identity.ClientCredentials{}, engine.Errorf(engine.CodeInvalidRequest, "client_id differs from the HTTP Basic user")
 		}
-		return engine.ClientCredentials{ID: uid, Secret: usecret}, nil
+		return identity.ClientCredentials{ID: uid, Secret: usecret}, nil
 	}
 	if form.Get("client_id") == "" || form.Get("client_secret") == "" {
-		return engine.ClientCredentials{}, engine.Errorf(engine.CodeInvalidClient,
+		return identity.ClientCredentials{}, engine.Errorf(engine.CodeInvalidClient,
 			"client authentication failed: send client_id and client_secret, or HTTP Basic")
 	}
-	return engine.ClientCredentials{ID: form.Get("client_id"), Secret: form.Get("client_secret")}, nil
+	return identity.ClientCredentials{ID: form.Get("client_id"), Secret: form.Get("client_secret")}, nil
 }
 
 // oauthToken serves POST /oauth/token: grant_type authorization_code,
@@ -161,16 +162,16 @@ func (a *api) oauthToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var resp engine.TokenResponse
+	var resp identity.TokenResponse
 	switch grant {
 	case "authorization_code":
-		resp, err = a.svc.ExchangeAuthorizationCode(r.Context(), engine.ExchangeCodeInput{Client: cc,
+		resp, err = a.ids.ExchangeAuthorizationCode(r.Context(), identity.ExchangeCodeInput{Client: cc,
 			Code: form.Get("code"), RedirectURI: form.Get("redirect_uri"), CodeVerifier: form.Get("code_verifier")})
 	case "refresh_token":
-		resp, err = a.svc.RefreshAccessToken(r.Context(), engine.RefreshInput{Client: cc,
+		resp, err = a.ids.RefreshAccessToken(r.Context(), identity.RefreshInput{Client: cc,
 			RefreshToken: form.Get("refresh_token"), Scope: form.Get("scope")})
 	default:
-		resp, err = a.svc.IssueClientCredentialsToken(r.Context(), engine.ClientCredentialsInput{Client: cc,
+		resp, err = a.ids.IssueClientCredentialsToken(r.Context(), identity.ClientCredentialsInput{Client: cc,
 			Scope: form.Get("scope")})
 	}
 	if err != nil {
@@ -191,7 +192,7 @@ func (a *api) oauthRevoke(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.svc.RevokeOAuthCredential(r.Context(), cc, form.Get("token")); err != nil {
+	if err := a.ids.RevokeOAuthCredential(r.Context(), cc, form.Get("token")); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, struct{}{})

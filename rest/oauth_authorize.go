@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // csrfCookie holds the browser's CSRF nonce; the consent form carries its
@@ -28,8 +29,8 @@ const sessionCookie = "fourd_oauth_session"
 var authorizeParams = []string{"client_id", "redirect_uri", "response_type", "scope", "state",
 	"code_challenge", "code_challenge_method"}
 
-func authorizeRequest(get func(string) string) engine.AuthorizeRequest {
-	return engine.AuthorizeRequest{ClientID: get("client_id"), RedirectURI: get("redirect_uri"),
+func authorizeRequest(get func(string) string) identity.AuthorizeRequest {
+	return identity.AuthorizeRequest{ClientID: get("client_id"), RedirectURI: get("redirect_uri"),
 		ResponseType: get("response_type"), Scope: get("scope"), State: get("state"),
 		CodeChallenge: get("code_challenge"), CodeChallengeMethod: get("code_challenge_method")}
 }
@@ -44,7 +45,7 @@ func (a *api) authorizePage(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	req := authorizeRequest(func(k string) string { return q[k] })
-	g, err := a.svc.CheckAuthorizeRequest(r.Context(), req)
+	g, err := a.ids.CheckAuthorizeRequest(r.Context(), req)
 	if err != nil {
 		a.authorizeFailed(w, r, req, g.RedirectURI, err)
 		return nil
@@ -56,12 +57,12 @@ func (a *api) authorizePage(w http.ResponseWriter, r *http.Request) error {
 // sessionUser returns the email of the user the request's consent session
 // signed in for the client's tenant, or "" (no session, or one that is
 // forged, expired, of another tenant or of a disabled user).
-func (a *api) sessionUser(r *http.Request, g engine.AuthorizeGrant) string {
+func (a *api) sessionUser(r *http.Request, g identity.AuthorizeGrant) string {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
 		return ""
 	}
-	u, err := a.svc.SessionUser(r.Context(), g.Client.TenantID, c.Value)
+	u, err := a.ids.SessionUser(r.Context(), g.Client.TenantID, c.Value)
 	if err != nil {
 		return ""
 	}
@@ -70,9 +71,9 @@ func (a *api) sessionUser(r *http.Request, g engine.AuthorizeGrant) string {
 
 // setSession starts the consent session of a user who signed in.
 func (a *api) setSession(w http.ResponseWriter, r *http.Request, u engine.User) {
-	value, exp := a.svc.ConsentSession(u)
+	value, exp := a.ids.ConsentSession(u)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: value, Path: "/oauth/authorize", HttpOnly: true,
-		Secure: secureRequest(r), SameSite: http.SameSiteLaxMode, Expires: exp, MaxAge: int(engine.ConsentSessionTTL / time.Second)})
+		Secure: secureRequest(r), SameSite: http.SameSiteLaxMode, Expires: exp, MaxAge: int(identity.ConsentSessionTTL / time.Second)})
 }
 
 // secureRequest reports whether the browser reached the server over HTTPS
@@ -90,13 +91,13 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	req := authorizeRequest(form.Get)
-	g, err := a.svc.CheckAuthorizeRequest(r.Context(), req)
+	g, err := a.ids.CheckAuthorizeRequest(r.Context(), req)
 	if err != nil {
 		a.authorizeFailed(w, r, req, g.RedirectURI, err)
 		return nil
 	}
 	c, cerr := r.Cookie(csrfCookie)
-	if cerr != nil || !a.svc.CheckCSRF(c.Value, form.Get("csrf_token")) {
+	if cerr != nil || !a.ids.CheckCSRF(c.Value, form.Get("csrf_token")) {
 		a.renderConsent(w, r, req, g, "", "This form has expired. Please sign in again.")
 		return nil
 	}
@@ -112,21 +113,21 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 			"error_description": {"the user denied the request"}, "state": {req.State}})
 		return nil
 	}
-	var auth engine.Authorization
+	var auth identity.Authorization
 	withPassword := form.Get("email") != "" || form.Get("password") != ""
 	if withPassword {
-		auth, err = a.svc.ApproveAuthorization(r.Context(), req, form.Get("email"), form.Get("password"))
+		auth, err = a.ids.ApproveAuthorization(r.Context(), req, form.Get("email"), form.Get("password"))
 	} else {
 		session := ""
 		if sc, err := r.Cookie(sessionCookie); err == nil {
 			session = sc.Value
 		}
-		auth, err = a.svc.ApproveAuthorizationInSession(r.Context(), req, session)
+		auth, err = a.ids.ApproveAuthorizationInSession(r.Context(), req, session)
 	}
 	switch {
 	case engine.ErrorCode(err) == engine.CodeUnauthorized && withPassword:
 		a.renderConsent(w, r, req, g, "", "The email or password is wrong.")
-	case engine.ErrorCode(err) == engine.CodeRateLimited && withPassword: // per account: engine.SignInWindow
+	case engine.ErrorCode(err) == engine.CodeRateLimited && withPassword: // per account: identity.SignInWindow
 		infoFrom(r.Context()).errCode = engine.CodeRateLimited
 		msg := engine.ErrorMessage(err)
 		a.renderConsentStatus(w, r, http.StatusTooManyRequests, req, g, strings.ToUpper(msg[:1])+msg[1:]+".")
@@ -145,7 +146,7 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 
 // authorizeFailed redirects an error to the client when the redirect URI
 // is trusted, and shows it otherwise (RFC 6749 §4.1.2.1).
-func (a *api) authorizeFailed(w http.ResponseWriter, r *http.Request, req engine.AuthorizeRequest, redirectURI string, err error) {
+func (a *api) authorizeFailed(w http.ResponseWriter, r *http.Request, req identity.AuthorizeRequest, redirectURI string, err error) {
 	code := engine.ErrorCode(err)
 	if redirectURI == "" || code == engine.CodeInternal || code == engine.CodeUnavailable {
 		a.renderAuthorizeError(w, r, err)
@@ -192,17 +193,17 @@ type consentData struct {
 // renderConsent shows the sign-in and consent page with a fresh CSRF nonce
 // in a cookie and its token in the form; signedIn is the session user's
 // email, who is not asked for the password.
-func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req engine.AuthorizeRequest, g engine.AuthorizeGrant, signedIn, msg string) {
+func (a *api) renderConsent(w http.ResponseWriter, r *http.Request, req identity.AuthorizeRequest, g identity.AuthorizeGrant, signedIn, msg string) {
 	a.renderConsentAs(w, r, http.StatusOK, req, g, signedIn, msg)
 }
 
 // renderConsentStatus shows the sign-in page (no session) with msg,
 // answering status (429 for a throttled account).
-func (a *api) renderConsentStatus(w http.ResponseWriter, r *http.Request, status int, req engine.AuthorizeRequest, g engine.AuthorizeGrant, msg string) {
+func (a *api) renderConsentStatus(w http.ResponseWriter, r *http.Request, status int, req identity.AuthorizeRequest, g identity.AuthorizeGrant, msg string) {
 	a.renderConsentAs(w, r, status, req, g, "", msg)
 }
 
-func (a *api) renderConsentAs(w http.ResponseWriter, r *http.Request, status int, req engine.AuthorizeRequest, g engine.AuthorizeGrant, signedIn, msg string) {
+func (a *api) renderConsentAs(w http.ResponseWriter, r *http.Request, status int, req identity.AuthorizeRequest, g identity.AuthorizeGrant, signedIn, msg string) {
 	nonce := engine.RandomToken(24)
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: nonce, Path: "/oauth/authorize", HttpOnly: true,
 		Secure: secureRequest(r), SameSite: http.SameSiteStrictMode, MaxAge: 1800})
@@ -213,10 +214,10 @@ func (a *api) renderConsentAs(w http.ResponseWriter, r *http.Request, status int
 		}
 	}
 	a.renderHTML(w, r, status, consentTemplate, consentData{ClientName: g.Client.Name, Scopes: g.Scopes,
-		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.svc.CSRFToken(nonce), Error: msg, SignedIn: signedIn})
+		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.ids.CSRFToken(nonce), Error: msg, SignedIn: signedIn})
 }
 
-func authorizeRequestField(req engine.AuthorizeRequest, k string) string {
+func authorizeRequestField(req identity.AuthorizeRequest, k string) string {
 	return map[string]string{"client_id": req.ClientID, "redirect_uri": req.RedirectURI, "response_type": req.ResponseType,
 		"scope": req.Scope, "state": req.State, "code_challenge": req.CodeChallenge,
 		"code_challenge_method": req.CodeChallengeMethod}[k]

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // TestOAuthTokenEndpointErrors sends every kind of bad request to
@@ -92,13 +93,13 @@ func TestOAuthTokenEndpointErrors(t *testing.T) {
 			return f
 		}, status: 400, code: engine.CodeInvalidGrant},
 		{name: "malformed code", form: func() url.Values { return exchange("not-a-code") }, status: 400, code: engine.CodeInvalidGrant},
-		{name: "unknown code", form: func() url.Values { return exchange(engine.OAuthCodePrefix + "0123456789abcdefghjkmnpqrstvwxyz") },
+		{name: "unknown code", form: func() url.Values { return exchange(identity.OAuthCodePrefix + "0123456789abcdefghjkmnpqrstvwxyz") },
 			status: 400, code: engine.CodeInvalidGrant},
 		{name: "missing refresh_token", form: func() url.Values {
 			return exchange("", "grant_type", "refresh_token", "code", "", "redirect_uri", "")
 		}, status: 400, code: engine.CodeInvalidRequest},
 		{name: "unknown refresh_token", form: func() url.Values {
-			return exchange("", "grant_type", "refresh_token", "refresh_token", engine.OAuthRefreshPrefix+"0123456789abcdefghjkmnpqrstvwxyz")
+			return exchange("", "grant_type", "refresh_token", "refresh_token", identity.OAuthRefreshPrefix+"0123456789abcdefghjkmnpqrstvwxyz")
 		}, status: 400, code: engine.CodeInvalidGrant},
 		{name: "access token as refresh_token", form: func() url.Values {
 			return exchange("", "grant_type", "refresh_token", "refresh_token", tok.AccessToken)
@@ -151,7 +152,7 @@ func TestOAuthTokenEndpointErrors(t *testing.T) {
 		}
 	})
 	t.Run("x/oauth2 reads the error code", func(t *testing.T) {
-		_, err := cfg.Exchange(ctx, engine.OAuthCodePrefix+"0123456789abcdefghjkmnpqrstvwxyz")
+		_, err := cfg.Exchange(ctx, identity.OAuthCodePrefix+"0123456789abcdefghjkmnpqrstvwxyz")
 		var re *oauth2.RetrieveError
 		if !errors.As(err, &re) || re.ErrorCode != engine.CodeInvalidGrant || re.ErrorDescription == "" {
 			t.Fatalf("Exchange of an unknown code: %v", err)
@@ -177,8 +178,8 @@ func TestOAuthTokenEndpointErrors(t *testing.T) {
 	})
 	t.Run("expired code", func(t *testing.T) {
 		code := plainCode()
-		e.clock.Advance(engine.OAuthCodeTTL + time.Second)
-		defer e.clock.Advance(-engine.OAuthCodeTTL - time.Second)
+		e.clock.Advance(identity.OAuthCodeTTL + time.Second)
+		defer e.clock.Advance(-identity.OAuthCodeTTL - time.Second)
 		if status, got, _ := e.postForm(t, "/oauth/token", exchange(code), nil); status != 400 || got != engine.CodeInvalidGrant {
 			t.Errorf("expired code: %d %s", status, got)
 		}
@@ -192,11 +193,11 @@ func TestBearerTokenErrors(t *testing.T) {
 	e := newIdentityEnv(t, idOptions{})
 	ctx := context.Background()
 	soon := e.clock.Now().Add(time.Minute)
-	expiring, err := e.svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "acme", Email: "ada@acme.test", Name: "x", ExpiresAt: &soon})
+	expiring, err := e.ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "ada@acme.test", Name: "x", ExpiresAt: &soon})
 	if err != nil {
 		t.Fatal(err)
 	}
-	revoked, err := e.svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "acme", Email: "ada@acme.test", Name: "y"})
+	revoked, err := e.ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "ada@acme.test", Name: "y"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +220,8 @@ func TestBearerTokenErrors(t *testing.T) {
 		{"revoked personal access token", revoked.Secret},
 		{"malformed: no prefix", "0123456789abcdefghjkmnpqrstvwxyz0123456789"},
 		{"malformed: short", "fdp_abc"},
-		{"unknown personal access token", engine.TokenPrefix + engine.RandomToken(30)},
-		{"unknown OAuth token", engine.OAuthAccessPrefix + engine.RandomToken(30)},
+		{"unknown personal access token", identity.TokenPrefix + engine.RandomToken(30)},
+		{"unknown OAuth token", identity.OAuthAccessPrefix + engine.RandomToken(30)},
 		{"refresh token as bearer", otok.RefreshToken},
 	}
 	for _, c := range cases {
@@ -235,7 +236,7 @@ func TestBearerTokenErrors(t *testing.T) {
 		if r := e.get(t, "/v1/findings", otok.AccessToken); r.status != http.StatusOK {
 			t.Fatalf("before expiry: %d", r.status)
 		}
-		e.clock.Advance(engine.OAuthAccessTTL)
+		e.clock.Advance(identity.OAuthAccessTTL)
 		if r := e.get(t, "/v1/findings", otok.AccessToken); r.status != http.StatusUnauthorized {
 			t.Errorf("after expiry: %d", r.status)
 		}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // metadata reads /.well-known/oauth-authorization-server as a client that
@@ -30,9 +31,9 @@ func (e *idEnv) metadata(t *testing.T) authServerMetadata {
 }
 
 // machineClient registers a client credentials client in a tenant.
-func (e *idEnv) machineClient(t *testing.T, slug string, scopes ...engine.Scope) engine.IssuedOAuthClient {
+func (e *idEnv) machineClient(t *testing.T, slug string, scopes ...engine.Scope) identity.IssuedOAuthClient {
 	t.Helper()
-	c, err := e.svc.RegisterOAuthClient(context.Background(), slug, engine.CreateOAuthClientInput{Name: "CI exporter", Scopes: scopes})
+	c, err := e.ops.RegisterOAuthClient(context.Background(), slug, identity.CreateOAuthClientInput{Name: "CI exporter", Scopes: scopes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 	m := e.metadata(t)
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, e.client)
 	mc := e.machineClient(t, "acme", engine.ScopeFindingsRead, engine.ScopeResourcesRead)
-	cfg := func(c engine.IssuedOAuthClient, style oauth2.AuthStyle, scopes ...string) *clientcredentials.Config {
+	cfg := func(c identity.IssuedOAuthClient, style oauth2.AuthStyle, scopes ...string) *clientcredentials.Config {
 		return &clientcredentials.Config{ClientID: c.Client.ID, ClientSecret: c.Secret, TokenURL: m.TokenEndpoint,
 			AuthStyle: style, Scopes: scopes}
 	}
@@ -83,7 +84,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 		if err != nil {
 			t.Fatalf("client credentials (style %d): %v", style, err)
 		}
-		if !strings.HasPrefix(tok.AccessToken, engine.OAuthAccessPrefix) || tok.RefreshToken != "" ||
+		if !strings.HasPrefix(tok.AccessToken, identity.OAuthAccessPrefix) || tok.RefreshToken != "" ||
 			tok.Extra("scope") != "findings:read resources:read" || tok.Expiry.Before(time.Now().Add(59*time.Minute)) {
 			t.Errorf("token: %+v scope %v", tok, tok.Extra("scope"))
 		}
@@ -177,25 +178,25 @@ func TestOAuthIntrospection(t *testing.T) {
 	if r := e.call(t, http.MethodDelete, "/v1/oauth_clients/"+revoked.Client.ID, e.tokA, ""); r.status != http.StatusNoContent {
 		t.Fatal(r.status)
 	}
-	introspect := func(t *testing.T, by engine.IssuedOAuthClient, token string) (int, engine.Introspection, response) {
+	introspect := func(t *testing.T, by identity.IssuedOAuthClient, token string) (int, identity.Introspection, response) {
 		t.Helper()
 		status, _, r := e.postForm(t, "/oauth/introspect", url.Values{"token": {token}}, &[2]string{by.Client.ID, by.Secret})
-		var in engine.Introspection
+		var in identity.Introspection
 		_ = json.Unmarshal(r.body, &in)
 		return status, in, r
 	}
 	active := []struct {
 		name, token string
-		by          engine.IssuedOAuthClient
-		want        engine.Introspection
+		by          identity.IssuedOAuthClient
+		want        identity.Introspection
 	}{
-		{"user's access token", user.AccessToken, rs, engine.Introspection{Active: true, Scope: "findings:read audits:read",
+		{"user's access token", user.AccessToken, rs, identity.Introspection{Active: true, Scope: "findings:read audits:read",
 			ClientID: e.client1.Client.ID, TokenType: "Bearer", Sub: e.userA.ID}},
-		{"client credentials token", machine.AccessToken, rs, engine.Introspection{Active: true, Scope: "findings:read",
+		{"client credentials token", machine.AccessToken, rs, identity.Introspection{Active: true, Scope: "findings:read",
 			ClientID: rs.Client.ID, TokenType: "Bearer"}},
-		{"personal access token", e.tokA, rs, engine.Introspection{Active: true, Scope: engine.ScopeString(engine.AllScopes),
+		{"personal access token", e.tokA, rs, identity.Introspection{Active: true, Scope: identity.ScopeString(engine.AllScopes),
 			TokenType: "Bearer", Sub: e.userA.ID}},
-		{"refresh token, to its own client", user.RefreshToken, e.client1, engine.Introspection{Active: true,
+		{"refresh token, to its own client", user.RefreshToken, e.client1, identity.Introspection{Active: true,
 			Scope: "findings:read audits:read", ClientID: e.client1.Client.ID, TokenType: "refresh_token", Sub: e.userA.ID}},
 	}
 	for _, c := range active {
@@ -215,9 +216,9 @@ func TestOAuthIntrospection(t *testing.T) {
 		{"another tenant's personal access token", e.tokB},
 		{"refresh token, to another client", user.RefreshToken},
 		{"a revoked client's token", revokedTok.AccessToken},
-		{"unknown access token", engine.OAuthAccessPrefix + engine.RandomToken(30)},
+		{"unknown access token", identity.OAuthAccessPrefix + engine.RandomToken(30)},
 		{"garbage", "not a token"},
-		{"an authorization code", engine.OAuthCodePrefix + engine.RandomToken(30)},
+		{"an authorization code", identity.OAuthCodePrefix + engine.RandomToken(30)},
 	}
 	for _, c := range inactive {
 		t.Run("inactive: "+c.name, func(t *testing.T) {
@@ -235,8 +236,8 @@ func TestOAuthIntrospection(t *testing.T) {
 		}
 	})
 	t.Run("expired", func(t *testing.T) {
-		e.clock.Advance(engine.OAuthAccessTTL + time.Minute)
-		defer e.clock.Advance(-engine.OAuthAccessTTL - time.Minute)
+		e.clock.Advance(identity.OAuthAccessTTL + time.Minute)
+		defer e.clock.Advance(-identity.OAuthAccessTTL - time.Minute)
 		if _, got, r := introspect(t, rs, machine.AccessToken); got.Active {
 			t.Errorf("expired token: %s", r.body)
 		}

@@ -18,7 +18,7 @@ func (a *api) oauthIntrospect(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// token_type_hint is not needed: the token's prefix tells its kind.
-	in, err := a.svc.IntrospectToken(r.Context(), cc, form.Get("token"))
+	in, err := a.ids.IntrospectToken(r.Context(), cc, form.Get("token"))
 	if err != nil {
 		return err
 	}

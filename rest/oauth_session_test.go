@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fourd-dev/fourd/engine/identity"
 	"golang.org/x/oauth2"
-
-	"github.com/fourd-dev/fourd/engine"
 )
 
 // TestConsentSession checks that a browser that signed in on the consent
@@ -46,7 +45,7 @@ func TestConsentSession(t *testing.T) {
 		}
 	}
 	if res.StatusCode != http.StatusSeeOther || session == nil || !session.HttpOnly || session.SameSite != http.SameSiteLaxMode ||
-		session.MaxAge <= 0 || session.MaxAge > int(engine.ConsentSessionTTL/time.Second) || session.Path != "/oauth/authorize" {
+		session.MaxAge <= 0 || session.MaxAge > int(identity.ConsentSessionTTL/time.Second) || session.Path != "/oauth/authorize" {
 		t.Fatalf("sign-in answer %d, session cookie %+v", res.StatusCode, session)
 	}
 
@@ -118,8 +117,8 @@ func TestConsentSession(t *testing.T) {
 		}
 	})
 	t.Run("an expired session asks for the password", func(t *testing.T) {
-		e.clock.Advance(engine.ConsentSessionTTL + time.Minute)
-		defer e.clock.Advance(-engine.ConsentSessionTTL - time.Minute)
+		e.clock.Advance(identity.ConsentSessionTTL + time.Minute)
+		defer e.clock.Advance(-identity.ConsentSessionTTL - time.Minute)
 		f := browser(t)
 		f.Jar.SetCookies(base, []*http.Cookie{{Name: sessionCookie, Value: session.Value, Path: "/oauth/authorize"}})
 		_, body, form := consentForm(t, f, cfg.AuthCodeURL("x"))

@@ -12,11 +12,12 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // oauthConfig is how a third-party integration configures x/oauth2 for
 // fourd, unchanged.
-func (e *idEnv) oauthConfig(c engine.IssuedOAuthClient, style oauth2.AuthStyle, scopes ...string) *oauth2.Config {
+func (e *idEnv) oauthConfig(c identity.IssuedOAuthClient, style oauth2.AuthStyle, scopes ...string) *oauth2.Config {
 	return &oauth2.Config{ClientID: c.Client.ID, ClientSecret: c.Secret, RedirectURL: e.redirect, Scopes: scopes,
 		Endpoint: oauth2.Endpoint{AuthURL: e.url + "/oauth/authorize", TokenURL: e.url + "/oauth/token", AuthStyle: style}}
 }
@@ -38,14 +39,14 @@ func TestOAuthFlowWithXOAuth2(t *testing.T) {
 			verifier := oauth2.GenerateVerifier()
 			authURL := cfg.AuthCodeURL("st4te-"+style.name, oauth2.S256ChallengeOption(verifier))
 			code := e.approve(t, authURL, "ada@acme.test")
-			if !strings.HasPrefix(code, engine.OAuthCodePrefix) {
+			if !strings.HasPrefix(code, identity.OAuthCodePrefix) {
 				t.Fatalf("code %q lacks the fdc_ prefix", code)
 			}
 			tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(verifier))
 			if err != nil {
 				t.Fatalf("Exchange: %v", err)
 			}
-			if !strings.HasPrefix(tok.AccessToken, engine.OAuthAccessPrefix) || !strings.HasPrefix(tok.RefreshToken, engine.OAuthRefreshPrefix) ||
+			if !strings.HasPrefix(tok.AccessToken, identity.OAuthAccessPrefix) || !strings.HasPrefix(tok.RefreshToken, identity.OAuthRefreshPrefix) ||
 				tok.TokenType != "Bearer" || tok.Expiry.Sub(time.Now()) < 59*time.Minute || tok.Expiry.Sub(time.Now()) > 61*time.Minute {
 				t.Fatalf("token: %+v", tok)
 			}

@@ -17,7 +17,7 @@ import (
 // own cached bodies, and one tenant's ETag never earns the other a 304.
 func TestPageBodiesPerTenant(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 30, findingsB: 30})
-	r := newReplica(t, e)
+	r := newReplica(t, e, 0)
 	const path = "/v1/findings?limit=5"
 	etags := map[string]string{}
 	for _, c := range []struct {

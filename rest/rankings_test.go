@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // TestFindingRankings reads GET /v1/findings/rankings (each answer checked
@@ -63,7 +64,7 @@ func TestFindingRankings(t *testing.T) {
 		}
 	}
 
-	narrow, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme", Email: "ada@acme.test",
+	narrow, err := e.ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme", Email: "ada@acme.test",
 		Name: "resources only", Scopes: []engine.Scope{engine.ScopeResourcesRead}})
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Config{Service: svc, Logger: logger, Limiter: lim})
+	h, err := New(Config{Service: svc, Identity: e.ids, Logger: logger, Limiter: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

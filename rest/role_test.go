@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // TestTokenRightsFollowRole (issue 28 §1): a personal access token and an
@@ -22,7 +23,7 @@ import (
 // `user create` enables them again.
 func TestTokenRightsFollowRole(t *testing.T) {
 	t.Parallel()
-	e := newIdentityEnv(t, idOptions{cacheTTL: engine.DefaultTokenCacheTTL})
+	e := newIdentityEnv(t, idOptions{cacheTTL: identity.DefaultTokenCacheTTL})
 	other := e.replica(t, nil)
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, e.client)
 	cfg := e.oauthConfig(e.client1, oauth2.AuthStyleInParams, "findings:read", "policies:write", "webhooks:write", "tokens:write")
@@ -69,7 +70,7 @@ func TestTokenRightsFollowRole(t *testing.T) {
 	}
 
 	// Demote ada through the operator command's path.
-	if _, _, err := e.svc.CreateUser(context.Background(), engine.CreateUserInput{TenantSlug: "acme",
+	if _, _, err := e.ops.CreateUser(context.Background(), identity.CreateUserInput{TenantSlug: "acme",
 		Email: "ada@acme.test", Role: engine.RoleViewer, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestTokenRightsFollowRole(t *testing.T) {
 	}
 	// The other replica's cache may serve the old answer for up to 5 s
 	// (the documented bound), and not longer.
-	e.clock.Advance(engine.DefaultTokenCacheTTL)
+	e.clock.Advance(identity.DefaultTokenCacheTTL)
 	for _, tok := range []string{pat, access} {
 		want("other replica after 5 s", writes(other, tok), engine.CodeInsufficientScope)
 	}
@@ -98,7 +99,7 @@ func TestTokenRightsFollowRole(t *testing.T) {
 	want("refreshed token", writes(e.url, fresh.AccessToken), engine.CodeInsufficientScope)
 
 	// Disabled: every token stops at once here, within 5 s elsewhere.
-	if _, err := e.svc.DisableUser(context.Background(), "acme", "ada@acme.test"); err != nil {
+	if _, err := e.ops.DisableUser(context.Background(), "acme", "ada@acme.test"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tok := range []string{pat, fresh.AccessToken} {
@@ -106,7 +107,7 @@ func TestTokenRightsFollowRole(t *testing.T) {
 			t.Errorf("disabled user's token: %d, want 401", r.status)
 		}
 	}
-	e.clock.Advance(engine.DefaultTokenCacheTTL)
+	e.clock.Advance(identity.DefaultTokenCacheTTL)
 	if r := do(t, e.client, http.MethodGet, other+"/v1/findings", pat, nil, nil); r.status != http.StatusUnauthorized {
 		t.Errorf("disabled user's token on another replica after 5 s: %d", r.status)
 	}
@@ -126,7 +127,7 @@ func TestTokenRightsFollowRole(t *testing.T) {
 	}
 
 	// Enabled again as admin: the PAT (never revoked) does admin things.
-	if _, _, err := e.svc.CreateUser(context.Background(), engine.CreateUserInput{TenantSlug: "acme",
+	if _, _, err := e.ops.CreateUser(context.Background(), identity.CreateUserInput{TenantSlug: "acme",
 		Email: "ada@acme.test", Role: engine.RoleAdmin, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}

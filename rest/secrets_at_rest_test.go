@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 	"golang.org/x/oauth2"
@@ -85,12 +85,12 @@ func TestNoSecretAtRest(t *testing.T) {
 
 	// The operator commands (fourd token create, fourd oauth-client
 	// create, fourd user create) and the OAuth token endpoint.
-	it, err := e.svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "acme", Email: "ops@acme.test", Name: "ops"})
+	it, err := e.ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "ops@acme.test", Name: "ops"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	notStored("fourd token create", it.Secret)
-	oc, err := e.svc.RegisterOAuthClient(ctx, "acme", engine.CreateOAuthClientInput{Name: "Ops", RedirectURIs: []string{e.redirect}})
+	oc, err := e.ops.RegisterOAuthClient(ctx, "acme", identity.CreateOAuthClientInput{Name: "Ops", RedirectURIs: []string{e.redirect}})
 	if err != nil {
 		t.Fatal(err)
 	}

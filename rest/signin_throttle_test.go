@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // TestSignInThrottledPerAccount (issue 28 §7): the consent page refuses an
-// account's password sign-in after engine.MaxSignInFailures failures within
-// engine.SignInWindow, even with the right password and whatever browser
+// account's password sign-in after identity.MaxSignInFailures failures within
+// identity.SignInWindow, even with the right password and whatever browser
 // or address tries; other accounts are not held up; unknown emails are
 // throttled alike (nothing tells them apart); a success clears the count;
 // the window's end lifts the lock.
@@ -38,17 +39,17 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 	// A success clears the count: failures interleaved with successes
 	// never lock the account.
 	for range 2 {
-		for range engine.MaxSignInFailures - 1 {
+		for range identity.MaxSignInFailures - 1 {
 			if _, ok, _ := try("ada@acme.test", "wrong password!"); ok {
 				t.Fatal("a wrong password signed in")
 			}
 		}
 		if status, ok, body := try("ada@acme.test", testPassword); !ok {
-			t.Fatalf("right password after %d failures: %d %.300s", engine.MaxSignInFailures-1, status, body)
+			t.Fatalf("right password after %d failures: %d %.300s", identity.MaxSignInFailures-1, status, body)
 		}
 	}
 	for _, email := range []string{"ada@acme.test", "nobody@acme.test"} {
-		for i := range engine.MaxSignInFailures {
+		for i := range identity.MaxSignInFailures {
 			if status, _, body := try(email, "wrong password!"); status != http.StatusOK || !strings.Contains(body, "email or password is wrong") {
 				t.Fatalf("%s, failure %d: %d %.300s", email, i+1, status, body)
 			}
@@ -59,12 +60,12 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 		t.Errorf("right password on a throttled account: %d, code %v: %.300s", status, ok, body)
 	}
 	if status, _, body := try("nobody@acme.test", "wrong password!"); status != http.StatusTooManyRequests {
-		t.Errorf("unknown email after %d failures: %d %.300s", engine.MaxSignInFailures, status, body)
+		t.Errorf("unknown email after %d failures: %d %.300s", identity.MaxSignInFailures, status, body)
 	}
 	if _, ok, body := try("vic@acme.test", testPassword); !ok {
 		t.Errorf("another account of the tenant is held up: %.300s", body)
 	}
-	e.clock.Advance(engine.SignInWindow)
+	e.clock.Advance(identity.SignInWindow)
 	if status, ok, body := try("ada@acme.test", testPassword); !ok {
 		t.Errorf("right password after the window: %d %.300s", status, body)
 	}
@@ -82,8 +83,8 @@ func TestRedirectURIWildcardRefused(t *testing.T) {
 			errCode(r.body) != engine.CodeValidationFailed {
 			t.Errorf("POST /v1/oauth_clients %s: %d %s", uri, r.status, r.body)
 		}
-		_, err := e.svc.RegisterOAuthClient(context.Background(), "acme",
-			engine.CreateOAuthClientInput{Name: "wild", RedirectURIs: []string{uri}})
+		_, err := e.ops.RegisterOAuthClient(context.Background(), "acme",
+			identity.CreateOAuthClientInput{Name: "wild", RedirectURIs: []string{uri}})
 		if engine.ErrorCode(err) != engine.CodeValidationFailed {
 			t.Errorf("RegisterOAuthClient (fourd oauth-client create) %s: %v", uri, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/storetest"
@@ -50,7 +51,7 @@ func TestStoreDownAnswers503(t *testing.T) {
 			t.Run(c.store+"/"+mode.name, func(t *testing.T) {
 				n++
 				// A token not seen yet: authenticating it reads PostgreSQL.
-				it, err := e.svc.IssueToken(context.Background(), engine.IssueTokenInput{TenantSlug: "acme",
+				it, err := e.ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme",
 					Email: "admin@acme.test", Name: "fresh"})
 				if err != nil {
 					t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // identityRoutes registers issue 4's endpoints: personal access tokens and
@@ -58,7 +59,7 @@ func (a *api) listTokens(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	page, err := a.svc.ListTokens(r.Context(), principal(r))
+	page, err := a.ids.ListTokens(r.Context(), principal(r))
 	if err != nil {
 		return err
 	}
@@ -68,11 +69,11 @@ func (a *api) listTokens(w http.ResponseWriter, r *http.Request) error {
 
 // createToken serves POST /v1/tokens: 201 with the token and its secret.
 func (a *api) createToken(w http.ResponseWriter, r *http.Request) error {
-	var in engine.CreateTokenInput
+	var in identity.CreateTokenInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	it, err := a.svc.CreateToken(r.Context(), principal(r), in)
+	it, err := a.ids.CreateToken(r.Context(), principal(r), in)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func (a *api) createToken(w http.ResponseWriter, r *http.Request) error {
 
 // revokeToken serves DELETE /v1/tokens/{id}: 204.
 func (a *api) revokeToken(w http.ResponseWriter, r *http.Request) error {
-	if err := a.svc.RevokeToken(r.Context(), principal(r), r.PathValue("id")); err != nil {
+	if err := a.ids.RevokeToken(r.Context(), principal(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -92,7 +93,7 @@ func (a *api) revokeToken(w http.ResponseWriter, r *http.Request) error {
 
 // createdClient is a new OAuth client with its secret, shown once.
 type createdClient struct {
-	engine.OAuthClient
+	identity.OAuthClient
 	ClientSecret string `json:"client_secret"`
 }
 
@@ -101,7 +102,7 @@ func (a *api) listOAuthClients(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	page, err := a.svc.ListOAuthClients(r.Context(), principal(r))
+	page, err := a.ids.ListOAuthClients(r.Context(), principal(r))
 	if err != nil {
 		return err
 	}
@@ -112,11 +113,11 @@ func (a *api) listOAuthClients(w http.ResponseWriter, r *http.Request) error {
 // createOAuthClient serves POST /v1/oauth_clients: 201 with the client and
 // its secret.
 func (a *api) createOAuthClient(w http.ResponseWriter, r *http.Request) error {
-	var in engine.CreateOAuthClientInput
+	var in identity.CreateOAuthClientInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	ic, err := a.svc.CreateOAuthClient(r.Context(), principal(r), in)
+	ic, err := a.ids.CreateOAuthClient(r.Context(), principal(r), in)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func (a *api) createOAuthClient(w http.ResponseWriter, r *http.Request) error {
 // revokeOAuthClient serves DELETE /v1/oauth_clients/{id}: 204; the
 // client's tokens stop working too.
 func (a *api) revokeOAuthClient(w http.ResponseWriter, r *http.Request) error {
-	if err := a.svc.RevokeOAuthClient(r.Context(), principal(r), r.PathValue("id")); err != nil {
+	if err := a.ids.RevokeOAuthClient(r.Context(), principal(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // TestTokensAPI creates, lists and revokes personal access tokens over
@@ -25,7 +26,7 @@ func TestTokensAPI(t *testing.T) {
 	if err := json.Unmarshal(r.body, &created); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(created.Secret, engine.TokenPrefix) || r.header.Get("Cache-Control") != "no-store" {
+	if !strings.HasPrefix(created.Secret, identity.TokenPrefix) || r.header.Get("Cache-Control") != "no-store" {
 		t.Errorf("secret %q, Cache-Control %q", created.Secret, r.header.Get("Cache-Control"))
 	}
 	if diff := cmp.Diff([]engine.Scope{engine.ScopeFindingsRead}, created.Scopes); diff != "" {
@@ -89,7 +90,7 @@ func TestTokensAPI(t *testing.T) {
 	t.Run("oauth clients", func(t *testing.T) {
 		r := e.call(t, http.MethodPost, "/v1/oauth_clients", e.tokA, `{"name":"Partner","redirect_uris":["https://partner.example/cb"]}`)
 		var c createdClient
-		if err := json.Unmarshal(r.body, &c); err != nil || r.status != http.StatusCreated || !strings.HasPrefix(c.ClientSecret, engine.OAuthSecretPrefix) {
+		if err := json.Unmarshal(r.body, &c); err != nil || r.status != http.StatusCreated || !strings.HasPrefix(c.ClientSecret, identity.OAuthSecretPrefix) {
 			t.Fatalf("create: %d %s", r.status, r.body)
 		}
 		if l := e.get(t, "/v1/oauth_clients", e.tokA); !strings.Contains(string(l.body), c.ID) {

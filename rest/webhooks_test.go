@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -78,23 +79,25 @@ func newHookEnv(t *testing.T) *hookEnv {
 	t.Helper()
 	ch, pg := chtest.New(t), pgtest.New(t)
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
-	svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
+	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
 		Events: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler),
 		Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
-			Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}})
+			Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}}
+	ids, ops := wireIdentity(t, &ecfg, nil, 0)
+	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	admin, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Role: engine.RoleAdmin, Name: "t"})
+	admin, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Role: engine.RoleAdmin, Name: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	viewer, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: "acme", Email: "v@acme.test", Role: engine.RoleViewer, Name: "t"})
+	viewer, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "v@acme.test", Role: engine.RoleViewer, Name: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Config{Service: svc, Logger: slog.New(slog.DiscardHandler)})
+	h, err := New(Config{Service: svc, Identity: ids, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // Demo tenant identity.
@@ -37,12 +37,16 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 	if err != nil {
 		return err
 	}
-	tokenFile := filepath.Join(cfg.DataDir, "demo-token")
-	token, err := demoToken(ctx, svc, tokenFile)
+	ids, ops, err := newIdentity(log, s, cfg.secretOrEphemeral(), s.pg)
 	if err != nil {
 		return err
 	}
-	p, err := svc.Authenticate(ctx, token)
+	tokenFile := filepath.Join(cfg.DataDir, "demo-token")
+	token, err := demoToken(ctx, ids, ops, tokenFile)
+	if err != nil {
+		return err
+	}
+	p, err := ids.Authenticate(ctx, token)
 	if err != nil {
 		return err
 	}
@@ -55,16 +59,16 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 
 // demoToken returns the saved demo token when it still authenticates, or
 // issues and saves a new one.
-func demoToken(ctx context.Context, svc *engine.Service, file string) (string, error) {
+func demoToken(ctx context.Context, ids *identity.Service, ops *identity.Operator, file string) (string, error) {
 	if b, err := os.ReadFile(file); err == nil {
 		tok := strings.TrimSpace(string(b))
-		if _, err := svc.Authenticate(ctx, tok); err == nil {
+		if _, err := ids.Authenticate(ctx, tok); err == nil {
 			return tok, nil
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	issued, err := svc.IssueToken(ctx, engine.IssueTokenInput{TenantSlug: demoTenant, Email: demoEmail, Name: "demo"})
+	issued, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: demoTenant, Email: demoEmail, Name: "demo"})
 	if err != nil {
 		return "", err
 	}

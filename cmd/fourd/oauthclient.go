@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // oauthClientCmd runs `fourd oauth-client create --tenant T --name N
@@ -43,11 +44,11 @@ func oauthClientCmd(ctx context.Context, cfg config, log *slog.Logger, args []st
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}
-	ic, err := svc.RegisterOAuthClient(ctx, *tenant, engine.CreateOAuthClientInput{Name: *name, RedirectURIs: uris, RateLimit: *rate, Scopes: scopes})
+	ic, err := ops.RegisterOAuthClient(ctx, *tenant, identity.CreateOAuthClientInput{Name: *name, RedirectURIs: uris, RateLimit: *rate, Scopes: scopes})
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func oauthClientCmd(ctx context.Context, cfg config, log *slog.Logger, args []st
 	}
 	fmt.Fprintf(stdout, "client_id %s (%s) in tenant %s, redirect URIs: %s\n", ic.Client.ID, ic.Client.Name, *tenant, redirects)
 	if len(ic.Client.Scopes) > 0 {
-		fmt.Fprintf(stdout, "client credentials scopes: %s\n", engine.ScopeString(ic.Client.Scopes))
+		fmt.Fprintf(stdout, "client credentials scopes: %s\n", identity.ScopeString(ic.Client.Scopes))
 	}
 	fmt.Fprintln(stdout, "the client secret is shown once; keep it safe:")
 	fmt.Fprintln(stdout, ic.Secret)

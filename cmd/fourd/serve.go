@@ -30,7 +30,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	defer s.close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	svc, err := newInstrumentedService(cfg, log, s, reg)
+	svc, ids, err := newInstrumentedService(cfg, log, s, reg)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer closeLimiter()
-	h, err := rest.New(rest.Config{Service: svc, Logger: log, CORSOrigins: cfg.CORSOrigins,
+	h, err := rest.New(rest.Config{Service: svc, Identity: ids, Logger: log, CORSOrigins: cfg.CORSOrigins,
 		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
 		Limiter: limiter, ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {
@@ -48,7 +48,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	// GraphQL at /graphql (GraphiQL on a browser's GET), everything else
 	// REST. GraphQL authenticates with the same tokens and counts against
 	// the same rate limiter; its query cost has its own budget.
-	gql, err := graph.NewHandler(graph.Config{Service: svc, Logger: log, Authenticate: true, Limiter: limiter,
+	gql, err := graph.NewHandler(graph.Config{Service: svc, Identity: ids, Logger: log, Authenticate: true, Limiter: limiter,
 		ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {
 		return err

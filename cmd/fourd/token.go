@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout io.Writer) error {
@@ -35,7 +36,7 @@ func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	if *tenant == "" || *email == "" {
 		return usageError{"token create: --tenant and --email are required"}
 	}
-	sc, err := engine.ParseScopes(*scopes)
+	sc, err := identity.ParseScopes(*scopes)
 	if err != nil {
 		return err
 	}
@@ -44,17 +45,17 @@ func tokenCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}
-	in := engine.IssueTokenInput{TenantSlug: *tenant, Email: *email, Role: engine.Role(*role), Scopes: sc, Name: *name,
+	in := identity.IssueTokenInput{TenantSlug: *tenant, Email: *email, Role: engine.Role(*role), Scopes: sc, Name: *name,
 		RateLimit: *rate}
 	if *expires > 0 {
 		at := time.Now().Add(*expires)
 		in.ExpiresAt = &at
 	}
-	issued, err := svc.IssueToken(ctx, in)
+	issued, err := ops.IssueToken(ctx, in)
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,11 @@ func tokenListCmd(ctx context.Context, cfg config, log *slog.Logger, args []stri
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}
-	ts, err := svc.ListTokensByOperator(ctx, *tenant)
+	ts, err := ops.ListTokens(ctx, *tenant)
 	if err != nil {
 		return err
 	}
@@ -74,11 +74,11 @@ func tokenRevokeCmd(ctx context.Context, cfg config, log *slog.Logger, args []st
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}
-	if err := svc.RevokeTokenByOperator(ctx, *tenant, fs.Arg(0)); err != nil {
+	if err := ops.RevokeToken(ctx, *tenant, fs.Arg(0)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "token %s revoked; other replicas stop accepting it within %s\n", fs.Arg(0), "5s")

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // userCmd runs `fourd user create --tenant T --email E --role R`: it creates
@@ -48,11 +49,11 @@ func userCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}
-	u, ten, err := svc.CreateUser(ctx, engine.CreateUserInput{TenantSlug: *tenant, Email: *email,
+	u, ten, err := ops.CreateUser(ctx, identity.CreateUserInput{TenantSlug: *tenant, Email: *email,
 		Role: engine.Role(*role), Password: password})
 	if err != nil {
 		return err
@@ -79,11 +80,11 @@ func userDisableCmd(ctx context.Context, cfg config, log *slog.Logger, args []st
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}
-	u, err := svc.DisableUser(ctx, *tenant, *email)
+	u, err := ops.DisableUser(ctx, *tenant, *email)
 	if err != nil {
 		return err
 	}

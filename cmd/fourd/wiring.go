@@ -10,6 +10,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/reports"
 	"github.com/fourd-dev/fourd/rest"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
@@ -86,7 +87,7 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
 		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
-		Identity: s.pg,
+		Users: s.pg,
 		Reporting: engine.ReportConfig{Jobs: s.pg, Queue: s.pg, Renderer: reports.Renderer{}, Analytics: s.ch,
 			Catalog: audit.NewCatalog()},
 		Secret: secret, Logger: log,
@@ -103,10 +104,31 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer
 	return nil
 }
 
-// newInstrumentedService builds the engine with its store calls timed into reg.
-func newInstrumentedService(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (*engine.Service, error) {
+// newInstrumentedService builds the engine and the identity service with
+// their store calls timed into reg; the identity service hears the engine's
+// change feed (token revocations by other processes).
+func newInstrumentedService(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (*engine.Service, *identity.Service, error) {
 	ec := engineConfig(log, s, cfg.Secret)
 	ec.Webhooks = webhookEngineConfig(cfg.Webhooks, s.pg, cfg.Secret)
 	ec = rest.InstrumentStores(reg, ec)
-	return engine.NewService(ec)
+	ids, _, err := newIdentity(log, s, cfg.Secret, ec.Tenants)
+	if err != nil {
+		return nil, nil, err
+	}
+	ec.ChangeListeners = []engine.ChangeListener{ids}
+	svc, err := engine.NewService(ec)
+	return svc, ids, err
+}
+
+// newIdentity builds the identity service and its operator surface over the
+// stores (tenants: s.pg, or its instrumented wrapper). Only cmd/fourd holds
+// the Operator.
+func newIdentity(log *slog.Logger, s *stores, secret []byte, tenants engine.TenantStore) (*identity.Service, *identity.Operator, error) {
+	return identity.New(identity.Config{Tenants: tenants, Store: s.pg, Secret: secret, Logger: log})
+}
+
+// newOperator builds the identity operator surface for a command.
+func newOperator(log *slog.Logger, s *stores, secret []byte) (*identity.Operator, error) {
+	_, ops, err := newIdentity(log, s, secret, s.pg)
+	return ops, err
 }

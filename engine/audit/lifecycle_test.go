@@ -97,7 +97,7 @@ func newHarness(t *testing.T) *harness {
 	h.queue = recordingQueue{pg, h.rec}
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Snapshots: ch, Inventory: ch, Queue: h.queue, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Identity: pg,
+		Snapshots: ch, Inventory: ch, Queue: h.queue, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: func() time.Time { return h.now },
 	})

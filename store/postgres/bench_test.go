@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 )
@@ -34,14 +35,14 @@ func BenchmarkGetTokenByHash(b *testing.B) {
 	const n = 1000
 	for i := range n {
 		tk := engine.Token{ID: newID(engine.PrefixToken, i), TenantID: ten.ID, UserID: u.ID,
-			Hash: engine.HashToken(fmt.Sprint("secret", i)), Scopes: engine.AllScopes, CreatedAt: t0}
+			Hash: identity.HashToken(fmt.Sprint("secret", i)), Scopes: engine.AllScopes, CreatedAt: t0}
 		if err := s.CreateToken(ctx, tk); err != nil {
 			b.Fatal(err)
 		}
 	}
 	i := 0
 	for b.Loop() {
-		if _, err := s.GetTokenByHash(ctx, engine.HashToken(fmt.Sprint("secret", i%n))); err != nil {
+		if _, err := s.GetTokenByHash(ctx, identity.HashToken(fmt.Sprint("secret", i%n))); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 func TestIdempotencyKeys(t *testing.T) {
@@ -64,15 +65,15 @@ func TestPurgeExpired(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	ten, u, c := oauthFixture(t, s)
-	code := func(hash string, expires time.Time) engine.OAuthCode {
-		return engine.OAuthCode{Hash: hash, GrantID: "grt_" + hash, TenantID: ten.ID, ClientID: c.ID, UserID: u.ID,
+	code := func(hash string, expires time.Time) identity.OAuthCode {
+		return identity.OAuthCode{Hash: hash, GrantID: "grt_" + hash, TenantID: ten.ID, ClientID: c.ID, UserID: u.ID,
 			RedirectURI: "https://app.example/cb", Scopes: []engine.Scope{engine.ScopeFindingsRead}, CreatedAt: expires.Add(-time.Minute), ExpiresAt: expires}
 	}
-	token := func(n int, expires time.Time) engine.OAuthToken {
-		return engine.OAuthToken{ID: newID(engine.PrefixOAuthToken, n), Kind: engine.OAuthAccess, Hash: "h" + newID("x", n), GrantID: "grt_t",
+	token := func(n int, expires time.Time) identity.OAuthToken {
+		return identity.OAuthToken{ID: newID(engine.PrefixOAuthToken, n), Kind: identity.OAuthAccess, Hash: "h" + newID("x", n), GrantID: "grt_t",
 			TenantID: ten.ID, ClientID: c.ID, UserID: u.ID, Scopes: []engine.Scope{engine.ScopeFindingsRead}, CreatedAt: expires.Add(-time.Hour), ExpiresAt: expires}
 	}
-	for _, cd := range []engine.OAuthCode{code("old", t0.Add(-2*time.Hour)), code("new", t0.Add(time.Minute))} {
+	for _, cd := range []identity.OAuthCode{code("old", t0.Add(-2*time.Hour)), code("new", t0.Add(time.Minute))} {
 		if err := s.CreateOAuthCode(ctx, cd); err != nil {
 			t.Fatal(err)
 		}

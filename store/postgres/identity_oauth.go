@@ -8,12 +8,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 const clientColumns = `id, tenant_id, name, redirect_uris, secret_hash, rate_limit, created_at, revoked_at, scopes`
 
-func scanClient(row pgx.Row) (engine.OAuthClient, error) {
-	var c engine.OAuthClient
+func scanClient(row pgx.Row) (identity.OAuthClient, error) {
+	var c identity.OAuthClient
 	var scopes []string
 	err := row.Scan(&c.ID, &c.TenantID, &c.Name, &c.RedirectURIs, &c.SecretHash, &c.RateLimit, &c.CreatedAt, &c.RevokedAt, &scopes)
 	c.Scopes = fromStrings[engine.Scope](scopes)
@@ -26,7 +27,7 @@ func scanClient(row pgx.Row) (engine.OAuthClient, error) {
 
 // CreateOAuthClient stores a client. conflict when the id exists;
 // validation_failed for an unknown tenant.
-func (s *Store) CreateOAuthClient(ctx context.Context, c engine.OAuthClient) (err error) {
+func (s *Store) CreateOAuthClient(ctx context.Context, c identity.OAuthClient) (err error) {
 	defer wrap(&err, "CreateOAuthClient(%q)", c.ID)
 	_, err = s.pool.Exec(ctx, `INSERT INTO oauth_clients (`+clientColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		c.ID, c.TenantID, c.Name, toStrings(c.RedirectURIs), c.SecretHash, c.RateLimit, c.CreatedAt, c.RevokedAt, toStrings(c.Scopes))
@@ -35,27 +36,27 @@ func (s *Store) CreateOAuthClient(ctx context.Context, c engine.OAuthClient) (er
 
 // GetOAuthClient returns a client by id, revoked or not, whatever its
 // tenant (client ids are global); not_found otherwise.
-func (s *Store) GetOAuthClient(ctx context.Context, id string) (c engine.OAuthClient, err error) {
+func (s *Store) GetOAuthClient(ctx context.Context, id string) (c identity.OAuthClient, err error) {
 	defer wrap(&err, "GetOAuthClient(%q)", id)
 	if !lookupKey(id) {
-		return engine.OAuthClient{}, engine.ErrNotFound("oauth client", id)
+		return identity.OAuthClient{}, engine.ErrNotFound("oauth client", id)
 	}
 	c, err = scanClient(s.pool.QueryRow(ctx, `SELECT `+clientColumns+` FROM oauth_clients WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return engine.OAuthClient{}, engine.ErrNotFound("oauth client", id)
+		return identity.OAuthClient{}, engine.ErrNotFound("oauth client", id)
 	}
 	return c, err
 }
 
 // ListOAuthClients returns the tenant's live clients, newest first.
-func (s *Store) ListOAuthClients(ctx context.Context, tenantID string) (cs []engine.OAuthClient, err error) {
+func (s *Store) ListOAuthClients(ctx context.Context, tenantID string) (cs []identity.OAuthClient, err error) {
 	defer wrap(&err, "ListOAuthClients(%q)", tenantID)
 	rows, err := s.pool.Query(ctx, `SELECT `+clientColumns+` FROM oauth_clients
 		WHERE tenant_id = $1 AND revoked_at IS NULL ORDER BY id DESC`, tenantID)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (engine.OAuthClient, error) { return scanClient(r) })
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (identity.OAuthClient, error) { return scanClient(r) })
 }
 
 // RevokeOAuthClient marks a live client of the tenant revoked and revokes
@@ -82,8 +83,8 @@ func (s *Store) RevokeOAuthClient(ctx context.Context, tenantID, id string, at t
 
 const codeColumns = `hash, grant_id, tenant_id, client_id, user_id, redirect_uri, scopes, code_challenge, created_at, expires_at, used_at`
 
-func scanCode(row pgx.Row) (engine.OAuthCode, error) {
-	var c engine.OAuthCode
+func scanCode(row pgx.Row) (identity.OAuthCode, error) {
+	var c identity.OAuthCode
 	var scopes []string
 	err := row.Scan(&c.Hash, &c.GrantID, &c.TenantID, &c.ClientID, &c.UserID, &c.RedirectURI, &scopes,
 		&c.CodeChallenge, &c.CreatedAt, &c.ExpiresAt, &c.UsedAt)
@@ -94,7 +95,7 @@ func scanCode(row pgx.Row) (engine.OAuthCode, error) {
 
 // CreateOAuthCode stores an authorization code; validation_failed when the
 // client or user is not in the tenant.
-func (s *Store) CreateOAuthCode(ctx context.Context, c engine.OAuthCode) (err error) {
+func (s *Store) CreateOAuthCode(ctx context.Context, c identity.OAuthCode) (err error) {
 	defer wrap(&err, "CreateOAuthCode")
 	_, err = s.pool.Exec(ctx, `INSERT INTO oauth_codes (`+codeColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		c.Hash, c.GrantID, c.TenantID, c.ClientID, c.UserID, c.RedirectURI, toStrings(c.Scopes), c.CodeChallenge,
@@ -106,11 +107,11 @@ func (s *Store) CreateOAuthCode(ctx context.Context, c engine.OAuthCode) (err er
 // used before (it keeps its first use time). The UPDATE … WHERE used_at IS
 // NULL makes concurrent exchanges of one code agree on a single winner.
 // not_found when no code has the hash.
-func (s *Store) UseOAuthCode(ctx context.Context, hash string, at time.Time) (c engine.OAuthCode, first bool, err error) {
+func (s *Store) UseOAuthCode(ctx context.Context, hash string, at time.Time) (c identity.OAuthCode, first bool, err error) {
 	defer wrap(&err, "UseOAuthCode")
 	notFound := engine.Errorf(engine.CodeNotFound, "no such authorization code")
 	if !lookupKey(hash) {
-		return engine.OAuthCode{}, false, notFound
+		return identity.OAuthCode{}, false, notFound
 	}
 	c, err = scanCode(s.pool.QueryRow(ctx, `UPDATE oauth_codes SET used_at = $2
 		WHERE hash = $1 AND used_at IS NULL RETURNING `+codeColumns, hash, at))
@@ -118,11 +119,11 @@ func (s *Store) UseOAuthCode(ctx context.Context, hash string, at time.Time) (c 
 		return c, true, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return engine.OAuthCode{}, false, err
+		return identity.OAuthCode{}, false, err
 	}
 	c, err = scanCode(s.pool.QueryRow(ctx, `SELECT `+codeColumns+` FROM oauth_codes WHERE hash = $1`, hash))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return engine.OAuthCode{}, false, notFound
+		return identity.OAuthCode{}, false, notFound
 	}
 	return c, false, err
 }

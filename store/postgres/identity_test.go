@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/postgres"
 )
 
@@ -43,12 +44,12 @@ func TestUpsertUser(t *testing.T) {
 }
 
 // oauthFixture is a tenant with a user and a client.
-func oauthFixture(t *testing.T, s *postgres.Store) (engine.Tenant, engine.User, engine.OAuthClient) {
+func oauthFixture(t *testing.T, s *postgres.Store) (engine.Tenant, engine.User, identity.OAuthClient) {
 	t.Helper()
 	ten := mustTenant(t, s, "acme")
 	u := mustUser(t, s, ten.ID, "ada@acme.test")
-	c := engine.OAuthClient{ID: newID(engine.PrefixOAuthClient, 1), TenantID: ten.ID, Name: "App",
-		RedirectURIs: []string{"https://app.example/cb"}, SecretHash: engine.HashToken("fds_x"), RateLimit: 50, CreatedAt: t0}
+	c := identity.OAuthClient{ID: newID(engine.PrefixOAuthClient, 1), TenantID: ten.ID, Name: "App",
+		RedirectURIs: []string{"https://app.example/cb"}, SecretHash: identity.HashToken("fds_x"), RateLimit: 50, CreatedAt: t0}
 	if err := s.CreateOAuthClient(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +66,8 @@ func TestOAuthClients(t *testing.T) {
 	diff(t, "GetOAuthClient", c, got)
 	list, err := s.ListOAuthClients(ctx, ten.ID)
 	wantCode(t, "ListOAuthClients", err, "")
-	diff(t, "ListOAuthClients", []engine.OAuthClient{c}, list)
-	tok := engine.OAuthToken{ID: newID(engine.PrefixOAuthToken, 2), Kind: engine.OAuthAccess, Hash: "a1", GrantID: "grt_1",
+	diff(t, "ListOAuthClients", []identity.OAuthClient{c}, list)
+	tok := identity.OAuthToken{ID: newID(engine.PrefixOAuthToken, 2), Kind: identity.OAuthAccess, Hash: "a1", GrantID: "grt_1",
 		TenantID: ten.ID, ClientID: c.ID, UserID: u.ID, Scopes: []engine.Scope{engine.ScopeFindingsRead}, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
 	wantCode(t, "CreateOAuthTokens", s.CreateOAuthTokens(ctx, tok), "")
 	other := mustTenant(t, s, "globex")
@@ -78,7 +79,7 @@ func TestOAuthClients(t *testing.T) {
 		t.Error("the revoked client's token is still live")
 	}
 	list, _ = s.ListOAuthClients(ctx, ten.ID)
-	diff(t, "ListOAuthClients after revocation", []engine.OAuthClient{}, list)
+	diff(t, "ListOAuthClients after revocation", []identity.OAuthClient{}, list)
 	_, err = s.GetOAuthClient(ctx, "cli_nope")
 	wantCode(t, "GetOAuthClient unknown", err, engine.CodeNotFound)
 	// A token must name a user of the client's tenant.
@@ -94,13 +95,13 @@ func TestSingleUse(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	ten, u, c := oauthFixture(t, s)
-	code := engine.OAuthCode{Hash: "c1", GrantID: "grt_1", TenantID: ten.ID, ClientID: c.ID, UserID: u.ID,
+	code := identity.OAuthCode{Hash: "c1", GrantID: "grt_1", TenantID: ten.ID, ClientID: c.ID, UserID: u.ID,
 		RedirectURI: "https://app.example/cb", Scopes: []engine.Scope{engine.ScopeFindingsRead}, CreatedAt: t0, ExpiresAt: t0.Add(time.Minute)}
 	wantCode(t, "CreateOAuthCode", s.CreateOAuthCode(ctx, code), "")
-	refresh := engine.OAuthToken{ID: newID(engine.PrefixOAuthToken, 2), Kind: engine.OAuthRefresh, Hash: "r1", GrantID: "grt_1",
+	refresh := identity.OAuthToken{ID: newID(engine.PrefixOAuthToken, 2), Kind: identity.OAuthRefresh, Hash: "r1", GrantID: "grt_1",
 		TenantID: ten.ID, ClientID: c.ID, UserID: u.ID, Scopes: code.Scopes, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
 	access := refresh
-	access.ID, access.Kind, access.Hash = newID(engine.PrefixOAuthToken, 3), engine.OAuthAccess, "a1"
+	access.ID, access.Kind, access.Hash = newID(engine.PrefixOAuthToken, 3), identity.OAuthAccess, "a1"
 	wantCode(t, "CreateOAuthTokens", s.CreateOAuthTokens(ctx, access, refresh), "")
 	for _, tc := range []struct {
 		name string

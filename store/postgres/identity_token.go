@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 // oauthTokenColumns read a NULL user_id as the empty string: a client
@@ -18,8 +19,8 @@ const oauthTokenColumns = `id, kind, hash, grant_id, tenant_id, client_id, COALE
 const oauthTokenInsertColumns = `id, kind, hash, grant_id, tenant_id, client_id, user_id, scopes, rate_limit,
 	created_at, expires_at, used_at, revoked_at`
 
-func scanOAuthToken(row pgx.Row, extra ...any) (engine.OAuthToken, error) {
-	var t engine.OAuthToken
+func scanOAuthToken(row pgx.Row, extra ...any) (identity.OAuthToken, error) {
+	var t identity.OAuthToken
 	var scopes []string
 	err := row.Scan(append([]any{&t.ID, &t.Kind, &t.Hash, &t.GrantID, &t.TenantID, &t.ClientID, &t.UserID, &scopes, &t.RateLimit,
 		&t.CreatedAt, &t.ExpiresAt, &t.UsedAt, &t.RevokedAt}, extra...)...)
@@ -31,7 +32,7 @@ func scanOAuthToken(row pgx.Row, extra ...any) (engine.OAuthToken, error) {
 // CreateOAuthTokens stores tokens in one transaction. conflict when an id
 // or hash exists; validation_failed when the client or user is not in the
 // tenant.
-func (s *Store) CreateOAuthTokens(ctx context.Context, ts ...engine.OAuthToken) (err error) {
+func (s *Store) CreateOAuthTokens(ctx context.Context, ts ...identity.OAuthToken) (err error) {
 	defer wrap(&err, "CreateOAuthTokens")
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for _, t := range ts {
@@ -50,18 +51,18 @@ func (s *Store) CreateOAuthTokens(ctx context.Context, ts ...engine.OAuthToken) 
 // GetOAuthTokenByHash returns a token by the hash of its secret, whatever
 // its state, with its user's role now in UserRole (empty when the user is
 // disabled); not_found when no token has the hash.
-func (s *Store) GetOAuthTokenByHash(ctx context.Context, hash string) (t engine.OAuthToken, err error) {
+func (s *Store) GetOAuthTokenByHash(ctx context.Context, hash string) (t identity.OAuthToken, err error) {
 	defer wrap(&err, "GetOAuthTokenByHash")
 	notFound := engine.Errorf(engine.CodeNotFound, "no such token")
 	if !lookupKey(hash) {
-		return engine.OAuthToken{}, notFound
+		return identity.OAuthToken{}, notFound
 	}
 	var role string
 	t, err = scanOAuthToken(s.pool.QueryRow(ctx, `SELECT `+oauthTokenColumns+`, `+userRoleNow+`
 		FROM oauth_tokens t WHERE hash = $1`, hash), &role)
 	t.UserRole = engine.Role(role)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return engine.OAuthToken{}, notFound
+		return identity.OAuthToken{}, notFound
 	}
 	return t, err
 }
@@ -70,11 +71,11 @@ func (s *Store) GetOAuthTokenByHash(ctx context.Context, hash string) (t engine.
 // false when it was spent before. Like UseOAuthCode, concurrent rotations
 // of one token agree on a single winner. not_found when no refresh token
 // has the hash.
-func (s *Store) UseRefreshToken(ctx context.Context, hash string, at time.Time) (t engine.OAuthToken, first bool, err error) {
+func (s *Store) UseRefreshToken(ctx context.Context, hash string, at time.Time) (t identity.OAuthToken, first bool, err error) {
 	defer wrap(&err, "UseRefreshToken")
 	notFound := engine.Errorf(engine.CodeNotFound, "no such token")
 	if !lookupKey(hash) {
-		return engine.OAuthToken{}, false, notFound
+		return identity.OAuthToken{}, false, notFound
 	}
 	t, err = scanOAuthToken(s.pool.QueryRow(ctx, `UPDATE oauth_tokens SET used_at = $2
 		WHERE hash = $1 AND kind = 'refresh' AND used_at IS NULL RETURNING `+oauthTokenColumns, hash, at))
@@ -82,12 +83,12 @@ func (s *Store) UseRefreshToken(ctx context.Context, hash string, at time.Time) 
 		return t, true, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return engine.OAuthToken{}, false, err
+		return identity.OAuthToken{}, false, err
 	}
 	t, err = scanOAuthToken(s.pool.QueryRow(ctx, `SELECT `+oauthTokenColumns+` FROM oauth_tokens
 		WHERE hash = $1 AND kind = 'refresh'`, hash))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return engine.OAuthToken{}, false, notFound
+		return identity.OAuthToken{}, false, notFound
 	}
 	return t, false, err
 }

@@ -8,9 +8,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
-var _ engine.IdentityStore = (*Store)(nil)
+var _ identity.Store = (*Store)(nil)
 
 const userColumns = `id, tenant_id, email, role, COALESCE(password_hash, ''), created_at, disabled_at`
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 )
 
 func TestEnsureTenant(t *testing.T) {
@@ -162,7 +163,7 @@ func TestTokens(t *testing.T) {
 
 	tok := func(ms int, tenantID, userID, secret string) engine.Token {
 		return engine.Token{ID: newID(engine.PrefixToken, ms), TenantID: tenantID, UserID: userID, Name: "ci " + secret,
-			Hash: engine.HashToken(secret), Scopes: []engine.Scope{engine.ScopeFindingsRead, engine.ScopeAuditsWrite},
+			Hash: identity.HashToken(secret), Scopes: []engine.Scope{engine.ScopeFindingsRead, engine.ScopeAuditsWrite},
 			RateLimit: 60, CreatedAt: t0.Add(time.Duration(ms) * time.Millisecond), ExpiresAt: at(24 * time.Hour)}
 	}
 	adaTok1 := tok(1, acme.ID, ada.ID, "s1")
@@ -178,7 +179,7 @@ func TestTokens(t *testing.T) {
 
 	t.Run("create errors", func(t *testing.T) {
 		dupID := adaTok1
-		dupID.Hash = engine.HashToken("fresh")
+		dupID.Hash = identity.HashToken("fresh")
 		wantCode(t, "duplicate id", s.CreateToken(ctx, dupID), engine.CodeConflict)
 		dupHash := tok(9, acme.ID, ada.ID, "s1")
 		wantCode(t, "duplicate hash", s.CreateToken(ctx, dupHash), engine.CodeConflict)
@@ -187,21 +188,21 @@ func TestTokens(t *testing.T) {
 	})
 
 	t.Run("get by hash", func(t *testing.T) {
-		got, err := s.GetTokenByHash(ctx, engine.HashToken("s1"))
+		got, err := s.GetTokenByHash(ctx, identity.HashToken("s1"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := adaTok1
 		want.UserRole = engine.RoleAdmin
 		diff(t, "token", want, got)
-		got, err = s.GetTokenByHash(ctx, engine.HashToken("s4"))
+		got, err = s.GetTokenByHash(ctx, identity.HashToken("s4"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want = eveTok
 		want.UserRole = engine.RoleAdmin
 		diff(t, "token without scopes or expiry", want, got)
-		_, err = s.GetTokenByHash(ctx, engine.HashToken("unknown"))
+		_, err = s.GetTokenByHash(ctx, identity.HashToken("unknown"))
 		wantCode(t, "unknown hash", err, engine.CodeNotFound)
 		_, err = s.GetTokenByHash(ctx, "")
 		wantCode(t, "empty hash", err, engine.CodeNotFound)

@@ -1,8 +1,10 @@
-package engine
+package identity
 
 import (
 	"sync"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // Token cache defaults. The TTL is the documented bound on how long a token
@@ -27,7 +29,7 @@ type tokenCache struct {
 }
 
 type cacheEntry struct {
-	p       Principal
+	p       engine.Principal
 	ok      bool      // false: the token is unknown, revoked or expired
 	until   time.Time // when the entry goes stale
 	expires time.Time // the token's own expiry (zero: none)
@@ -45,29 +47,29 @@ func newTokenCache(size int, ttl time.Duration, now func() time.Time) *tokenCach
 
 // get returns the cached outcome for a hash: the principal, whether the
 // token is valid, and whether there was a fresh entry at all.
-func (c *tokenCache) get(hash string) (Principal, bool, bool) {
+func (c *tokenCache) get(hash string) (engine.Principal, bool, bool) {
 	if c == nil { // a Service not made by NewService
-		return Principal{}, false, false
+		return engine.Principal{}, false, false
 	}
 	c.mu.RLock()
 	e, found := c.entries[hash]
 	c.mu.RUnlock()
 	if !found {
-		return Principal{}, false, false
+		return engine.Principal{}, false, false
 	}
 	now := c.now()
 	if !now.Before(e.until) {
-		return Principal{}, false, false
+		return engine.Principal{}, false, false
 	}
 	if e.ok && !e.expires.IsZero() && !now.Before(e.expires) {
-		return Principal{}, false, true
+		return engine.Principal{}, false, true
 	}
 	return e.p, e.ok, true
 }
 
 // put records a lookup's outcome; expires is the token's expiry (zero when
 // it has none).
-func (c *tokenCache) put(hash string, p Principal, ok bool, expires time.Time) {
+func (c *tokenCache) put(hash string, p engine.Principal, ok bool, expires time.Time) {
 	if c == nil {
 		return
 	}

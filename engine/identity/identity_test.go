@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fourd-dev/fourd/engine"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -43,7 +44,7 @@ func TestPasswords(t *testing.T) {
 		})
 	}
 	for _, p := range []string{"short", strings.Repeat("x", MaxPasswordLen+1)} {
-		if _, err := HashPassword(p); ErrorCode(err) != CodeValidationFailed {
+		if _, err := HashPassword(p); engine.ErrorCode(err) != engine.CodeValidationFailed {
 			t.Errorf("HashPassword(%d chars) = %v, want validation_failed", len(p), err)
 		}
 	}
@@ -57,15 +58,15 @@ func TestVerifyPKCE(t *testing.T) {
 	}{
 		{"match", challenge, verifier, ""},
 		{"no PKCE", "", "", ""},
-		{"missing verifier", challenge, "", CodeInvalidGrant},
-		{"wrong verifier", challenge, strings.Replace(verifier, "d", "e", 1), CodeInvalidGrant},
-		{"short verifier", challenge, "abc", CodeInvalidGrant},
-		{"bad characters", challenge, strings.Repeat("+", 43), CodeInvalidGrant},
-		{"verifier without challenge (downgrade)", "", verifier, CodeInvalidGrant},
+		{"missing verifier", challenge, "", engine.CodeInvalidGrant},
+		{"wrong verifier", challenge, strings.Replace(verifier, "d", "e", 1), engine.CodeInvalidGrant},
+		{"short verifier", challenge, "abc", engine.CodeInvalidGrant},
+		{"bad characters", challenge, strings.Repeat("+", 43), engine.CodeInvalidGrant},
+		{"verifier without challenge (downgrade)", "", verifier, engine.CodeInvalidGrant},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := ErrorCode(verifyPKCE(c.challenge, c.verifier)); got != c.code {
+			if got := engine.ErrorCode(verifyPKCE(c.challenge, c.verifier)); got != c.code {
 				t.Errorf("code = %q, want %q", got, c.code)
 			}
 		})
@@ -119,7 +120,7 @@ func TestTokenCache(t *testing.T) {
 	clock := func() time.Time { return now }
 	t.Run("TTL and token expiry", func(t *testing.T) {
 		c := newTokenCache(10, 5*time.Second, clock)
-		p := Principal{TenantID: "ten_x", TokenID: "pat_x"}
+		p := engine.Principal{TenantID: "ten_x", TokenID: "pat_x"}
 		c.put("h", p, true, now.Add(3*time.Second))
 		if got, ok, found := c.get("h"); !found || !ok || got.TokenID != "pat_x" {
 			t.Fatalf("fresh entry: %v %v %v", got, ok, found)
@@ -136,7 +137,7 @@ func TestTokenCache(t *testing.T) {
 	t.Run("bounded", func(t *testing.T) {
 		c := newTokenCache(50, time.Second, clock)
 		for i := range 1000 {
-			c.put(HashToken(string(rune(i))), Principal{}, false, time.Time{})
+			c.put(HashToken(string(rune(i))), engine.Principal{}, false, time.Time{})
 			if c.len() > 50 {
 				t.Fatalf("cache grew to %d entries", c.len())
 			}
@@ -149,7 +150,7 @@ func TestTokenCache(t *testing.T) {
 	})
 	t.Run("purge", func(t *testing.T) {
 		c := newTokenCache(10, time.Second, clock)
-		c.put("h", Principal{}, true, time.Time{})
+		c.put("h", engine.Principal{}, true, time.Time{})
 		c.purge()
 		if c.len() != 0 {
 			t.Error("purge left entries")
@@ -160,26 +161,26 @@ func TestTokenCache(t *testing.T) {
 // countingTenants counts token lookups, to show the cache keeps the store
 // off the hot path.
 type countingTenants struct {
-	*fakeControl
+	*fakeTenants
 	lookups int
 }
 
-func (c *countingTenants) GetTokenByHash(ctx context.Context, hash string) (Token, error) {
+func (c *countingTenants) GetTokenByHash(ctx context.Context, hash string) (engine.Token, error) {
 	c.lookups++
-	return c.fakeControl.GetTokenByHash(ctx, hash)
+	return c.fakeTenants.GetTokenByHash(ctx, hash)
 }
 
 func TestAuthenticateCaches(t *testing.T) {
 	env := newTestEnv(t)
-	counting := &countingTenants{fakeControl: env.control}
+	counting := &countingTenants{fakeTenants: env.tenants}
 	cfg := env.svc.cfg
 	cfg.Tenants = counting
-	svc, err := NewService(cfg)
+	svc, ops, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	issued, err := svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
+	issued, err := ops.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestAuthenticateCaches(t *testing.T) {
 		if _, err := svc.Authenticate(ctx, issued.Secret); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Authenticate(ctx, unknown); ErrorCode(err) != CodeUnauthorized {
+		if _, err := svc.Authenticate(ctx, unknown); engine.ErrorCode(err) != engine.CodeUnauthorized {
 			t.Fatal(err)
 		}
 	}
@@ -196,10 +197,10 @@ func TestAuthenticateCaches(t *testing.T) {
 		t.Errorf("store lookups for 200 authentications (-want +got):\n%s", diff)
 	}
 	// Revocation through this Service takes effect at once.
-	if err := svc.RevokeTokenByOperator(ctx, "acme", issued.Token.ID); err != nil {
+	if err := ops.RevokeToken(ctx, "acme", issued.Token.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Authenticate(ctx, issued.Secret); ErrorCode(err) != CodeUnauthorized {
+	if _, err := svc.Authenticate(ctx, issued.Secret); engine.ErrorCode(err) != engine.CodeUnauthorized {
 		t.Errorf("revoked token: %v", err)
 	}
 }
@@ -210,78 +211,60 @@ func TestAuthenticateCaches(t *testing.T) {
 func TestAuthenticateFollowsRole(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
-	issued, err := env.svc.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
+	issued, err := env.ops.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	scopes := func() ([]Scope, error) {
+	scopes := func() ([]engine.Scope, error) {
 		p, err := env.svc.Authenticate(ctx, issued.Secret)
 		return p.Scopes, err
 	}
-	if got, err := scopes(); err != nil || !slices.Equal(got, AllScopes) {
+	if got, err := scopes(); err != nil || !slices.Equal(got, engine.AllScopes) {
 		t.Fatalf("admin's token: %v, %v", got, err)
 	}
-	env.control.roles[issued.User.ID] = RoleViewer
-	if got, _ := scopes(); !slices.Equal(got, AllScopes) {
+	env.tenants.roles[issued.User.ID] = engine.RoleViewer
+	if got, _ := scopes(); !slices.Equal(got, engine.AllScopes) {
 		t.Errorf("within the cache's TTL the cached lookup serves: %v", got)
 	}
 	env.now = env.now.Add(DefaultTokenCacheTTL)
 	got, err := scopes()
-	if diff := cmp.Diff(RoleViewer.Scopes(), got); diff != "" || err != nil {
+	if diff := cmp.Diff(engine.RoleViewer.Scopes(), got); diff != "" || err != nil {
 		t.Errorf("demoted user's token after %v (-want +got):\n%s %v", DefaultTokenCacheTTL, diff, err)
 	}
 	p, _ := env.svc.Authenticate(ctx, issued.Secret)
-	if err := p.Require(ScopePoliciesWrite); ErrorCode(err) != CodeInsufficientScope {
+	if err := p.Require(engine.ScopePoliciesWrite); engine.ErrorCode(err) != engine.CodeInsufficientScope {
 		t.Errorf("policies:write after demotion: %v", err)
 	}
-	delete(env.control.roles, issued.User.ID) // disabled
+	delete(env.tenants.roles, issued.User.ID) // disabled
 	env.now = env.now.Add(DefaultTokenCacheTTL)
-	if _, err := scopes(); ErrorCode(err) != CodeUnauthorized {
+	if _, err := scopes(); engine.ErrorCode(err) != engine.CodeUnauthorized {
 		t.Errorf("disabled user's token: %v, want unauthorized", err)
-	}
-}
-
-func TestEffectiveScopes(t *testing.T) {
-	granted := []Scope{ScopeTokensWrite, ScopeFindingsRead, ScopePoliciesWrite, ScopeAuditsRead}
-	cases := []struct {
-		role Role
-		want []Scope
-	}{
-		{RoleAdmin, granted},
-		{RoleMember, []Scope{ScopeFindingsRead, ScopePoliciesWrite, ScopeAuditsRead}},
-		{RoleViewer, []Scope{ScopeFindingsRead, ScopeAuditsRead}},
-		{"", []Scope{}},
-	}
-	for _, c := range cases {
-		if diff := cmp.Diff(c.want, EffectiveScopes(granted, c.role)); diff != "" {
-			t.Errorf("EffectiveScopes(%q) (-want +got):\n%s", c.role, diff)
-		}
 	}
 }
 
 func TestScopeParam(t *testing.T) {
 	got, err := parseScopeParam(" findings:read  audits:write findings:read ")
-	if diff := cmp.Diff([]Scope{ScopeFindingsRead, ScopeAuditsWrite}, got); diff != "" || err != nil {
+	if diff := cmp.Diff([]engine.Scope{engine.ScopeFindingsRead, engine.ScopeAuditsWrite}, got); diff != "" || err != nil {
 		t.Errorf("parseScopeParam (-want +got):\n%s %v", diff, err)
 	}
-	if _, err := parseScopeParam("findings:read admin"); ErrorCode(err) != CodeInvalidScope {
+	if _, err := parseScopeParam("findings:read admin"); engine.ErrorCode(err) != engine.CodeInvalidScope {
 		t.Errorf("unknown scope: %v", err)
 	}
-	if s := ScopeString([]Scope{ScopeFindingsRead, ScopeReportsRead}); s != "findings:read reports:read" {
+	if s := ScopeString([]engine.Scope{engine.ScopeFindingsRead, engine.ScopeReportsRead}); s != "findings:read reports:read" {
 		t.Errorf("ScopeString = %q", s)
 	}
 }
 
 func TestCSRF(t *testing.T) {
 	env := newTestEnv(t)
-	nonce := RandomToken(24)
+	nonce := engine.RandomToken(24)
 	tok := env.svc.CSRFToken(nonce)
 	cases := []struct {
 		name, nonce, token string
 		want               bool
 	}{
 		{"match", nonce, tok, true},
-		{"other nonce", RandomToken(24), tok, false},
+		{"other nonce", engine.RandomToken(24), tok, false},
 		{"empty token", nonce, "", false},
 		{"short nonce", "abc", env.svc.CSRFToken("abc"), false},
 	}
@@ -291,15 +274,5 @@ func TestCSRF(t *testing.T) {
 				t.Errorf("CheckCSRF = %v, want %v", got, c.want)
 			}
 		})
-	}
-}
-
-// TestScopeWords checks that every scope is said in words on the consent
-// page.
-func TestScopeWords(t *testing.T) {
-	for _, sc := range AllScopes {
-		if w := sc.Words(); w == string(sc) || w == "" {
-			t.Errorf("scope %s has no words", sc)
-		}
 	}
 }

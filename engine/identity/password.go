@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"crypto/rand"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fourd-dev/fourd/engine"
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -32,7 +33,7 @@ const (
 // for a password shorter than MinPasswordLen or longer than MaxPasswordLen.
 func HashPassword(password string) (string, error) {
 	if n := len([]rune(password)); n < MinPasswordLen || len(password) > MaxPasswordLen {
-		return "", FieldErrorf("password", "the password must be %d to %d characters long", MinPasswordLen, MaxPasswordLen)
+		return "", engine.FieldErrorf("password", "the password must be %d to %d characters long", MinPasswordLen, MaxPasswordLen)
 	}
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {

@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"crypto/hmac"

@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // TokenPrefix marks fourd personal access tokens, so secret scanners and
@@ -29,22 +31,22 @@ func HashToken(secret string) string {
 // change of role or state through this Service applies on its next request,
 // through another process at the change feed's notification, and within
 // TokenCacheTTL (5 s) even without one.
-func (s *Service) Authenticate(ctx context.Context, bearer string) (Principal, error) {
+func (s *Service) Authenticate(ctx context.Context, bearer string) (engine.Principal, error) {
 	if len(bearer) < len(TokenPrefix)+20 || len(bearer) > 200 {
-		return Principal{}, errUnauthenticated
+		return engine.Principal{}, errUnauthenticated
 	}
 	prefix := bearer[:len(TokenPrefix)]
 	if prefix != TokenPrefix && prefix != OAuthAccessPrefix {
-		return Principal{}, errUnauthenticated
+		return engine.Principal{}, errUnauthenticated
 	}
 	hash := HashToken(bearer)
 	if p, ok, found := s.tokens.get(hash); found {
 		if !ok {
-			return Principal{}, errUnauthenticated
+			return engine.Principal{}, errUnauthenticated
 		}
 		return p, nil
 	}
-	var p Principal
+	var p engine.Principal
 	var expires time.Time
 	var err error
 	if prefix == OAuthAccessPrefix {
@@ -53,32 +55,32 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (Principal, e
 		p, expires, err = s.lookupPersonalToken(ctx, hash)
 	}
 	if err == errUnauthenticated {
-		s.tokens.put(hash, Principal{}, false, time.Time{})
-		return Principal{}, err
+		s.tokens.put(hash, engine.Principal{}, false, time.Time{})
+		return engine.Principal{}, err
 	}
 	if err != nil {
-		return Principal{}, err
+		return engine.Principal{}, err
 	}
 	s.tokens.put(hash, p, true, expires)
 	return p, nil
 }
 
 // errUnauthenticated is the one answer for every bad token.
-var errUnauthenticated = Errorf(CodeUnauthorized, "the access token is missing, malformed, expired or revoked")
+var errUnauthenticated = engine.Errorf(engine.CodeUnauthorized, "the access token is missing, malformed, expired or revoked")
 
 // lookupPersonalToken reads a personal access token from the store and
 // records its use; errUnauthenticated when it is unknown, revoked or expired.
-func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (Principal, time.Time, error) {
+func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (engine.Principal, time.Time, error) {
 	t, err := s.cfg.Tenants.GetTokenByHash(ctx, hash)
 	if err != nil {
-		if IsNotFound(err) {
-			return Principal{}, time.Time{}, errUnauthenticated
+		if engine.IsNotFound(err) {
+			return engine.Principal{}, time.Time{}, errUnauthenticated
 		}
-		return Principal{}, time.Time{}, err
+		return engine.Principal{}, time.Time{}, err
 	}
 	now := s.now()
 	if t.RevokedAt != nil || (t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)) || t.UserRole == "" {
-		return Principal{}, time.Time{}, errUnauthenticated
+		return engine.Principal{}, time.Time{}, errUnauthenticated
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
 		// Recorded at most once a minute per token: last-used is for people,
@@ -91,7 +93,7 @@ func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (Princip
 	if t.ExpiresAt != nil {
 		expires = *t.ExpiresAt
 	}
-	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: EffectiveScopes(t.Scopes, t.UserRole),
+	return engine.Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: engine.EffectiveScopes(t.Scopes, t.UserRole),
 		RateLimit: t.RateLimit}, expires, nil
 }
 
@@ -100,8 +102,8 @@ func (s *Service) lookupPersonalToken(ctx context.Context, hash string) (Princip
 type IssueTokenInput struct {
 	TenantSlug string
 	Email      string
-	Role       Role    // for a user created on the way; default admin
-	Scopes     []Scope // default: every scope of the user's role
+	Role       engine.Role    // for a user created on the way; default admin
+	Scopes     []engine.Scope // default: every scope of the user's role
 	Name       string
 	ExpiresAt  *time.Time
 	// RateLimit is the token's requests a minute; 0 is the default.
@@ -110,26 +112,27 @@ type IssueTokenInput struct {
 
 // IssuedToken is a created token with its secret, shown this once.
 type IssuedToken struct {
-	Token  Token
+	Token  engine.Token
 	Secret string
-	Tenant Tenant
-	User   User
+	Tenant engine.Tenant
+	User   engine.User
 }
 
 // IssueToken creates the tenant and user when missing and a personal access
 // token for the user. It is an operator action (the CLI), not an API call.
-func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedToken, error) {
+func (o *Operator) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedToken, error) {
+	s := o.s
 	if in.TenantSlug == "" || in.Email == "" {
-		return IssuedToken{}, FieldErrorf("tenant", "tenant and email are required")
+		return IssuedToken{}, engine.FieldErrorf("tenant", "tenant and email are required")
 	}
 	if in.Role == "" {
-		in.Role = RoleAdmin
+		in.Role = engine.RoleAdmin
 	}
 	if in.RateLimit < 0 {
-		return IssuedToken{}, FieldErrorf("rate_limit", "rate_limit must not be negative")
+		return IssuedToken{}, engine.FieldErrorf("rate_limit", "rate_limit must not be negative")
 	}
-	if !slices.Contains(Roles, in.Role) {
-		return IssuedToken{}, FieldErrorf("role", "role must be admin, member or viewer; got %s", quote(string(in.Role)))
+	if !slices.Contains(engine.Roles, in.Role) {
+		return IssuedToken{}, engine.FieldErrorf("role", "role must be admin, member or viewer; got %s", quote(string(in.Role)))
 	}
 	ten, err := s.cfg.Tenants.EnsureTenant(ctx, in.TenantSlug, in.TenantSlug)
 	if err != nil {
@@ -140,7 +143,7 @@ func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedTok
 		return IssuedToken{}, err
 	}
 	if u.DisabledAt != nil {
-		return IssuedToken{}, FieldErrorf("email", "user %s is disabled; `fourd user create` enables it again", in.Email)
+		return IssuedToken{}, engine.FieldErrorf("email", "user %s is disabled; `fourd user create` enables it again", in.Email)
 	}
 	allowed := u.Role.Scopes()
 	scopes := in.Scopes
@@ -149,12 +152,12 @@ func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedTok
 	}
 	for _, sc := range scopes {
 		if !slices.Contains(allowed, sc) {
-			return IssuedToken{}, FieldErrorf("scopes", "scope %s is not allowed for role %s", sc, u.Role)
+			return IssuedToken{}, engine.FieldErrorf("scopes", "scope %s is not allowed for role %s", sc, u.Role)
 		}
 	}
-	secret := TokenPrefix + RandomToken(30)
+	secret := TokenPrefix + engine.RandomToken(30)
 	now := s.now()
-	t := Token{ID: NewID(PrefixToken, now), TenantID: ten.ID, UserID: u.ID, Name: in.Name,
+	t := engine.Token{ID: engine.NewID(engine.PrefixToken, now), TenantID: ten.ID, UserID: u.ID, Name: in.Name,
 		Hash: HashToken(secret), Scopes: scopes, RateLimit: in.RateLimit, CreatedAt: now, ExpiresAt: in.ExpiresAt}
 	if err := s.cfg.Tenants.CreateToken(ctx, t); err != nil {
 		return IssuedToken{}, err
@@ -163,15 +166,15 @@ func (s *Service) IssueToken(ctx context.Context, in IssueTokenInput) (IssuedTok
 }
 
 // ParseScopes validates a comma-separated scope list.
-func ParseScopes(s string) ([]Scope, error) {
+func ParseScopes(s string) ([]engine.Scope, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	var out []Scope
+	var out []engine.Scope
 	for _, part := range strings.Split(s, ",") {
-		sc := Scope(strings.TrimSpace(part))
-		if !slices.Contains(AllScopes, sc) {
-			return nil, FieldErrorf("scopes", "unknown scope %s", quote(part))
+		sc := engine.Scope(strings.TrimSpace(part))
+		if !slices.Contains(engine.AllScopes, sc) {
+			return nil, engine.FieldErrorf("scopes", "unknown scope %s", quote(part))
 		}
 		out = append(out, sc)
 	}

@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // TokenResponse is the successful answer of the token endpoint
@@ -29,7 +31,7 @@ type ExchangeCodeInput struct {
 }
 
 // invalidGrant is the one answer for every bad code or refresh token.
-func invalidGrant(msg string) error { return Errorf(CodeInvalidGrant, "%s", msg) }
+func invalidGrant(msg string) error { return engine.Errorf(engine.CodeInvalidGrant, "%s", msg) }
 
 // ExchangeAuthorizationCode exchanges an authorization code for an access
 // and a refresh token. invalid_client for bad client credentials;
@@ -48,15 +50,15 @@ func (s *Service) ExchangeAuthorizationCode(ctx context.Context, in ExchangeCode
 	}
 	switch {
 	case in.Code == "":
-		return TokenResponse{}, Errorf(CodeInvalidRequest, "code is required")
+		return TokenResponse{}, engine.Errorf(engine.CodeInvalidRequest, "code is required")
 	case in.RedirectURI == "":
-		return TokenResponse{}, Errorf(CodeInvalidRequest, "redirect_uri is required: the one sent to /oauth/authorize")
+		return TokenResponse{}, engine.Errorf(engine.CodeInvalidRequest, "redirect_uri is required: the one sent to /oauth/authorize")
 	case !strings.HasPrefix(in.Code, OAuthCodePrefix) || len(in.Code) > 200:
 		return TokenResponse{}, invalidGrant("the authorization code is invalid, expired or used")
 	}
 	now := s.now()
 	code, first, err := ids.UseOAuthCode(ctx, HashToken(in.Code), now)
-	if IsNotFound(err) {
+	if engine.IsNotFound(err) {
 		return TokenResponse{}, invalidGrant("the authorization code is invalid, expired or used")
 	}
 	if err != nil {
@@ -107,15 +109,15 @@ func verifyPKCE(challenge, verifier string) error {
 }
 
 // issueTokens stores a new access token and refresh token of a grant.
-func (s *Service) issueTokens(ctx context.Context, ids IdentityStore, c OAuthClient, grantID, tenantID, userID string,
-	scopes []Scope, now time.Time) (TokenResponse, error) {
-	access := OAuthAccessPrefix + RandomToken(30)
-	refresh := OAuthRefreshPrefix + RandomToken(30)
+func (s *Service) issueTokens(ctx context.Context, ids Store, c OAuthClient, grantID, tenantID, userID string,
+	scopes []engine.Scope, now time.Time) (TokenResponse, error) {
+	access := OAuthAccessPrefix + engine.RandomToken(30)
+	refresh := OAuthRefreshPrefix + engine.RandomToken(30)
 	base := OAuthToken{GrantID: grantID, TenantID: tenantID, ClientID: c.ID, UserID: userID, Scopes: scopes,
 		RateLimit: c.RateLimit, CreatedAt: now}
 	at, rt := base, base
-	at.ID, at.Kind, at.Hash, at.ExpiresAt = NewID(PrefixOAuthToken, now), OAuthAccess, HashToken(access), now.Add(OAuthAccessTTL)
-	rt.ID, rt.Kind, rt.Hash, rt.ExpiresAt = NewID(PrefixOAuthToken, now), OAuthRefresh, HashToken(refresh), now.Add(OAuthRefreshTTL)
+	at.ID, at.Kind, at.Hash, at.ExpiresAt = engine.NewID(engine.PrefixOAuthToken, now), OAuthAccess, HashToken(access), now.Add(OAuthAccessTTL)
+	rt.ID, rt.Kind, rt.Hash, rt.ExpiresAt = engine.NewID(engine.PrefixOAuthToken, now), OAuthRefresh, HashToken(refresh), now.Add(OAuthRefreshTTL)
 	if err := ids.CreateOAuthTokens(ctx, at, rt); err != nil {
 		return TokenResponse{}, err
 	}
@@ -146,7 +148,7 @@ func (s *Service) RefreshAccessToken(ctx context.Context, in RefreshInput) (Toke
 		return TokenResponse{}, err
 	}
 	if in.RefreshToken == "" {
-		return TokenResponse{}, Errorf(CodeInvalidRequest, "refresh_token is required")
+		return TokenResponse{}, engine.Errorf(engine.CodeInvalidRequest, "refresh_token is required")
 	}
 	bad := invalidGrant("the refresh token is invalid, expired or revoked")
 	if !strings.HasPrefix(in.RefreshToken, OAuthRefreshPrefix) || len(in.RefreshToken) > 200 {
@@ -154,7 +156,7 @@ func (s *Service) RefreshAccessToken(ctx context.Context, in RefreshInput) (Toke
 	}
 	hash := HashToken(in.RefreshToken)
 	t, err := ids.GetOAuthTokenByHash(ctx, hash)
-	if IsNotFound(err) || (err == nil && (t.Kind != OAuthRefresh || t.ClientID != client.ID)) {
+	if engine.IsNotFound(err) || (err == nil && (t.Kind != OAuthRefresh || t.ClientID != client.ID)) {
 		return TokenResponse{}, bad
 	}
 	if err != nil {
@@ -182,13 +184,13 @@ func (s *Service) RefreshAccessToken(ctx context.Context, in RefreshInput) (Toke
 	// The user's role may have changed since the grant: it still bounds it.
 	// A disabled user's grants mint nothing.
 	u, err := ids.GetUser(ctx, t.TenantID, t.UserID)
-	if IsNotFound(err) || (err == nil && u.DisabledAt != nil) {
+	if engine.IsNotFound(err) || (err == nil && u.DisabledAt != nil) {
 		return TokenResponse{}, bad
 	}
 	if err != nil {
 		return TokenResponse{}, err
 	}
-	scopes = EffectiveScopes(scopes, u.Role)
+	scopes = engine.EffectiveScopes(scopes, u.Role)
 	if len(scopes) == 0 {
 		return TokenResponse{}, bad
 	}
@@ -210,13 +212,13 @@ func (s *Service) RevokeOAuthCredential(ctx context.Context, cc ClientCredential
 		return err
 	}
 	if token == "" {
-		return Errorf(CodeInvalidRequest, "token is required")
+		return engine.Errorf(engine.CodeInvalidRequest, "token is required")
 	}
 	if len(token) > 200 || !(strings.HasPrefix(token, OAuthAccessPrefix) || strings.HasPrefix(token, OAuthRefreshPrefix)) {
 		return nil
 	}
 	t, err := ids.GetOAuthTokenByHash(ctx, HashToken(token))
-	if IsNotFound(err) || (err == nil && t.ClientID != client.ID) {
+	if engine.IsNotFound(err) || (err == nil && t.ClientID != client.ID) {
 		return nil
 	}
 	if err != nil {
@@ -239,26 +241,26 @@ func (s *Service) RevokeOAuthCredential(ctx context.Context, cc ClientCredential
 // errUnauthenticated when it is unknown, revoked or expired, or its user is
 // disabled or gone. A user's token carries the scopes the user's role
 // allows now; a client credentials token (no user) its own scopes.
-func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (Principal, time.Time, error) {
-	if s.cfg.Identity == nil {
-		return Principal{}, time.Time{}, errUnauthenticated
+func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (engine.Principal, time.Time, error) {
+	if s.cfg.Store == nil {
+		return engine.Principal{}, time.Time{}, errUnauthenticated
 	}
-	t, err := s.cfg.Identity.GetOAuthTokenByHash(ctx, hash)
+	t, err := s.cfg.Store.GetOAuthTokenByHash(ctx, hash)
 	if err != nil {
-		if IsNotFound(err) {
-			return Principal{}, time.Time{}, errUnauthenticated
+		if engine.IsNotFound(err) {
+			return engine.Principal{}, time.Time{}, errUnauthenticated
 		}
-		return Principal{}, time.Time{}, err
+		return engine.Principal{}, time.Time{}, err
 	}
 	machine := t.UserID == "" // client credentials: no user, so no role
 	if t.Kind != OAuthAccess || t.RevokedAt != nil || !s.now().Before(t.ExpiresAt) || (!machine && t.UserRole == "") {
-		return Principal{}, time.Time{}, errUnauthenticated
+		return engine.Principal{}, time.Time{}, errUnauthenticated
 	}
 	scopes := t.Scopes // a client credentials token: its client's registered scopes bound it
 	if !machine {
-		scopes = EffectiveScopes(t.Scopes, t.UserRole)
+		scopes = engine.EffectiveScopes(t.Scopes, t.UserRole)
 	}
-	return Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: scopes,
+	return engine.Principal{TenantID: t.TenantID, UserID: t.UserID, TokenID: t.ID, Scopes: scopes,
 		RateLimit: t.RateLimit}, t.ExpiresAt, nil
 }
 
@@ -266,7 +268,7 @@ func (s *Service) lookupOAuthAccess(ctx context.Context, hash string) (Principal
 // parameter, each of which must be among granted (invalid_scope naming the
 // first that is not: "scope X <notGranted>"); all of granted when the
 // parameter is empty.
-func narrowScopes(granted []Scope, param, notGranted string) ([]Scope, error) {
+func narrowScopes(granted []engine.Scope, param, notGranted string) ([]engine.Scope, error) {
 	if param == "" {
 		return granted, nil
 	}
@@ -276,7 +278,7 @@ func narrowScopes(granted []Scope, param, notGranted string) ([]Scope, error) {
 	}
 	for _, sc := range asked {
 		if !slices.Contains(granted, sc) {
-			return nil, Errorf(CodeInvalidScope, "scope %s %s", sc, notGranted)
+			return nil, engine.Errorf(engine.CodeInvalidScope, "scope %s %s", sc, notGranted)
 		}
 	}
 	return asked, nil

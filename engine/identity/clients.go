@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // CreateOAuthClientInput registers a third-party application.
@@ -16,7 +18,7 @@ type CreateOAuthClientInput struct {
 	// Scopes, optional, let the client use grant_type=client_credentials
 	// with them (machine-to-machine, no user). tokens:write is never
 	// allowed: managing credentials takes a user.
-	Scopes []Scope `json:"scopes"`
+	Scopes []engine.Scope `json:"scopes"`
 	// RateLimit is requests a minute for the client's access tokens; 0 is
 	// the default.
 	RateLimit int `json:"rate_limit"`
@@ -34,17 +36,17 @@ type IssuedOAuthClient struct {
 // use no grant), or an unknown scope or tokens:write.
 func (in CreateOAuthClientInput) Validate() error {
 	if n := strings.TrimSpace(in.Name); n == "" || len(n) > 100 {
-		return FieldErrorf("name", "name is required, at most 100 characters")
+		return engine.FieldErrorf("name", "name is required, at most 100 characters")
 	}
 	if len(in.RedirectURIs) > 10 || (len(in.RedirectURIs) == 0 && len(in.Scopes) == 0) {
-		return FieldErrorf("redirect_uris", "give from 1 to 10 redirect URIs (none only for a client credentials client, with scopes)")
+		return engine.FieldErrorf("redirect_uris", "give from 1 to 10 redirect URIs (none only for a client credentials client, with scopes)")
 	}
 	for _, sc := range in.Scopes {
 		switch {
-		case !slices.Contains(AllScopes, sc):
-			return FieldErrorf("scopes", "unknown scope %s", quote(string(sc)))
-		case sc == ScopeTokensWrite:
-			return FieldErrorf("scopes", "tokens:write cannot be given to a client: managing credentials takes a user")
+		case !slices.Contains(engine.AllScopes, sc):
+			return engine.FieldErrorf("scopes", "unknown scope %s", quote(string(sc)))
+		case sc == engine.ScopeTokensWrite:
+			return engine.FieldErrorf("scopes", "tokens:write cannot be given to a client: managing credentials takes a user")
 		}
 	}
 	for _, u := range in.RedirectURIs {
@@ -53,7 +55,7 @@ func (in CreateOAuthClientInput) Validate() error {
 		}
 	}
 	if in.RateLimit < 0 || in.RateLimit > 1_000_000 {
-		return FieldErrorf("rate_limit", "rate_limit must be from 0 to 1000000 requests a minute")
+		return engine.FieldErrorf("rate_limit", "rate_limit must be from 0 to 1000000 requests a minute")
 	}
 	return nil
 }
@@ -66,7 +68,7 @@ func (in CreateOAuthClientInput) Validate() error {
 func checkRedirectURI(s string) error {
 	u, err := url.Parse(s)
 	bad := func(why string) error {
-		return FieldErrorf("redirect_uris", "redirect URI %s %s", quote(s), why)
+		return engine.FieldErrorf("redirect_uris", "redirect URI %s %s", quote(s), why)
 	}
 	switch {
 	case err != nil || !u.IsAbs() || u.Host == "" || len(s) > 500:
@@ -95,13 +97,13 @@ func checkRedirectURI(s string) error {
 // tokens:write (held by admins only); the client's scopes must be held by
 // the caller, so a client never gets more than the admin who registered
 // it: unauthorized, insufficient_scope, validation_failed.
-func (s *Service) CreateOAuthClient(ctx context.Context, p Principal, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
-	if err := p.Require(ScopeTokensWrite); err != nil {
+func (s *Service) CreateOAuthClient(ctx context.Context, p engine.Principal, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
+	if err := p.Require(engine.ScopeTokensWrite); err != nil {
 		return IssuedOAuthClient{}, err
 	}
 	for _, sc := range in.Scopes {
-		if slices.Contains(AllScopes, sc) && !slices.Contains(p.Scopes, sc) {
-			return IssuedOAuthClient{}, FieldErrorf("scopes", "scope %s is not held by the token registering the client", sc)
+		if slices.Contains(engine.AllScopes, sc) && !slices.Contains(p.Scopes, sc) {
+			return IssuedOAuthClient{}, engine.FieldErrorf("scopes", "scope %s is not held by the token registering the client", sc)
 		}
 	}
 	return s.createOAuthClient(ctx, p.TenantID, in)
@@ -109,9 +111,10 @@ func (s *Service) CreateOAuthClient(ctx context.Context, p Principal, in CreateO
 
 // RegisterOAuthClient registers a client in a tenant (by slug, created
 // when missing) for the command line, which has no Principal.
-func (s *Service) RegisterOAuthClient(ctx context.Context, tenantSlug string, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
+func (o *Operator) RegisterOAuthClient(ctx context.Context, tenantSlug string, in CreateOAuthClientInput) (IssuedOAuthClient, error) {
+	s := o.s
 	if tenantSlug == "" {
-		return IssuedOAuthClient{}, FieldErrorf("tenant", "tenant is required")
+		return IssuedOAuthClient{}, engine.FieldErrorf("tenant", "tenant is required")
 	}
 	if err := in.Validate(); err != nil {
 		return IssuedOAuthClient{}, err
@@ -132,9 +135,9 @@ func (s *Service) createOAuthClient(ctx context.Context, tenantID string, in Cre
 		return IssuedOAuthClient{}, err
 	}
 	now := s.now()
-	secret := OAuthSecretPrefix + RandomToken(30)
-	c := OAuthClient{ID: NewID(PrefixOAuthClient, now), TenantID: tenantID, Name: strings.TrimSpace(in.Name),
-		RedirectURIs: append([]string{}, in.RedirectURIs...), Scopes: append([]Scope{}, in.Scopes...), SecretHash: HashToken(secret), RateLimit: in.RateLimit, CreatedAt: now}
+	secret := OAuthSecretPrefix + engine.RandomToken(30)
+	c := OAuthClient{ID: engine.NewID(engine.PrefixOAuthClient, now), TenantID: tenantID, Name: strings.TrimSpace(in.Name),
+		RedirectURIs: append([]string{}, in.RedirectURIs...), Scopes: append([]engine.Scope{}, in.Scopes...), SecretHash: HashToken(secret), RateLimit: in.RateLimit, CreatedAt: now}
 	if err := ids.CreateOAuthClient(ctx, c); err != nil {
 		return IssuedOAuthClient{}, err
 	}
@@ -143,30 +146,30 @@ func (s *Service) createOAuthClient(ctx context.Context, tenantID string, in Cre
 
 // ListOAuthClients returns the live clients of the caller's tenant, newest
 // first, in one page. unauthorized, insufficient_scope.
-func (s *Service) ListOAuthClients(ctx context.Context, p Principal) (Page[OAuthClient], error) {
-	if err := p.Require(ScopeTokensWrite); err != nil {
-		return Page[OAuthClient]{}, err
+func (s *Service) ListOAuthClients(ctx context.Context, p engine.Principal) (engine.Page[OAuthClient], error) {
+	if err := p.Require(engine.ScopeTokensWrite); err != nil {
+		return engine.Page[OAuthClient]{}, err
 	}
 	ids, err := s.identity()
 	if err != nil {
-		return Page[OAuthClient]{}, err
+		return engine.Page[OAuthClient]{}, err
 	}
 	cs, err := ids.ListOAuthClients(ctx, p.TenantID)
-	return Page[OAuthClient]{Items: cs}, err
+	return engine.Page[OAuthClient]{Items: cs}, err
 }
 
 // RevokeOAuthClient revokes a client of the caller's tenant and every
 // token issued to it. unauthorized, insufficient_scope, not_found.
-func (s *Service) RevokeOAuthClient(ctx context.Context, p Principal, id string) error {
-	if err := p.Require(ScopeTokensWrite); err != nil {
+func (s *Service) RevokeOAuthClient(ctx context.Context, p engine.Principal, id string) error {
+	if err := p.Require(engine.ScopeTokensWrite); err != nil {
 		return err
 	}
 	ids, err := s.identity()
 	if err != nil {
 		return err
 	}
-	if !ValidID(PrefixOAuthClient, id) {
-		return ErrNotFound("oauth client", id)
+	if !engine.ValidID(engine.PrefixOAuthClient, id) {
+		return engine.ErrNotFound("oauth client", id)
 	}
 	if err := ids.RevokeOAuthClient(ctx, p.TenantID, id, s.now()); err != nil {
 		return err
@@ -184,14 +187,14 @@ type ClientCredentials struct {
 
 // authenticateClient returns the live client with the id and secret;
 // invalid_client for anything else, with one message.
-func (s *Service) authenticateClient(ctx context.Context, ids IdentityStore, cc ClientCredentials) (OAuthClient, error) {
-	bad := Errorf(CodeInvalidClient, "client authentication failed")
-	if !ValidID(PrefixOAuthClient, cc.ID) || cc.Secret == "" || len(cc.Secret) > 200 {
+func (s *Service) authenticateClient(ctx context.Context, ids Store, cc ClientCredentials) (OAuthClient, error) {
+	bad := engine.Errorf(engine.CodeInvalidClient, "client authentication failed")
+	if !engine.ValidID(engine.PrefixOAuthClient, cc.ID) || cc.Secret == "" || len(cc.Secret) > 200 {
 		return OAuthClient{}, bad
 	}
 	c, err := ids.GetOAuthClient(ctx, cc.ID)
 	if err != nil {
-		if IsNotFound(err) {
+		if engine.IsNotFound(err) {
 			return OAuthClient{}, bad
 		}
 		return OAuthClient{}, err

@@ -1,9 +1,11 @@
-package engine
+package identity
 
 import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // AuthorizeRequest is the query of GET /oauth/authorize (RFC 6749 §4.1.1
@@ -25,7 +27,7 @@ type AuthorizeGrant struct {
 	RedirectURI string
 	// Scopes are the requested scopes; empty asks for the default (the
 	// read scopes of the user's role).
-	Scopes []Scope
+	Scopes []engine.Scope
 }
 
 // CheckAuthorizeRequest validates an authorization request. When the
@@ -39,23 +41,23 @@ func (s *Service) CheckAuthorizeRequest(ctx context.Context, req AuthorizeReques
 	if err != nil {
 		return AuthorizeGrant{}, err
 	}
-	if !ValidID(PrefixOAuthClient, req.ClientID) {
-		return AuthorizeGrant{}, Errorf(CodeInvalidRequest, "client_id is missing or not a registered client")
+	if !engine.ValidID(engine.PrefixOAuthClient, req.ClientID) {
+		return AuthorizeGrant{}, engine.Errorf(engine.CodeInvalidRequest, "client_id is missing or not a registered client")
 	}
 	c, err := ids.GetOAuthClient(ctx, req.ClientID)
 	if err != nil || c.RevokedAt != nil {
-		if err == nil || IsNotFound(err) {
-			return AuthorizeGrant{}, Errorf(CodeInvalidRequest, "client_id is missing or not a registered client")
+		if err == nil || engine.IsNotFound(err) {
+			return AuthorizeGrant{}, engine.Errorf(engine.CodeInvalidRequest, "client_id is missing or not a registered client")
 		}
 		return AuthorizeGrant{}, err
 	}
 	// Exact string match (the Security BCP): no prefix or pattern matching.
 	if req.RedirectURI == "" || !slices.Contains(c.RedirectURIs, req.RedirectURI) {
-		return AuthorizeGrant{}, Errorf(CodeInvalidRequest, "redirect_uri is missing or not registered for this client")
+		return AuthorizeGrant{}, engine.Errorf(engine.CodeInvalidRequest, "redirect_uri is missing or not registered for this client")
 	}
 	g := AuthorizeGrant{Client: c, RedirectURI: req.RedirectURI}
 	if req.ResponseType != "code" {
-		return g, Errorf(CodeUnsupportedResponseType, "response_type must be code")
+		return g, engine.Errorf(engine.CodeUnsupportedResponseType, "response_type must be code")
 	}
 	g.Scopes, err = parseScopeParam(req.Scope)
 	if err != nil {
@@ -63,25 +65,25 @@ func (s *Service) CheckAuthorizeRequest(ctx context.Context, req AuthorizeReques
 	}
 	switch {
 	case req.CodeChallenge == "" && req.CodeChallengeMethod != "":
-		return g, Errorf(CodeInvalidRequest, "code_challenge_method without code_challenge")
+		return g, engine.Errorf(engine.CodeInvalidRequest, "code_challenge_method without code_challenge")
 	case req.CodeChallenge != "" && req.CodeChallengeMethod != "S256":
-		return g, Errorf(CodeInvalidRequest, "code_challenge_method must be S256")
+		return g, engine.Errorf(engine.CodeInvalidRequest, "code_challenge_method must be S256")
 	case req.CodeChallenge != "" && (len(req.CodeChallenge) != 43 || !pkceChars(req.CodeChallenge)):
-		return g, Errorf(CodeInvalidRequest, "code_challenge must be the base64url SHA-256 of the verifier (43 characters)")
+		return g, engine.Errorf(engine.CodeInvalidRequest, "code_challenge must be the base64url SHA-256 of the verifier (43 characters)")
 	case len(req.State) > 500:
-		return g, Errorf(CodeInvalidRequest, "state is longer than 500 characters")
+		return g, engine.Errorf(engine.CodeInvalidRequest, "state is longer than 500 characters")
 	}
 	return g, nil
 }
 
 // parseScopeParam parses an OAuth scope parameter (space-separated,
 // RFC 6749 §3.3); invalid_scope for an unknown name.
-func parseScopeParam(s string) ([]Scope, error) {
-	var out []Scope
+func parseScopeParam(s string) ([]engine.Scope, error) {
+	var out []engine.Scope
 	for _, f := range strings.Fields(s) {
-		sc := Scope(f)
-		if !slices.Contains(AllScopes, sc) {
-			return nil, Errorf(CodeInvalidScope, "unknown scope %s", quote(f))
+		sc := engine.Scope(f)
+		if !slices.Contains(engine.AllScopes, sc) {
+			return nil, engine.Errorf(engine.CodeInvalidScope, "unknown scope %s", quote(f))
 		}
 		if !slices.Contains(out, sc) {
 			out = append(out, sc)
@@ -91,11 +93,11 @@ func parseScopeParam(s string) ([]Scope, error) {
 }
 
 // ScopeString joins scopes as an OAuth scope parameter.
-func ScopeString(scopes []Scope) string {
+func ScopeString(scopes []engine.Scope) string {
 	return strings.Join(toStringSlice(scopes), " ")
 }
 
-func toStringSlice(scopes []Scope) []string {
+func toStringSlice(scopes []engine.Scope) []string {
 	out := make([]string, len(scopes))
 	for i, s := range scopes {
 		out[i] = string(s)
@@ -120,8 +122,8 @@ func pkceChars(s string) bool {
 type Authorization struct {
 	Code        string
 	RedirectURI string
-	Scopes      []Scope
-	User        User
+	Scopes      []engine.Scope
+	User        engine.User
 }
 
 // ApproveAuthorization signs a user of the client's tenant in with email
@@ -143,9 +145,9 @@ func (s *Service) ApproveAuthorization(ctx context.Context, req AuthorizeRequest
 }
 
 // approve issues the code of a checked request for a signed-in user.
-func (s *Service) approve(ctx context.Context, req AuthorizeRequest, g AuthorizeGrant, u User) (Authorization, error) {
+func (s *Service) approve(ctx context.Context, req AuthorizeRequest, g AuthorizeGrant, u engine.User) (Authorization, error) {
 	role := u.Role.Scopes()
-	var scopes []Scope
+	var scopes []engine.Scope
 	if len(g.Scopes) == 0 {
 		for _, sc := range role {
 			if strings.HasSuffix(string(sc), ":read") {
@@ -159,14 +161,14 @@ func (s *Service) approve(ctx context.Context, req AuthorizeRequest, g Authorize
 		}
 	}
 	if len(scopes) == 0 {
-		return Authorization{RedirectURI: g.RedirectURI}, Errorf(CodeAccessDenied, "the user's role allows none of the requested scopes")
+		return Authorization{RedirectURI: g.RedirectURI}, engine.Errorf(engine.CodeAccessDenied, "the user's role allows none of the requested scopes")
 	}
 	now := s.now()
-	secret := OAuthCodePrefix + RandomToken(30)
-	code := OAuthCode{Hash: HashToken(secret), GrantID: NewID(PrefixOAuthGrant, now), TenantID: g.Client.TenantID,
+	secret := OAuthCodePrefix + engine.RandomToken(30)
+	code := OAuthCode{Hash: HashToken(secret), GrantID: engine.NewID(engine.PrefixOAuthGrant, now), TenantID: g.Client.TenantID,
 		ClientID: g.Client.ID, UserID: u.ID, RedirectURI: g.RedirectURI, Scopes: scopes,
 		CodeChallenge: req.CodeChallenge, CreatedAt: now, ExpiresAt: now.Add(OAuthCodeTTL)}
-	if err := s.cfg.Identity.CreateOAuthCode(ctx, code); err != nil {
+	if err := s.cfg.Store.CreateOAuthCode(ctx, code); err != nil {
 		return Authorization{}, err
 	}
 	return Authorization{Code: secret, RedirectURI: g.RedirectURI, Scopes: scopes, User: u}, nil
@@ -178,39 +180,39 @@ func (s *Service) approve(ctx context.Context, req AuthorizeRequest, g Authorize
 // tells nothing). rate_limited, without looking at the password, once the
 // account (tenant and email, known or not) had MaxSignInFailures failed
 // attempts in its SignInWindow (see throttleSignIn).
-func (s *Service) SignIn(ctx context.Context, tenantID, email, password string) (User, error) {
+func (s *Service) SignIn(ctx context.Context, tenantID, email, password string) (engine.User, error) {
 	ids, err := s.identity()
 	if err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
-	bad := Errorf(CodeUnauthorized, "the email or password is wrong")
+	bad := engine.Errorf(engine.CodeUnauthorized, "the email or password is wrong")
 	if email == "" || password == "" || len(email) > 320 {
-		return User{}, bad
+		return engine.User{}, bad
 	}
 	clear, err := s.throttleSignIn(ctx, ids, tenantID, email)
 	if err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
 	u, err := s.checkPassword(ctx, ids, tenantID, email, password, bad)
 	if err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
 	return u, clear()
 }
 
 // checkPassword is SignIn's check of the password.
-func (s *Service) checkPassword(ctx context.Context, ids IdentityStore, tenantID, email, password string, bad error) (User, error) {
+func (s *Service) checkPassword(ctx context.Context, ids Store, tenantID, email, password string, bad error) (engine.User, error) {
 	u, err := ids.GetUserByEmail(ctx, tenantID, email)
-	if err != nil && !IsNotFound(err) {
-		return User{}, err
+	if err != nil && !engine.IsNotFound(err) {
+		return engine.User{}, err
 	}
 	hash := u.PasswordHash
 	if err != nil || hash == "" || u.DisabledAt != nil {
 		VerifyPassword(dummyPasswordHash(), password)
-		return User{}, bad
+		return engine.User{}, bad
 	}
 	if !VerifyPassword(hash, password) {
-		return User{}, bad
+		return engine.User{}, bad
 	}
 	return u, nil
 }

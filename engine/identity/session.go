@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // ConsentSessionTTL bounds a consent-page session: within it a browser that
@@ -19,7 +21,7 @@ const ConsentSessionTTL = 8 * time.Hour
 // a user who just signed in, and when it expires: the user, the tenant and
 // the expiry, signed with the service secret (HMAC-SHA256), so every
 // replica accepts it and nothing is stored.
-func (s *Service) ConsentSession(u User) (string, time.Time) {
+func (s *Service) ConsentSession(u engine.User) (string, time.Time) {
 	exp := s.now().Add(ConsentSessionTTL).Truncate(time.Second)
 	payload := base64.RawURLEncoding.EncodeToString([]byte(u.ID + "\x00" + u.TenantID + "\x00" + strconv.FormatInt(exp.Unix(), 10)))
 	return payload + "." + s.sessionMAC(payload), exp
@@ -35,28 +37,28 @@ func (s *Service) sessionMAC(payload string) string {
 // SessionUser returns the user a consent-page session signed in, when the
 // session is genuine, unexpired, of the tenant asked for (the client's) and
 // its user still exists and is not disabled; unauthorized otherwise.
-func (s *Service) SessionUser(ctx context.Context, tenantID, session string) (User, error) {
+func (s *Service) SessionUser(ctx context.Context, tenantID, session string) (engine.User, error) {
 	ids, err := s.identity()
 	if err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
-	bad := Errorf(CodeUnauthorized, "sign in again")
+	bad := engine.Errorf(engine.CodeUnauthorized, "sign in again")
 	payload, mac, ok := strings.Cut(session, ".")
 	if !ok || len(session) > 300 || !hmac.Equal([]byte(mac), []byte(s.sessionMAC(payload))) {
-		return User{}, bad
+		return engine.User{}, bad
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(payload)
 	parts := strings.Split(string(raw), "\x00")
 	if err != nil || len(parts) != 3 {
-		return User{}, bad
+		return engine.User{}, bad
 	}
 	exp, err := strconv.ParseInt(parts[2], 10, 64)
 	if err != nil || !s.now().Before(time.Unix(exp, 0)) || parts[1] != tenantID {
-		return User{}, bad
+		return engine.User{}, bad
 	}
 	u, err := ids.GetUser(ctx, tenantID, parts[0])
-	if IsNotFound(err) || (err == nil && u.DisabledAt != nil) {
-		return User{}, bad
+	if engine.IsNotFound(err) || (err == nil && u.DisabledAt != nil) {
+		return engine.User{}, bad
 	}
 	return u, err
 }

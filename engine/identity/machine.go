@@ -1,9 +1,11 @@
-package engine
+package identity
 
 import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // ClientCredentialsInput is grant_type=client_credentials (RFC 6749 §4.4).
@@ -28,7 +30,7 @@ func (s *Service) IssueClientCredentialsToken(ctx context.Context, in ClientCred
 		return TokenResponse{}, err
 	}
 	if len(client.Scopes) == 0 {
-		return TokenResponse{}, Errorf(CodeUnauthorizedClient,
+		return TokenResponse{}, engine.Errorf(engine.CodeUnauthorizedClient,
 			"this client is not registered for the client credentials grant (register it with scopes)")
 	}
 	scopes, err := narrowScopes(client.Scopes, in.Scope, "is not registered for this client")
@@ -36,9 +38,9 @@ func (s *Service) IssueClientCredentialsToken(ctx context.Context, in ClientCred
 		return TokenResponse{}, err
 	}
 	now := s.now()
-	access := OAuthAccessPrefix + RandomToken(30)
-	at := OAuthToken{ID: NewID(PrefixOAuthToken, now), Kind: OAuthAccess, Hash: HashToken(access),
-		GrantID: NewID(PrefixOAuthGrant, now), TenantID: client.TenantID, ClientID: client.ID, Scopes: scopes,
+	access := OAuthAccessPrefix + engine.RandomToken(30)
+	at := OAuthToken{ID: engine.NewID(engine.PrefixOAuthToken, now), Kind: OAuthAccess, Hash: HashToken(access),
+		GrantID: engine.NewID(engine.PrefixOAuthGrant, now), TenantID: client.TenantID, ClientID: client.ID, Scopes: scopes,
 		RateLimit: client.RateLimit, CreatedAt: now, ExpiresAt: now.Add(OAuthAccessTTL)}
 	if err := ids.CreateOAuthTokens(ctx, at); err != nil {
 		return TokenResponse{}, err
@@ -78,7 +80,7 @@ func (s *Service) IntrospectToken(ctx context.Context, cc ClientCredentials, tok
 		return Introspection{}, err
 	}
 	if token == "" {
-		return Introspection{}, Errorf(CodeInvalidRequest, "token is required")
+		return Introspection{}, engine.Errorf(engine.CodeInvalidRequest, "token is required")
 	}
 	inactive := Introspection{}
 	switch {
@@ -86,7 +88,7 @@ func (s *Service) IntrospectToken(ctx context.Context, cc ClientCredentials, tok
 		return inactive, nil
 	case strings.HasPrefix(token, OAuthRefreshPrefix):
 		t, err := ids.GetOAuthTokenByHash(ctx, HashToken(token))
-		if IsNotFound(err) {
+		if engine.IsNotFound(err) {
 			return inactive, nil
 		}
 		if err != nil {
@@ -98,7 +100,7 @@ func (s *Service) IntrospectToken(ctx context.Context, cc ClientCredentials, tok
 		return describeOAuthToken(t, "refresh_token", t.Scopes), nil
 	case strings.HasPrefix(token, OAuthAccessPrefix), strings.HasPrefix(token, TokenPrefix):
 		p, err := s.Authenticate(ctx, token)
-		if ErrorCode(err) == CodeUnauthorized || (err == nil && p.TenantID != client.TenantID) {
+		if engine.ErrorCode(err) == engine.CodeUnauthorized || (err == nil && p.TenantID != client.TenantID) {
 			return inactive, nil
 		}
 		if err != nil {
@@ -108,7 +110,7 @@ func (s *Service) IntrospectToken(ctx context.Context, cc ClientCredentials, tok
 			return Introspection{Active: true, Scope: ScopeString(p.Scopes), TokenType: "Bearer", Sub: p.UserID}, nil
 		}
 		t, err := ids.GetOAuthTokenByHash(ctx, HashToken(token))
-		if IsNotFound(err) {
+		if engine.IsNotFound(err) {
 			return inactive, nil
 		}
 		if err != nil {
@@ -119,7 +121,7 @@ func (s *Service) IntrospectToken(ctx context.Context, cc ClientCredentials, tok
 	return inactive, nil
 }
 
-func describeOAuthToken(t OAuthToken, tokenType string, scopes []Scope) Introspection {
+func describeOAuthToken(t OAuthToken, tokenType string, scopes []engine.Scope) Introspection {
 	return Introspection{Active: true, Scope: ScopeString(scopes), ClientID: t.ClientID, TokenType: tokenType,
 		Exp: t.ExpiresAt.Unix(), Iat: t.CreatedAt.Unix(), Sub: t.UserID}
 }

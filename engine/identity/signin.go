@@ -1,9 +1,11 @@
-package engine
+package identity
 
 import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // Password sign-in is throttled per account, beside the per-address rate
@@ -17,7 +19,7 @@ const (
 )
 
 // SignInThrottle counts password sign-in attempts per account, across
-// replicas; IdentityStore implementations provide it.
+// replicas; Store implementations provide it.
 type SignInThrottle interface {
 	// CountSignInAttempt counts one attempt on an account of the tenant and
 	// returns the attempts of its current window, this one included, and
@@ -35,7 +37,7 @@ type SignInThrottle interface {
 // rate_limited past MaxSignInFailures attempts in the window. Counting
 // before checking the password keeps concurrent guesses within the limit;
 // the returned clear, called after a success, forgets the attempts.
-func (s *Service) throttleSignIn(ctx context.Context, ids IdentityStore, tenantID, email string) (clear func() error, err error) {
+func (s *Service) throttleSignIn(ctx context.Context, ids Store, tenantID, email string) (clear func() error, err error) {
 	account := HashToken(tenantID + "\x00" + strings.ToLower(email))
 	now := s.now()
 	n, until, err := ids.CountSignInAttempt(ctx, tenantID, account, now, SignInWindow)
@@ -44,7 +46,7 @@ func (s *Service) throttleSignIn(ctx context.Context, ids IdentityStore, tenantI
 	}
 	if n > MaxSignInFailures {
 		mins := int((until.Sub(now) + time.Minute - 1) / time.Minute)
-		return nil, Errorf(CodeRateLimited, "too many failed sign-ins for this account: try again in %d minutes", max(mins, 1))
+		return nil, engine.Errorf(engine.CodeRateLimited, "too many failed sign-ins for this account: try again in %d minutes", max(mins, 1))
 	}
 	return func() error { return ids.ClearSignInAttempts(ctx, tenantID, account) }, nil
 }

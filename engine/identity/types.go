@@ -1,8 +1,10 @@
-package engine
+package identity
 
 import (
 	"context"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // Secret prefixes of the OAuth 2.0 credentials, so that secret scanners and
@@ -12,28 +14,6 @@ const (
 	OAuthRefreshPrefix = "fdr_" // refresh tokens
 	OAuthCodePrefix    = "fdc_" // authorization codes
 	OAuthSecretPrefix  = "fds_" // client secrets
-)
-
-// Id prefixes of OAuth records (beside PrefixOAuthClient, cli_).
-const (
-	PrefixOAuthToken = "oat" // an access or refresh token
-	PrefixOAuthGrant = "grt" // a grant: one code and every token issued from it
-)
-
-// OAuth 2.0 error codes (RFC 6749 §4.1.2.1 and §5.2). The token,
-// revocation and introspection endpoints answer them in RFC 6749 §5.2
-// bodies; the authorization endpoint sends them to the client's redirect
-// URI.
-const (
-	CodeInvalidClient           = "invalid_client"
-	CodeInvalidGrant            = "invalid_grant"
-	CodeUnsupportedGrantType    = "unsupported_grant_type"
-	CodeInvalidScope            = "invalid_scope"
-	CodeUnsupportedResponseType = "unsupported_response_type"
-	CodeAccessDenied            = "access_denied"
-	CodeUnauthorizedClient      = "unauthorized_client"
-	CodeServerError             = "server_error"
-	CodeTemporarilyUnavailable  = "temporarily_unavailable"
 )
 
 // Lifetimes of OAuth credentials.
@@ -53,8 +33,8 @@ type OAuthClient struct {
 	// Scopes are what the client may get with grant_type=client_credentials,
 	// acting for its tenant and no user; empty: that grant is refused
 	// (unauthorized_client).
-	Scopes     []Scope `json:"scopes"`
-	SecretHash string  `json:"-"`
+	Scopes     []engine.Scope `json:"scopes"`
+	SecretHash string         `json:"-"`
 	// RateLimit is requests per minute for the client's access tokens; 0
 	// means the default.
 	RateLimit int        `json:"rate_limit,omitempty"`
@@ -72,7 +52,7 @@ type OAuthCode struct {
 	ClientID      string
 	UserID        string
 	RedirectURI   string
-	Scopes        []Scope
+	Scopes        []engine.Scope
 	CodeChallenge string // S256 challenge; empty without PKCE
 	CreatedAt     time.Time
 	ExpiresAt     time.Time
@@ -102,7 +82,7 @@ type OAuthToken struct {
 	TenantID  string
 	ClientID  string
 	UserID    string
-	Scopes    []Scope
+	Scopes    []engine.Scope
 	RateLimit int
 	CreatedAt time.Time
 	ExpiresAt time.Time
@@ -111,27 +91,27 @@ type OAuthToken struct {
 	RevokedAt *time.Time
 	// UserRole is the role the token's user has now, read with the token
 	// by GetOAuthTokenByHash; empty when the user is disabled or gone.
-	UserRole Role
+	UserRole engine.Role
 }
 
-// IdentityStore holds users' credentials and the OAuth 2.0 records. Unless
+// Store holds users' credentials and the OAuth 2.0 records. Unless
 // a method says otherwise it returns not_found for a missing record (also
 // another tenant's), conflict for a uniqueness violation, and wraps
 // anything else as an internal error.
-type IdentityStore interface {
+type Store interface {
 	SignInThrottle
 	// UpsertUser creates the user (by tenant and email, case-insensitive)
 	// or updates its role and password hash and enables it; it returns the
 	// stored user.
-	UpsertUser(ctx context.Context, u User) (User, error)
+	UpsertUser(ctx context.Context, u engine.User) (engine.User, error)
 	// GetUser returns a user of the tenant by id.
-	GetUser(ctx context.Context, tenantID, id string) (User, error)
+	GetUser(ctx context.Context, tenantID, id string) (engine.User, error)
 	// GetUserByEmail returns a user of the tenant by email.
-	GetUserByEmail(ctx context.Context, tenantID, email string) (User, error)
+	GetUserByEmail(ctx context.Context, tenantID, email string) (engine.User, error)
 	// DisableUser marks the user of the tenant with the email disabled at
 	// the given time (a user disabled before keeps that time) and returns
 	// it; UpsertUser enables it again.
-	DisableUser(ctx context.Context, tenantID, email string, at time.Time) (User, error)
+	DisableUser(ctx context.Context, tenantID, email string, at time.Time) (engine.User, error)
 	// CreateOAuthClient stores a client; conflict when the id exists.
 	CreateOAuthClient(ctx context.Context, c OAuthClient) error
 	// GetOAuthClient returns a client by id, whatever its tenant (client
