@@ -110,7 +110,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	rcfg := rest.Config{Service: svc, Identity: ids, Logger: logger}
+	rcfg := rest.Config{Service: svc, Identity: ids, Secret: ecfg.Secret, Logger: logger}
 	gcfg := graph.Config{Service: svc, Identity: ids, Logger: logger, Authenticate: true}
 	if o.limiter != nil {
 		rcfg.Limiter, gcfg.Limiter = o.limiter, o.limiter

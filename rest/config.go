@@ -41,7 +41,11 @@ type Config struct {
 	// Identity authenticates bearer tokens and serves the tokens API and
 	// the OAuth 2.0 endpoints (engine/identity; never its Operator).
 	Identity *identity.Service
-	Logger   *slog.Logger
+	// Secret keys the OAuth consent form's CSRF tokens: at least 32 bytes,
+	// the same on every replica (cmd/fourd gives FOURD_SECRET). Without it
+	// every consent form is refused as expired.
+	Secret []byte
+	Logger *slog.Logger
 	// CORSOrigins lists the origins browsers may call the API from
 	// ("https://app.example.com"); "*" allows any. Empty disables CORS.
 	CORSOrigins []string
@@ -82,6 +86,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Service == nil || c.Identity == nil:
 		return errors.New("rest: Service and Identity are required")
+	case len(c.Secret) > 0 && len(c.Secret) < minSecret:
+		return errors.New("rest: Secret must be at least 32 bytes")
 	case c.MaxBodyBytes < 0 || c.InventoryMaxBodyBytes < 0:
 		return errors.New("rest: MaxBodyBytes and InventoryMaxBodyBytes must not be negative")
 	}

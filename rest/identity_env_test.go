@@ -79,7 +79,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		return svc, ids, ops
 	}
 	serve := func(t *testing.T, svc *engine.Service, ids *identity.Service, l Limiter) string {
-		h, err := New(Config{Service: svc, Identity: ids, Logger: logger, Limiter: l, Now: clock.Now})
+		h, err := New(Config{Service: svc, Identity: ids, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // csrfCookie holds the browser's CSRF nonce; the consent form carries its
-// HMAC (engine.Service.CSRFToken).
+// HMAC (csrfToken).
 const csrfCookie = "fourd_oauth_csrf"
 
 // sessionCookie holds the consent page's signed session
@@ -97,7 +97,7 @@ func (a *api) authorizeDecision(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	c, cerr := r.Cookie(csrfCookie)
-	if cerr != nil || !a.ids.CheckCSRF(c.Value, form.Get("csrf_token")) {
+	if cerr != nil || !a.checkCSRF(c.Value, form.Get("csrf_token")) {
 		a.renderConsent(w, r, req, g, "", "This form has expired. Please sign in again.")
 		return nil
 	}
@@ -214,7 +214,7 @@ func (a *api) renderConsentAs(w http.ResponseWriter, r *http.Request, status int
 		}
 	}
 	a.renderHTML(w, r, status, consentTemplate, consentData{ClientName: g.Client.Name, Scopes: g.Scopes,
-		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.ids.CSRFToken(nonce), Error: msg, SignedIn: signedIn})
+		Default: len(g.Scopes) == 0, Hidden: hidden, CSRF: a.csrfToken(nonce), Error: msg, SignedIn: signedIn})
 }
 
 func authorizeRequestField(req identity.AuthorizeRequest, k string) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -134,18 +135,21 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	svc := &engine.Service{}
+	svc, ids := &engine.Service{}, &identity.Service{}
 	tests := []struct {
 		name string
 		cfg  Config
 		ok   bool
 	}{
-		{"minimal", Config{Service: svc}, true},
-		{"no service", Config{}, false},
-		{"negative body limit", Config{Service: svc, MaxBodyBytes: -1}, false},
-		{"cors any", Config{Service: svc, CORSOrigins: []string{"*"}}, true},
-		{"cors origin", Config{Service: svc, CORSOrigins: []string{"https://a.example"}}, true},
-		{"cors bad", Config{Service: svc, CORSOrigins: []string{"a.example"}}, false},
+		{"minimal", Config{Service: svc, Identity: ids}, true},
+		{"no service", Config{Identity: ids}, false},
+		{"no identity", Config{Service: svc}, false},
+		{"short secret", Config{Service: svc, Identity: ids, Secret: []byte("short")}, false},
+		{"secret", Config{Service: svc, Identity: ids, Secret: make([]byte, 32)}, true},
+		{"negative body limit", Config{Service: svc, Identity: ids, MaxBodyBytes: -1}, false},
+		{"cors any", Config{Service: svc, Identity: ids, CORSOrigins: []string{"*"}}, true},
+		{"cors origin", Config{Service: svc, Identity: ids, CORSOrigins: []string{"https://a.example"}}, true},
+		{"cors bad", Config{Service: svc, Identity: ids, CORSOrigins: []string{"a.example"}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

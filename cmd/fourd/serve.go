@@ -39,7 +39,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer closeLimiter()
-	h, err := rest.New(rest.Config{Service: svc, Identity: ids, Logger: log, CORSOrigins: cfg.CORSOrigins,
+	h, err := rest.New(rest.Config{Service: svc, Identity: ids, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
 		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
 		Limiter: limiter, ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {

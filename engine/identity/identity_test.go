@@ -254,25 +254,3 @@ func TestScopeParam(t *testing.T) {
 		t.Errorf("ScopeString = %q", s)
 	}
 }
-
-func TestCSRF(t *testing.T) {
-	env := newTestEnv(t)
-	nonce := engine.RandomToken(24)
-	tok := env.svc.CSRFToken(nonce)
-	cases := []struct {
-		name, nonce, token string
-		want               bool
-	}{
-		{"match", nonce, tok, true},
-		{"other nonce", engine.RandomToken(24), tok, false},
-		{"empty token", nonce, "", false},
-		{"short nonce", "abc", env.svc.CSRFToken("abc"), false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := env.svc.CheckCSRF(c.nonce, c.token); got != c.want {
-				t.Errorf("CheckCSRF = %v, want %v", got, c.want)
-			}
-		})
-	}
-}
