@@ -9,7 +9,8 @@ import (
 // Dashboard rankings: the first questions a security dashboard asks of
 // the latest snapshot (or a named one), each one engine method over the
 // analytic store reports read (ReportAnalytics), with the decisions people
-// made since the snapshot was written applied as in the findings API.
+// made since the snapshot was written and the active mute rules applied as
+// in the findings API: a muted finding is not an open one.
 
 // Bounds of a dashboard ranking's length.
 const (
@@ -74,6 +75,11 @@ func (s *Service) dashboardScope(ctx context.Context, p Principal, q *DashboardQ
 		return scope, nil, false, err
 	}
 	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
+	set, err := s.cachedOverrides(ctx, p.TenantID)
+	if err != nil {
+		return scope, nil, false, err
+	}
+	scope.Mutes = set.muteRefs(scope.AuditID) // muted findings are not open
 	return scope, ov, true, nil
 }
 
@@ -88,7 +94,21 @@ func (s *Service) dashboardCounts(ctx context.Context, p Principal, q *Dashboard
 	if err != nil {
 		return nil, err
 	}
-	return s.adjustReportCounts(ctx, scope, ov, counts)
+	if counts, err = s.adjustReportCounts(ctx, scope, ov, counts); err != nil || len(scope.Mutes) == 0 {
+		return counts, err
+	}
+	// The muted findings leave the open counts as in reports (applyMutes).
+	set, err := s.cachedOverrides(ctx, p.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	muted, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: p.TenantID, Filter: FindingFilter{AuditID: scope.AuditID},
+		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}}, scope.Mutes)
+	if err != nil {
+		return nil, err
+	}
+	counts, _ = subtractMuted(counts, muted, scope.Filters)
+	return counts, nil
 }
 
 // TopRules ranks the rules (built-in and custom policies) by their open

@@ -82,6 +82,15 @@ func (s *Service) adjustMutedCounts(ctx context.Context, tenantID string, f Find
 	if err != nil {
 		return nil, err
 	}
+	return mergeMuted(f.Status, groupBy, groups, muted), nil
+}
+
+// mergeMuted moves muted counts (counted with the groups' filter and
+// group-by) out of the open groups: a status=muted count becomes them, an
+// unfiltered count grouped by status gains muted groups.
+func mergeMuted(status FindingStatus, groupBy []GroupBy, groups, muted []FindingCount) []FindingCount {
+	byStatus := slices.Contains(groupBy, GroupByStatus)
+	f := FindingFilter{Status: status}
 	keyOf := func(k map[GroupBy]string) string {
 		parts := make([]string, len(groupBy))
 		for i, g := range groupBy {
@@ -127,5 +136,5 @@ func (s *Service) adjustMutedCounts(ctx context.Context, tenantID string, f Find
 		}
 		return 0
 	})
-	return groups, nil
+	return groups
 }

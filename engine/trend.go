@@ -40,7 +40,8 @@ type TrendQuery struct {
 
 // TrendPoint is one snapshot of a trend: its audit, when it completed, and
 // the counts of its findings as the audit wrote them (later manual
-// decisions are not applied to past snapshots).
+// decisions are not applied to past snapshots), less the findings the
+// active mute rules applied to the snapshot match (status muted).
 type TrendPoint struct {
 	AuditID     string         `json:"audit_id"`
 	CompletedAt time.Time      `json:"completed_at"`
@@ -81,8 +82,13 @@ func (s *Service) FindingTrend(ctx context.Context, p Principal, q TrendQuery) (
 	if len(ids) == 0 {
 		return points, nil
 	}
-	counts, err := s.cfg.Trends.CountsByAudit(ctx, p.TenantID, ids, q.Filter, q.GroupBy)
-	if err != nil {
+	counts := map[string][]FindingCount{}
+	if q.Filter.Status != StatusMuted { // the snapshots' counts know no muted finding
+		if counts, err = s.cfg.Trends.CountsByAudit(ctx, p.TenantID, ids, q.Filter, q.GroupBy); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.muteTrend(ctx, p.TenantID, ids, q, counts); err != nil {
 		return nil, err
 	}
 	for i := range points {
@@ -94,6 +100,39 @@ func (s *Service) FindingTrend(ctx context.Context, p Principal, q TrendQuery) (
 		}
 	}
 	return points, nil
+}
+
+// muteTrend moves, in each snapshot's counts, the findings that the active
+// mute rules applied to that snapshot match out of the open ones, as
+// FindingSummary does for one snapshot. People's decisions made since are
+// not applied to a trend, so none is left out of the muted counts.
+func (s *Service) muteTrend(ctx context.Context, tenantID string, auditIDs []string, q TrendQuery, counts map[string][]FindingCount) error {
+	if q.Filter.Status == StatusResolved || s.cfg.MuteMatches == nil ||
+		(q.Filter.Status == "" && !slices.Contains(q.GroupBy, GroupByStatus)) {
+		return nil
+	}
+	set, err := s.cachedOverrides(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	for _, id := range auditIDs {
+		refs := set.muteRefs(id)
+		if len(refs) == 0 {
+			continue
+		}
+		f := q.Filter
+		f.AuditID = id
+		muted, err := s.cfg.MuteMatches.CountMuted(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: q.GroupBy}, refs, nil)
+		if err != nil {
+			return err
+		}
+		if groups := mergeMuted(q.Filter.Status, q.GroupBy, counts[id], muted); len(groups) > 0 {
+			counts[id] = groups
+		} else {
+			delete(counts, id)
+		}
+	}
+	return nil
 }
 
 // completedBetween returns the tenant's audits completed in [from, to],
