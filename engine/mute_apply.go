@@ -31,10 +31,12 @@ func (s *Service) applyToLatest(ctx context.Context, tenantID string, r MuteRule
 	return err
 }
 
-// applyMuteRules evaluates rules over the open findings of a snapshot in
-// one streaming pass (a store page at a time), stores each rule's matches
+// applyMuteRules evaluates rules over the open findings of a snapshot
+// (a rule whose expression is a MuteCond in the store itself, the others in
+// one streaming pass, a store page at a time), stores each rule's matches
 // and then records each rule's application, after which reads of that
-// snapshot honour it. With collect, it returns the ids muted.
+// snapshot honour it. With collect, it returns the ids muted (every rule is
+// then streamed).
 func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, rules []MuteRule, collect bool) (map[string]struct{}, error) {
 	mc, err := s.muteRulesAvailable()
 	if err != nil || len(rules) == 0 {
@@ -45,6 +47,7 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 		muted = map[string]struct{}{}
 	}
 	cs := make([]*compiledMute, 0, len(rules))
+	var pushed []*compiledMute // applied by the store itself
 	needs := false
 	for _, r := range rules {
 		m, err := mc.CompileMute(r.Expression)
@@ -54,9 +57,66 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 			s.log.WarnContext(ctx, "mute rule does not compile", "mute_rule_id", r.ID, "error", err)
 			continue
 		}
+		c := &compiledMute{rule: r, matcher: m}
+		if _, ok := s.muteCondition(m, collect); ok {
+			pushed = append(pushed, c)
+			continue
+		}
 		needs = needs || m.NeedsResource()
-		cs = append(cs, &compiledMute{rule: r, matcher: m})
+		cs = append(cs, c)
 	}
+	start := time.Now()
+	for _, c := range pushed {
+		cond, _ := s.muteCondition(c.matcher, collect)
+		n, err := s.cfg.MuteMatches.(MuteMatchWriter).PutMuteMatchesWhere(ctx, tenantID, auditID, MuteRef{c.rule.ID, c.rule.Version}, cond)
+		if err != nil {
+			return nil, err
+		}
+		c.matched = n
+	}
+	if len(pushed) > 0 {
+		s.log.InfoContext(ctx, "mute rules applied in the store", "audit_id", auditID, "rules", len(pushed),
+			"total", time.Since(start).Round(time.Millisecond))
+	}
+	if len(cs) > 0 {
+		if err := s.streamMuteRules(ctx, tenantID, auditID, cs, needs, muted); err != nil {
+			return nil, err
+		}
+	}
+	now := s.now().UTC()
+	for _, c := range append(pushed, cs...) {
+		_, err := s.cfg.MuteRules.PutMuteApplication(ctx, MuteApplication{TenantID: tenantID, RuleID: c.rule.ID,
+			Version: c.rule.Version, AuditID: auditID, Matched: c.matched, AppliedAt: now})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return muted, nil
+}
+
+// muteCondition is a rule's expression as a condition the store applies
+// itself (one INSERT … SELECT, no finding transferred, no CEL per row),
+// when the store can and the expression has that form. Not when the
+// caller collects the muted ids (an audit's new snapshot): those are
+// gathered by the streamed pass.
+func (s *Service) muteCondition(m MuteMatcher, collect bool) (MuteCond, bool) {
+	if collect {
+		return MuteCond{}, false
+	}
+	if _, ok := s.cfg.MuteMatches.(MuteMatchWriter); !ok {
+		return MuteCond{}, false
+	}
+	mc, ok := m.(MuteConditioner)
+	if !ok {
+		return MuteCond{}, false
+	}
+	return mc.Condition()
+}
+
+// streamMuteRules evaluates rules over the open findings of a snapshot
+// in one streaming pass and stores each rule's matches (counted in
+// matched), adding their ids to muted when it is not nil.
+func (s *Service) streamMuteRules(ctx context.Context, tenantID, auditID string, cs []*compiledMute, needs bool, muted map[string]struct{}) error {
 	// One pass over the snapshot's open findings (one unsorted, streamed
 	// query), evaluating a batch at a time: the batch's resources are read
 	// together when an expression needs them.
@@ -119,7 +179,7 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 		evalTime += time.Since(t0)
 		return writeMatches(false)
 	}
-	err = s.cfg.MuteMatches.ScanOpenFindings(ctx, tenantID, auditID, func(f Finding) error {
+	err := s.cfg.MuteMatches.ScanOpenFindings(ctx, tenantID, auditID, func(f Finding) error {
 		if batch = append(batch, f); len(batch) == muteBatch {
 			return flush()
 		}
@@ -132,20 +192,12 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 		err = writeMatches(true)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.log.InfoContext(ctx, "mute rules applied", "audit_id", auditID, "rules", len(cs), "open_findings", scanned,
 		"total", time.Since(start).Round(time.Millisecond), "evaluate", evalTime.Round(time.Millisecond),
 		"write_matches", writeTime.Round(time.Millisecond))
-	now := s.now().UTC()
-	for _, c := range cs {
-		_, err := s.cfg.MuteRules.PutMuteApplication(ctx, MuteApplication{TenantID: tenantID, RuleID: c.rule.ID,
-			Version: c.rule.Version, AuditID: auditID, Matched: c.matched, AppliedAt: now})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return muted, nil
+	return nil
 }
 
 // pageResources reads the resources of a page of findings, by id.
