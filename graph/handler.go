@@ -1,5 +1,6 @@
 // Package graph is fourd's GraphQL API (gqlgen): the same data and rules as
-// the REST API, through the same engine.Service. Schema files (*.graphqls)
+// the REST API, through the same engine.Service (and identity.Service for
+// authentication). Schema files (*.graphqls)
 // live beside the resolvers; gqlgen generates graph/generated and
 // graph/model/models_gen.go from them (go generate ./graph).
 package graph

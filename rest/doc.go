@@ -1,4 +1,5 @@
-// Package rest serves fourd's documented REST API (/v1) over engine.Service:
-// handlers parse input, call one Service method and write JSON; one wrapper
+// Package rest serves fourd's documented REST API (/v1) and the OAuth 2.0
+// endpoints (/oauth/*) over engine.Service and identity.Service: handlers
+// parse input, call one Service method and write JSON; one wrapper
 // turns errors into the {"error":{code,message,request_id}} envelope.
 package rest

@@ -17,7 +17,7 @@ import (
 const csrfCookie = "fourd_oauth_csrf"
 
 // sessionCookie holds the consent page's signed session
-// (engine.Service.ConsentSession): a browser that signed in is not asked
+// (identity.Service.ConsentSession): a browser that signed in is not asked
 // for the password again until it expires. HttpOnly, SameSite=Lax (the
 // page is reached by a top-level navigation from the client's site, which
 // Strict would strip), Secure when served over HTTPS, and limited to
