@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // fakeFeed is a ChangeFeed the test drives: Follow hands over its listener
@@ -341,5 +343,42 @@ func TestFinishedPagesKeepTheirCursorScope(t *testing.T) {
 		if _, err := env.svc.ListFindings(ctx, reader, f, PageRequest{Limit: 5, Cursor: page.NextCursor}); err != nil {
 			t.Errorf("filter %+v: its own next cursor: %v", f, err)
 		}
+	}
+}
+
+// recordingListener records what the feed tells it.
+type recordingListener struct {
+	ups, downs int
+	changes    []Change
+}
+
+func (r *recordingListener) Up()              { r.ups++ }
+func (r *recordingListener) Down(error)       { r.downs++ }
+func (r *recordingListener) Changed(c Change) { r.changes = append(r.changes, c) }
+
+// TestChangeListenersHearTheFeed: Config.ChangeListeners (the identity
+// service, which caches token lookups) hear every report of the Service's
+// feed, token changes included.
+func TestChangeListenersHearTheFeed(t *testing.T) {
+	rec := &recordingListener{}
+	env := newTestEnv(t)
+	env.svc.cfg.ChangeListeners = []ChangeListener{rec}
+	feed := &fakeFeed{listener: make(chan ChangeListener, 1)}
+	env.svc.cfg.Changes = feed
+	env.svc.log = slog.New(slog.DiscardHandler)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- env.svc.FollowChanges(ctx) }()
+	l := <-feed.listener
+	l.Up()
+	changes := []Change{{Kind: ChangeTokens, TenantID: "ten_a"}, {Kind: ChangeOverrides, TenantID: "ten_a"}, {}}
+	for _, c := range changes {
+		l.Changed(c)
+	}
+	l.Down(context.DeadlineExceeded)
+	cancel()
+	<-done
+	if diff := cmp.Diff(&recordingListener{ups: 1, downs: 1, changes: changes}, rec, cmp.AllowUnexported(recordingListener{})); diff != "" {
+		t.Errorf("what the listener heard (-want +got):\n%s", diff)
 	}
 }
