@@ -254,3 +254,37 @@ func TestScopeParam(t *testing.T) {
 		t.Errorf("ScopeString = %q", s)
 	}
 }
+
+// TestChangedPurgesTokenLookups: the feed's report of a token change (or
+// of one it cannot name) drops the cached lookups at once, within the
+// cache's TTL; a finding decision's change keeps them.
+func TestChangedPurgesTokenLookups(t *testing.T) {
+	env := newTestEnv(t)
+	ctx := context.Background()
+	issued, err := env.ops.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := func() []engine.Scope {
+		p, err := env.svc.Authenticate(ctx, issued.Secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Scopes
+	}
+	scopes() // cached
+	env.tenants.roles[issued.User.ID] = engine.RoleViewer
+	env.svc.Changed(engine.Change{Kind: engine.ChangeOverrides, TenantID: issued.Tenant.ID})
+	if got := scopes(); !slices.Equal(got, engine.AllScopes) {
+		t.Errorf("after an overrides change the cached lookup should serve: %v", got)
+	}
+	for _, c := range []engine.Change{{Kind: engine.ChangeTokens, TenantID: issued.Tenant.ID}, {}} {
+		env.tenants.roles[issued.User.ID] = engine.RoleAdmin
+		scopes()
+		env.tenants.roles[issued.User.ID] = engine.RoleViewer
+		env.svc.Changed(c)
+		if diff := cmp.Diff(engine.RoleViewer.Scopes(), scopes()); diff != "" {
+			t.Errorf("after %+v (-want +got):\n%s", c, diff)
+		}
+	}
+}
