@@ -100,7 +100,7 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 		return err
 	}
 	q := FindingQuery{TenantID: tenantID, Filter: f, Limit: s.cfg.ExportPageSize,
-		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(f.AuditID)}
+		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(f.AuditID), OnlyIDs: ov.assignedTo(f.Assignee)}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err

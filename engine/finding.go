@@ -62,12 +62,32 @@ type FindingFilter struct {
 	ResourceType string
 	Account      string
 	Region       string
+
+	// Row filters (see RowFilters), which the snapshot's precomputed counts
+	// cannot answer. Tags holds the resource tag filters as sorted, distinct
+	// key=value lines (TagPairs), every one required; Compliance a control
+	// (CIS-AWS-4.0.1:2.1.4) or a whole framework (CIS-AWS-4.0.1); Assignee a
+	// user id; Q a text searched case-insensitively in the title, the
+	// resource's name and its native id; FirstSeenAfter (inclusive) and
+	// FirstSeenBefore (exclusive) bound first_seen_at. Tags is a string, not
+	// a slice, so that a filter stays comparable (a cache key).
+	Tags            string
+	Compliance      string
+	Assignee        string
+	Q               string
+	FirstSeenAfter  time.Time
+	FirstSeenBefore time.Time
 }
 
 // FindingFilterInput is a FindingFilter as callers send it: raw strings,
 // validated by Parse.
 type FindingFilterInput struct {
 	AuditID, Severity, Dimension, Status, ResourceID, RuleID, ResourceType, Account, Region string
+	// Tags are key=value resource tag filters (all must hold).
+	Tags []string
+	// Compliance, Assignee and Q as in FindingFilter; the first-seen
+	// bounds are RFC 3339 times.
+	Compliance, Assignee, Q, FirstSeenAfter, FirstSeenBefore string
 }
 
 // Parse validates the input and returns the filter. Unknown values of the
@@ -102,6 +122,9 @@ func (in FindingFilterInput) Parse() (FindingFilter, error) {
 		}
 		f.ResourceID = in.ResourceID
 	}
+	if err := in.parseRowFilters(&f); err != nil {
+		return f, err
+	}
 	return f, nil
 }
 
@@ -128,9 +151,13 @@ type FindingQuery struct {
 	// Mutes are the active mute rules applied to the snapshot: the open
 	// findings they match are muted (status muted, out of status open).
 	Mutes []MuteRef
+	// OnlyIDs, when not nil, restricts the read to these findings: an
+	// assignee filter, resolved from the decisions (assignedTo).
+	OnlyIDs []string
 }
 
-// Matches reports whether f passes the filter (AuditID aside).
+// Matches reports whether f passes the filter (AuditID and the row
+// filters aside: those need the store, see RowFilters).
 func (flt FindingFilter) Matches(f Finding) bool {
 	return (flt.Severity == "" || f.Severity == flt.Severity) &&
 		(flt.Dimension == "" || f.Dimension == flt.Dimension) &&
@@ -154,10 +181,41 @@ const (
 	GroupByRegion       GroupBy = "region"
 	GroupByRule         GroupBy = "rule"
 	GroupByStatus       GroupBy = "status"
+	// GroupByAge groups by AgeBuckets.
+	GroupByAge GroupBy = "age"
 )
 
 // GroupBys lists the fields findings can be grouped by.
-var GroupBys = []GroupBy{GroupBySeverity, GroupByDimension, GroupByResourceType, GroupByAccount, GroupByRegion, GroupByRule, GroupByStatus}
+var GroupBys = []GroupBy{GroupBySeverity, GroupByDimension, GroupByResourceType, GroupByAccount, GroupByRegion, GroupByRule,
+	GroupByStatus, GroupByAge}
+
+// AgeBucket is a group of group_by=age: how long before the read a
+// finding was first seen (for an open finding, its open age), youngest
+// first; each bucket holds ages from its lower bound (inclusive) to the
+// next one's (exclusive).
+type AgeBucket struct {
+	Name string
+	// Min is the bucket's lower bound.
+	Min time.Duration
+}
+
+// AgeBuckets are the buckets of group_by=age, youngest first: under 7
+// days, 7–30 days, 30–90 days, 90–365 days, a year and more.
+var AgeBuckets = []AgeBucket{
+	{"lt_7d", 0}, {"7d_30d", 7 * 24 * time.Hour}, {"30d_90d", 30 * 24 * time.Hour},
+	{"90d_365d", 90 * 24 * time.Hour}, {"gte_365d", 365 * 24 * time.Hour},
+}
+
+// AgeBucketRank is the position of an age bucket in AgeBuckets (-1 when
+// it is none), the order of group_by=age.
+func AgeBucketRank(name string) int {
+	for i, b := range AgeBuckets {
+		if b.Name == name {
+			return i
+		}
+	}
+	return -1
+}
 
 // FindingCountQuery asks the analytics store for counts of a snapshot's
 // findings grouped by zero or more fields.
@@ -165,6 +223,17 @@ type FindingCountQuery struct {
 	TenantID string
 	Filter   FindingFilter // AuditID resolved
 	GroupBy  []GroupBy
+	// Rows asks for a count of the snapshot's rows rather than of its
+	// precomputed counts (for the row filters and the age grouping): the
+	// decisions (ForceResolved, ForceOpen, OnlyIDs) and the mutes are then
+	// applied by the store, as a page read applies them, and Now is the
+	// time ages are measured to.
+	Rows          bool
+	ForceResolved []string
+	ForceOpen     []string
+	Mutes         []MuteRef
+	OnlyIDs       []string
+	Now           time.Time
 }
 
 // FindingCount is one group of a count: the values of the grouped fields

@@ -147,7 +147,7 @@ func (s *Service) bulkSelect(ctx context.Context, tenantID, auditID string, f Fi
 	}
 	f.AuditID = auditID
 	rows, err := s.cfg.Findings.ListFindings(ctx, FindingQuery{TenantID: tenantID, Filter: f, Limit: MaxBulkFindings + 1,
-		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(auditID)})
+		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(auditID), OnlyIDs: ov.assignedTo(f.Assignee)})
 	if err != nil {
 		return nil, err
 	}

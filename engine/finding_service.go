@@ -71,6 +71,7 @@ func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQ
 	limit := q.Limit - 1
 	q.ForceResolved, q.ForceOpen = ov.resolved, ov.open
 	q.Mutes = ov.muteRefs(q.Filter.AuditID)
+	q.OnlyIDs = ov.assignedTo(q.Filter.Assignee)
 	key := pageKey(q)
 	cached, hit := s.pages.get(key)
 	if !hit {
@@ -124,8 +125,12 @@ func findingScope(asked FindingFilter) string { return "findings|" + findingFing
 // findingFingerprint binds a cursor to the filters a caller chose (the
 // audit id included only when the caller chose one).
 func findingFingerprint(f FindingFilter) string {
-	return fingerprint(f.AuditID, string(f.Severity), string(f.Dimension), string(f.Status),
-		f.ResourceID, f.RuleID, f.ResourceType, f.Account, f.Region)
+	parts := []string{f.AuditID, string(f.Severity), string(f.Dimension), string(f.Status),
+		f.ResourceID, f.RuleID, f.ResourceType, f.Account, f.Region}
+	if rf := rowFilterFingerprint(f); rf != "" {
+		parts = append(parts, rf) // absent otherwise: earlier cursors stay valid
+	}
+	return fingerprint(parts...)
 }
 
 // snapshotFor resolves which audit's snapshot to read: the requested one,
@@ -204,15 +209,12 @@ func (s *Service) SummarizeFindings(ctx context.Context, p Principal, f FindingF
 	}
 	sum.AuditID = f.AuditID
 	var groups []FindingCount
-	if f.Status != StatusMuted { // the snapshot's counts know no muted finding
-		if groups, err = s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: p.TenantID, Filter: f, GroupBy: groupBy}); err != nil {
-			return FindingSummary{}, err
-		}
-		if groups, err = s.adjustCounts(ctx, p.TenantID, f, groupBy, groups); err != nil {
-			return FindingSummary{}, err
-		}
+	if f.RowFilters() || slices.Contains(groupBy, GroupByAge) {
+		groups, err = s.countRows(ctx, p.TenantID, f, groupBy)
+	} else {
+		groups, err = s.countSnapshot(ctx, p.TenantID, f, groupBy)
 	}
-	if groups, err = s.adjustMutedCounts(ctx, p.TenantID, f, groupBy, groups); err != nil {
+	if err != nil {
 		return FindingSummary{}, err
 	}
 	for _, g := range groups {
@@ -222,6 +224,35 @@ func (s *Service) SummarizeFindings(ctx context.Context, p Principal, f FindingF
 		sum.Groups = groups
 	}
 	return sum, nil
+}
+
+// countSnapshot counts from the snapshot's precomputed counts, then moves
+// the findings people decided on and the muted ones between the groups.
+func (s *Service) countSnapshot(ctx context.Context, tenantID string, f FindingFilter, groupBy []GroupBy) ([]FindingCount, error) {
+	var groups []FindingCount
+	var err error
+	if f.Status != StatusMuted { // the snapshot's counts know no muted finding
+		if groups, err = s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy}); err != nil {
+			return nil, err
+		}
+		if groups, err = s.adjustCounts(ctx, tenantID, f, groupBy, groups); err != nil {
+			return nil, err
+		}
+	}
+	return s.adjustMutedCounts(ctx, tenantID, f, groupBy, groups)
+}
+
+// countRows counts the snapshot's rows matching f, for the filters and
+// groupings the precomputed counts cannot answer: the store applies the
+// decisions and the mutes as a page read does.
+func (s *Service) countRows(ctx context.Context, tenantID string, f FindingFilter, groupBy []GroupBy) ([]FindingCount, error) {
+	set, err := s.cachedOverrides(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	return s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy, Rows: true,
+		ForceResolved: set.resolved, ForceOpen: set.open, Mutes: set.muteRefs(f.AuditID), OnlyIDs: set.assignedTo(f.Assignee),
+		Now: s.now()})
 }
 
 // ParseGroupBy validates a comma-separated list of group-by fields.

@@ -58,6 +58,12 @@ func pageKey(q FindingQuery) string {
 		b.WriteString(s)
 		b.WriteByte(0)
 	}
+	b.WriteString(rowFilterFingerprint(f))
+	b.WriteByte(0)
+	if q.OnlyIDs != nil {
+		b.WriteString(fingerprint(q.OnlyIDs...))
+	}
+	b.WriteByte(0)
 	if q.After != nil {
 		b.WriteString(q.After.ID)
 		b.WriteByte(byte('0' + q.After.SeverityRank))

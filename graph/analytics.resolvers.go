@@ -48,6 +48,11 @@ func (r *findingGroupResolver) Status(ctx context.Context, obj *engine.FindingCo
 	return keyOf[engine.FindingStatus](obj, engine.GroupByStatus), nil
 }
 
+// Age is the group's age bucket, when grouped by it.
+func (r *findingGroupResolver) Age(ctx context.Context, obj *engine.FindingCount) (*string, error) {
+	return keyOf[string](obj, engine.GroupByAge), nil
+}
+
 // AuditID is null when the tenant has no completed audit.
 func (r *findingStatsResolver) AuditID(ctx context.Context, obj *engine.FindingSummary) (*string, error) {
 	return nonEmpty(obj.AuditID), nil

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"strings"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -42,9 +44,21 @@ func findingFilter(f *engine.FindingFilter) (engine.FindingFilter, error) {
 	if f == nil {
 		return engine.FindingFilter{}, nil
 	}
+	var tags []string
+	if f.Tags != "" { // checked by the input's resolver; checked again
+		tags = strings.Split(f.Tags, "\n")
+	}
+	timeText := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.Format(time.RFC3339Nano)
+	}
 	return engine.FindingFilterInput{
 		AuditID: f.AuditID, Severity: string(f.Severity), Dimension: string(f.Dimension), Status: string(f.Status),
 		ResourceID: f.ResourceID, RuleID: f.RuleID, ResourceType: f.ResourceType, Account: f.Account, Region: f.Region,
+		Tags: tags, Compliance: f.Compliance, Assignee: f.Assignee, Q: f.Q,
+		FirstSeenAfter: timeText(f.FirstSeenAfter), FirstSeenBefore: timeText(f.FirstSeenBefore),
 	}.Parse()
 }
 

@@ -70,6 +70,17 @@ func (r *queryResolver) Finding(ctx context.Context, id string) (*engine.Finding
 	return orNil(r.svc.GetFinding(ctx, caller(ctx), id))
 }
 
+func (r *findingFilterResolver) Tags(ctx context.Context, obj *engine.FindingFilter, data []string) error {
+	tags, err := engine.ParseTagFilters(data)
+	obj.Tags = tags
+	return err
+}
+
 func (r *Resolver) Finding() generated.FindingResolver { return &findingResolver{r} }
 
-type findingResolver struct{ *Resolver }
+func (r *Resolver) FindingFilter() generated.FindingFilterResolver { return &findingFilterResolver{r} }
+
+type (
+	findingResolver       struct{ *Resolver }
+	findingFilterResolver struct{ *Resolver }
+)

@@ -9,7 +9,7 @@ import (
 
 // findingFilterParams are the filters of the findings list and summary.
 var findingFilterParams = []string{"severity", "dimension", "status", "resource_id", "audit_id",
-	"rule_id", "resource_type", "account", "region"}
+	"rule_id", "resource_type", "account", "region", "tag", "compliance", "assignee", "q", "first_seen_after", "first_seen_before"}
 
 // findingListParams are the parameters of the findings list.
 var findingListParams = params(pageParams, findingFilterParams)
@@ -19,13 +19,15 @@ var findingListParams = params(pageParams, findingFilterParams)
 // invalid_severity_filter like any value outside the five: a severity
 // filter that lost its value must not widen the list to every severity.
 func (q query) findingFilter(r *http.Request) (engine.FindingFilter, error) {
-	vs := r.URL.Query()["severity"]
-	return q.findingFilterOf(len(vs) == 1 && vs[0] == "")
+	all := r.URL.Query()
+	vs := all["severity"]
+	return q.findingFilterOf(len(vs) == 1 && vs[0] == "", all["tag"])
 }
 
-// findingFilterOf parses the filters in q; emptySeverity says severity was
-// given empty (refused, see findingFilter).
-func (q query) findingFilterOf(emptySeverity bool) (engine.FindingFilter, error) {
+// findingFilterOf parses the filters in q and the tag filters (tag is the
+// one repeatable filter: every tag given must hold); emptySeverity says
+// severity was given empty (refused, see findingFilter).
+func (q query) findingFilterOf(emptySeverity bool, tags []string) (engine.FindingFilter, error) {
 	if emptySeverity {
 		if _, err := engine.ParseSeverity(""); err != nil {
 			return engine.FindingFilter{}, err
@@ -34,7 +36,8 @@ func (q query) findingFilterOf(emptySeverity bool) (engine.FindingFilter, error)
 	return engine.FindingFilterInput{
 		AuditID: q["audit_id"], Severity: q["severity"], Dimension: q["dimension"], Status: q["status"],
 		ResourceID: q["resource_id"], RuleID: q["rule_id"], ResourceType: q["resource_type"],
-		Account: q["account"], Region: q["region"],
+		Account: q["account"], Region: q["region"], Tags: tags, Compliance: q["compliance"], Assignee: q["assignee"],
+		Q: q["q"], FirstSeenAfter: q["first_seen_after"], FirstSeenBefore: q["first_seen_before"],
 	}.Parse()
 }
 

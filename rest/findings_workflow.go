@@ -28,8 +28,9 @@ func (o *optString) UnmarshalJSON(b []byte) error {
 // bulkUpdateBody is POST /v1/findings/bulk_update's body: the findings
 // (ids, or a filter with the list's filter names) and the update.
 type bulkUpdateBody struct {
-	IDs    []string          `json:"ids"`
-	Filter map[string]string `json:"filter"`
+	IDs []string `json:"ids"`
+	// Filter's values are strings; tag's may also be an array of them.
+	Filter map[string]json.RawMessage `json:"filter"`
 	findingUpdateBody
 }
 
@@ -50,14 +51,7 @@ func (a *api) bulkUpdateFindings(w http.ResponseWriter, r *http.Request) error {
 				return engine.FieldErrorf("filter", "unknown filter %q; filters are those of GET /v1/findings", k)
 			}
 		}
-		q := query{}
-		for k, v := range b.Filter {
-			if v != "" {
-				q[k] = v
-			}
-		}
-		sev, ok := b.Filter["severity"]
-		f, err := q.findingFilterOf(ok && sev == "")
+		f, err := bulkFilter(b.Filter)
 		if err != nil {
 			return err
 		}
@@ -89,4 +83,34 @@ func (a *api) findingActivity(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeList(a, w, r, p.TenantID, page)
 	return nil
+}
+
+// bulkFilter parses a bulk update's filter object: the list's filter names,
+// each a string, tag a string or an array of strings (all must hold).
+func bulkFilter(m map[string]json.RawMessage) (engine.FindingFilter, error) {
+	q := query{}
+	var tags []string
+	emptySeverity := false
+	for k, raw := range m {
+		var v *string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			if k == "tag" && json.Unmarshal(raw, &tags) == nil {
+				continue
+			}
+			if k == "tag" {
+				return engine.FindingFilter{}, engine.FieldErrorf("filter", "filter tag must be a key=value string or an array of them")
+			}
+			return engine.FindingFilter{}, engine.FieldErrorf("filter", "filter %s must be a string", quote(k))
+		}
+		switch {
+		case k == "severity" && (v == nil || *v == ""):
+			emptySeverity = true // refused, as severity= is by the list
+		case v == nil: // null: absent
+		case k == "tag":
+			tags = append(tags, *v)
+		case *v != "":
+			q[k] = *v
+		}
+	}
+	return q.findingFilterOf(emptySeverity, tags)
 }

@@ -32,10 +32,10 @@ type isoCase struct {
 // fails for an operation of openapi.json that is missing here: a new
 // endpoint joins the matrix when it is added.
 var isolationMatrix = map[string]isoCase{
-	"GET /v1/findings":                              {kind: "list", queries: []string{"resource_id={res}", "audit_id={aud}", "cursor={cursor}"}},
+	"GET /v1/findings":                              {kind: "list", queries: []string{"resource_id={res}", "audit_id={aud}", "cursor={cursor}", "assignee={usr}", "q={native}", "assignee={usr}&tag=env%3Dprod&compliance=CIS-AWS-4.0.1"}},
 	"GET /v1/findings/summary":                      {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
-	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "format=ocsf", "format=ocsf&resource_id={res}", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}"}},
+	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "format=ocsf", "format=ocsf&resource_id={res}", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}", "format=csv&assignee={usr}", "format=ndjson&q={native}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},
 	"GET /v1/findings/{id}/activity":                {kind: "get", ids: "findings"},
 	"POST /v1/findings/bulk_update":                 {kind: "create", body: `{"filter":{"severity":"critical"},"status":"in_progress","note":"b was here"}`},
@@ -154,7 +154,8 @@ func (e *idEnv) attackList(t *testing.T, method, p string, c isoCase, ids map[st
 	t.Helper()
 	paths := []string{p}
 	for _, q := range c.queries {
-		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{cursor}", url.QueryEscape(ids["cursor"][0])).Replace(q)
+		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{cursor}", url.QueryEscape(ids["cursor"][0]),
+			"{usr}", ids["users"][0], "{native}", url.QueryEscape(ids["natives"][0])).Replace(q)
 		paths = append(paths, p+"?"+q)
 	}
 	for i, path := range paths {
@@ -179,7 +180,8 @@ func (e *idEnv) attackList(t *testing.T, method, p string, c isoCase, ids map[st
 func (e *idEnv) attackExport(t *testing.T, p string, c isoCase, ids map[string][]string, secretsA []string) {
 	t.Helper()
 	for _, q := range c.queries {
-		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{rule}", e.a.findings[0].RuleID).Replace(q)
+		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{rule}", e.a.findings[0].RuleID,
+			"{usr}", ids["users"][0], "{native}", url.QueryEscape(ids["natives"][0])).Replace(q)
 		path := p + "?" + q
 		r := e.call(t, http.MethodGet, path, e.tokB, "")
 		if leak := containsAny(string(r.body), others(secretsA, path)); leak != "" {
@@ -188,7 +190,7 @@ func (e *idEnv) attackExport(t *testing.T, p string, c isoCase, ids map[string][
 		if r.status >= 500 {
 			t.Errorf("GET %s: %d", path, r.status)
 		}
-		if !strings.Contains(q, "_id=") || r.status != http.StatusOK {
+		if !strings.Contains(q, "_id=") && !strings.Contains(q, "assignee=") && !strings.Contains(q, "q=") || r.status != http.StatusOK {
 			continue
 		}
 		rows := strings.Count(strings.TrimRight(string(r.body), "\r\n"), "\n")
@@ -268,6 +270,13 @@ func (e *idEnv) tenantAIDs(t *testing.T) map[string][]string {
 		t.Fatalf("A's mute rule: %d %s", r.status, r.body)
 	}
 	ids["mute_rules"] = []string{mr.ID}
+	// A finding of A assigned to A's user, and a native id only A has: the
+	// assignee and q filters of B must select none of A's findings.
+	if r := e.call(t, http.MethodPatch, "/v1/findings/"+e.a.findings[1].ID, e.tokA, `{"assignee":"`+e.userA.ID+`"}`); r.status != http.StatusOK {
+		t.Fatalf("assigning A's finding: %d %s", r.status, r.body)
+	}
+	ids["users"] = []string{e.userA.ID}
+	ids["natives"] = []string{e.a.resources[0].NativeID}
 	var page struct {
 		NextCursor string `json:"next_cursor"`
 	}

@@ -15,6 +15,10 @@ import (
 // silently widen a list; an empty value counts as absent.
 type query map[string]string
 
+// repeatableParams may be given more than once (each value is a filter
+// that must hold); their values are read from the request, not from query.
+var repeatableParams = []string{"tag"}
+
 // pageParams are the parameters every list endpoint accepts.
 var pageParams = []string{"limit", "cursor"}
 
@@ -43,7 +47,7 @@ func parseQuery(r *http.Request, allowed ...string) (query, error) {
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Field: name,
 				Message: "unknown query parameter " + quote(name) + "; this endpoint accepts " + accepts}
 		}
-		if len(vs) > 1 {
+		if len(vs) > 1 && !slices.Contains(repeatableParams, name) {
 			return nil, &engine.Error{Code: engine.CodeInvalidRequest, Field: name,
 				Message: "query parameter " + quote(name) + " is given more than once"}
 		}

@@ -25,6 +25,7 @@ type FindingGroupResolver interface {
 	Region(ctx context.Context, obj *engine.FindingCount) (*string, error)
 	Rule(ctx context.Context, obj *engine.FindingCount) (*string, error)
 	Status(ctx context.Context, obj *engine.FindingCount) (*engine.FindingStatus, error)
+	Age(ctx context.Context, obj *engine.FindingCount) (*string, error)
 }
 type FindingStatsResolver interface {
 	AuditID(ctx context.Context, obj *engine.FindingSummary) (*string, error)
@@ -197,6 +198,29 @@ func (ec *executionContext) _FindingGroup_status(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_FindingGroup_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FindingGroup", field, true, true, errors.New("field of type FindingStatus does not have child fields"))
+}
+
+func (ec *executionContext) _FindingGroup_age(ctx context.Context, field graphql.CollectedField, obj *engine.FindingCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FindingGroup_age(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FindingGroup().Age(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FindingGroup_age(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FindingGroup", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _FindingGroup_count(ctx context.Context, field graphql.CollectedField, obj *engine.FindingCount) (ret graphql.Marshaler) {
@@ -714,6 +738,44 @@ func (ec *executionContext) _FindingGroup(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "age":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FindingGroup_age(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "count":
 			out.Values[i] = ec._FindingGroup_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -929,6 +991,7 @@ var (
 		"REGION":        engine.GroupByRegion,
 		"RULE":          engine.GroupByRule,
 		"STATUS":        engine.GroupByStatus,
+		"AGE":           engine.GroupByAge,
 	}
 	marshalNFindingGroupBy2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐGroupBy = map[engine.GroupBy]string{
 		engine.GroupBySeverity:     "SEVERITY",
@@ -938,6 +1001,7 @@ var (
 		engine.GroupByRegion:       "REGION",
 		engine.GroupByRule:         "RULE",
 		engine.GroupByStatus:       "STATUS",
+		engine.GroupByAge:          "AGE",
 	}
 )
 

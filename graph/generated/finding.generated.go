@@ -29,6 +29,10 @@ type FindingResolver interface {
 	Activity(ctx context.Context, obj *engine.Finding, first *int, after *string) (*model.FindingActivityConnection, error)
 }
 
+type FindingFilterResolver interface {
+	Tags(ctx context.Context, obj *engine.FindingFilter, data []string) error
+}
+
 // endregion ************************** generated!.gotpl **************************
 
 // region    ***************************** args.gotpl *****************************
@@ -876,7 +880,7 @@ func (ec *executionContext) unmarshalInputFindingFilter(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"auditId", "severity", "dimension", "status", "resourceId", "ruleId", "resourceType", "account", "region"}
+	fieldsInOrder := [...]string{"auditId", "severity", "dimension", "status", "resourceId", "ruleId", "resourceType", "account", "region", "tags", "compliance", "assignee", "q", "firstSeenAfter", "firstSeenBefore"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -946,6 +950,50 @@ func (ec *executionContext) unmarshalInputFindingFilter(ctx context.Context, obj
 				return it, err
 			}
 			it.Region = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.FindingFilter().Tags(ctx, &it, data); err != nil {
+				return it, err
+			}
+		case "compliance":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("compliance"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Compliance = data
+		case "assignee":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assignee"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Assignee = data
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		case "firstSeenAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstSeenAfter"))
+			data, err := ec.unmarshalOTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstSeenAfter = data
+		case "firstSeenBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstSeenBefore"))
+			data, err := ec.unmarshalOTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstSeenBefore = data
 		}
 	}
 	return it, nil

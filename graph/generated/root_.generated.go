@@ -33,6 +33,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Report() ReportResolver
 	Resource() ResourceResolver
+	FindingFilter() FindingFilterResolver
 }
 
 type DirectiveRoot struct {
@@ -199,6 +200,7 @@ type ComplexityRoot struct {
 
 	FindingGroup struct {
 		Account      func(childComplexity int) int
+		Age          func(childComplexity int) int
 		Count        func(childComplexity int) int
 		Dimension    func(childComplexity int) int
 		Region       func(childComplexity int) int
@@ -1136,6 +1138,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FindingGroup.Account(childComplexity), true
+	case "FindingGroup.age":
+		if e.ComplexityRoot.FindingGroup.Age == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FindingGroup.Age(childComplexity), true
 	case "FindingGroup.count":
 		if e.ComplexityRoot.FindingGroup.Count == nil {
 			break
@@ -2598,6 +2606,8 @@ enum FindingGroupBy {
   REGION
   RULE
   STATUS
+  "How long ago a finding was first seen (for an open finding, its open age): lt_7d, 7d_30d, 30d_90d, 90d_365d, gte_365d, youngest first."
+  AGE
 }
 
 "Counts of the findings matching a filter, grouped (GET /v1/findings/summary)."
@@ -2619,6 +2629,8 @@ type FindingGroup {
   region: String
   rule: String
   status: FindingStatus
+  "The age bucket (lt_7d, 7d_30d, 30d_90d, 90d_365d, gte_365d), when grouped by AGE."
+  age: String
   count: Int!
 }
 
@@ -2903,6 +2915,18 @@ input FindingFilter {
   resourceType: String
   account: String
   region: String
+  "Resource tags as key=value, each of which must hold (at most 10; GET /v1/findings' repeated tag)."
+  tags: [String!]
+  "A compliance control of the catalog (CIS-AWS-4.0.1:2.1.4) or a whole framework (CIS-AWS-4.0.1); anything else is validation_failed."
+  compliance: String
+  "Findings assigned to this user (a user id of the tenant)."
+  assignee: ID
+  "Case-insensitive text found in the title, the resource's name or its native id (at most 200 bytes)."
+  q: String
+  "Findings first seen at or after this time."
+  firstSeenAfter: Time
+  "Findings first seen before this time (later than firstSeenAfter)."
+  firstSeenBefore: Time
 }
 
 "A page of findings, most severe first, then by id."
@@ -3827,6 +3851,8 @@ func (ec *executionContext) childFields_FindingGroup(ctx context.Context, field 
 		return ec.fieldContext_FindingGroup_rule(ctx, field)
 	case "status":
 		return ec.fieldContext_FindingGroup_status(ctx, field)
+	case "age":
+		return ec.fieldContext_FindingGroup_age(ctx, field)
 	case "count":
 		return ec.fieldContext_FindingGroup_count(ctx, field)
 	}

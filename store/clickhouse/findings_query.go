@@ -214,6 +214,8 @@ func groupColumn(g engine.GroupBy) (string, bool) {
 		return string(g), true
 	case engine.GroupByRule:
 		return "rule_id", true
+	case engine.GroupByAge:
+		return "", true // an expression of first_seen_at (rowCountQuery)
 	}
 	return "", false
 }

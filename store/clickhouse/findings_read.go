@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
 	"github.com/fourd-dev/fourd/engine"
 )
 
@@ -55,11 +57,16 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 	// A resource id filter, or a status filter that people's decisions
 	// shift between the precomputed counts, has a density the counts do not
 	// know: scan after the cursor instead of bounding the range.
+	if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
+		return out, nil // no active mute rule: nothing is muted
+	}
 	if q.Filter.ResourceID != "" {
 		return s.listByResource(ctx, q, out)
 	}
-	if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
-		return out, nil // no active mute rule: nothing is muted
+	if q.Filter.RowFilters() || q.OnlyIDs != nil {
+		return s.queryFindings(ch.Context(ctx, ch.WithSettings(idListSettings)), q.TenantID, q.Filter.AuditID, rowFilterPageQuery{
+			tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs,
+			after: q.After, limit: q.Limit}, out)
 	}
 	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
 		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
@@ -225,10 +232,22 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
+	// What the precomputed counts cannot answer is counted from the rows.
+	q.Rows = q.Rows || q.Filter.RowFilters() || q.OnlyIDs != nil || slices.Contains(q.GroupBy, engine.GroupByAge)
 	cq := countQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, groupBy: cols}
 	var groups []countGroup
 	ok := false
-	if cq.fromRows() {
+	if q.Rows {
+		if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
+			ok = true // no active mute rule: nothing is muted
+		} else {
+			text, args := rowCountQuery{q: q, groupBy: q.GroupBy}.toSQL()
+			if groups, err = s.countRows(ch.Context(ctx, ch.WithSettings(idListSettings)), text, args, len(cols)); err != nil {
+				return nil, err
+			}
+			ok = true
+		}
+	} else if cq.fromRows() {
 		if groups, ok, err = s.countByResource(ctx, cq); err != nil {
 			return nil, err
 		}
@@ -259,8 +278,11 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 
 // compareKey orders two values of a group-by field.
 func compareKey(g engine.GroupBy, a, b string) int {
-	if g == engine.GroupBySeverity {
+	switch g {
+	case engine.GroupBySeverity:
 		return cmp.Compare(engine.Severity(b).Rank(), engine.Severity(a).Rank())
+	case engine.GroupByAge:
+		return cmp.Compare(engine.AgeBucketRank(a), engine.AgeBucketRank(b))
 	}
 	return strings.Compare(a, b)
 }

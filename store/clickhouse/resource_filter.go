@@ -60,6 +60,7 @@ type byKeysPageQuery struct {
 	tenantID, auditID string
 	filter            engine.FindingFilter
 	forced            forced
+	onlyIDs           []string
 	keys              []findingKey
 	limit             int
 }
@@ -70,6 +71,7 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
 	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
 	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
+	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs)
 	addPageFilter(&c, q.filter, q.forced, bounds)
 	return "SELECT " + findingColumns + " FROM snapshot_findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
@@ -109,7 +111,7 @@ func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out [
 			return out, err
 		}
 		if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
-			filter: q.Filter, forced: forcedOf(q), keys: keys, limit: q.Limit - len(out)}, out); err != nil {
+			filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs, keys: keys, limit: q.Limit - len(out)}, out); err != nil {
 			return nil, err
 		}
 		if len(keys) < chunk {

@@ -1,0 +1,212 @@
+package clickhouse
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// The row filters (engine.FindingFilter.RowFilters: tag, compliance,
+// assignee, q, first seen) are conditions on a snapshot's rows that the
+// precomputed counts cannot answer. They are written as PREWHERE
+// conditions on narrow columns (id, text_id, resource_id, first_seen_at)
+// and IN subqueries over the tenant's texts and resources, which 18.16 and
+// 24 accept alike.
+
+// latestResources selects the latest version of each of a tenant's
+// resources (ReplacingMergeTree keeps older ones until it merges): their
+// tags, name and native id.
+const latestResources = "(SELECT id, name, native_id, tags.key AS tag_keys, tags.value AS tag_values FROM resources " +
+	"WHERE tenant_id = ? ORDER BY id, version DESC LIMIT 1 BY id)"
+
+// addRowFilter adds the row filters of f to c, and onlyIDs (the findings an
+// assignee filter may return; nil for any).
+func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []string) {
+	if onlyIDs != nil {
+		if keys := findingIDKeys(onlyIDs); len(keys) > 0 {
+			c.add("id IN ?", groupSet(keys))
+		} else {
+			c.add("0") // nobody's findings: none
+		}
+	}
+	// A DateTime holds whole seconds: first_seen_at >= t is >= ceil(t), and
+	// first_seen_at < t is < ceil(t).
+	if t := f.FirstSeenAfter; !t.IsZero() {
+		c.add("first_seen_at >= toDateTime(?, 'UTC')", ceilUnix(t))
+	}
+	if t := f.FirstSeenBefore; !t.IsZero() {
+		c.add("first_seen_at < toDateTime(?, 'UTC')", ceilUnix(t))
+	}
+	if f.Compliance != "" {
+		fw, control := f.ComplianceParts()
+		if control != "" {
+			c.add("text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND has(compliance, ?))", tenantID, f.Compliance)
+		} else {
+			prefix := fw + ":"
+			c.add("text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND arrayExists(x -> substring(x, 1, ?) = ?, compliance))",
+				tenantID, uint64(len(prefix)), prefix)
+		}
+	}
+	if tags := f.TagPairs(); len(tags) > 0 {
+		exprs, args := make([]string, len(tags)), []any{tenantID}
+		for i, t := range tags {
+			exprs[i] = "arrayExists((k, v) -> k = ? AND v = ?, tag_keys, tag_values)"
+			args = append(args, t.Key, t.Value)
+		}
+		c.add("resource_id IN (SELECT id FROM "+latestResources+" WHERE "+strings.Join(exprs, " AND ")+")", args...)
+	}
+	if f.Q != "" {
+		c.add("(text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0)"+
+			" OR resource_id IN (SELECT id FROM "+latestResources+
+			" WHERE positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0))",
+			tenantID, f.Q, tenantID, f.Q, f.Q)
+	}
+}
+
+// ceilUnix is t in whole seconds, rounded up.
+func ceilUnix(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
+}
+
+// rowFilterPageQuery reads up to limit findings after a position, in list
+// order, under row filters: the matching keys first, from the narrow
+// columns of the rows after the position (a subquery, sorted and cut to
+// the page), then the page's rows by key (point ranges of the primary
+// key). The density of the matches is unknown to the counts, so there is
+// no range to bound; what a page costs is one pass over the narrow columns
+// after the position.
+type rowFilterPageQuery struct {
+	tenantID, auditID string
+	filter            engine.FindingFilter
+	forced            forced
+	onlyIDs           []string
+	after             *engine.FindingKey
+	limit             int
+}
+
+func (q rowFilterPageQuery) toSQL() (string, []any) {
+	var pre conds
+	addRowFilter(&pre, q.tenantID, q.filter, q.onlyIDs)
+	var c conds
+	addSnapshot(&c, q.tenantID, q.auditID)
+	if q.after != nil {
+		o := uint8(numBuckets - q.after.SeverityRank)
+		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
+	}
+	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
+	addPageFilter(&c, q.filter, q.forced, bounds)
+	limit := strconv.Itoa(q.limit)
+	keys := "SELECT sev_order, id FROM snapshot_findings PREWHERE " + pre.sql() + " WHERE " + c.sql() +
+		" ORDER BY sev_order, id LIMIT " + limit
+	sql := "SELECT " + findingColumns + " FROM snapshot_findings WHERE snapshot = ? AND (sev_order, id) IN (" + keys + ")" +
+		" ORDER BY sev_order, id LIMIT " + limit
+	args := append([]any{snapshotKey(q.tenantID, q.auditID)}, pre.args...)
+	return sql, append(args, c.args...)
+}
+
+// effectiveStatus is the status a row has once people's decisions and the
+// mutes are applied, as an SQL expression ('open', 'resolved' or 'muted'):
+// the conditions addPageFilter writes for each status filter, in one.
+func effectiveStatus(fc forced, bounds conds) (string, []any) {
+	var args []any
+	expr := "multiIf("
+	if len(fc.mutes) > 0 {
+		muted, margs := mutedSubquery(fc.mutes, bounds)
+		expr += "status = 'open' AND id IN " + muted
+		args = append(args, margs...)
+		if keys := findingIDKeys(fc.resolved); len(keys) > 0 {
+			expr += " AND id NOT IN ?"
+			args = append(args, groupSet(keys))
+		}
+		expr += ", 'muted', "
+	}
+	resolvedExpr := "status = 'resolved'"
+	if keys := findingIDKeys(fc.open); len(keys) > 0 {
+		resolvedExpr += " AND (id NOT IN ? OR resolution = 'fixed')"
+		args = append(args, groupSet(keys))
+	}
+	if keys := findingIDKeys(fc.resolved); len(keys) > 0 {
+		resolvedExpr = "(" + resolvedExpr + ") OR id IN ?"
+		args = append(args, groupSet(keys))
+	}
+	return expr + resolvedExpr + ", 'resolved', 'open')", args
+}
+
+// ageBucket is the group_by=age expression: the engine.AgeBuckets bucket
+// of the time from first_seen_at to now.
+func ageBucket(now time.Time) (string, []any) {
+	expr, args := "multiIf(", []any(nil)
+	for i := len(engine.AgeBuckets) - 1; i > 0; i-- {
+		b := engine.AgeBuckets[i]
+		expr += "first_seen_at <= toDateTime(?, 'UTC'), ?, "
+		args = append(args, now.Add(-b.Min).Unix(), b.Name)
+	}
+	return expr + "?)", append(args, engine.AgeBuckets[0].Name)
+}
+
+// rowCountQuery counts a snapshot's rows matching a filter, row filters,
+// decisions and mutes included, grouped by fields: for what the
+// precomputed counts cannot answer (engine.FindingCountQuery.Rows).
+type rowCountQuery struct {
+	q       engine.FindingCountQuery
+	groupBy []engine.GroupBy
+}
+
+func (r rowCountQuery) toSQL() (string, []any) {
+	q := r.q
+	f := q.Filter
+	fc := forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes}
+	var snap conds
+	addSnapshot(&snap, q.TenantID, f.AuditID)
+	var sel []string
+	var selArgs []any
+	status, statusArgs := effectiveStatus(fc, snap)
+	for _, g := range r.groupBy {
+		switch g {
+		case engine.GroupByStatus:
+			sel = append(sel, status)
+			selArgs = append(selArgs, statusArgs...)
+		case engine.GroupByAge:
+			e, a := ageBucket(q.Now)
+			sel = append(sel, e)
+			selArgs = append(selArgs, a...)
+		default:
+			col, _ := groupColumn(g)
+			sel = append(sel, "toString("+col+")")
+		}
+	}
+	var pre conds
+	if f.ResourceID != "" {
+		pre.add("resource_id = ?", f.ResourceID)
+	}
+	addRowFilter(&pre, q.TenantID, f, q.OnlyIDs)
+	c := conds{exprs: slices.Clone(snap.exprs), args: slices.Clone(snap.args)}
+	nf := f
+	nf.Status = ""
+	addFindingFilter(&c, nf)
+	if f.Status != "" {
+		c.add(status+" = ?", append(slices.Clone(statusArgs), string(f.Status))...)
+	}
+	aliases := make([]string, len(sel))
+	for i := range sel {
+		aliases[i] = "g" + strconv.Itoa(i)
+		sel[i] += " AS " + aliases[i]
+	}
+	sql := "SELECT " + strings.Join(append(slices.Clone(sel), "count()"), ", ") + " FROM snapshot_findings"
+	if len(pre.exprs) > 0 {
+		sql += " PREWHERE " + pre.sql()
+	}
+	sql += " WHERE " + c.sql()
+	if len(sel) > 0 {
+		sql += " GROUP BY " + strings.Join(aliases, ", ")
+	}
+	args := append(selArgs, pre.args...)
+	return sql, append(args, c.args...)
+}
