@@ -202,7 +202,9 @@ func TestFindingRowFilters(t *testing.T) {
 		{"first_seen_after=" + url.QueryEscape(after.Format(time.RFC3339)), func(f engine.Finding) bool { return !f.FirstSeenAt.Before(after) }},
 		{"first_seen_before=" + url.QueryEscape(before.Format(time.RFC3339)), func(f engine.Finding) bool { return f.FirstSeenAt.Before(before) }},
 		{"first_seen_after=" + url.QueryEscape(after.Format(time.RFC3339)) + "&first_seen_before=" + url.QueryEscape(before.Format(time.RFC3339)) + "&tag=env%3Dprod",
-			func(f engine.Finding) bool { return !f.FirstSeenAt.Before(after) && f.FirstSeenAt.Before(before) && hasTag(f, "env", "prod") }},
+			func(f engine.Finding) bool {
+				return !f.FirstSeenAt.Before(after) && f.FirstSeenAt.Before(before) && hasTag(f, "env", "prod")
+			}},
 	}
 	for _, c := range cases {
 		for _, st := range []string{"", "open", "resolved", "muted"} {
