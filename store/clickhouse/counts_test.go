@@ -8,6 +8,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"time"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -34,6 +35,14 @@ func fieldOf(f engine.Finding, g engine.GroupBy) string {
 		return f.Region
 	case engine.GroupByRule:
 		return f.RuleID
+	case engine.GroupByAge: // the store measures to now when not told
+		name, age := "", time.Since(f.FirstSeenAt)
+		for _, b := range engine.AgeBuckets {
+			if age >= b.Min {
+				name = b.Name
+			}
+		}
+		return name
 	}
 	panic("unknown group by " + g)
 }
@@ -70,6 +79,10 @@ func wantCounts(fs []engine.Finding, flt engine.FindingFilter, groupBy []engine.
 		for _, g := range groupBy {
 			if g == engine.GroupBySeverity {
 				if c := cmp.Compare(engine.Severity(b.Key[g]).Rank(), engine.Severity(a.Key[g]).Rank()); c != 0 {
+					return c
+				}
+			} else if g == engine.GroupByAge {
+				if c := cmp.Compare(engine.AgeBucketRank(a.Key[g]), engine.AgeBucketRank(b.Key[g])); c != 0 {
 					return c
 				}
 			} else if c := strings.Compare(a.Key[g], b.Key[g]); c != 0 {

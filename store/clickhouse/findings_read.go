@@ -7,6 +7,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 
@@ -234,6 +235,9 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 	defer cancel()
 	// What the precomputed counts cannot answer is counted from the rows.
 	q.Rows = q.Rows || q.Filter.RowFilters() || q.OnlyIDs != nil || slices.Contains(q.GroupBy, engine.GroupByAge)
+	if q.Now.IsZero() {
+		q.Now = time.Now()
+	}
 	cq := countQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, groupBy: cols}
 	var groups []countGroup
 	ok := false
