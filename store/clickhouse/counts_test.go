@@ -8,8 +8,8 @@ import (
 	"iter"
 	"slices"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 
