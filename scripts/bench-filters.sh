@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The findings filters' page and count latency through the API (issue 33 §3),
+# against a running `fourd serve` whose tenant was written by `fourd loadgen`
+# (tags env=prod|staging|dev and team=team-0…16 on every resource, names
+# lg-<type>-<i>, titles "Synthetic <severity> <dimension> finding on <type>",
+# no compliance references, every finding first seen at the loadgen's time).
+# Each round asks every filter once (interleaved), the first page with a
+# limit of 60+round so that no page comes from the page caches; then each
+# filter's summary (group_by=severity). Prints p50/p90/p99 in ms per filter.
+# Usage: URL=http://127.0.0.1:18101 TOKEN=pat_… ASSIGNEE=usr_… scripts/bench-filters.sh [rounds]
+set -euo pipefail
+rounds=${1:-30}
+: "${URL:?}" "${TOKEN:?}"
+filters=(
+  ""
+  "severity=critical"
+  "assignee=${ASSIGNEE:-usr_00000000000000000000000000}"
+  "tag=team%3Dteam-3"
+  "tag=env%3Dprod&tag=team%3Dteam-3"
+  "compliance=CIS-AWS-4.0.1"
+  "q=lg-eip-4242"
+  "q=synthetic%20CRITICAL"
+  "first_seen_before=2020-01-01T00:00:00Z"
+  "first_seen_after=2020-01-01T00:00:00Z"
+)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+get() { curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -H "Authorization: Bearer $TOKEN" "$URL$1"; }
+echo "start: $(uptime | sed 's/.*load/load/')"
+for r in $(seq 0 $((rounds - 1))); do
+  for i in "${!filters[@]}"; do
+    get "/v1/findings?limit=$((60 + r))&${filters[$i]}" >>"$out/page.$i"
+  done
+done
+for r in $(seq 0 $((rounds / 3 - 1))); do
+  for i in "${!filters[@]}"; do
+    get "/v1/findings/summary?group_by=severity&${filters[$i]}" >>"$out/count.$i"
+  done
+done
+echo "end: $(uptime | sed 's/.*load/load/')"
+stats() {
+  awk '{ print $2 * 1000 }' "$1" | sort -n | awk '{ v[NR] = $1 } END {
+    n = NR; a = int(n * 0.5 + 0.5); b = int(n * 0.9 + 0.5); c = int(n * 0.99 + 0.5)
+    if (a < 1) a = 1; if (c > n) c = n
+    printf "n=%d p50=%.0f p90=%.0f p99=%.0f", n, v[a], v[b], v[c] }'
+  awk '$1 != 200 { bad = 1 } END { if (bad) printf " (non-200 answers!)" }' "$1"
+}
+for i in "${!filters[@]}"; do
+  printf '%-45s page: %s | count: %s\n' "${filters[$i]:-(none)}" "$(stats "$out/page.$i")" "$(stats "$out/count.$i")"
+done
