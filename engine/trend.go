@@ -65,9 +65,14 @@ func (s *Service) FindingTrend(ctx context.Context, p Principal, q TrendQuery) (
 		return nil, FieldErrorf("to", "to must not be before from")
 	case q.Filter.AuditID != "":
 		return nil, FieldErrorf("audit_id", "a trend spans audits; it takes no audit_id filter")
+	case q.Filter.RowFilters():
+		return nil, FieldErrorf("filter", "a trend reads each audit's precomputed counts: it takes no tag, compliance, assignee, q or first-seen filter")
 	}
 	if err := validGroupBy(q.GroupBy); err != nil {
 		return nil, err
+	}
+	if slices.Contains(q.GroupBy, GroupByAge) {
+		return nil, FieldErrorf("group_by", "a trend cannot be grouped by age (ages are measured to now, not to each audit)")
 	}
 	audits, err := s.completedBetween(ctx, p.TenantID, q.From, q.To)
 	if err != nil {

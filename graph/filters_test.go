@@ -99,6 +99,16 @@ func TestFindingRowFiltersGraphQL(t *testing.T) {
 	if s := stats.FindingStats; s.Total != len(e.a.findings) || len(s.Groups) != 1 || s.Groups[0].Age == nil || *s.Groups[0].Age != "lt_7d" {
 		t.Errorf("findingStats by AGE: %+v", s)
 	}
+	// A trend reads precomputed counts: the row filters and AGE are refused,
+	// not ignored.
+	for _, q := range []string{
+		`{ findingTrend(from: "2020-01-01T00:00:00Z", to: "` + later + `", filter: {tags: ["env=prod"]}) { auditId } }`,
+		`{ findingTrend(from: "2020-01-01T00:00:00Z", to: "` + later + `", groupBy: [AGE]) { auditId } }`,
+	} {
+		if r := e.gql(t, e.tokA, q, nil); r.code() != engine.CodeValidationFailed {
+			t.Errorf("%s: %s %+v", q, r.code(), r.Errors)
+		}
+	}
 	for _, bad := range []string{`{tags: ["novalue"]}`, `{compliance: "CIS-AWS-9"}`, `{compliance: "SOC2:CC99.9"}`,
 		`{assignee: "bob"}`, `{q: "` + strings.Repeat("x", engine.MaxQueryText+1) + `"}`, `{firstSeenAfter: "yesterday"}`,
 		`{firstSeenAfter: "` + later + `", firstSeenBefore: "2020-01-01T00:00:00Z"}`} {
