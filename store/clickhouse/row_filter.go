@@ -18,11 +18,15 @@ import (
 
 // latestMatching is an IN subquery of the ids of a tenant's resources
 // whose latest version (ReplacingMergeTree keeps older ones until it
-// merges) satisfies cond; its first argument is the tenant id, then
-// cond's. A hash aggregation of one UInt8 per id: sorting the versions
-// (LIMIT 1 BY) cost more under load.
-func latestMatching(cond string) string {
-	return "(SELECT id FROM resources WHERE tenant_id = ? GROUP BY id HAVING argMax(" + cond + ", version) = 1)"
+// merges) satisfies cond, with its arguments. The candidates are the ids
+// of which any version satisfies it (a filtering scan); only their
+// versions are aggregated (argMax of one UInt8), and the primary key
+// (tenant_id, id) skips the granules without a candidate. Sorting every
+// version (LIMIT 1 BY), or aggregating every id, cost more.
+func latestMatching(tenantID, cond string, condArgs ...any) (string, []any) {
+	args := append([]any{tenantID, tenantID}, condArgs...)
+	return "(SELECT id FROM resources WHERE tenant_id = ? AND id IN (SELECT id FROM resources WHERE tenant_id = ? AND (" + cond + "))" +
+		" GROUP BY id HAVING argMax(" + cond + ", version) = 1)", append(args, condArgs...)
 }
 
 // addRowFilter adds the row filters of f to c, and onlyIDs (the findings an
@@ -56,17 +60,18 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 	if tags := f.TagPairs(); len(tags) > 0 {
 		// A resource has each key once (engine.SortTags): the value at the
 		// key's index is the tag's.
-		exprs, args := make([]string, len(tags)), []any{tenantID}
+		exprs, args := make([]string, len(tags)), []any(nil)
 		for i, t := range tags {
 			exprs[i] = "(has(tags.key, ?) AND tags.value[indexOf(tags.key, ?)] = ?)"
 			args = append(args, t.Key, t.Key, t.Value)
 		}
-		c.add("resource_id IN "+latestMatching(strings.Join(exprs, " AND ")), args...)
+		sub, subArgs := latestMatching(tenantID, strings.Join(exprs, " AND "), args...)
+		c.add("resource_id IN "+sub, subArgs...)
 	}
 	if f.Q != "" {
+		sub, subArgs := latestMatching(tenantID, "positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0", f.Q, f.Q)
 		c.add("(text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0)"+
-			" OR resource_id IN "+latestMatching("positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0")+")",
-			tenantID, f.Q, tenantID, f.Q, f.Q)
+			" OR resource_id IN "+sub+")", append([]any{tenantID, f.Q}, subArgs...)...)
 	}
 }
 
