@@ -77,9 +77,10 @@ test-cluster-smoke: services cluster
 	$(CLUSTER_TEST_ENV) $(GO) test -count=1 -timeout 20m ./rest/ -run '$(CLUSTER_SMOKE_REST)'
 
 # Fault drills on the local cluster: stops replicas, a shard and ZooKeeper (store/clickhouse
-# TestClusterFaults), so nothing else may use the cluster meanwhile.
+# TestClusterFaults, rest TestReadyzDegraded), so nothing else may use the cluster meanwhile.
 test-cluster-faults: services cluster
 	$(CLUSTER_TEST_ENV) FOURD_TEST_CLUSTER_FAULTS=1 $(GO) test -count=1 -timeout 20m ./store/clickhouse/ -run 'TestClusterFaults$$'
+	$(CLUSTER_TEST_ENV) FOURD_TEST_CLUSTER_FAULTS=1 $(GO) test -count=1 -timeout 20m ./rest/ -run 'TestReadyzDegraded$$'
 
 bench: services
 	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchtime 5x -timeout 60m ./...

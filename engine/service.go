@@ -132,14 +132,20 @@ func NewService(cfg Config) (*Service, error) {
 	}, nil
 }
 
-// Ready reports whether the stores answer; /readyz serves it.
-func (s *Service) Ready(ctx context.Context) error {
+// Ready reports whether the stores answer (unavailable when one does not);
+// degraded lists the parts of a store that are down while it still
+// answers (Degrader), which leave some tenants' requests unavailable and
+// the others served. /readyz serves it.
+func (s *Service) Ready(ctx context.Context) (degraded []string, err error) {
 	for name, d := range map[string]any{"clickhouse": s.cfg.Findings, "postgres": s.cfg.Tenants} {
 		if p, ok := d.(Pinger); ok {
 			if err := p.Ping(ctx); err != nil {
-				return Errorf(CodeUnavailable, "%s is not answering", name)
+				return nil, Errorf(CodeUnavailable, "%s is not answering", name)
 			}
 		}
 	}
-	return nil
+	if d, ok := s.cfg.Findings.(Degrader); ok {
+		degraded = d.Degraded(ctx)
+	}
+	return degraded, nil
 }

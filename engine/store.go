@@ -144,6 +144,14 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// Degrader is a dependency that can be partly down while it still answers
+// (a ClickHouse cluster with a replica or a whole shard down): Degraded
+// lists what is down, one sentence each, for /readyz; nothing when all of
+// it answers.
+type Degrader interface {
+	Degraded(ctx context.Context) []string
+}
+
 // EventStore is the durable record of events: the PostgreSQL outbox that
 // webhook dispatchers drain and the events API reads. Events appended in one
 // call are committed together. An event that no live endpoint of its tenant

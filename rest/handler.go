@@ -159,13 +159,28 @@ func (a *api) healthz(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// readiness is the body of /readyz: "ok", or "degraded" with what is down.
+type readiness struct {
+	Status   string   `json:"status"`
+	Degraded []string `json:"degraded,omitempty"`
+}
+
 // readyz serves GET /readyz: the stores answer (503 unavailable if not).
+// Part of the ClickHouse cluster down is 200 "degraded": the requests of
+// the tenants whose data it holds answer 503 and the others are served,
+// the same on every fourd replica, so a load balancer must keep sending
+// traffic (docs/scaling.md).
 func (a *api) readyz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 	defer cancel()
-	if err := a.svc.Ready(ctx); err != nil {
+	degraded, err := a.svc.Ready(ctx)
+	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	body := readiness{Status: "ok"}
+	if len(degraded) > 0 {
+		body = readiness{Status: "degraded", Degraded: degraded}
+	}
+	writeJSON(w, http.StatusOK, body)
 	return nil
 }

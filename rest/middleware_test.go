@@ -7,11 +7,15 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's goroutines.
@@ -210,4 +214,49 @@ func TestReadyzUnavailable(t *testing.T) {
 	}
 	wantError(t, e.get(t, "/readyz", ""), 503, engine.CodeUnavailable)
 	wantError(t, e.get(t, "/v1/findings", e.tokA), 500, engine.CodeInternal)
+}
+
+// With PostgreSQL down /readyz is 503 unavailable too.
+func TestReadyzUnavailablePostgres(t *testing.T) {
+	e := newEnv(t, envOptions{findingsA: 1})
+	if got := getJSON[map[string]any](t, e, "/readyz", ""); got["status"] != "ok" || len(got) != 1 {
+		t.Errorf("/readyz with every store up: %v, want {status: ok}", got)
+	}
+	e.pg.Close()
+	wantError(t, e.get(t, "/readyz", ""), 503, engine.CodeUnavailable)
+}
+
+// Part of the ClickHouse cluster down leaves /readyz 200 "degraded",
+// saying what is down: a replica, then a whole shard. It stops nodes of
+// the local cluster, so it runs only with FOURD_TEST_CLUSTER_FAULTS=1
+// (make test-cluster-faults).
+func TestReadyzDegraded(t *testing.T) {
+	if chtest.Cluster() == "" || os.Getenv("FOURD_TEST_CLUSTER_FAULTS") != "1" {
+		t.Skip("needs the local cluster to itself: FOURD_TEST_CLUSTER_FAULTS=1 (make test-cluster-faults)")
+	}
+	e := newEnv(t, envOptions{findingsA: 1})
+	cluster := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("bash", append([]string{"../scripts/cluster.sh"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("cluster.sh %v: %v\n%s", args, err, out)
+		}
+	}
+	t.Cleanup(func() { cluster("start") })
+	type readiness struct {
+		Status   string   `json:"status"`
+		Degraded []string `json:"degraded"`
+	}
+	if got := getJSON[readiness](t, e, "/readyz", ""); got.Status != "ok" || got.Degraded != nil {
+		t.Errorf("/readyz with every node up: %+v", got)
+	}
+	cluster("stop-node", "4")
+	want := []string{"clickhouse shard 2: replica 2 of 2 does not answer"}
+	if got := getJSON[readiness](t, e, "/readyz", ""); got.Status != "degraded" || !slices.Equal(got.Degraded, want) {
+		t.Errorf("/readyz with node 4 down: %+v, want degraded %q", got, want)
+	}
+	cluster("stop-node", "3")
+	want = []string{"clickhouse shard 2: no replica answers; requests for the tenants whose data it holds answer 503"}
+	if got := getJSON[readiness](t, e, "/readyz", ""); got.Status != "degraded" || !slices.Equal(got.Degraded, want) {
+		t.Errorf("/readyz with shard 2 down: %+v, want degraded %q", got, want)
+	}
 }

@@ -65,6 +65,14 @@ type findingStore struct {
 
 func (w findingStore) Ping(ctx context.Context) error { return ping(ctx, w.s) }
 
+// Degraded forwards to the wrapped store when it is an engine.Degrader.
+func (w findingStore) Degraded(ctx context.Context) []string {
+	if d, ok := w.s.(engine.Degrader); ok {
+		return d.Degraded(ctx)
+	}
+	return nil
+}
+
 func (w findingStore) ListFindings(ctx context.Context, q engine.FindingQuery) (out []engine.Finding, err error) {
 	defer func(t time.Time) { w.m.observe("findings", "ListFindings", t, err) }(time.Now())
 	return w.s.ListFindings(ctx, q)

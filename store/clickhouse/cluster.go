@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
-	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 )
 
 // Cluster mode (Config.Cluster): every table of the migrations is a
@@ -33,6 +32,10 @@ var ErrUnknownCluster = errors.New("clickhouse: unknown cluster")
 // marker are on one shard.
 const snapshotShard = `cityHash64(concat(tenant_id, '\0', audit_id))`
 
+// tenantShard is the sharding key of a tenant's own rows (resources, rule
+// texts, events): all of a tenant's are on one shard.
+const tenantShard = "cityHash64(tenant_id)"
+
 // shardingKeys is the Distributed sharding expression of each table.
 var shardingKeys = map[string]string{
 	"findings":               snapshotShard,
@@ -45,10 +48,10 @@ var shardingKeys = map[string]string{
 	"snapshot_findings":      "snapshot",
 	"snapshot_finding_index": "snapshot",
 	"mute_matches":           "snapshot",
-	"resources":              "cityHash64(tenant_id)",
-	"resource_sightings":     "cityHash64(tenant_id)",
-	"finding_texts":          "cityHash64(tenant_id)",
-	"events":                 "cityHash64(tenant_id)",
+	"resources":              tenantShard,
+	"resource_sightings":     tenantShard,
+	"finding_texts":          tenantShard,
+	"events":                 tenantShard,
 }
 
 // clustered reports whether the store runs in cluster mode.
@@ -316,8 +319,21 @@ func (s *Store) onEachShard(ctx context.Context, ignore func(error) bool, stmt s
 	if err != nil {
 		return err
 	}
+	if sc := scopeOf(ctx); sc != nil && sc.write != "" && s.router != nil && len(shards) == len(s.router.shards) {
+		// A scoped call's mutation touches only the rows of the snapshot it
+		// writes (deleteSnapshotRows): they are all on its shard.
+		only := s.router.shardOf(snapshotKey(sc.tenant, sc.write))
+		for i := range shards {
+			if i != only {
+				shards[i] = nil
+			}
+		}
+	}
 	var errs []error
 	for i, replicas := range shards {
+		if replicas == nil {
+			continue
+		}
 		err := errNoReplica
 		for _, addr := range replicas {
 			if err = s.execOn(ctx, addr, stmt, args...); err == nil || !isUnavailable(err) {
@@ -393,23 +409,3 @@ var globalSubqueries = strings.NewReplacer(
 	"\nANY LEFT JOIN (", "\nGLOBAL ANY LEFT JOIN (",
 	" ANY LEFT JOIN (", " GLOBAL ANY LEFT JOIN (",
 )
-
-// clusterConn is the connection of a store in cluster mode: the driver's,
-// with every query's subqueries made GLOBAL (globalSubqueries).
-type clusterConn struct{ driver.Conn }
-
-func (c clusterConn) Query(ctx context.Context, query string, args ...any) (driver.Rows, error) {
-	return c.Conn.Query(ctx, globalSubqueries.Replace(query), args...)
-}
-
-func (c clusterConn) QueryRow(ctx context.Context, query string, args ...any) driver.Row {
-	return c.Conn.QueryRow(ctx, globalSubqueries.Replace(query), args...)
-}
-
-func (c clusterConn) Select(ctx context.Context, dest any, query string, args ...any) error {
-	return c.Conn.Select(ctx, dest, globalSubqueries.Replace(query), args...)
-}
-
-func (c clusterConn) Exec(ctx context.Context, query string, args ...any) error {
-	return c.Conn.Exec(ctx, globalSubqueries.Replace(query), args...)
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,8 +27,8 @@ func clusterScript(t *testing.T, args ...string) {
 // checks what fourd's store does: with one replica of each shard down,
 // snapshots are written and read and the replicas catch up when back;
 // with ZooKeeper down, reads work and writes and migrations fail as
-// unavailable, naming ZooKeeper; with a whole shard down, reads fail as
-// unavailable (never a partial answer). It stops nodes that every other
+// unavailable, naming ZooKeeper; with a whole shard down, what needs that shard is
+// unavailable (never a partial answer) and the rest works (testShardDown). It stops nodes that every other
 // test on the cluster uses, so it runs only when asked:
 // FOURD_TEST_CLUSTER_FAULTS=1 (make test-cluster-faults).
 func TestClusterFaults(t *testing.T) {
@@ -40,8 +41,15 @@ func TestClusterFaults(t *testing.T) {
 	before := mustWriteSnapshot(t, s, "ten_a", engine.NewID(engine.PrefixAudit, testNow), 300)
 
 	t.Run("one replica per shard down", func(t *testing.T) {
+		if d := s.Degraded(ctx); len(d) != 0 {
+			t.Errorf("degraded with every node up: %q", d)
+		}
 		clusterScript(t, "stop-node", "2")
 		clusterScript(t, "stop-node", "4")
+		want := []string{"clickhouse shard 1: replica 2 of 2 does not answer", "clickhouse shard 2: replica 2 of 2 does not answer"}
+		if d := s.Degraded(ctx); !slices.Equal(d, want) {
+			t.Errorf("degraded with nodes 2 and 4 down: %q, want %q", d, want)
+		}
 		var written []snapshot
 		for i := range 4 {
 			tenant := []string{"ten_a", "ten_b"}[i%2]
@@ -73,7 +81,17 @@ func TestClusterFaults(t *testing.T) {
 
 	t.Run("ZooKeeper down", func(t *testing.T) {
 		clusterScript(t, "stop-zookeeper")
-		defer clusterScript(t, "start-zookeeper")
+		defer func() {
+			clusterScript(t, "start-zookeeper")
+			// 18.16's DDL worker may stop for good when its ZooKeeper
+			// session comes back ("Server expects that DDL task … should
+			// be processed"), and every later ON CLUSTER statement waits
+			// for that node: restart the nodes.
+			for _, n := range []string{"1", "2", "3", "4"} {
+				clusterScript(t, "stop-node", n)
+				clusterScript(t, "start-node", n)
+			}
+		}()
 		if got := pageAll(t, s, before.tenantID, engine.FindingFilter{AuditID: before.auditID}, 100); len(got) != len(before.findings) {
 			t.Errorf("read %d findings with ZooKeeper down, want %d", len(got), len(before.findings))
 		}
@@ -96,15 +114,7 @@ func TestClusterFaults(t *testing.T) {
 		}
 	})
 
-	t.Run("a whole shard down", func(t *testing.T) {
-		clusterScript(t, "stop-node", "3")
-		clusterScript(t, "stop-node", "4")
-		defer clusterScript(t, "start")
-		_, err := s.ListFindings(ctx, engine.FindingQuery{TenantID: before.tenantID, Filter: engine.FindingFilter{AuditID: before.auditID}, Limit: 10})
-		if code := engine.ErrorCode(err); code != engine.CodeUnavailable {
-			t.Errorf("a read with a shard down: %v (code %q), want unavailable", err, code)
-		}
-	})
+	t.Run("a whole shard down", func(t *testing.T) { testShardDown(t, s) })
 }
 
 // remoteCount counts the rows of table of s's database on the node at addr.

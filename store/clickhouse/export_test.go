@@ -123,3 +123,19 @@ func (s *Store) LocalTable(table string) string { return s.localTable(table) }
 func (s *Store) AlterLocal(ctx context.Context, table, clause string) error {
 	return s.alterLocal(ctx, table, clause)
 }
+
+// ShardOf is the index (from 0) of the shard that holds tenant's own rows
+// (audit empty) or the snapshot of audit, in cluster mode; -1 on one server.
+func (s *Store) ShardOf(tenant, audit string) int {
+	if s.router == nil {
+		return -1
+	}
+	if audit == "" {
+		return s.router.shardOf(tenantKey(tenant))
+	}
+	return s.router.shardOf(snapshotKey(tenant, audit))
+}
+
+// SystemTable is the system table name read on the node, or on one replica
+// of every shard in cluster mode.
+func (s *Store) SystemTable(name string) string { return s.systemTable(name) }

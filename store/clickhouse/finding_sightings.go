@@ -35,6 +35,7 @@ func (q sightingsQuery) toSQL() (string, []any) {
 // resolution, last seen), for the audits whose snapshot holds it.
 func (s *Store) FindingSightings(ctx context.Context, tenantID string, auditIDs []string, id string) (out []engine.Finding, err error) {
 	defer wrap(&err, "FindingSightings(%q, %d audits, %q)", tenantID, len(auditIDs), id)
+	ctx = s.scoped(ctx, tenantID, "", auditIDs...)
 	key, ok := findingIDKey(id)
 	if !ok || len(auditIDs) == 0 {
 		return nil, nil

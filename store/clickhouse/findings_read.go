@@ -43,6 +43,7 @@ const (
 // invalid_severity_filter; invalid_cursor for a malformed q.After.
 func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []engine.Finding, err error) {
 	defer wrap(&err, "ListFindings(%q, %q)", q.TenantID, q.Filter.AuditID)
+	ctx = s.scoped(ctx, q.TenantID, "", q.Filter.AuditID)
 	if err := validateFindingQuery(q.TenantID, q.Filter); err != nil {
 		return nil, err
 	}
@@ -189,6 +190,7 @@ func (s *Store) queryFindings(ctx context.Context, tenantID, auditID string, q s
 // has no finding with that id (also when it is another tenant's).
 func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f engine.Finding, err error) {
 	defer wrap(&err, "GetFinding(%q, %q, %q)", tenantID, auditID, id)
+	ctx = s.scoped(ctx, tenantID, "", auditID)
 	key, ok := findingIDKey(id)
 	if tenantID == "" || auditID == "" || !ok {
 		return f, engine.ErrNotFound("finding", id)
@@ -220,6 +222,7 @@ func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f
 // repeated group-by field; invalid_severity_filter.
 func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (out []engine.FindingCount, err error) {
 	defer wrap(&err, "CountFindings(%q, %q)", q.TenantID, q.Filter.AuditID)
+	ctx = s.scoped(ctx, q.TenantID, "", q.Filter.AuditID)
 	if err := validateFindingQuery(q.TenantID, q.Filter); err != nil {
 		return nil, err
 	}

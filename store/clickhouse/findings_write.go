@@ -61,6 +61,7 @@ const maxCountGroups = 250_000
 // half-way is deleted (asynchronously) and cleaned up before a retry.
 func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[engine.Finding, error]) (n int64, err error) {
 	defer wrap(&err, "WriteSnapshot(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, auditID)
 	if tenantID == "" {
 		return 0, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
@@ -430,6 +431,7 @@ func (s *Store) insertSnapshotMarker(ctx context.Context, tenantID, auditID stri
 // cheaper with DropMonthsBefore.
 func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err error) {
 	defer wrap(&err, "DropSnapshot(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, auditID)
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
 	return s.deleteSnapshotRows(ctx, tenantID, auditID)

@@ -36,6 +36,7 @@ func mutedSubquery(refs []engine.MuteRef, bounds conds) (string, []any) {
 // ref (open findings only: a mute rule leaves the others as they are).
 func (s *Store) PutMuteMatches(ctx context.Context, tenantID, auditID string, ref engine.MuteRef, matched []engine.Finding) (err error) {
 	defer wrap(&err, "PutMuteMatches(%q, %q, %d)", tenantID, auditID, len(matched))
+	ctx = s.scoped(ctx, tenantID, auditID)
 	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
 		return err
 	}
@@ -66,6 +67,7 @@ func (s *Store) PutMuteMatches(ctx context.Context, tenantID, auditID string, re
 // with the first of refs (in their order) that matches it.
 func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs []engine.MuteRef, ids []string) (out map[string]string, err error) {
 	defer wrap(&err, "MutedAmong(%q, %q, %d ids)", tenantID, auditID, len(ids))
+	ctx = s.scoped(ctx, tenantID, "", auditID)
 	out = map[string]string{}
 	keys := findingIDKeys(ids)
 	if len(refs) == 0 || len(keys) == 0 {
@@ -108,6 +110,7 @@ func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs [
 // counts once.
 func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs []engine.MuteRef, exclude []string) (out []engine.FindingCount, err error) {
 	defer wrap(&err, "CountMuted(%q, %q)", q.TenantID, q.Filter.AuditID)
+	ctx = s.scoped(ctx, q.TenantID, "", q.Filter.AuditID)
 	if err := validateFindingQuery(q.TenantID, engine.FindingFilter{AuditID: q.Filter.AuditID}); err != nil {
 		return nil, err
 	}
@@ -167,6 +170,7 @@ func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs
 // fn's first error and returns it.
 func (s *Store) ScanOpenFindings(ctx context.Context, tenantID, auditID string, fn func(engine.Finding) error) (err error) {
 	defer wrap(&err, "ScanOpenFindings(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, "", auditID)
 	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ var _ engine.ReportAnalytics = (*Store)(nil)
 // counts.
 func (s *Store) OpenCounts(ctx context.Context, scope engine.ReportScope) (out []engine.ReportCount, err error) {
 	defer wrap(&err, "OpenCounts(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	err = s.each(ctx, openCountsQuery{scope: scope}, func(sc scanner) error {
@@ -32,6 +33,7 @@ func (s *Store) OpenCounts(ctx context.Context, scope engine.ReportScope) (out [
 // snapshot's open rows, then the ranked resources' names.
 func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limit int) (out []engine.ResourceRank, err error) {
 	defer wrap(&err, "TopResources(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	if limit <= 0 {
 		return nil, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit", Message: "limit must be positive"}
 	}
@@ -72,6 +74,7 @@ func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limi
 // CostByRule implements engine.ReportAnalytics.
 func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out []engine.RuleCost, err error) {
 	defer wrap(&err, "CostByRule(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	var ids []uint64
@@ -99,6 +102,7 @@ func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out [
 // SevereResources implements engine.ReportAnalytics.
 func (s *Store) SevereResources(ctx context.Context, scope engine.ReportScope) (n int64, err error) {
 	defer wrap(&err, "SevereResources(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	err = s.each(ctx, severeResourcesQuery{scope: scope}, func(sc scanner) error {
@@ -116,6 +120,7 @@ func (s *Store) SevereResources(ctx context.Context, scope engine.ReportScope) (
 // snapshot's open rows.
 func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out []engine.RuleTotals, err error) {
 	defer wrap(&err, "RuleTotals(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	var ids []uint64
@@ -148,6 +153,7 @@ func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out [
 // query (LIMIT n BY rule), then their resources' names and tags.
 func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope, ruleIDs []string, perRule int) (out map[string][]engine.AffectedResource, err error) {
 	defer wrap(&err, "AffectedResources(%q, %q, %d rules)", scope.TenantID, scope.AuditID, len(ruleIDs))
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	out = map[string][]engine.AffectedResource{}
 	switch {
 	case len(ruleIDs) > engine.MaxAffectedRules:
@@ -186,6 +192,7 @@ func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope,
 // ResourceCountsByType implements engine.ReportAnalytics.
 func (s *Store) ResourceCountsByType(ctx context.Context, tenantID string) (out map[string]int64, err error) {
 	defer wrap(&err, "ResourceCountsByType(%q)", tenantID)
+	ctx = s.scoped(ctx, tenantID, "")
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	out = map[string]int64{}

@@ -56,6 +56,7 @@ func (q ownerAffectedQuery) toSQL() (string, []any) {
 // over the snapshot's open rows joined with their resources' owner tags.
 func (s *Store) OwnerRuleTotals(ctx context.Context, scope engine.ReportScope) (out []engine.OwnerRuleTotals, err error) {
 	defer wrap(&err, "OwnerRuleTotals(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	var ids []uint64
@@ -91,6 +92,7 @@ func (s *Store) OwnerRuleTotals(ctx context.Context, scope engine.ReportScope) (
 // and tags.
 func (s *Store) OwnerAffectedResources(ctx context.Context, scope engine.ReportScope, pairs []engine.OwnerRule, perGroup int) (out map[engine.OwnerRule][]engine.AffectedResource, err error) {
 	defer wrap(&err, "OwnerAffectedResources(%q, %q, %d groups)", scope.TenantID, scope.AuditID, len(pairs))
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	out = map[engine.OwnerRule][]engine.AffectedResource{}
 	switch {
 	case len(pairs) > engine.MaxAffectedRules:

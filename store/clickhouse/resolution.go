@@ -27,6 +27,7 @@ func (q resolutionTimesQuery) toSQL() (string, []any) {
 // the snapshot's resolved rows.
 func (s *Store) ResolutionTimes(ctx context.Context, scope engine.ReportScope) (out []engine.ResolutionTime, err error) {
 	defer wrap(&err, "ResolutionTimes(%q, %q)", scope.TenantID, scope.AuditID)
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	out = []engine.ResolutionTime{}

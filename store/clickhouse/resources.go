@@ -202,6 +202,7 @@ func (q resourcePageQuery) toSQL() (string, []any) {
 // bad limit.
 func (s *Store) ListResources(ctx context.Context, q engine.ResourceQuery) (out []engine.Resource, err error) {
 	defer wrap(&err, "ListResources(%q)", q.TenantID)
+	ctx = s.scoped(ctx, q.TenantID, "")
 	if q.TenantID == "" {
 		return nil, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
@@ -269,6 +270,7 @@ var idListSettings = ch.Settings{"max_query_size": 16 << 20}
 // the tenant has none with that id.
 func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.Resource, err error) {
 	defer wrap(&err, "GetResource(%q, %q)", tenantID, id)
+	ctx = s.scoped(ctx, tenantID, "")
 	if tenantID == "" || !engine.ValidID(engine.PrefixResource, id) {
 		return r, engine.ErrNotFound("resource", id)
 	}
@@ -291,5 +293,6 @@ func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.
 // tenant has, in id order; ids it does not have are left out.
 func (s *Store) GetResources(ctx context.Context, tenantID string, ids []string) (out []engine.Resource, err error) {
 	defer wrap(&err, "GetResources(%q, %d ids)", tenantID, len(ids))
+	ctx = s.scoped(ctx, tenantID, "")
 	return s.lookupResources(ctx, tenantID, ids, engine.AllResourceFields)
 }

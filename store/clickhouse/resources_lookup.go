@@ -105,6 +105,7 @@ func (q resourcesByIDQuery) scan(sc scanner) (engine.Resource, error) {
 // An empty tenant or id list returns no resources.
 func (s *Store) GetResourcesPartial(ctx context.Context, tenantID string, ids []string, f engine.ResourceFields) (out []engine.Resource, err error) {
 	defer wrap(&err, "GetResourcesPartial(%q, %d ids, %+v)", tenantID, len(ids), f)
+	ctx = s.scoped(ctx, tenantID, "")
 	return s.lookupResources(ctx, tenantID, ids, f)
 }
 

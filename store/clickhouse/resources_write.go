@@ -250,6 +250,7 @@ var _ engine.ResourceNotifier = (*Store)(nil)
 func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
 	prepare func([]engine.Resource) func() error) (res engine.WriteResourcesResult, err error) {
 	defer wrap(&err, "WriteResources(%q)", tenantID)
+	ctx = s.scoped(ctx, tenantID, "")
 	res.NewIDs = []string{}
 	if tenantID == "" {
 		return res, engine.FieldErrorf("tenant_id", "tenant id is required")

@@ -43,6 +43,7 @@ func checkSnapshotIDs(tenantID string, auditIDs ...string) error {
 // batches, like WriteSnapshot, without counting or completing it.
 func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[engine.Finding, error]) (n int64, err error) {
 	defer wrap(&err, "AppendSnapshot(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, auditID)
 	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
 		return 0, err
 	}
@@ -59,6 +60,7 @@ func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, fi
 // the keys into the resource index, then the rows.
 func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID string, resolvedAt, keepSince time.Time) (err error) {
 	defer wrap(&err, "CarryForward(%q, %q, %q)", tenantID, prevID, auditID)
+	ctx = s.scoped(ctx, tenantID, auditID, prevID)
 	if err := checkSnapshotIDs(tenantID, prevID, auditID); err != nil {
 		return err
 	}
@@ -98,6 +100,7 @@ FROM snapshot_findings WHERE `+carried,
 // accepted finding of a snapshot, reading only those columns.
 func (s *Store) FirstSeen(ctx context.Context, tenantID, auditID string, fn func(id string, at time.Time) error) (err error) {
 	defer wrap(&err, "FirstSeen(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, "", auditID)
 	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
 		return err
 	}
@@ -130,6 +133,7 @@ WHERE snapshot = ? AND (status = 'open' OR resolution IN ('accepted_risk', 'fals
 // that makes it complete.
 func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) (err error) {
 	defer wrap(&err, "FinalizeSnapshot(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, auditID)
 	if err := checkSnapshotIDs(tenantID, auditID); err != nil {
 		return err
 	}
@@ -151,6 +155,7 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 // exist.
 func (s *Store) GetFindings(ctx context.Context, tenantID, auditID string, ids []string) (out []engine.Finding, err error) {
 	defer wrap(&err, "GetFindings(%q, %q, %d ids)", tenantID, auditID, len(ids))
+	ctx = s.scoped(ctx, tenantID, "", auditID)
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
 	ids = findingIDKeys(ids)
@@ -189,7 +194,7 @@ func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID str
 		}
 		// The stream is read as fast as its consumer commits the events
 		// (millions on a first audit): it gets a write's deadline.
-		ctx, cancel := s.writeCtx(ctx)
+		ctx, cancel := s.writeCtx(s.scoped(ctx, tenantID, "", ids...))
 		defer cancel()
 		texts, err := s.snapshotTexts(ctx, tenantID, auditID)
 		if err != nil {

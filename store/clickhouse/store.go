@@ -124,6 +124,9 @@ type Store struct {
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
 	snapshotSlots chan struct{}
+	// router routes a tenant's queries to its shards in cluster mode
+	// (shards.go); nil on one server.
+	router *router
 }
 
 // connectionsPerSnapshot is what one snapshot write may hold of the
@@ -200,7 +203,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("clickhouse: open: %w", err)
 	}
 	if cfg.Cluster != "" {
-		conn = clusterConn{conn}
+		conn = clusterConn{Conn: conn}
 	}
 	s := &Store{conn: conn, cfg: cfg, opts: opts, log: cfg.Logger, database: opts.Auth.Database,
 		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
@@ -218,12 +221,24 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			conn.Close()
 			return nil, err
 		}
+		r, err := newRouter(pctx, conn, opts, cfg.Cluster)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		s.router = r
+		s.conn = clusterConn{Conn: conn.(clusterConn).Conn, r: r}
 	}
 	return s, nil
 }
 
 // Close closes the connection pool.
-func (s *Store) Close() error { return s.conn.Close() }
+func (s *Store) Close() error {
+	if s.router != nil {
+		s.router.close()
+	}
+	return s.conn.Close()
+}
 
 // Database is the name of the database the store works in.
 func (s *Store) Database() string { return s.database }

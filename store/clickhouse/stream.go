@@ -68,6 +68,7 @@ func (q streamFindingsQuery) toSQL() (string, []any) {
 // it. A snapshot that does not exist streams nothing.
 func (s *Store) StreamFindings(ctx context.Context, tenantID, auditID string, fn func(engine.Finding) error) (err error) {
 	defer wrap(&err, "StreamFindings(%q, %q)", tenantID, auditID)
+	ctx = s.scoped(ctx, tenantID, "", auditID)
 	if tenantID == "" || auditID == "" {
 		return engine.FieldErrorf("audit_id", "tenant and audit ids are required")
 	}
@@ -160,6 +161,7 @@ func (q streamResourcesQuery) toSQL() (string, []any) {
 // returns it.
 func (s *Store) StreamResources(ctx context.Context, tenantID string, fn func(engine.Resource) error) (err error) {
 	defer wrap(&err, "StreamResources(%q)", tenantID)
+	ctx = s.scoped(ctx, tenantID, "")
 	if tenantID == "" {
 		return engine.FieldErrorf("tenant_id", "tenant id is required")
 	}

@@ -59,6 +59,7 @@ func (q trendQuery) toSQL() (string, []any) {
 // field.
 func (s *Store) CountsByAudit(ctx context.Context, tenantID string, auditIDs []string, filter engine.FindingFilter, groupBy []engine.GroupBy) (out map[string][]engine.FindingCount, err error) {
 	defer wrap(&err, "CountsByAudit(%q, %d audits)", tenantID, len(auditIDs))
+	ctx = s.scoped(ctx, tenantID, "", auditIDs...)
 	out = map[string][]engine.FindingCount{}
 	if len(auditIDs) == 0 {
 		return out, nil
