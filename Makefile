@@ -21,7 +21,7 @@ CLUSTER_TEST_ENV = FOURD_TEST_CLICKHOUSE_URL='$(FOURD_TEST_CLICKHOUSE_CLUSTER_UR
 	FOURD_TEST_POSTGRES_URL='$(FOURD_TEST_POSTGRES_URL)' \
 	FOURD_TEST_REDIS_URL='$(FOURD_TEST_REDIS_URL)'
 
-.PHONY: services services-stop services-status build run test bench fmt vet cluster cluster-stop cluster-status test-cluster test-cluster-smoke test-cluster-faults
+.PHONY: services services-stop services-status build run test bench fmt vet cluster cluster-stop cluster-status test-cluster test-cluster-smoke test-cluster-faults test-replicas
 
 services:
 	bash scripts/services.sh start
@@ -81,6 +81,12 @@ test-cluster-smoke: services cluster
 test-cluster-faults: services cluster
 	$(CLUSTER_TEST_ENV) FOURD_TEST_CLUSTER_FAULTS=1 $(GO) test -count=1 -timeout 20m ./store/clickhouse/ -run 'TestClusterFaults$$'
 	$(CLUSTER_TEST_ENV) FOURD_TEST_CLUSTER_FAULTS=1 $(GO) test -count=1 -timeout 20m ./rest/ -run 'TestReadyzDegraded$$'
+
+# Several `fourd serve` processes over the same stores (cmd/fourd TestSeveralReplicas): builds
+# the binary, kills a replica mid-delivery and waits out the webhook lease (a minute), so about
+# two minutes: not in `make test`, run by .ci/run after it.
+test-replicas: services
+	$(TEST_ENV) FOURD_TEST_REPLICAS=1 $(GO) test -count=1 -timeout 15m ./cmd/fourd/ -run 'TestSeveralReplicas$$'
 
 bench: services
 	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchtime 5x -timeout 60m ./...

@@ -1,0 +1,108 @@
+package clickhouse_test
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
+)
+
+// killWriteFindings is the size of the snapshot written while a replica is
+// killed: FOURD_TEST_KILL_FINDINGS, 200,000 by default (1M takes minutes
+// on a loaded 2-core machine).
+func killWriteFindings(t *testing.T) int {
+	if v := os.Getenv("FOURD_TEST_KILL_FINDINGS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1000 {
+			t.Fatalf("FOURD_TEST_KILL_FINDINGS=%q: want a number of findings, at least 1000", v)
+		}
+		return n
+	}
+	return 200_000
+}
+
+// testKillDuringWrite kills -9 the replica a large snapshot is being
+// written to (the first replica of the snapshot's shard) once rows have
+// reached it: the write completes or fails as unavailable, is retried as
+// the worker pool retries an audit, and in the end every finding is there
+// exactly once, on the surviving replica and on the killed one once it is
+// back and has caught up. Part of TestClusterFaults.
+func testKillDuringWrite(t *testing.T, s *clickhouse.Store) {
+	ctx := context.Background()
+	n := killWriteFindings(t)
+	tenant := tenantOn(t, s, 1, "ten_kill")
+	audit := auditOn(t, s, tenant, 1, 50)
+	first, second := shardNodes[1][0], shardNodes[1][1]
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := s.WriteSnapshot(ctx, tenant, audit, genFindings(tenant, n, testNow))
+		done <- err
+	}()
+	// Kill node 3 once some of the snapshot's rows are on it.
+	deadline := time.Now().Add(5 * time.Minute)
+	for remoteCountWhere(t, s, first, "snapshot_findings_local", "snapshot = "+strconv.FormatUint(clickhouse.SnapshotKey(tenant, audit), 10)) == "0" {
+		select {
+		case err := <-done:
+			t.Fatalf("the write ended (%v) before a row reached %s", err, first)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no row of the snapshot reached node 3 in 5 minutes")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pid, err := os.ReadFile("../../.data/cluster/node3.pid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := strconv.Atoi(strings.TrimSpace(string(pid)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(p, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("killed node 3 %.1f s into the write of %d findings", time.Since(start).Seconds(), n)
+	defer clusterScript(t, "start")
+	err = <-done
+	for tries := 1; err != nil; tries++ {
+		// The worker pool retries a failed audit; a retry deletes what the
+		// failed write left.
+		if code := engine.ErrorCode(err); code != engine.CodeUnavailable || tries > 20 {
+			t.Fatalf("the write after node 3 was killed: %v (code %q, try %d)", err, code, tries)
+		}
+		t.Logf("try %d: %v", tries, err)
+		time.Sleep(time.Second)
+		_, err = s.WriteSnapshot(ctx, tenant, audit, genFindings(tenant, n, testNow))
+	}
+	t.Logf("snapshot of %d findings written %.1f s after the write began", n, time.Since(start).Seconds())
+	where := "snapshot = " + strconv.FormatUint(clickhouse.SnapshotKey(tenant, audit), 10)
+	exactlyOnce := func(addr string) {
+		t.Helper()
+		rows := remoteCountWhere(t, s, addr, "snapshot_findings_local", where)
+		ids, err := s.QueryStrings(ctx, "SELECT toString(uniqExact(id)) FROM remote('"+addr+"', "+s.Database()+", snapshot_findings_local) WHERE "+where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strconv.Itoa(n); rows != want || ids[0] != want {
+			t.Errorf("%s holds %s rows and %s distinct findings of the snapshot, want %s of each", addr, rows, ids[0], want)
+		}
+	}
+	exactlyOnce(second)
+	if got := pageAll(t, s, tenant, engine.FindingFilter{AuditID: audit}, 10000); len(got) != n {
+		t.Errorf("read %d findings through the API's paging, want %d", len(got), n)
+	}
+	clusterScript(t, "start")
+	deadline = time.Now().Add(2 * time.Minute)
+	for remoteCountWhere(t, s, first, "snapshot_findings_local", where) != strconv.Itoa(n) && time.Now().Before(deadline) {
+		time.Sleep(time.Second)
+	}
+	exactlyOnce(first)
+}
