@@ -14,8 +14,8 @@ import (
 )
 
 // killWriteFindings is the size of the snapshot written while a replica is
-// killed: FOURD_TEST_KILL_FINDINGS, 200,000 by default (1M takes minutes
-// on a loaded 2-core machine).
+// killed: FOURD_TEST_KILL_FINDINGS, 1,000,000 by default (about two
+// minutes with the retry and the catch-up on a loaded 2-core machine).
 func killWriteFindings(t *testing.T) int {
 	if v := os.Getenv("FOURD_TEST_KILL_FINDINGS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -24,7 +24,7 @@ func killWriteFindings(t *testing.T) int {
 		}
 		return n
 	}
-	return 200_000
+	return 1_000_000
 }
 
 // testKillDuringWrite kills -9 the replica a large snapshot is being
