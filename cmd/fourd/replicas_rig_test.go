@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -113,10 +114,11 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// start starts a serve process on addr (a free one when empty) and waits
+// start starts a serve process on addr (a free one when empty), with env
+// added to the rig's, and waits
 // until its /readyz answers 200; the end of the rig's test (not of a
 // subtest that restarts it) kills it.
-func (r *replicaRig) start(t *testing.T, name, addr string) *replica {
+func (r *replicaRig) start(t *testing.T, name, addr string, env ...string) *replica {
 	t.Helper()
 	if addr == "" {
 		addr = freeAddr(t)
@@ -126,7 +128,7 @@ func (r *replicaRig) start(t *testing.T, name, addr string) *replica {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(r.bin, "serve")
-	cmd.Env = append(r.env, "FOURD_ADDR="+addr)
+	cmd.Env = append(append(slices.Clone(r.env), env...), "FOURD_ADDR="+addr) // the last of a duplicate wins
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

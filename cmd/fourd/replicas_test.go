@@ -156,6 +156,20 @@ func TestSeveralReplicas(t *testing.T) {
 		if codes[http.StatusOK] != 10 || codes[http.StatusTooManyRequests] != 4 {
 			t.Errorf("14 requests over both replicas with a limit of 10 a minute: %v, want 10 × 200 and 4 × 429", codes)
 		}
+		// The twin: a replica without Redis counts on its own, so the same
+		// requests over it and a Redis one get more than 10 answers.
+		c := rig.start(t, "c", "", "FOURD_REDIS_URL=")
+		defer c.signal(syscall.SIGTERM)
+		tok = rig.newToken(t, "unshared@demo.fourd.local", 10)
+		ok := 0
+		for i := range 14 {
+			if status, _, err := call("GET", []*replica{a, c}[i%2].url+"/v1/audits?limit=1", tok, nil); err == nil && status == http.StatusOK {
+				ok++
+			}
+		}
+		if ok <= 10 {
+			t.Errorf("with one replica's limits in memory, %d of 14 requests answered; want more than 10", ok)
+		}
 	})
 
 	t.Run("rolling restart", func(t *testing.T) {
