@@ -15,6 +15,7 @@ const maxEvidenceIDs = 5000
 // then the resources' last sightings.
 func (s *Store) AffectedEvidence(ctx context.Context, scope engine.ReportScope, rows []engine.AffectedResource) (err error) {
 	defer wrap(&err, "AffectedEvidence(%q, %q, %d rows)", scope.TenantID, scope.AuditID, len(rows))
+	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
 	if len(rows) == 0 {
 		return nil
 	}
