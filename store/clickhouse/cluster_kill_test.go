@@ -30,9 +30,9 @@ func killWriteFindings(t *testing.T) int {
 // testKillDuringWrite kills -9 the replica a large snapshot is being
 // written to (the first replica of the snapshot's shard) once rows have
 // reached it: the write completes or fails as unavailable, is retried as
-// the worker pool retries an audit, and in the end every finding is there
-// exactly once, on the surviving replica and on the killed one once it is
-// back and has caught up. Part of TestClusterFaults.
+// the worker pool retries an audit, and in the end, once the killed
+// replica is back and both have caught up, every finding is there exactly
+// once on each. Part of TestClusterFaults.
 func testKillDuringWrite(t *testing.T, s *clickhouse.Store) {
 	ctx := context.Background()
 	n := killWriteFindings(t)
@@ -95,14 +95,19 @@ func testKillDuringWrite(t *testing.T, s *clickhouse.Store) {
 			t.Errorf("%s holds %s rows and %s distinct findings of the snapshot, want %s of each", addr, rows, ids[0], want)
 		}
 	}
+	// While node 3 is down, node 4 may lack rows that node 3 took and
+	// acknowledged before it was killed (docs/scaling.md, "One replica of
+	// a shard down"): logged, not asserted.
+	t.Logf("with node 3 down, node 4 holds %s of the %d rows", remoteCountWhere(t, s, second, "snapshot_findings_local", where), n)
+	clusterScript(t, "start")
+	deadline = time.Now().Add(3 * time.Minute)
+	for time.Now().Before(deadline) && (remoteCountWhere(t, s, first, "snapshot_findings_local", where) != strconv.Itoa(n) ||
+		remoteCountWhere(t, s, second, "snapshot_findings_local", where) != strconv.Itoa(n)) {
+		time.Sleep(time.Second)
+	}
+	exactlyOnce(first)
 	exactlyOnce(second)
 	if got := pageAll(t, s, tenant, engine.FindingFilter{AuditID: audit}, 10000); len(got) != n {
 		t.Errorf("read %d findings through the API's paging, want %d", len(got), n)
 	}
-	clusterScript(t, "start")
-	deadline = time.Now().Add(2 * time.Minute)
-	for remoteCountWhere(t, s, first, "snapshot_findings_local", where) != strconv.Itoa(n) && time.Now().Before(deadline) {
-		time.Sleep(time.Second)
-	}
-	exactlyOnce(first)
 }
