@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/postgres"
 )
 
@@ -177,7 +178,7 @@ func TestSeveralReplicas(t *testing.T) {
 		// budget runs out (1000 a minute at most).
 		var toks []string
 		for k := range 4 {
-			toks = append(toks, rig.newToken(t, "rolling"+strconv.Itoa(k)+"@demo.fourd.local", engine.MaxAPITokenRateLimit))
+			toks = append(toks, rig.newToken(t, "rolling"+strconv.Itoa(k)+"@demo.fourd.local", identity.MaxAPITokenRateLimit))
 		}
 		var served, retried atomic.Int64
 		var failed []string
