@@ -188,7 +188,7 @@ func TestImporters_UnknownIsNotEvaluated(t *testing.T) {
 			map[string][]string{"aws-config-001": {"recording"}}},
 		"NDJSON account without root MFA": {`{"provider":"aws","account":"111122223333","region":"global","type":"aws_iam_account",` +
 			`"native_id":"arn:aws:iam::111122223333:root","name":"111122223333","attributes":{"account_id":"111122223333","password_policy":null}}`,
-			map[string][]string{"aws-iam-005": {"root_mfa_enabled"}, "aws-iam-011": {"root_hardware_mfa"}}},
+			map[string][]string{"aws-iam-004": {"root_access_keys_present"}, "aws-iam-005": {"root_mfa_enabled"}, "aws-iam-011": {"root_hardware_mfa"}}},
 		"Terraform access key": {string(tfKeys), map[string][]string{"aws-iam-003": {"last_used_date"}}},
 		// select-resource-config returns what the query selected: here the
 		// configuration without the supplementary configuration.

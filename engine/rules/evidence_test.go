@@ -44,6 +44,28 @@ func TestExplain_EvidenceSaysWhatWasRead(t *testing.T) {
 			}
 		}
 	}
+	// And the passing side of every rule's cases.
+	for _, r := range All() {
+		if r.Account {
+			continue
+		}
+		for _, stream := range passingStreams(t, r.ID) {
+			for _, res := range stream {
+				for _, c := range Explain(res, stream, testNow) {
+					if c.Rule.ID != r.ID || c.Outcome != OutcomePassed {
+						continue
+					}
+					read := false
+					for k := range c.Evidence {
+						read = read || !identityKeys[k]
+					}
+					if !read {
+						bad[c.Rule.ID] = res.Type + " " + res.NativeID + " (its passing case)"
+					}
+				}
+			}
+		}
+	}
 	for id, where := range bad {
 		t.Errorf("%s passed on %s with evidence naming only the resource: add the attributes it read", id, where)
 	}

@@ -71,7 +71,7 @@ var ruleCases = map[string]struct{ pass, fail engine.Resource }{
 	"aws-iam-001":         {mk(inv.TypeIAMUser, `{"user_name":"u","password_enabled":true,"mfa_active":true}`), mk(inv.TypeIAMUser, `{"user_name":"u","password_enabled":true,"mfa_active":false}`)},
 	"aws-iam-002":         {mk(inv.TypeIAMAccessKey, `{"access_key_id":"AKIA1","status":"Active","create_date":"2025-04-01T00:00:00Z"}`), mk(inv.TypeIAMAccessKey, `{"access_key_id":"AKIA1","status":"Active","create_date":"2025-01-01T00:00:00Z"}`)},
 	"aws-iam-003":         {mk(inv.TypeIAMAccessKey, `{"access_key_id":"AKIA1","status":"Active","create_date":"2024-01-01T00:00:00Z","last_used_date":"2025-05-31T00:00:00Z"}`), mk(inv.TypeIAMAccessKey, `{"access_key_id":"AKIA1","status":"Active","create_date":"2025-01-01T00:00:00Z","last_used_date":null}`)},
-	"aws-iam-004":         {mk(inv.TypeIAMAccount, `{"root_mfa_enabled":true}`), mk(inv.TypeIAMAccount, `{"root_access_keys_present":true}`)},
+	"aws-iam-004":         {mk(inv.TypeIAMAccount, `{"root_mfa_enabled":true,"root_access_keys_present":false}`), mk(inv.TypeIAMAccount, `{"root_access_keys_present":true}`)},
 	"aws-iam-005":         {mk(inv.TypeIAMAccount, `{"root_mfa_enabled":true}`), mk(inv.TypeIAMAccount, `{"root_mfa_enabled":false}`)},
 	"aws-iam-006":         {mk(inv.TypeIAMUser, `{"user_name":"u","attached_policy_arns":["arn:aws:iam::aws:policy/ReadOnlyAccess"]}`), mk(inv.TypeIAMUser, `{"user_name":"u","attached_policy_arns":["arn:aws:iam::aws:policy/AdministratorAccess"]}`)},
 	"aws-iam-007":         {mk(inv.TypeIAMAccount, `{"root_last_used":"2024-01-01T00:00:00Z"}`), mk(inv.TypeIAMAccount, `{"root_last_used":"2025-05-20T00:00:00Z"}`)},

@@ -72,7 +72,10 @@ func securityIAMRules() []Rule {
 			Remediation: "Delete the root user's access keys (Security credentials page of the root user) and use IAM roles instead.",
 			Check: func(s *Subject) Result {
 				a := get[inv.IAMAccount](s)
-				return failIf(a.RootAccessKeysPresent, map[string]any{"account_id": s.Resource.Account})
+				if !a.RootAccessKeysPresent && !s.recorded("root_access_keys_present") {
+					return notEvaluated("root_access_keys_present") // no credential report: unknown, not "none"
+				}
+				return failIf(a.RootAccessKeysPresent, map[string]any{"account_id": s.Resource.Account, "root_access_keys_present": a.RootAccessKeysPresent})
 			}},
 		{ID: "aws-iam-005", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.5", "CIS-AWS-4.0.1:1.5"},
