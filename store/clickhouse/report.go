@@ -43,7 +43,7 @@ func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limi
 		var r engine.ResourceRank
 		var n uint64
 		var sev string
-		if err := sc.Scan(&r.ResourceID, &r.Type, &r.Account, &r.Region, &n, &r.Weighted, &sev); err != nil {
+		if err := sc.Scan(&r.ResourceID, &n, &r.Weighted, &sev); err != nil {
 			return err
 		}
 		r.Open, r.WorstSeverity = int64(n), engine.Severity(sev)
@@ -57,18 +57,42 @@ func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limi
 	for i, r := range out {
 		ids[i] = r.ResourceID
 	}
-	rs, err := s.GetResources(ctx, scope.TenantID, ids)
+	rs, err := s.GetResourcesPartial(ctx, scope.TenantID, ids, engine.ResourceFields{})
 	if err != nil {
 		return nil, err
 	}
-	names := make(map[string]string, len(rs))
+	byID := make(map[string]engine.Resource, len(rs))
 	for _, r := range rs {
-		names[r.ID] = r.Name
+		byID[r.ID] = r
 	}
+	var gone []string
 	for i := range out {
-		out[i].Name = names[out[i].ResourceID]
+		r, ok := byID[out[i].ResourceID]
+		if !ok {
+			gone = append(gone, out[i].ResourceID)
+			continue
+		}
+		out[i].Name, out[i].Type, out[i].Account, out[i].Region = r.Name, r.Type, r.Account, r.Region
 	}
-	return out, nil
+	if len(gone) == 0 {
+		return out, nil
+	}
+	// Resources gone from the inventory since: where the findings say.
+	index := make(map[string]int, len(out))
+	for i, r := range out {
+		index[r.ResourceID] = i
+	}
+	err = s.each(ctx, resourcePlacesQuery{tenantID: scope.TenantID, auditID: scope.AuditID, ids: gone}, func(sc scanner) error {
+		var id, typ, account, region string
+		if err := sc.Scan(&id, &typ, &account, &region); err != nil {
+			return err
+		}
+		if i, ok := index[id]; ok {
+			out[i].Type, out[i].Account, out[i].Region = typ, account, region
+		}
+		return nil
+	})
+	return out, err
 }
 
 // CostByRule implements engine.ReportAnalytics.

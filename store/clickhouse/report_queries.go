@@ -80,9 +80,27 @@ type topResourcesQuery struct {
 
 func (q topResourcesQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
-	return "SELECT resource_id, any(resource_type), any(account), any(region), count(), sum(" + severityWeight() +
+	// Only the aggregates: the ranked resources' type, account and region
+	// come from the inventory afterwards (three any() over every group
+	// cost a third of the query at 1M findings).
+	return "SELECT resource_id, count(), sum(" + severityWeight() +
 		") AS w, toString(max(severity)) FROM snapshot_findings WHERE " + c.sql() +
 		" GROUP BY resource_id ORDER BY w DESC, resource_id LIMIT ?", append(c.args, q.limit)
+}
+
+// resourcePlacesQuery reads the type, account and region of some
+// resources from a snapshot's rows: the ranked resources the inventory no
+// longer holds.
+type resourcePlacesQuery struct {
+	tenantID, auditID string
+	ids               []string
+}
+
+func (q resourcePlacesQuery) toSQL() (string, []any) {
+	var c conds
+	addSnapshot(&c, q.tenantID, q.auditID)
+	return "SELECT resource_id, any(resource_type), any(account), any(region) FROM snapshot_findings PREWHERE resource_id IN ? WHERE " +
+		c.sql() + " GROUP BY resource_id", append([]any{groupSet(q.ids)}, c.args...)
 }
 
 // costByRuleQuery sums the monthly figures of the open cost findings per
@@ -147,7 +165,10 @@ func (q affectedQuery) toSQL() (string, []any) {
 type resourceTypesQuery struct{ tenantID string }
 
 func (q resourceTypesQuery) toSQL() (string, []any) {
-	return "SELECT type, uniqExact(id) FROM resources WHERE tenant_id = ? GROUP BY type ORDER BY type", []any{q.tenantID}
+	// Distinct ids by their 64-bit hash: a third cheaper than by the
+	// strings at 1M resources, and two ids of a tenant collide with a
+	// probability of about n²/2⁶⁵ (3·10⁻⁸ at a million).
+	return "SELECT type, uniqExact(cityHash64(id)) FROM resources WHERE tenant_id = ? GROUP BY type ORDER BY type", []any{q.tenantID}
 }
 
 // severeResourcesQuery counts the resources with an open critical or high
@@ -156,6 +177,8 @@ type severeResourcesQuery struct{ scope engine.ReportScope }
 
 func (q severeResourcesQuery) toSQL() (string, []any) {
 	c := openRows(q.scope)
+	// sev_order is in the key: only the critical and high rows are read.
+	c.add("sev_order IN (?, ?)", sevOrder(engine.SeverityCritical), sevOrder(engine.SeverityHigh))
 	c.add("severity IN (?, ?)", string(engine.SeverityCritical), string(engine.SeverityHigh))
 	return "SELECT uniqExact(resource_id) FROM snapshot_findings WHERE " + c.sql(), c.args
 }

@@ -222,3 +222,46 @@ func TestReportAnalytics(t *testing.T) {
 		}
 	})
 }
+
+// TestTopResourcesGoneFromInventory: the ranked resources' type, account
+// and region come from the inventory; a resource the inventory no longer
+// holds still shows where its findings say it was (and no name).
+func TestTopResourcesGoneFromInventory(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Second)
+	tenant := "ten_gone"
+	kept := engine.Resource{ID: engine.ResourceID(tenant, "aws", "arn:kept"), Provider: "aws", Account: "111", Region: "eu-west-1",
+		Type: "aws_s3_bucket", NativeID: "arn:kept", Name: "kept-bucket", Attributes: json.RawMessage(`{}`), FirstSeenAt: now, LastSeenAt: now}
+	if _, err := s.WriteResources(ctx, tenant, func(yield func(engine.Resource, error) bool) { yield(kept, nil) }); err != nil {
+		t.Fatal(err)
+	}
+	goneID := engine.ResourceID(tenant, "aws", "arn:gone")
+	auditID := engine.NewID(engine.PrefixAudit, now)
+	fs := []engine.Finding{
+		{ID: engine.FindingID(tenant, "aws-s3-001", kept.ID), ResourceID: kept.ID, ResourceType: kept.Type, Account: "111", Region: "eu-west-1",
+			Severity: engine.SeverityHigh},
+		{ID: engine.FindingID(tenant, "aws-s3-001", goneID), ResourceID: goneID, ResourceType: "aws_instance", Account: "333", Region: "us-east-2",
+			Severity: engine.SeverityCritical},
+	}
+	for i := range fs {
+		fs[i].TenantID, fs[i].AuditID, fs[i].RuleID, fs[i].Dimension, fs[i].Status = tenant, auditID, "aws-s3-001", engine.DimensionSecurity, engine.StatusOpen
+		fs[i].Title, fs[i].Provider, fs[i].Evidence, fs[i].FirstSeenAt, fs[i].LastSeenAt = "t", "aws", json.RawMessage(`{}`), now, now
+	}
+	if _, err := s.WriteSnapshot(ctx, tenant, auditID, func(yield func(engine.Finding, error) bool) {
+		_ = yield(fs[0], nil) && yield(fs[1], nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.TopResources(ctx, engine.ReportScope{TenantID: tenant, AuditID: auditID}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []engine.ResourceRank{
+		{ResourceID: goneID, Type: "aws_instance", Account: "333", Region: "us-east-2", Open: 1, Weighted: 10, WorstSeverity: engine.SeverityCritical},
+		{ResourceID: kept.ID, Name: "kept-bucket", Type: "aws_s3_bucket", Account: "111", Region: "eu-west-1", Open: 1, Weighted: 5, WorstSeverity: engine.SeverityHigh},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
