@@ -7,6 +7,8 @@
 # Each round asks every filter once (interleaved), the first page with a
 # limit of 60+round so that no page comes from the page caches; then each
 # filter's summary (group_by=severity). Prints p50/p90/p99 in ms per filter.
+# Start the server afresh before each run: its page cache keeps the rows of a
+# snapshot's pages (snapshots never change), so a limit asked before is a hit.
 # Usage: URL=http://127.0.0.1:18101 TOKEN=pat_… ASSIGNEE=usr_… scripts/bench-filters.sh [rounds]
 set -euo pipefail
 rounds=${1:-30}
