@@ -215,8 +215,10 @@ func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f
 // CountFindings counts the findings of snapshot q.Filter.AuditID matching
 // q.Filter, grouped by q.GroupBy; without groups, one row with the total.
 // Groups come ordered by their key values in q.GroupBy order: severity most
-// severe first (the list order), every other field ascending. Counts come
-// from the per-snapshot counts; a resource id filter counts the rows.
+// severe first (the list order), age youngest first, every other field
+// ascending. Counts come from the per-snapshot counts; a resource id filter
+// counts the rows, and so do the row filters, the age grouping and
+// q.Rows, with q's decisions and mutes applied (rowCountQuery).
 //
 // Errors: validation_failed for a missing tenant or audit or an unknown or
 // repeated group-by field; invalid_severity_filter.
