@@ -293,6 +293,21 @@ func TestFindingRowFilters(t *testing.T) {
 			t.Errorf("%s: age groups %v, want the %d buckets youngest first (%v)", q, sum.Groups, len(engine.AgeBuckets), want)
 		}
 	}
+	// bulk_update's filter form takes the same filters (tag as an array):
+	// exactly the open findings of dev resources whose title has "root".
+	want := walk(t, e, e.tokA, "tag=env%3Ddev&q=ROOT&status=open")
+	r := do(t, e.client, http.MethodPost, e.url+"/v1/findings/bulk_update", e.tokA,
+		[]byte(`{"filter":{"tag":["env=dev"],"q":"ROOT","status":"open"},"status":"in_progress","note":"triage"}`), jsonHeader("application/json"))
+	res := decodeAs[engine.BulkResult](t, r, http.StatusOK)
+	var updated []string
+	for _, it := range res.Results {
+		if it.OK {
+			updated = append(updated, it.ID)
+		}
+	}
+	if len(want) == 0 || res.Failed != 0 || !sameSet(updated, want) {
+		t.Errorf("bulk update by filter: %d updated %v, want %v", res.Updated, updated, want)
+	}
 	// A cursor is bound to its filters: another tag is invalid_cursor.
 	p := getJSON[listBody[engine.Finding]](t, e, "/v1/findings?limit=2&tag=env%3Dprod", e.tokA)
 	if !p.HasMore {
