@@ -56,7 +56,7 @@ func executiveFirstPage(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(actions) == 0 {
 		d.empty("No open findings to act on.")
 	} else {
-		t := d.newTable(8, column{"Rule", 28, "L"}, column{"Action: fix", 56, "L"}, column{"Severity", 18, "L"},
+		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Action: fix", 84 - ruleColW, "L"}, column{"Severity", 18, "L"},
 			column{"Open", 20, "R"}, column{"Risk", 20, "R"}, column{"Hours", 20, "R"}, column{"Risk/h", 18, "R"})
 		for _, a := range actions {
 			t.row(a.RuleID, a.Title, string(a.Severity), count(a.Open), count(int64(a.RiskRemoved)),
@@ -124,7 +124,7 @@ func executiveSecondPage(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		d.empty("No open cost findings.")
 		return
 	}
-	t := d.newTable(8, column{"Rule", 30, "L"}, column{"Title", 84, "L"}, column{"Findings", 20, "R"},
+	t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Title", 114 - ruleColW, "L"}, column{"Findings", 20, "R"},
 		column{"Basis", 20, "L"}, column{"Monthly", 26, "R"})
 	for _, r := range rows {
 		t.row(r.RuleID, r.Title, count(r.Findings), costBasis(r), costCell(r))
@@ -194,7 +194,7 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(s.TopRules) == 0 {
 		d.empty("No open findings.")
 	} else {
-		t := d.newTable(8, column{"Rule", 30, "L"}, column{"Title", 86, "L"}, column{"Severity", 20, "L"},
+		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Title", 116 - ruleColW, "L"}, column{"Severity", 20, "L"},
 			column{"Dimension", 28, "L"}, column{"Open", 16, "R"})
 		for _, r := range s.TopRules {
 			t.row(r.RuleID, r.Title, string(r.Severity), string(r.Dimension), count(r.Open))
@@ -205,7 +205,7 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(s.CostWaste.ByRule) == 0 {
 		d.empty("No open cost findings.")
 	} else {
-		t := d.newTable(8, column{"Rule", 30, "L"}, column{"Title", 84, "L"}, column{"Findings", 20, "R"},
+		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Title", 114 - ruleColW, "L"}, column{"Findings", 20, "R"},
 			column{"Basis", 20, "L"}, column{"Monthly", 26, "R"})
 		for _, r := range s.CostWaste.ByRule {
 			t.row(r.RuleID, r.Title, count(r.Findings), costBasis(r), costCell(r))
@@ -220,7 +220,7 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		d.empty("No change to show.")
 		return
 	}
-	t := d.newTable(8, column{"Change", 28, "L"}, column{"Rule", 28, "L"}, column{"Title", 70, "L"},
+	t := d.newTable(8, column{"Change", 28, "L"}, column{"Rule", ruleColW, "L"}, column{"Title", 98 - ruleColW, "L"},
 		column{"Resource", 34, "L"}, column{"Severity", 20, "L"})
 	for _, e := range c.Examples {
 		sev := string(e.Severity)
@@ -251,3 +251,7 @@ func scoreDelta(p engine.PostureScore) string {
 	}
 	return fmt.Sprintf("%+.1f since the previous audit", *p.Delta)
 }
+
+// ruleColW is the width of a rule id column at 8 pt: the longest id of the
+// pack (aws-networkfirewall-003) on one line.
+const ruleColW = 42.0

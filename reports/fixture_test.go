@@ -74,10 +74,13 @@ func fxExecutive() engine.ReportDocument {
 				{RuleID: "aws-s3-001", Title: "S3 bucket allows public access", Severity: engine.SeverityCritical, Dimension: engine.DimensionSecurity, Open: 9},
 				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Severity: engine.SeverityMedium, Dimension: engine.DimensionCost, Open: 22},
 				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Severity: engine.SeverityLow, Dimension: engine.DimensionCost, Open: 40},
+				// The longest rule id of the pack: it must not break.
+				{RuleID: "aws-networkfirewall-003", Title: "Network Firewall has no logging", Severity: engine.SeverityLow, Dimension: engine.DimensionSecurity, Open: 3},
 			},
 			CostWaste: engine.CostWaste{MonthlyUSD: 1334.4, Estimated: 22, NotEstimated: 40, ByRule: []engine.CostWasteRule{
 				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Findings: 22, MonthlyUSD: 1334.4, Basis: "evidence", Estimated: 22},
 				{RuleID: "aws-logs-001", Title: "Log group keeps logs forever", Findings: 40, MonthlyUSD: 0, Basis: "not_estimated"},
+				{RuleID: "aws-secretsmanager-003", Title: "Secret not accessed for 90 days", Findings: 2, MonthlyUSD: 0, Basis: "not_estimated"},
 			}},
 			KeyMessages: []engine.KeyMessage{
 				{Kind: "biggest_risk", Text: `The biggest risk is "S3 bucket allows public access" (aws-s3-001): 9 open critical findings, 31% of the weighted risk.`},
@@ -89,6 +92,8 @@ func fxExecutive() engine.ReportDocument {
 					Open: 9, RiskRemoved: 90, EffortHours: 10, RiskPerHour: 9},
 				{RuleID: "aws-ebs-004", Title: "Unattached EBS volume", Severity: engine.SeverityMedium, Dimension: engine.DimensionCost,
 					Open: 22, RiskRemoved: 44, EffortHours: 12, RiskPerHour: 3.7},
+				{RuleID: "aws-networkfirewall-003", Title: "Network Firewall has no logging", Severity: engine.SeverityLow, Dimension: engine.DimensionSecurity,
+					Open: 3, RiskRemoved: 3, EffortHours: 1.8, RiskPerHour: 1.7},
 			},
 			Exposure: engine.ResourceExposure{ResourcesScanned: 552, WithCriticalOrHigh: 41, ClearPercent: 92.6},
 			Compliance: []engine.FrameworkPosture{

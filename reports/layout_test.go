@@ -80,6 +80,15 @@ func layoutIDs(doc engine.ReportDocument) []string {
 		for _, r := range doc.ExecutiveSummary.TopResources {
 			ids = append(ids, r.ResourceID)
 		}
+		for _, r := range doc.ExecutiveSummary.TopRules {
+			ids = append(ids, r.RuleID)
+		}
+		for _, a := range doc.ExecutiveSummary.TopActions {
+			ids = append(ids, a.RuleID)
+		}
+		for _, r := range doc.ExecutiveSummary.CostWaste.ByRule {
+			ids = append(ids, r.RuleID)
+		}
 	case doc.RemediationPlan != nil:
 		for _, g := range doc.RemediationPlan.Groups {
 			ids = append(ids, g.RuleID)
