@@ -3,11 +3,8 @@ package engine
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // FindingCSVColumns are the columns of a findings CSV export, in order. The
@@ -21,25 +18,39 @@ var FindingCSVColumns = []string{"id", "audit_id", "resource_id", "rule_id", "di
 	"region", "first_seen_at", "last_seen_at", "resolved_at", "workflow_status", "assignee", "open_age_seconds",
 	"mute_rule_id"}
 
-// findingCSVRecord is a finding as a CSV row of FindingCSVColumns.
-func findingCSVRecord(f Finding, rec []string) []string {
-	resolved := ""
+// findingCSVLine builds a finding's CSV row of FindingCSVColumns in l.
+func findingCSVLine(f *Finding, l *csvLine) {
+	l.reset()
+	for _, c := range []string{f.ID, f.AuditID, f.ResourceID, f.RuleID, string(f.Dimension), string(f.Severity),
+		string(f.Status), string(f.Resolution), f.Title, f.Description, f.Remediation} {
+		l.cell(c)
+	}
+	switch len(f.Compliance) {
+	case 0:
+		l.cell("")
+	case 1:
+		l.cell(f.Compliance[0])
+	default:
+		l.cell(strings.Join(f.Compliance, ";"))
+	}
+	for _, c := range []string{f.ResourceType, f.Provider, f.Account, f.Region} {
+		l.cell(c)
+	}
+	l.time(f.FirstSeenAt)
+	l.time(f.LastSeenAt)
 	if f.ResolvedAt != nil {
-		resolved = f.ResolvedAt.UTC().Format(time.RFC3339)
+		l.time(*f.ResolvedAt)
+	} else {
+		l.cell("")
 	}
 	assignee := ""
 	if f.Assignee != nil {
 		assignee = *f.Assignee
 	}
-	rec = append(rec[:0], f.ID, f.AuditID, f.ResourceID, f.RuleID, string(f.Dimension), string(f.Severity),
-		string(f.Status), string(f.Resolution), f.Title, f.Description, f.Remediation, strings.Join(f.Compliance, ";"),
-		f.ResourceType, f.Provider, f.Account, f.Region, f.FirstSeenAt.UTC().Format(time.RFC3339),
-		f.LastSeenAt.UTC().Format(time.RFC3339), resolved, string(f.WorkflowStatus), assignee,
-		strconv.FormatInt(f.OpenAgeSeconds, 10), f.MuteRuleID)
-	for i, c := range rec {
-		rec[i] = csvSafe(c)
-	}
-	return rec
+	l.cell(string(f.WorkflowStatus))
+	l.cell(assignee)
+	l.int(f.OpenAgeSeconds)
+	l.cell(f.MuteRuleID)
 }
 
 // ParseExportFormat validates the format of an export among allowed.
@@ -141,27 +152,24 @@ func (s *Service) findingEncoder(tenantID string, format ExportFormat) func(ctx 
 	switch format {
 	case ExportCSV:
 		return func(_ context.Context, w *bufio.Writer) (func(context.Context, []Finding) error, func() error) {
-			cw := csv.NewWriter(w)
-			cw.UseCRLF = true // RFC 4180
-			headerErr := cw.Write(FindingCSVColumns)
-			var rec []string
+			var l csvLine
+			for _, c := range FindingCSVColumns {
+				l.cell(c)
+			}
+			headerErr := l.end(w)
 			put := func(ctx context.Context, page []Finding) error {
 				if headerErr != nil {
 					return headerErr
 				}
-				for _, f := range page {
-					rec = findingCSVRecord(f, rec)
-					if err := cw.Write(rec); err != nil {
+				for i := range page {
+					findingCSVLine(&page[i], &l)
+					if err := l.end(w); err != nil {
 						return err
 					}
 				}
 				return nil
 			}
-			sync := func() error {
-				cw.Flush()
-				return cw.Error()
-			}
-			return put, sync
+			return put, func() error { return nil }
 		}
 	case ExportOCSF:
 		return func(_ context.Context, w *bufio.Writer) (func(context.Context, []Finding) error, func() error) {
