@@ -2,12 +2,9 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"iter"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 )
@@ -404,76 +401,6 @@ func (s *Service) auditSummary(ctx context.Context, a Audit) (AuditSummary, erro
 	return sum, nil
 }
 
-// findingPayload is the finding as events carry it: the spec's fields (id,
-// severity, dimension, resource_id, title) and a few that receivers route on.
-type findingPayload struct {
-	ID           string        `json:"id"`
-	Severity     Severity      `json:"severity"`
-	Dimension    Dimension     `json:"dimension"`
-	ResourceID   string        `json:"resource_id"`
-	Title        string        `json:"title"`
-	RuleID       string        `json:"rule_id"`
-	AuditID      string        `json:"audit_id"`
-	Status       FindingStatus `json:"status"`
-	Resolution   Resolution    `json:"resolution,omitempty"`
-	ResourceType string        `json:"resource_type"`
-	Account      string        `json:"account"`
-	Region       string        `json:"region"`
-	ResolvedAt   *time.Time    `json:"resolved_at,omitempty"`
-}
-
-func payloadOf(f Finding) findingPayload {
-	return findingPayload{ID: f.ID, Severity: f.Severity, Dimension: f.Dimension, ResourceID: f.ResourceID,
-		Title: f.Title, RuleID: f.RuleID, AuditID: f.AuditID, Status: f.Status, Resolution: f.Resolution,
-		ResourceType: f.ResourceType, Account: f.Account, Region: f.Region, ResolvedAt: f.ResolvedAt}
-}
-
-// changeEvents yields the events of an audit's diff, then audit.completed
-// with the counts; it fills sum's new and resolved counts as it goes. A new
-// finding that a mute rule mutes (in muted) counts as new but sends no
-// finding.created (nor policy.violated).
-func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum *AuditSummary, muted map[string]struct{}) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		runs := newEventRuns(s.now)
-		emit := func(typ string, data any) bool {
-			ev, err := runs.event(a.TenantID, typ, data)
-			return yield(ev, err) && err == nil
-		}
-		for ch, err := range s.cfg.Snapshots.DiffSnapshots(ctx, a.TenantID, prevID, a.ID) {
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			f := payloadOf(ch.Finding)
-			ok := true
-			switch ch.Kind {
-			case EventFindingCreated:
-				sum.FindingsNew++
-				if _, silent := muted[f.ID]; silent {
-					continue
-				}
-				ok = emit(EventFindingCreated, map[string]any{"finding": f})
-				if ok && strings.HasPrefix(f.RuleID, PrefixPolicy+"_") {
-					ok = emit(EventPolicyViolated, map[string]any{"policy_id": f.RuleID, "finding": f})
-				}
-			case EventFindingResolved:
-				sum.FindingsResolved++
-				ok = emit(EventFindingResolved, map[string]any{"finding": f})
-			case EventFindingSeverityChanged:
-				ok = emit(EventFindingSeverityChanged, map[string]any{"finding": f,
-					"previous_severity": ch.Previous, "reason": severityReason(ch)})
-			default:
-				yield(Event{}, fmt.Errorf("unknown change kind %q", ch.Kind))
-				return
-			}
-			if !ok {
-				return
-			}
-		}
-		emit(EventAuditCompleted, map[string]any{"audit": a})
-	}
-}
-
 // publishAudit sends an audit.* event outside an audit's final commit.
 func (s *Service) publishAudit(ctx context.Context, typ string, a Audit) error {
 	ev, err := s.newEvent(a.TenantID, typ, map[string]any{"audit": a})
@@ -481,20 +408,4 @@ func (s *Service) publishAudit(ctx context.Context, typ string, a Audit) error {
 		return err
 	}
 	return s.publish(ctx, []Event{ev})
-}
-
-// severityReason explains a reclassification: the rule or policy's own
-// reason in the evidence (correlated evidence, a severity policy), or a
-// generic one.
-func severityReason(ch FindingChange) string {
-	var ev struct {
-		Reason string `json:"severity_reason"`
-	}
-	if len(ch.Finding.Evidence) > 0 && json.Unmarshal(ch.Finding.Evidence, &ev) == nil && ev.Reason != "" {
-		return ev.Reason
-	}
-	if ch.Finding.Severity.Rank() > ch.Previous.Rank() {
-		return "raised after re-evaluating the resource's current configuration"
-	}
-	return "lowered after re-evaluating the resource's current configuration"
 }

@@ -44,6 +44,11 @@ type SnapshotStore interface {
 	// resolved now (open in prevID, resolved in auditID) and open in both with
 	// another severity.
 	DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[FindingChange, error]
+	// DiffChanges yields what DiffSnapshots yields, each finding with only
+	// what its event carries (findingPayload) and, on a severity change,
+	// its evidence: an audit's events read no more (a first audit has
+	// millions).
+	DiffChanges(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[FindingChange, error]
 }
 
 // FindingChange is one difference between two snapshots.

@@ -282,25 +282,25 @@ func resourceAddedSize(r *Resource) int {
 // one per resource, and reflection took a tenth of its CPU.
 func appendResourceAdded(b []byte, r *Resource) []byte {
 	b = append(b, `{"resource":{"id":`...)
-	b = appendJSONString(b, r.ID)
+	b = AppendJSONString(b, r.ID)
 	b = append(b, `,"provider":`...)
-	b = appendJSONString(b, r.Provider)
+	b = AppendJSONString(b, r.Provider)
 	b = append(b, `,"account":`...)
-	b = appendJSONString(b, r.Account)
+	b = AppendJSONString(b, r.Account)
 	b = append(b, `,"region":`...)
-	b = appendJSONString(b, r.Region)
+	b = AppendJSONString(b, r.Region)
 	b = append(b, `,"type":`...)
-	b = appendJSONString(b, r.Type)
+	b = AppendJSONString(b, r.Type)
 	b = append(b, `,"native_id":`...)
-	b = appendJSONString(b, r.NativeID)
+	b = AppendJSONString(b, r.NativeID)
 	b = append(b, `,"name":`...)
-	b = appendJSONString(b, r.Name)
+	b = AppendJSONString(b, r.Name)
 	b = append(b, `,"tags":`...)
 	b = appendTagsJSON(b, r.Tags)
 	return append(b, "}}"...)
 }
 
-// jsonPlain marks the bytes appendJSONString copies as they are: ASCII but
+// jsonPlain marks the bytes AppendJSONString copies as they are: ASCII but
 // control characters, the quote, the backslash and the HTML characters.
 var jsonPlain = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
@@ -309,9 +309,10 @@ var jsonPlain = func() (t [256]bool) {
 	return t
 }()
 
-// appendJSONString appends s quoted as encoding/json quotes strings: HTML
+// AppendJSONString appends s quoted as encoding/json quotes strings: HTML
 // characters and U+2028/U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
+// The engine's hand-written JSON (event data, a rule's evidence) uses it.
+func AppendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0

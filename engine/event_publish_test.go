@@ -160,7 +160,7 @@ func TestPrepareResourcesStrict(t *testing.T) {
 	}
 }
 
-// FuzzAppendJSONString checks appendJSONString against encoding/json.
+// FuzzAppendJSONString checks AppendJSONString against encoding/json.
 func FuzzAppendJSONString(f *testing.F) {
 	for _, s := range []string{"", "plain", `a"b\c`, "<&>", "\x00\x1f\x7f", "café \xff \u2028", "\xe2\x80"} {
 		f.Add(s)
@@ -170,8 +170,8 @@ func FuzzAppendJSONString(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendJSONString(nil, s); string(got) != string(want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		if got := AppendJSONString(nil, s); string(got) != string(want) {
+			t.Fatalf("AppendJSONString(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

@@ -123,9 +123,9 @@ func appendTagsJSON(b []byte, t Tags) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, tag.Key)
+		b = AppendJSONString(b, tag.Key)
 		b = append(b, ':')
-		b = appendJSONString(b, tag.Value)
+		b = AppendJSONString(b, tag.Value)
 	}
 	return append(b, '}')
 }

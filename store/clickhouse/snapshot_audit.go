@@ -2,7 +2,6 @@ package clickhouse
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"time"
 
@@ -179,81 +178,6 @@ type rawQuery struct {
 }
 
 func (q rawQuery) toSQL() (string, []any) { return q.sql, q.args }
-
-// DiffSnapshots yields the changes from prevID (empty: none) to auditID,
-// computed by the server with one join, so only changed rows travel.
-func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[engine.FindingChange, error] {
-	return func(yield func(engine.FindingChange, error) bool) {
-		ids := []string{auditID}
-		if prevID != "" {
-			ids = append(ids, prevID)
-		}
-		if err := checkSnapshotIDs(tenantID, ids...); err != nil {
-			yield(engine.FindingChange{}, err)
-			return
-		}
-		// The stream is read as fast as its consumer commits the events
-		// (millions on a first audit): it gets a write's deadline.
-		ctx, cancel := s.writeCtx(s.scoped(ctx, tenantID, "", ids...))
-		defer cancel()
-		texts, err := s.snapshotTexts(ctx, tenantID, auditID)
-		if err != nil {
-			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
-			return
-		}
-		sql, args := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID}.toSQL()
-		rows, err := s.conn.Query(ctx, sql, args...)
-		if err != nil {
-			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
-			return
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var prevSev, prevStatus string
-			var inPrev uint8
-			f, id, err := scanFinding(scanFunc(func(dest ...any) error {
-				return rows.Scan(append(dest, &prevSev, &prevStatus, &inPrev)...)
-			}), tenantID, auditID)
-			if err == nil {
-				err = applyText(&f, id, texts)
-			}
-			if err != nil {
-				yield(engine.FindingChange{}, err)
-				return
-			}
-			ch, ok := classifyChange(f, inPrev == 1, engine.Severity(prevSev), engine.FindingStatus(prevStatus))
-			if ok && !yield(ch, nil) {
-				return
-			}
-		}
-		if err := rows.Err(); err != nil {
-			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
-		}
-	}
-}
-
-// scanFunc lets a function stand for a scanner.
-type scanFunc func(dest ...any) error
-
-func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
-
-// diffQuery selects the rows of auditID that differ from prevID: new,
-// changed status, or (open in both) changed severity, with the previous
-// severity and status beside them.
-type diffQuery struct{ tenantID, prevID, auditID string }
-
-func (q diffQuery) toSQL() (string, []any) {
-	if q.prevID == "" {
-		return "SELECT " + findingColumns + ", 'info', 'open', toUInt8(0) FROM snapshot_findings " +
-			"WHERE snapshot = ? AND status = 'open'", []any{snapshotKey(q.tenantID, q.auditID)}
-	}
-	return "SELECT " + findingColumns + `, prev_severity, prev_status, in_prev
-FROM (SELECT ` + findingColumns + ` FROM snapshot_findings WHERE snapshot = ?)
-ANY LEFT JOIN (SELECT id, toString(severity) AS prev_severity, toString(status) AS prev_status, toUInt8(1) AS in_prev
-  FROM snapshot_findings WHERE snapshot = ?) USING id
-WHERE in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity)`,
-		[]any{snapshotKey(q.tenantID, q.auditID), snapshotKey(q.tenantID, q.prevID)}
-}
 
 // classifyChange names what a changed row means.
 func classifyChange(f engine.Finding, inPrev bool, prevSev engine.Severity, prevStatus engine.FindingStatus) (engine.FindingChange, bool) {
