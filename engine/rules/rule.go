@@ -100,7 +100,7 @@ func (v Violation) EvidenceJSON() json.RawMessage {
 	if len(v.Evidence) == 0 {
 		return json.RawMessage(`{}`)
 	}
-	b, err := json.Marshal(v.Evidence)
+	b, err := appendEvidence(make([]byte, 0, 128), v.Evidence)
 	if err != nil {
 		return json.RawMessage(`{}`)
 	}
