@@ -73,7 +73,7 @@ func TestQueriesToSQL(t *testing.T) {
 			[]any{"t", "res_1", "res_2", "t", "res_1", "res_2", "ty", "re"}},
 		{"resource stream chunk",
 			streamResourcesQuery{tenantID: "t", lo: "res_1"},
-			"SELECT " + resourceColumns + " FROM resources WHERE tenant_id = ? AND id >= ? ORDER BY id, version DESC LIMIT 1 BY id",
+			"SELECT " + streamResourceColumns + " FROM resources WHERE tenant_id = ? AND id >= ? ORDER BY id, version DESC LIMIT 1 BY id",
 			[]any{"t", "res_1"}},
 		{"finding stream chunk",
 			streamFindingsQuery{tenantID: "t", auditID: "a", hi: "fnd_2"},

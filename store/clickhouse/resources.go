@@ -136,6 +136,69 @@ func scanResource(sc scanner) (engine.Resource, error) {
 	return r, nil
 }
 
+// streamResourceColumns is resourceColumns with the tags packed into one
+// string (packedTags): the driver scans an Array(String) into a []string
+// by reflection, element by element, which cost an audit of 1M resources
+// 2.9 s of its CPU; one string a row it copies once.
+const streamResourceColumns = `tenant_id, id, version, provider, account, region, type, native_id, name,
+arrayStringConcat(arrayMap((k, v) -> concat(toString(length(k)), ':', k, toString(length(v)), ':', v), tags.key, tags.value)),
+attributes, first_seen_at, last_seen_at`
+
+// scanStreamedResource reads one row selected with streamResourceColumns.
+func scanStreamedResource(sc scanner) (engine.Resource, error) {
+	var (
+		r           engine.Resource
+		version     uint64
+		tags, attrs string
+		first, last time.Time
+	)
+	if err := sc.Scan(&r.TenantID, &r.ID, &version, &r.Provider, &r.Account, &r.Region, &r.Type, &r.NativeID, &r.Name,
+		&tags, &attrs, &first, &last); err != nil {
+		return r, fmt.Errorf("scan resource: %w", err)
+	}
+	t, err := unpackTags(tags)
+	if err != nil {
+		return r, fmt.Errorf("scan resource %s: %w", r.ID, err)
+	}
+	r.Tags = engine.SortTags(t) // stored in key order: a check
+	fillResource(&r, false, nil, nil, attrs, first, last)
+	return r, nil
+}
+
+// unpackTags splits the tags streamResourceColumns packs: each key and
+// value as its length in bytes (decimal), ':' and its bytes. The tags are
+// substrings of s.
+func unpackTags(s string) (engine.Tags, error) {
+	next := func() (string, bool) {
+		n, i := 0, 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9' && i < 9; i++ {
+			n = n*10 + int(s[i]-'0')
+		}
+		if i == 0 || i == len(s) || s[i] != ':' || n > len(s)-i-1 {
+			return "", false
+		}
+		v := s[i+1 : i+1+n]
+		s = s[i+1+n:]
+		return v, true
+	}
+	var out engine.Tags
+	for len(s) > 0 {
+		k, ok := next()
+		v, ok2 := next()
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("packed tags: malformed at %q", s[:min(len(s), 20)])
+		}
+		if out == nil {
+			out = make(engine.Tags, 0, 8)
+		}
+		out = append(out, engine.Tag{Key: k, Value: v})
+	}
+	if out == nil {
+		out = engine.Tags{}
+	}
+	return out, nil
+}
+
 // fillResource sets what a scanned row's columns give r: its tags (when
 // withTags), attributes and times.
 func fillResource(r *engine.Resource, withTags bool, keys, vals []string, attrs string, first, last time.Time) {

@@ -151,7 +151,7 @@ func (q streamResourcesQuery) where() conds {
 
 func (q streamResourcesQuery) toSQL() (string, []any) {
 	c := q.where()
-	return "SELECT " + resourceColumns + " FROM resources WHERE " + c.sql() +
+	return "SELECT " + streamResourceColumns + " FROM resources WHERE " + c.sql() +
 		" ORDER BY id, version DESC LIMIT 1 BY id", c.args
 }
 
@@ -195,7 +195,7 @@ func (s *Store) streamResourceChunk(ctx context.Context, q streamResourcesQuery,
 	}
 	defer rows.Close()
 	for rows.Next() {
-		r, err := scanResource(rows)
+		r, err := scanStreamedResource(rows)
 		if err != nil {
 			return err
 		}
