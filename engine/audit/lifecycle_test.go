@@ -90,11 +90,18 @@ type harness struct {
 	ctx   context.Context
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T) *harness { return newHarnessWith(t, nil) }
+
+// newHarnessWith is newHarness with the audit queue wrapped by wrap (nil:
+// as it is).
+func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue) *harness {
 	t.Helper()
 	ch, pg := chtest.New(t), pgtest.New(t)
 	h := &harness{t: t, pg: pg, rec: &recorder{}, now: time.Now().UTC().Truncate(time.Second), ctx: context.Background()}
 	h.queue = recordingQueue{pg, h.rec}
+	if wrap != nil {
+		h.queue = wrap(h.queue)
+	}
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
 		Snapshots: ch, Inventory: ch, Queue: h.queue, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
