@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The audit engine's figures (issue 5): ingest of N resources through
 # `fourd import` (NDJSON), a first audit of them, a second audit (the diff of
-# two N-sized snapshots), with wall time and peak RSS of each step.
+# two N-sized snapshots). For each step: wall time, peak RSS and CPU of the
+# client, the CPU the ClickHouse and PostgreSQL servers spent meanwhile, the
+# load average before it and, for audits, the wall time of each phase.
 #
 # The inventory comes from scripts/gen-inventory.sh.
 # Usage: scripts/bench-audit.sh [N]   (default 1000000; needs `make services`)
 #   BIN=path    another build of fourd (to interleave with this one)
+#   PROF=prefix CPU profiles in prefix-import.prof, prefix-first.prof, prefix-second.prof
+#   SECOND=0    no second audit
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
-tenant=bench-audit-$n-$(date +%s)
+tenant=bench-audit-$n-$(date +%s%N | cut -c1-13)
 file=${TMPDIR:-/tmp}/fourd-bench-$n.ndjson
 : "${FOURD_SECRET:=$(head -c 32 /dev/urandom | base64)}"
 export FOURD_SECRET
@@ -18,10 +22,37 @@ if [ -z "${BIN:-}" ]; then
   BIN=./bin/fourd
 fi
 scripts/gen-inventory.sh "$n" "$file"
-timed() { /usr/bin/time -f "  wall %e s, peak RSS %M KiB, client CPU %U+%S s" "$@"; }
-echo "== import $n resources (tenant $tenant)"
-timed "$BIN" import "$file" --tenant "$tenant" 2>&1 | grep -v '^{' | tail -3
-echo "== first audit"
-timed "$BIN" audit --tenant "$tenant" 2>&1 | grep -v '^{'
-echo "== second audit (diff of two snapshots)"
-timed "$BIN" audit --tenant "$tenant" 2>&1 | grep -v '^{'
+
+data=${FOURD_SERVICES_DATA:-.data}
+[ -f "$data/clickhouse.pid" ] || data=/work/main/.data
+chpid=$(cat "$data/clickhouse.pid" 2>/dev/null || pgrep -o clickhouse || echo 0)
+pgpid=$(pgrep -o -x postgres || echo 0)
+# server_cpu prints the CPU seconds (x100) of ClickHouse and of PostgreSQL
+# (the postmaster with its exited children, and its live backends).
+server_cpu() {
+  local ch=0 pg=0 p
+  [ "$chpid" != 0 ] && ch=$(awk '{print $14+$15}' "/proc/$chpid/stat")
+  if [ "$pgpid" != 0 ]; then
+    pg=$(awk '{print $14+$15+$16+$17}' "/proc/$pgpid/stat")
+    for p in $(pgrep -P "$pgpid"); do
+      pg=$((pg + $(awk '{print $14+$15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+    done
+  fi
+  echo "$ch $pg"
+}
+step() {
+  local name=$1 prof=() out
+  shift
+  [ -n "${PROF:-}" ] && prof=(--cpuprofile "$PROF-$name.prof")
+  echo "== $name ($(uptime | sed 's/.*load/load/'))"
+  read -r ch0 pg0 < <(server_cpu)
+  out=$(/usr/bin/time -f "  wall %e s, peak RSS %M KiB, client CPU %U+%S s" "$BIN" "$@" "${prof[@]}" 2>&1)
+  read -r ch1 pg1 < <(server_cpu)
+  grep -v '^{' <<<"$out" | tail -4
+  grep -o '"phases":{[^}]*}' <<<"$out" | sed 's/^/  /' || true
+  echo "  server CPU: ClickHouse $(((ch1 - ch0) / 100)).$(((ch1 - ch0) % 100 / 10)) s, PostgreSQL $(((pg1 - pg0) / 100)).$(((pg1 - pg0) % 100 / 10)) s"
+}
+echo "tenant $tenant, $BIN"
+step import import "$file" --tenant "$tenant"
+step first audit --tenant "$tenant"
+[ "${SECOND:-1}" = 0 ] || step second audit --tenant "$tenant"
