@@ -101,8 +101,8 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 // fails, and its failing resources with what it read on each.
 func checkEvidence(d *pdfDoc, h engine.ReportHeader, ck engine.ComplianceCheck) {
 	d.section(ck.RuleID+" — "+ck.Title, 2, false)
-	d.paragraph(fmt.Sprintf("Severity %s · %s open findings on %s resources in audit %s. Fails %s.", ck.Severity,
-		count(ck.Findings), count(ck.Resources), h.AuditID, controlRefsText(ck.Controls)), 8.5)
+	d.paragraph(fmt.Sprintf("Severity %s · %s on %s in audit %s. Fails %s.", ck.Severity,
+		plural(ck.Findings, "open finding"), plural(ck.Resources, "resource"), h.AuditID, controlRefsText(ck.Controls)), 8.5)
 	t := d.newTable(7.5, column{"Resource", 42, "L"}, column{"Account / region", 30, "L"}, column{"Severity", 18, "L"},
 		column{"What the check read", 70, "L"}, column{"Imported", 20, "L"})
 	for _, r := range ck.FailingResources {

@@ -36,6 +36,7 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"kindTitle":   func(k engine.ReportKind) string { return kindTitles[k] },
 	"join":        strings.Join,
 	"maxFailing":  func() int { return engine.MaxFailingResourcesPerControl },
+	"plural":      plural,
 	"failingSet": func(cs []engine.ComplianceCheck) map[string]bool {
 		m := make(map[string]bool, len(cs))
 		for _, c := range cs {

@@ -153,3 +153,19 @@ func TestRenderHTMLInBrowser(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderHTMLPlurals: one thing is not "1 things" (the remediation
+// fixture's playbooks each have one owner; the HTML said "1 owners").
+func TestRenderHTMLPlurals(t *testing.T) {
+	for _, doc := range []engine.ReportDocument{fxRemediation(), fxCompliance()} {
+		out := renderHTML(t, doc)
+		for _, bad := range []string{">1 owners", " 1 owners", " 1 findings", " 1 resources", " 1 open findings"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s HTML says %q", doc.Header.Kind, bad)
+			}
+		}
+	}
+	if out := renderHTML(t, fxRemediation()); !strings.Contains(out, "of 1 owner<") {
+		t.Errorf("the remediation HTML does not say \"of 1 owner\"")
+	}
+}
