@@ -77,6 +77,9 @@ func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, fin
 	counts := newSnapshotCounts(maxCountGroups)
 	n, err = s.insertFindings(ctx, tenantID, auditID, writtenAt, findings, counts)
 	if err == nil {
+		err = s.awaitReplicas(ctx, tenantID, auditID, n)
+	}
+	if err == nil {
 		err = s.writeCounts(ctx, tenantID, auditID, writtenAt, counts)
 	}
 	if err == nil {

@@ -396,3 +396,50 @@ func (s *Store) Degraded(ctx context.Context) []string {
 	}
 	return out
 }
+
+// replicaWait bounds how long a snapshot write waits for the live replicas
+// of its shard to hold its rows (awaitReplicas).
+const replicaWait = time.Minute
+
+// errReplicaBehind: a live replica of a snapshot's shard did not get all of
+// its rows in time, typically because the replica that took some of them
+// died before passing them on. The write fails (and is retried) rather
+// than mark a snapshot complete that a read could find incomplete.
+var errReplicaBehind = &engine.Error{Code: engine.CodeUnavailable,
+	Message: "a replica of the analytics store has not received all of the snapshot's rows (a replica down?); retry later"}
+
+// awaitReplicas waits until every replica of the snapshot's shard that
+// answers a ping holds its n rows in snapshot_findings, before the counts
+// and the marker make it complete: an insert returns when one replica has
+// the rows, and if that one dies before the others fetch them they are
+// missing there until it is back. Nothing on one server.
+func (s *Store) awaitReplicas(ctx context.Context, tenantID, auditID string, n int64) error {
+	if s.router == nil {
+		return nil
+	}
+	key := snapshotKey(tenantID, auditID)
+	sh := s.router.shards[s.router.shardOf(key)]
+	deadline := time.Now().Add(replicaWait)
+	for j, c := range sh.probes {
+		for {
+			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+			if c.Ping(pctx) != nil {
+				cancel()
+				break // down: it catches up when it is back
+			}
+			var got uint64
+			err := c.QueryRow(pctx, "SELECT count() FROM "+quoteIdent(s.database)+".snapshot_findings"+localSuffix+" WHERE snapshot = ?", key).Scan(&got)
+			cancel()
+			if err == nil && int64(got) == n {
+				break
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				s.log.Warn("clickhouse: a replica lacks rows of a snapshot", "replica", sh.replicas[j], "tenant", tenantID,
+					"audit", auditID, "has", got, "want", n, "err", err)
+				return errReplicaBehind
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
+}
