@@ -248,6 +248,9 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		return a, err
 	}
 	phase("diff_and_commit", t0)
+	t0 = time.Now()
+	s.recordCompliancePosture(ctx, a)
+	phase("compliance_posture", t0)
 	s.log.InfoContext(ctx, "audit phases", "audit_id", a.ID, "phases", phases)
 	return a, nil
 }

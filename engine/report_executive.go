@@ -62,7 +62,7 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*ExecutiveSummary
 	g.Go(func() (err error) { rep.Trend, err = b.trend(gctx, score, rep.OpenFindings, bySev); return err })
 	g.Go(func() (err error) { rep.Changes, err = b.changes(gctx); return err })
 	g.Go(func() (err error) { rep.Exposure, err = b.exposure(gctx, resources); return err })
-	g.Go(func() (err error) { rep.Compliance, err = b.compliancePosture(gctx, rules); return err })
+	g.Go(func() (err error) { rep.Compliance, err = b.compliancePosture(gctx); return err })
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}

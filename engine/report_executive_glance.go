@@ -96,38 +96,23 @@ func (b *reportBuilder) rankActions(rules map[string]*RuleRank) []TopAction {
 	return all
 }
 
-// compliancePosture rates every framework as the compliance evidence
-// report does (judgeControl), from the rules with open findings.
-func (b *reportBuilder) compliancePosture(ctx context.Context, rules map[string]*RuleRank) ([]FrameworkPosture, error) {
-	types, err := b.svc.cfg.Reporting.Analytics.ResourceCountsByType(ctx, b.scope.TenantID)
+// compliancePosture rates every framework with the compliance judge
+// (compliance_judge.go), as the compliance evidence report and the posture
+// API do.
+func (b *reportBuilder) compliancePosture(ctx context.Context) ([]FrameworkPosture, error) {
+	facts, err := b.svc.postureFacts(ctx, b.scope, b.audit)
 	if err != nil {
 		return nil, err
 	}
-	open := func(id string) int64 {
-		if r := rules[id]; r != nil {
-			return r.Open
-		}
-		return 0
-	}
 	out := []FrameworkPosture{}
 	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
-		p := FrameworkPosture{Framework: fw.ID, Title: fw.Title, Controls: len(fw.Controls)}
-		for _, c := range fw.Controls {
-			if len(c.Rules) == 0 {
-				continue
-			}
-			switch b.judgeControl(c, open, types).status {
-			case ControlFail:
-				p.Checked++
-				p.Failing++
-			case ControlPass:
-				p.Checked++
-			}
+		p, _ := facts.judgeFramework(fw)
+		fp := FrameworkPosture{Framework: fw.ID, Title: fw.Title, Controls: p.Controls,
+			Checked: p.Counts.Passed + p.Counts.Failed, Failing: p.Counts.Failed}
+		if p.ScorePercent != nil {
+			fp.PassingPercent = *p.ScorePercent
 		}
-		if p.Checked > 0 {
-			p.PassingPercent = math.Round(1000*float64(p.Checked-p.Failing)/float64(p.Checked)) / 10
-		}
-		out = append(out, p)
+		out = append(out, fp)
 	}
 	return out, nil
 }

@@ -38,6 +38,10 @@ type Config struct {
 	// Trends counts findings over several snapshots; optional, finding
 	// trends are unavailable without it.
 	Trends TrendStore
+	// CompliancePostures keeps each audit's compliance posture for the
+	// trend (issue 33 §4); optional, the trend is unavailable without it
+	// and audits record none.
+	CompliancePostures CompliancePostureStore
 	// Webhooks holds the webhook endpoints, events API and deliveries;
 	// optional, those use cases are unavailable without it.
 	Webhooks WebhookConfig

@@ -78,7 +78,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ecfg := engine.Config{
 		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
 		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Users: pg,
-		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Trends: ch,
+		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Trends: ch, CompliancePostures: pg,
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
 	}
 	if o.engine != nil {

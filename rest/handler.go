@@ -54,6 +54,7 @@ func (a *api) routes() {
 	a.get("/v1/findings", a.authenticated(a.listFindings))
 	a.get("/v1/findings/summary", a.authenticated(a.summarizeFindings))
 	a.get("/v1/findings/rankings", a.authenticated(a.rankFindings))
+	a.complianceRoutes()
 	a.get("/v1/findings/export", a.authenticated(a.exportFindings))
 	a.get("/v1/findings/{id}", a.authenticated(getOf(s.GetFinding)))
 	a.get("/v1/resources", a.authenticated(a.listResources))

@@ -66,7 +66,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	newSvc := func() (*engine.Service, *identity.Service, *identity.Operator) {
 		ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 			Reports: pg, Events: pg, Users: pg, Idempotency: pg,
-			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch,
+			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch, CompliancePostures: pg,
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
 			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
 			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,

@@ -26,6 +26,9 @@ type isoCase struct {
 	body string
 	// queries are extra query strings tried on a list, with A's ids.
 	queries []string
+	// at, when set, is the path a list is read at (the pattern with its
+	// parameters filled in: ids that are not a tenant's, e.g. a framework).
+	at string
 }
 
 // isolationMatrix lists every operation of the API. TestTenantIsolation
@@ -35,6 +38,9 @@ var isolationMatrix = map[string]isoCase{
 	"GET /v1/findings":                              {kind: "list", queries: []string{"resource_id={res}", "audit_id={aud}", "cursor={cursor}", "assignee={usr}", "q={native}", "assignee={usr}&tag=env%3Dprod&compliance=CIS-AWS-4.0.1"}},
 	"GET /v1/findings/summary":                      {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
+	"GET /v1/compliance/frameworks":                 {kind: "list", queries: []string{"audit_id={aud}"}},
+	"GET /v1/compliance/frameworks/{id}":            {kind: "list", at: "/v1/compliance/frameworks/CIS-AWS-4.0.1", queries: []string{"audit_id={aud}", "cursor={cursor}", "status=fail&audit_id={aud}"}},
+	"GET /v1/compliance/frameworks/{id}/trend":      {kind: "list", at: "/v1/compliance/frameworks/NIST-800-53-r5/trend", queries: []string{"cursor={cursor}"}},
 	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "format=ocsf", "format=ocsf&resource_id={res}", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}", "format=csv&assignee={usr}", "format=ndjson&q={native}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},
 	"GET /v1/findings/{id}/activity":                {kind: "get", ids: "findings"},
@@ -152,6 +158,9 @@ func TestTenantIsolationMatrix(t *testing.T) {
 // attackList GETs a collection (and its filters with A's ids) as B.
 func (e *idEnv) attackList(t *testing.T, method, p string, c isoCase, ids map[string][]string, secretsA []string) {
 	t.Helper()
+	if c.at != "" {
+		p = c.at
+	}
 	paths := []string{p}
 	for _, q := range c.queries {
 		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{cursor}", url.QueryEscape(ids["cursor"][0]),

@@ -85,7 +85,7 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 	return engine.Config{
 		Findings: s.ch, Resources: s.ch,
 		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
-		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
+		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, CompliancePostures: s.pg, Idempotency: s.pg,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
 		Users: s.pg,
 		Reporting: engine.ReportConfig{Jobs: s.pg, Queue: s.pg, Renderer: reports.Renderer{}, Analytics: s.ch,

@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// The compliance posture API (issue 33 §4): every framework of the catalog
+// judged against a completed audit (the latest, or one named), and one
+// framework's controls a page at a time.
+
+// ComplianceQuery selects the audit a posture is read from.
+type ComplianceQuery struct {
+	// AuditID names a completed audit; empty means the latest.
+	AuditID string
+}
+
+// ComplianceControlQuery selects the controls of one framework.
+type ComplianceControlQuery struct {
+	// AuditID names a completed audit; empty means the latest. A cursor
+	// carries the audit its first page read, so that a walk over the pages
+	// reads one audit even when another completes meanwhile.
+	AuditID string
+	// Status keeps the controls of one of ControlStatuses; empty keeps all.
+	Status string
+	Page   PageRequest
+}
+
+// ComplianceFrameworkDetail is one framework's posture with a page of its
+// controls (in catalog order).
+type ComplianceFrameworkDetail struct {
+	Framework CompliancePosture
+	Controls  Page[ControlPosture]
+}
+
+// controlCursor is a position in a framework's controls: after the control
+// with id After, in the audit Audit ("" before the first audit).
+type controlCursor struct {
+	After string `json:"a"`
+	Audit string `json:"u"`
+}
+
+// complianceReady checks the caller and that the server can judge.
+func (s *Service) complianceReady(p Principal) error {
+	if err := p.Require(ScopeFindingsRead); err != nil {
+		return err
+	}
+	if s.cfg.Reporting.Analytics == nil || s.cfg.Reporting.Catalog == nil {
+		return Errorf(CodeUnavailable, "compliance posture is not configured on this server")
+	}
+	return nil
+}
+
+// complianceAudit returns the completed audit a posture reads: the named
+// one, else the latest (the zero Audit before the tenant's first audit
+// completes).
+func (s *Service) complianceAudit(ctx context.Context, tenantID, auditID string) (Audit, error) {
+	if auditID == "" {
+		id, err := s.latestSnapshot(ctx, tenantID)
+		if IsNotFound(err) {
+			return Audit{}, nil
+		}
+		if err != nil {
+			return Audit{}, err
+		}
+		auditID = id
+	} else if !ValidID(PrefixAudit, auditID) {
+		return Audit{}, FieldErrorf("audit_id", "audit_id must be an audit id (aud_…); got %s", quote(auditID))
+	}
+	a, err := s.cfg.Audits.GetAudit(ctx, tenantID, auditID)
+	if err != nil {
+		return Audit{}, err
+	}
+	if a.Status != AuditCompleted {
+		return Audit{}, Errorf(CodeConflict, "audit %s is %s; its compliance posture is readable once it completes", a.ID, a.Status)
+	}
+	return a, nil
+}
+
+// postureScope is the scope of audit a's snapshot with the decisions people
+// made applied, as the findings API applies them.
+func (s *Service) postureScope(ctx context.Context, tenantID string, a Audit) (ReportScope, error) {
+	scope := ReportScope{TenantID: tenantID, AuditID: a.ID}
+	if a.ID == "" {
+		return scope, nil
+	}
+	ov, err := s.overrides(ctx, tenantID)
+	if err != nil {
+		return scope, err
+	}
+	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
+	return scope, nil
+}
+
+// tenantPostureFacts reads the facts of a tenant's audit.
+func (s *Service) tenantPostureFacts(ctx context.Context, tenantID string, a Audit) (postureFacts, error) {
+	scope, err := s.postureScope(ctx, tenantID, a)
+	if err != nil {
+		return postureFacts{}, err
+	}
+	return s.postureFacts(ctx, scope, a)
+}
+
+// ComplianceFrameworks judges every framework of the catalog against the
+// latest completed audit (or q.AuditID), in catalog order (CIS first).
+// Errors: not_found (audit), validation_failed (audit_id), conflict (audit not completed), unavailable.
+func (s *Service) ComplianceFrameworks(ctx context.Context, p Principal, q ComplianceQuery) ([]CompliancePosture, error) {
+	if err := s.complianceReady(p); err != nil {
+		return nil, err
+	}
+	a, err := s.complianceAudit(ctx, p.TenantID, q.AuditID)
+	if err != nil {
+		return nil, err
+	}
+	facts, err := s.tenantPostureFacts(ctx, p.TenantID, a)
+	if err != nil {
+		return nil, err
+	}
+	fws := s.cfg.Reporting.Catalog.Frameworks()
+	out := make([]CompliancePosture, 0, len(fws))
+	for _, fw := range fws {
+		posture, _ := facts.judgeFramework(fw)
+		out = append(out, posture)
+	}
+	return out, nil
+}
+
+// catalogFramework returns the framework with the given id; not_found when
+// the catalog has none.
+func (s *Service) catalogFramework(id string) (CatalogFramework, error) {
+	for _, fw := range s.cfg.Reporting.Catalog.Frameworks() {
+		if fw.ID == id {
+			return fw, nil
+		}
+	}
+	return CatalogFramework{}, ErrNotFound("compliance framework", id)
+}
+
+// ComplianceFramework judges one framework (id as in the catalog, e.g.
+// CIS-AWS-4.0.1) and returns its posture with a page of its controls, in
+// catalog order, those of q.Status only when set. Errors: not_found
+// (framework, audit), validation_failed (status, audit_id), invalid_limit,
+// invalid_cursor, conflict (audit not completed), unavailable.
+func (s *Service) ComplianceFramework(ctx context.Context, p Principal, id string, q ComplianceControlQuery) (ComplianceFrameworkDetail, error) {
+	var out ComplianceFrameworkDetail
+	if err := s.complianceReady(p); err != nil {
+		return out, err
+	}
+	fw, err := s.catalogFramework(id)
+	if err != nil {
+		return out, err
+	}
+	if q.Status != "" && !slices.Contains(ControlStatuses, q.Status) {
+		return out, FieldErrorf("status", "unknown control status %q; one of %s", q.Status, strings.Join(ControlStatuses, ", "))
+	}
+	limit, err := q.Page.limit()
+	if err != nil {
+		return out, err
+	}
+	scope := "compliance_controls|" + fingerprint(fw.ID, q.AuditID, q.Status)
+	var pos controlCursor
+	auditID := q.AuditID
+	if q.Page.Cursor != "" {
+		if err := s.cursors.decode(q.Page.Cursor, p.TenantID, scope, &pos); err != nil {
+			return out, err
+		}
+		auditID = pos.Audit
+	}
+	var a Audit
+	if auditID != "" || q.Page.Cursor == "" {
+		if a, err = s.complianceAudit(ctx, p.TenantID, auditID); err != nil {
+			return out, err
+		}
+	}
+	facts, err := s.tenantPostureFacts(ctx, p.TenantID, a)
+	if err != nil {
+		return out, err
+	}
+	posture, controls := facts.judgeFramework(fw)
+	out.Framework = posture
+	start := 0
+	if pos.After != "" {
+		i := slices.IndexFunc(controls, func(c ControlPosture) bool { return c.ID == pos.After })
+		if i < 0 {
+			return out, &Error{Code: CodeInvalidCursor, Field: "cursor", Message: "cursor is not valid; start again without a cursor"}
+		}
+		start = i + 1
+	}
+	items := make([]ControlPosture, 0, min(limit, len(controls)-start))
+	for _, c := range controls[start:] {
+		if q.Status != "" && c.Status != q.Status {
+			continue
+		}
+		if len(items) == limit {
+			out.Controls.HasMore = true
+			break
+		}
+		items = append(items, c)
+	}
+	out.Controls.Items = items
+	if out.Controls.HasMore {
+		out.Controls.NextCursor = s.cursors.encode(p.TenantID, scope, controlCursor{After: items[len(items)-1].ID, Audit: a.ID})
+	}
+	return out, nil
+}
