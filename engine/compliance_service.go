@@ -158,7 +158,7 @@ func (s *Service) ComplianceFramework(ctx context.Context, p Principal, id strin
 	if err != nil {
 		return out, err
 	}
-	scope := "compliance_controls|" + fingerprint(fw.ID, q.AuditID, q.Status)
+	scope := controlScope(fw.ID, q)
 	var pos controlCursor
 	auditID := q.AuditID
 	if q.Page.Cursor != "" {
@@ -200,7 +200,19 @@ func (s *Service) ComplianceFramework(ctx context.Context, p Principal, id strin
 	}
 	out.Controls.Items = items
 	if out.Controls.HasMore {
-		out.Controls.NextCursor = s.cursors.encode(p.TenantID, scope, controlCursor{After: items[len(items)-1].ID, Audit: a.ID})
+		out.Controls.NextCursor = s.ControlCursor(p, fw.ID, q, a.ID, items[len(items)-1].ID)
 	}
 	return out, nil
+}
+
+// controlScope binds a controls cursor to its framework and filters.
+func controlScope(frameworkID string, q ComplianceControlQuery) string {
+	return "compliance_controls|" + fingerprint(frameworkID, q.AuditID, q.Status)
+}
+
+// ControlCursor returns the cursor after control controlID in a page of
+// ComplianceFramework(frameworkID, q) that read audit auditID (the edges
+// of a GraphQL connection).
+func (s *Service) ControlCursor(p Principal, frameworkID string, q ComplianceControlQuery, auditID, controlID string) string {
+	return s.cursors.encode(p.TenantID, controlScope(frameworkID, q), controlCursor{After: controlID, Audit: auditID})
 }

@@ -90,7 +90,7 @@ func (s *Service) ComplianceTrend(ctx context.Context, p Principal, id string, p
 		return out, err
 	}
 	q := CompliancePostureQuery{TenantID: p.TenantID, FrameworkID: fw.ID, Limit: limit + 1}
-	scope := "compliance_trend|" + fingerprint(fw.ID)
+	scope := trendScope(fw.ID)
 	if pr.Cursor != "" {
 		var k TrendKey
 		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &k); err != nil {
@@ -104,8 +104,7 @@ func (s *Service) ComplianceTrend(ctx context.Context, p Principal, id string, p
 	}
 	if len(got) > limit {
 		got, out.HasMore = got[:limit], true
-		last := got[limit-1]
-		out.NextCursor = s.cursors.encode(p.TenantID, scope, TrendKey{At: *last.AuditCompletedAt, AuditID: last.AuditID})
+		out.NextCursor = s.ComplianceTrendCursor(p, got[limit-1])
 	}
 	for i := range got {
 		// The recorded row holds the counts; the catalog the names.
@@ -116,4 +115,17 @@ func (s *Service) ComplianceTrend(ctx context.Context, p Principal, id string, p
 		out.Items = []CompliancePosture{}
 	}
 	return out, nil
+}
+
+// trendScope binds a trend cursor to its framework.
+func trendScope(frameworkID string) string { return "compliance_trend|" + fingerprint(frameworkID) }
+
+// ComplianceTrendCursor returns the cursor after a point of a framework's
+// trend (the edges of a GraphQL connection).
+func (s *Service) ComplianceTrendCursor(p Principal, point CompliancePosture) string {
+	k := TrendKey{AuditID: point.AuditID}
+	if point.AuditCompletedAt != nil {
+		k.At = *point.AuditCompletedAt
+	}
+	return s.cursors.encode(p.TenantID, trendScope(point.ID), k)
 }

@@ -332,5 +332,206 @@ func TestComplianceTrend(t *testing.T) {
 		if st := e.rest(t, "/v1/compliance/frameworks/"+id+"/trend", e.tokB, &trend); st != 200 || len(trend.Data) != 0 {
 			t.Errorf("B's %s trend: %d %+v", id, st, trend.Data)
 		}
+		for _, tc := range []struct {
+			token string
+			want  int
+		}{{e.tokA, 1}, {e.tokB, 0}} {
+			got := data[struct {
+				ComplianceFramework struct {
+					Trend struct {
+						Nodes []gqlPosture `json:"nodes"`
+					} `json:"trend"`
+				} `json:"complianceFramework"`
+			}](t, e.gql(t, tc.token, `query($id: String!) { complianceFramework(id: $id) { trend(first: 5) { nodes { `+gqlPostureFields+` } } } }`,
+				map[string]any{"id": id}))
+			if n := got.ComplianceFramework.Trend.Nodes; len(n) != tc.want {
+				t.Errorf("%s GraphQL trend: %d points; want %d", id, len(n), tc.want)
+			} else if tc.want == 1 {
+				if diff := cmp.Diff(live, n[0].asREST(t)); diff != "" {
+					t.Errorf("%s GraphQL trend point (-rest +graphql):\n%s", id, diff)
+				}
+			}
+		}
+	}
+}
+
+// gqlPosture is a CompliancePosture as the GraphQL queries below select it.
+type gqlPosture struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	Version      string   `json:"version"`
+	ControlCount int      `json:"controlCount"`
+	ScorePercent *float64 `json:"scorePercent"`
+	AuditID      *string  `json:"auditId"`
+	AuditAt      *string  `json:"auditCompletedAt"`
+	Counts       struct {
+		Passed           int `json:"passed"`
+		Failed           int `json:"failed"`
+		InsufficientData int `json:"insufficientData"`
+		NotApplicable    int `json:"notApplicable"`
+		Manual           int `json:"manual"`
+		NotAssessed      int `json:"notAssessed"`
+	} `json:"counts"`
+}
+
+const gqlPostureFields = `id name version controlCount scorePercent auditId auditCompletedAt
+  counts { passed failed insufficientData notApplicable manual notAssessed }`
+
+// asREST converts a GraphQL posture to the REST shape.
+func (g gqlPosture) asREST(t *testing.T) engine.CompliancePosture {
+	t.Helper()
+	p := engine.CompliancePosture{ID: g.ID, Name: g.Name, Version: g.Version, Controls: g.ControlCount, ScorePercent: g.ScorePercent,
+		Counts: engine.ControlCounts(g.Counts)}
+	if g.AuditID != nil {
+		p.AuditID = *g.AuditID
+	}
+	if g.AuditAt != nil {
+		at, err := time.Parse(time.RFC3339Nano, *g.AuditAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at = at.UTC()
+		p.AuditCompletedAt = &at
+	}
+	return p
+}
+
+// gqlControl is a ControlPosture as GraphQL names its fields.
+type gqlControl struct {
+	ID                    string   `json:"id"`
+	Title                 string   `json:"title"`
+	Section               string   `json:"section"`
+	Level                 string   `json:"level"`
+	Assessment            string   `json:"assessment"`
+	Status                string   `json:"status"`
+	Reason                string   `json:"reason"`
+	Checks                []string `json:"checks"`
+	FailingResources      int64    `json:"failingResources"`
+	FailingFindings       int64    `json:"failingFindings"`
+	ResourcesChecked      int64    `json:"resourcesChecked"`
+	ResourcesNotEvaluated int64    `json:"resourcesNotEvaluated"`
+}
+
+// gqlControls walks every page of a framework's controls through GraphQL.
+func gqlControls(t *testing.T, e *env, token, id string, first int) (gqlPosture, []engine.ControlPosture) {
+	t.Helper()
+	type page struct {
+		ComplianceFramework struct {
+			gqlPosture
+			Controls struct {
+				Edges []struct {
+					Cursor string `json:"cursor"`
+				} `json:"edges"`
+				Nodes    []gqlControl `json:"nodes"`
+				PageInfo struct {
+					HasNextPage bool    `json:"hasNextPage"`
+					EndCursor   *string `json:"endCursor"`
+				} `json:"pageInfo"`
+			} `json:"controls"`
+		} `json:"complianceFramework"`
+	}
+	q := `query($id: String!, $first: Int, $after: String) { complianceFramework(id: $id) { ` + gqlPostureFields + `
+  controls(first: $first, after: $after) { edges { cursor } nodes { id title section level assessment status reason checks
+    failingResources failingFindings resourcesChecked resourcesNotEvaluated } pageInfo { hasNextPage endCursor } } } }`
+	vars := map[string]any{"id": id, "first": first}
+	var all []engine.ControlPosture
+	for range 100 {
+		got := data[page](t, e.gql(t, token, q, vars))
+		c := got.ComplianceFramework.Controls
+		for _, n := range c.Nodes {
+			all = append(all, engine.ControlPosture{ID: n.ID, Title: n.Title, Section: n.Section, Level: n.Level,
+				Assessment: n.Assessment, Status: n.Status, Reason: n.Reason, Checks: n.Checks, FailingResources: n.FailingResources,
+				FailingFindings: n.FailingFindings, ResourcesChecked: n.ResourcesChecked, ResourcesNotEvaluated: n.ResourcesNotEvaluated})
+		}
+		if len(c.Edges) != len(c.Nodes) || len(c.Nodes) > first {
+			t.Fatalf("%s: %d edges, %d nodes for first %d", id, len(c.Edges), len(c.Nodes), first)
+		}
+		if !c.PageInfo.HasNextPage {
+			return got.ComplianceFramework.gqlPosture, all
+		}
+		vars["after"] = *c.PageInfo.EndCursor
+	}
+	t.Fatal("more than 100 pages")
+	return gqlPosture{}, nil
+}
+
+// TestCompliancePostureGraphQLEqualsREST: complianceFrameworks,
+// complianceFramework with every page of its controls, and the trend
+// answer what REST answers for the same audit; bad input is coded; tenant
+// B cannot read A's audit nor use A's cursor.
+func TestCompliancePostureGraphQLEqualsREST(t *testing.T) {
+	e, a := complianceEnv(t)
+	for _, id := range []string{"CIS-AWS-4.0.1", "NIST-800-53-r5"} {
+		restFW, restControls := restFrameworkAll(t, e, id, "", 200)
+		gqlFW, gqlCtls := gqlControls(t, e, e.tokA, id, 60)
+		if diff := cmp.Diff(restFW, gqlFW.asREST(t)); diff != "" {
+			t.Errorf("%s posture (-rest +graphql):\n%s", id, diff)
+		}
+		// level and assessment are "" for other frameworks in GraphQL, absent in REST: the same value.
+		if diff := cmp.Diff(restControls, gqlCtls); diff != "" {
+			t.Errorf("%s controls (-rest +graphql):\n%s", id, diff)
+		}
+		if id == "CIS-AWS-4.0.1" && gqlFW.Counts.Failed != 3 {
+			t.Errorf("GraphQL: %d CIS controls fail; want 3", gqlFW.Counts.Failed)
+		}
+	}
+	var list struct {
+		Data []engine.CompliancePosture `json:"data"`
+	}
+	if st := e.rest(t, "/v1/compliance/frameworks", e.tokA, &list); st != 200 {
+		t.Fatalf("REST list: %d", st)
+	}
+	got := data[struct {
+		ComplianceFrameworks []gqlPosture `json:"complianceFrameworks"`
+	}](t, e.gql(t, e.tokA, `{ complianceFrameworks { `+gqlPostureFields+` } }`, nil))
+	var gl []engine.CompliancePosture
+	for _, g := range got.ComplianceFrameworks {
+		gl = append(gl, g.asREST(t))
+	}
+	if diff := cmp.Diff(list.Data, gl); diff != "" {
+		t.Errorf("frameworks (-rest +graphql):\n%s", diff)
+	}
+
+	for _, tc := range []struct {
+		token, query string
+		vars         map[string]any
+		code         string
+	}{
+		{e.tokA, `query($id: String!) { complianceFramework(id: $id) { id } }`, map[string]any{"id": "CIS-AWS-9.9"}, engine.CodeNotFound},
+		{e.tokA, `{ complianceFramework(id: "SOC2") { controls(status: "failing") { nodes { id } } } }`, nil, engine.CodeValidationFailed},
+		{e.tokA, `{ complianceFramework(id: "SOC2") { controls(first: 201) { nodes { id } } } }`, nil, engine.CodeInvalidLimit},
+		{e.tokA, `{ complianceFramework(id: "SOC2") { trend(after: "x") { nodes { id } } } }`, nil, engine.CodeInvalidCursor},
+		{e.tokA, `{ complianceFrameworks(auditId: "aud_nope") { id } }`, nil, engine.CodeValidationFailed},
+		{e.tokB, `query($a: ID) { complianceFramework(id: "SOC2", auditId: $a) { id } }`, map[string]any{"a": a.ID}, engine.CodeNotFound},
+		{e.tokB, `query($a: ID) { complianceFrameworks(auditId: $a) { id } }`, map[string]any{"a": a.ID}, engine.CodeNotFound},
+		{e.tokAResources, `{ complianceFrameworks { id } }`, nil, engine.CodeInsufficientScope},
+	} {
+		if r := e.gql(t, tc.token, tc.query, tc.vars); r.code() != tc.code {
+			t.Errorf("%s: code %q; want %q (%s)", tc.query, r.code(), tc.code, r.Data)
+		}
+	}
+	// A's cursor is refused to B.
+	type pg struct {
+		ComplianceFramework struct {
+			Controls struct {
+				PageInfo struct {
+					EndCursor string `json:"endCursor"`
+				} `json:"pageInfo"`
+			} `json:"controls"`
+		} `json:"complianceFramework"`
+	}
+	const q = `query($after: String) { complianceFramework(id: "NIST-800-53-r5") { controls(first: 2, after: $after) { pageInfo { endCursor } nodes { id } } } }`
+	cur := data[pg](t, e.gql(t, e.tokA, q, nil)).ComplianceFramework.Controls.PageInfo.EndCursor
+	if r := e.gql(t, e.tokB, q, map[string]any{"after": cur}); r.code() != engine.CodeInvalidCursor {
+		t.Errorf("B with A's cursor: %q %s", r.code(), r.Data)
+	}
+	// B's posture is B's own audit's.
+	gotB := data[struct {
+		ComplianceFrameworks []gqlPosture `json:"complianceFrameworks"`
+	}](t, e.gql(t, e.tokB, `{ complianceFrameworks { `+gqlPostureFields+` } }`, nil))
+	for _, f := range gotB.ComplianceFrameworks {
+		if f.AuditID == nil || *f.AuditID != e.b.audit.ID {
+			t.Errorf("B's %s judged audit %v; want %s", f.ID, f.AuditID, e.b.audit.ID)
+		}
 	}
 }

@@ -30,6 +30,9 @@ const (
 	analyticsCost = 50
 	// dryRunCost is the fixed cost of evaluating a policy on the inventory.
 	dryRunCost = 500
+	// complianceFrameworksBound bounds the frameworks the catalog lists
+	// (five today), for the cost of complianceFrameworks.
+	complianceFrameworksBound = 10
 )
 
 // connectionCost is the cost of a connection field: its page size times
@@ -78,6 +81,14 @@ func complexity() generated.ComplexityRoot {
 	c.Query.MeanTimeToResolve = func(child int, _ *string, _ *engine.Dimension) int {
 		return analyticsCost + len(engine.Severities)*child
 	}
+	// A posture judges a snapshot (an aggregation); its controls judge it
+	// again, a page at a time; its trend reads recorded rows.
+	c.Query.ComplianceFrameworks = func(child int, _ *string) int { return analyticsCost + complianceFrameworksBound*child }
+	c.Query.ComplianceFramework = func(child int, _ string, _ *string) int { return analyticsCost + child }
+	c.CompliancePosture.Controls = func(child int, _ *string, first *int, _ *string) int {
+		return analyticsCost + connectionCost(child, first)
+	}
+	c.CompliancePosture.Trend = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
 	c.Mutation.DryRunPolicy = func(child int, _ engine.PolicyInput, _ *int) int { return dryRunCost + child }
 	c.Mutation.TestPolicy = func(child int, _ string, _ *int) int { return dryRunCost + child }
 	// A finding's activity reads PostgreSQL and the tenant's snapshots: an

@@ -26,6 +26,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Audit() AuditResolver
 	AuditSummary() AuditSummaryResolver
+	CompliancePosture() CompliancePostureResolver
 	Finding() FindingResolver
 	FindingGroup() FindingGroupResolver
 	FindingStats() FindingStatsResolver
@@ -118,6 +119,67 @@ type ComplexityRoot struct {
 		Scope           func(childComplexity int) int
 		Severity        func(childComplexity int) int
 		Title           func(childComplexity int) int
+	}
+
+	CompliancePosture struct {
+		AuditCompletedAt func(childComplexity int) int
+		AuditID          func(childComplexity int) int
+		ControlCount     func(childComplexity int) int
+		Controls         func(childComplexity int, status *string, first *int, after *string) int
+		Counts           func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Name             func(childComplexity int) int
+		ScorePercent     func(childComplexity int) int
+		Trend            func(childComplexity int, first *int, after *string) int
+		Version          func(childComplexity int) int
+	}
+
+	CompliancePostureConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CompliancePostureEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ControlCounts struct {
+		Failed           func(childComplexity int) int
+		InsufficientData func(childComplexity int) int
+		Manual           func(childComplexity int) int
+		NotApplicable    func(childComplexity int) int
+		NotAssessed      func(childComplexity int) int
+		Passed           func(childComplexity int) int
+	}
+
+	ControlPosture struct {
+		Assessment            func(childComplexity int) int
+		Checks                func(childComplexity int) int
+		FailingFindings       func(childComplexity int) int
+		FailingResources      func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		Level                 func(childComplexity int) int
+		Reason                func(childComplexity int) int
+		ResourcesChecked      func(childComplexity int) int
+		ResourcesNotEvaluated func(childComplexity int) int
+		Section               func(childComplexity int) int
+		Status                func(childComplexity int) int
+		Title                 func(childComplexity int) int
+	}
+
+	ControlPostureConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ControlPostureEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	DeleteMuteRulePayload struct {
@@ -355,27 +417,29 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Audit             func(childComplexity int, id string) int
-		Audits            func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Finding           func(childComplexity int, id string) int
-		FindingStats      func(childComplexity int, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
-		FindingTrend      func(childComplexity int, from time.Time, to time.Time, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
-		Findings          func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
-		MeanTimeToResolve func(childComplexity int, auditID *string, dimension *engine.Dimension) int
-		MuteRule          func(childComplexity int, id string) int
-		MuteRuleHistory   func(childComplexity int, id string, first *int) int
-		MuteRules         func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Node              func(childComplexity int, id string) int
-		Nodes             func(childComplexity int, ids []string) int
-		Policies          func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Policy            func(childComplexity int, id string) int
-		Report            func(childComplexity int, id string) int
-		Reports           func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Resource          func(childComplexity int, id string) int
-		Resources         func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.ResourceFilter) int
-		TopAccounts       func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
-		TopResources      func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
-		TopRules          func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
+		Audit                func(childComplexity int, id string) int
+		Audits               func(childComplexity int, first *int, after *string, last *int, before *string) int
+		ComplianceFramework  func(childComplexity int, id string, auditID *string) int
+		ComplianceFrameworks func(childComplexity int, auditID *string) int
+		Finding              func(childComplexity int, id string) int
+		FindingStats         func(childComplexity int, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
+		FindingTrend         func(childComplexity int, from time.Time, to time.Time, groupBy []engine.GroupBy, filter *engine.FindingFilter) int
+		Findings             func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
+		MeanTimeToResolve    func(childComplexity int, auditID *string, dimension *engine.Dimension) int
+		MuteRule             func(childComplexity int, id string) int
+		MuteRuleHistory      func(childComplexity int, id string, first *int) int
+		MuteRules            func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Node                 func(childComplexity int, id string) int
+		Nodes                func(childComplexity int, ids []string) int
+		Policies             func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Policy               func(childComplexity int, id string) int
+		Report               func(childComplexity int, id string) int
+		Reports              func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Resource             func(childComplexity int, id string) int
+		Resources            func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.ResourceFilter) int
+		TopAccounts          func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
+		TopResources         func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
+		TopRules             func(childComplexity int, first *int, auditID *string, dimension *engine.Dimension) int
 	}
 
 	Report struct {
@@ -811,6 +875,263 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CheckExplanation.Title(childComplexity), true
+
+	case "CompliancePosture.auditCompletedAt":
+		if e.ComplexityRoot.CompliancePosture.AuditCompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.AuditCompletedAt(childComplexity), true
+	case "CompliancePosture.auditId":
+		if e.ComplexityRoot.CompliancePosture.AuditID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.AuditID(childComplexity), true
+	case "CompliancePosture.controlCount":
+		if e.ComplexityRoot.CompliancePosture.ControlCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.ControlCount(childComplexity), true
+	case "CompliancePosture.controls":
+		if e.ComplexityRoot.CompliancePosture.Controls == nil {
+			break
+		}
+
+		args, err := ec.field_CompliancePosture_controls_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.CompliancePosture.Controls(childComplexity, args["status"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "CompliancePosture.counts":
+		if e.ComplexityRoot.CompliancePosture.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.Counts(childComplexity), true
+	case "CompliancePosture.id":
+		if e.ComplexityRoot.CompliancePosture.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.ID(childComplexity), true
+	case "CompliancePosture.name":
+		if e.ComplexityRoot.CompliancePosture.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.Name(childComplexity), true
+	case "CompliancePosture.scorePercent":
+		if e.ComplexityRoot.CompliancePosture.ScorePercent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.ScorePercent(childComplexity), true
+	case "CompliancePosture.trend":
+		if e.ComplexityRoot.CompliancePosture.Trend == nil {
+			break
+		}
+
+		args, err := ec.field_CompliancePosture_trend_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.CompliancePosture.Trend(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "CompliancePosture.version":
+		if e.ComplexityRoot.CompliancePosture.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePosture.Version(childComplexity), true
+
+	case "CompliancePostureConnection.edges":
+		if e.ComplexityRoot.CompliancePostureConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePostureConnection.Edges(childComplexity), true
+	case "CompliancePostureConnection.nodes":
+		if e.ComplexityRoot.CompliancePostureConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePostureConnection.Nodes(childComplexity), true
+	case "CompliancePostureConnection.pageInfo":
+		if e.ComplexityRoot.CompliancePostureConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePostureConnection.PageInfo(childComplexity), true
+	case "CompliancePostureConnection.totalCount":
+		if e.ComplexityRoot.CompliancePostureConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePostureConnection.TotalCount(childComplexity), true
+
+	case "CompliancePostureEdge.cursor":
+		if e.ComplexityRoot.CompliancePostureEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePostureEdge.Cursor(childComplexity), true
+	case "CompliancePostureEdge.node":
+		if e.ComplexityRoot.CompliancePostureEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompliancePostureEdge.Node(childComplexity), true
+
+	case "ControlCounts.failed":
+		if e.ComplexityRoot.ControlCounts.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlCounts.Failed(childComplexity), true
+	case "ControlCounts.insufficientData":
+		if e.ComplexityRoot.ControlCounts.InsufficientData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlCounts.InsufficientData(childComplexity), true
+	case "ControlCounts.manual":
+		if e.ComplexityRoot.ControlCounts.Manual == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlCounts.Manual(childComplexity), true
+	case "ControlCounts.notApplicable":
+		if e.ComplexityRoot.ControlCounts.NotApplicable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlCounts.NotApplicable(childComplexity), true
+	case "ControlCounts.notAssessed":
+		if e.ComplexityRoot.ControlCounts.NotAssessed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlCounts.NotAssessed(childComplexity), true
+	case "ControlCounts.passed":
+		if e.ComplexityRoot.ControlCounts.Passed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlCounts.Passed(childComplexity), true
+
+	case "ControlPosture.assessment":
+		if e.ComplexityRoot.ControlPosture.Assessment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Assessment(childComplexity), true
+	case "ControlPosture.checks":
+		if e.ComplexityRoot.ControlPosture.Checks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Checks(childComplexity), true
+	case "ControlPosture.failingFindings":
+		if e.ComplexityRoot.ControlPosture.FailingFindings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.FailingFindings(childComplexity), true
+	case "ControlPosture.failingResources":
+		if e.ComplexityRoot.ControlPosture.FailingResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.FailingResources(childComplexity), true
+	case "ControlPosture.id":
+		if e.ComplexityRoot.ControlPosture.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.ID(childComplexity), true
+	case "ControlPosture.level":
+		if e.ComplexityRoot.ControlPosture.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Level(childComplexity), true
+	case "ControlPosture.reason":
+		if e.ComplexityRoot.ControlPosture.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Reason(childComplexity), true
+	case "ControlPosture.resourcesChecked":
+		if e.ComplexityRoot.ControlPosture.ResourcesChecked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.ResourcesChecked(childComplexity), true
+	case "ControlPosture.resourcesNotEvaluated":
+		if e.ComplexityRoot.ControlPosture.ResourcesNotEvaluated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.ResourcesNotEvaluated(childComplexity), true
+	case "ControlPosture.section":
+		if e.ComplexityRoot.ControlPosture.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Section(childComplexity), true
+	case "ControlPosture.status":
+		if e.ComplexityRoot.ControlPosture.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Status(childComplexity), true
+	case "ControlPosture.title":
+		if e.ComplexityRoot.ControlPosture.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPosture.Title(childComplexity), true
+
+	case "ControlPostureConnection.edges":
+		if e.ComplexityRoot.ControlPostureConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPostureConnection.Edges(childComplexity), true
+	case "ControlPostureConnection.nodes":
+		if e.ComplexityRoot.ControlPostureConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPostureConnection.Nodes(childComplexity), true
+	case "ControlPostureConnection.pageInfo":
+		if e.ComplexityRoot.ControlPostureConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPostureConnection.PageInfo(childComplexity), true
+	case "ControlPostureConnection.totalCount":
+		if e.ComplexityRoot.ControlPostureConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPostureConnection.TotalCount(childComplexity), true
+
+	case "ControlPostureEdge.cursor":
+		if e.ComplexityRoot.ControlPostureEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPostureEdge.Cursor(childComplexity), true
+	case "ControlPostureEdge.node":
+		if e.ComplexityRoot.ControlPostureEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ControlPostureEdge.Node(childComplexity), true
 
 	case "DeleteMuteRulePayload.deleted":
 		if e.ComplexityRoot.DeleteMuteRulePayload.Deleted == nil {
@@ -1881,6 +2202,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Audits(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.complianceFramework":
+		if e.ComplexityRoot.Query.ComplianceFramework == nil {
+			break
+		}
+
+		args, err := ec.field_Query_complianceFramework_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ComplianceFramework(childComplexity, args["id"].(string), args["auditId"].(*string)), true
+	case "Query.complianceFrameworks":
+		if e.ComplexityRoot.Query.ComplianceFrameworks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_complianceFrameworks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ComplianceFrameworks(childComplexity, args["auditId"].(*string)), true
 	case "Query.finding":
 		if e.ComplexityRoot.Query.Finding == nil {
 			break
@@ -2762,6 +3105,118 @@ extend type Mutation {
   reanalyzeAudit(id: ID!): Audit
   "Cancel a queued or running audit (audits:write)."
   cancelAudit(id: ID!): Audit
+}
+`, BuiltIn: false},
+	{Name: "../compliance.graphqls", Input: `"A framework's controls counted by status."
+type ControlCounts {
+  passed: Int!
+  failed: Int!
+  insufficientData: Int!
+  notApplicable: Int!
+  manual: Int!
+  notAssessed: Int!
+}
+
+"""
+One compliance framework as one completed audit judges it (the judge of
+GET /v1/compliance/frameworks, the compliance evidence report and the
+executive summary). A control no check maps to is manual (CIS marks it
+Manual) or not_assessed; else it is fail when a check has an open finding,
+insufficient_data when every resource its checks met lacked what they read,
+not_applicable when no resource of its checks' types was audited, pass
+otherwise. Findings resolved as accepted_risk or false_positive do not fail
+a control.
+"""
+type CompliancePosture {
+  "Framework id, the prefix of rules' compliance references (CIS-AWS-4.0.1)."
+  id: String!
+  name: String!
+  version: String!
+  "Controls in the framework's catalog."
+  controlCount: Int!
+  counts: ControlCounts!
+  "100 × passed / (passed + failed), one decimal; null when no control is assessed."
+  scorePercent: Float
+  "The completed audit judged; null before the first audit completes."
+  auditId: ID
+  auditCompletedAt: Time
+  """
+  The framework's controls as this audit judges them, in catalog order;
+  status keeps one of pass, fail, insufficient_data, not_applicable, manual,
+  not_assessed. first 1–200, default 50.
+  """
+  controls(status: String, first: Int, after: String): ControlPostureConnection!
+  """
+  The framework's posture as recorded when each audit completed, newest
+  first; audits completed before postures were recorded have no point.
+  first 1–200, default 50.
+  """
+  trend(first: Int, after: String): CompliancePostureConnection!
+}
+
+"One control as one audit judges it."
+type ControlPosture {
+  "Control id (2.1.4, SC-7(4), 1.3.1, CC6.1)."
+  id: String!
+  title: String!
+  section: String!
+  "CIS profile level; empty for other frameworks."
+  level: String!
+  "CIS's automated or manual; empty for other frameworks."
+  assessment: String!
+  "pass, fail, insufficient_data, not_applicable, manual or not_assessed."
+  status: String!
+  "Why the control is manual, not_assessed, insufficient_data or not_applicable; empty for pass and fail."
+  reason: String!
+  "Rule ids mapped to the control."
+  checks: [String!]!
+  "Over the checks, the distinct resources with an open finding."
+  failingResources: Int!
+  "Over the checks, the open findings."
+  failingFindings: Int!
+  "The tenant's resources of the checks' types (at least the failing ones)."
+  resourcesChecked: Int!
+  "Over the checks, the resources the audit could not judge for want of data."
+  resourcesNotEvaluated: Int!
+}
+
+"A page of a framework's controls, in catalog order."
+type ControlPostureConnection {
+  edges: [ControlPostureEdge!]!
+  nodes: [ControlPosture!]!
+  pageInfo: PageInfo!
+  "Not counted: always null (the framework's counts say how many of each status)."
+  totalCount: Int
+}
+
+type ControlPostureEdge {
+  cursor: String!
+  node: ControlPosture!
+}
+
+"A page of a framework's recorded postures, newest audit first."
+type CompliancePostureConnection {
+  edges: [CompliancePostureEdge!]!
+  nodes: [CompliancePosture!]!
+  pageInfo: PageInfo!
+  "Not counted: always null."
+  totalCount: Int
+}
+
+type CompliancePostureEdge {
+  cursor: String!
+  node: CompliancePosture!
+}
+
+extend type Query {
+  """
+  Every framework of the catalog (CIS AWS v3.0.0 and v4.0.1, NIST SP 800-53
+  r5, PCI DSS 4.0, SOC 2) judged against the latest completed audit, or
+  auditId, as GET /v1/compliance/frameworks.
+  """
+  complianceFrameworks(auditId: ID): [CompliancePosture!]!
+  "One framework (id as CIS-AWS-4.0.1) judged against the latest completed audit, or auditId; not_found for an unknown framework."
+  complianceFramework(id: String!, auditId: ID): CompliancePosture
 }
 `, BuiltIn: false},
 	{Name: "../dashboard.graphqls", Input: `"A rule (built-in or a custom policy) with its open findings."
@@ -3677,6 +4132,128 @@ func (ec *executionContext) childFields_CheckExplanation(ctx context.Context, fi
 		return ec.fieldContext_CheckExplanation_missing(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CheckExplanation", field.Name)
+}
+
+func (ec *executionContext) childFields_CompliancePosture(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CompliancePosture_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CompliancePosture_name(ctx, field)
+	case "version":
+		return ec.fieldContext_CompliancePosture_version(ctx, field)
+	case "controlCount":
+		return ec.fieldContext_CompliancePosture_controlCount(ctx, field)
+	case "counts":
+		return ec.fieldContext_CompliancePosture_counts(ctx, field)
+	case "scorePercent":
+		return ec.fieldContext_CompliancePosture_scorePercent(ctx, field)
+	case "auditId":
+		return ec.fieldContext_CompliancePosture_auditId(ctx, field)
+	case "auditCompletedAt":
+		return ec.fieldContext_CompliancePosture_auditCompletedAt(ctx, field)
+	case "controls":
+		return ec.fieldContext_CompliancePosture_controls(ctx, field)
+	case "trend":
+		return ec.fieldContext_CompliancePosture_trend(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CompliancePosture", field.Name)
+}
+
+func (ec *executionContext) childFields_CompliancePostureConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CompliancePostureConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CompliancePostureConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CompliancePostureConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CompliancePostureConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CompliancePostureConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CompliancePostureEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CompliancePostureEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CompliancePostureEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CompliancePostureEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ControlCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "passed":
+		return ec.fieldContext_ControlCounts_passed(ctx, field)
+	case "failed":
+		return ec.fieldContext_ControlCounts_failed(ctx, field)
+	case "insufficientData":
+		return ec.fieldContext_ControlCounts_insufficientData(ctx, field)
+	case "notApplicable":
+		return ec.fieldContext_ControlCounts_notApplicable(ctx, field)
+	case "manual":
+		return ec.fieldContext_ControlCounts_manual(ctx, field)
+	case "notAssessed":
+		return ec.fieldContext_ControlCounts_notAssessed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ControlCounts", field.Name)
+}
+
+func (ec *executionContext) childFields_ControlPosture(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ControlPosture_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ControlPosture_title(ctx, field)
+	case "section":
+		return ec.fieldContext_ControlPosture_section(ctx, field)
+	case "level":
+		return ec.fieldContext_ControlPosture_level(ctx, field)
+	case "assessment":
+		return ec.fieldContext_ControlPosture_assessment(ctx, field)
+	case "status":
+		return ec.fieldContext_ControlPosture_status(ctx, field)
+	case "reason":
+		return ec.fieldContext_ControlPosture_reason(ctx, field)
+	case "checks":
+		return ec.fieldContext_ControlPosture_checks(ctx, field)
+	case "failingResources":
+		return ec.fieldContext_ControlPosture_failingResources(ctx, field)
+	case "failingFindings":
+		return ec.fieldContext_ControlPosture_failingFindings(ctx, field)
+	case "resourcesChecked":
+		return ec.fieldContext_ControlPosture_resourcesChecked(ctx, field)
+	case "resourcesNotEvaluated":
+		return ec.fieldContext_ControlPosture_resourcesNotEvaluated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ControlPosture", field.Name)
+}
+
+func (ec *executionContext) childFields_ControlPostureConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ControlPostureConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ControlPostureConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ControlPostureConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ControlPostureConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ControlPostureConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ControlPostureEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ControlPostureEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ControlPostureEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ControlPostureEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteMuteRulePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
