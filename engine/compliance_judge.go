@@ -19,7 +19,8 @@ import (
 // accepted_risk or false_positive is not open, so it does not fail the
 // control (as AWS Security Hub leaves suppressed findings out of a
 // control's status): the decision to accept it was made, with a reason, by
-// someone entitled to make it. docs/compliance.md says the same.
+// someone entitled to make it. Findings an active mute rule matches are
+// left out the same way. docs/compliance.md says the same.
 
 // ControlStatuses lists the statuses a control can have, in the order
 // counts are shown.
@@ -82,9 +83,10 @@ type ControlPosture struct {
 	Reason string `json:"reason,omitempty"`
 	// Checks are the rule ids mapped to the control.
 	Checks []string `json:"checks"`
-	// FailingResources counts, over the checks, the distinct resources with
-	// an open finding (a resource failing two checks counts twice);
-	// FailingFindings counts those findings.
+	// FailingResources counts, over the checks, the resources with an open
+	// finding (a resource failing two checks counts twice); FailingFindings
+	// counts those findings: the same number, as a finding is one check on
+	// one resource.
 	FailingResources int64 `json:"failing_resources"`
 	FailingFindings  int64 `json:"failing_findings"`
 	// ResourcesChecked counts the tenant's resources of the checks' types
@@ -127,23 +129,27 @@ type postureFacts struct {
 	types   map[string]int64      // the tenant's resources by type
 }
 
-// postureFacts reads what the judge needs of scope's snapshot (the audit
-// a): its open findings per rule, with the decisions people made applied
-// as the findings API applies them, and the tenant's resources by type.
-func (s *Service) postureFacts(ctx context.Context, scope ReportScope, a Audit) (postureFacts, error) {
+// postureFacts gathers what the judge needs of audit a: counts are its
+// snapshot's open findings by rule (OpenCounts with the decisions people
+// made applied, as reports and the dashboard read them), and the tenant's
+// resources are counted by type. A finding is one check on one resource
+// (its id is derived from both), so a rule's open findings are also its
+// failing resources: the precomputed counts answer both, without a pass
+// over the snapshot's rows.
+func (s *Service) postureFacts(ctx context.Context, tenantID string, a Audit, counts []ReportCount) (postureFacts, error) {
 	f := postureFacts{audit: a, catalog: s.cfg.Reporting.Catalog, byRule: map[string]RuleTotals{}, types: map[string]int64{}}
 	if a.ID == "" {
 		return f, nil
 	}
-	an := s.cfg.Reporting.Analytics
-	totals, err := an.RuleTotals(ctx, scope)
-	if err != nil {
-		return f, err
+	for _, c := range counts {
+		t := f.byRule[c.RuleID]
+		t.RuleID = c.RuleID
+		t.Findings += c.Count
+		t.Resources += c.Count
+		f.byRule[c.RuleID] = t
 	}
-	for _, t := range totals {
-		f.byRule[t.RuleID] = t
-	}
-	if f.types, err = an.ResourceCountsByType(ctx, scope.TenantID); err != nil {
+	var err error
+	if f.types, err = s.cfg.Reporting.Analytics.ResourceCountsByType(ctx, tenantID); err != nil {
 		return f, err
 	}
 	return f, nil

@@ -78,28 +78,31 @@ func (s *Service) complianceAudit(ctx context.Context, tenantID, auditID string)
 	return a, nil
 }
 
-// postureScope is the scope of audit a's snapshot with the decisions people
-// made applied, as the findings API applies them.
-func (s *Service) postureScope(ctx context.Context, tenantID string, a Audit) (ReportScope, error) {
-	scope := ReportScope{TenantID: tenantID, AuditID: a.ID}
-	if a.ID == "" {
-		return scope, nil
-	}
-	ov, err := s.overrides(ctx, tenantID)
-	if err != nil {
-		return scope, err
-	}
-	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
-	return scope, nil
-}
-
-// tenantPostureFacts reads the facts of a tenant's audit.
+// tenantPostureFacts reads the facts of a tenant's audit a: its open
+// findings by rule with the decisions people made applied and the findings
+// active mute rules match left out, as the findings API and reports read
+// them.
 func (s *Service) tenantPostureFacts(ctx context.Context, tenantID string, a Audit) (postureFacts, error) {
-	scope, err := s.postureScope(ctx, tenantID, a)
+	if a.ID == "" {
+		return s.postureFacts(ctx, tenantID, a, nil)
+	}
+	scope := ReportScope{TenantID: tenantID, AuditID: a.ID}
+	ov, err := s.overrides(ctx, tenantID)
 	if err != nil {
 		return postureFacts{}, err
 	}
-	return s.postureFacts(ctx, scope, a)
+	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
+	counts, err := s.cfg.Reporting.Analytics.OpenCounts(ctx, scope)
+	if err != nil {
+		return postureFacts{}, err
+	}
+	if counts, err = s.adjustReportCounts(ctx, scope, ov, counts); err != nil {
+		return postureFacts{}, err
+	}
+	if counts, _, err = s.subtractMutes(ctx, &scope, counts); err != nil {
+		return postureFacts{}, err
+	}
+	return s.postureFacts(ctx, tenantID, a, counts)
 }
 
 // ComplianceFrameworks judges every framework of the catalog against the

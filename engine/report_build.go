@@ -97,31 +97,38 @@ func (s *Service) adjustReportCounts(ctx context.Context, scope ReportScope, ov 
 }
 
 // applyMutes leaves the findings the tenant's active mute rules match in
-// the report's snapshot out of the report: the analytic queries through
-// scope.Mutes, the open counts by subtracting one count over the matches
-// (grouped as the counts are). b.muted is what was left out, within the
-// report's filters.
-func (b *reportBuilder) applyMutes(ctx context.Context) error {
-	s := b.svc
+// the report's snapshot out of the report (subtractMutes). b.muted is what
+// was left out, within the report's filters.
+func (b *reportBuilder) applyMutes(ctx context.Context) (err error) {
+	b.counts, b.muted, err = b.svc.subtractMutes(ctx, &b.scope, b.counts)
+	return err
+}
+
+// subtractMutes leaves the findings the tenant's active mute rules match in
+// scope's snapshot out: the analytic queries through scope.Mutes, the open
+// counts by subtracting one count over the matches (grouped as the counts
+// are). muted is what was left out, within scope's filters. Reports and the
+// compliance posture both read open findings so.
+func (s *Service) subtractMutes(ctx context.Context, scope *ReportScope, counts []ReportCount) (_ []ReportCount, muted int64, err error) {
 	if s.cfg.MuteMatches == nil {
-		return nil
+		return counts, 0, nil
 	}
-	set, err := s.cachedOverrides(ctx, b.scope.TenantID)
+	set, err := s.cachedOverrides(ctx, scope.TenantID)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
-	refs := set.muteRefs(b.scope.AuditID)
+	refs := set.muteRefs(scope.AuditID)
 	if len(refs) == 0 {
-		return nil
+		return counts, 0, nil
 	}
-	b.scope.Mutes = refs
-	muted, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: b.scope.TenantID, Filter: FindingFilter{AuditID: b.scope.AuditID},
+	scope.Mutes = refs
+	got, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: scope.TenantID, Filter: FindingFilter{AuditID: scope.AuditID},
 		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}}, refs)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
-	b.counts, b.muted = subtractMuted(b.counts, muted, b.filters)
-	return nil
+	counts, muted = subtractMuted(counts, got, scope.Filters)
+	return counts, muted, nil
 }
 
 // subtractMuted takes the muted counts (grouped by severity, dimension,

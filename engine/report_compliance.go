@@ -12,7 +12,7 @@ import (
 // control of the selected frameworks with its status (the compliance judge,
 // compliance_judge.go, as the posture API answers) and evidence.
 func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvidenceReport, error) {
-	facts, err := b.svc.postureFacts(ctx, b.scope, b.audit)
+	facts, err := b.svc.postureFacts(ctx, b.scope.TenantID, b.audit, b.counts)
 	if err != nil {
 		return nil, err
 	}

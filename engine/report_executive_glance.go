@@ -100,7 +100,7 @@ func (b *reportBuilder) rankActions(rules map[string]*RuleRank) []TopAction {
 // (compliance_judge.go), as the compliance evidence report and the posture
 // API do.
 func (b *reportBuilder) compliancePosture(ctx context.Context) ([]FrameworkPosture, error) {
-	facts, err := b.svc.postureFacts(ctx, b.scope, b.audit)
+	facts, err := b.svc.postureFacts(ctx, b.scope.TenantID, b.audit, b.counts)
 	if err != nil {
 		return nil, err
 	}

@@ -247,6 +247,24 @@ func TestCompliancePostureValues(t *testing.T) {
 	if old.AuditID != e.a.audit.ID || old.Counts.Failed != 0 {
 		t.Errorf("older audit: %s with %d failed; want %s with 0", old.AuditID, old.Counts.Failed, e.a.audit.ID)
 	}
+
+	// A mute rule silencing 2.2.3's one finding: the control passes at
+	// once, as Security Hub leaves suppressed findings out.
+	exp := time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)
+	r := e.gql(t, e.tokA, `mutation($in: MuteRuleInput!) { createMuteRule(input: $in) { id applied { matched } } }`,
+		map[string]any{"in": map[string]any{"expression": "finding.rule_id == 'aws-rds-001'", "reason": "test database", "expiresAt": exp}})
+	if r.code() != "" {
+		t.Fatalf("createMuteRule: %s %s", r.code(), r.Data)
+	}
+	muted, controls := restFrameworkAll(t, e, "CIS-AWS-4.0.1", "", 200)
+	for _, c := range controls {
+		if c.ID == "2.2.3" && (c.Status != engine.ControlPass || c.FailingResources != 0) {
+			t.Errorf("2.2.3 with its finding muted: %+v; want pass", c)
+		}
+	}
+	if muted.Counts.Failed != 2 || muted.Counts.Passed != fw.Counts.Passed+1 {
+		t.Errorf("after the mute: %+v; want one control moved from failed to passed (before %+v)", muted.Counts, fw.Counts)
+	}
 }
 
 // TestCompliancePostureBadInput: unknown framework, bad status, audit id,
