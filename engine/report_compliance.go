@@ -16,7 +16,16 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 	if err != nil {
 		return nil, err
 	}
-	byRule := facts.byRule
+	// The failing checks' titles, severities and distinct resources, for
+	// the list of failing checks; which checks fail is the judge's.
+	totals, err := b.svc.cfg.Reporting.Analytics.RuleTotals(ctx, b.scope)
+	if err != nil {
+		return nil, err
+	}
+	byRule := make(map[string]RuleTotals, len(totals))
+	for _, t := range totals {
+		byRule[t.RuleID] = t
+	}
 	var frameworks []CatalogFramework
 	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
 		if b.frameworkSelected(fw.ID) {
@@ -28,7 +37,7 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 	for _, fw := range frameworks {
 		for _, c := range fw.Controls {
 			for _, r := range c.Rules {
-				if byRule[r].Findings > 0 && !slices.Contains(failing, r) {
+				if facts.byRule[r].Findings > 0 && !slices.Contains(failing, r) {
 					failing = append(failing, r)
 				}
 			}
@@ -66,7 +75,7 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 				ctl.Note = c.Gap
 			}
 			for _, r := range c.Rules {
-				if byRule[r].Findings > 0 {
+				if facts.byRule[r].Findings > 0 {
 					refs[r] = append(refs[r], ControlRef{Framework: fw.ID, Control: c.ID})
 				}
 				ctl.FailingResources = append(ctl.FailingResources, resources[r]...)

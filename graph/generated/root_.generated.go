@@ -3124,8 +3124,8 @@ executive summary). A control no check maps to is manual (CIS marks it
 Manual) or not_assessed; else it is fail when a check has an open finding,
 insufficient_data when every resource its checks met lacked what they read,
 not_applicable when no resource of its checks' types was audited, pass
-otherwise. Findings resolved as accepted_risk or false_positive do not fail
-a control.
+otherwise. Findings resolved as accepted_risk or false_positive, and those
+an active mute rule matches, do not fail a control.
 """
 type CompliancePosture {
   "Framework id, the prefix of rules' compliance references (CIS-AWS-4.0.1)."
