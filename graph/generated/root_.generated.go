@@ -2990,8 +2990,10 @@ extend type Query {
   findingStats(groupBy: [FindingGroupBy!], filter: FindingFilter): FindingStats!
   """
   Findings per completed audit between from and to, oldest first (at most
-  100 points, sampled evenly). filter.auditId is not allowed. Later manual
-  decisions are not applied to past snapshots.
+  100 points, sampled evenly). filter.auditId and the row filters (tags,
+  compliance, assignee, q, firstSeenAfter/Before) are not allowed, nor AGE.
+  Later manual decisions are not applied to past snapshots; each snapshot's
+  matches of the active mute rules applied to it count as MUTED, not OPEN.
   """
   findingTrend(from: Time!, to: Time!, groupBy: [FindingGroupBy!], filter: FindingFilter): [TrendPoint!]!
 }
@@ -3389,7 +3391,7 @@ type FindingConnection {
   edges: [FindingEdge!]!
   nodes: [Finding!]!
   pageInfo: PageInfo!
-  "How many findings match the filter (from the snapshot's precomputed counts)."
+  "How many findings match the filter: from the snapshot's precomputed counts, less muted findings; counted over the rows under the row filters (tags, compliance, assignee, q, firstSeenAfter/Before)."
   totalCount: Int!
 }
 
