@@ -137,7 +137,8 @@ func (b *reportBuilder) costWaste(ctx context.Context) (CostWaste, error) {
 
 // trend is the open findings of the last completed audits, oldest first,
 // ending with this report's (whose counts include people's decisions;
-// past snapshots are counted as their audits wrote them).
+// past snapshots are counted as their audits wrote them, less the matches
+// of the active mute rules applied to them, as findingTrend counts them).
 func (b *reportBuilder) trend(ctx context.Context, score float64, open int64, bySev map[Severity]int64) ([]ReportTrendPoint, error) {
 	points := make([]ReportTrendPoint, 0, len(b.prev)+1)
 	if len(b.prev) > 0 && b.svc.cfg.Trends != nil {
@@ -145,9 +146,12 @@ func (b *reportBuilder) trend(ctx context.Context, score float64, open int64, by
 		for i, a := range b.prev {
 			ids[i] = a.ID
 		}
-		counts, err := b.svc.cfg.Trends.CountsByAudit(ctx, b.scope.TenantID, ids, FindingFilter{Status: StatusOpen},
-			[]GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount})
+		open := TrendQuery{Filter: FindingFilter{Status: StatusOpen}, GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount}}
+		counts, err := b.svc.cfg.Trends.CountsByAudit(ctx, b.scope.TenantID, ids, open.Filter, open.GroupBy)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.svc.muteTrend(ctx, b.scope.TenantID, ids, open, counts); err != nil {
 			return nil, err
 		}
 		for i := len(b.prev) - 1; i >= 0; i-- {

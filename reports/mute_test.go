@@ -121,4 +121,28 @@ func TestReportsLeaveMutedFindingsOut(t *testing.T) {
 	if !strings.Contains(pdf, "2 muted findings (mute rules) are not counted as open") {
 		t.Errorf("the executive PDF does not say what it left out; its text:\n%s", pdf)
 	}
+
+	// A later audit: the muted audit becomes a past point of the trend, and
+	// it still leaves out the matches the rule had there (the GraphQL
+	// findingTrend counts them so too), while the new snapshot, to which the
+	// rule was not applied, counts them as open.
+	next := completedAudit(t, a.pg, a.tenant.ID, fixedID(engine.PrefixAudit, goldenNow.Add(-30*time.Minute), 4), goldenNow.Add(-30*time.Minute))
+	if _, err := a.ch.WriteSnapshot(ctx, a.tenant.ID, next.ID, seqOf(goldenFindings(a.tenant.ID, next, goldenResources(a.tenant.ID), false))); err != nil {
+		t.Fatalf("WriteSnapshot: %v", err)
+	}
+	var later engine.ReportDocument
+	if err := json.Unmarshal(a.download(t, a.generate(t, engine.ReportExecutiveSummary).ID, "json"), &later); err != nil {
+		t.Fatal(err)
+	}
+	points := later.ExecutiveSummary.Trend
+	i := slices.IndexFunc(points, func(p engine.ReportTrendPoint) bool { return p.AuditID == a.cur.ID })
+	if i < 0 || points[len(points)-1].AuditID != next.ID {
+		t.Fatalf("trend %+v: want the muted audit %s as a past point and %s last", points, a.cur.ID, next.ID)
+	}
+	if points[i].OpenFindings != exB.OpenFindings-2 {
+		t.Errorf("past point of the muted audit: %d open findings, want %d - 2", points[i].OpenFindings, exB.OpenFindings)
+	}
+	if last := points[len(points)-1]; last.OpenFindings != exB.OpenFindings {
+		t.Errorf("the new audit's point: %d open findings, want %d (the rule was not applied to it)", last.OpenFindings, exB.OpenFindings)
+	}
 }
