@@ -334,7 +334,8 @@ ch_start() {
   # freed, so every INSERT faults its column buffers in again; ClickHouse's
   # own builds set oversize_threshold:0 (ClickHouse issue 11121), which here
   # cut the server's page faults during a snapshot write by ~40% and its
-  # INSERT CPU by ~9% (docs/benchmarks.md, session 11). FOURD_CLICKHOUSE_MALLOC_CONF
+  # INSERT CPU by ~9% (session 11 in
+  # `git show 77779a1^:docs/benchmarks.md`). FOURD_CLICKHOUSE_MALLOC_CONF
   # overrides it ("" for jemalloc's defaults).
   # setsid: a Ctrl-C on `make run` must not reach the servers.
   (cd "$CH_DIR" && MALLOC_CONF=${FOURD_CLICKHOUSE_MALLOC_CONF-oversize_threshold:0} \

@@ -17,7 +17,7 @@ import (
 // gathers each column in the batch's sorted order from one small array,
 // where rows held as structs made every column a pass over the whole batch
 // (one cache miss per row and column, the largest client cost of a
-// snapshot write; docs/benchmarks.md, issue 2). The few-valued columns are
+// snapshot write; issue 2 in `git show 77779a1^:docs/benchmarks.md`). The few-valued columns are
 // numbered by the snapshot's dictionaries, which also make the per-snapshot
 // counts group by integers.
 
@@ -37,7 +37,7 @@ const (
 // fields repeat over the findings of that resource. Other values are first
 // looked for in a few slots found by a cheap hash (recent), which spares
 // the map's hashing of the whole string in either order findings come in
-// (docs/benchmarks.md, session 11).
+// (session 11 in `git show 77779a1^:docs/benchmarks.md`).
 type stringDict struct {
 	codes    map[string]uint32
 	values   []string

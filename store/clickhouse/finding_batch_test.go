@@ -125,7 +125,7 @@ func TestByteColumn(t *testing.T) {
 // BenchmarkGatherSorted is the sorted gather of a batch's string columns at
 // send time: 30-byte ids read in a random order from a batch of 100k and of
 // 500k rows, to measure what a larger batch costs a value once its columns
-// outgrow the caches (docs/benchmarks.md, session 8).
+// outgrow the caches (session 8 in `git show 77779a1^:docs/benchmarks.md`).
 func BenchmarkGatherSorted(b *testing.B) {
 	for _, n := range []int{100_000, 500_000} {
 		var col byteColumn

@@ -28,7 +28,8 @@ const snapshotInserters = 2
 // server then has no need to sort again. Five 100k-row blocks each sorted
 // on their own (what the client sent before) cost the server ~5 s more CPU
 // per 10M findings to sort, and one 500k-row batch sorted whole ~8 s more
-// of the client's to gather (docs/benchmarks.md, issue 2).
+// of the client's to gather (docs/design/bulk-write.md; measured in the issue 2
+// sessions of `git show 77779a1^:docs/benchmarks.md`).
 const runBuckets = 5
 
 // maxBuckets bounds the buckets of one snapshot write: those of one run
@@ -36,7 +37,8 @@ const runBuckets = 5
 // it sends them and holds none while the server writes its INSERT; when
 // both senders are sending, the next run waits for buckets. (Without the
 // bound up to three runs' worth exist; the audits measured did not show
-// the difference beyond their spread: docs/benchmarks.md, issue 2.)
+// the difference beyond their spread: issue 2 in
+// `git show 77779a1^:docs/benchmarks.md`.)
 const maxBuckets = snapshotInserters * runBuckets
 
 // maxBatchBytes bounds the size of one bucket of a run, whose text makes
@@ -316,7 +318,8 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 // follow one another in the table's order (the buckets' key ranges do), so
 // the server finds the run sorted; the index's are sorted runs, which the
 // server sorts fast: unsorted, the server's INSERTs of a 10M snapshot cost
-// 65 s of CPU instead of 25 s (docs/benchmarks.md, issue 2).
+// 65 s of CPU instead of 25 s (docs/design/bulk-write.md; measured in the issue 2
+// sessions of `git show 77779a1^:docs/benchmarks.md`).
 // Each bucket goes back to free once sent (all of them after a failure).
 func (s *Store) sendRun(ctx context.Context, sc *columnScratch, consts snapshotConsts, r *findingRun,
 	free chan<- *findingBatch) (err error) {

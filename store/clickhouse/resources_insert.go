@@ -114,7 +114,8 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 // write's inserter gathers in one INSERT, over several batches. Each INSERT
 // makes a part, and the server merges parts of 10k rows (a batch's) about
 // three times over: a first import of 1M resources cost ClickHouse 8–10 s
-// as 100 INSERTs, 5–6 s as 10 (docs/benchmarks.md, issue 5). Each batch is
+// as 100 INSERTs, 5–6 s as 10 (docs/design/bulk-write.md;
+// issue 5 in `git show 77779a1^:docs/benchmarks.md`). Each batch is
 // sent as a block of the INSERT at once, and the server gathers the blocks
 // into one part, so the client holds no more rows for it.
 // wholeRowFlushIdle ends an INSERT when no batch came for that long, so
