@@ -65,11 +65,7 @@ func (s *Service) ExchangeAuthorizationCode(ctx context.Context, in ExchangeCode
 		return TokenResponse{}, err
 	}
 	if !first {
-		if err := ids.RevokeOAuthGrant(ctx, code.GrantID, now); err != nil {
-			return TokenResponse{}, err
-		}
-		s.tokens.purge()
-		return TokenResponse{}, invalidGrant("the authorization code is invalid, expired or used")
+		return s.refuseReplay(ctx, ids, code.GrantID, now, "the authorization code is invalid, expired or used")
 	}
 	switch {
 	case code.ClientID != client.ID:
@@ -171,11 +167,7 @@ func (s *Service) RefreshAccessToken(ctx context.Context, in RefreshInput) (Toke
 		return TokenResponse{}, err
 	}
 	if !first {
-		if err := ids.RevokeOAuthGrant(ctx, t.GrantID, now); err != nil {
-			return TokenResponse{}, err
-		}
-		s.tokens.purge()
-		return TokenResponse{}, invalidGrant("the refresh token was already used; the grant is revoked")
+		return s.refuseReplay(ctx, ids, t.GrantID, now, "the refresh token was already used; the grant is revoked")
 	}
 	scopes, err := narrowScopes(t.Scopes, in.Scope, "was not granted")
 	if err != nil {
@@ -282,4 +274,16 @@ func narrowScopes(granted []engine.Scope, param, notGranted string) ([]engine.Sc
 		}
 	}
 	return asked, nil
+}
+
+// refuseReplay answers a second use of a one-time credential (an
+// authorization code or a refresh token): every token of its grant is
+// revoked, cached lookups of them are dropped (RFC 6749 §4.1.2, §10.4),
+// and the request gets invalid_grant with msg.
+func (s *Service) refuseReplay(ctx context.Context, ids Store, grantID string, now time.Time, msg string) (TokenResponse, error) {
+	if err := ids.RevokeOAuthGrant(ctx, grantID, now); err != nil {
+		return TokenResponse{}, err
+	}
+	s.tokens.purge()
+	return TokenResponse{}, invalidGrant(msg)
 }
