@@ -199,3 +199,7 @@ func quote(s string) string {
 	}
 	return "\"" + strings.ToValidUTF8(s, "?") + "\""
 }
+
+// Quote quotes a value for an error message: at most 64 bytes of it, as
+// valid UTF-8.
+func Quote(s string) string { return quote(s) }

@@ -32,3 +32,14 @@ type Event struct {
 	// store need not walk it again (a first import builds a million).
 	Strict bool `json:"-"`
 }
+
+// NewEvent returns an event of the tenant of type typ made at (in UTC),
+// with data encoded as its JSON payload and a fresh event id.
+func NewEvent(tenantID, typ string, data any, at time.Time) (Event, error) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return Event{}, err
+	}
+	at = at.UTC()
+	return Event{ID: NewID(PrefixEvent, at), TenantID: tenantID, Type: typ, CreatedAt: at, Data: b}, nil
+}

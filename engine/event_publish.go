@@ -16,12 +16,7 @@ const eventChunk = 1000
 
 // newEvent builds an event with a fresh time-sortable id.
 func (s *Service) newEvent(tenantID, typ string, data any) (Event, error) {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return Event{}, err
-	}
-	now := s.now().UTC()
-	return Event{ID: NewID(PrefixEvent, now), TenantID: tenantID, Type: typ, CreatedAt: now, Data: b}, nil
+	return NewEvent(tenantID, typ, data, s.now())
 }
 
 // eventRunMax bounds the events of one run (see eventRuns): a run shares

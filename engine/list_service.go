@@ -2,34 +2,10 @@ package engine
 
 import "context"
 
-// idPage pages a collection ordered by id (ascending for resources, newest
-// first for the time-sortable ids of audits, policies and reports): it asks
-// fetch for limit+1 rows after the cursor's id and cuts the page.
+// idPage is IDPage with the Service's cursors.
 func idPage[T any](s *Service, p Principal, scope string, pr PageRequest, idOf func(T) string,
 	fetch func(afterID string, limit int) ([]T, error)) (Page[T], error) {
-	limit, err := pr.limit()
-	if err != nil {
-		return Page[T]{}, err
-	}
-	var after string
-	if pr.Cursor != "" {
-		if err := s.cursors.decode(pr.Cursor, p.TenantID, scope, &after); err != nil {
-			return Page[T]{}, err
-		}
-	}
-	items, err := fetch(after, limit+1)
-	if err != nil {
-		return Page[T]{}, err
-	}
-	if items == nil {
-		items = []T{}
-	}
-	page := Page[T]{Items: items}
-	if len(items) > limit {
-		page.Items, page.HasMore = items[:limit], true
-		page.NextCursor = s.cursors.encode(p.TenantID, scope, idOf(page.Items[limit-1]))
-	}
-	return page, nil
+	return IDPage(&Cursors{c: s.cursors}, p, scope, pr, idOf, fetch)
 }
 
 // ListResources returns a page of the tenant's inventory in id order.

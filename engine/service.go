@@ -42,9 +42,6 @@ type Config struct {
 	// trend (issue 33 §4); optional, the trend is unavailable without it
 	// and audits record none.
 	CompliancePostures CompliancePostureStore
-	// Webhooks holds the webhook endpoints, events API and deliveries;
-	// optional, those use cases are unavailable without it.
-	Webhooks WebhookConfig
 	// Reporting generates and serves reports; optional (issue 8).
 	Reporting ReportConfig
 	// Users looks up a tenant's users (a finding's assignee must be one);

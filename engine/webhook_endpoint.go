@@ -148,49 +148,6 @@ type DeliveryQuery struct {
 	Limit      int
 }
 
-// WebhookStore holds webhook endpoints, the events API's view of the outbox
-// and the deliveries (PostgreSQL). Codes as the other stores: not_found for
-// a missing record (also another tenant's, or a deleted endpoint),
-// validation_failed for values the schema refuses.
-type WebhookStore interface {
-	CreateWebhookEndpoint(ctx context.Context, e WebhookEndpoint) error
-	GetWebhookEndpoint(ctx context.Context, tenantID, id string) (WebhookEndpoint, error)
-	// ListWebhookEndpoints returns up to q.Limit live endpoints, newest
-	// first, strictly before q.BeforeID.
-	ListWebhookEndpoints(ctx context.Context, q WebhookEndpointQuery) ([]WebhookEndpoint, error)
-	// UpdateWebhookEndpoint overwrites url, event types, description and
-	// enabled; enabling clears the disabled reason and the failing streak.
-	// It returns the stored endpoint.
-	UpdateWebhookEndpoint(ctx context.Context, e WebhookEndpoint) (WebhookEndpoint, error)
-	// DeleteWebhookEndpoint marks an endpoint deleted (its deliveries stay
-	// readable); its pending deliveries end failed.
-	DeleteWebhookEndpoint(ctx context.Context, tenantID, id string, at time.Time) error
-	// RotateWebhookSecret makes sealed the current secret and keeps the
-	// one it replaces as the previous secret until previousUntil.
-	RotateWebhookSecret(ctx context.Context, tenantID, id, sealed string, previousUntil, at time.Time) (WebhookEndpoint, error)
-
-	// ListEvents returns up to q.Limit events, newest first, strictly
-	// before q.BeforeID.
-	ListEvents(ctx context.Context, q EventQuery) ([]Event, error)
-	GetEvent(ctx context.Context, tenantID, id string) (Event, error)
-	// ListDeliveries returns up to q.Limit deliveries with their attempt
-	// logs, newest first, strictly before q.BeforeID.
-	ListDeliveries(ctx context.Context, q DeliveryQuery) ([]Delivery, error)
-
-	// AppendDirectedEvent stores an event for one endpoint only (a test
-	// event): the event and its delivery, not fanned out to others.
-	AppendDirectedEvent(ctx context.Context, ev Event, endpointID string) (Delivery, error)
-	// RedeliverEvent creates a new delivery of an event to the endpoint,
-	// or with endpointID empty to every enabled endpoint subscribed to
-	// its type. conflict when the named endpoint is disabled.
-	RedeliverEvent(ctx context.Context, tenantID, eventID, endpointID string, at time.Time) ([]Delivery, error)
-	// RecoverFailedDeliveries creates a new delivery for each failed
-	// delivery of the endpoint created at or after since that has no later
-	// delivery of the same event to it; it returns how many. conflict when
-	// the endpoint is disabled.
-	RecoverFailedDeliveries(ctx context.Context, tenantID, endpointID string, since, at time.Time) (int, error)
-}
-
 // DeliveryQueue is the dispatchers' side of the outbox (PostgreSQL): fan
 // events out to deliveries, claim due deliveries, record attempts. Any
 // number of dispatchers may share it. Its methods return internal errors

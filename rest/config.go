@@ -9,6 +9,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -41,6 +42,9 @@ type Config struct {
 	// Identity authenticates bearer tokens and serves the tokens API and
 	// the OAuth 2.0 endpoints (engine/identity; never its Operator).
 	Identity *identity.Service
+	// Webhooks serves the webhook endpoints and events APIs
+	// (engine/webhooks); optional, they answer 503 unavailable without it.
+	Webhooks *webhooks.Service
 	// Secret keys the OAuth consent form's CSRF tokens: at least 32 bytes,
 	// the same on every replica (cmd/fourd gives FOURD_SECRET). Without it
 	// every consent form is refused as expired.

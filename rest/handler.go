@@ -12,6 +12,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 )
 
 // api is the REST handler's state: the Service it adapts and its
@@ -20,6 +21,7 @@ type api struct {
 	cfg     Config
 	svc     *engine.Service
 	ids     *identity.Service
+	hooks   *webhooks.Service // nil: the webhook use cases answer unavailable
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
@@ -41,7 +43,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, hooks: cfg.Webhooks, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.routes()
 	return a.middleware(http.HandlerFunc(a.serveRoute)), nil

@@ -18,6 +18,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -68,9 +69,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 			Reports: pg, Events: pg, Users: pg, Idempotency: pg,
 			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch, CompliancePostures: pg,
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
-			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
-			Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
-				Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}}
+			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
 		ids, ops := wireIdentity(t, &ecfg, pg, o.cacheTTL)
 		svc, err := engine.NewService(ecfg)
 		if err != nil {
@@ -78,8 +77,14 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		}
 		return svc, ids, ops
 	}
+	hooks, err := webhooks.New(webhooks.Config{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
+		Seal:   func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) },
+		Secret: []byte("rest test secret, at least thirty-two bytes"), Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	serve := func(t *testing.T, svc *engine.Service, ids *identity.Service, l Limiter) string {
-		h, err := New(Config{Service: svc, Identity: ids, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
+		h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +116,6 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		return it.Secret
 	}
 	e.tokA, e.tokB, e.tokViewerA = issue("acme", "ada@acme.test"), issue("globex", "bob@globex.test"), issue("acme", "vic@acme.test")
-	var err error
 	in := identity.CreateOAuthClientInput{Name: "Acme Dashboard", RedirectURIs: []string{e.redirect}}
 	if e.client1, err = ops.RegisterOAuthClient(ctx, "acme", in); err != nil {
 		t.Fatal(err)

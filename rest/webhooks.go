@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 )
 
 // webhookRoutes registers the webhook endpoints API and the events API
 // (issue 7): endpoint CRUD, secret rotation, test events, delivery logs,
 // redelivery and recovery.
 func (a *api) webhookRoutes() {
-	s := a.svc
+	s := a.hooks
 	a.get("/v1/webhook_endpoints", a.authenticated(listOf(s.ListWebhookEndpoints)))
 	a.route(http.MethodPost, "/v1/webhook_endpoints", a.authenticated(a.createWebhookEndpoint))
 	a.get("/v1/webhook_endpoints/{id}", a.authenticated(getOf(s.GetWebhookEndpoint)))
@@ -55,11 +56,11 @@ func (a *api) createWebhookEndpoint(w http.ResponseWriter, r *http.Request) erro
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	var in engine.CreateWebhookEndpointInput
+	var in webhooks.CreateWebhookEndpointInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	e, err := a.svc.CreateWebhookEndpoint(r.Context(), principal(r), in)
+	e, err := a.hooks.CreateWebhookEndpoint(r.Context(), principal(r), in)
 	if err != nil {
 		return err
 	}
@@ -74,11 +75,11 @@ func (a *api) updateWebhookEndpoint(w http.ResponseWriter, r *http.Request) erro
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	var in engine.UpdateWebhookEndpointInput
+	var in webhooks.UpdateWebhookEndpointInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	e, err := a.svc.UpdateWebhookEndpoint(r.Context(), principal(r), r.PathValue("id"), in)
+	e, err := a.hooks.UpdateWebhookEndpoint(r.Context(), principal(r), r.PathValue("id"), in)
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (a *api) deleteWebhookEndpoint(w http.ResponseWriter, r *http.Request) erro
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	if err := a.svc.DeleteWebhookEndpoint(r.Context(), principal(r), r.PathValue("id")); err != nil {
+	if err := a.hooks.DeleteWebhookEndpoint(r.Context(), principal(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -113,7 +114,7 @@ func (a *api) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) error 
 	if in.GracePeriodSeconds < 0 || in.GracePeriodSeconds > int64(7*24*time.Hour/time.Second) {
 		return engine.FieldErrorf("grace_period_seconds", "grace_period_seconds must be from 0 to 604800")
 	}
-	e, err := a.svc.RotateWebhookSecret(r.Context(), principal(r), r.PathValue("id"), time.Duration(in.GracePeriodSeconds)*time.Second)
+	e, err := a.hooks.RotateWebhookSecret(r.Context(), principal(r), r.PathValue("id"), time.Duration(in.GracePeriodSeconds)*time.Second)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func (a *api) testWebhookEndpoint(w http.ResponseWriter, r *http.Request) error 
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	d, err := a.svc.TestWebhookEndpoint(r.Context(), principal(r), r.PathValue("id"))
+	d, err := a.hooks.TestWebhookEndpoint(r.Context(), principal(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func (a *api) recoverDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	n, err := a.svc.RecoverFailedDeliveries(r.Context(), principal(r), r.PathValue("id"), in.Since)
+	n, err := a.hooks.RecoverFailedDeliveries(r.Context(), principal(r), r.PathValue("id"), in.Since)
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func (a *api) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.svc.ListEvents(r.Context(), principal(r), q["type"], pr)
+	page, err := a.hooks.ListEvents(r.Context(), principal(r), q["type"], pr)
 	if err != nil {
 		return err
 	}
@@ -199,7 +200,7 @@ func (a *api) redeliverEvent(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeOptionalJSON(r, &in); err != nil {
 		return err
 	}
-	ds, err := a.svc.RedeliverEvent(r.Context(), principal(r), r.PathValue("id"), in.EndpointID)
+	ds, err := a.hooks.RedeliverEvent(r.Context(), principal(r), r.PathValue("id"), in.EndpointID)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -80,9 +81,7 @@ func newHookEnv(t *testing.T) *hookEnv {
 	ch, pg := chtest.New(t), pgtest.New(t)
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
 	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Events: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler),
-		Webhooks: engine.WebhookConfig{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
-			Seal: func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) }}}
+		Events: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler)}
 	ids, ops := wireIdentity(t, &ecfg, nil, 0)
 	svc, err := engine.NewService(ecfg)
 	if err != nil {
@@ -97,7 +96,13 @@ func newHookEnv(t *testing.T) *hookEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Config{Service: svc, Identity: ids, Logger: slog.New(slog.DiscardHandler)})
+	hooks, err := webhooks.New(webhooks.Config{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
+		Seal:   func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) },
+		Secret: ecfg.Secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,14 +301,14 @@ func mustInt(t *testing.T, s string) int64 {
 
 var _ iter.Seq[engine.IngestItem] // IngestResources takes an iter.Seq
 
-// A tenant has at most engine.MaxWebhookEndpoints live endpoints: the next
+// A tenant has at most webhooks.MaxWebhookEndpoints live endpoints: the next
 // one is 409 until one is deleted.
 func TestWebhookEndpointLimit(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t)
 	body := map[string]any{"url": e.recv.srv.URL + "/hook", "event_types": []string{"*"}}
 	var last engine.WebhookEndpoint
-	for range engine.MaxWebhookEndpoints {
+	for range webhooks.MaxWebhookEndpoints {
 		e.call(t, "POST", "/v1/webhook_endpoints", e.admin, body, 201, &last)
 	}
 	e.call(t, "POST", "/v1/webhook_endpoints", e.admin, body, 409, nil)

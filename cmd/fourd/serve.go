@@ -30,16 +30,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	defer s.close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	svc, ids, err := newInstrumentedService(cfg, log, s, reg)
+	api, err := newAPIServices(cfg, log, s, reg)
 	if err != nil {
 		return err
 	}
+	svc, ids := api.engine, api.identity
 	limiter, closeLimiter, err := newLimiter(ctx, cfg.Limits, log)
 	if err != nil {
 		return err
 	}
 	defer closeLimiter()
-	h, err := rest.New(rest.Config{Service: svc, Identity: ids, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
+	h, err := rest.New(rest.Config{Service: svc, Identity: ids, Webhooks: api.webhooks, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
 		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
 		Limiter: limiter, ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/webhook"
 )
 
@@ -87,12 +88,12 @@ func (w webhookSettings) addressPolicy() webhook.AddressPolicy {
 	return webhook.AddressPolicy{AllowLoopbackHTTP: w.AllowLoopbackHTTP, AllowCIDRs: w.AllowCIDRs}
 }
 
-// webhookEngineConfig is what the engine needs for the webhook use cases:
-// the store, URL validation under the address policy, and secrets sealed
-// with FOURD_SECRET.
-func webhookEngineConfig(w webhookSettings, store engine.WebhookStore, secret []byte) engine.WebhookConfig {
-	return engine.WebhookConfig{Store: store, CheckURL: w.addressPolicy().ValidateURL, NewSecret: webhook.NewSigningSecret,
-		Seal: func(s string) (string, error) { return webhook.SealSecret(secret, s) }}
+// newWebhooks builds the webhook use cases (engine/webhooks) over the
+// store: URL validation under the address policy, and secrets sealed with
+// FOURD_SECRET.
+func newWebhooks(w webhookSettings, store webhooks.Store, secret []byte) (*webhooks.Service, error) {
+	return webhooks.New(webhooks.Config{Store: store, CheckURL: w.addressPolicy().ValidateURL, NewSecret: webhook.NewSigningSecret,
+		Seal: func(s string) (string, error) { return webhook.SealSecret(secret, s) }, Secret: secret})
 }
 
 // newDispatchers builds the dispatch loops of one serve process over the

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 	"github.com/fourd-dev/fourd/webhook"
@@ -80,14 +80,12 @@ func BenchmarkWebhookDispatch(b *testing.B) {
 	srv := httptest.NewServer(rv)
 	defer srv.Close()
 	settings := webhookSettings{AllowLoopbackHTTP: true, Dispatchers: 4, Concurrency: 32, DisableAfter: -1}
-	ch := chtest.New(b)
-	svc, err := engine.NewService(engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
-		Policies: pg, Reports: pg, Secret: secret, Webhooks: webhookEngineConfig(settings, pg, secret)})
+	svc, err := newWebhooks(settings, pg, secret)
 	if err != nil {
 		b.Fatal(err)
 	}
 	p := engine.Principal{TenantID: ten.ID, Scopes: engine.AllScopes}
-	if _, err := svc.CreateWebhookEndpoint(ctx, p, engine.CreateWebhookEndpointInput{URL: srv.URL + "/hook",
+	if _, err := svc.CreateWebhookEndpoint(ctx, p, webhooks.CreateWebhookEndpointInput{URL: srv.URL + "/hook",
 		EventTypes: []string{"*"}}); err != nil {
 		b.Fatal(err)
 	}

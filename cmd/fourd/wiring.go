@@ -11,6 +11,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/reports"
 	"github.com/fourd-dev/fourd/rest"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
@@ -75,9 +76,7 @@ func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool)
 
 // newService builds the engine over the stores.
 func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*engine.Service, error) {
-	ec := engineConfig(log, s, secret)
-	ec.Webhooks = webhookEngineConfig(cfg.Webhooks, s.pg, secret)
-	return engine.NewService(ec)
+	return engine.NewService(engineConfig(log, s, secret))
 }
 
 // engineConfig wires the stores into the engine's interfaces.
@@ -104,20 +103,32 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer
 	return nil
 }
 
-// newInstrumentedService builds the engine and the identity service with
-// their store calls timed into reg; the identity service hears the engine's
-// change feed (token revocations by other processes).
-func newInstrumentedService(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (*engine.Service, *identity.Service, error) {
-	ec := engineConfig(log, s, cfg.Secret)
-	ec.Webhooks = webhookEngineConfig(cfg.Webhooks, s.pg, cfg.Secret)
-	ec = rest.InstrumentStores(reg, ec)
+// apiServices are the services the API adapters take.
+type apiServices struct {
+	engine   *engine.Service
+	identity *identity.Service
+	webhooks *webhooks.Service
+}
+
+// newAPIServices builds the engine, identity and webhook services with the
+// engine's and identity's store calls timed into reg; the identity service
+// hears the engine's change feed (token revocations by other processes).
+func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (apiServices, error) {
+	ec := rest.InstrumentStores(reg, engineConfig(log, s, cfg.Secret))
 	ids, _, err := newIdentity(log, s, cfg.Secret, ec.Tenants)
 	if err != nil {
-		return nil, nil, err
+		return apiServices{}, err
 	}
 	ec.ChangeListeners = []engine.ChangeListener{ids}
 	svc, err := engine.NewService(ec)
-	return svc, ids, err
+	if err != nil {
+		return apiServices{}, err
+	}
+	hooks, err := newWebhooks(cfg.Webhooks, s.pg, cfg.Secret)
+	if err != nil {
+		return apiServices{}, err
+	}
+	return apiServices{engine: svc, identity: ids, webhooks: hooks}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

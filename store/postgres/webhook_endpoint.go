@@ -7,10 +7,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/webhooks"
 )
 
 var (
-	_ engine.WebhookStore  = (*Store)(nil)
+	_ webhooks.Store       = (*Store)(nil)
 	_ engine.DeliveryQueue = (*Store)(nil)
 )
 
