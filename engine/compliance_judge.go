@@ -24,7 +24,7 @@ import (
 
 // ControlStatuses lists the statuses a control can have, in the order
 // counts are shown.
-var ControlStatuses = []string{ControlPass, ControlFail, ControlInsufficientData, ControlNotApplicable, ControlManual, ControlNotAssessed}
+var ControlStatuses = []ControlStatus{ControlPass, ControlFail, ControlInsufficientData, ControlNotApplicable, ControlManual, ControlNotAssessed}
 
 // ControlCounts counts a framework's controls by status.
 type ControlCounts struct {
@@ -37,7 +37,7 @@ type ControlCounts struct {
 }
 
 // add counts one control of the given status.
-func (c *ControlCounts) add(status string) {
+func (c *ControlCounts) add(status ControlStatus) {
 	switch status {
 	case ControlPass:
 		c.Passed++
@@ -76,7 +76,7 @@ type ControlPosture struct {
 	Level      string `json:"level,omitempty"`
 	Assessment string `json:"assessment,omitempty"`
 	// Status is one of ControlStatuses.
-	Status string `json:"status"`
+	Status ControlStatus `json:"status"`
 	// Reason says why a control is not passed or failed: manual, not
 	// assessed (why no check maps to it, when known), insufficient data or
 	// not applicable; empty for passed and failed.
@@ -232,7 +232,7 @@ func (f postureFacts) judgeControl(c CatalogControl) ControlPosture {
 // met more resources of its types than it left not evaluated) but some
 // were left not evaluated; not applicable when there was nothing to
 // check; passed otherwise.
-func controlStatus(failingFindings int64, judged bool, checked, notEvaluated int64) string {
+func controlStatus(failingFindings int64, judged bool, checked, notEvaluated int64) ControlStatus {
 	switch {
 	case failingFindings > 0:
 		return ControlFail

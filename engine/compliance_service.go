@@ -23,7 +23,7 @@ type ComplianceControlQuery struct {
 	// reads one audit even when another completes meanwhile.
 	AuditID string
 	// Status keeps the controls of one of ControlStatuses; empty keeps all.
-	Status string
+	Status ControlStatus
 	Page   PageRequest
 }
 
@@ -155,7 +155,11 @@ func (s *Service) ComplianceFramework(ctx context.Context, p Principal, id strin
 		return out, err
 	}
 	if q.Status != "" && !slices.Contains(ControlStatuses, q.Status) {
-		return out, FieldErrorf("status", "unknown control status %q; one of %s", q.Status, strings.Join(ControlStatuses, ", "))
+		names := make([]string, len(ControlStatuses))
+		for i, st := range ControlStatuses {
+			names[i] = string(st)
+		}
+		return out, FieldErrorf("status", "unknown control status %q; one of %s", q.Status, strings.Join(names, ", "))
 	}
 	limit, err := q.Page.limit()
 	if err != nil {
@@ -210,7 +214,7 @@ func (s *Service) ComplianceFramework(ctx context.Context, p Principal, id strin
 
 // controlScope binds a controls cursor to its framework and filters.
 func controlScope(frameworkID string, q ComplianceControlQuery) string {
-	return "compliance_controls|" + fingerprint(frameworkID, q.AuditID, q.Status)
+	return "compliance_controls|" + fingerprint(frameworkID, q.AuditID, string(q.Status))
 }
 
 // ControlCursor returns the cursor after control controlID in a page of

@@ -14,7 +14,7 @@ func TestControlStatus(t *testing.T) {
 		failing               int64
 		judged                bool
 		checked, notEvaluated int64
-		want                  string
+		want                  ControlStatus
 	}{
 		{"a finding fails", 1, true, 10, 0, ControlFail},
 		{"a finding fails despite unknowns", 1, false, 10, 10, ControlFail},

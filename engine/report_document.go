@@ -335,19 +335,25 @@ type AffectedResource struct {
 	ObservedAt *time.Time `json:"observed_at,omitempty"`
 }
 
+// ControlStatus is a compliance control's status as an audit judges it:
+// passed, failed, insufficient_data, not_applicable, manual or
+// not_assessed (issue 33 §4 names them passed, failed, manual and
+// insufficient data).
+type ControlStatus string
+
 // Compliance control statuses.
 const (
-	ControlPass          = "pass"
-	ControlFail          = "fail"
-	ControlNotApplicable = "not_applicable"
+	ControlPass          ControlStatus = "passed"
+	ControlFail          ControlStatus = "failed"
+	ControlNotApplicable ControlStatus = "not_applicable"
 	// ControlInsufficientData: nothing failed, but some resources could
 	// not be judged because the inventory lacked what a mapped rule reads.
-	ControlInsufficientData = "insufficient_data"
+	ControlInsufficientData ControlStatus = "insufficient_data"
 	// ControlManual: CIS marks the control Manual and no rule checks it.
-	ControlManual = "manual"
+	ControlManual ControlStatus = "manual"
 	// ControlNotAssessed: no rule checks the control (Note says why, when
 	// known).
-	ControlNotAssessed = "not_assessed"
+	ControlNotAssessed ControlStatus = "not_assessed"
 )
 
 // MaxFailingResourcesPerControl bounds the failing resources a control
@@ -424,9 +430,9 @@ type ComplianceControl struct {
 	Section string `json:"section"`
 	// Level is the CIS profile level and Assessment CIS's automated or
 	// manual; both empty for other frameworks.
-	Level      string `json:"level,omitempty"`
-	Assessment string `json:"assessment,omitempty"`
-	Status     string `json:"status"`
+	Level      string        `json:"level,omitempty"`
+	Assessment string        `json:"assessment,omitempty"`
+	Status     ControlStatus `json:"status"`
 	// Note says why a CIS Automated control is not assessed, when known.
 	Note             string             `json:"note,omitempty"`
 	Rules            []string           `json:"rules"`

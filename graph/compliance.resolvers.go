@@ -28,7 +28,7 @@ func (r *compliancePostureResolver) AuditID(ctx context.Context, obj *engine.Com
 
 // Controls pages through the framework's controls as the posture's audit
 // judges them.
-func (r *compliancePostureResolver) Controls(ctx context.Context, obj *engine.CompliancePosture, status *string, first *int, after *string) (*model.ControlPostureConnection, error) {
+func (r *compliancePostureResolver) Controls(ctx context.Context, obj *engine.CompliancePosture, status *engine.ControlStatus, first *int, after *string) (*model.ControlPostureConnection, error) {
 	pr, err := pageRequest(first, after, nil, nil)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,7 +154,8 @@ func TestCompliancePostureValues(t *testing.T) {
 		byID[c.ID] = c
 	}
 	for _, w := range []struct {
-		id, status                 string
+		id                         string
+		status                     engine.ControlStatus
 		failingResources, findings int64
 		reasonWanted, checksWanted bool
 	}{
@@ -231,13 +234,37 @@ func TestCompliancePostureValues(t *testing.T) {
 	if len(all) != nist.Controls || nist.Controls < 500 {
 		t.Errorf("NIST: %d controls listed of %d", len(all), nist.Controls)
 	}
-	_, failed := restFrameworkAll(t, e, "NIST-800-53-r5", "&status=fail", 7)
+	_, failed := restFrameworkAll(t, e, "NIST-800-53-r5", "&status=failed", 7)
 	if len(failed) != nist.Counts.Failed || len(failed) == 0 {
-		t.Errorf("NIST status=fail: %d controls; counts say %d", len(failed), nist.Counts.Failed)
+		t.Errorf("NIST status=failed: %d controls; counts say %d", len(failed), nist.Counts.Failed)
 	}
 	for _, c := range failed {
 		if c.Status != engine.ControlFail {
-			t.Errorf("status=fail listed %s (%s)", c.ID, c.Status)
+			t.Errorf("status=failed listed %s (%s)", c.ID, c.Status)
+		}
+	}
+	// The wire names are issue 33 §4's: passed, failed, insufficient_data
+	// (and not_applicable, manual, not_assessed).
+	var raw struct {
+		Data []struct {
+			Status string `json:"status"`
+		} `json:"data"`
+	}
+	names := map[string]int{}
+	if st := e.rest(t, "/v1/compliance/frameworks/CIS-AWS-4.0.1?limit=200", e.tokA, &raw); st != 200 {
+		t.Fatalf("CIS controls: %d", st)
+	}
+	for _, c := range raw.Data {
+		names[c.Status]++
+	}
+	for name := range names {
+		if !slices.Contains([]string{"passed", "failed", "insufficient_data", "not_applicable", "manual", "not_assessed"}, name) {
+			t.Errorf("REST control status %q is not one of the documented names", name)
+		}
+	}
+	for _, name := range []string{"passed", "failed", "insufficient_data", "manual"} {
+		if names[name] == 0 {
+			t.Errorf("no CIS control is %q in the fixture (statuses seen: %v)", name, names)
 		}
 	}
 
@@ -280,6 +307,10 @@ func TestCompliancePostureBadInput(t *testing.T) {
 		{"/v1/compliance/frameworks/CIS-AWS-9.9", e.tokA, 404, engine.CodeNotFound},
 		{"/v1/compliance/frameworks/CIS-AWS-9.9/trend", e.tokA, 404, engine.CodeNotFound},
 		{"/v1/compliance/frameworks/CIS-AWS-4.0.1?status=failing", e.tokA, 422, engine.CodeValidationFailed},
+		// The issue's names (passed, failed), not the old pass and fail.
+		{"/v1/compliance/frameworks/CIS-AWS-4.0.1?status=pass", e.tokA, 422, engine.CodeValidationFailed},
+		{"/v1/compliance/frameworks/CIS-AWS-4.0.1?status=fail", e.tokA, 422, engine.CodeValidationFailed},
+		{"/v1/compliance/frameworks/CIS-AWS-4.0.1?status=PASSED", e.tokA, 422, engine.CodeValidationFailed},
 		{"/v1/compliance/frameworks/CIS-AWS-4.0.1?limit=0", e.tokA, 422, engine.CodeInvalidLimit},
 		{"/v1/compliance/frameworks/CIS-AWS-4.0.1?limit=201", e.tokA, 422, engine.CodeInvalidLimit},
 		{"/v1/compliance/frameworks/CIS-AWS-4.0.1/trend?limit=x", e.tokA, 422, engine.CodeInvalidLimit},
@@ -302,7 +333,7 @@ func TestCompliancePostureBadInput(t *testing.T) {
 		t.Fatalf("NIST first page: %d %+v", st, page.HasMore)
 	}
 	var body restError
-	if st := e.rest(t, "/v1/compliance/frameworks/NIST-800-53-r5?limit=2&status=pass&cursor="+url.QueryEscape(*page.NextCursor), e.tokA, &body); st != 400 || body.Error.Code != engine.CodeInvalidCursor {
+	if st := e.rest(t, "/v1/compliance/frameworks/NIST-800-53-r5?limit=2&status=passed&cursor="+url.QueryEscape(*page.NextCursor), e.tokA, &body); st != 400 || body.Error.Code != engine.CodeInvalidCursor {
 		t.Errorf("cursor for other filters: %d %q", st, body.Error.Code)
 	}
 	var list struct {
@@ -458,7 +489,7 @@ func gqlControls(t *testing.T, e *env, token, id string, first int) (gqlPosture,
 		c := got.ComplianceFramework.Controls
 		for _, n := range c.Nodes {
 			all = append(all, engine.ControlPosture{ID: n.ID, Title: n.Title, Section: n.Section, Level: n.Level,
-				Assessment: n.Assessment, Status: n.Status, Reason: n.Reason, Checks: n.Checks, FailingResources: n.FailingResources,
+				Assessment: n.Assessment, Status: engine.ControlStatus(strings.ToLower(n.Status)), Reason: n.Reason, Checks: n.Checks, FailingResources: n.FailingResources,
 				FailingFindings: n.FailingFindings, ResourcesChecked: n.ResourcesChecked, ResourcesNotEvaluated: n.ResourcesNotEvaluated})
 		}
 		if len(c.Edges) != len(c.Nodes) || len(c.Nodes) > first {
@@ -493,6 +524,29 @@ func TestCompliancePostureGraphQLEqualsREST(t *testing.T) {
 			t.Errorf("GraphQL: %d CIS controls fail; want 3", gqlFW.Counts.Failed)
 		}
 	}
+	// The status argument is the ControlStatus enum; FAILED keeps the
+	// failing controls, as REST's status=failed.
+	filtered := data[struct {
+		ComplianceFramework struct {
+			Controls struct {
+				Nodes []gqlControl `json:"nodes"`
+			} `json:"controls"`
+		} `json:"complianceFramework"`
+	}](t, e.gql(t, e.tokA, `{ complianceFramework(id: "CIS-AWS-4.0.1") { controls(status: FAILED, first: 200) { nodes { id status } } } }`, nil))
+	_, restFailed := restFrameworkAll(t, e, "CIS-AWS-4.0.1", "&status=failed", 200)
+	var gqlFailed, restIDs []string
+	for _, n := range filtered.ComplianceFramework.Controls.Nodes {
+		if n.Status != "FAILED" {
+			t.Errorf("controls(status: FAILED) listed %s as %s", n.ID, n.Status)
+		}
+		gqlFailed = append(gqlFailed, n.ID)
+	}
+	for _, c := range restFailed {
+		restIDs = append(restIDs, c.ID)
+	}
+	if len(gqlFailed) != 3 || !slices.Equal(gqlFailed, restIDs) {
+		t.Errorf("controls(status: FAILED): %v; REST status=failed: %v; want the same 3", gqlFailed, restIDs)
+	}
 	var list struct {
 		Data []engine.CompliancePosture `json:"data"`
 	}
@@ -516,7 +570,10 @@ func TestCompliancePostureGraphQLEqualsREST(t *testing.T) {
 		code         string
 	}{
 		{e.tokA, `query($id: String!) { complianceFramework(id: $id) { id } }`, map[string]any{"id": "CIS-AWS-9.9"}, engine.CodeNotFound},
-		{e.tokA, `{ complianceFramework(id: "SOC2") { controls(status: "failing") { nodes { id } } } }`, nil, engine.CodeValidationFailed},
+		// status is the ControlStatus enum: a string, an unknown or an old name is refused.
+		{e.tokA, `{ complianceFramework(id: "SOC2") { controls(status: "failed") { nodes { id } } } }`, nil, engine.CodeInvalidRequest},
+		{e.tokA, `{ complianceFramework(id: "SOC2") { controls(status: FAIL) { nodes { id } } } }`, nil, engine.CodeInvalidRequest},
+		{e.tokA, `query($s: ControlStatus) { complianceFramework(id: "SOC2") { controls(status: $s) { nodes { id } } } }`, map[string]any{"s": "pass"}, engine.CodeInvalidRequest},
 		{e.tokA, `{ complianceFramework(id: "SOC2") { controls(first: 201) { nodes { id } } } }`, nil, engine.CodeInvalidLimit},
 		{e.tokA, `{ complianceFramework(id: "SOC2") { trend(after: "x") { nodes { id } } } }`, nil, engine.CodeInvalidCursor},
 		{e.tokA, `{ complianceFrameworks(auditId: "aud_nope") { id } }`, nil, engine.CodeValidationFailed},

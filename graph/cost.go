@@ -85,7 +85,7 @@ func complexity() generated.ComplexityRoot {
 	// again, a page at a time; its trend reads recorded rows.
 	c.Query.ComplianceFrameworks = func(child int, _ *string) int { return analyticsCost + complianceFrameworksBound*child }
 	c.Query.ComplianceFramework = func(child int, _ string, _ *string) int { return analyticsCost + child }
-	c.CompliancePosture.Controls = func(child int, _ *string, first *int, _ *string) int {
+	c.CompliancePosture.Controls = func(child int, _ *engine.ControlStatus, first *int, _ *string) int {
 		return analyticsCost + connectionCost(child, first)
 	}
 	c.CompliancePosture.Trend = func(child int, first *int, _ *string) int { return connectionCost(child, first) }

@@ -11,7 +11,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var statusColors = map[string]rgb{
+var statusColors = map[engine.ControlStatus]rgb{
 	engine.ControlPass:             {34, 150, 80},
 	engine.ControlFail:             {200, 40, 40},
 	engine.ControlNotApplicable:    {148, 163, 184},
@@ -79,7 +79,7 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 			if ctl.Note != "" {
 				rules = ctl.Note
 			}
-			t.row(ctl.ID, ctl.Title, strings.ReplaceAll(ctl.Status, "_", " "), count(ctl.ResourcesChecked),
+			t.row(ctl.ID, ctl.Title, strings.ReplaceAll(string(ctl.Status), "_", " "), count(ctl.ResourcesChecked),
 				count(ctl.ResourcesFailing), rules)
 		}
 		t.end()
@@ -237,7 +237,7 @@ func (d *pdfDoc) statusBar(f engine.ComplianceFramework) {
 	if total > 0 {
 		x := margin
 		for _, s := range []struct {
-			status string
+			status engine.ControlStatus
 			n      int
 		}{{engine.ControlPass, f.Passed}, {engine.ControlFail, f.Failed}, {engine.ControlInsufficientData, f.InsufficientData},
 			{engine.ControlNotApplicable, f.NotApplicable},

@@ -66,7 +66,8 @@ func TestReportsReadCompliancePosture(t *testing.T) {
 		for i, c := range controls {
 			r := rf.Controls[i]
 			type row struct {
-				ID, Status                 string
+				ID                         string
+				Status                     engine.ControlStatus
 				Failing, NotEvaluated, Chk int64
 			}
 			if diff := cmp.Diff(row{c.ID, c.Status, c.FailingResources, c.ResourcesNotEvaluated, c.ResourcesChecked},

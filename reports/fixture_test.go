@@ -174,7 +174,7 @@ func ptrFloat(f float64) *float64 { return &f }
 
 func fxCompliance() engine.ReportDocument {
 	failing := []engine.AffectedResource{fxResources[0], fxResources[1]}
-	ctl := func(id, title, status string, rules []string, checked, failingN int64, rs []engine.AffectedResource) engine.ComplianceControl {
+	ctl := func(id, title string, status engine.ControlStatus, rules []string, checked, failingN int64, rs []engine.AffectedResource) engine.ComplianceControl {
 		if rs == nil {
 			rs = []engine.AffectedResource{}
 		}

@@ -98,7 +98,7 @@ func expectedText(doc engine.ReportDocument) []string {
 					continue // counted, not listed
 				}
 				want = append(want, fmt.Sprintf("%s %s", c.ID, strings.Fields(c.Title)[0]),
-					strings.ReplaceAll(c.Status, "_", " "))
+					strings.ReplaceAll(string(c.Status), "_", " "))
 			}
 		}
 		for _, c := range doc.ComplianceEvidence.Checks {

@@ -35,6 +35,8 @@ func schemaOf(t reflect.Type, components map[string]any) map[string]any {
 			s["enum"] = engine.Dimensions
 		case reflect.TypeOf(engine.ReportKind("")):
 			s["enum"] = engine.ReportKinds
+		case reflect.TypeOf(engine.ControlStatus("")):
+			s["enum"] = engine.ControlStatuses
 		}
 		return s
 	case t.Kind() == reflect.Bool:

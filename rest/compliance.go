@@ -48,7 +48,7 @@ func (a *api) getComplianceFramework(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	got, err := a.svc.ComplianceFramework(r.Context(), principal(r), r.PathValue("id"),
-		engine.ComplianceControlQuery{AuditID: q["audit_id"], Status: q["status"], Page: pr})
+		engine.ComplianceControlQuery{AuditID: q["audit_id"], Status: engine.ControlStatus(q["status"]), Page: pr})
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ var isolationMatrix = map[string]isoCase{
 	"GET /v1/findings/summary":                      {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/findings/rankings":                     {kind: "list", queries: []string{"audit_id={aud}"}},
 	"GET /v1/compliance/frameworks":                 {kind: "list", queries: []string{"audit_id={aud}"}},
-	"GET /v1/compliance/frameworks/{id}":            {kind: "list", at: "/v1/compliance/frameworks/CIS-AWS-4.0.1", queries: []string{"audit_id={aud}", "cursor={cursor}", "status=fail&audit_id={aud}"}},
+	"GET /v1/compliance/frameworks/{id}":            {kind: "list", at: "/v1/compliance/frameworks/CIS-AWS-4.0.1", queries: []string{"audit_id={aud}", "cursor={cursor}", "status=failed&audit_id={aud}"}},
 	"GET /v1/compliance/frameworks/{id}/trend":      {kind: "list", at: "/v1/compliance/frameworks/NIST-800-53-r5/trend", queries: []string{"cursor={cursor}"}},
 	"GET /v1/findings/export":                       {kind: "export", queries: []string{"format=csv", "format=ndjson", "format=ocsf", "format=ocsf&resource_id={res}", "resource_id={res}", "format=ndjson&audit_id={aud}", "format=csv&rule_id={rule}", "format=csv&assignee={usr}", "format=ndjson&q={native}"}},
 	"GET /v1/findings/{id}":                         {kind: "get", ids: "findings"},

@@ -23,7 +23,7 @@ type CompliancePostureResolver interface {
 
 	AuditID(ctx context.Context, obj *engine.CompliancePosture) (*string, error)
 
-	Controls(ctx context.Context, obj *engine.CompliancePosture, status *string, first *int, after *string) (*model.ControlPostureConnection, error)
+	Controls(ctx context.Context, obj *engine.CompliancePosture, status *engine.ControlStatus, first *int, after *string) (*model.ControlPostureConnection, error)
 	Trend(ctx context.Context, obj *engine.CompliancePosture, first *int, after *string) (*model.CompliancePostureConnection, error)
 }
 
@@ -35,8 +35,8 @@ func (ec *executionContext) field_CompliancePosture_controls_args(ctx context.Co
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+		func(ctx context.Context, v any) (*engine.ControlStatus, error) {
+			return ec.unmarshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -290,7 +290,7 @@ func (ec *executionContext) _CompliancePosture_controls(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.CompliancePosture().Controls(ctx, obj, fc.Args["status"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.CompliancePosture().Controls(ctx, obj, fc.Args["status"].(*engine.ControlStatus), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ControlPostureConnection) graphql.Marshaler {
@@ -807,15 +807,15 @@ func (ec *executionContext) _ControlPosture_status(ctx context.Context, field gr
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v engine.ControlStatus) graphql.Marshaler {
+			return ec.marshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ControlPosture_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ControlPosture", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ControlPosture", field, false, false, errors.New("field of type ControlStatus does not have child fields"))
 }
 
 func (ec *executionContext) _ControlPosture_reason(ctx context.Context, field graphql.CollectedField, obj *engine.ControlPosture) (ret graphql.Marshaler) {
@@ -1813,11 +1813,85 @@ func (ec *executionContext) marshalNControlPostureEdge2ᚕgithubᚗcomᚋfourd�
 	return ret
 }
 
+func (ec *executionContext) unmarshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus(ctx context.Context, v any) (engine.ControlStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus(ctx context.Context, sel ast.SelectionSet, v engine.ControlStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus = map[string]engine.ControlStatus{
+		"PASSED":            engine.ControlPass,
+		"FAILED":            engine.ControlFail,
+		"INSUFFICIENT_DATA": engine.ControlInsufficientData,
+		"NOT_APPLICABLE":    engine.ControlNotApplicable,
+		"MANUAL":            engine.ControlManual,
+		"NOT_ASSESSED":      engine.ControlNotAssessed,
+	}
+	marshalNControlStatus2githubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus = map[engine.ControlStatus]string{
+		engine.ControlPass:             "PASSED",
+		engine.ControlFail:             "FAILED",
+		engine.ControlInsufficientData: "INSUFFICIENT_DATA",
+		engine.ControlNotApplicable:    "NOT_APPLICABLE",
+		engine.ControlManual:           "MANUAL",
+		engine.ControlNotAssessed:      "NOT_ASSESSED",
+	}
+)
+
 func (ec *executionContext) marshalOCompliancePosture2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐCompliancePosture(ctx context.Context, sel ast.SelectionSet, v *engine.CompliancePosture) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._CompliancePosture(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus(ctx context.Context, v any) (*engine.ControlStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus(ctx context.Context, sel ast.SelectionSet, v *engine.ControlStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus = map[string]engine.ControlStatus{
+		"PASSED":            engine.ControlPass,
+		"FAILED":            engine.ControlFail,
+		"INSUFFICIENT_DATA": engine.ControlInsufficientData,
+		"NOT_APPLICABLE":    engine.ControlNotApplicable,
+		"MANUAL":            engine.ControlManual,
+		"NOT_ASSESSED":      engine.ControlNotAssessed,
+	}
+	marshalOControlStatus2ᚖgithubᚗcomᚋfourdᚑdevᚋfourdᚋengineᚐControlStatus = map[engine.ControlStatus]string{
+		engine.ControlPass:             "PASSED",
+		engine.ControlFail:             "FAILED",
+		engine.ControlInsufficientData: "INSUFFICIENT_DATA",
+		engine.ControlNotApplicable:    "NOT_APPLICABLE",
+		engine.ControlManual:           "MANUAL",
+		engine.ControlNotAssessed:      "NOT_ASSESSED",
+	}
+)
 
 // endregion ***************************** type.gotpl *****************************

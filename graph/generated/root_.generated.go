@@ -125,7 +125,7 @@ type ComplexityRoot struct {
 		AuditCompletedAt func(childComplexity int) int
 		AuditID          func(childComplexity int) int
 		ControlCount     func(childComplexity int) int
-		Controls         func(childComplexity int, status *string, first *int, after *string) int
+		Controls         func(childComplexity int, status *engine.ControlStatus, first *int, after *string) int
 		Counts           func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Name             func(childComplexity int) int
@@ -904,7 +904,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.CompliancePosture.Controls(childComplexity, args["status"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.CompliancePosture.Controls(childComplexity, args["status"].(*engine.ControlStatus), args["first"].(*int), args["after"].(*string)), true
 	case "CompliancePosture.counts":
 		if e.ComplexityRoot.CompliancePosture.Counts == nil {
 			break
@@ -3109,7 +3109,26 @@ extend type Mutation {
   cancelAudit(id: ID!): Audit
 }
 `, BuiltIn: false},
-	{Name: "../compliance.graphqls", Input: `"A framework's controls counted by status."
+	{Name: "../compliance.graphqls", Input: `"""
+A control's status as one audit judges it (REST names them passed, failed,
+insufficient_data, not_applicable, manual, not_assessed).
+"""
+enum ControlStatus {
+  "A check judged resources and none has an open finding."
+  PASSED
+  "A check has an open finding."
+  FAILED
+  "Every resource the checks met lacked what they read: unknown, not a pass."
+  INSUFFICIENT_DATA
+  "No resource of the checks' types was audited."
+  NOT_APPLICABLE
+  "CIS marks the control Manual and no check maps to it."
+  MANUAL
+  "No check maps to the control (reason says why, when known)."
+  NOT_ASSESSED
+}
+
+"A framework's controls counted by status."
 type ControlCounts {
   passed: Int!
   failed: Int!
@@ -3123,9 +3142,9 @@ type ControlCounts {
 One compliance framework as one completed audit judges it (the judge of
 GET /v1/compliance/frameworks, the compliance evidence report and the
 executive summary). A control no check maps to is manual (CIS marks it
-Manual) or not_assessed; else it is fail when a check has an open finding,
-insufficient_data when every resource its checks met lacked what they read,
-not_applicable when no resource of its checks' types was audited, pass
+Manual) or NOT_ASSESSED; else it is FAILED when a check has an open finding,
+INSUFFICIENT_DATA when every resource its checks met lacked what they read,
+NOT_APPLICABLE when no resource of its checks' types was audited, PASSED
 otherwise. Findings resolved as accepted_risk or false_positive, and those
 an active mute rule matches, do not fail a control.
 """
@@ -3144,10 +3163,9 @@ type CompliancePosture {
   auditCompletedAt: Time
   """
   The framework's controls as this audit judges them, in catalog order;
-  status keeps one of pass, fail, insufficient_data, not_applicable, manual,
-  not_assessed. first 1–200, default 50.
+  status keeps the controls of that status only. first 1–200, default 50.
   """
-  controls(status: String, first: Int, after: String): ControlPostureConnection!
+  controls(status: ControlStatus, first: Int, after: String): ControlPostureConnection!
   """
   The framework's posture as recorded when each audit completed, newest
   first; audits completed before postures were recorded have no point.
@@ -3166,9 +3184,8 @@ type ControlPosture {
   level: String!
   "CIS's automated or manual; empty for other frameworks."
   assessment: String!
-  "pass, fail, insufficient_data, not_applicable, manual or not_assessed."
-  status: String!
-  "Why the control is manual, not_assessed, insufficient_data or not_applicable; empty for pass and fail."
+  status: ControlStatus!
+  "Why the control is MANUAL, NOT_ASSESSED, INSUFFICIENT_DATA or NOT_APPLICABLE; empty for PASSED and FAILED."
   reason: String!
   "Rule ids mapped to the control."
   checks: [String!]!
