@@ -103,7 +103,7 @@ func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum 
 	return func(yield func(Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		runs := newEventRuns(s.now)
+		runs := NewEventRuns(s.now)
 		chunks := make(chan []Event, changeChunksAhead)
 		var counted AuditSummary
 		var buildErr error
@@ -140,7 +140,7 @@ func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum 
 		}
 		sum.FindingsNew += counted.FindingsNew
 		sum.FindingsResolved += counted.FindingsResolved
-		ev, err := runs.event(a.TenantID, EventAuditCompleted, map[string]any{"audit": a})
+		ev, err := runs.Event(a.TenantID, EventAuditCompleted, map[string]any{"audit": a})
 		yield(ev, err)
 	}
 }
@@ -149,7 +149,7 @@ func (s *Service) changeEvents(ctx context.Context, a Audit, prevID string, sum 
 // to send in chunks, counting new and resolved findings in sum. It stops
 // when send returns false.
 func (s *Service) buildChangeEvents(ctx context.Context, a Audit, prevID string, muted map[string]struct{},
-	runs *eventRuns, sum *AuditSummary, send func([]Event) bool) error {
+	runs *EventRuns, sum *AuditSummary, send func([]Event) bool) error {
 	chunk := make([]Event, 0, changeChunk)
 	var buf []byte
 	add := func(ev Event, err error) error {
@@ -177,7 +177,7 @@ func (s *Service) buildChangeEvents(ctx context.Context, a Audit, prevID string,
 			return Event{}, err
 		}
 		data := buf[start:len(buf):len(buf)]
-		id, at := runs.next(typ)
+		id, at := runs.Next(typ)
 		return Event{ID: id, TenantID: a.TenantID, Type: typ, CreatedAt: at, Data: data,
 			Strict: !bytes.Contains(data, []byte(`\u0000`))}, nil
 	}
@@ -194,13 +194,13 @@ func (s *Service) buildChangeEvents(ctx context.Context, a Audit, prevID string,
 			}
 			err = add(findingEvent(EventFindingCreated, f))
 			if err == nil && strings.HasPrefix(f.RuleID, PrefixPolicy+"_") {
-				err = add(runs.event(a.TenantID, EventPolicyViolated, map[string]any{"policy_id": f.RuleID, "finding": payloadOf(*f)}))
+				err = add(runs.Event(a.TenantID, EventPolicyViolated, map[string]any{"policy_id": f.RuleID, "finding": payloadOf(*f)}))
 			}
 		case EventFindingResolved:
 			sum.FindingsResolved++
 			err = add(findingEvent(EventFindingResolved, f))
 		case EventFindingSeverityChanged:
-			err = add(runs.event(a.TenantID, EventFindingSeverityChanged, map[string]any{"finding": payloadOf(*f),
+			err = add(runs.Event(a.TenantID, EventFindingSeverityChanged, map[string]any{"finding": payloadOf(*f),
 				"previous_severity": ch.Previous, "reason": severityReason(ch)}))
 		default:
 			return fmt.Errorf("unknown change kind %q", ch.Kind)

@@ -410,5 +410,5 @@ func (s *Service) publishAudit(ctx context.Context, typ string, a Audit) error {
 	if err != nil {
 		return err
 	}
-	return s.publish(ctx, []Event{ev})
+	return s.publisher().Publish(ctx, []Event{ev})
 }

@@ -144,11 +144,11 @@ func TestIDRun(t *testing.T) {
 	}
 }
 
-// eventRuns gives each type its own run, a run one creation time, and
-// starts a new run (and time) every eventRunMax events.
+// EventRuns gives each type its own run, a run one creation time, and
+// starts a new run (and time) every EventRunMax events.
 func TestEventRuns(t *testing.T) {
 	clock := time.UnixMilli(1_700_000_000_000).UTC()
-	runs := newEventRuns(func() time.Time { clock = clock.Add(time.Millisecond); return clock })
+	runs := NewEventRuns(func() time.Time { clock = clock.Add(time.Millisecond); return clock })
 	last := map[string][16]byte{}
 	at := map[string]time.Time{}
 	for i := range 2500 {
@@ -156,7 +156,7 @@ func TestEventRuns(t *testing.T) {
 		if i%3 == 0 {
 			typ = EventPolicyViolated
 		}
-		ev, err := runs.event("ten_1", typ, map[string]int{"i": i})
+		ev, err := runs.Event("ten_1", typ, map[string]int{"i": i})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestEventRuns(t *testing.T) {
 		}
 		last[typ] = b
 	}
-	if n := runs.runs[EventFindingCreated].n; n != (2500-834)%eventRunMax {
+	if n := runs.runs[EventFindingCreated].n; n != (2500-834)%EventRunMax {
 		t.Errorf("the open finding.created run has %d events", n)
 	}
 }

@@ -58,7 +58,7 @@ type ResourceStore interface {
 // once those rows are stored, one batch at a time and in batch order. The
 // resources passed to prepare are the caller's again once it returns (the
 // store reuses their memory): prepare keeps a copy of what the commit
-// needs. A commit's error stops the write and is returned. IngestResources
+// needs. A commit's error stops the write and is returned. engine/ingest
 // uses it when the store has it.
 type ResourceNotifier interface {
 	WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error],

@@ -146,3 +146,6 @@ func (t *Tags) UnmarshalJSON(b []byte) error {
 	*t = TagsFromMap(m)
 	return nil
 }
+
+// AppendJSON appends the tags to b as MarshalJSON writes them.
+func (t Tags) AppendJSON(b []byte) []byte { return appendTagsJSON(b, t) }

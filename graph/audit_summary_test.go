@@ -23,7 +23,7 @@ func TestAuditSummaryNotEvaluated(t *testing.T) {
 	trail := engine.Resource{Provider: "aws", Account: "111122223333", Region: "eu-west-1", Type: "aws_cloudtrail",
 		NativeID: "arn:aws:cloudtrail:eu-west-1:111122223333:trail/from-config", Name: "from-config",
 		Attributes: []byte(`{"name":"from-config","home_region":"eu-west-1","s3_bucket_name":"ct"}`)}
-	if _, err := e.svc.IngestResources(ctx, p, func(yield func(engine.IngestItem) bool) { yield(engine.IngestItem{Resource: trail}) }); err != nil {
+	if _, err := e.ingest.IngestResources(ctx, p, func(yield func(engine.IngestItem) bool) { yield(engine.IngestItem{Resource: trail}) }); err != nil {
 		t.Fatal(err)
 	}
 	queued, err := e.svc.StartAudit(ctx, p)

@@ -18,6 +18,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/rest"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -34,6 +35,7 @@ type env struct {
 	url    string
 	client *http.Client
 	svc    *engine.Service
+	ingest *ingest.Service    // the inventory intake (POST /v1/resources)
 	ids    *identity.Service  // the identity service both APIs use
 	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
 	ch     *clickhouse.Store
@@ -93,7 +95,11 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ids: ids, ops: ops, ch: ch, pg: pg, calls: calls}
+	ing, err := ingest.New(ingest.Config{Resources: ecfg.Resources, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ingest: ing, ids: ids, ops: ops, ch: ch, pg: pg, calls: calls}
 	ctx := context.Background()
 	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
 		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
@@ -110,7 +116,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	rcfg := rest.Config{Service: svc, Identity: ids, Secret: ecfg.Secret, Logger: logger}
+	rcfg := rest.Config{Service: svc, Identity: ids, Ingest: ing, Secret: ecfg.Secret, Logger: logger}
 	gcfg := graph.Config{Service: svc, Identity: ids, Logger: logger, Authenticate: true}
 	if o.limiter != nil {
 		rcfg.Limiter, gcfg.Limiter = o.limiter, o.limiter

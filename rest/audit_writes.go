@@ -62,7 +62,7 @@ func (a *api) ingestResources(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	res, err := a.svc.IngestResources(r.Context(), principal(r), items)
+	res, err := a.ingest.IngestResources(r.Context(), principal(r), items)
 	if err != nil {
 		return err
 	}

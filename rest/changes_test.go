@@ -87,7 +87,7 @@ func newReplica(t *testing.T, e *env, tokenCacheTTL time.Duration) *replica {
 		t.Fatal(err)
 	}
 	stop := followChanges(t, svc, feed)
-	h, err := New(Config{Service: svc, Identity: ids, Logger: logger})
+	h, err := New(Config{Service: svc, Identity: ids, Ingest: wireIngest(t, cfg), Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -45,6 +46,9 @@ type Config struct {
 	// Webhooks serves the webhook endpoints and events APIs
 	// (engine/webhooks); optional, they answer 503 unavailable without it.
 	Webhooks *webhooks.Service
+	// Ingest takes inventory (POST /v1/resources, engine/ingest); optional,
+	// it answers 503 unavailable without it.
+	Ingest *ingest.Service
 	// Secret keys the OAuth consent form's CSRF tokens: at least 32 bytes,
 	// the same on every replica (cmd/fourd gives FOURD_SECRET). Without it
 	// every consent form is refused as expired.

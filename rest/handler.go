@@ -12,6 +12,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 )
 
@@ -22,6 +23,7 @@ type api struct {
 	svc     *engine.Service
 	ids     *identity.Service
 	hooks   *webhooks.Service // nil: the webhook use cases answer unavailable
+	ingest  *ingest.Service   // nil: POST /v1/resources answers unavailable
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
@@ -43,7 +45,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, hooks: cfg.Webhooks, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, hooks: cfg.Webhooks, ingest: cfg.Ingest, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.routes()
 	return a.middleware(http.HandlerFunc(a.serveRoute)), nil

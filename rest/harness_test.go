@@ -110,7 +110,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	cfg := Config{Service: svc, Identity: ids, Secret: ecfg.Secret, Logger: logger, Registry: reg, MetricsOnAPI: true}
+	cfg := Config{Service: svc, Identity: ids, Ingest: wireIngest(t, ecfg), Secret: ecfg.Secret, Logger: logger, Registry: reg, MetricsOnAPI: true}
 	if o.config != nil {
 		o.config(&cfg)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
@@ -64,6 +65,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	clock := &testClock{}
 	logger := slog.New(slog.DiscardHandler)
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
+	var ing *ingest.Service
 	newSvc := func() (*engine.Service, *identity.Service, *identity.Operator) {
 		ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 			Reports: pg, Events: pg, Users: pg, Idempotency: pg,
@@ -71,6 +73,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
 			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
 		ids, ops := wireIdentity(t, &ecfg, pg, o.cacheTTL)
+		ing = wireIngest(t, ecfg)
 		svc, err := engine.NewService(ecfg)
 		if err != nil {
 			t.Fatal(err)
@@ -84,7 +87,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		t.Fatal(err)
 	}
 	serve := func(t *testing.T, svc *engine.Service, ids *identity.Service, l Limiter) string {
-		h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
+		h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Ingest: ing, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}

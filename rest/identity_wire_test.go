@@ -6,6 +6,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 )
 
 // wireIdentity builds the identity service and its operator surface as
@@ -21,4 +22,17 @@ func wireIdentity(t testing.TB, ecfg *engine.Config, store identity.Store, ttl t
 	}
 	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
 	return ids, ops
+}
+
+// wireIngest builds the ingest service as cmd/fourd does: over ecfg's
+// resource store (instrumented when ecfg is), outbox and event log, with
+// ecfg's logger and clock.
+func wireIngest(t testing.TB, ecfg engine.Config) *ingest.Service {
+	t.Helper()
+	s, err := ingest.New(ingest.Config{Resources: ecfg.Resources, Events: ecfg.Events, EventLog: ecfg.EventLog,
+		Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

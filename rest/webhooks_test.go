@@ -16,6 +16,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -33,6 +34,7 @@ type hookEnv struct {
 	url, admin, viewer string
 	client             *http.Client
 	svc                *engine.Service
+	ingest             *ingest.Service
 	pg                 *postgres.Store
 	tenant             engine.Principal
 	dispatcher         *webhook.Dispatcher
@@ -102,7 +104,8 @@ func newHookEnv(t *testing.T) *hookEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Logger: slog.New(slog.DiscardHandler)})
+	ing := wireIngest(t, ecfg)
+	h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Ingest: ing, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +128,7 @@ func newHookEnv(t *testing.T) *hookEnv {
 	rv.srv = httptest.NewServer(rv)
 	t.Cleanup(rv.srv.Close)
 	return &hookEnv{url: srv.URL, admin: admin.Secret, viewer: viewer.Secret, client: &http.Client{Timeout: 30 * time.Second},
-		svc: svc, pg: pg, tenant: engine.Principal{TenantID: admin.Tenant.ID, Scopes: engine.AllScopes}, dispatcher: d, recv: rv}
+		svc: svc, ingest: ing, pg: pg, tenant: engine.Principal{TenantID: admin.Tenant.ID, Scopes: engine.AllScopes}, dispatcher: d, recv: rv}
 }
 
 // call sends a request with a JSON body (nil: none), validates the answer
@@ -204,7 +207,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	}
 
 	// The engine publishes resource.added through the outbox.
-	res, err := e.svc.IngestResources(context.Background(), e.tenant, func(yield func(engine.IngestItem) bool) {
+	res, err := e.ingest.IngestResources(context.Background(), e.tenant, func(yield func(engine.IngestItem) bool) {
 		yield(engine.IngestItem{Resource: engine.Resource{Provider: "aws", Type: "aws_s3_bucket", NativeID: "arn:aws:s3:::b1",
 			Attributes: json.RawMessage(`{}`)}})
 	})

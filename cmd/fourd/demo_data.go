@@ -24,6 +24,10 @@ func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc 
 	if len(files) == 0 {
 		return fmt.Errorf("no sample inventories in %s (run from the repository root, or pass --samples)", samples)
 	}
+	intake, err := newIngest(log, s, s.ch)
+	if err != nil {
+		return err
+	}
 	for _, name := range files {
 		if st, err := os.Stat(name); err != nil || st.IsDir() {
 			continue
@@ -32,7 +36,7 @@ func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc 
 		if err != nil {
 			return err
 		}
-		res, err := importFile(ctx, svc, p, f, io.Discard)
+		res, err := importFile(ctx, intake, p, f, io.Discard)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("importing %s: %w", name, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/inventory"
 )
 
@@ -54,7 +55,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	intake, err := newIngest(log, s, s.ch)
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	if err != nil {
 		return err
 	}
-	res, err := importFile(ctx, svc, p, f, stderr)
+	res, err := importFile(ctx, intake, p, f, stderr)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func tuneGC(percent int, limit int64) {
 }
 
 // importFile ingests one inventory stream, printing progress every second.
-func importFile(ctx context.Context, svc *engine.Service, p engine.Principal, r io.Reader, progressTo io.Writer) (engine.IngestResult, error) {
+func importFile(ctx context.Context, intake *ingest.Service, p engine.Principal, r io.Reader, progressTo io.Writer) (engine.IngestResult, error) {
 	d, format, err := inventory.Open(r)
 	if err != nil {
 		return engine.IngestResult{}, err
@@ -101,7 +102,7 @@ func importFile(ctx context.Context, svc *engine.Service, p engine.Principal, r 
 	var n atomic.Int64
 	start := time.Now()
 	stop := progress(progressTo, "import ("+string(format)+")", -1, &n)
-	res, err := svc.IngestResources(ctx, p, counted(inventory.Items(d), &n))
+	res, err := intake.IngestResources(ctx, p, counted(inventory.Items(d), &n))
 	stop()
 	if err == nil {
 		el := time.Since(start)

@@ -11,6 +11,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/reports"
 	"github.com/fourd-dev/fourd/rest"
@@ -103,15 +104,22 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer
 	return nil
 }
 
+// newIngest builds the inventory intake over the stores (resources: s.ch,
+// or its instrumented wrapper).
+func newIngest(log *slog.Logger, s *stores, resources ingest.Store) (*ingest.Service, error) {
+	return ingest.New(ingest.Config{Resources: resources, Events: s.pg, EventLog: s.ch, Logger: log})
+}
+
 // apiServices are the services the API adapters take.
 type apiServices struct {
 	engine   *engine.Service
 	identity *identity.Service
 	webhooks *webhooks.Service
+	ingest   *ingest.Service
 }
 
-// newAPIServices builds the engine, identity and webhook services with the
-// engine's and identity's store calls timed into reg; the identity service
+// newAPIServices builds the engine, identity, webhook and ingest services
+// with the engine's, identity's and ingest's store calls timed into reg; the identity service
 // hears the engine's change feed (token revocations by other processes).
 func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (apiServices, error) {
 	ec := rest.InstrumentStores(reg, engineConfig(log, s, cfg.Secret))
@@ -128,7 +136,11 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, identity: ids, webhooks: hooks}, nil
+	intake, err := newIngest(log, s, ec.Resources)
+	if err != nil {
+		return apiServices{}, err
+	}
+	return apiServices{engine: svc, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -80,14 +81,16 @@ func (q recordingQueue) CompleteAudit(ctx context.Context, evs iter.Seq2[engine.
 }
 
 type harness struct {
-	t     *testing.T
-	pg    *postgres.Store
-	svc   *engine.Service
-	queue engine.AuditQueue
-	p     engine.Principal
-	rec   *recorder
-	now   time.Time
-	ctx   context.Context
+	t   *testing.T
+	pg  *postgres.Store
+	svc *engine.Service
+	// intake takes inventory (engine/ingest).
+	intake *ingest.Service
+	queue  engine.AuditQueue
+	p      engine.Principal
+	rec    *recorder
+	now    time.Time
+	ctx    context.Context
 }
 
 func newHarness(t *testing.T) *harness { return newHarnessWith(t, nil) }
@@ -102,16 +105,20 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 	if wrap != nil {
 		h.queue = wrap(h.queue)
 	}
+	now := func() time.Time { return h.now }
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
 		Snapshots: ch, Inventory: ch, Queue: h.queue, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,
-		Secret: []byte(strings.Repeat("k", 32)), Now: func() time.Time { return h.now },
+		Secret: []byte(strings.Repeat("k", 32)), Now: now,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.svc = svc
+	if h.intake, err = ingest.New(ingest.Config{Resources: ch, Events: recordingEvents{pg, h.rec}, EventLog: ch, Now: now}); err != nil {
+		t.Fatal(err)
+	}
 	ten, err := pg.EnsureTenant(h.ctx, "lifecycle", "Lifecycle Ltd")
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +133,7 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 
 func (h *harness) ingest(rs ...engine.Resource) {
 	h.t.Helper()
-	res, err := h.svc.IngestResources(h.ctx, h.p, func(yield func(engine.IngestItem) bool) {
+	res, err := h.intake.IngestResources(h.ctx, h.p, func(yield func(engine.IngestItem) bool) {
 		for i, r := range rs {
 			if !yield(engine.IngestItem{Index: i, Resource: r}) {
 				return

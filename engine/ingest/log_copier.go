@@ -1,8 +1,10 @@
-package engine
+package ingest
 
 import (
 	"context"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // logCopier copies committed events to the event log, in the order they
@@ -26,7 +28,7 @@ type logCopier struct {
 // back once they are copied.
 type logCopy struct {
 	ctx     context.Context
-	events  []Event
+	events  []engine.Event
 	release func()
 }
 
@@ -58,11 +60,11 @@ var logStreamAfter = 10_000 // a variable for tests
 
 func (c *logCopier) run() {
 	defer close(c.done)
-	var stream EventLogStream
+	var stream engine.EventLogStream
 	copied := 0
 	for j := range c.jobs {
 		ctx, cancel := context.WithTimeout(j.ctx, logCopyTimeout)
-		if st, ok := c.s.cfg.EventLog.(EventLogStreamer); ok && stream == nil && copied >= logStreamAfter {
+		if st, ok := c.s.cfg.EventLog.(engine.EventLogStreamer); ok && stream == nil && copied >= logStreamAfter {
 			stream = st.StreamEvents(j.ctx)
 		}
 		copied += len(j.events)
@@ -71,7 +73,7 @@ func (c *logCopier) run() {
 				c.s.log.WarnContext(ctx, "copying events to the event log", "err", err, "events", len(j.events))
 			}
 		} else {
-			c.s.logEvents(ctx, j.events)
+			c.s.publisher().LogEvents(ctx, j.events)
 		}
 		cancel()
 		j.release()
@@ -86,7 +88,7 @@ func (c *logCopier) run() {
 // copy queues committed events; release runs once they are copied. The
 // copy keeps ctx's values but not its cancellation: the events are
 // committed, and their copy should not be lost with the caller.
-func (c *logCopier) copy(ctx context.Context, events []Event, release func()) {
+func (c *logCopier) copy(ctx context.Context, events []engine.Event, release func()) {
 	c.jobs <- logCopy{ctx: context.WithoutCancel(ctx), events: events, release: release}
 }
 

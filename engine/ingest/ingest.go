@@ -1,4 +1,4 @@
-package engine
+package ingest
 
 import (
 	"bytes"
@@ -9,15 +9,15 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
-// Limits on one inventory item, so a bad producer cannot bloat the store.
+// Limits of a batch's report and of what it keeps to announce new
+// resources without reading them back.
 const (
-	MaxAttributesBytes = 256 << 10
-	MaxTags            = 64
-	maxItemErrors      = 1000
-	maxKeptSummaries   = 100_000
+	maxItemErrors    = 1000
+	maxKeptSummaries = 100_000
 )
 
 // validName reports whether s is a lowercase letter followed by at most
@@ -37,78 +37,40 @@ func validName(s string, max int, underscore bool) bool {
 	return true
 }
 
-// IngestItem is one decoded inventory item with its position in the batch.
-// Err is set when the item could not be decoded (e.g. a malformed NDJSON
-// line); such items are reported, not written. An Index below 0 means the
-// input as a whole (e.g. an unknown format): its error fails the batch.
-type IngestItem struct {
-	Index    int
-	Resource Resource
-	Err      error
-	// Ends marks an error that ended the stream (a read error, a body over
-	// its limit, input that cannot be skipped): nothing after it was read.
-	Ends bool
-	// Prechecked is set by a decoder that guarantees what NormalizeResource
-	// would otherwise check again byte by byte: Resource's text fields and
-	// tags are valid UTF-8, and its Attributes are empty, null or one valid
-	// JSON value (inventory's NDJSON decoder checks both as it reads a
-	// line). The other rules still apply.
-	Prechecked bool
-}
-
-// ItemError reports why one item of a batch was rejected.
-type ItemError struct {
-	Index   int    `json:"index"`
-	Code    string `json:"code"`
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-}
-
-// IngestResult says what a batch did: valid items are written even when
-// others are rejected.
-type IngestResult struct {
-	Accepted int64       `json:"accepted"`
-	New      int64       `json:"new"`
-	Rejected int64       `json:"rejected"`
-	Errors   []ItemError `json:"errors"`
-	// ErrorsTruncated is true when more items were rejected than Errors lists.
-	ErrorsTruncated bool `json:"errors_truncated"`
-}
-
 // NormalizeResource validates r as sent by a producer and fills what fourd
 // derives: the id (from tenant, provider and native id, so ingestion is
 // idempotent) and the observation time.
-func (s *Service) NormalizeResource(tenantID string, r Resource) (Resource, error) {
+func (s *Service) NormalizeResource(tenantID string, r engine.Resource) (engine.Resource, error) {
 	return s.normalizeResource(tenantID, r, false)
 }
 
 // normalizeResource is NormalizeResource; prechecked skips the UTF-8 and
 // JSON checks (see IngestItem.Prechecked), which cannot fail then.
-func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool) (Resource, error) {
+func (s *Service) normalizeResource(tenantID string, r engine.Resource, prechecked bool) (engine.Resource, error) {
 	switch {
 	case !validName(r.Provider, 32, false):
-		return r, FieldErrorf("provider", "provider must be a lowercase name like aws; got %s", quote(r.Provider))
+		return r, engine.FieldErrorf("provider", "provider must be a lowercase name like aws; got %s", engine.Quote(r.Provider))
 	case !validName(r.Type, 100, true):
-		return r, FieldErrorf("type", "type must be a lowercase identifier like aws_s3_bucket; got %s", quote(r.Type))
+		return r, engine.FieldErrorf("type", "type must be a lowercase identifier like aws_s3_bucket; got %s", engine.Quote(r.Type))
 	case r.NativeID == "" || len(r.NativeID) > 2048:
-		return r, FieldErrorf("native_id", "native_id is required (at most 2048 bytes)")
+		return r, engine.FieldErrorf("native_id", "native_id is required (at most 2048 bytes)")
 	case len(r.Account) > 128 || len(r.Region) > 64 || len(r.Name) > 1024:
-		return r, FieldErrorf("account", "account (128), region (64) or name (1024 bytes) is too long")
-	case len(r.Tags) > MaxTags:
-		return r, FieldErrorf("tags", "at most %d tags; got %d", MaxTags, len(r.Tags))
-	case len(r.Attributes) > MaxAttributesBytes:
-		return r, FieldErrorf("attributes", "attributes exceed %d KiB", MaxAttributesBytes>>10)
+		return r, engine.FieldErrorf("account", "account (128), region (64) or name (1024 bytes) is too long")
+	case len(r.Tags) > engine.MaxTags:
+		return r, engine.FieldErrorf("tags", "at most %d tags; got %d", engine.MaxTags, len(r.Tags))
+	case len(r.Attributes) > engine.MaxAttributesBytes:
+		return r, engine.FieldErrorf("attributes", "attributes exceed %d KiB", engine.MaxAttributesBytes>>10)
 	}
 	if !prechecked {
 		for _, s := range []string{r.NativeID, r.Account, r.Region, r.Name} {
 			if !utf8.ValidString(s) {
-				return r, FieldErrorf("native_id", "text fields must be valid UTF-8")
+				return r, engine.FieldErrorf("native_id", "text fields must be valid UTF-8")
 			}
 		}
 	}
 	for _, t := range r.Tags {
 		if t.Key == "" || len(t.Key) > 128 || len(t.Value) > 256 || !prechecked && (!utf8.ValidString(t.Key) || !utf8.ValidString(t.Value)) {
-			return r, FieldErrorf("tags", "tag %s: keys are 1–128 bytes, values up to 256, UTF-8", quote(t.Key))
+			return r, engine.FieldErrorf("tags", "tag %s: keys are 1–128 bytes, values up to 256, UTF-8", engine.Quote(t.Key))
 		}
 	}
 	attrs := bytes.TrimSpace(r.Attributes)
@@ -116,36 +78,40 @@ func (s *Service) normalizeResource(tenantID string, r Resource, prechecked bool
 		attrs = []byte("{}")
 	}
 	if attrs[0] != '{' || !prechecked && !jsonvalid.Valid(attrs) {
-		return r, FieldErrorf("attributes", "attributes must be a JSON object")
+		return r, engine.FieldErrorf("attributes", "attributes must be a JSON object")
 	}
 	if r.Tags == nil {
-		r.Tags = Tags{}
+		r.Tags = engine.Tags{}
 	}
 	r.Tags = r.Tags.Sorted() // a copy when out of order: the caller's stays
 	now := s.now().UTC()
 	r.Attributes = attrs
 	r.TenantID = tenantID
-	r.ID = ResourceID(tenantID, r.Provider, r.NativeID)
+	r.ID = engine.ResourceID(tenantID, r.Provider, r.NativeID)
 	r.FirstSeenAt, r.LastSeenAt = now, now
 	return r, nil
 }
 
 // IngestResources validates and stores a stream of inventory items. Invalid
 // items are reported by index without rejecting the valid ones; resources
-// seen for the first time raise resource.added.
-func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.Seq[IngestItem]) (IngestResult, error) {
-	if err := p.Require(ScopeResourcesWrite); err != nil {
-		return IngestResult{}, err
+// seen for the first time raise resource.added. A nil Service answers
+// unavailable.
+func (s *Service) IngestResources(ctx context.Context, p engine.Principal, items iter.Seq[engine.IngestItem]) (engine.IngestResult, error) {
+	if err := p.Require(engine.ScopeResourcesWrite); err != nil {
+		return engine.IngestResult{}, err
 	}
-	res := IngestResult{Errors: []ItemError{}}
+	if s == nil {
+		return engine.IngestResult{}, engine.Errorf(engine.CodeUnavailable, "inventory intake is not configured on this server")
+	}
+	res := engine.IngestResult{Errors: []engine.ItemError{}}
 	reject := func(index int, err error) {
 		res.Rejected++
 		if len(res.Errors) >= maxItemErrors {
 			res.ErrorsTruncated = true
 			return
 		}
-		e := ItemError{Index: index, Code: ErrorCode(err), Message: ErrorMessage(err)}
-		if ee, ok := err.(*Error); ok {
+		e := engine.ItemError{Index: index, Code: engine.ErrorCode(err), Message: engine.ErrorMessage(err)}
+		if ee, ok := err.(*engine.Error); ok {
 			e.Field = ee.Field
 		}
 		res.Errors = append(res.Errors, e)
@@ -156,10 +122,10 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 	// read back; past that, the rest are read back from the store.
 	kept := map[string]resourceSummary{}
 	var last time.Time // the previous accepted item's observation time
-	valid := func(yield func(Resource, error) bool) {
+	valid := func(yield func(engine.Resource, error) bool) {
 		for it := range items {
 			if it.Err != nil {
-				if it.Index < 0 || it.Ends || ErrorCode(it.Err) == CodeInternal || ErrorCode(it.Err) == CodePayloadTooLarge {
+				if it.Index < 0 || it.Ends || engine.ErrorCode(it.Err) == engine.CodeInternal || engine.ErrorCode(it.Err) == engine.CodePayloadTooLarge {
 					stopErr = it.Err
 					return
 				}
@@ -187,38 +153,38 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 			}
 		}
 	}
-	if n, ok := s.cfg.Resources.(ResourceNotifier); ok && s.cfg.Events != nil {
+	if n, ok := s.cfg.Resources.(engine.ResourceNotifier); ok && s.cfg.Events != nil {
 		// Announce each batch's new resources once it is written.
 		kept = nil
 		copier := s.startLogCopier()
-		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []Resource) func() error {
+		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []engine.Resource) func() error {
 			return s.prepareResources(ctx, p.TenantID, rs, copier)
 		})
 		if copier != nil {
 			copier.close() // the committed events are in the event log
 		}
 		if err != nil {
-			return IngestResult{}, err
+			return engine.IngestResult{}, err
 		}
 		if stopErr != nil {
-			return IngestResult{}, partialIngest(stopErr, res)
+			return engine.IngestResult{}, partialIngest(stopErr, res)
 		}
 		res.New = int64(len(written.NewIDs))
 		return res, nil
 	}
 	written, err := s.cfg.Resources.WriteResources(ctx, p.TenantID, valid)
 	if err != nil {
-		return IngestResult{}, err
+		return engine.IngestResult{}, err
 	}
 	if stopErr != nil {
 		if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs, kept); err != nil {
-			return IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
+			return engine.IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
 		}
-		return IngestResult{}, partialIngest(stopErr, res)
+		return engine.IngestResult{}, partialIngest(stopErr, res)
 	}
 	res.New = int64(len(written.NewIDs))
 	if err := s.publishResourceAdded(ctx, p.TenantID, written.NewIDs, kept); err != nil {
-		return IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
+		return engine.IngestResult{}, fmt.Errorf("publishing resource.added: %w", err)
 	}
 	return res, nil
 }
@@ -227,12 +193,12 @@ func (s *Service) IngestResources(ctx context.Context, p Principal, items iter.S
 // the items before it were processed — the accepted ones are stored — and
 // nothing after it was read, so that every item is accounted for. An
 // error without a code (internal) stays as it is.
-func partialIngest(err error, res IngestResult) error {
-	var e *Error
+func partialIngest(err error, res engine.IngestResult) error {
+	var e *engine.Error
 	if !errors.As(err, &e) {
 		return err
 	}
-	return &Error{Code: e.Code, Field: e.Field, Message: fmt.Sprintf("%s; the %d items before it were processed "+
+	return &engine.Error{Code: e.Code, Field: e.Field, Message: fmt.Sprintf("%s; the %d items before it were processed "+
 		"(%d accepted and stored, %d rejected) and nothing after it was read", e.Message, res.Accepted+res.Rejected,
 		res.Accepted, res.Rejected)}
 }

@@ -1,4 +1,4 @@
-package engine
+package ingest
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/fourd-dev/fourd/engine"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -17,7 +19,7 @@ type fakeEventLog struct {
 	mu      sync.Mutex
 	hold    chan struct{} // when set, the first write waits for it to close
 	held    bool
-	logged  []Event
+	logged  []engine.Event
 	calls   int
 	streams int // opened
 	appends int // to a stream
@@ -25,7 +27,7 @@ type fakeEventLog struct {
 	fail    error // every write fails with it
 }
 
-func (f *fakeEventLog) write(events []Event) error {
+func (f *fakeEventLog) write(events []engine.Event) error {
 	f.mu.Lock()
 	first := !f.held
 	f.held = true
@@ -46,11 +48,13 @@ func (f *fakeEventLog) write(events []Event) error {
 	return nil
 }
 
-func (f *fakeEventLog) LogEvents(_ context.Context, events []Event) error { return f.write(events) }
+func (f *fakeEventLog) LogEvents(_ context.Context, events []engine.Event) error {
+	return f.write(events)
+}
 
 type fakeStreamingLog struct{ *fakeEventLog }
 
-func (f fakeStreamingLog) StreamEvents(context.Context) EventLogStream {
+func (f fakeStreamingLog) StreamEvents(context.Context) engine.EventLogStream {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.streams++
@@ -59,7 +63,7 @@ func (f fakeStreamingLog) StreamEvents(context.Context) EventLogStream {
 
 type fakeLogStream struct{ *fakeEventLog }
 
-func (s fakeLogStream) Append(_ context.Context, events []Event) error {
+func (s fakeLogStream) Append(_ context.Context, events []engine.Event) error {
 	s.mu.Lock()
 	s.appends++
 	s.mu.Unlock()
@@ -93,10 +97,10 @@ func TestLogCopier(t *testing.T) {
 			copier := env.svc.startLogCopier()
 			var want []string
 			for b := range 3 { // the first copy holds; the queue takes the other two
-				rs := make([]Resource, 200)
+				rs := make([]engine.Resource, 200)
 				for i := range rs {
-					rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(b, "-", i)), Provider: "aws", Type: "aws_s3_bucket",
-						Tags: TagsFromMap(map[string]string{"batch": fmt.Sprint(b)})}
+					rs[i] = engine.Resource{ID: engine.ResourceID("ten_a", "aws", fmt.Sprint(b, "-", i)), Provider: "aws", Type: "aws_s3_bucket",
+						Tags: engine.TagsFromMap(map[string]string{"batch": fmt.Sprint(b)})}
 					want = append(want, string(appendResourceAdded(nil, &rs[i])))
 				}
 				if err := env.svc.prepareResources(context.Background(), "ten_a", rs, copier)(); err != nil {
@@ -111,7 +115,7 @@ func TestLogCopier(t *testing.T) {
 			var got []string
 			for i, e := range log.logged {
 				got = append(got, string(e.Data))
-				if o := env.events.events[i]; e.ID != o.ID || !e.CreatedAt.Equal(o.CreatedAt) || e.Type != EventResourceAdded {
+				if o := env.events.events[i]; e.ID != o.ID || !e.CreatedAt.Equal(o.CreatedAt) || e.Type != engine.EventResourceAdded {
 					t.Fatalf("logged event %d is %s %s; the outbox's is %s %s", i, e.ID, e.Type, o.ID, o.Type)
 				}
 			}
@@ -136,7 +140,7 @@ func TestLogCopierFailures(t *testing.T) {
 	log := &fakeEventLog{}
 	env.svc.cfg.EventLog = log
 	copier := env.svc.startLogCopier()
-	rs := []Resource{{ID: ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
+	rs := []engine.Resource{{ID: engine.ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	commit := env.svc.prepareResources(ctx, "ten_a", rs, copier)
 	env.events.fail = errors.New("outbox down")

@@ -1,4 +1,4 @@
-package engine
+package ingest
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fourd-dev/fourd/engine"
+
 	"github.com/fourd-dev/fourd/internal/jsonvalid"
 	"github.com/google/go-cmp/cmp"
 )
@@ -15,17 +17,17 @@ import (
 func TestAppendResourceAdded(t *testing.T) {
 	odd := []string{"", "plain", `quote " backslash \ slash /`, "<script>&amp;</script>", "\x00\x01\x1f\x7f", "\b\f\n\r\t",
 		"café ☃ 𝄞", "bad \xff utf8 \xc3", "\u2028 and \u2029", "tail \xe2\x80", "é"}
-	var rs []Resource
+	var rs []engine.Resource
 	for i, s := range odd {
-		rs = append(rs, Resource{ID: "res_" + s, Provider: "aws", Account: s, Region: "eu-west-1", Type: "aws_s3_bucket",
-			NativeID: "arn:" + s, Name: s, Tags: TagsFromMap(map[string]string{s: s, "b" + s: "x", "a": odd[(i+1)%len(odd)]})})
+		rs = append(rs, engine.Resource{ID: "res_" + s, Provider: "aws", Account: s, Region: "eu-west-1", Type: "aws_s3_bucket",
+			NativeID: "arn:" + s, Name: s, Tags: engine.TagsFromMap(map[string]string{s: s, "b" + s: "x", "a": odd[(i+1)%len(odd)]})})
 	}
-	rs = append(rs, Resource{ID: "res_1"}, Resource{ID: "res_2", Tags: TagsFromMap(map[string]string{})})
+	rs = append(rs, engine.Resource{ID: "res_1"}, engine.Resource{ID: "res_2", Tags: engine.TagsFromMap(map[string]string{})})
 	many := map[string]string{}
 	for i := range 40 { // more tags than the stack buffer
 		many[string(rune('a'+i%26))+strings.Repeat("k", i)] = strings.Repeat("v", i)
 	}
-	rs = append(rs, Resource{ID: "res_3", Tags: TagsFromMap(many)})
+	rs = append(rs, engine.Resource{ID: "res_3", Tags: engine.TagsFromMap(many)})
 	for _, r := range rs {
 		want, err := json.Marshal(resourceAdded{summarize(r)})
 		if err != nil {
@@ -38,14 +40,14 @@ func TestAppendResourceAdded(t *testing.T) {
 	}
 }
 
-// A bulk import's resource.added come in runs of eventRunMax: consecutive
+// A bulk import's resource.added come in runs of EventRunMax: consecutive
 // ids and one creation time each, so that the outbox can store a run as
 // one row.
 func TestPrepareResourcesInRuns(t *testing.T) {
 	env := newTestEnv(t)
-	rs := make([]Resource, 2500)
+	rs := make([]engine.Resource, 2500)
 	for i := range rs {
-		rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(i)), Provider: "aws", Type: "aws_s3_bucket"}
+		rs[i] = engine.Resource{ID: engine.ResourceID("ten_a", "aws", fmt.Sprint(i)), Provider: "aws", Type: "aws_s3_bucket"}
 	}
 	commit := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)
 	if n := len(env.events.events); n != 0 {
@@ -59,15 +61,15 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 		t.Fatalf("%d events; want %d", len(evs), len(rs))
 	}
 	for i, e := range evs {
-		if want := appendResourceAdded(nil, &rs[i]); string(e.Data) != string(want) || e.Type != EventResourceAdded {
+		if want := appendResourceAdded(nil, &rs[i]); string(e.Data) != string(want) || e.Type != engine.EventResourceAdded {
 			t.Fatalf("event %d: %s %s; want resource.added %s", i, e.Type, e.Data, want)
 		}
 	}
 	for i := 1; i < len(evs); i++ {
-		a, _ := ParseID(PrefixEvent, evs[i-1].ID)
-		b, ok := ParseID(PrefixEvent, evs[i].ID)
+		a, _ := engine.ParseID(engine.PrefixEvent, evs[i-1].ID)
+		b, ok := engine.ParseID(engine.PrefixEvent, evs[i].ID)
 		follows := ok && binary.BigEndian.Uint64(b[8:]) == binary.BigEndian.Uint64(a[8:])+1 && evs[i].CreatedAt.Equal(evs[i-1].CreatedAt)
-		if follows != (i%eventRunMax != 0) {
+		if follows != (i%engine.EventRunMax != 0) {
 			t.Fatalf("event %d follows the previous: %v", i, follows)
 		}
 	}
@@ -78,11 +80,11 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 // twice publishes nothing more.
 func TestPrepareResourcesReusesBuffers(t *testing.T) {
 	env := newTestEnv(t)
-	batch := func(from, n int) []Resource {
-		rs := make([]Resource, n)
+	batch := func(from, n int) []engine.Resource {
+		rs := make([]engine.Resource, n)
 		for i := range rs {
-			rs[i] = Resource{ID: ResourceID("ten_a", "aws", fmt.Sprint(from+i)), Provider: "aws", Type: "aws_s3_bucket",
-				Name: strings.Repeat("n", (from+i)%7), Tags: TagsFromMap(map[string]string{"k": fmt.Sprint(from + i)})}
+			rs[i] = engine.Resource{ID: engine.ResourceID("ten_a", "aws", fmt.Sprint(from+i)), Provider: "aws", Type: "aws_s3_bucket",
+				Name: strings.Repeat("n", (from+i)%7), Tags: engine.TagsFromMap(map[string]string{"k": fmt.Sprint(from + i)})}
 		}
 		return rs
 	}
@@ -124,7 +126,7 @@ func TestPrepareResourcesReusesBuffers(t *testing.T) {
 func TestPrepareResourcesCommitOutlivesCaller(t *testing.T) {
 	env := newTestEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	rs := []Resource{{ID: ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
+	rs := []engine.Resource{{ID: engine.ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
 	commit := env.svc.prepareResources(ctx, "ten_a", rs, nil)
 	cancel()
 	if err := commit(); err != nil {
@@ -148,7 +150,7 @@ func TestPrepareResourcesStrict(t *testing.T) {
 		{map[string]string{"text": `\u0000`}, false}, // the text, escaped: checked by the store, which accepts it
 	} {
 		env := newTestEnv(t)
-		rs := []Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: TagsFromMap(tc.tags)}, {ID: "res_2", Provider: "aws"}}
+		rs := []engine.Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: engine.TagsFromMap(tc.tags)}, {ID: "res_2", Provider: "aws"}}
 		if err := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)(); err != nil {
 			t.Fatal(err)
 		}
@@ -160,27 +162,11 @@ func TestPrepareResourcesStrict(t *testing.T) {
 	}
 }
 
-// FuzzAppendJSONString checks AppendJSONString against encoding/json.
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", `a"b\c`, "<&>", "\x00\x1f\x7f", "café \xff \u2028", "\xe2\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := AppendJSONString(nil, s); string(got) != string(want) {
-			t.Fatalf("AppendJSONString(%q) = %s, want %s", s, got, want)
-		}
-	})
-}
-
 // BenchmarkAppendResourceAdded is the data of one resource.added, as a
 // first import builds it for each new resource: four tags, from the
 // resource as the NDJSON decoder gives it.
 func BenchmarkAppendResourceAdded(b *testing.B) {
-	var r Resource
+	var r engine.Resource
 	if err := json.Unmarshal([]byte(`{"id":"res_5gej05m6rnv9dz84bccyr8m95n","provider":"aws","account":"345678901234",
 		"region":"eu-west-1","type":"aws_security_group","name":"web-alb",
 		"native_id":"arn:aws:ec2:eu-west-1:345678901234:security-group/sg-00b338013354bf910",
