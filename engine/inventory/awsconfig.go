@@ -28,6 +28,11 @@ type configItem struct {
 	Configuration    json.RawMessage            `json:"configuration"`
 	Supplementary    map[string]json.RawMessage `json:"supplementaryConfiguration"`
 	Tags             cfgTags                    `json:"tags"`
+	// partial marks an item that came as a JSON string in an array, as
+	// select-resource-config (Advanced Query) returns them: it carries only
+	// the properties the query selected, so a key it lacks is unknown even
+	// where a whole item leaves the key out to mean "not configured".
+	partial bool
 }
 
 // cfgTags is a configuration item's tags: an object in snapshots, history
@@ -255,6 +260,7 @@ func (d *AWSConfigDecoder) item() (engine.Resource, bool, error) {
 			"configuration item: expected an object (or a JSON string holding one)")}
 	}
 	var ci configItem
+	ci.partial = len(bytes.TrimSpace(raw)) > 0 && bytes.TrimSpace(raw)[0] == '"'
 	if err := json.Unmarshal(b, &ci); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

@@ -20,8 +20,10 @@ func cfgSageMakerNotebook(ci *configItem, conf []byte, _ *joiner) (string, any, 
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeSageMakerNotebook, SageMakerNotebook{Name: firstNonEmpty(c.Name, ci.ResourceName), InstanceType: c.Type,
-		DirectInternetAccess: c.Direct, RootAccess: c.Root, KMSKeyID: c.KMSKeyID, SubnetID: c.SubnetID}, nil
+	return TypeSageMakerNotebook, recordedOnly(ci, conf, SageMakerNotebook{Name: firstNonEmpty(c.Name, ci.ResourceName), InstanceType: c.Type,
+		DirectInternetAccess: c.Direct, RootAccess: c.Root, KMSKeyID: c.KMSKeyID, SubnetID: c.SubnetID},
+		"instance_type=InstanceType", "direct_internet_access=DirectInternetAccess", "root_access=RootAccess",
+		"kms_key_id=?KmsKeyId", "subnet_id=?SubnetId"), nil
 }
 
 // cfgSageMakerEndpointConfig maps AWS::SageMaker::EndpointConfig.
@@ -44,7 +46,7 @@ func cfgSageMakerEndpointConfig(ci *configItem, conf []byte, _ *joiner) (string,
 	for _, v := range c.Variants {
 		e.Variants = append(e.Variants, SageMakerVariant{VariantName: v.Name, InitialInstanceCount: int(v.Count), Serverless: v.Serverless != nil})
 	}
-	return TypeSageMakerEndpointConfig, e, nil
+	return TypeSageMakerEndpointConfig, recordedOnly(ci, conf, e, "kms_key_id=?KmsKeyId", "production_variants=ProductionVariants"), nil
 }
 
 // cfgAthenaWorkgroup maps AWS::Athena::WorkGroup.
@@ -66,9 +68,11 @@ func cfgAthenaWorkgroup(ci *configItem, conf []byte, _ *joiner) (string, any, er
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeAthenaWorkgroup, AthenaWorkgroup{Name: firstNonEmpty(c.Name, ci.ResourceName), State: c.State,
+	return TypeAthenaWorkgroup, recordedOnly(ci, conf, AthenaWorkgroup{Name: firstNonEmpty(c.Name, ci.ResourceName), State: c.State,
 		ResultEncryption: c.Conf.Result.Encryption.Option, EnforceConfiguration: bool(c.Conf.Enforce),
-		BytesScannedCutoffPerQuery: int64(c.Conf.Cutoff), PublishCloudWatchMetrics: bool(c.Conf.Metrics)}, nil
+		BytesScannedCutoffPerQuery: int64(c.Conf.Cutoff), PublishCloudWatchMetrics: bool(c.Conf.Metrics)},
+		"state=State", "result_encryption=WorkGroupConfiguration", "enforce_workgroup_configuration=WorkGroupConfiguration",
+		"bytes_scanned_cutoff_per_query=WorkGroupConfiguration", "publish_cloudwatch_metrics_enabled=WorkGroupConfiguration"), nil
 }
 
 // cfgGlueJob maps AWS::Glue::Job.
@@ -81,14 +85,15 @@ func cfgGlueJob(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeGlueJob, GlueJob{Name: firstNonEmpty(c.Name, ci.ResourceName), GlueVersion: c.Version, SecurityConfiguration: c.Security}, nil
+	return TypeGlueJob, recordedOnly(ci, conf, GlueJob{Name: firstNonEmpty(c.Name, ci.ResourceName), GlueVersion: c.Version, SecurityConfiguration: c.Security},
+		"security_configuration=?SecurityConfiguration"), nil
 }
 
 // cfgOpenSearch maps AWS::OpenSearch::Domain (PascalCase: ClusterConfig,
 // EngineVersion) and AWS::Elasticsearch::Domain (camelCase:
 // elasticsearchClusterConfig, elasticsearchVersion); the other names agree
 // but for case, which encoding/json ignores.
-func cfgOpenSearch(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgOpenSearch(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	type cluster struct {
 		InstanceType  string   `json:"InstanceType"`
 		InstanceCount flexInt  `json:"InstanceCount"`
@@ -139,5 +144,10 @@ func cfgOpenSearch(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 		d.InstanceType, d.InstanceCount = cl.InstanceType, int(cl.InstanceCount)
 		d.DedicatedMasterEnabled, d.ZoneAwarenessEnabled = bool(cl.Dedicated), bool(cl.ZoneAware)
 	}
-	return TypeOpenSearchDomain, d, nil
+	clusterKeys := "ClusterConfig|elasticsearchClusterConfig"
+	return TypeOpenSearchDomain, recordedOnly(ci, conf, d, "encryption_at_rest_enabled=EncryptionAtRestOptions",
+		"node_to_node_encryption_enabled=NodeToNodeEncryptionOptions", "enforce_https=DomainEndpointOptions",
+		"in_vpc=?VPCOptions", "audit_logs_enabled=?LogPublishingOptions", "error_logs_enabled=?LogPublishingOptions",
+		"fine_grained_access_control=AdvancedSecurityOptions", "instance_type="+clusterKeys, "instance_count="+clusterKeys,
+		"dedicated_master_enabled="+clusterKeys, "zone_awareness_enabled="+clusterKeys), nil
 }

@@ -40,11 +40,12 @@ func cfgBackupVault(ci *configItem, conf []byte, _ *joiner) (string, any, error)
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeBackupVault, BackupVault{Name: firstNonEmpty(c.Name, ci.ResourceName), NotificationEvents: c.Notifications.Events}, nil
+	return TypeBackupVault, recordedOnly(ci, conf, BackupVault{Name: firstNonEmpty(c.Name, ci.ResourceName), NotificationEvents: c.Notifications.Events},
+		"notification_events=?Notifications"), nil
 }
 
 // cfgRecoveryPoint maps AWS::Backup::RecoveryPoint.
-func cfgRecoveryPoint(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgRecoveryPoint(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Vault     string       `json:"BackupVaultName"`
 		Type      string       `json:"ResourceType"`
@@ -56,6 +57,7 @@ func cfgRecoveryPoint(_ *configItem, conf []byte, _ *joiner) (string, any, error
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeBackupRecoveryPoint, BackupRecoveryPoint{BackupVaultName: c.Vault, ResourceType: c.Type, IsEncrypted: bool(c.Encrypted),
-		Status: c.Status, CreationDate: c.Created.t(), DeleteAfterDays: int(c.Lifecycle.DeleteAfterDays)}, nil
+	return TypeBackupRecoveryPoint, recordedOnly(ci, conf, BackupRecoveryPoint{BackupVaultName: c.Vault, ResourceType: c.Type, IsEncrypted: bool(c.Encrypted),
+		Status: c.Status, CreationDate: c.Created.t(), DeleteAfterDays: int(c.Lifecycle.DeleteAfterDays)},
+		"is_encrypted=IsEncrypted", "delete_after_days=?Lifecycle"), nil
 }

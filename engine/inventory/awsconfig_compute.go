@@ -168,10 +168,11 @@ func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := supp(ci, "Policy", &f.Policy); err != nil {
 		return "", nil, err
 	}
-	return TypeLambdaFunction, f, nil
+	return TypeLambdaFunction, recordedOnly(ci, conf, f, "architectures=?architectures", "dead_letter_target_arn=?deadLetterConfig",
+		"tracing_mode=tracingConfig", "runtime=runtime", "memory_size=memorySize", "timeout=timeout"), nil
 }
 
-func cfgASG(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgASG(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Name          string   `json:"autoScalingGroupName"`
 		AZs           []string `json:"availabilityZones"`
@@ -186,7 +187,9 @@ func cfgASG(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeAutoScalingGroup, AutoScalingGroup{Name: c.Name, AvailabilityZones: c.AZs, MinSize: int(c.Min),
+	return TypeAutoScalingGroup, recordedOnly(ci, conf, AutoScalingGroup{Name: c.Name, AvailabilityZones: c.AZs, MinSize: int(c.Min),
 		MaxSize: int(c.Max), DesiredCapacity: int(c.Desired), HealthCheckType: c.HealthCheck,
-		TargetGroupARNs: c.TargetGroups, LoadBalancers: c.LoadBalancers, LaunchConfiguration: c.LaunchConfig}, nil
+		TargetGroupARNs: c.TargetGroups, LoadBalancers: c.LoadBalancers, LaunchConfiguration: c.LaunchConfig},
+		"availability_zones=availabilityZones", "min_size=minSize", "max_size=maxSize", "desired_capacity=desiredCapacity",
+		"health_check_type=healthCheckType"), nil
 }

@@ -173,7 +173,7 @@ func cfgECSService(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		// has it off (ECS's default).
 		s.CircuitBreaker = boolPtr(c.Deployment.Breaker != nil && bool(c.Deployment.Breaker.Enable))
 	}
-	return TypeECSService, s, nil
+	return TypeECSService, recordedOnly(ci, conf, s, "scheduling_strategy=SchedulingStrategy", "desired_count=DesiredCount"), nil
 }
 
 func cfgEKSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -223,7 +223,7 @@ func cfgEKSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		}
 		k.LoggingEnabled = types
 	}
-	return TypeEKSCluster, k, nil
+	return TypeEKSCluster, recordedOnly(ci, conf, k, "secrets_kms_key_arn=?EncryptionConfig", "logging_enabled=Logging", "endpoint_public_access=ResourcesVpcConfig", "endpoint_private_access=ResourcesVpcConfig"), nil
 }
 
 // eksLogTypes reads the enabled control plane log types from either shape

@@ -79,7 +79,9 @@ func cfgRDSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 	if r.Identifier == "" {
 		r.Identifier = ci.ResourceName
 	}
-	return TypeRDSCluster, r, nil
+	return TypeRDSCluster, recordedOnly(ci, conf, r, "storage_encrypted=storageEncrypted", "deletion_protection=deletionProtection",
+		"backup_retention_period=backupRetentionPeriod", "iam_database_authentication_enabled=iamdatabaseAuthenticationEnabled",
+		"backtrack_window=?backtrackWindow", "engine=engine", "engine_mode=engineMode"), nil
 }
 
 // cfgRDSClusterSnapshot maps AWS::RDS::DBClusterSnapshot; whether it is
@@ -107,7 +109,8 @@ func cfgRDSClusterSnapshot(ci *configItem, conf []byte, _ *joiner) (string, any,
 		return "", nil, err
 	}
 	s.Public = pub
-	return TypeRDSClusterSnapshot, s, nil
+	return TypeRDSClusterSnapshot, recordedOnly(ci, conf, s, "storage_encrypted=storageEncrypted", "snapshot_type=snapshotType",
+		"db_cluster_identifier=dbclusterIdentifier"), nil
 }
 
 // restoreIsPublic reads a snapshot-attributes supplement: whether a
@@ -165,10 +168,12 @@ func cfgRedshiftCluster(ci *configItem, conf []byte, _ *joiner) (string, any, er
 		return "", nil, err
 	}
 	r.LoggingEnabled = logging.Enabled.ptr()
-	return TypeRedshiftCluster, r, nil
+	return TypeRedshiftCluster, recordedOnly(ci, conf, r, "publicly_accessible=publiclyAccessible", "encrypted=encrypted",
+		"automated_snapshot_retention_period=automatedSnapshotRetentionPeriod", "allow_version_upgrade=allowVersionUpgrade",
+		"enhanced_vpc_routing=enhancedVpcRouting", "node_type=nodeType", "number_of_nodes=numberOfNodes"), nil
 }
 
-func cfgDBInstance(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgDBInstance(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Identifier       string   `json:"dBInstanceIdentifier"`
 		Engine           string   `json:"engine"`
@@ -189,14 +194,22 @@ func cfgDBInstance(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeDBInstance, DBInstance{Identifier: c.Identifier, Engine: c.Engine, EngineVersion: c.EngineVersion,
+	db := DBInstance{Identifier: c.Identifier, Engine: c.Engine, EngineVersion: c.EngineVersion,
 		InstanceClass: c.Class, AllocatedStorage: int(c.AllocatedStorage), StorageType: c.StorageType,
 		StorageEncrypted: bool(c.StorageEncrypted), KMSKeyID: c.KMSKeyID, PubliclyAccessible: bool(c.Public),
 		MultiAZ: bool(c.MultiAZ), BackupRetentionPeriod: int(c.Retention), DeletionProtection: bool(c.DeletionProt),
-		AutoMinorVersionUpgrade: bool(c.AutoMinor), AvailabilityZone: c.AZ, Status: c.Status}, nil
+		AutoMinorVersionUpgrade: bool(c.AutoMinor), AvailabilityZone: c.AZ, Status: c.Status}
+	if db.Identifier == "" {
+		db.Identifier = ci.ResourceName // AWS Config names a DB instance by its identifier
+	}
+	return TypeDBInstance, recordedOnly(ci, conf, db, "storage_encrypted=storageEncrypted", "publicly_accessible=publiclyAccessible",
+		"multi_az=multiAZ", "backup_retention_period=backupRetentionPeriod", "deletion_protection=deletionProtection",
+		"auto_minor_version_upgrade=autoMinorVersionUpgrade", "instance_class=dBInstanceClass", "engine=engine",
+		"engine_version=engineVersion", "allocated_storage=allocatedStorage", "storage_type=storageType",
+		"kms_key_id=?kmsKeyId"), nil
 }
 
-func cfgElastiCache(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgElastiCache(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID              string    `json:"cacheClusterId"`
 		Engine          string    `json:"engine"`
@@ -215,9 +228,11 @@ func cfgElastiCache(_ *configItem, conf []byte, _ *joiner) (string, any, error) 
 	if c.PreferredAZ == "Multiple" {
 		mode = "cross-az"
 	}
-	return TypeElastiCacheCluster, ElastiCacheCluster{ClusterID: c.ID, Engine: c.Engine, EngineVersion: c.EngineVersion,
+	return TypeElastiCacheCluster, recordedOnly(ci, conf, ElastiCacheCluster{ClusterID: c.ID, Engine: c.Engine, EngineVersion: c.EngineVersion,
 		NodeType: c.NodeType, NumCacheNodes: int(c.Nodes), AZMode: mode, AtRestEncryptionEnabled: c.AtRest.ptr(),
-		TransitEncryptionEnabled: c.Transit.ptr(), SnapshotRetentionLimit: int(c.SnapshotRetains)}, nil
+		TransitEncryptionEnabled: c.Transit.ptr(), SnapshotRetentionLimit: int(c.SnapshotRetains)},
+		"num_cache_nodes=numCacheNodes", "az_mode=preferredAvailabilityZone", "snapshot_retention_limit=snapshotRetentionLimit",
+		"engine=engine", "node_type=cacheNodeType", "engine_version=engineVersion"), nil
 }
 
 func cfgDynamoDB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -306,5 +321,6 @@ func cfgDBSnapshot(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		}
 		s.Public = &public
 	}
-	return TypeDBSnapshot, s, nil
+	return TypeDBSnapshot, recordedOnly(ci, conf, s, "encrypted=encrypted", "snapshot_type=snapshotType",
+		"db_instance_identifier=dBInstanceIdentifier"), nil
 }

@@ -70,7 +70,7 @@ func cfgAPIGatewayStage(ci *configItem, conf []byte, _ *joiner) (string, any, er
 		}
 		st.CacheDataEncrypted = boolPtr(bool(all.Encrypted))
 	}
-	return TypeAPIGatewayStage, st, nil
+	return TypeAPIGatewayStage, recordedOnly(ci, conf, st, "access_log_destination_arn=?accessLogSettings", "web_acl_arn=?webAclArn", "tracing_enabled=?tracingEnabled", "cache_cluster_enabled=?cacheClusterEnabled"), nil
 }
 
 func cfgAPIGatewayV2Stage(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -87,7 +87,7 @@ func cfgAPIGatewayV2Stage(ci *configItem, conf []byte, _ *joiner) (string, any, 
 	if st.StageName == "" {
 		st.StageName = ci.ResourceName
 	}
-	return TypeAPIGatewayV2Stage, st, nil
+	return TypeAPIGatewayV2Stage, recordedOnly(ci, conf, st, "access_log_destination_arn=?accessLogSettings"), nil
 }
 
 func cfgWAFv2WebACL(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -121,7 +121,7 @@ func cfgWAFv2WebACL(ci *configItem, conf []byte, _ *joiner) (string, any, error)
 			}
 		}
 	}
-	return TypeWAFv2WebACL, w, nil
+	return TypeWAFv2WebACL, recordedOnly(ci, conf, w, "cloudwatch_metrics_enabled=visibilityConfig"), nil
 }
 
 // hasKeyFold reports whether m has key k, ignoring case.
@@ -164,7 +164,7 @@ func cfgRoute53Zone(ci *configItem, conf []byte, _ *joiner) (string, any, error)
 		}
 		z.QueryLogGroupARN = arn
 	}
-	return TypeRoute53Zone, z, nil
+	return TypeRoute53Zone, recordedOnly(ci, conf, z, "query_log_group_arn=?QueryLoggingConfig", "private=?VPCs|HostedZoneConfig"), nil
 }
 
 func cfgACMCertificate(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -220,7 +220,7 @@ func cfgNetworkFirewall(ci *configItem, conf []byte, _ *joiner) (string, any, er
 	for _, s := range f.Subnets {
 		n.SubnetIDs = append(n.SubnetIDs, s.SubnetID)
 	}
-	return TypeNetworkFirewall, n, nil
+	return TypeNetworkFirewall, recordedOnly(ci, conf, n, "delete_protection=firewall", "subnet_change_protection=firewall", "subnet_ids=firewall"), nil
 }
 
 // cfgCloudFrontOrigin is one origin of distributionConfig.origins.
@@ -258,7 +258,7 @@ func cloudFrontOrigins(in cfgList[cfgCloudFrontOrigin]) []CloudFrontOrigin {
 	return out
 }
 
-func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgCloudFront(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID     string `json:"id"`
 		Domain string `json:"domainName"`
@@ -288,5 +288,5 @@ func cfgCloudFront(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if c.Config.Logging.Enabled {
 		d.LoggingBucket = c.Config.Logging.Bucket
 	}
-	return TypeCloudFrontDistribution, d, nil
+	return TypeCloudFrontDistribution, recordedOnly(ci, conf, d, "enabled=distributionConfig", "viewer_protocol_policy=distributionConfig", "minimum_protocol_version=distributionConfig", "logging_bucket=distributionConfig", "web_acl_id=distributionConfig", "origins=distributionConfig"), nil
 }

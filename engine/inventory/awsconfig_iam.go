@@ -149,7 +149,7 @@ func cfgSecret(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if s.Name == "" {
 		s.Name = ci.ResourceName
 	}
-	return TypeSecretsManagerSecret, s, nil
+	return TypeSecretsManagerSecret, recordedOnly(ci, conf, s, "rotation_enabled=?RotationEnabled"), nil
 }
 
 func cfgIAMUser(_ *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -49,7 +49,7 @@ func cfgLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if len(attrs) > 0 {
 		lbAttributeDefaults(&lb)
 	}
-	return TypeLB, lb, nil
+	return TypeLB, recordedOnly(ci, conf, lb, "load_balancer_type=type", "scheme=scheme", "availability_zones=availabilityZones"), nil
 }
 
 // lbAttributeDefaults fills, for a load balancer whose attributes were
@@ -133,7 +133,7 @@ func cfgClassicLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		}
 		lb.Listeners = append(lb.Listeners, cl)
 	}
-	return TypeClassicLoadBalancer, lb, nil
+	return TypeClassicLoadBalancer, recordedOnly(ci, conf, lb, "availability_zones=availabilityZones", "instance_ids=instances", "scheme=scheme"), nil
 }
 
 func cfgLBListener(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -53,7 +53,9 @@ func cfgTrail(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		}
 		t.S3DataEvents = &data
 	}
-	return TypeCloudTrail, t, nil
+	return TypeCloudTrail, recordedOnly(ci, conf, t, "is_multi_region_trail=isMultiRegionTrail",
+		"include_global_service_events=includeGlobalServiceEvents", "log_file_validation_enabled=logFileValidationEnabled",
+		"kms_key_id=?kmsKeyId", "cloud_watch_logs_log_group_arn=?cloudWatchLogsLogGroupArn", "s3_bucket_name=s3BucketName"), nil
 }
 
 func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -74,8 +76,9 @@ func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := supp(ci, "ConfigurationRecorderStatus", &status); err != nil {
 		return "", nil, err
 	}
-	return TypeConfigRecorder, ConfigRecorder{Name: c.Name, Recording: orTri(c.Recording.ptr(), status.Recording.ptr()),
-		AllSupported: bool(c.Group.AllSupported), IncludeGlobalResourceTypes: bool(c.Group.Global)}, nil
+	return TypeConfigRecorder, recordedOnly(ci, conf, ConfigRecorder{Name: c.Name, Recording: orTri(c.Recording.ptr(), status.Recording.ptr()),
+		AllSupported: bool(c.Group.AllSupported), IncludeGlobalResourceTypes: bool(c.Group.Global)},
+		"all_supported=recordingGroup", "include_global_resource_types=recordingGroup"), nil
 }
 
 func cfgGuardDuty(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -124,7 +127,7 @@ func cfgGuardDuty(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			d.EKSAuditLogs = on
 		}
 	}
-	return TypeGuardDutyDetector, d, nil
+	return TypeGuardDutyDetector, recordedOnly(ci, conf, d, "enabled=Enable"), nil
 }
 
 func cfgLogGroup(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -139,5 +142,6 @@ func cfgLogGroup(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if c.Name == "" {
 		c.Name = ci.ResourceName
 	}
-	return TypeLogGroup, LogGroup{Name: c.Name, RetentionInDays: int(c.Retention), KMSKeyID: c.KMSKeyID}, nil
+	return TypeLogGroup, recordedOnly(ci, conf, LogGroup{Name: c.Name, RetentionInDays: int(c.Retention), KMSKeyID: c.KMSKeyID},
+		"retention_in_days=?RetentionInDays", "kms_key_id=?KmsKeyId"), nil
 }

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -342,4 +343,15 @@ func (l tagList) get(k string) string {
 		}
 	}
 	return ""
+}
+
+// AWSConfigTypes lists the AWS Config resource types the decoder maps to a
+// canonical type, sorted.
+func AWSConfigTypes() []string {
+	out := make([]string, 0, len(configTypes))
+	for t := range configTypes {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
 }

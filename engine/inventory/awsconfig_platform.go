@@ -120,7 +120,7 @@ func cfgAlarm(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if a.AlarmName == "" {
 		a.AlarmName = ci.ResourceName
 	}
-	return TypeCloudWatchAlarm, a, nil
+	return TypeCloudWatchAlarm, recordedOnly(ci, conf, a, "alarm_actions=alarmActions", "actions_enabled=actionsEnabled"), nil
 }
 
 func cfgIdentityPool(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -191,12 +191,12 @@ func cfgPrivateCA(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	return TypeACMPCACertAuthority, ca, nil
 }
 
-func cfgAnalyzer(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgAnalyzer(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Type string `json:"Type"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeAccessAnalyzerAnalyzer, AccessAnalyzerAnalyzer{Type: c.Type}, nil
+	return TypeAccessAnalyzerAnalyzer, recordedOnly(ci, conf, AccessAnalyzerAnalyzer{Type: c.Type}, "type=Type"), nil
 }

@@ -90,7 +90,7 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			b.LifecycleRuleCount++
 		}
 	}
-	if unknown := s3Unrecorded(ci.Supplementary); len(unknown) > 0 {
+	if unknown := s3Unrecorded(ci.Supplementary, ci.partial); len(unknown) > 0 {
 		return TypeS3Bucket, unrecorded{attrs: b, keys: unknown}, nil
 	}
 	return TypeS3Bucket, b, nil
@@ -118,12 +118,13 @@ var s3Supplements = []struct {
 
 // s3Unrecorded returns the attributes a bucket's item does not record: an
 // item without supplementary configuration (an advanced query that
-// selected configuration only) records none of them; one with it lacks
-// only the always-recorded supplements it leaves out.
-func s3Unrecorded(supp map[string]json.RawMessage) []string {
+// selected configuration only) or one that may be partial (an Advanced
+// Query result) records none of those it lacks; a whole one lacks only the
+// always-recorded supplements it leaves out.
+func s3Unrecorded(supp map[string]json.RawMessage, partial bool) []string {
 	var out []string
 	for _, s := range s3Supplements {
-		if _, ok := supp[s.name]; !ok && (len(supp) == 0 || s.always) {
+		if _, ok := supp[s.name]; !ok && (len(supp) == 0 || s.always || partial) {
 			out = append(out, s.keys...)
 		}
 	}
@@ -174,7 +175,7 @@ func granteeName(raw json.RawMessage) string {
 	return u.ID
 }
 
-func cfgVolume(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgVolume(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		VolumeID    string   `json:"volumeId"`
 		Size        flexInt  `json:"size"`
@@ -197,10 +198,11 @@ func cfgVolume(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, a := range c.Attachments {
 		v.AttachedTo = append(v.AttachedTo, a.InstanceID)
 	}
-	return TypeEBSVolume, v, nil
+	return TypeEBSVolume, recordedOnly(ci, conf, v, "encrypted=encrypted", "size=size", "type=volumeType", "state=state",
+		"attached_to=attachments", "kms_key_id=?kmsKeyId", "iops=?iops"), nil
 }
 
-func cfgEFS(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgEFS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID              string   `json:"FileSystemId"`
 		Encrypted       flexBool `json:"Encrypted"`
@@ -223,7 +225,8 @@ func cfgEFS(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 			f.TransitionToIA = l.TransitionToIA
 		}
 	}
-	return TypeEFSFileSystem, f, nil
+	return TypeEFSFileSystem, recordedOnly(ci, conf, f, "encrypted=Encrypted", "performance_mode=PerformanceMode",
+		"transition_to_ia=?LifecyclePolicies", "backup_policy=?BackupPolicy", "kms_key_id=?KmsKeyId"), nil
 }
 
 // cfgAccountPAB maps AWS::S3::AccountPublicAccessBlock, whose configuration

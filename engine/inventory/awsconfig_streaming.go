@@ -22,8 +22,8 @@ func cfgKinesisStream(ci *configItem, conf []byte, _ *joiner) (string, any, erro
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeKinesisStream, KinesisStream{Name: firstNonEmpty(c.Name, ci.ResourceName), RetentionPeriodHours: int(c.Retention),
-		EncryptionType: c.Encryption.Type}, nil
+	return TypeKinesisStream, recordedOnly(ci, conf, KinesisStream{Name: firstNonEmpty(c.Name, ci.ResourceName), RetentionPeriodHours: int(c.Retention),
+		EncryptionType: c.Encryption.Type}, "retention_period_hours=RetentionPeriodHours", "encryption_type=?StreamEncryption"), nil
 }
 
 // firehoseDestinations are the destination blocks of a delivery stream.
@@ -70,7 +70,7 @@ func cfgFirehose(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			}
 		}
 	}
-	return TypeFirehoseStream, f, nil
+	return TypeFirehoseStream, recordedOnly(ci, conf, f, "sse_key_type=?DeliveryStreamEncryptionConfigurationInput", "delivery_stream_type=DeliveryStreamType"), nil
 }
 
 // cfgMSK maps AWS::MSK::Cluster.
@@ -108,11 +108,11 @@ func cfgMSK(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	b := c.Logging.Broker
-	return TypeMSKCluster, MSKCluster{ClusterName: firstNonEmpty(c.Name, ci.ResourceName),
+	return TypeMSKCluster, recordedOnly(ci, conf, MSKCluster{ClusterName: firstNonEmpty(c.Name, ci.ResourceName),
 		ClientBrokerEncryption: c.Encryption.Transit.ClientBroker, InClusterEncryption: c.Encryption.Transit.InCluster.ptr(),
 		UnauthenticatedAccess: bool(c.Auth.Unauthenticated.Enabled),
 		PublicAccess:          c.Broker.Connectivity.Public.Type == "SERVICE_PROVIDED_EIPS",
-		BrokerLogsEnabled:     bool(b.CloudWatch.Enabled) || bool(b.Firehose.Enabled) || bool(b.S3.Enabled)}, nil
+		BrokerLogsEnabled:     bool(b.CloudWatch.Enabled) || bool(b.Firehose.Enabled) || bool(b.S3.Enabled)}, "broker_logs_enabled=?LoggingInfo"), nil
 }
 
 func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -129,6 +129,9 @@ func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	}
 	q := SQSQueue{Name: ci.ResourceName, URL: c.URL, SQSManagedSSEEnabled: c.SSE.ptr(), KMSMasterKeyID: c.KMSKeyID,
 		MessageRetentionSeconds: int(c.Retention), Policy: c.Policy}
+	if ci.partial && q.SQSManagedSSEEnabled != nil && !*q.SQSManagedSSEEnabled && !carries(ci, confKeys(conf), "KmsMasterKeyId") {
+		q.SQSManagedSSEEnabled = nil // SQS-managed SSE off says nothing while the KMS key is unknown
+	}
 	if q.Name == "" {
 		q.Name = c.URL[strings.LastIndexByte(c.URL, '/')+1:]
 	}
@@ -140,7 +143,8 @@ func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			q.DeadLetterTargetARN = rp.Target
 		}
 	}
-	return TypeSQSQueue, q, nil
+	return TypeSQSQueue, recordedOnly(ci, conf, q, "dead_letter_target_arn=?RedrivePolicy",
+		"message_retention_seconds=MessageRetentionPeriod"), nil
 }
 
 func cfgSNS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -156,5 +160,6 @@ func cfgSNS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if name == "" {
 		name = c.TopicARN[strings.LastIndexByte(c.TopicARN, ':')+1:]
 	}
-	return TypeSNSTopic, SNSTopic{Name: name, KMSMasterKeyID: c.KMSKeyID, Policy: c.Policy}, nil
+	return TypeSNSTopic, recordedOnly(ci, conf, SNSTopic{Name: name, KMSMasterKeyID: c.KMSKeyID, Policy: c.Policy},
+		"kms_master_key_id=?KmsMasterKeyId"), nil
 }
