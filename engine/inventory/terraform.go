@@ -26,9 +26,10 @@ type TerraformDecoder struct {
 	// name it, e.g. provider["registry.terraform.io/hashicorp/aws"].prod),
 	// learned from the first ARN of a resource it manages; "" holds the
 	// first account of the input, the fallback.
-	accounts map[string]string
-	err      error
-	done     bool
+	accounts  map[string]string
+	recorders recorderJoin // Config recorders and their statuses, joined at the end
+	err       error
+	done      bool
 }
 
 type pendingResource struct {
@@ -80,6 +81,7 @@ func (d *TerraformDecoder) Next() (engine.Resource, error) {
 				d.tail = append(d.tail, p.res)
 			}
 			d.tail = append(d.tail, d.joins.flush()...)
+			d.tail = append(d.tail, d.recorders.flush(d.accounts)...)
 			d.pending, d.err = nil, io.EOF
 			continue
 		}
@@ -253,6 +255,12 @@ func (d *TerraformDecoder) decodeErr(err error, start int64) error {
 
 // add maps one resource instance and queues it; companions only patch.
 func (d *TerraformDecoder) add(typ, addr, provider string, attrs json.RawMessage, start int64) error {
+	if typ == tfRecorderStatusType {
+		if err := d.recorders.status(provider, jsonObject(attrs)); err != nil {
+			return &LineError{Offset: start, Err: engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)}
+		}
+		return nil
+	}
 	res, id, ok, err := fromTerraform(typ, addr, jsonObject(attrs), d.joins)
 	if err != nil {
 		return &LineError{Offset: start, Err: err}
@@ -268,7 +276,12 @@ func (d *TerraformDecoder) add(typ, addr, provider string, attrs json.RawMessage
 			d.accounts[provider] = res.Account
 			d.release(provider)
 		}
-	} else {
+	}
+	if res.Type == TypeConfigRecorder { // joined with its status at the end
+		d.recorders.recorders = append(d.recorders.recorders, pendingResource{provider, id, res})
+		return nil
+	}
+	if res.Account == "" {
 		if d.accounts[provider] == "" {
 			d.pending = append(d.pending, pendingResource{provider, id, res})
 			return nil
