@@ -18,6 +18,9 @@ type joiner struct {
 	// seen records facts about the input as a whole that a patch reads at
 	// flush (e.g. that it holds route tables of an account and region).
 	seen map[string]bool
+	// unknowns are, per held resource, canonical attributes a companion
+	// would set but whose source it lacks: left out at flush (unknown).
+	unknowns map[string][]string
 }
 
 type heldResource struct {
@@ -26,7 +29,15 @@ type heldResource struct {
 }
 
 func newJoiner() *joiner {
-	return &joiner{byKey: map[string]int{}, patches: map[string][]func(any){}, seen: map[string]bool{}}
+	return &joiner{byKey: map[string]int{}, patches: map[string][]func(any){}, seen: map[string]bool{}, unknowns: map[string][]string{}}
+}
+
+// unknown records attributes of the held resource with the given key that
+// its companions leave unknown.
+func (j *joiner) unknown(key string, attrs ...string) {
+	if len(attrs) > 0 {
+		j.unknowns[key] = append(j.unknowns[key], attrs...)
+	}
 }
 
 // hold keeps res until flush when its type is one that companions patch.
@@ -111,13 +122,17 @@ func (j *joiner) flush() []engine.Resource {
 		for _, f := range fs {
 			f(h.attrs)
 		}
-		if b, err := json.Marshal(h.attrs); err == nil {
+		var v any = h.attrs
+		if u := j.unknowns[key]; len(u) > 0 {
+			v = unrecorded{attrs: h.attrs, keys: u}
+		}
+		if b, err := json.Marshal(v); err == nil {
 			h.res.Attributes = b
 		}
 	}
 	for _, h := range j.held {
 		out = append(out, h.res)
 	}
-	j.held, j.byKey, j.patches, j.seen = nil, map[string]int{}, map[string][]func(any){}, map[string]bool{}
+	j.held, j.byKey, j.patches, j.seen, j.unknowns = nil, map[string]int{}, map[string][]func(any){}, map[string]bool{}, map[string][]string{}
 	return out
 }

@@ -140,7 +140,7 @@ func fromTerraform(typ, addr string, attrs []byte, j *joiner) (res engine.Resour
 		if err != nil {
 			return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 		}
-		b, err := json.Marshal(a)
+		b, err := json.Marshal(tfRecordedOnly(typ, attrs, a))
 		if err != nil {
 			return engine.Resource{}, "", false, engine.FieldErrorf("attributes", "terraform resource %s: %v", clip(addr), err)
 		}

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -63,14 +64,15 @@ func (j *recorderJoin) flush(accounts map[string]string) []engine.Resource {
 	for _, p := range j.recorders {
 		p.res.Account = account(p.provider, p.res.Account)
 		var r ConfigRecorder
-		if json.Unmarshal(p.res.Attributes, &r) == nil {
+		var m map[string]json.RawMessage // patched key by key: what the recorder left unknown stays so
+		if json.Unmarshal(p.res.Attributes, &r) == nil && json.Unmarshal(p.res.Attributes, &m) == nil {
 			for _, s := range j.statuses {
 				if s.name == r.Name && s.enabled != nil && account(s.provider, "") == p.res.Account &&
 					(s.region == p.res.Region || s.region == "" || p.res.Region == "") {
-					r.Recording = boolPtr(*s.enabled)
+					m["recording"] = json.RawMessage(strconv.FormatBool(*s.enabled))
 				}
 			}
-			if b, err := json.Marshal(r); err == nil {
+			if b, err := json.Marshal(m); err == nil {
 				p.res.Attributes = b
 			}
 		}

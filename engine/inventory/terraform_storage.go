@@ -99,8 +99,11 @@ func setPolicy(b *S3Bucket, policy string) error {
 	return nil
 }
 
-// s3Companion decodes a companion's bucket and body, then patches the bucket.
-func s3Companion[T any](attrs []byte, j *joiner, apply func(*S3Bucket, *T) error) error {
+// s3Companion decodes a companion's bucket and body, then patches the
+// bucket. sources ("canonical=tf_attr", see tfSources) name the bucket
+// attributes the companion sets: one whose Terraform attribute the
+// companion lacks is left unknown on the bucket, not set to its zero value.
+func s3Companion[T any](attrs []byte, j *joiner, apply func(*S3Bucket, *T) error, sources ...string) error {
 	var head struct {
 		Bucket string `json:"bucket"`
 	}
@@ -112,6 +115,7 @@ func s3Companion[T any](attrs []byte, j *joiner, apply func(*S3Bucket, *T) error
 		return err
 	}
 	var applyErr error
+	j.unknown("s3:"+head.Bucket, tfMissing(attrs, sources)...)
 	j.patch("s3:"+head.Bucket, func(a any) {
 		if err := apply(a.(*S3Bucket), &body); err != nil {
 			applyErr = err
@@ -124,7 +128,8 @@ func tfS3PublicAccessBlock(attrs []byte, j *joiner) error {
 	return s3Companion(attrs, j, func(b *S3Bucket, p *PublicAccessBlock) error {
 		b.PublicAccessBlock = p
 		return nil
-	})
+	}, "public_access_block=block_public_acls", "public_access_block=block_public_policy",
+		"public_access_block=ignore_public_acls", "public_access_block=restrict_public_buckets")
 }
 
 func tfS3Versioning(attrs []byte, j *joiner) error {
@@ -142,7 +147,7 @@ func tfS3Versioning(attrs []byte, j *joiner) error {
 			b.MFADelete = v.MFADelete == "Enabled"
 		}
 		return nil
-	})
+	}, "versioning=versioning_configuration", "mfa_delete=versioning_configuration")
 }
 
 func tfS3Encryption(attrs []byte, j *joiner) error {
@@ -156,7 +161,7 @@ func tfS3Encryption(attrs []byte, j *joiner) error {
 			}
 		}
 		return nil
-	})
+	}, "sse_algorithm=rule", "kms_master_key_id=rule")
 }
 
 func tfS3Logging(attrs []byte, j *joiner) error {
@@ -166,7 +171,7 @@ func tfS3Logging(attrs []byte, j *joiner) error {
 	return s3Companion(attrs, j, func(b *S3Bucket, c *conf) error {
 		b.LoggingTargetBucket = c.TargetBucket
 		return nil
-	})
+	}, "logging_target_bucket=target_bucket")
 }
 
 func tfS3Policy(attrs []byte, j *joiner) error {
@@ -177,14 +182,19 @@ func tfS3Policy(attrs []byte, j *joiner) error {
 	if err := json.Unmarshal(attrs, &c); err != nil {
 		return err
 	}
-	var doc PolicyDocument
-	if err := json.Unmarshal([]byte(c.Policy), &doc); err != nil {
-		return err
+	var doc *PolicyDocument
+	if c.Policy != "" { // absent: unknown (see s3Companion); null: no policy
+		doc = new(PolicyDocument)
+		if err := json.Unmarshal([]byte(c.Policy), doc); err != nil {
+			return err
+		}
 	}
 	return s3Companion(attrs, j, func(b *S3Bucket, _ *conf) error {
-		b.Policy = &doc
+		if doc != nil {
+			b.Policy = doc
+		}
 		return nil
-	})
+	}, "policy=policy")
 }
 
 func tfS3ACL(attrs []byte, j *joiner) error {
@@ -225,7 +235,7 @@ func tfS3Lifecycle(attrs []byte, j *joiner) error {
 			}
 		}
 		return nil
-	})
+	}, "lifecycle_rule_count=rule")
 }
 
 func tfVolume(attrs []byte, c *tfCommon) (any, error) {
