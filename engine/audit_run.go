@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"runtime"
 	"sync"
@@ -49,6 +50,32 @@ func (s *Service) RunAuditWorker(ctx context.Context, worker string, poll time.D
 		}
 		s.RunAudit(ctx, a)
 	}
+}
+
+// auditNowLease is the lease of an audit AuditNow runs: a command-line
+// audit of a large tenant may outlast a worker's auditLease.
+const auditNowLease = 30 * time.Minute
+
+// AuditNow queues an audit of p's tenant and runs queued audits in the
+// caller's process, as worker, until it has run: what `fourd audit` does.
+// The queue hands audits out oldest first, so audits queued before it (of
+// any tenant) run first. It returns the audit as it ended (completed,
+// failed or canceled); conflict when the tenant has an audit queued or
+// running already.
+func (s *Service) AuditNow(ctx context.Context, p Principal, worker string) (Audit, error) {
+	a, err := s.StartAudit(ctx, p)
+	if err != nil {
+		return Audit{}, err
+	}
+	var done Audit
+	for done.ID != a.ID {
+		claimed, err := s.cfg.Queue.ClaimAudit(ctx, worker, auditNowLease)
+		if err != nil {
+			return Audit{}, fmt.Errorf("running audit %s: %w", a.ID, err)
+		}
+		done = s.RunAudit(ctx, claimed)
+	}
+	return done, nil
 }
 
 // RunAudit runs one claimed audit to its end: completed, failed or

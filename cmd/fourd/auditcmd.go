@@ -39,7 +39,7 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	if err != nil {
 		return err
 	}
-	p, err := operatorPrincipal(ctx, s, *tenant)
+	p, err := operatorPrincipal(ctx, cfg, log, s, *tenant)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 		return explainResource(ctx, svc, p, *explain, stdout)
 	}
 	start := time.Now()
-	done, err := runAuditNow(ctx, s, svc, p)
+	done, err := runAuditNow(ctx, svc, p)
 	if err != nil {
 		return err
 	}
@@ -60,20 +60,12 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	return nil
 }
 
-// runAuditNow starts an audit of p's tenant and runs queued audits in this
-// process until it has run (the queue hands them out oldest first).
-func runAuditNow(ctx context.Context, s *stores, svc *engine.Service, p engine.Principal) (engine.Audit, error) {
-	a, err := svc.StartAudit(ctx, p)
+// runAuditNow audits p's tenant in this process (engine.Service.AuditNow)
+// and reports an audit that did not complete as an error.
+func runAuditNow(ctx context.Context, svc *engine.Service, p engine.Principal) (engine.Audit, error) {
+	done, err := svc.AuditNow(ctx, p, "cli")
 	if err != nil {
 		return engine.Audit{}, err
-	}
-	var done engine.Audit
-	for done.ID != a.ID {
-		claimed, err := s.pg.ClaimAudit(ctx, "cli", 30*time.Minute)
-		if err != nil {
-			return engine.Audit{}, fmt.Errorf("running audit %s: %w", a.ID, err)
-		}
-		done = svc.RunAudit(ctx, claimed)
 	}
 	if done.Status != engine.AuditCompleted {
 		return done, fmt.Errorf("audit %s ended %s: %s", done.ID, done.Status, done.Error)

@@ -43,7 +43,7 @@ func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc 
 		}
 		fmt.Fprintf(stdout, "imported %s: %d resources (%d new), %d rejected\n", name, res.Accepted, res.New, res.Rejected)
 	}
-	done, err := runAuditNow(ctx, s, svc, p)
+	done, err := runAuditNow(ctx, svc, p)
 	if engine.ErrorCode(err) == engine.CodeConflict {
 		fmt.Fprintln(stdout, "an audit of the demo tenant is already queued; fourd serve will run it")
 		return nil

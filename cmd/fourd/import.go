@@ -59,7 +59,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	if err != nil {
 		return err
 	}
-	p, err := operatorPrincipal(ctx, s, *tenant)
+	p, err := operatorPrincipal(ctx, cfg, log, s, *tenant)
 	if err != nil {
 		return err
 	}
@@ -120,14 +120,4 @@ func counted(items iter.Seq[engine.IngestItem], n *atomic.Int64) iter.Seq[engine
 			}
 		}
 	}
-}
-
-// operatorPrincipal acts for the operator of this machine in a tenant,
-// with every scope: the CLI is trusted as the database is.
-func operatorPrincipal(ctx context.Context, s *stores, slug string) (engine.Principal, error) {
-	ten, err := s.pg.EnsureTenant(ctx, slug, slug)
-	if err != nil {
-		return engine.Principal{}, err
-	}
-	return engine.Principal{TenantID: ten.ID, UserID: "operator", Scopes: engine.AllScopes}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/benchdata"
 )
 
 // loadgen writes synthetic tenants at scale: resources spread over accounts,
@@ -48,9 +49,15 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		return err
 	}
 	defer s.close()
+	// Bench data goes past the use cases on purpose (no events, no
+	// evaluation): through the one operator surface that says so.
+	bench, err := benchdata.New(benchdata.Config{Control: s.pg, Analytics: s.ch})
+	if err != nil {
+		return err
+	}
 	for t := range *tenants {
 		slug := fmt.Sprintf("%s-%d", *prefix, t)
-		ten, err := s.pg.EnsureTenant(ctx, slug, slug)
+		ten, err := bench.Tenant(ctx, slug)
 		if err != nil {
 			return err
 		}
@@ -58,32 +65,27 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		start := time.Now()
 		var written atomic.Int64
 		stopProgress := progress(stderr, slug+" resources", int64(*resources), &written)
-		res, err := s.ch.WriteResources(ctx, ten.ID, g.resourceSeq(&written))
+		res, err := bench.WriteResources(ctx, ten.ID, g.resourceSeq(&written))
 		stopProgress()
 		if err != nil {
 			return fmt.Errorf("%s: writing resources: %w", slug, err)
 		}
 		fmt.Fprintf(stderr, "%s: %d resources (%d new) in %s\n", slug, res.Written, len(res.NewIDs), time.Since(start).Round(time.Millisecond))
 
-		audit := engine.Audit{ID: engine.NewID(engine.PrefixAudit, g.now), TenantID: ten.ID, Status: engine.AuditRunning,
-			RequestedBy: "loadgen", CreatedAt: g.now, StartedAt: &g.now}
-		if err := s.pg.CreateAudit(ctx, audit); err != nil {
+		audit, err := bench.StartAudit(ctx, ten.ID, g.now)
+		if err != nil {
 			return err
 		}
 		start = time.Now()
 		written.Store(0)
 		stopProgress = progress(stderr, slug+" findings", int64(*findings), &written)
-		n, err := s.ch.WriteSnapshot(ctx, ten.ID, audit.ID, g.findingSeq(*findings, audit.ID, &written))
+		n, err := bench.WriteSnapshot(ctx, audit, g.findingSeq(*findings, audit.ID, &written))
 		stopProgress()
 		if err != nil {
 			return fmt.Errorf("%s: writing findings: %w", slug, err)
 		}
 		elapsed := time.Since(start)
-		done := time.Now().UTC()
-		audit.Status, audit.CompletedAt = engine.AuditCompleted, &done
-		audit.Progress = engine.AuditProgress{ResourcesTotal: int64(*resources), ResourcesScanned: int64(*resources)}
-		audit.Summary = &engine.AuditSummary{ResourcesScanned: int64(*resources), FindingsOpen: n, FindingsNew: n}
-		if err := s.pg.UpdateAudit(ctx, audit); err != nil {
+		if _, err := bench.CompleteAudit(ctx, audit, int64(*resources), n); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "%s: audit %s with %d findings in %s (%.0f rows/s)\n", slug, audit.ID, n,

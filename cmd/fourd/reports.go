@@ -55,7 +55,7 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	if err != nil {
 		return err
 	}
-	p, err := operatorPrincipal(ctx, s, *tenant)
+	p, err := operatorPrincipal(ctx, cfg, log, s, *tenant)
 	if err != nil {
 		return err
 	}

@@ -155,3 +155,14 @@ func newOperator(log *slog.Logger, s *stores, secret []byte) (*identity.Operator
 	_, ops, err := newIdentity(log, s, secret, s.pg)
 	return ops, err
 }
+
+// operatorPrincipal is the principal a command acts as in the tenant with
+// the slug (created when missing): identity.Operator's, every scope, as
+// the operator of this machine.
+func operatorPrincipal(ctx context.Context, cfg config, log *slog.Logger, s *stores, slug string) (engine.Principal, error) {
+	ops, err := newOperator(log, s, cfg.secretOrEphemeral())
+	if err != nil {
+		return engine.Principal{}, err
+	}
+	return ops.Principal(ctx, slug)
+}
