@@ -30,7 +30,8 @@ func clusterScript(t *testing.T, args ...string) {
 // unavailable, naming ZooKeeper; with a whole shard down, what needs that shard is
 // unavailable (never a partial answer) and the rest works (testShardDown);
 // a replica killed -9 during a large snapshot write loses and duplicates
-// nothing (testKillDuringWrite). It stops nodes that every other
+// nothing, written in one call (testKillDuringWrite) or by an audit's
+// steps (testKillDuringAudit). It stops nodes that every other
 // test on the cluster uses, so it runs only when asked:
 // FOURD_TEST_CLUSTER_FAULTS=1 (make test-cluster-faults).
 func TestClusterFaults(t *testing.T) {
@@ -119,6 +120,8 @@ func TestClusterFaults(t *testing.T) {
 	t.Run("a whole shard down", func(t *testing.T) { testShardDown(t, s) })
 
 	t.Run("kill -9 a replica during a snapshot write", func(t *testing.T) { testKillDuringWrite(t, s) })
+
+	t.Run("kill -9 a replica during an audit's write", func(t *testing.T) { testKillDuringAudit(t, s) })
 }
 
 // remoteCount counts the rows of table of s's database on the node at addr.

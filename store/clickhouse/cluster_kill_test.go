@@ -50,16 +50,52 @@ func testKillDuringWrite(t *testing.T, s *clickhouse.Store) {
 		_, err := s.WriteSnapshot(ctx, tenant, audit, genFindings(tenant, n, testNow))
 		done <- err
 	}()
-	// Kill node 3 once some of the snapshot's rows are on it.
+	killOnceRowsReach(t, s, first, clickhouse.SnapshotKey(tenant, audit), done)
+	t.Logf("killed node 3 %.1f s into the write of %d findings", time.Since(start).Seconds(), n)
+	nodeSQL(t, second, "SYSTEM START FETCHES")
+	defer clusterScript(t, "start")
+	err := <-done
+	for tries := 1; err != nil; tries++ {
+		// The worker pool retries a failed audit; a retry deletes what the
+		// failed write left.
+		if code := engine.ErrorCode(err); code != engine.CodeUnavailable || tries > 20 {
+			t.Fatalf("the write after node 3 was killed: %v (code %q, try %d)", err, code, tries)
+		}
+		t.Logf("try %d: %v", tries, err)
+		time.Sleep(time.Second)
+		_, err = s.WriteSnapshot(ctx, tenant, audit, genFindings(tenant, n, testNow))
+	}
+	t.Logf("snapshot of %d findings written %.1f s after the write began", n, time.Since(start).Seconds())
+	key := clickhouse.SnapshotKey(tenant, audit)
+	// A write that succeeded waited for node 4 to hold every row, even
+	// those node 3 took before it was killed (awaitReplicas): a read
+	// served by node 4 finds the snapshot whole while node 3 is down.
+	exactlyOnce(t, s, second, key, n)
+	if got := pageAll(t, s, tenant, engine.FindingFilter{AuditID: audit}, 10000); len(got) != n {
+		t.Errorf("with node 3 down, read %d findings through the API's paging, want %d", len(got), n)
+	}
+	clusterScript(t, "start")
+	caughtUp(t, s, key, n, first, second)
+	exactlyOnce(t, s, first, key, n)
+	exactlyOnce(t, s, second, key, n)
+	if got := pageAll(t, s, tenant, engine.FindingFilter{AuditID: audit}, 10000); len(got) != n {
+		t.Errorf("read %d findings through the API's paging, want %d", len(got), n)
+	}
+}
+
+// killOnceRowsReach kills -9 node 3 (at addr) once rows of the snapshot
+// with key have reached it, failing if the write (done) ends first.
+func killOnceRowsReach(t *testing.T, s *clickhouse.Store, addr string, key uint64, done <-chan error) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Minute)
-	for remoteCountWhere(t, s, first, "snapshot_findings_local", "snapshot = "+strconv.FormatUint(clickhouse.SnapshotKey(tenant, audit), 10)) == "0" {
+	for remoteCountWhere(t, s, addr, "snapshot_findings_local", "snapshot = "+strconv.FormatUint(key, 10)) == "0" {
 		select {
 		case err := <-done:
-			t.Fatalf("the write ended (%v) before a row reached %s", err, first)
+			t.Fatalf("the write ended (%v) before a row reached %s", err, addr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("no row of the snapshot reached node 3 in 5 minutes")
+			t.Fatalf("no row of the snapshot reached %s in 5 minutes", addr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -74,50 +110,39 @@ func testKillDuringWrite(t *testing.T, s *clickhouse.Store) {
 	if err := syscall.Kill(p, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("killed node 3 %.1f s into the write of %d findings", time.Since(start).Seconds(), n)
-	nodeSQL(t, second, "SYSTEM START FETCHES")
-	defer clusterScript(t, "start")
-	err = <-done
-	for tries := 1; err != nil; tries++ {
-		// The worker pool retries a failed audit; a retry deletes what the
-		// failed write left.
-		if code := engine.ErrorCode(err); code != engine.CodeUnavailable || tries > 20 {
-			t.Fatalf("the write after node 3 was killed: %v (code %q, try %d)", err, code, tries)
+}
+
+// exactlyOnce checks that the node at addr holds the snapshot with key
+// whole: n rows of n distinct findings, and their n keys in the resource
+// index.
+func exactlyOnce(t *testing.T, s *clickhouse.Store, addr string, key uint64, n int) {
+	t.Helper()
+	where := "snapshot = " + strconv.FormatUint(key, 10)
+	rows := remoteCountWhere(t, s, addr, "snapshot_findings_local", where)
+	keys := remoteCountWhere(t, s, addr, "snapshot_finding_index_local", where)
+	ids, err := s.QueryStrings(context.Background(), "SELECT toString(uniqExact(id)) FROM remote('"+addr+"', "+s.Database()+", snapshot_findings_local) WHERE "+where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strconv.Itoa(n); rows != want || ids[0] != want || keys != want {
+		t.Errorf("%s holds %s rows, %s distinct findings and %s index keys of the snapshot, want %s of each", addr, rows, ids[0], keys, want)
+	}
+}
+
+// caughtUp waits (up to 3 minutes) until every node of addrs holds n rows
+// of the snapshot with key and n keys in the resource index (a node back
+// from the dead fetches the parts it lacks and deletes, as the mutations
+// queued meanwhile say, those of a failed attempt).
+func caughtUp(t *testing.T, s *clickhouse.Store, key uint64, n int, addrs ...string) {
+	t.Helper()
+	where := "snapshot = " + strconv.FormatUint(key, 10)
+	deadline := time.Now().Add(3 * time.Minute)
+	for _, addr := range addrs {
+		for _, table := range []string{"snapshot_findings_local", "snapshot_finding_index_local"} {
+			for time.Now().Before(deadline) && remoteCountWhere(t, s, addr, table, where) != strconv.Itoa(n) {
+				time.Sleep(time.Second)
+			}
 		}
-		t.Logf("try %d: %v", tries, err)
-		time.Sleep(time.Second)
-		_, err = s.WriteSnapshot(ctx, tenant, audit, genFindings(tenant, n, testNow))
-	}
-	t.Logf("snapshot of %d findings written %.1f s after the write began", n, time.Since(start).Seconds())
-	where := "snapshot = " + strconv.FormatUint(clickhouse.SnapshotKey(tenant, audit), 10)
-	exactlyOnce := func(addr string) {
-		t.Helper()
-		rows := remoteCountWhere(t, s, addr, "snapshot_findings_local", where)
-		ids, err := s.QueryStrings(ctx, "SELECT toString(uniqExact(id)) FROM remote('"+addr+"', "+s.Database()+", snapshot_findings_local) WHERE "+where)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := strconv.Itoa(n); rows != want || ids[0] != want {
-			t.Errorf("%s holds %s rows and %s distinct findings of the snapshot, want %s of each", addr, rows, ids[0], want)
-		}
-	}
-	// A write that succeeded waited for node 4 to hold every row, even
-	// those node 3 took before it was killed (awaitReplicas): a read
-	// served by node 4 finds the snapshot whole while node 3 is down.
-	exactlyOnce(second)
-	if got := pageAll(t, s, tenant, engine.FindingFilter{AuditID: audit}, 10000); len(got) != n {
-		t.Errorf("with node 3 down, read %d findings through the API's paging, want %d", len(got), n)
-	}
-	clusterScript(t, "start")
-	deadline = time.Now().Add(3 * time.Minute)
-	for time.Now().Before(deadline) && (remoteCountWhere(t, s, first, "snapshot_findings_local", where) != strconv.Itoa(n) ||
-		remoteCountWhere(t, s, second, "snapshot_findings_local", where) != strconv.Itoa(n)) {
-		time.Sleep(time.Second)
-	}
-	exactlyOnce(first)
-	exactlyOnce(second)
-	if got := pageAll(t, s, tenant, engine.FindingFilter{AuditID: audit}, 10000); len(got) != n {
-		t.Errorf("read %d findings through the API's paging, want %d", len(got), n)
 	}
 }
 

@@ -87,6 +87,9 @@ func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, fin
 	if err == nil {
 		err = s.insertSnapshotMarker(ctx, tenantID, auditID, uint64(n), writtenAt)
 	}
+	if err == nil {
+		err = s.awaitComplete(ctx, tenantID, auditID, uint64(n))
+	}
 	if err != nil {
 		// Leave nothing half-written behind; the next attempt waits for it.
 		cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.QueryTimeout)
@@ -172,6 +175,7 @@ func (s *Store) insertFindings(ctx context.Context, tenantID, auditID string, wr
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	}
+	ctx = snapshotWriteCtx(ctx)
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -440,6 +444,7 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 	ctx = s.scoped(ctx, tenantID, auditID)
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
+	s.written.forget(snapshotKey(tenantID, auditID))
 	return s.deleteSnapshotRows(ctx, tenantID, auditID)
 }
 

@@ -50,7 +50,14 @@ func (s *Store) AppendSnapshot(ctx context.Context, tenantID, auditID string, fi
 	defer cancel()
 	// The counts gathered here are dropped: FinalizeSnapshot counts on the
 	// server, after CarryForward added its rows.
-	return s.insertFindings(ctx, tenantID, auditID, auditTime(auditID), findings, newSnapshotCounts(0))
+	n, err = s.insertFindings(ctx, tenantID, auditID, auditTime(auditID), findings, newSnapshotCounts(0))
+	if err != nil {
+		s.written.forget(snapshotKey(tenantID, auditID))
+		return 0, err
+	}
+	// In cluster mode, not done until every live replica holds the rows
+	// (replica_wait.go): CarryForward reads them next.
+	return n, s.awaitWritten(ctx, tenantID, auditID, n)
 }
 
 // CarryForward copies into auditID the findings of prevID that auditID does
@@ -72,6 +79,22 @@ func (s *Store) CarryForward(ctx context.Context, tenantID, prevID, auditID stri
 	at, keep := resolvedAt.UTC().Truncate(time.Second), keepSince.UTC().Truncate(time.Second)
 	const carried = absent + ` AND (status = 'open' OR resolved_at >= toDateTime(?, 'UTC'))`
 	prev, snap := snapshotKey(tenantID, prevID), snapshotKey(tenantID, auditID)
+	var carrying uint64
+	if s.router != nil {
+		// What the replicas must hold afterwards (awaitWritten): counted
+		// before the copy, while the rows it copies are still absent.
+		if err := s.conn.QueryRow(ctx, `SELECT count() FROM snapshot_findings WHERE `+carried,
+			prev, snap, keep.Unix()).Scan(&carrying); err != nil {
+			s.written.forget(snap)
+			return err
+		}
+	}
+	ctx = snapshotWriteCtx(ctx)
+	defer func() {
+		if err != nil {
+			s.written.forget(snap)
+		}
+	}()
 	// The keys first, while the findings they name are still absent from
 	// auditID; sorted by the index's key (see sendBucket).
 	if err := s.conn.Exec(ctx, `INSERT INTO snapshot_finding_index (snapshot, resource_hash, sev_order, id, written_at)
@@ -92,7 +115,10 @@ SELECT ?, sev_order, id, severity, dimension,
   toDateTime(?, 'UTC')
 FROM snapshot_findings WHERE `+carried,
 		snap, at.Unix(), auditTime(auditID).Unix(), prev, snap, keep.Unix())
-	return err
+	if err != nil {
+		return err
+	}
+	return s.awaitWritten(ctx, tenantID, auditID, int64(carrying))
 }
 
 // FirstSeen calls fn with the id and first sighting of each open or
@@ -138,16 +164,27 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 	}
 	ctx, cancel := s.writeCtx(ctx)
 	defer cancel()
+	key := snapshotKey(tenantID, auditID)
+	defer s.written.forget(key)
+	if want, ok := s.written.get(key); ok {
+		// AppendSnapshot and CarryForward waited for the replicas; one of
+		// them may have been down then and be back behind.
+		if err := s.awaitReplicas(ctx, tenantID, auditID, want); err != nil {
+			return err
+		}
+	}
 	var n uint64
-	if err := s.conn.QueryRow(ctx, `SELECT count() FROM snapshot_findings WHERE snapshot = ?`,
-		snapshotKey(tenantID, auditID)).Scan(&n); err != nil {
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM snapshot_findings WHERE snapshot = ?`, key).Scan(&n); err != nil {
 		return err
 	}
 	at := auditTime(auditID)
 	if err := s.writeCounts(ctx, tenantID, auditID, at, &snapshotCounts{overflow: true}); err != nil {
 		return err
 	}
-	return s.insertSnapshotMarker(ctx, tenantID, auditID, n, at)
+	if err := s.insertSnapshotMarker(ctx, tenantID, auditID, n, at); err != nil {
+		return err
+	}
+	return s.awaitComplete(ctx, tenantID, auditID, n)
 }
 
 // GetFindings returns the findings of a snapshot with the given ids that

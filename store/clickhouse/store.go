@@ -127,6 +127,9 @@ type Store struct {
 	// router routes a tenant's queries to its shards in cluster mode
 	// (shards.go); nil on one server.
 	router *router
+	// written counts the rows of the snapshots an audit is writing, which
+	// their shard's replicas must hold (replica_wait.go); cluster mode only.
+	written writtenRows
 }
 
 // connectionsPerSnapshot is what one snapshot write may hold of the
