@@ -21,7 +21,7 @@ CLUSTER_TEST_ENV = FOURD_TEST_CLICKHOUSE_URL='$(FOURD_TEST_CLICKHOUSE_CLUSTER_UR
 	FOURD_TEST_POSTGRES_URL='$(FOURD_TEST_POSTGRES_URL)' \
 	FOURD_TEST_REDIS_URL='$(FOURD_TEST_REDIS_URL)'
 
-.PHONY: services services-stop services-status build run test bench fmt vet cluster cluster-stop cluster-status test-cluster test-cluster-smoke test-cluster-faults test-replicas
+.PHONY: services services-stop services-status build run test bench fmt vet cluster cluster-stop cluster-status test-cluster test-cluster-smoke test-cluster-faults test-replicas test-cluster-replicas
 
 services:
 	bash scripts/services.sh start
@@ -87,6 +87,15 @@ test-cluster-faults: services cluster
 # two minutes: not in `make test`, run by .ci/run after it.
 test-replicas: services
 	$(TEST_ENV) FOURD_TEST_REPLICAS=1 $(GO) test -count=1 -timeout 15m ./cmd/fourd/ -run 'TestSeveralReplicas$$'
+
+# Two `fourd serve` processes over the local cluster (TestSeveralReplicas in cluster mode): the
+# subtests whose outcome depends on ClickHouse (the audit claimed once, a page identical through
+# either replica, events once, the rolling restart with a new migration between builds). The
+# webhook kill drill and shared rate limits are PostgreSQL's and Redis's, run by test-replicas.
+# About a minute: .ci/run runs it after the cluster smoke tests.
+CLUSTER_REPLICAS = TestSeveralReplicas$$/^(an_audit_requested_once|a_page_reads_the_same|each_event_delivered_once|rolling_restart)
+test-cluster-replicas: services cluster
+	$(CLUSTER_TEST_ENV) FOURD_TEST_REPLICAS=1 $(GO) test -count=1 -timeout 15m ./cmd/fourd/ -run '$(CLUSTER_REPLICAS)'
 
 bench: services
 	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchtime 5x -timeout 60m ./...

@@ -30,6 +30,7 @@ type replicaRig struct {
 	bin, dir string
 	env      []string
 	pgURL    string
+	chURL    string     // the rig's ClickHouse database
 	token    string     // the demo tenant's admin token
 	owner    *testing.T // the test whose end kills the processes
 }
@@ -44,16 +45,15 @@ func newReplicaRig(t *testing.T) *replicaRig {
 	}
 	dir := t.TempDir()
 	r := &replicaRig{bin: filepath.Join(dir, "fourd"), dir: dir, owner: t}
-	if out, err := exec.Command("go", "build", "-o", r.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	buildFourd(t, r.bin)
 	r.pgURL = pgtest.NewDatabase(t)
 	db := fmt.Sprintf("t_replicas_%d", time.Now().UnixNano())
 	chtest.CreateDatabase(t, db)
 	t.Cleanup(func() { chtest.DropDatabase(t, db) })
+	r.chURL = chtest.WithDatabase(t, chtest.URL(), db)
 	r.env = append(os.Environ(),
 		"FOURD_POSTGRES_URL="+r.pgURL,
-		"FOURD_CLICKHOUSE_URL="+chtest.WithDatabase(t, chtest.URL(), db),
+		"FOURD_CLICKHOUSE_URL="+r.chURL,
 		"FOURD_CLICKHOUSE_CLUSTER="+chtest.Cluster(),
 		"FOURD_REDIS_URL="+redis,
 		"FOURD_SECRET=replica test secret of at least thirty-two bytes",
@@ -71,10 +71,25 @@ func newReplicaRig(t *testing.T) *replicaRig {
 	return r
 }
 
+// buildFourd builds cmd/fourd into bin with the go build flags given.
+func buildFourd(t *testing.T, bin string, flags ...string) {
+	t.Helper()
+	args := append(append([]string{"build", "-o", bin}, flags...), ".")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
 // run runs a fourd command to its end and returns its standard output.
 func (r *replicaRig) run(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(r.bin, args...)
+	return r.runBin(t, r.bin, args...)
+}
+
+// runBin is run with another build of fourd.
+func (r *replicaRig) runBin(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = r.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -97,6 +112,7 @@ func (r *replicaRig) newToken(t *testing.T, email string, rate int) string {
 // replica is one `fourd serve` process.
 type replica struct {
 	name string
+	bin  string // the build it runs
 	url  string
 	addr string
 	cmd  *exec.Cmd
@@ -120,6 +136,12 @@ func freeAddr(t *testing.T) string {
 // subtest that restarts it) kills it.
 func (r *replicaRig) start(t *testing.T, name, addr string, env ...string) *replica {
 	t.Helper()
+	return r.startBin(t, r.bin, name, addr, env...)
+}
+
+// startBin is start with another build of fourd.
+func (r *replicaRig) startBin(t *testing.T, bin, name, addr string, env ...string) *replica {
+	t.Helper()
 	if addr == "" {
 		addr = freeAddr(t)
 	}
@@ -127,13 +149,13 @@ func (r *replicaRig) start(t *testing.T, name, addr string, env ...string) *repl
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(r.bin, "serve")
+	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(append(slices.Clone(r.env), env...), "FOURD_ADDR="+addr) // the last of a duplicate wins
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &replica{name: name, url: "http://" + addr, addr: addr, cmd: cmd, done: make(chan error, 1)}
+	p := &replica{name: name, bin: bin, url: "http://" + addr, addr: addr, cmd: cmd, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait(); logf.Close() }()
 	r.owner.Cleanup(func() { p.signal(syscall.SIGKILL) })
 	deadline := time.Now().Add(60 * time.Second)

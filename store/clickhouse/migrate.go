@@ -16,6 +16,11 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
+// extraMigrations, when set, holds more migrations (a migrations/ folder)
+// that Migrate applies after those of migrationFS, in one file-name order:
+// only the test build of migrate_rolling.go sets it.
+var extraMigrations fs.FS
+
 // migration is one embedded .sql file: statements separated by ";" at the
 // end of a line (the server accepts one statement per query).
 type migration struct {
@@ -99,6 +104,14 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 	migs, err := loadMigrations(migrationFS)
 	if err != nil {
 		return err
+	}
+	if extraMigrations != nil {
+		more, err := loadMigrations(extraMigrations)
+		if err != nil {
+			return err
+		}
+		migs = append(migs, more...)
+		sort.SliceStable(migs, func(i, j int) bool { return migs[i].version < migs[j].version })
 	}
 	for _, m := range migs {
 		if applied[m.version] {
