@@ -46,7 +46,7 @@ func cfgLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			lb.CrossZoneEnabled = boolPtr(a.Value == "true")
 		}
 	}
-	if len(attrs) > 0 {
+	if len(attrs) > 0 && lb.Type != "" { // the defaults depend on the type: unknown type, unknown defaults
 		lbAttributeDefaults(&lb)
 	}
 	return TypeLB, recordedOnly(ci, conf, lb, "load_balancer_type=type", "scheme=scheme", "availability_zones=availabilityZones"), nil

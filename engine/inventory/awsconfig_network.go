@@ -96,15 +96,19 @@ func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 		}
 	}
 	if j != nil {
-		j.seen["route_tables:"+scope(ci)] = true
+		if carries(ci, confKeys(conf), "routes") {
+			j.seen["route_tables:"+scope(ci)] = true
+		} else {
+			j.seen["route_tables_unknown:"+scope(ci)] = true // a gateway routed to by no known table may be routed to by this one
+		}
 		for id := range nats {
 			j.patch("nat:"+id, func(a any) { a.(*NATGateway).routes++ })
 		}
 	}
-	return TypeRouteTable, t, nil
+	return TypeRouteTable, recordedOnly(ci, conf, t, "routes=routes"), nil
 }
 
-func cfgNetworkACL(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgNetworkACL(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID           string   `json:"networkAclId"`
 		VPCID        string   `json:"vpcId"`
@@ -142,7 +146,7 @@ func cfgNetworkACL(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 		}
 		n.Entries = append(n.Entries, entry)
 	}
-	return TypeNetworkACL, n, nil
+	return TypeNetworkACL, recordedOnly(ci, conf, n, "subnet_ids=associations", "entries=entries"), nil
 }
 
 // cfgNATGateway maps the gateway; the route tables of the input that route
@@ -160,10 +164,10 @@ func cfgNATGateway(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 	}
 	n := NATGateway{NATGatewayID: c.ID, VPCID: c.VPCID, SubnetID: c.SubnetID, State: string(c.State)}
 	if j != nil && c.ID != "" {
-		key := "route_tables:" + scope(ci)
+		key := scope(ci)
 		j.patch("nat:"+c.ID, func(a any) {
 			g := a.(*NATGateway)
-			if g.routes > 0 || j.seen[key] {
+			if g.routes > 0 || j.seen["route_tables:"+key] && !j.seen["route_tables_unknown:"+key] {
 				g.RouteTableCount = &g.routes
 			}
 		})
@@ -171,7 +175,7 @@ func cfgNATGateway(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 	return TypeNATGateway, n, nil
 }
 
-func cfgVPCEndpoint(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgVPCEndpoint(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID          string   `json:"vpcEndpointId"`
 		VPCID       string   `json:"vpcId"`
@@ -183,8 +187,9 @@ func cfgVPCEndpoint(_ *configItem, conf []byte, _ *joiner) (string, any, error) 
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeVPCEndpoint, VPCEndpoint{VPCEndpointID: c.ID, VPCID: c.VPCID, ServiceName: c.ServiceName,
-		Type: string(c.Type), State: strings.ToLower(string(c.State)), SubnetIDs: c.SubnetIDs}, nil
+	return TypeVPCEndpoint, recordedOnly(ci, conf, VPCEndpoint{VPCEndpointID: c.ID, VPCID: c.VPCID, ServiceName: c.ServiceName,
+		Type: string(c.Type), State: strings.ToLower(string(c.State)), SubnetIDs: c.SubnetIDs},
+		"subnet_ids=subnetIds", "vpc_endpoint_type=vpcEndpointType"), nil
 }
 
 // cfgTransitGateway follows AWS::EC2::TransitGateway, whose configuration

@@ -28,7 +28,7 @@ type SageMakerNotebook struct {
 // aws_sagemaker_endpoint_configuration.
 type SageMakerEndpointConfig struct {
 	Name     string             `json:"name"`
-	KMSKeyID string             `json:"kms_key_id,omitempty"`
+	KMSKeyID string             `json:"kms_key_id"`
 	Variants []SageMakerVariant `json:"production_variants"`
 }
 

@@ -132,7 +132,9 @@ func TestDecoders_AbsentKeyIsNotFalse(t *testing.T) {
 	}
 	known := map[string]bool{}
 	for _, l := range strings.Split(strings.TrimSpace(absentKeyKnownGaps), "\n") {
-		known[strings.TrimSpace(l)] = true
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			known[l] = true
+		}
 	}
 	var keys []string
 	for g := range gaps {
@@ -472,21 +474,24 @@ func auditDoc(t *testing.T, b []byte) map[string]engine.Severity {
 // from this list and on a listed one that no longer occurs, so the list
 // stays the truth; shorten it as decoders are fixed.
 const absentKeyKnownGaps = `
-AWS::AccessAnalyzer::Analyzer configuration.Type aws-iam-020
+# Keys that name a resource or link two records: without them the record is
+# about another resource or none (a flow log of no VPC leaves the VPC without
+# a known flow log only when the import holds no other; the cases name RDS
+# items by resource id, so the identifier's fallback, resourceName, is not
+# the identifier there, as it is in AWS's items).
 AWS::EC2::FlowLog configuration.resourceId aws-vpc-001
-AWS::EC2::NetworkAcl configuration.associations aws-vpc-010
-AWS::EC2::RouteTable configuration.routes aws-vpc-006
 AWS::EC2::VPC configuration.vpcId aws-vpc-001
-AWS::EC2::VPCEndpoint configuration.subnetIds aws-vpc-007
-AWS::ElasticLoadBalancingV2::LoadBalancer configuration.type aws-elb-014
-AWS::GuardDuty::Detector configuration.Enable aws-account-003
-AWS::IAM::Role configuration.attachedManagedPolicies aws-iam-021
+aws_flow_log attributes.vpc_id aws-vpc-001
 AWS::IAM::Role configuration.roleName aws-iam-021
 AWS::RDS::DBCluster configuration.dbclusterIdentifier aws-rds-025
 AWS::RDS::DBInstance configuration.dBInstanceIdentifier aws-rds-026
-AWS::SageMaker::EndpointConfig configuration.KmsKeyId aws-sagemaker-006
-aws_cloudtrail attributes.is_multi_region_trail aws-account-001
 aws_config_configuration_recorder attributes.region aws-account-002
-aws_flow_log attributes.vpc_id aws-vpc-001
+# Account-wide checks that aggregate several resources (every region has a
+# trail, a detector, an analyzer; some role manages Support): one resource
+# with an unknown fact should make the account's check not evaluated.
+AWS::AccessAnalyzer::Analyzer configuration.Type aws-iam-020
+AWS::GuardDuty::Detector configuration.Enable aws-account-003
+AWS::IAM::Role configuration.attachedManagedPolicies aws-iam-021
+aws_cloudtrail attributes.is_multi_region_trail aws-account-001
 aws_guardduty_detector attributes.enable aws-account-003
 `

@@ -70,7 +70,7 @@ func dataMLRules() []Rule {
 				if !instances {
 					return passed(s, func() map[string]any { return map[string]any{"endpoint_config": e.Name, "serverless": true} })
 				}
-				return failIf(e.KMSKeyID == "", map[string]any{"endpoint_config": e.Name, "kms_key_id": e.KMSKeyID})
+				return failIfRecorded(s, e.KMSKeyID == "", "kms_key_id", map[string]any{"endpoint_config": e.Name, "kms_key_id": e.KMSKeyID})
 			}},
 		{ID: "aws-sagemaker-007", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeSageMakerEndpointConfig},
 			Title:       "SageMaker endpoint variant runs on a single instance",
