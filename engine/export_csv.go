@@ -15,6 +15,11 @@ import (
 type csvLine struct {
 	buf []byte
 	n   int // cells so far
+	// lastTime and lastText are the time most recently formatted and its
+	// text: a snapshot's rows share a few times (an audit's last_seen_at),
+	// so most are formatted once.
+	lastTime time.Time
+	lastText []byte
 }
 
 // reset starts a new record.
@@ -64,7 +69,10 @@ func (l *csvLine) time(t time.Time) {
 		l.buf = append(l.buf, ',')
 	}
 	l.n++
-	l.buf = t.UTC().AppendFormat(l.buf, time.RFC3339)
+	if l.lastText == nil || !t.Equal(l.lastTime) {
+		l.lastTime, l.lastText = t, t.UTC().AppendFormat(l.lastText[:0], time.RFC3339)
+	}
+	l.buf = append(l.buf, l.lastText...)
 }
 
 // int appends an integer cell (never defused: a negative number is data).
@@ -90,13 +98,15 @@ func (l *csvLine) end(w *bufio.Writer) error {
 // quote a field anywhere in it.
 func csvHasSpecial(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\n', '\r', '"', ',':
+		if csvSpecial[s[i]] {
 			return true
 		}
 	}
 	return false
 }
+
+// csvSpecial marks the bytes csvHasSpecial looks for.
+var csvSpecial = [256]bool{'\n': true, '\r': true, '"': true, ',': true}
 
 // csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for a comma-separated
 // writer.
@@ -106,6 +116,9 @@ func csvNeedsQuotes(s string) bool {
 	}
 	if s == `\.` || csvHasSpecial(s) {
 		return true
+	}
+	if c := s[0]; c < utf8.RuneSelf {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 	}
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsSpace(r)

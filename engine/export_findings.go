@@ -86,7 +86,7 @@ func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilt
 	exp.write = func(ctx context.Context, w *bufio.Writer, flush func() error) error {
 		put, sync := enc(ctx, w)
 		if !empty {
-			err := s.pageFindings(ctx, p.TenantID, f, exp.pageCtx, put, func() error {
+			err := s.pageFindings(ctx, p.TenantID, f, ef == ExportCSV, exp.pageCtx, put, func() error {
 				if err := sync(); err != nil {
 					return err
 				}
@@ -103,47 +103,94 @@ func (s *Service) ExportFindings(ctx context.Context, p Principal, f FindingFilt
 
 // pageFindings calls put with every page of the findings of snapshot
 // f.AuditID matching f, decisions applied, reading the store a page at a
-// time with the list's keyset and calling flush after each page.
-func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFilter,
+// time with the list's keyset and calling flush after each page. The next
+// page is read while put encodes the current one (one page ahead, so two
+// pages at most are held): the store's query and the encoding use two
+// cores instead of taking turns on one. omitEvidence tells the store the
+// rows need no evidence.
+func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFilter, omitEvidence bool,
 	pageCtx func(context.Context) (context.Context, context.CancelFunc), put func(context.Context, []Finding) error, flush func() error) error {
 	ov, err := s.cachedOverrides(ctx, tenantID)
 	if err != nil {
 		return err
 	}
-	q := FindingQuery{TenantID: tenantID, Filter: f, Limit: s.cfg.ExportPageSize,
+	q := FindingQuery{TenantID: tenantID, Filter: f, Limit: s.cfg.ExportPageSize, OmitEvidence: omitEvidence,
 		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(f.AuditID), OnlyIDs: ov.assignedTo(f.Assignee)}
+	// ahead reads the page of q in the background; its result arrives on
+	// the returned channel. Cancelling ctx (a client gone, put failing)
+	// stops its query.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type fetched struct {
+		rows []Finding
+		err  error
+	}
+	ahead := func(q FindingQuery) <-chan fetched {
+		ch := make(chan fetched, 1)
+		go func() {
+			rows, err := s.exportPage(ctx, q, ov, pageCtx)
+			ch <- fetched{rows, err}
+		}()
+		return ch
+	}
+	next := ahead(q)
 	for {
+		got := <-next
+		if got.err != nil {
+			return got.err
+		}
+		rows := got.rows
+		more := len(rows) == q.Limit
+		if more {
+			last := rows[len(rows)-1]
+			q.After = &FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}
+			next = ahead(q)
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		pctx, cancel := pageCtx(ctx)
-		rows, err := s.cfg.Findings.ListFindings(pctx, q)
-		if err != nil {
-			cancel()
-			return err
-		}
-		now := s.now()
-		for i, it := range rows {
-			rows[i] = decide(it, ov.byID, now)
-		}
-		if err := s.markMuted(pctx, tenantID, f.AuditID, q.Mutes, rows); err != nil {
-			cancel()
-			return err
-		}
-		err = put(pctx, rows)
-		cancel()
-		if err != nil {
-			return err
+		if err := s.putPage(ctx, pageCtx, put, rows); err != nil {
+			return err // the deferred cancel stops the page read ahead
 		}
 		if err := flush(); err != nil {
 			return err
 		}
-		if len(rows) < q.Limit {
+		if !more {
 			return nil
 		}
-		last := rows[len(rows)-1]
-		q.After = &FindingKey{SeverityRank: last.Severity.Rank(), ID: last.ID}
 	}
+}
+
+// exportPage reads one page of an export with the decisions of ov and the
+// mutes applied.
+func (s *Service) exportPage(ctx context.Context, q FindingQuery, ov *overrideSet,
+	pageCtx func(context.Context) (context.Context, context.CancelFunc)) ([]Finding, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pctx, cancel := pageCtx(ctx)
+	defer cancel()
+	rows, err := s.cfg.Findings.ListFindings(pctx, q)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	for i, it := range rows {
+		rows[i] = decide(it, ov.byID, now)
+	}
+	if err := s.markMuted(pctx, q.TenantID, q.Filter.AuditID, q.Mutes, rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// putPage encodes one page under its own store deadline (put may read the
+// store, as OCSF's resource names do).
+func (s *Service) putPage(ctx context.Context, pageCtx func(context.Context) (context.Context, context.CancelFunc),
+	put func(context.Context, []Finding) error, rows []Finding) error {
+	pctx, cancel := pageCtx(ctx)
+	defer cancel()
+	return put(pctx, rows)
 }
 
 // findingEncoder returns, for a format, what starts an encoding on w: put

@@ -154,6 +154,9 @@ type FindingQuery struct {
 	// OnlyIDs, when not nil, restricts the read to these findings: an
 	// assignee filter, resolved from the decisions (assignedTo).
 	OnlyIDs []string
+	// OmitEvidence says the reader prints no evidence (the CSV export):
+	// the store leaves Finding.Evidence nil instead of reading it.
+	OmitEvidence bool
 }
 
 // Matches reports whether f passes the filter (AuditID and the row

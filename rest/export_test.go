@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -549,5 +550,52 @@ func TestExportFindingsStoreFailsMidway(t *testing.T) {
 	b, err := io.ReadAll(res.Body)
 	if res.StatusCode != http.StatusOK || err == nil {
 		t.Errorf("status %d, read error %v after %d bytes; want 200 and a broken transfer", res.StatusCode, err, len(b))
+	}
+}
+
+// evidenceFindings is a FindingStore that records whether the reads asked
+// for the evidence.
+type evidenceFindings struct {
+	engine.FindingStore
+	omitted, read *atomic.Int64
+}
+
+func (s evidenceFindings) ListFindings(ctx context.Context, q engine.FindingQuery) ([]engine.Finding, error) {
+	if q.OmitEvidence {
+		s.omitted.Add(1)
+	} else {
+		s.read.Add(1)
+	}
+	return s.FindingStore.ListFindings(ctx, q)
+}
+
+// TestExportFindingsReadsEvidenceOnlyWhenPrinted: the CSV export, which
+// prints no evidence, asks the store for none (issue 33 §5: the widest
+// column is neither read nor sent); NDJSON, which prints it, reads it; and
+// every page of a multi-page export arrives once, in order, with the page
+// after it read while it is written.
+func TestExportFindingsReadsEvidenceOnlyWhenPrinted(t *testing.T) {
+	t.Parallel()
+	var omitted, read atomic.Int64
+	e := newEnv(t, envOptions{findingsA: 23, engine: func(c *engine.Config) {
+		c.Findings, c.ExportPageSize = evidenceFindings{FindingStore: c.Findings, omitted: &omitted, read: &read}, 4
+	}})
+	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv", e.tokA))
+	if len(rows) != len(e.a.findings) || omitted.Load() < 6 || read.Load() != 0 {
+		t.Errorf("CSV: %d rows of %d; %d reads without evidence, %d with; want every row, 6+ pages without",
+			len(rows), len(e.a.findings), omitted.Load(), read.Load())
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r[0]] {
+			t.Errorf("CSV: %s twice", r[0])
+		}
+		seen[r[0]] = true
+	}
+	omitted.Store(0)
+	r := e.get(t, "/v1/findings/export?format=ndjson", e.tokA)
+	if r.status != 200 || read.Load() < 6 || omitted.Load() != 0 || !strings.Contains(string(r.body), `"evidence":{`) {
+		t.Errorf("NDJSON: %d; %d reads with evidence, %d without; evidence printed: %v", r.status, read.Load(), omitted.Load(),
+			strings.Contains(string(r.body), `"evidence":{`))
 	}
 }

@@ -136,6 +136,7 @@ type bucketPageQuery struct {
 	loInclusive       bool
 	hi                string
 	limit             int
+	columns           string // selectColumns
 }
 
 func (q bucketPageQuery) toSQL() (string, []any) {
@@ -157,7 +158,7 @@ func (q bucketPageQuery) toSQL() (string, []any) {
 	f := q.filter
 	f.Severity = "" // the bucket is the severity
 	addPageFilter(&c, f, q.forced, bounds)
-	sql := "SELECT " + findingColumns + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
+	sql := "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
 }
@@ -171,6 +172,7 @@ type scanPageQuery struct {
 	forced            forced
 	after             *engine.FindingKey
 	limit             int
+	columns           string // selectColumns
 }
 
 func (q scanPageQuery) toSQL() (string, []any) {
@@ -183,7 +185,7 @@ func (q scanPageQuery) toSQL() (string, []any) {
 	}
 	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
 	addPageFilter(&c, q.filter, q.forced, bounds)
-	sql := "SELECT " + findingColumns + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
+	sql := "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings" + pre + " WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit)
 	return sql, append(args, c.args...)
 }

@@ -63,6 +63,7 @@ type byKeysPageQuery struct {
 	onlyIDs           []string
 	keys              []findingKey
 	limit             int
+	columns           string // selectColumns
 }
 
 func (q byKeysPageQuery) toSQL() (string, []any) {
@@ -73,7 +74,7 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
 	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs)
 	addPageFilter(&c, q.filter, q.forced, bounds)
-	return "SELECT " + findingColumns + " FROM snapshot_findings WHERE " + c.sql() +
+	return "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
 }
 
@@ -111,7 +112,7 @@ func (s *Store) listByResource(ctx context.Context, q engine.FindingQuery, out [
 			return out, err
 		}
 		if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
-			filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs, keys: keys, limit: q.Limit - len(out)}, out); err != nil {
+			filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs, keys: keys, limit: q.Limit - len(out), columns: pageColumns(q)}, out); err != nil {
 			return nil, err
 		}
 		if len(keys) < chunk {

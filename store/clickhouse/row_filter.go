@@ -98,6 +98,7 @@ type rowFilterPageQuery struct {
 	onlyIDs           []string
 	after             *engine.FindingKey
 	limit             int
+	columns           string // selectColumns
 }
 
 func (q rowFilterPageQuery) toSQL() (string, []any) {
@@ -114,7 +115,7 @@ func (q rowFilterPageQuery) toSQL() (string, []any) {
 	limit := strconv.Itoa(q.limit)
 	keys := "SELECT sev_order, id FROM snapshot_findings PREWHERE " + pre.sql() + " WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + limit
-	sql := "SELECT " + findingColumns + " FROM snapshot_findings WHERE snapshot = ? AND (sev_order, id) IN (" + keys + ")" +
+	sql := "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings WHERE snapshot = ? AND (sev_order, id) IN (" + keys + ")" +
 		" ORDER BY sev_order, id LIMIT " + limit
 	args := append([]any{snapshotKey(q.tenantID, q.auditID)}, pre.args...)
 	return sql, append(args, c.args...)

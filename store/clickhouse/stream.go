@@ -104,8 +104,9 @@ func (s *Store) streamChunk(ctx context.Context, tenantID, auditID string, q sql
 		return err
 	}
 	defer rows.Close()
+	row := newFindingRow()
 	for rows.Next() {
-		f, id, err := scanFinding(rows, tenantID, auditID)
+		f, id, err := row.scan(rows, tenantID, auditID)
 		if err != nil {
 			return err
 		}
