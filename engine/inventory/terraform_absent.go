@@ -42,6 +42,7 @@ var tfSources = map[string][]string{
 	"aws_sqs_queue":                {"dead_letter_target_arn=redrive_policy"},
 	"aws_vpc_endpoint":             {"subnet_ids=subnet_ids"},
 	"aws_wafv2_web_acl":            {"cloudwatch_metrics_enabled=visibility_config"},
+	"aws_guardduty_detector":       {"enabled=enable"},
 }
 
 // tfRecordedOnly returns v without the canonical attributes of a resource

@@ -20,6 +20,9 @@ type accountFacts struct {
 	trailIn  map[string]bool  // regions with a logging trail
 	configIn map[string]bool  // regions with a recording Config recorder
 	guardIn  map[string]bool  // regions with an enabled GuardDuty detector
+	// guardUnknownIn holds the regions with a detector whose enablement
+	// the source did not record: a region missing only there is not judged.
+	guardUnknownIn map[string]bool
 	// Trails whose logging status the source did not record: they may
 	// cover a region, so a region they would cover is not judged.
 	trailUnknownAll bool
@@ -88,7 +91,18 @@ func accountRules() []Rule {
 			Description: "Some regions that hold resources have no enabled GuardDuty detector, so threats there go undetected.",
 			Remediation: "Enable GuardDuty in every region, ideally for the whole organization from a delegated administrator account.",
 			accountCheck: func(f *accountFacts) Result {
-				m := f.missing(f.guardIn)
+				var m []string // regions surely without an enabled detector
+				unknown := false
+				for _, r := range f.missing(f.guardIn) {
+					if f.guardUnknownIn[r] {
+						unknown = true
+					} else {
+						m = append(m, r)
+					}
+				}
+				if len(m) == 0 && unknown {
+					return notEvaluated("enabled")
+				}
 				return failIf(len(m) > 0, map[string]any{"regions_without_detector": m})
 			}},
 	}
@@ -167,7 +181,7 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 	f := a.accounts[res.Account]
 	if f == nil {
 		f = &accountFacts{account: res.Account, regions: map[string]bool{}, trailIn: map[string]bool{},
-			configIn: map[string]bool{}, guardIn: map[string]bool{}, trailUnknownIn: map[string]bool{}}
+			configIn: map[string]bool{}, guardIn: map[string]bool{}, trailUnknownIn: map[string]bool{}, guardUnknownIn: map[string]bool{}}
 		a.accounts[res.Account] = f
 	}
 	if res.Region != "" && res.Region != inv.RegionGlobal {
@@ -191,6 +205,9 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 		case *t.IsLogging:
 			f.trailAll = f.trailAll || t.IsMultiRegionTrail
 			f.trailIn[firstNonEmpty(t.HomeRegion, res.Region)] = true
+			if !t.IsMultiRegionTrail && !s.recorded("is_multi_region_trail") {
+				f.trailUnknownAll = true // a logging trail that may cover every region
+			}
 		}
 	case inv.TypeS3AccountPublicAccessBlock:
 		p := get[inv.S3AccountPublicAccessBlock](s).PublicAccessBlock
@@ -222,6 +239,8 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 	case inv.TypeGuardDutyDetector:
 		if get[inv.GuardDutyDetector](s).Enabled {
 			f.guardIn[res.Region] = true
+		} else if !s.recorded("enabled") {
+			f.guardUnknownIn[res.Region] = true
 		}
 	}
 }

@@ -20,7 +20,7 @@ var accountCases = map[string]struct{ pass, fail []engine.Resource }{
 		pass: []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, `{}`)), in("us-east-1", mk(inv.TypeInstance, `{}`)),
 			in("us-east-1", mk(inv.TypeCloudTrail, `{"name":"org","home_region":"us-east-1","is_multi_region_trail":true,"is_logging":true}`))},
 		fail: []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, `{}`)), in("us-east-1", mk(inv.TypeInstance, `{}`)),
-			in("us-east-1", mk(inv.TypeCloudTrail, `{"name":"local","home_region":"us-east-1","is_logging":true}`)),
+			in("us-east-1", mk(inv.TypeCloudTrail, `{"name":"local","home_region":"us-east-1","is_multi_region_trail":false,"is_logging":true}`)),
 			in("eu-west-1", mk(inv.TypeCloudTrail, `{"name":"off","home_region":"eu-west-1","is_multi_region_trail":true,"is_logging":false}`))},
 	},
 	"aws-account-002": {

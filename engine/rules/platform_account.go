@@ -27,6 +27,9 @@ type platformFacts struct {
 	// records every supported type (so a type absent there is absent in
 	// AWS); analyzerIn those with an IAM Access Analyzer of external access.
 	recordAllIn, analyzerIn map[string]bool
+	// analyzerUnknownIn holds the regions with an analyzer whose type the
+	// source did not record (it may be one of external access).
+	analyzerUnknownIn map[string]bool
 	// Recording recorders: one that records every type including global
 	// ones (IAM) was seen; one with an explicit type list was seen.
 	recorderSeen, globalRecorded, explicitRecorder bool
@@ -57,6 +60,8 @@ func (f *accountFacts) observePlatform(res *engine.Resource, s *Subject) {
 	case inv.TypeAccessAnalyzerAnalyzer:
 		if t := get[inv.AccessAnalyzerAnalyzer](s).Type; t == "ACCOUNT" || t == "ORGANIZATION" {
 			p.analyzerIn = setAdd(p.analyzerIn, res.Region)
+		} else if t == "" && !s.recorded("type") {
+			p.analyzerUnknownIn = setAdd(p.analyzerUnknownIn, res.Region)
 		}
 	case inv.TypeIAMRole:
 		r := get[inv.IAMRole](s)
@@ -83,7 +88,7 @@ func platformAccountRules() []Rule {
 			accountCheck: func(f *accountFacts) Result {
 				var missing, unknown []string
 				for _, r := range f.missing(f.platform.analyzerIn) {
-					if f.platform.recordAllIn[r] {
+					if f.platform.recordAllIn[r] && !f.platform.analyzerUnknownIn[r] {
 						missing = append(missing, r)
 					} else {
 						unknown = append(unknown, r)
