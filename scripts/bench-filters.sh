@@ -9,7 +9,11 @@
 # filter's summary (group_by=severity). Prints p50/p90/p99 in ms per filter.
 # Start the server afresh before each run: its page cache keeps the rows of a
 # snapshot's pages (snapshots never change), so a limit asked before is a hit.
+# A request that outlasts the read timeout (FOURD_READ_TIMEOUT, 5 s) answers
+# 503: such answers are counted per filter, with their status.
 # Usage: URL=http://127.0.0.1:18101 TOKEN=pat_… ASSIGNEE=usr_… scripts/bench-filters.sh [rounds]
+#   The 10M tenant: serve the database h3bench (tenant h3m-0, `fourd loadgen --resources 1000000
+#   --findings 10000000`) and run it with its token, e.g. scripts/bench-filters.sh 6.
 set -euo pipefail
 rounds=${1:-30}
 : "${URL:?}" "${TOKEN:?}"
@@ -45,7 +49,7 @@ stats() {
     n = NR; a = int(n * 0.5 + 0.5); b = int(n * 0.9 + 0.5); c = int(n * 0.99 + 0.5)
     if (a < 1) a = 1; if (c > n) c = n
     printf "n=%d p50=%.0f p90=%.0f p99=%.0f", n, v[a], v[b], v[c] }'
-  awk '$1 != 200 { bad = 1 } END { if (bad) printf " (non-200 answers!)" }' "$1"
+  awk '$1 != 200 { bad++; code[$1]++ } END { if (bad) { printf " (%d of %d not 200:", bad, NR; for (c in code) printf " %s×%d", c, code[c]; printf ")" } }' "$1"
 }
 for i in "${!filters[@]}"; do
   printf '%-45s page: %s | count: %s\n' "${filters[$i]:-(none)}" "$(stats "$out/page.$i")" "$(stats "$out/count.$i")"
