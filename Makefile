@@ -70,7 +70,7 @@ test-cluster: services cluster
 
 # What CI runs on the cluster after `make test`: migrations, a snapshot written and paged,
 # counts, the diff, resources, the fault errors, and the API's findings and isolation.
-CLUSTER_SMOKE_STORE = TestCluster|TestMigrateRerunsAnAddedColumn|TestListFindingsPagesEveryFindingOnceInOrder|TestCountFindingsEveryGrouping|TestResourcesLatestObservation|TestResourceFilterAfterCarryForward|TestDropSnapshot
+CLUSTER_SMOKE_STORE = TestCluster|TestMigrateRerunsAnAddedColumn|TestMigrateAddColumnKeepsTableReadable|TestListFindingsPagesEveryFindingOnceInOrder|TestCountFindingsEveryGrouping|TestResourcesLatestObservation|TestResourceFilterAfterCarryForward|TestDropSnapshot
 CLUSTER_SMOKE_REST = TestTenantIsolationMatrix|TestListFindingsPaging$$|TestFindingSummary|TestAuditWrites$$
 test-cluster-smoke: services cluster
 	$(CLUSTER_TEST_ENV) $(GO) test -count=1 -timeout 20m ./store/clickhouse/ -run '$(CLUSTER_SMOKE_STORE)'

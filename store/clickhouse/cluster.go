@@ -154,6 +154,9 @@ type ddl struct {
 	// eachShard: run on one replica of each shard (an ALTER of a
 	// replicated table), not through this connection.
 	eachShard bool
+	// eachNode: run on every node, one after the other (an ALTER of a
+	// Distributed table, which is metadata only on each node).
+	eachNode bool
 }
 
 // renderStatement turns one statement of a migration into what runs in the
@@ -196,15 +199,18 @@ func (s *Store) renderStatement(stmt string) ([]ddl, error) {
 		// The local tables are altered on one replica of each shard, which
 		// passes the change on to the others (eachShard). The server
 		// refuses an ALTER ON CLUSTER of a Distributed table over
-		// replicated shards (code 371), and the table holds no rows
-		// (inserts are synchronous): it is made again with the new columns.
+		// replicated shards (code 371), but alters it on each node in
+		// place (eachNode): the table stays readable throughout, where
+		// dropping and making it again left a moment with no such table,
+		// and reads failed. A node that lacks the table gets it, with the
+		// new columns, from the CREATE after.
 		key, ok := shardingKeys[m[1]]
 		if !ok {
 			return nil, fmt.Errorf("cluster mode: table %s has no sharding key (shardingKeys, cluster.go)", m[1])
 		}
 		return []ddl{
 			{sql: "ALTER TABLE " + q(m[1]+localSuffix) + " " + m[2], eachShard: true},
-			{sql: "DROP TABLE IF EXISTS " + q(m[1]) + on},
+			{sql: "ALTER TABLE " + q(m[1]) + " " + m[2], eachNode: true},
 			{sql: s.createDistributed(m[1], key)},
 		}, nil
 	}
@@ -252,6 +258,7 @@ func (s *Store) schemaMigrationsDDL() string {
 
 // ClickHouse error codes of a cluster that is partly unreachable.
 const (
+	codeUnknownTable          = 60  // UNKNOWN_TABLE
 	codeNetworkError          = 210 // NETWORK_ERROR: a shard's connection failed mid-query
 	codeNoZooKeeper           = 225 // NO_ZOOKEEPER
 	codeTableIsReadOnly       = 242 // TABLE_IS_READ_ONLY: a replicated table without its ZooKeeper session
@@ -294,7 +301,33 @@ func (s *Store) execDDL(ctx context.Context, d ddl) error {
 	if d.eachShard {
 		return s.onEachShard(ctx, func(err error) bool { return columnAlreadyAdded(d.sql, err) }, d.sql)
 	}
+	if d.eachNode {
+		return s.onEachNode(ctx, d.sql)
+	}
 	return s.conn.Exec(ctx, d.sql)
+}
+
+// onEachNode runs stmt, an ALTER … ADD COLUMN of a Distributed table, on
+// every node of the cluster: a node where the column exists (a rerun) or
+// the table does not (made after, by createDistributed) is fine; a node
+// that cannot be reached fails the migration, naming it, and a rerun
+// finishes the job.
+func (s *Store) onEachNode(ctx context.Context, stmt string) error {
+	shards, err := s.shardReplicas(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, replicas := range shards {
+		for _, addr := range replicas {
+			err := s.execOn(ctx, addr, stmt)
+			var ex *ch.Exception
+			if err != nil && !columnAlreadyAdded(stmt, err) && !(errors.As(err, &ex) && ex.Code == codeUnknownTable) {
+				errs = append(errs, fmt.Errorf("node %s: %w", addr, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // alterLocal runs "ALTER TABLE <table> <clause>" on the table's rows: on

@@ -37,12 +37,14 @@ func TestRenderEveryMigrationForACluster(t *testing.T) {
 				if strings.HasPrefix(r, "INSERT INTO") {
 					continue
 				}
-				if d.eachShard != strings.HasPrefix(r, "ALTER TABLE `db1`.") || !strings.HasSuffix(strings.Fields(r)[2], "_local") {
-					if d.eachShard || strings.HasPrefix(r, "ALTER") {
-						t.Errorf("%s: %q: an ALTER runs on the local tables of each shard, and only it", m.version, r)
+				if alter := strings.HasPrefix(r, "ALTER TABLE `db1`."); alter || d.eachShard || d.eachNode {
+					local := strings.HasSuffix(strings.Fields(r)[2], "_local")
+					if !alter || d.eachShard != local || d.eachNode == local || strings.Contains(r, "ON CLUSTER") {
+						t.Errorf("%s: %q: an ALTER runs on the local tables of each shard, or on the Distributed table of each node, and only it", m.version, r)
 					}
+					continue
 				}
-				if !d.eachShard && (!strings.Contains(r, " ON CLUSTER `c1`") || !strings.Contains(r, "`db1`.")) {
+				if !strings.Contains(r, " ON CLUSTER `c1`") || !strings.Contains(r, "`db1`.") {
 					t.Errorf("%s: %q is not ON CLUSTER in db1", m.version, r)
 				}
 				if strings.Contains(r, "ENGINE = MergeTree") || strings.Contains(r, "ENGINE = ReplacingMergeTree") {
