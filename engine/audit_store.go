@@ -42,13 +42,21 @@ type SnapshotStore interface {
 	// DiffSnapshots yields what changed from prevID (empty: nothing before)
 	// to auditID: findings created (open in auditID and not open in prevID),
 	// resolved now (open in prevID, resolved in auditID) and open in both with
-	// another severity.
-	DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[FindingChange, error]
+	// another severity. A change whose finding mutes matches where it counts
+	// (a resolved finding in prevID, any other in auditID) is left out.
+	DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string, mutes DiffMutes) iter.Seq2[FindingChange, error]
 	// DiffChanges yields what DiffSnapshots yields, each finding with only
 	// what its event carries (findingPayload) and, on a severity change,
 	// its evidence: an audit's events read no more (a first audit has
 	// millions).
 	DiffChanges(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[FindingChange, error]
+}
+
+// DiffMutes are the mute rules applied to each side of a snapshot diff
+// (overrideSet.muteRefs of each audit): a muted finding is not open, so
+// its appearing, resolving or changing severity is no change to report.
+type DiffMutes struct {
+	Prev, Cur []MuteRef
 }
 
 // FindingChange is one difference between two snapshots.

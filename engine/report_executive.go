@@ -185,7 +185,11 @@ func (b *reportBuilder) changes(ctx context.Context) (AuditChanges, error) {
 	if len(b.prev) == 0 || b.svc.cfg.Snapshots == nil {
 		return ch, nil
 	}
-	for c, err := range b.svc.cfg.Snapshots.DiffSnapshots(ctx, b.scope.TenantID, b.prev[0].ID, b.audit.ID) {
+	mutes, err := b.diffMutes(ctx)
+	if err != nil {
+		return ch, err
+	}
+	for c, err := range b.svc.cfg.Snapshots.DiffSnapshots(ctx, b.scope.TenantID, b.prev[0].ID, b.audit.ID, mutes) {
 		if err != nil {
 			return ch, err
 		}
@@ -212,6 +216,20 @@ func (b *reportBuilder) changes(ctx context.Context) (AuditChanges, error) {
 		}
 	}
 	return ch, b.nameChangedResources(ctx, ch.Examples)
+}
+
+// diffMutes are the active mute rules applied to the previous and the
+// report's snapshot: what they mute changed for nobody who reads counts of
+// open findings, so the diff leaves it out as every other count does.
+func (b *reportBuilder) diffMutes(ctx context.Context) (DiffMutes, error) {
+	if b.svc.cfg.MuteMatches == nil {
+		return DiffMutes{}, nil
+	}
+	set, err := b.svc.cachedOverrides(ctx, b.scope.TenantID)
+	if err != nil {
+		return DiffMutes{}, err
+	}
+	return DiffMutes{Prev: set.muteRefs(b.prev[0].ID), Cur: set.muteRefs(b.audit.ID)}, nil
 }
 
 // nameChangedResources sets the examples' resource names, in one narrow

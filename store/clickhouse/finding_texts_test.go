@@ -152,7 +152,7 @@ func TestFindingTextsOldAndNewRows(t *testing.T) {
 		t.Errorf("streamed %d findings, want %d", n, len(want))
 	}
 	n = 0
-	for ch, err := range s.DiffSnapshots(ctx, "ten_a", "", aud) {
+	for ch, err := range s.DiffSnapshots(ctx, "ten_a", "", aud, engine.DiffMutes{}) {
 		if err != nil {
 			t.Fatal(err)
 		}

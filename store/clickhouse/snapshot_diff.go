@@ -11,9 +11,10 @@ import (
 )
 
 // DiffSnapshots yields the changes from prevID (empty: none) to auditID,
-// computed by the server with one join, so only changed rows travel.
-func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[engine.FindingChange, error] {
-	return s.diff(ctx, tenantID, prevID, auditID, false)
+// computed by the server with one join, so only changed rows travel. The
+// findings mutes match are left out in the same query (diffQuery).
+func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID string, mutes engine.DiffMutes) iter.Seq2[engine.FindingChange, error] {
+	return s.diff(ctx, tenantID, prevID, auditID, mutes, false)
 }
 
 // DiffChanges yields what DiffSnapshots yields with only the columns an
@@ -21,10 +22,10 @@ func (s *Store) DiffSnapshots(ctx context.Context, tenantID, prevID, auditID str
 // of a finding's bytes, and a first audit's millions of rows cost the
 // client half the CPU.
 func (s *Store) DiffChanges(ctx context.Context, tenantID, prevID, auditID string) iter.Seq2[engine.FindingChange, error] {
-	return s.diff(ctx, tenantID, prevID, auditID, true)
+	return s.diff(ctx, tenantID, prevID, auditID, engine.DiffMutes{}, true)
 }
 
-func (s *Store) diff(ctx context.Context, tenantID, prevID, auditID string, narrow bool) iter.Seq2[engine.FindingChange, error] {
+func (s *Store) diff(ctx context.Context, tenantID, prevID, auditID string, mutes engine.DiffMutes, narrow bool) iter.Seq2[engine.FindingChange, error] {
 	return func(yield func(engine.FindingChange, error) bool) {
 		ids := []string{auditID}
 		if prevID != "" {
@@ -43,7 +44,7 @@ func (s *Store) diff(ctx context.Context, tenantID, prevID, auditID string, narr
 			yield(engine.FindingChange{}, fmt.Errorf("clickhouse: DiffSnapshots: %w", err))
 			return
 		}
-		q := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID, columns: findingColumns}
+		q := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID, columns: findingColumns, mutes: mutes}
 		scan := func(sc scanner) (engine.Finding, uint64, error) { return scanFinding(sc, tenantID, auditID) }
 		if narrow {
 			q.columns = eventColumns
@@ -134,18 +135,50 @@ func scanEventFinding(sc scanner, tenantID, auditID string) (engine.Finding, uin
 
 // diffQuery selects the rows of auditID that differ from prevID: new,
 // changed status, or (open in both) changed severity, with the previous
-// severity and status beside them.
-type diffQuery struct{ tenantID, prevID, auditID, columns string }
+// severity and status beside them. An open row that mutes.Cur match in
+// auditID, or a row no longer open that mutes.Prev matched in prevID
+// (mute_matches holds open findings only), is left out by an anti-join on
+// the snapshot's matches: the server reads each side's matches once,
+// where a lookup per batch of changes would cost thousands of queries on
+// a first audit of a million findings.
+type diffQuery struct {
+	tenantID, prevID, auditID, columns string
+	mutes                              engine.DiffMutes
+}
 
 func (q diffQuery) toSQL() (string, []any) {
+	var c conds
+	if len(q.mutes.Cur) > 0 {
+		muted, margs := mutedSubquery(q.mutes.Cur, q.snapshotCond(q.auditID))
+		c.add("(status != 'open' OR id NOT IN "+muted+")", margs...)
+	}
 	if q.prevID == "" {
-		return "SELECT " + q.columns + ", 'info', 'open', toUInt8(0) FROM snapshot_findings " +
-			"WHERE snapshot = ? AND status = 'open'", []any{snapshotKey(q.tenantID, q.auditID)}
+		where := "snapshot = ? AND status = 'open'"
+		if len(c.exprs) > 0 {
+			where += " AND " + c.sql()
+		}
+		return "SELECT " + q.columns + ", 'info', 'open', toUInt8(0) FROM snapshot_findings WHERE " + where,
+			append([]any{snapshotKey(q.tenantID, q.auditID)}, c.args...)
+	}
+	if len(q.mutes.Prev) > 0 {
+		muted, margs := mutedSubquery(q.mutes.Prev, q.snapshotCond(q.prevID))
+		c.add("(status = 'open' OR id NOT IN "+muted+")", margs...)
+	}
+	where := "(in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity))"
+	if len(c.exprs) > 0 {
+		where += " AND " + c.sql()
 	}
 	return "SELECT " + q.columns + `, prev_severity, prev_status, in_prev
 FROM (SELECT ` + q.columns + ` FROM snapshot_findings WHERE snapshot = ?)
 ANY LEFT JOIN (SELECT id, toString(severity) AS prev_severity, toString(status) AS prev_status, toUInt8(1) AS in_prev
   FROM snapshot_findings WHERE snapshot = ?) USING id
-WHERE in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity)`,
-		[]any{snapshotKey(q.tenantID, q.auditID), snapshotKey(q.tenantID, q.prevID)}
+WHERE ` + where,
+		append([]any{snapshotKey(q.tenantID, q.auditID), snapshotKey(q.tenantID, q.prevID)}, c.args...)
+}
+
+// snapshotCond is the condition selecting auditID's rows of mute_matches.
+func (q diffQuery) snapshotCond(auditID string) conds {
+	var c conds
+	addSnapshot(&c, q.tenantID, auditID)
+	return c
 }

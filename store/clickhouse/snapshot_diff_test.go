@@ -64,7 +64,7 @@ func TestDiffChangesAgreesWithDiffSnapshots(t *testing.T) {
 	for _, c := range []struct{ prev, audit string }{{"", prev}, {prev, next}} {
 		full := map[string]engine.FindingChange{}
 		kinds := map[string]int{}
-		for ch, err := range s.DiffSnapshots(ctx, tenant, c.prev, c.audit) {
+		for ch, err := range s.DiffSnapshots(ctx, tenant, c.prev, c.audit, engine.DiffMutes{}) {
 			if err != nil {
 				t.Fatal(err)
 			}
