@@ -87,8 +87,9 @@ type ReportAnalytics interface {
 	// resources. validation_failed for more than MaxAffectedRules pairs.
 	OwnerAffectedResources(ctx context.Context, scope ReportScope, pairs []OwnerRule, perGroup int) (map[OwnerRule][]AffectedResource, error)
 	// AffectedEvidence fills in rows' Evidence (their findings' evidence
-	// in scope's snapshot: what the check read) and ObservedAt (their
-	// resources' latest sighting), in place.
+	// in scope's snapshot: what the check read), ObservedAt (their
+	// resources' latest sighting) and CapturedAt (when the source captured
+	// their stored configuration, when known), in place.
 	AffectedEvidence(ctx context.Context, scope ReportScope, rows []AffectedResource) error
 	// SevereResources counts the distinct resources with at least one
 	// open critical or high finding in scope (decisions applied).

@@ -330,9 +330,14 @@ type AffectedResource struct {
 	// the failing finding's evidence. Compliance evidence only.
 	Evidence json.RawMessage `json:"evidence,omitempty"`
 	// ObservedAt is when fourd last imported the resource's configuration
-	// (its latest sighting when the report was built); AWS Config's
-	// configurationItemCaptureTime is not kept. Compliance evidence only.
+	// (its latest sighting when the report was built). Compliance evidence
+	// only.
 	ObservedAt *time.Time `json:"observed_at,omitempty"`
+	// CapturedAt is when the source captured the configuration the check
+	// read (AWS Config's configurationItemCaptureTime); absent when the
+	// input had no time (Terraform state, NDJSON), and the report then
+	// shows ObservedAt, said to be the import's. Compliance evidence only.
+	CapturedAt *time.Time `json:"captured_at,omitempty"`
 }
 
 // ControlStatus is a compliance control's status as an audit judges it:

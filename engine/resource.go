@@ -22,6 +22,13 @@ type Resource struct {
 	Attributes  json.RawMessage `json:"attributes"`
 	FirstSeenAt time.Time       `json:"first_seen_at"`
 	LastSeenAt  time.Time       `json:"last_seen_at"`
+	// CapturedAt is when the source captured this configuration (AWS
+	// Config's configurationItemCaptureTime); zero when the input carries
+	// no time (Terraform state, NDJSON) or the row was written before it
+	// was kept. It belongs to the stored row: a re-import that finds the
+	// configuration unchanged moves LastSeenAt only. Read only when a
+	// lookup names it (ResourceFields.CapturedAt); the API does not show it.
+	CapturedAt time.Time `json:"-"`
 }
 
 // ResourceFields names the fields of a resource that a batched read fills
@@ -35,15 +42,16 @@ type ResourceFields struct {
 	Tags       bool
 	Attributes bool
 	LastSeen   bool
+	CapturedAt bool
 }
 
 // AllResourceFields fills in every field of a resource.
-var AllResourceFields = ResourceFields{Tags: true, Attributes: true, LastSeen: true}
+var AllResourceFields = ResourceFields{Tags: true, Attributes: true, LastSeen: true, CapturedAt: true}
 
 // Covers reports whether a read filling in f fills in every field that g
 // names.
 func (f ResourceFields) Covers(g ResourceFields) bool {
-	return (f.Tags || !g.Tags) && (f.Attributes || !g.Attributes) && (f.LastSeen || !g.LastSeen)
+	return (f.Tags || !g.Tags) && (f.Attributes || !g.Attributes) && (f.LastSeen || !g.LastSeen) && (f.CapturedAt || !g.CapturedAt)
 }
 
 // ResourceFilter selects resources. Empty fields do not filter.

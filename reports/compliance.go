@@ -52,8 +52,9 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 	d.paragraph(fmt.Sprintf("The failing resources are shown once per failing check, in \"Evidence of the failing checks\" "+
 		"after the frameworks, with the controls each check fails: one check often maps to many controls (NIST SP 800-53 "+
 		"maps one to dozens), and the same resources repeated under each would bury the evidence. Each check lists up to "+
-		"%d failing resources, each with what the check read (the values it judged) and when fourd last imported the "+
-		"resource's configuration; the API query under a check lists all of them. The JSON download also lists the "+
+		"%d failing resources, each with what the check read (the values it judged) and when that configuration was "+
+		"recorded: when AWS Config captured it, or, for inputs without a capture time (Terraform state, NDJSON), when "+
+		"fourd last imported it; the API query under a check lists all of them. The JSON download also lists the "+
 		"failing resources under each control.", engine.MaxFailingResourcesPerControl), 9.5)
 	if len(c.Frameworks) == 0 {
 		d.empty("No framework is mapped by the rules in scope.")
@@ -104,13 +105,9 @@ func checkEvidence(d *pdfDoc, h engine.ReportHeader, ck engine.ComplianceCheck) 
 	d.paragraph(fmt.Sprintf("Severity %s · %s on %s in audit %s. Fails %s.", ck.Severity,
 		plural(ck.Findings, "open finding"), plural(ck.Resources, "resource"), h.AuditID, controlRefsText(ck.Controls)), 8.5)
 	t := d.newTable(7.5, column{"Resource", 42, "L"}, column{"Account / region", 30, "L"}, column{"Severity", 18, "L"},
-		column{"What the check read", 70, "L"}, column{"Imported", 20, "L"})
+		column{"What the check read", 70, "L"}, column{"Recorded", 20, "L"})
 	for _, r := range ck.FailingResources {
-		observed := "—"
-		if r.ObservedAt != nil {
-			observed = r.ObservedAt.UTC().Format("2006-01-02 15:04")
-		}
-		t.rowWithID(resourceID(r), resourceName(r), r.Account+"\n"+r.Region, string(r.Severity), evidenceText(r.Evidence), observed)
+		t.rowWithID(resourceID(r), resourceName(r), r.Account+"\n"+r.Region, string(r.Severity), evidenceText(r.Evidence), recordedText(r, "\n"))
 	}
 	t.end()
 	if ck.FailingOmitted > 0 {
@@ -249,4 +246,18 @@ func (d *pdfDoc) statusBar(f engine.ComplianceFramework) {
 		}
 	}
 	d.f.SetY(y + 10)
+}
+
+// recordedText says when the configuration a check read was recorded: the
+// source's capture time (AWS Config's configurationItemCaptureTime) when
+// the import had one, else when fourd imported it, said so; "—" when
+// neither is known. sep goes between the time and what it is.
+func recordedText(r engine.AffectedResource, sep string) string {
+	switch {
+	case r.CapturedAt != nil:
+		return r.CapturedAt.UTC().Format("2006-01-02 15:04") + sep + "captured (AWS Config)"
+	case r.ObservedAt != nil:
+		return r.ObservedAt.UTC().Format("2006-01-02 15:04") + sep + "observed at import"
+	}
+	return "—"
 }

@@ -51,14 +51,9 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 		}
 		return b.String()
 	},
-	"refs": controlRefsText,
-	"observed": func(t *time.Time) string {
-		if t == nil {
-			return "—"
-		}
-		return t.UTC().Format("2006-01-02 15:04 UTC")
-	},
-	"inc": func(i int) int { return i + 1 },
+	"refs":     controlRefsText,
+	"recorded": func(r engine.AffectedResource) string { return recordedText(r, " UTC, ") },
+	"inc":      func(i int) int { return i + 1 },
 	"severityBars": func(m []engine.SeverityRow) template.HTML {
 		return severityBarsSVG(m)
 	},

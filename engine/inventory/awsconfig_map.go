@@ -112,6 +112,7 @@ func fromConfigItem(ci *configItem, j *joiner) (engine.Resource, error) {
 	res := engine.Resource{
 		Provider: ProviderAWS, Account: account, Region: region,
 		NativeID: ci.ARN, Name: ci.ResourceName, Tags: engine.TagsFromMap(ci.Tags),
+		CapturedAt: ci.CaptureTime.t(),
 	}
 	if res.Name == "" {
 		res.Name = ci.ResourceID
@@ -284,7 +285,10 @@ func (f *flexInt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// flexTime is a time AWS writes as RFC 3339 or epoch milliseconds.
+// flexTime is a time AWS writes as RFC 3339, epoch seconds (the AWS JSON
+// protocol's timestamps: the Config APIs' raw answers, e.g.
+// 1748762580.123) or epoch milliseconds. A number below 1e11 is seconds:
+// as milliseconds it would be a time in 1973.
 type flexTime time.Time
 
 func (f *flexTime) UnmarshalJSON(b []byte) error {
@@ -304,7 +308,11 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 	}
 	var ms json.Number = json.Number(s)
 	if v, err := ms.Float64(); err == nil {
-		*f = flexTime(time.UnixMilli(int64(v)).UTC())
+		if v < 1e11 {
+			*f = flexTime(time.UnixMilli(int64(v * 1000)).UTC())
+		} else {
+			*f = flexTime(time.UnixMilli(int64(v)).UTC())
+		}
 		return nil
 	}
 	return nil // an unreadable time is unknown, not an error

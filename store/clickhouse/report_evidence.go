@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -12,7 +13,7 @@ const maxEvidenceIDs = 5000
 
 // AffectedEvidence implements engine.ReportAnalytics: the findings'
 // evidence from the scope's snapshot, a bounded batch of ids at a time,
-// then the resources' last sightings.
+// then the resources' last sightings and capture times.
 func (s *Store) AffectedEvidence(ctx context.Context, scope engine.ReportScope, rows []engine.AffectedResource) (err error) {
 	defer wrap(&err, "AffectedEvidence(%q, %q, %d rows)", scope.TenantID, scope.AuditID, len(rows))
 	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
@@ -63,17 +64,22 @@ func (s *Store) AffectedEvidence(ctx context.Context, scope engine.ReportScope, 
 			return err
 		}
 	}
-	rs, err := s.GetResourcesPartial(ctx, scope.TenantID, resources, engine.ResourceFields{LastSeen: true})
+	rs, err := s.GetResourcesPartial(ctx, scope.TenantID, resources, engine.ResourceFields{LastSeen: true, CapturedAt: true})
 	if err != nil {
 		return err
 	}
 	for _, r := range rs {
-		if r.LastSeenAt.IsZero() {
-			continue
+		var seen, captured *time.Time
+		if !r.LastSeenAt.IsZero() {
+			at := r.LastSeenAt.UTC()
+			seen = &at
 		}
-		at := r.LastSeenAt.UTC()
+		if !r.CapturedAt.IsZero() {
+			at := r.CapturedAt.UTC()
+			captured = &at
+		}
 		for _, i := range byResource[r.ID] {
-			rows[i].ObservedAt = &at
+			rows[i].ObservedAt, rows[i].CapturedAt = seen, captured
 		}
 	}
 	return nil

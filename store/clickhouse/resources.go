@@ -20,7 +20,7 @@ import (
 const resourceColumns = `tenant_id, id, version, provider, account, region, type, native_id, name,
 tags.key, tags.value, attributes, first_seen_at, last_seen_at`
 
-const resourceInsertColumns = resourceColumns + ", content_hash"
+const resourceInsertColumns = resourceColumns + ", content_hash, captured_at"
 
 // resourceRow is an observation checked and converted for the resources
 // table.
@@ -28,6 +28,7 @@ type resourceRow struct {
 	r                   engine.Resource
 	version             uint64
 	firstSeen, lastSeen time.Time
+	captured            time.Time // the DateTime zero when not known
 	// hash is contentHash's, set when the writer looks the row up;
 	// unchanged then says whether the tenant's latest row of the id has
 	// the same content, so that a sighting is all that needs storing.
@@ -41,8 +42,11 @@ type resourceRow struct {
 
 // contentHash is a hash of what a row stores of a resource besides its
 // times: provider, account, region, type, native id, name, tags and
-// attributes (their bytes as given). Never 0, which stands for "unknown"
-// in rows written before there was a hash.
+// attributes (their bytes as given), and the capture time when the input
+// gave one (a configuration the source recorded again is a new row, so
+// that evidence says when what it shows was captured; without a capture
+// time the hash is what it was before there was one). Never 0, which
+// stands for "unknown" in rows written before there was a hash.
 func contentHash(row *resourceRow) uint64 {
 	var d xxhash.Digest
 	d.Reset()
@@ -79,6 +83,9 @@ func contentHash(row *resourceRow) uint64 {
 	b = binary.AppendUvarint(b, uint64(len(r.Attributes)))
 	_, _ = d.Write(b)
 	_, _ = d.Write(r.Attributes)
+	if sec := row.captured.Unix(); sec > 0 {
+		_, _ = d.Write(binary.BigEndian.AppendUint64(buf[:0], uint64(sec)))
+	}
 	if h := d.Sum64(); h != 0 {
 		return h
 	}
@@ -113,6 +120,11 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 	}
 	if row.firstSeen, err = toCHTime("first_seen_at", r.FirstSeenAt); err != nil {
 		return row, err
+	}
+	// A capture time outside DateTime's range is no time a source could
+	// have captured anything at: not known, rather than a failed import.
+	if row.captured, err = toCHTime("captured_at", r.CapturedAt); err != nil {
+		row.captured = minTime
 	}
 	row.version = uint64(r.LastSeenAt.UnixNano())
 	row.r.Tags = r.Tags.Sorted() // stored in key order

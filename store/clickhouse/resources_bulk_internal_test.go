@@ -129,4 +129,13 @@ func TestContentHash(t *testing.T) {
 	if contentHash(&a) == contentHash(&b) {
 		t.Error("length prefixes do not separate fields")
 	}
+	// A capture time is part of the content; the 1970 "not known" is not.
+	c := resourceRow{r: a.r, captured: time.Date(2026, 11, 20, 9, 14, 0, 0, time.UTC)}
+	if contentHash(&c) == contentHash(&a) {
+		t.Error("the capture time does not change the hash")
+	}
+	c.captured = minTime
+	if contentHash(&c) != contentHash(&a) {
+		t.Error("an unknown capture time changes the hash")
+	}
 }

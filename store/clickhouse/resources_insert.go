@@ -368,6 +368,7 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, rows []resourceRow, or
 		func() error { return timeCol(12, func(i int32) time.Time { return firstSeen[i] }) },
 		func() error { return timeCol(13, func(i int32) time.Time { return rows[i].lastSeen }) },
 		func() error { return b.Column(14).Append(hashes) },
+		func() error { return timeCol(15, func(i int32) time.Time { return rows[i].captured }) },
 	} {
 		if err := step(); err != nil {
 			return err

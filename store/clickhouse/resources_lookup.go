@@ -59,6 +59,9 @@ func (q resourcesByIDQuery) toSQL() (string, []any) {
 	if q.fields.Attributes {
 		cols += ", attributes"
 	}
+	if q.fields.CapturedAt {
+		cols += ", captured_at"
+	}
 	return "SELECT " + cols + " FROM resources PREWHERE id IN ? WHERE tenant_id = ?" +
 		" ORDER BY id, version DESC LIMIT 1 BY id", []any{groupSet(q.ids), q.tenantID}
 }
@@ -84,6 +87,7 @@ func (q resourcesByIDQuery) scan(sc scanner) (engine.Resource, error) {
 		keys, vals  []string
 		attrs       string
 		first, last time.Time
+		captured    time.Time
 	)
 	dest := []any{&r.TenantID, &r.ID, &version, &r.Provider, &r.Account, &r.Region, &r.Type, &r.NativeID, &r.Name, &first, &last}
 	if q.fields.Tags {
@@ -92,10 +96,14 @@ func (q resourcesByIDQuery) scan(sc scanner) (engine.Resource, error) {
 	if q.fields.Attributes {
 		dest = append(dest, &attrs)
 	}
+	if q.fields.CapturedAt {
+		dest = append(dest, &captured)
+	}
 	if err := sc.Scan(dest...); err != nil {
 		return r, fmt.Errorf("scan resource: %w", err)
 	}
 	fillResource(&r, q.fields.Tags, keys, vals, attrs, first, last)
+	r.CapturedAt = fromCHTime(captured)
 	return r, nil
 }
 
