@@ -96,6 +96,10 @@ type ReportAnalytics interface {
 	SevereResources(ctx context.Context, scope ReportScope) (int64, error)
 	// ResourceCountsByType counts the tenant's resources by type.
 	ResourceCountsByType(ctx context.Context, tenantID string) (map[string]int64, error)
+	// SampleResourceIDs returns, per type, the ids of the tenant's first
+	// perType resources of that type (lowest ids first); types it has none
+	// of are absent.
+	SampleResourceIDs(ctx context.Context, tenantID string, types []string, perType int) (map[string][]string, error)
 	// ResolutionTimes counts scope's resolved findings by severity with
 	// their mean time from first seen to resolved; scope.Filters apply,
 	// ForceOpen findings are left out, and so are findings without a

@@ -57,6 +57,25 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 	if err := b.failingEvidence(ctx, failing, resources); err != nil {
 		return nil, err
 	}
+	// The passing sample of every rule of a judged (passed or failed)
+	// control.
+	var judgedRules []string
+	for _, fw := range frameworks {
+		_, judged := facts.judgeFramework(fw)
+		for i, c := range fw.Controls {
+			if s := judged[i].Status; s == ControlPass || s == ControlFail {
+				for _, r := range c.Rules {
+					if !slices.Contains(judgedRules, r) {
+						judgedRules = append(judgedRules, r)
+					}
+				}
+			}
+		}
+	}
+	passing, err := b.passingEvidence(ctx, judgedRules)
+	if err != nil {
+		return nil, err
+	}
 	refs := map[string][]ControlRef{}
 	rep := &ComplianceEvidenceReport{Frameworks: make([]ComplianceFramework, 0, len(frameworks))}
 	evaluated := b.audit.CompletedAt.UTC()
@@ -73,6 +92,12 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 				ResourcesChecked: j.ResourcesChecked, ResourcesFailing: j.FailingResources, ResourcesNotEvaluated: j.ResourcesNotEvaluated}
 			if j.Status == ControlNotAssessed {
 				ctl.Note = c.Gap
+			}
+			ctl.PassingResources = []PassingResource{}
+			if j.Status == ControlPass || j.Status == ControlFail {
+				ctl.ResourcesPassing = facts.passingCount(c.Rules)
+				ctl.PassingResources = controlPassing(c.Rules, passing)
+				ctl.PassingOmitted = max(ctl.ResourcesPassing-int64(len(ctl.PassingResources)), 0)
 			}
 			for _, r := range c.Rules {
 				if facts.byRule[r].Findings > 0 {

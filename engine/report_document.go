@@ -445,6 +445,14 @@ type ComplianceControl struct {
 	ResourcesFailing int64              `json:"resources_failing"`
 	FailingResources []AffectedResource `json:"failing_resources"`
 	FailingOmitted   int64              `json:"failing_omitted"`
+	// ResourcesPassing counts, over the control's rules, the resources each
+	// judged and passed in the audit (passed and failed controls only);
+	// PassingResources is a sample of them with what the check read (at
+	// most MaxPassingResourcesPerControl, explained when the report was
+	// built; none for account-wide checks), PassingOmitted the rest.
+	ResourcesPassing int64             `json:"resources_passing"`
+	PassingResources []PassingResource `json:"passing_resources"`
+	PassingOmitted   int64             `json:"passing_omitted"`
 	// ResourcesNotEvaluated counts, over the mapped rules, the resources
 	// (or accounts) the audit could not judge for want of data.
 	ResourcesNotEvaluated int64     `json:"resources_not_evaluated"`
