@@ -21,7 +21,8 @@ func TestResourcesByIDQuery(t *testing.T) {
 		{"narrow", engine.ResourceFields{}, narrow + tail},
 		{"tags", engine.ResourceFields{Tags: true}, narrow + ", tags.key, tags.value" + tail},
 		{"attributes", engine.ResourceFields{Attributes: true}, narrow + ", attributes" + tail},
-		{"all", engine.AllResourceFields, narrow + ", tags.key, tags.value, attributes" + tail},
+		{"captured at", engine.ResourceFields{CapturedAt: true}, narrow + ", captured_at" + tail},
+		{"all", engine.AllResourceFields, narrow + ", tags.key, tags.value, attributes, captured_at" + tail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,5 +43,18 @@ func TestResourcesByIDQuery(t *testing.T) {
 	}
 	if diff := cmp.Diff(ch.Settings{"max_query_size": 16 << 20}, large); diff != "" {
 		t.Errorf("settings of %d ids (-want +got):\n%s", lookupCacheMaxIDs+1, diff)
+	}
+}
+
+// TestSampleIDsQuery: the passing sample reads two narrow columns, the
+// first perType ids of each type.
+func TestSampleIDsQuery(t *testing.T) {
+	sql, args := sampleIDsQuery{tenantID: "t", types: []string{"aws_s3_bucket", "aws_instance"}, perType: 10}.toSQL()
+	want := "SELECT type, id FROM resources WHERE tenant_id = ? AND type IN ? GROUP BY type, id ORDER BY type, id LIMIT ? BY type"
+	if diff := cmp.Diff(want, sql); diff != "" {
+		t.Errorf("SQL (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{"t", groupSet([]string{"aws_s3_bucket", "aws_instance"}), 10}, args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
 	}
 }
