@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // reportTopActions is how many actions an executive summary ranks.
@@ -31,6 +33,10 @@ type TopAction struct {
 	RiskRemoved float64   `json:"risk_removed"` // PostureWeights summed over the open findings
 	EffortHours float64   `json:"effort_hours"`
 	RiskPerHour float64   `json:"risk_per_hour"`
+	// bySeverity counts the open findings by severity: a rule's findings
+	// need not share one (policies raise or lower it per finding), and a
+	// key message says how many are of the severity it names.
+	bySeverity map[Severity]int64
 }
 
 // FrameworkPosture is one compliance framework as the compliance evidence
@@ -77,8 +83,13 @@ func (b *reportBuilder) exposure(ctx context.Context, scanned int64) (ResourceEx
 // per hour.
 func (b *reportBuilder) rankActions(rules map[string]*RuleRank) []TopAction {
 	weight := map[string]float64{}
+	bySev := map[string]map[Severity]int64{}
 	for _, c := range b.counts {
 		weight[c.RuleID] += PostureWeights[c.Severity] * float64(c.Count)
+		if bySev[c.RuleID] == nil {
+			bySev[c.RuleID] = map[Severity]int64{}
+		}
+		bySev[c.RuleID][c.Severity] += c.Count
 	}
 	all := make([]TopAction, 0, len(rules))
 	for _, r := range rules {
@@ -88,7 +99,7 @@ func (b *reportBuilder) rankActions(rules map[string]*RuleRank) []TopAction {
 		}
 		effort := RemediationEffortHours(r.Severity, r.Open)
 		all = append(all, TopAction{RuleID: r.RuleID, Title: b.ruleTitle(r.RuleID, ""), Severity: r.Severity, Dimension: r.Dimension,
-			Open: r.Open, RiskRemoved: risk, EffortHours: effort, RiskPerHour: math.Round(risk/effort*10) / 10})
+			Open: r.Open, RiskRemoved: risk, EffortHours: effort, RiskPerHour: math.Round(risk/effort*10) / 10, bySeverity: bySev[r.RuleID]})
 	}
 	slices.SortFunc(all, func(a, b TopAction) int {
 		return cmp.Or(cmp.Compare(b.RiskPerHour, a.RiskPerHour), cmp.Compare(b.RiskRemoved, a.RiskRemoved), cmp.Compare(a.RuleID, b.RuleID))
@@ -126,12 +137,12 @@ func keyMessages(rep *ExecutiveSummaryReport, actions []TopAction, hasPrevious b
 		top := slices.MaxFunc(actions, func(a, b TopAction) int {
 			return cmp.Or(cmp.Compare(a.RiskRemoved, b.RiskRemoved), cmp.Compare(b.RuleID, a.RuleID))
 		})
-		risk = fmt.Sprintf("The biggest risk is %q (%s): %d open %s findings, %.0f%% of the weighted risk.",
-			top.Title, top.RuleID, top.Open, top.Severity, 100*top.RiskRemoved/max(rep.Posture.WeightedOpen, 1))
+		risk = fmt.Sprintf("The biggest risk is %q (%s): %s, %.0f%% of the weighted risk.",
+			top.Title, top.RuleID, top.openText(), 100*top.RiskRemoved/max(rep.Posture.WeightedOpen, 1))
 	}
 	change := "This is the first audit: there is no earlier one to compare with."
 	if hasPrevious {
-		change = fmt.Sprintf("Since the previous audit: %d new findings, %d resolved", rep.Changes.New, rep.Changes.Resolved)
+		change = fmt.Sprintf("Since the previous audit: %s new findings, %s resolved", groupDigits(rep.Changes.New), groupDigits(rep.Changes.Resolved))
 		if rep.Posture.PreviousScore != nil {
 			change += fmt.Sprintf("; the posture score moved from %.1f to %.1f", *rep.Posture.PreviousScore, rep.Posture.Score)
 		}
@@ -140,10 +151,39 @@ func keyMessages(rep *ExecutiveSummaryReport, actions []TopAction, hasPrevious b
 	saving := "No open cost findings."
 	if i := slices.IndexFunc(rep.CostWaste.ByRule, func(r CostWasteRule) bool { return r.Estimated > 0 }); i >= 0 {
 		r := rep.CostWaste.ByRule[i]
-		saving = fmt.Sprintf("The biggest saving is %q (%s): about $%.2f a month at list prices over %d findings.",
-			r.Title, r.RuleID, r.MonthlyUSD, r.Estimated)
+		saving = fmt.Sprintf("The biggest saving is %q (%s): about $%.2f a month at list prices over %s findings.",
+			r.Title, r.RuleID, r.MonthlyUSD, groupDigits(r.Estimated))
 	} else if rep.CostWaste.NotEstimated > 0 {
-		saving = fmt.Sprintf("%d open cost findings, none with a known price: not estimated.", rep.CostWaste.NotEstimated)
+		saving = fmt.Sprintf("%s open cost findings, none with a known price: not estimated.", groupDigits(rep.CostWaste.NotEstimated))
 	}
 	return []KeyMessage{{"biggest_risk", risk}, {"biggest_change", change}, {"biggest_saving", saving}}
+}
+
+// openText says how many open findings an action has and of what
+// severity: "3 open critical findings" when they share the action's
+// severity, else "1,000,000 open findings, 69,906 of them critical".
+func (a TopAction) openText() string {
+	n, ok := a.bySeverity[a.Severity]
+	if a.bySeverity == nil || (ok && n == a.Open) {
+		return fmt.Sprintf("%s open %s findings", groupDigits(a.Open), a.Severity)
+	}
+	return fmt.Sprintf("%s open findings, %s of them %s", groupDigits(a.Open), groupDigits(n), a.Severity)
+}
+
+// groupDigits writes n with thousands separators, as the reports show
+// figures: 1,234,567.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	start := 0
+	if n < 0 {
+		start = 1
+	}
+	var b strings.Builder
+	for i := range len(s) {
+		if i > start && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,30 @@ func TestKeyMessages(t *testing.T) {
 		if !strings.Contains(m.Text, want[i]) {
 			t.Errorf("%s: %q, want it to say %q", m.Kind, m.Text, want[i])
 		}
+	}
+
+	// A rule whose findings span severities (a policy moved some, or a
+	// custom rule) is not said to have them all at its highest; large
+	// figures are written with separators.
+	rep = &ExecutiveSummaryReport{Posture: PostureScore{WeightedOpen: 2599248}, Changes: AuditChanges{New: 1234567, Resolved: 1000},
+		CostWaste: CostWaste{NotEstimated: 199946}}
+	actions = []TopAction{{RuleID: "custom-001", Title: "mixed", RiskRemoved: 2599248, Open: 1000000, Severity: SeverityCritical,
+		bySeverity: map[Severity]int64{SeverityCritical: 69906, SeverityHigh: 180074, SeverityLow: 750020}}}
+	got = keyMessages(rep, actions, true)
+	want = []string{`"mixed" (custom-001): 1,000,000 open findings, 69,906 of them critical, 100% of the weighted risk`,
+		"1,234,567 new findings, 1,000 resolved", "199,946 open cost findings"}
+	for i, m := range got {
+		if !strings.Contains(m.Text, want[i]) {
+			t.Errorf("%s: %q, want it to say %q", m.Kind, m.Text, want[i])
+		}
+	}
+	for _, n := range []int64{0, 7, 999, 1000, -1000, 1000000, -123456789} {
+		want := fmt.Sprint(n)
+		if got := strings.ReplaceAll(groupDigits(n), ",", ""); got != want {
+			t.Errorf("groupDigits(%d) = %q", n, groupDigits(n))
+		}
+	}
+	if groupDigits(-1234567) != "-1,234,567" || groupDigits(123456) != "123,456" {
+		t.Errorf("groupDigits: %q, %q", groupDigits(-1234567), groupDigits(123456))
 	}
 }

@@ -67,6 +67,12 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 		// The first framework follows the short introduction on its page.
 		d.section(f.ID+" — "+f.Title, 1, i > 0)
 		d.statusBar(f)
+		if compactFramework(f) {
+			if hidden := compactControls(d, f, failing); hidden > 0 {
+				d.paragraph(fmt.Sprintf("%d further controls of %s are not assessed: no fourd rule maps to them.", hidden, f.ID), 8.5)
+			}
+			continue
+		}
 		t := d.newTable(8, column{"Control", 18, "L"}, column{"Title", 60, "L"}, column{"Status", 22, "L"},
 			column{"Checked", 19, "R"}, column{"Failing", 15, "R"}, column{"Checks", 46, "L"})
 		cis := strings.HasPrefix(f.ID, "CIS-")
@@ -260,4 +266,21 @@ func recordedText(r engine.AffectedResource, sep string) string {
 		return r.ObservedAt.UTC().Format("2006-01-02 15:04") + sep + "observed at import"
 	}
 	return "—"
+}
+
+// compactFramework reports whether a framework's controls are drawn
+// compactly (compactControls): a framework other than a CIS benchmark
+// (whose every control, with its full title, is the point) with more than
+// compactFrom controls a rule checks.
+func compactFramework(f engine.ComplianceFramework) bool {
+	if strings.HasPrefix(f.ID, "CIS-") {
+		return false
+	}
+	n := 0
+	for _, c := range f.Controls {
+		if len(c.Rules) > 0 {
+			n++
+		}
+	}
+	return n > compactFrom
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -223,4 +224,14 @@ func costBasis(r engine.CostWasteRule) string {
 }
 
 // hours formats an effort estimate.
-func hours(v float64) string { return fmt.Sprintf("%.1f h", v) }
+func hours(v float64) string { return tenths(v) + " h" }
+
+// tenths formats v to one decimal with thousands separators: 1,000,001.0.
+func tenths(v float64) string {
+	t := int64(math.Round(v * 10))
+	sign := ""
+	if t < 0 {
+		sign, t = "-", -t
+	}
+	return fmt.Sprintf("%s%s.%d", sign, count(t/10), t%10)
+}

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -56,11 +57,11 @@ func executiveFirstPage(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(actions) == 0 {
 		d.empty("No open findings to act on.")
 	} else {
-		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Action: fix", 84 - ruleColW, "L"}, column{"Severity", 18, "L"},
-			column{"Open", 20, "R"}, column{"Risk", 20, "R"}, column{"Hours", 20, "R"}, column{"Risk/h", 18, "R"})
+		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Action: fix", 78 - ruleColW, "L"}, column{"Severity", 18, "L"},
+			column{"Open", 20, "R"}, column{"Risk", 20, "R"}, column{"Hours", 26, "R"}, column{"Risk/h", 18, "R"})
 		for _, a := range actions {
 			t.row(a.RuleID, a.Title, string(a.Severity), count(a.Open), count(int64(a.RiskRemoved)),
-				fmt.Sprintf("%.1f", a.EffortHours), fmt.Sprintf("%.1f", a.RiskPerHour))
+				tenths(a.EffortHours), tenths(a.RiskPerHour))
 		}
 		t.end()
 	}
@@ -142,7 +143,7 @@ func executiveAppendix(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	d.paragraph(fmt.Sprintf("Weighted score: %.1f of 100 (%s) over %s resources scanned. It is 100 / (1 + D), "+
 		"where D is the weighted open findings per resource: here %s weighted open findings.",
 		s.Posture.Score, scoreDelta(s.Posture), count(s.Posture.ResourcesScanned),
-		fmt.Sprintf("%.0f", s.Posture.WeightedOpen)), 8.5)
+		count(int64(math.Round(s.Posture.WeightedOpen)))), 8.5)
 	d.section("Open findings by severity and dimension", 2, false)
 	t := d.newTable(8.5, column{"Severity", 40, "L"}, column{"Security", 28, "R"}, column{"Cost", 28, "R"},
 		column{"Architecture", 28, "R"}, column{"Compliance", 28, "R"}, column{"Total", 28, "R"})
@@ -194,8 +195,8 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(s.TopRules) == 0 {
 		d.empty("No open findings.")
 	} else {
-		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Title", 116 - ruleColW, "L"}, column{"Severity", 20, "L"},
-			column{"Dimension", 28, "L"}, column{"Open", 16, "R"})
+		t := d.newTable(8, column{"Rule", ruleColW, "L"}, column{"Title", 108 - ruleColW, "L"}, column{"Severity", 20, "L"},
+			column{"Dimension", 28, "L"}, column{"Open", 24, "R"})
 		for _, r := range s.TopRules {
 			t.row(r.RuleID, r.Title, string(r.Severity), string(r.Dimension), count(r.Open))
 		}

@@ -178,8 +178,17 @@ func fxCompliance() engine.ReportDocument {
 		if rs == nil {
 			rs = []engine.AffectedResource{}
 		}
-		return engine.ComplianceControl{ID: id, Title: title, Status: status, Rules: rules, ResourcesChecked: checked,
-			ResourcesFailing: failingN, FailingResources: rs, AuditID: "aud_01JC9Y3K8ZQ4", EvaluatedAt: fxCompleted}
+		c := engine.ComplianceControl{ID: id, Title: title, Status: status, Rules: rules, ResourcesChecked: checked,
+			ResourcesFailing: failingN, FailingResources: rs, PassingResources: []engine.PassingResource{},
+			AuditID: "aud_01JC9Y3K8ZQ4", EvaluatedAt: fxCompleted}
+		if status == engine.ControlPass || status == engine.ControlFail {
+			c.ResourcesPassing = checked - failingN
+			c.PassingResources = []engine.PassingResource{{RuleID: rules[0], ResourceID: "res_01pass", Name: "audit-logs",
+				NativeID: "arn:aws:s3:::audit-logs", Type: "aws_s3_bucket", Account: fxAccounts[0], Region: "eu-central-1",
+				Evidence: json.RawMessage(`{"observed":true}`), EvaluatedAt: fxCompleted}}
+			c.PassingOmitted = c.ResourcesPassing - 1
+		}
+		return c
 	}
 	return engine.ReportDocument{SchemaVersion: engine.ReportSchemaVersion, Header: fxHeader(engine.ReportComplianceEvidence, "rpt_01cis"),
 		ComplianceEvidence: &engine.ComplianceEvidenceReport{Frameworks: []engine.ComplianceFramework{{

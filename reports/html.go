@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -30,6 +31,8 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"costcell":    costCell,
 	"costbasis":   costBasis,
 	"score":       func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"tenths":      tenths,
+	"whole":       func(v float64) string { return count(int64(math.Round(v))) },
 	"hours":       func(v float64) string { return fmt.Sprintf("%.1f h", v) },
 	"when":        func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	"sevColor":    func(s engine.Severity) string { return hexColor(severityColors[s]) },

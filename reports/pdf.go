@@ -22,6 +22,7 @@ const (
 	margin       = 15.0
 	contentW     = pageW - 2*margin
 	bodyBottom   = pageH - 18.0
+	bodyTop      = 22.0 // below the running header
 	lineH        = 4.6
 	tocPage      = 2
 	tocCapacity  = 34
@@ -356,6 +357,13 @@ func (d *pdfDoc) section(title string, level int, newPage bool) {
 	d.f.SetTextColor(30, 34, 42)
 	d.f.SetY(d.f.GetY() + 1.5)
 	d.setFont(10, false)
+}
+
+// roomForSection reports whether a third of the page's body is left: a
+// section may then start on the current page instead of leaving it mostly
+// empty.
+func (d *pdfDoc) roomForSection() bool {
+	return bodyBottom-d.f.GetY() >= (bodyBottom-bodyTop)/3
 }
 
 // reserveTOC adds the page the table of contents is written on at the end.

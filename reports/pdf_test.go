@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,7 @@ func expectedText(doc engine.ReportDocument) []string {
 		want = append(want, fmt.Sprintf("%.1f", s.Posture.Score), fmt.Sprintf("%+.1f since the previous audit", *s.Posture.Delta),
 			count(s.OpenFindings), usd(s.CostWaste.MonthlyUSD), "東京-logs",
 			fmt.Sprintf("over %s resources scanned", count(s.Posture.ResourcesScanned)),
-			fmt.Sprintf("here %.0f weighted open findings", s.Posture.WeightedOpen),
+			fmt.Sprintf("here %s weighted open findings", count(int64(math.Round(s.Posture.WeightedOpen)))),
 			"Posture", "Open findings by severity and dimension", "Trend over the last audits", "Accounts ranked by open findings",
 			"Top risky resources", "Top rules", "Cost waste", costSummary(s.CostWaste), "What changed since the previous audit",
 			fmt.Sprintf("New findings: %s. Resolved findings: %s. Severity changed: %s.",
@@ -219,7 +220,7 @@ func darkPixels(t *testing.T, path string, x0, y0, x1, y1 float64) int {
 // quarter of the body), and no id is broken across lines.
 func executiveLayout(t *testing.T, s *engine.ExecutiveSummaryReport, text string, pngs []string) {
 	t.Helper()
-	const bodyTop, bodyBottom = 22.0, 297.0 - 18.0
+	const bodyBottom = 297.0 - 18.0
 	quarter := bodyTop + (bodyBottom-bodyTop)/4
 	for i, p := range pngs[:len(pngs)-1] {
 		if dark := darkPixels(t, p, 15, quarter, 195, bodyBottom); dark < 50 {

@@ -165,8 +165,8 @@ func newRemediationPDF(w io.Writer, h engine.ReportHeader, plan *engine.Remediat
 	owners := make(map[string]engine.OwnerWork, len(s.Owners))
 	if len(s.Owners) > 0 {
 		d.section("Owners", 2, false)
-		t := d.newTable(8, column{"Owner", 62, "L"}, column{"From", 18, "L"}, column{"Groups", 18, "R"}, column{"Findings", 22, "R"},
-			column{"Resources", 22, "R"}, column{"Production", 20, "R"}, column{"Effort", 18, "R"})
+		t := d.newTable(8, column{"Owner", 50, "L"}, column{"From", 18, "L"}, column{"Groups", 16, "R"}, column{"Findings", 22, "R"},
+			column{"Resources", 22, "R"}, column{"Production", 24, "R"}, column{"Effort", 28, "R"})
 		for _, o := range s.Owners {
 			owners[o.Owner] = o
 			t.row(o.Owner, o.OwnerSource, count(o.Groups), count(o.Findings), count(o.Resources), count(o.ProdResources), hours(o.EffortHours))
@@ -174,12 +174,14 @@ func newRemediationPDF(w io.Writer, h engine.ReportHeader, plan *engine.Remediat
 		t.end()
 	}
 	if len(plan.Playbooks) > 0 {
-		d.section("Playbooks: how to fix each rule", 1, true)
+		d.section("Playbooks: how to fix each rule", 1, !d.roomForSection())
 		for _, pb := range plan.Playbooks {
 			playbook(d, pb)
 		}
 	}
-	d.section("Work by owner", 1, true)
+	// A few playbooks (a tenant with one or two rules) left the rest of
+	// their page empty: the owners' work follows on it when it has room.
+	d.section("Work by owner", 1, !d.roomForSection())
 	return &remediationPDF{d: d, w: w, owners: owners}, nil
 }
 
