@@ -82,14 +82,14 @@ func shortTitle(title string) string {
 }
 
 // shortStatus is a status in one short word or two.
-func shortStatus(s string) string {
+func shortStatus(s engine.ControlStatus) string {
 	switch s {
 	case engine.ControlNotApplicable:
 		return "n/a"
 	case engine.ControlInsufficientData:
 		return "insufficient"
 	}
-	return strings.ReplaceAll(s, "_", " ")
+	return strings.ReplaceAll(string(s), "_", " ")
 }
 
 // oneLine cuts s to what fits in width w at the current font, ending it

@@ -173,7 +173,7 @@ func TestPDFLargeFigures(t *testing.T) {
 // base control and an enhancement, every status, up to 20 checks each.
 func fxComplianceLarge() engine.ReportDocument {
 	doc := fxCompliance()
-	statuses := []string{engine.ControlPass, engine.ControlPass, engine.ControlNotApplicable, engine.ControlPass,
+	statuses := []engine.ControlStatus{engine.ControlPass, engine.ControlPass, engine.ControlNotApplicable, engine.ControlPass,
 		engine.ControlFail, engine.ControlInsufficientData, engine.ControlPass}
 	fw := engine.ComplianceFramework{ID: "NIST-800-53-r5", Title: "NIST Special Publication 800-53 Revision 5"}
 	for f := range 20 {
