@@ -96,9 +96,31 @@ func (s *Service) ExplainResource(ctx context.Context, p Principal, id string) (
 	if err != nil {
 		return ResourceExplanation{}, err
 	}
-	account, _, err := s.explainAccount(ctx, p.TenantID, ex, res, 0)
-	if err != nil {
-		return ResourceExplanation{}, err
+	types, all := ex.ExplainNeeds(res.Type)
+	var filters []ResourceFilter
+	switch {
+	case res.Account == "":
+	case all:
+		filters = append(filters, ResourceFilter{Provider: res.Provider, Account: res.Account})
+	default:
+		for _, t := range types {
+			filters = append(filters, ResourceFilter{Provider: res.Provider, Account: res.Account, Type: t})
+		}
+	}
+	var account []Resource
+	for _, f := range filters {
+		after := ""
+		for {
+			page, err := s.cfg.Resources.ListResources(ctx, ResourceQuery{TenantID: p.TenantID, Filter: f, AfterID: after, Limit: explainPage})
+			if err != nil {
+				return ResourceExplanation{}, err
+			}
+			account = append(account, page...)
+			if len(page) < explainPage {
+				break
+			}
+			after = page[len(page)-1].ID
+		}
 	}
 	now := s.now().UTC()
 	out := ResourceExplanation{Resource: res, EvaluatedAt: now, Checks: ex.Explain(res, account, now)}
@@ -116,41 +138,4 @@ func (s *Service) ExplainResource(ctx context.Context, p Principal, id string) (
 		}
 	}
 	return out, nil
-}
-
-// explainAccount reads what ex needs of res's account to explain it
-// (ExplainNeeds): the resources of the types its checks join, or all of
-// the account's. With limit > 0 it stops once it has read more than limit
-// resources and reports !complete (the explanation would judge on part of
-// the facts); limit 0 reads everything.
-func (s *Service) explainAccount(ctx context.Context, tenantID string, ex Explainer, res Resource, limit int) (account []Resource, complete bool, err error) {
-	types, all := ex.ExplainNeeds(res.Type)
-	var filters []ResourceFilter
-	switch {
-	case res.Account == "":
-	case all:
-		filters = append(filters, ResourceFilter{Provider: res.Provider, Account: res.Account})
-	default:
-		for _, t := range types {
-			filters = append(filters, ResourceFilter{Provider: res.Provider, Account: res.Account, Type: t})
-		}
-	}
-	for _, f := range filters {
-		after := ""
-		for {
-			page, err := s.cfg.Resources.ListResources(ctx, ResourceQuery{TenantID: tenantID, Filter: f, AfterID: after, Limit: explainPage})
-			if err != nil {
-				return nil, false, err
-			}
-			account = append(account, page...)
-			if limit > 0 && len(account) > limit {
-				return nil, false, nil
-			}
-			if len(page) < explainPage {
-				break
-			}
-			after = page[len(page)-1].ID
-		}
-	}
-	return account, true, nil
 }

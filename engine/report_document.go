@@ -449,7 +449,8 @@ type ComplianceControl struct {
 	// judged and passed in the audit (passed and failed controls only);
 	// PassingResources is a sample of them with what the check read (at
 	// most MaxPassingResourcesPerControl, explained when the report was
-	// built; none for account-wide checks), PassingOmitted the rest.
+	// built; only for checks that read the resource alone), PassingOmitted
+	// the rest.
 	ResourcesPassing int64             `json:"resources_passing"`
 	PassingResources []PassingResource `json:"passing_resources"`
 	PassingOmitted   int64             `json:"passing_omitted"`

@@ -39,7 +39,7 @@ func TestNoNPlusOne(t *testing.T) {
 	// The count reads the snapshot the page was read from (GetAudit checks it).
 	// The resources come in one read without tags and attributes, which the
 	// selection does not show.
-	want := map[string]int{"LatestCompletedAudit": 1, "ListFindings": 1, "GetResourcesPartial{Tags:false Attributes:false LastSeen:false}": 1,
+	want := map[string]int{"LatestCompletedAudit": 1, "ListFindings": 1, "GetResourcesPartial{Tags:false Attributes:false LastSeen:false CapturedAt:false}": 1,
 		"GetAudit": 1, "CountFindings": 1}
 	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("store calls (-want +got):\n%s", diff)

@@ -77,33 +77,33 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 		wantRead    string // the one resource read's fields
 		check       func(t *testing.T, n nodeJSON, want engine.Resource)
 	}{
-		{"narrow fields only", page(`resourceId resource { id name type }`), "{Tags:false Attributes:false LastSeen:false}",
+		{"narrow fields only", page(`resourceId resource { id name type }`), "{Tags:false Attributes:false LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { name(t, n.Resource, r) }},
-		{"attributes", page(`resourceId resource { id name type attributes }`), "{Tags:false Attributes:true LastSeen:false}",
+		{"attributes", page(`resourceId resource { id name type attributes }`), "{Tags:false Attributes:true LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				attributes(t, n.Resource, r)
 			}},
-		{"tags", page(`resourceId resource { id tags { key value } }`), "{Tags:true Attributes:false LastSeen:false}",
+		{"tags", page(`resourceId resource { id tags { key value } }`), "{Tags:true Attributes:false LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { tags(t, n.Resource, r) }},
 		{"fragment spread", page(`resourceId resource { id ...R }`) + ` fragment R on Resource { name type attributes tags { key value } }`,
-			"{Tags:true Attributes:true LastSeen:false}",
+			"{Tags:true Attributes:true LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				attributes(t, n.Resource, r)
 				tags(t, n.Resource, r)
 			}},
 		{"inline fragments", page(`resourceId resource { ... on Node { id } ... on Resource { name type attributes } }`),
-			"{Tags:false Attributes:true LastSeen:false}",
+			"{Tags:false Attributes:true LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				attributes(t, n.Resource, r)
 			}},
 		{"aliases with different selections read once", page(`resourceId resource { id name type } other: resource { id tags { key value } }`),
-			"{Tags:true Attributes:false LastSeen:false}",
+			"{Tags:true Attributes:false LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { name(t, n.Resource, r); tags(t, n.Other, r) }},
 		{"skipped attributes", `query($a: Boolean!) { findings(first: 20) { nodes { resourceId resource { id name type attributes @include(if: $a) } } } }`,
-			"{Tags:false Attributes:false LastSeen:false}",
+			"{Tags:false Attributes:false LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				if n.Resource.Attributes != nil {
@@ -111,7 +111,7 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 				}
 			}},
 		// The last sighting is read only for a selection that shows it.
-		{"last seen", page(`resourceId resource { id name type lastSeenAt }`), "{Tags:false Attributes:false LastSeen:true}",
+		{"last seen", page(`resourceId resource { id name type lastSeenAt }`), "{Tags:false Attributes:false LastSeen:true CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) {
 				name(t, n.Resource, r)
 				if n.Resource.LastSeenAt == nil || !n.Resource.LastSeenAt.Equal(r.LastSeenAt) {
@@ -120,7 +120,7 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 			}},
 		// A single finding goes through the dataloader, one batch per set of
 		// fields: here two.
-		{"single finding", one, "{Tags:false Attributes:false LastSeen:false}|{Tags:false Attributes:true LastSeen:false}",
+		{"single finding", one, "{Tags:false Attributes:false LastSeen:false CapturedAt:false}|{Tags:false Attributes:true LastSeen:false CapturedAt:false}",
 			func(t *testing.T, n nodeJSON, r engine.Resource) { name(t, n.Resource, r); attributes(t, n.Other, r) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
