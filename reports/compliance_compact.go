@@ -48,9 +48,9 @@ func compactControls(d *pdfDoc, f engine.ComplianceFramework, failing map[string
 		}
 	}
 	d.paragraph(fmt.Sprintf("%d controls of %s are checked by fourd rules: by family first, then one line each "+
-		"(n/a: not applicable; the JSON download and the HTML page give every title and check).", len(listed), f.ID), 8.5)
+		"(insufficient: insufficient data; n/a: not applicable; the JSON download and the HTML page give every title and check).", len(listed), f.ID), 8.5)
 	t := d.newTable(8, column{"Family", 78, "L"}, column{"Controls", 20, "R"}, column{"Passed", 18, "R"},
-		column{"Failed", 18, "R"}, column{"Insufficient data", 28, "R"}, column{"n/a", 18, "R"})
+		column{"Failed", 18, "R"}, column{"Insufficient", 28, "R"}, column{"n/a", 18, "R"})
 	for _, fm := range fams {
 		name := fm.name
 		if name == "" {
