@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // complianceEvidence builds the body of a compliance_evidence report: every
@@ -16,49 +18,14 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 	if err != nil {
 		return nil, err
 	}
-	// The failing checks' titles, severities and distinct resources, for
-	// the list of failing checks; which checks fail is the judge's.
-	totals, err := b.svc.cfg.Reporting.Analytics.RuleTotals(ctx, b.scope)
-	if err != nil {
-		return nil, err
-	}
-	byRule := make(map[string]RuleTotals, len(totals))
-	for _, t := range totals {
-		byRule[t.RuleID] = t
-	}
 	var frameworks []CatalogFramework
 	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
 		if b.frameworkSelected(fw.ID) {
 			frameworks = append(frameworks, fw)
 		}
 	}
-	// The failing rules' first resources, read a bounded batch at a time.
-	var failing []string
-	for _, fw := range frameworks {
-		for _, c := range fw.Controls {
-			for _, r := range c.Rules {
-				if facts.byRule[r].Findings > 0 && !slices.Contains(failing, r) {
-					failing = append(failing, r)
-				}
-			}
-		}
-	}
-	a := b.svc.cfg.Reporting.Analytics
-	resources := map[string][]AffectedResource{}
-	for lo := 0; lo < len(failing); lo += MaxAffectedRules {
-		got, err := a.AffectedResources(ctx, b.scope, failing[lo:min(lo+MaxAffectedRules, len(failing))], MaxFailingResourcesPerControl)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range got {
-			resources[k] = v
-		}
-	}
-	if err := b.failingEvidence(ctx, failing, resources); err != nil {
-		return nil, err
-	}
 	// The passing sample of every rule of a judged (passed or failed)
-	// control.
+	// control, read while the failing evidence is.
 	var judgedRules []string
 	for _, fw := range frameworks {
 		_, judged := facts.judgeFramework(fw)
@@ -72,8 +39,48 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*ComplianceEvid
 			}
 		}
 	}
-	passing, err := b.passingEvidence(ctx, judgedRules)
-	if err != nil {
+	var passing map[string][]PassingResource
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { passing, err = b.passingEvidence(gctx, judgedRules); return err })
+	var (
+		byRule    map[string]RuleTotals
+		failing   []string
+		resources = map[string][]AffectedResource{}
+	)
+	g.Go(func() error {
+		// The failing checks' titles, severities and distinct resources,
+		// for the list of failing checks; which checks fail is the judge's.
+		totals, err := b.svc.cfg.Reporting.Analytics.RuleTotals(gctx, b.scope)
+		if err != nil {
+			return err
+		}
+		byRule = make(map[string]RuleTotals, len(totals))
+		for _, t := range totals {
+			byRule[t.RuleID] = t
+		}
+		// The failing rules' first resources, read a bounded batch at a time.
+		for _, fw := range frameworks {
+			for _, c := range fw.Controls {
+				for _, r := range c.Rules {
+					if facts.byRule[r].Findings > 0 && !slices.Contains(failing, r) {
+						failing = append(failing, r)
+					}
+				}
+			}
+		}
+		a := b.svc.cfg.Reporting.Analytics
+		for lo := 0; lo < len(failing); lo += MaxAffectedRules {
+			got, err := a.AffectedResources(gctx, b.scope, failing[lo:min(lo+MaxAffectedRules, len(failing))], MaxFailingResourcesPerControl)
+			if err != nil {
+				return err
+			}
+			for k, v := range got {
+				resources[k] = v
+			}
+		}
+		return b.failingEvidence(gctx, failing, resources)
+	})
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	refs := map[string][]ControlRef{}
