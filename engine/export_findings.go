@@ -115,7 +115,8 @@ func (s *Service) pageFindings(ctx context.Context, tenantID string, f FindingFi
 		return err
 	}
 	q := FindingQuery{TenantID: tenantID, Filter: f, Limit: s.cfg.ExportPageSize, OmitEvidence: omitEvidence,
-		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(f.AuditID), OnlyIDs: ov.assignedTo(f.Assignee)}
+		ForceResolved: ov.resolved, ForceOpen: ov.open, OnlyIDs: ov.assignedTo(f.Assignee)}
+	q.Mutes, q.MuteSet = s.muteSel(tenantID, ov, f.AuditID)
 	// ahead reads the page of q in the background; its result arrives on
 	// the returned channel. Cancelling ctx (a client gone, put failing)
 	// stops its query.
@@ -178,7 +179,7 @@ func (s *Service) exportPage(ctx context.Context, q FindingQuery, ov *overrideSe
 	for i, it := range rows {
 		rows[i] = decide(it, ov.byID, now)
 	}
-	if err := s.markMuted(pctx, q.TenantID, q.Filter.AuditID, q.Mutes, rows); err != nil {
+	if err := s.markMuted(pctx, q.TenantID, q, rows); err != nil {
 		return nil, err
 	}
 	return rows, nil

@@ -151,6 +151,10 @@ type FindingQuery struct {
 	// Mutes are the active mute rules applied to the snapshot: the open
 	// findings they match are muted (status muted, out of status open).
 	Mutes []MuteRef
+	// MuteSet, when not empty, is the build of the materialised set of
+	// Mutes over the snapshot (MuteSetWriter): the store reads it instead
+	// of each rule's matches.
+	MuteSet string
 	// OnlyIDs, when not nil, restricts the read to these findings: an
 	// assignee filter, resolved from the decisions (assignedTo).
 	OnlyIDs []string
@@ -235,8 +239,11 @@ type FindingCountQuery struct {
 	ForceResolved []string
 	ForceOpen     []string
 	Mutes         []MuteRef
-	OnlyIDs       []string
-	Now           time.Time
+	// MuteSet is the build of the materialised set of Mutes, when built
+	// (as FindingQuery.MuteSet); CountMuted reads its counts.
+	MuteSet string
+	OnlyIDs []string
+	Now     time.Time
 }
 
 // FindingCount is one group of a count: the values of the grouped fields

@@ -146,8 +146,10 @@ func (s *Service) bulkSelect(ctx context.Context, tenantID, auditID string, f Fi
 		return nil, nil
 	}
 	f.AuditID = auditID
-	rows, err := s.cfg.Findings.ListFindings(ctx, FindingQuery{TenantID: tenantID, Filter: f, Limit: MaxBulkFindings + 1,
-		ForceResolved: ov.resolved, ForceOpen: ov.open, Mutes: ov.muteRefs(auditID), OnlyIDs: ov.assignedTo(f.Assignee)})
+	q := FindingQuery{TenantID: tenantID, Filter: f, Limit: MaxBulkFindings + 1,
+		ForceResolved: ov.resolved, ForceOpen: ov.open, OnlyIDs: ov.assignedTo(f.Assignee)}
+	q.Mutes, q.MuteSet = s.muteSel(tenantID, ov, auditID)
+	rows, err := s.cfg.Findings.ListFindings(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQ
 	asked FindingFilter, now time.Time, rkey string) (Page[Finding], error) {
 	limit := q.Limit - 1
 	q.ForceResolved, q.ForceOpen = ov.resolved, ov.open
-	q.Mutes = ov.muteRefs(q.Filter.AuditID)
+	q.Mutes, q.MuteSet = s.muteSel(p.TenantID, ov, q.Filter.AuditID)
 	q.OnlyIDs = ov.assignedTo(q.Filter.Assignee)
 	key := pageKey(q)
 	cached, hit := s.pages.get(key)
@@ -85,7 +85,7 @@ func (s *Service) finishFindingPage(ctx context.Context, p Principal, q FindingQ
 	for i, it := range cached {
 		items[i] = decide(it, ov.byID, now)
 	}
-	if err := s.markMuted(ctx, p.TenantID, q.Filter.AuditID, q.Mutes, items); err != nil {
+	if err := s.markMuted(ctx, p.TenantID, q, items); err != nil {
 		return Page[Finding]{}, err
 	}
 	page := Page[Finding]{Items: items}
@@ -173,7 +173,9 @@ func (s *Service) GetFinding(ctx context.Context, p Principal, id string) (Findi
 		return Finding{}, err
 	}
 	one := []Finding{decide(f, ov.byID, s.now())}
-	if err := s.markMuted(ctx, p.TenantID, auditID, ov.muteRefs(auditID), one); err != nil {
+	q := FindingQuery{TenantID: p.TenantID, Filter: FindingFilter{AuditID: auditID}}
+	q.Mutes, q.MuteSet = s.muteSel(p.TenantID, ov, auditID)
+	if err := s.markMuted(ctx, p.TenantID, q, one); err != nil {
 		return Finding{}, err
 	}
 	return one[0], nil
@@ -250,9 +252,10 @@ func (s *Service) countRows(ctx context.Context, tenantID string, f FindingFilte
 	if err != nil {
 		return nil, err
 	}
-	return s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy, Rows: true,
-		ForceResolved: set.resolved, ForceOpen: set.open, Mutes: set.muteRefs(f.AuditID), OnlyIDs: set.assignedTo(f.Assignee),
-		Now: s.now()})
+	q := FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy, Rows: true,
+		ForceResolved: set.resolved, ForceOpen: set.open, OnlyIDs: set.assignedTo(f.Assignee), Now: s.now()}
+	q.Mutes, q.MuteSet = s.muteSel(tenantID, set, f.AuditID)
+	return s.cfg.Findings.CountFindings(ctx, q)
 }
 
 // ParseGroupBy validates a comma-separated list of group-by fields.

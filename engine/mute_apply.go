@@ -263,22 +263,23 @@ func (set *overrideSet) withMutes(mutes []ActiveMute, now time.Time) *overrideSe
 	return set
 }
 
-// markMuted shows the muted findings among items (open ones that the
-// active rules of the snapshot match) with status muted and the rule.
-func (s *Service) markMuted(ctx context.Context, tenantID, auditID string, refs []MuteRef, items []Finding) error {
-	if len(refs) == 0 || s.cfg.MuteMatches == nil {
+// markMuted shows the muted findings among items, read by q (open ones
+// that the active rules of the snapshot match), with status muted and the
+// rule. A status=open read has none: the store left them out.
+func (s *Service) markMuted(ctx context.Context, tenantID string, q FindingQuery, items []Finding) error {
+	if len(q.Mutes) == 0 || s.cfg.MuteMatches == nil || q.Filter.Status == StatusOpen {
 		return nil
 	}
-	ids := make([]string, 0, len(items))
+	keys := make([]FindingKey, 0, len(items))
 	for _, f := range items {
 		if f.Status == StatusOpen {
-			ids = append(ids, f.ID)
+			keys = append(keys, FindingKey{SeverityRank: f.Severity.Rank(), ID: f.ID})
 		}
 	}
-	if len(ids) == 0 {
+	if len(keys) == 0 {
 		return nil
 	}
-	by, err := s.cfg.MuteMatches.MutedAmong(ctx, tenantID, auditID, refs, ids)
+	by, err := s.cfg.MuteMatches.MutedAmong(ctx, tenantID, q.Filter.AuditID, q.Mutes, q.MuteSet, keys)
 	if err != nil {
 		return err
 	}

@@ -73,12 +73,14 @@ func (s *Service) adjustMutedCounts(ctx context.Context, tenantID string, f Find
 	if err != nil {
 		return nil, err
 	}
-	refs := set.muteRefs(f.AuditID)
 	byStatus := slices.Contains(groupBy, GroupByStatus)
-	if len(refs) == 0 || (f.Status == "" && !byStatus) {
+	if len(set.muteRefs(f.AuditID)) == 0 || (f.Status == "" && !byStatus) {
 		return groups, nil
 	}
-	muted, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy}, refs)
+	q := FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: groupBy}
+	refs, build := s.muteSel(tenantID, set, f.AuditID)
+	q.MuteSet = build
+	muted, err := s.countMuted(ctx, set, q, refs)
 	if err != nil {
 		return nil, err
 	}

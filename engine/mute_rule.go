@@ -149,13 +149,15 @@ type MuteMatchStore interface {
 	// ScanOpenFindings calls fn with every open finding of a snapshot, in
 	// no particular order, without evidence, description or remediation.
 	ScanOpenFindings(ctx context.Context, tenantID, auditID string, fn func(Finding) error) error
-	// MutedAmong returns, of the given finding ids, those that refs match
-	// in the snapshot, each with the first of refs (in their order) that
-	// matches it.
-	MutedAmong(ctx context.Context, tenantID, auditID string, refs []MuteRef, ids []string) (map[string]string, error)
+	// MutedAmong returns, of the findings with the given keys, those that
+	// refs match in the snapshot, each with the first of refs (in their
+	// order) that matches it; set, when not empty, is the build of refs'
+	// materialised set, read instead of the matches.
+	MutedAmong(ctx context.Context, tenantID, auditID string, refs []MuteRef, set string, keys []FindingKey) (map[string]string, error)
 	// CountMuted counts the snapshot's findings that refs match, filtered
 	// by q.Filter (its status ignored) and grouped by q.GroupBy, leaving out
-	// the ids in exclude (findings people resolved since).
+	// the ids in exclude (findings people resolved since): from the counts
+	// of the materialised set q.MuteSet when it is given.
 	CountMuted(ctx context.Context, q FindingCountQuery, refs []MuteRef, exclude []string) ([]FindingCount, error)
 }
 

@@ -164,29 +164,33 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p Principal, id string, in
 }
 
 // settleMuteRule applies a written rule to the latest snapshot when it is
-// active, and returns it as stored. When applying fails the rule stands,
-// unapplied (applied null); the next write or audit applies it.
+// active, then builds the latest snapshot's mute set (the active rules'
+// muted findings, mute_sets.go), and returns the rule as stored. When
+// applying fails the rule stands, unapplied (applied null); the next write
+// or audit applies it.
 func (s *Service) settleMuteRule(ctx context.Context, p Principal, r MuteRule) (MuteRule, error) {
-	if r.Enabled && r.ExpiresAt.After(s.now()) {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
-			defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
+		defer cancel()
+		if r.Enabled && r.ExpiresAt.After(s.now()) {
 			err := s.applyToLatest(actx, p.TenantID, r)
 			s.reads.invalidate(p.TenantID)
 			if err != nil {
 				s.log.ErrorContext(actx, "applying a mute rule failed", "mute_rule_id", r.ID, "version", r.Version, "error", err)
+				return
 			}
-		}()
-		wait := time.NewTimer(s.muteApplyWait())
-		select {
-		case <-done:
-		case <-wait.C: // answered with applied null; the application goes on
-		case <-ctx.Done():
 		}
-		wait.Stop()
+		s.settleLatestMuteSet(actx, p.TenantID)
+	}()
+	wait := time.NewTimer(s.muteApplyWait())
+	select {
+	case <-done:
+	case <-wait.C: // answered with applied null; the application goes on
+	case <-ctx.Done():
 	}
+	wait.Stop()
 	return s.GetMuteRule(ctx, p, r.ID)
 }
 
@@ -208,7 +212,15 @@ func (s *Service) DeleteMuteRule(ctx context.Context, p Principal, id string) er
 	err = s.cfg.MuteRules.DeleteMuteRule(ctx, p.TenantID, id, MuteRuleChange{TenantID: p.TenantID, RuleID: id,
 		Action: MuteRuleDeleted, Actor: actor(p), At: now, Before: withActive(&cur, now)})
 	s.reads.invalidate(p.TenantID)
-	return err
+	if err != nil {
+		return err
+	}
+	// The remaining rules' set, before answering (reads are correct
+	// meanwhile, from the matches).
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.muteApplyWait())
+	defer cancel()
+	s.settleLatestMuteSet(sctx, p.TenantID)
+	return nil
 }
 
 // GetMuteRule returns one rule of the tenant.

@@ -68,6 +68,9 @@ type overrideSet struct {
 	// mutes are the tenant's active mute rules and the snapshots each was
 	// applied to.
 	mutes []ActiveMute
+	// muteSets are the builds of the mutes' sets, by snapshot: only a
+	// build of exactly the refs the set honours there (mute_sets.go).
+	muteSets map[string]string
 	// counts caches the muted counts of this set (mute_counts.go).
 	counts  mutedCountCache
 	version uint64
@@ -316,6 +319,9 @@ func (s *Service) loadOverrides(ctx context.Context, tenantID string) (*override
 			return nil, err
 		}
 		set = set.withMutes(mutes, now)
+		if err := s.withMuteSets(ctx, tenantID, set); err != nil {
+			return nil, err
+		}
 	}
 	if cache {
 		s.reads.putOverrides(tenantID, token, set, now)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -98,6 +99,12 @@ type Service struct {
 	cursors *cursorCodec
 	pages   *pageCache
 	reads   *readCache
+	// muteBuilds are the mute set builds running in the background, by
+	// tenant and snapshot (buildMuteSetLater).
+	muteBuilds sync.Map
+	// muteBuildLocks serialise the builds of each snapshot's mute set
+	// (settleMuteSet), by tenant and snapshot.
+	muteBuildLocks keyedLocks
 }
 
 // NewService returns a Service over the configured stores.

@@ -48,6 +48,8 @@ var shardingKeys = map[string]string{
 	"snapshot_findings":      "snapshot",
 	"snapshot_finding_index": "snapshot",
 	"mute_matches":           "snapshot",
+	"mute_sets":              "snapshot",
+	"mute_set_counts":        "snapshot",
 	"resources":              tenantShard,
 	"resource_sightings":     tenantShard,
 	"finding_texts":          tenantShard,

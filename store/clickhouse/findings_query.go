@@ -62,6 +62,9 @@ func addFindingFilter(c *conds, f engine.FindingFilter) {
 type forced struct {
 	resolved, open []string
 	mutes          []engine.MuteRef
+	// muteSet is the build of the mutes' materialised set, when built
+	// (engine.FindingQuery.MuteSet).
+	muteSet string
 }
 
 // addPageFilter adds the filter's conditions for a read of snapshot rows,
@@ -78,7 +81,7 @@ func addPageFilter(c *conds, f engine.FindingFilter, fc forced, bounds conds) {
 		return
 	}
 	if len(fc.mutes) > 0 {
-		muted, margs := mutedSubquery(fc.mutes, bounds)
+		muted, margs := mutedSubquery(fc, bounds)
 		switch status {
 		case engine.StatusMuted:
 			expr, args := "status = 'open' AND id IN "+muted, margs

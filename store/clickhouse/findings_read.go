@@ -130,7 +130,7 @@ func (s *Store) pageBucket(ctx context.Context, q engine.FindingQuery, b int, lo
 
 // forcedOf is what of q changes statuses since the snapshot was written.
 func forcedOf(q engine.FindingQuery) forced {
-	return forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes}
+	return forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes, muteSet: q.MuteSet}
 }
 
 // validateFindingQuery checks what every snapshot read needs.

@@ -466,7 +466,8 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 			continue
 		}
 		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
-		if table == "snapshot_finding_index" || table == "snapshot_findings" || table == "mute_matches" {
+		if table == "snapshot_finding_index" || table == "snapshot_findings" || table == "mute_matches" ||
+			table == "mute_sets" || table == "mute_set_counts" {
 			if taken {
 				continue
 			}

@@ -23,10 +23,16 @@ func muteRefSet(refs []engine.MuteRef) any {
 	return groupSet(keys)
 }
 
-// mutedSubquery is "(SELECT id FROM mute_matches …)": the ids the refs
-// match within bounds (conditions on snapshot, sev_order and id, which
-// mute_matches shares with snapshot_findings), and its arguments.
-func mutedSubquery(refs []engine.MuteRef, bounds conds) (string, []any) {
+// mutedSubquery is "(SELECT id FROM …)": the ids the mutes of fc mute
+// within bounds (conditions on snapshot, sev_order and id, which
+// mute_matches and mute_sets share with snapshot_findings), and its
+// arguments: from the built set of fc's rules when there is one, else
+// from the matches of each rule.
+func mutedSubquery(fc forced, bounds conds) (string, []any) {
+	if fc.muteSet != "" {
+		return mutedSetSubquery(fc.muteSet, bounds)
+	}
+	refs := fc.mutes
 	c := conds{exprs: slices.Clone(bounds.exprs), args: slices.Clone(bounds.args)}
 	c.add("ref IN ?", muteRefSet(refs))
 	return "(SELECT id FROM mute_matches WHERE " + c.sql() + ")", c.args
@@ -63,15 +69,26 @@ func (s *Store) PutMuteMatches(ctx context.Context, tenantID, auditID string, re
 	return b.Send()
 }
 
-// MutedAmong returns, of ids, those the refs match in the snapshot, each
-// with the first of refs (in their order) that matches it.
-func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs []engine.MuteRef, ids []string) (out map[string]string, err error) {
-	defer wrap(&err, "MutedAmong(%q, %q, %d ids)", tenantID, auditID, len(ids))
+// MutedAmong returns, of the findings keys names, those the refs match in
+// the snapshot, each with the first of refs (in their order) that matches
+// it: point lookups in the built set when set names one, else a read of
+// the keys' matches.
+func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs []engine.MuteRef, set string, fks []engine.FindingKey) (out map[string]string, err error) {
+	defer wrap(&err, "MutedAmong(%q, %q, %d ids)", tenantID, auditID, len(fks))
 	ctx = s.scoped(ctx, tenantID, "", auditID)
 	out = map[string]string{}
-	keys := findingIDKeys(ids)
+	keys := make([]findingKey, 0, len(fks))
+	for _, k := range fks {
+		sev := engine.SeverityFromRank(k.SeverityRank)
+		if id, ok := findingIDKey(k.ID); ok && sev != "" {
+			keys = append(keys, findingKey{sevOrder: sevOrder(sev), id: id})
+		}
+	}
 	if len(refs) == 0 || len(keys) == 0 {
 		return out, nil
+	}
+	if set != "" {
+		return s.mutedAmongSet(ctx, tenantID, auditID, set, keys)
 	}
 	rank := make(map[string]int, len(refs))
 	for i, r := range refs {
@@ -79,8 +96,8 @@ func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs [
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	rows, err := s.conn.Query(ctx, `SELECT id, ref FROM mute_matches WHERE snapshot = ? AND id IN ? AND ref IN ?`,
-		snapshotKey(tenantID, auditID), groupSet(keys), muteRefSet(refs))
+	rows, err := s.conn.Query(ctx, `SELECT id, ref FROM mute_matches WHERE snapshot = ? AND (sev_order, id) IN ? AND ref IN ?`,
+		snapshotKey(tenantID, auditID), keysGroupSet(keys), muteRefSet(refs))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +124,8 @@ func (s *Store) MutedAmong(ctx context.Context, tenantID, auditID string, refs [
 // CountMuted counts the snapshot's findings that refs match, filtered by
 // q.Filter (its status ignored: matches are open findings) and grouped by
 // q.GroupBy, leaving out the ids in exclude. A finding two rules match
-// counts once.
+// counts once. With q.MuteSet (the build of refs' materialised set) it
+// reads that set's counts instead of the matches.
 func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs []engine.MuteRef, exclude []string) (out []engine.FindingCount, err error) {
 	defer wrap(&err, "CountMuted(%q, %q)", q.TenantID, q.Filter.AuditID)
 	ctx = s.scoped(ctx, q.TenantID, "", q.Filter.AuditID)
@@ -124,6 +142,13 @@ func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs
 			return nil, engine.ParseGroupByError(string(g))
 		}
 		cols[i] = "toString(" + col + ")"
+	}
+	if q.MuteSet != "" {
+		groups, err := s.countMutedSet(ctx, q, cols, exclude)
+		if err != nil {
+			return nil, err
+		}
+		return mutedCounts(q.GroupBy, groups), nil
 	}
 	var c conds
 	addSnapshot(&c, q.TenantID, q.Filter.AuditID)
@@ -151,17 +176,23 @@ func (s *Store) CountMuted(ctx context.Context, q engine.FindingCountQuery, refs
 	if err != nil {
 		return nil, err
 	}
+	return mutedCounts(q.GroupBy, groups), nil
+}
+
+// mutedCounts turns count rows into counts keyed by groupBy, leaving out
+// empty groups.
+func mutedCounts(groupBy []engine.GroupBy, groups []countGroup) (out []engine.FindingCount) {
 	for _, g := range groups {
 		if g.n == 0 {
 			continue
 		}
-		key := make(map[engine.GroupBy]string, len(q.GroupBy))
-		for i, gb := range q.GroupBy {
+		key := make(map[engine.GroupBy]string, len(groupBy))
+		for i, gb := range groupBy {
 			key[gb] = g.keys[i]
 		}
 		out = append(out, engine.FindingCount{Key: key, Count: int64(g.n)})
 	}
-	return out, nil
+	return out
 }
 
 // ScanOpenFindings calls fn with every open finding of a snapshot, in no

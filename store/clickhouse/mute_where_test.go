@@ -98,9 +98,9 @@ func TestMuteConditionAgreesWithCEL(t *testing.T) {
 	if _, err := s.WriteSnapshot(ctx, tenantID, auditID, sliceSeq(findings)); err != nil {
 		t.Fatal(err)
 	}
-	ids := make([]string, len(findings))
+	ids := make([]engine.FindingKey, len(findings))
 	for i, f := range findings {
-		ids[i] = f.ID
+		ids[i] = engine.FindingKey{SeverityRank: f.Severity.Rank(), ID: f.ID}
 	}
 	ev := audit.New(nil)
 	exprs := []string{`finding.severity == "high"`, `resource.account == ""`, `finding.rule_id in []`, `true`,
@@ -138,7 +138,7 @@ func TestMuteConditionAgreesWithCEL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", expr, err)
 		}
-		got, err := s.MutedAmong(ctx, tenantID, auditID, []engine.MuteRef{ref}, ids)
+		got, err := s.MutedAmong(ctx, tenantID, auditID, []engine.MuteRef{ref}, "", ids)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestMuteConditionAgreesWithCEL(t *testing.T) {
 		t.Error("a condition on finding.title was accepted")
 	}
 	// Another tenant's snapshot is untouched.
-	other, err := s.MutedAmong(ctx, "ten_other", auditID, []engine.MuteRef{{RuleID: "mrl_cond", Version: 4}}, ids)
+	other, err := s.MutedAmong(ctx, "ten_other", auditID, []engine.MuteRef{{RuleID: "mrl_cond", Version: 4}}, "", ids)
 	if err != nil || len(other) != 0 {
 		t.Errorf("another tenant's matches: %v %v", other, err)
 	}

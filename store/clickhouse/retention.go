@@ -9,10 +9,11 @@ import (
 
 // snapshotTables are the tables a snapshot has rows in, all partitioned by
 // the month it was written: the ones read now, then the legacy ones.
-// mute_matches is partitioned by the month its rows were written, never
-// before their snapshot's: a month dropped holds no match of a snapshot kept.
+// mute_matches, mute_sets and mute_set_counts are partitioned by the month
+// their rows were written, never before their snapshot's: a month dropped
+// holds no match of a snapshot kept.
 var snapshotTables = append([]string{"finding_snapshots", "finding_counts", "snapshot_finding_index", "snapshot_findings",
-	"mute_matches"}, legacyTables...)
+	"mute_matches", "mute_sets", "mute_set_counts"}, legacyTables...)
 
 // legacyTables held snapshots until a migration copied them into the
 // tables read now: findings until 0012 (into finding_rows); finding_rows,

@@ -128,7 +128,7 @@ func effectiveStatus(fc forced, bounds conds) (string, []any) {
 	var args []any
 	expr := "multiIf("
 	if len(fc.mutes) > 0 {
-		muted, margs := mutedSubquery(fc.mutes, bounds)
+		muted, margs := mutedSubquery(fc, bounds)
 		expr += "status = 'open' AND id IN " + muted
 		args = append(args, margs...)
 		if keys := findingIDKeys(fc.resolved); len(keys) > 0 {
@@ -172,7 +172,7 @@ type rowCountQuery struct {
 func (r rowCountQuery) toSQL() (string, []any) {
 	q := r.q
 	f := q.Filter
-	fc := forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes}
+	fc := forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes, muteSet: q.MuteSet}
 	var snap conds
 	addSnapshot(&snap, q.TenantID, f.AuditID)
 	var sel []string
