@@ -69,13 +69,8 @@ func TestMuteSetAgreesWithMatches(t *testing.T) {
 		}
 		refs = append(refs, ref)
 	}
-	// The first rule applied twice (a retried application): its matches
-	// are stored twice, and still mute each finding once.
 	m0, _ := ev.CompileMute(exprs[0])
 	cond0, _ := m0.(engine.MuteConditioner).Condition()
-	if _, err := s.PutMuteMatchesWhere(ctx, tenantID, auditID, refs[0], cond0); err != nil {
-		t.Fatal(err)
-	}
 	resolved := []string{findings[0].ID, findings[5].ID, findings[8].ID, findings[13].ID}
 	filters := []engine.FindingFilter{{}, {Severity: engine.SeverityHigh}, {Account: "111"}, {Dimension: "cost", Region: "eu-west-1"},
 		{ResourceID: findings[2].ResourceID}, {RuleID: "rule_a"}}
@@ -134,6 +129,14 @@ func TestMuteSetAgreesWithMatches(t *testing.T) {
 				if !slices.Equal(findingIDs(a), findingIDs(b)) {
 					t.Errorf("%d rules, %+v: %d findings through the set, %d through the matches", n, f, len(b), len(a))
 				}
+			}
+		}
+		if n == 1 {
+			// The first rule applied twice (a retried application): its
+			// matches are stored twice, and still mute each finding once.
+			// (The set of 1 rule was built without any finding matched twice.)
+			if _, err := s.PutMuteMatchesWhere(ctx, tenantID, auditID, refs[0], cond0); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
