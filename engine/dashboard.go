@@ -79,7 +79,7 @@ func (s *Service) dashboardScope(ctx context.Context, p Principal, q *DashboardQ
 	if err != nil {
 		return scope, nil, false, err
 	}
-	scope.Mutes = set.muteRefs(scope.AuditID) // muted findings are not open
+	scope.Mutes, scope.MuteSet = s.muteSel(p.TenantID, set, scope.AuditID) // muted findings are not open
 	return scope, ov, true, nil
 }
 
@@ -103,7 +103,7 @@ func (s *Service) dashboardCounts(ctx context.Context, p Principal, q *Dashboard
 		return nil, err
 	}
 	muted, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: p.TenantID, Filter: FindingFilter{AuditID: scope.AuditID},
-		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}}, scope.Mutes)
+		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}, MuteSet: scope.MuteSet}, scope.Mutes)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,9 @@ type ReportScope struct {
 	ForceResolved []string
 	ForceOpen     []string
 	Mutes         []MuteRef
+	// MuteSet is the build of the materialised set of Mutes, when built
+	// (as FindingQuery.MuteSet).
+	MuteSet string
 }
 
 // ReportCount is one group of open findings by severity, dimension,

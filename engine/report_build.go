@@ -117,13 +117,13 @@ func (s *Service) subtractMutes(ctx context.Context, scope *ReportScope, counts 
 	if err != nil {
 		return nil, 0, err
 	}
-	refs := set.muteRefs(scope.AuditID)
+	refs, build := s.muteSel(scope.TenantID, set, scope.AuditID)
 	if len(refs) == 0 {
 		return counts, 0, nil
 	}
-	scope.Mutes = refs
+	scope.Mutes, scope.MuteSet = refs, build
 	got, err := s.countMuted(ctx, set, FindingCountQuery{TenantID: scope.TenantID, Filter: FindingFilter{AuditID: scope.AuditID},
-		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}}, refs)
+		GroupBy: []GroupBy{GroupBySeverity, GroupByDimension, GroupByAccount, GroupByRule}, MuteSet: build}, refs)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -127,7 +127,10 @@ func (s *Service) muteTrend(ctx context.Context, tenantID string, auditIDs []str
 		}
 		f := q.Filter
 		f.AuditID = id
-		muted, err := s.cfg.MuteMatches.CountMuted(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: q.GroupBy}, refs, nil)
+		// The snapshot's built set when there is one (the latest, usually);
+		// older snapshots' counts come from the matches.
+		muted, err := s.cfg.MuteMatches.CountMuted(ctx, FindingCountQuery{TenantID: tenantID, Filter: f, GroupBy: q.GroupBy,
+			MuteSet: set.muteSets[id]}, refs, nil)
 		if err != nil {
 			return err
 		}

@@ -41,7 +41,7 @@ func openRows(scope engine.ReportScope) conds {
 	var bounds conds // the matches of this snapshot only
 	addSnapshot(&bounds, scope.TenantID, scope.AuditID)
 	addPageFilter(&c, engine.FindingFilter{Status: engine.StatusOpen},
-		forced{resolved: scope.ForceResolved, open: scope.ForceOpen, mutes: scope.Mutes}, bounds)
+		forced{resolved: scope.ForceResolved, open: scope.ForceOpen, mutes: scope.Mutes, muteSet: scope.MuteSet}, bounds)
 	return c
 }
 
