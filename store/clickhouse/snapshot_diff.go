@@ -149,7 +149,7 @@ type diffQuery struct {
 func (q diffQuery) toSQL() (string, []any) {
 	var c conds
 	if len(q.mutes.Cur) > 0 {
-		muted, margs := mutedSubquery(q.mutes.Cur, q.snapshotCond(q.auditID))
+		muted, margs := mutedSubquery(forced{mutes: q.mutes.Cur}, q.snapshotCond(q.auditID))
 		c.add("(status != 'open' OR id NOT IN "+muted+")", margs...)
 	}
 	if q.prevID == "" {
@@ -161,7 +161,7 @@ func (q diffQuery) toSQL() (string, []any) {
 			append([]any{snapshotKey(q.tenantID, q.auditID)}, c.args...)
 	}
 	if len(q.mutes.Prev) > 0 {
-		muted, margs := mutedSubquery(q.mutes.Prev, q.snapshotCond(q.prevID))
+		muted, margs := mutedSubquery(forced{mutes: q.mutes.Prev}, q.snapshotCond(q.prevID))
 		c.add("(status = 'open' OR id NOT IN "+muted+")", margs...)
 	}
 	where := "(in_prev = 0 OR toString(status) != prev_status OR (status = 'open' AND toString(severity) != prev_severity))"
