@@ -215,11 +215,23 @@ func (s *Service) DeleteMuteRule(ctx context.Context, p Principal, id string) er
 	if err != nil {
 		return err
 	}
-	// The remaining rules' set, before answering (reads are correct
-	// meanwhile, from the matches).
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.muteApplyWait())
-	defer cancel()
-	s.settleLatestMuteSet(sctx, p.TenantID)
+	// The remaining rules' set, before answering when it is done within
+	// the wait (reads are correct meanwhile, from the matches); a longer
+	// build goes on after the answer.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
+		defer cancel()
+		s.settleLatestMuteSet(sctx, p.TenantID)
+	}()
+	wait := time.NewTimer(s.muteApplyWait())
+	defer wait.Stop()
+	select {
+	case <-done:
+	case <-wait.C:
+	case <-ctx.Done():
+	}
 	return nil
 }
 
