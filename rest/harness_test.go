@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
@@ -20,7 +22,7 @@ import (
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/fourd-dev/fourd/store/storemetrics"
 )
 
 // env is a fourd REST server on a loopback listener over real ClickHouse and
@@ -59,8 +61,8 @@ type tenantSeed struct {
 type envOptions struct {
 	findingsA, findingsB int
 	config               func(*Config)
-	// engine changes the Service's configuration (its stores) before the
-	// stores are instrumented.
+	// engine changes the Service's configuration (its stores); the test
+	// stores time their calls into the server's registry either way.
 	engine func(*engine.Config)
 	// server changes the test server's settings (timeouts) before it starts.
 	server func(*http.Server)
@@ -81,7 +83,9 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if o.engine != nil {
 		o.engine(&ecfg)
 	}
-	ecfg = InstrumentStores(reg, ecfg)
+	metrics := storemetrics.New(reg)
+	ch.SetMetrics(metrics)
+	pg.SetMetrics(metrics)
 	ids, ops := wireIdentity(t, &ecfg, pg, 0)
 	svc, err := engine.NewService(ecfg)
 	if err != nil {

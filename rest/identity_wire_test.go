@@ -10,7 +10,7 @@ import (
 )
 
 // wireIdentity builds the identity service and its operator surface as
-// cmd/fourd does: over ecfg's tenant store (instrumented when ecfg is) and
+// cmd/fourd does: over ecfg's tenant store and
 // store, with ecfg's secret, logger and clock, and listening to ecfg's change
 // feed. store may be nil (no sign-in or OAuth); ttl 0 is the default cache.
 func wireIdentity(t testing.TB, ecfg *engine.Config, store identity.Store, ttl time.Duration) (*identity.Service, *identity.Operator) {

@@ -37,7 +37,7 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 	if err != nil {
 		return err
 	}
-	ids, ops, err := newIdentity(log, s, cfg.secretOrEphemeral(), s.pg)
+	ids, ops, err := newIdentity(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc 
 	if len(files) == 0 {
 		return fmt.Errorf("no sample inventories in %s (run from the repository root, or pass --samples)", samples)
 	}
-	intake, err := newIngest(log, s, s.ch)
+	intake, err := newIngest(log, s)
 	if err != nil {
 		return err
 	}

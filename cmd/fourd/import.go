@@ -55,7 +55,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer s.close()
-	intake, err := newIngest(log, s, s.ch)
+	intake, err := newIngest(log, s)
 	if err != nil {
 		return err
 	}

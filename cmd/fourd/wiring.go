@@ -14,9 +14,9 @@ import (
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/reports"
-	"github.com/fourd-dev/fourd/rest"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
 	pgstore "github.com/fourd-dev/fourd/store/postgres"
+	"github.com/fourd-dev/fourd/store/storemetrics"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -104,10 +104,9 @@ func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer
 	return nil
 }
 
-// newIngest builds the inventory intake over the stores (resources: s.ch,
-// or its instrumented wrapper).
-func newIngest(log *slog.Logger, s *stores, resources ingest.Store) (*ingest.Service, error) {
-	return ingest.New(ingest.Config{Resources: resources, Events: s.pg, EventLog: s.ch, Logger: log})
+// newIngest builds the inventory intake over the stores.
+func newIngest(log *slog.Logger, s *stores) (*ingest.Service, error) {
+	return ingest.New(ingest.Config{Resources: s.ch, Events: s.pg, EventLog: s.ch, Logger: log})
 }
 
 // apiServices are the services the API adapters take.
@@ -119,11 +118,14 @@ type apiServices struct {
 }
 
 // newAPIServices builds the engine, identity, webhook and ingest services
-// with the engine's, identity's and ingest's store calls timed into reg; the identity service
-// hears the engine's change feed (token revocations by other processes).
+// with the stores timing their calls into reg; the identity service hears
+// the engine's change feed (token revocations by other processes).
 func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (apiServices, error) {
-	ec := rest.InstrumentStores(reg, engineConfig(log, s, cfg.Secret))
-	ids, _, err := newIdentity(log, s, cfg.Secret, ec.Tenants)
+	metrics := storemetrics.New(reg)
+	s.ch.SetMetrics(metrics)
+	s.pg.SetMetrics(metrics)
+	ec := engineConfig(log, s, cfg.Secret)
+	ids, _, err := newIdentity(log, s, cfg.Secret)
 	if err != nil {
 		return apiServices{}, err
 	}
@@ -136,7 +138,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	intake, err := newIngest(log, s, ec.Resources)
+	intake, err := newIngest(log, s)
 	if err != nil {
 		return apiServices{}, err
 	}
@@ -144,15 +146,14 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 }
 
 // newIdentity builds the identity service and its operator surface over the
-// stores (tenants: s.pg, or its instrumented wrapper). Only cmd/fourd holds
-// the Operator.
-func newIdentity(log *slog.Logger, s *stores, secret []byte, tenants engine.TenantStore) (*identity.Service, *identity.Operator, error) {
-	return identity.New(identity.Config{Tenants: tenants, Store: s.pg, Secret: secret, Logger: log})
+// stores. Only cmd/fourd holds the Operator.
+func newIdentity(log *slog.Logger, s *stores, secret []byte) (*identity.Service, *identity.Operator, error) {
+	return identity.New(identity.Config{Tenants: s.pg, Store: s.pg, Secret: secret, Logger: log})
 }
 
 // newOperator builds the identity operator surface for a command.
 func newOperator(log *slog.Logger, s *stores, secret []byte) (*identity.Operator, error) {
-	_, ops, err := newIdentity(log, s, secret, s.pg)
+	_, ops, err := newIdentity(log, s, secret)
 	return ops, err
 }
 

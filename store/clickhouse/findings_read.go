@@ -42,6 +42,7 @@ const (
 // Errors: validation_failed for a missing tenant or audit or a bad limit;
 // invalid_severity_filter; invalid_cursor for a malformed q.After.
 func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []engine.Finding, err error) {
+	defer s.metrics.Observe("findings", "ListFindings", time.Now(), &err)
 	defer wrap(&err, "ListFindings(%q, %q)", q.TenantID, q.Filter.AuditID)
 	ctx = s.scoped(ctx, q.TenantID, "", q.Filter.AuditID)
 	if err := validateFindingQuery(q.TenantID, q.Filter); err != nil {
@@ -192,6 +193,7 @@ func (s *Store) queryFindings(ctx context.Context, tenantID, auditID string, q s
 // GetFinding returns one finding of a snapshot; not_found when the snapshot
 // has no finding with that id (also when it is another tenant's).
 func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f engine.Finding, err error) {
+	defer s.metrics.Observe("findings", "GetFinding", time.Now(), &err)
 	defer wrap(&err, "GetFinding(%q, %q, %q)", tenantID, auditID, id)
 	ctx = s.scoped(ctx, tenantID, "", auditID)
 	key, ok := findingIDKey(id)
@@ -226,6 +228,7 @@ func (s *Store) GetFinding(ctx context.Context, tenantID, auditID, id string) (f
 // Errors: validation_failed for a missing tenant or audit or an unknown or
 // repeated group-by field; invalid_severity_filter.
 func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (out []engine.FindingCount, err error) {
+	defer s.metrics.Observe("findings", "CountFindings", time.Now(), &err)
 	defer wrap(&err, "CountFindings(%q, %q)", q.TenantID, q.Filter.AuditID)
 	ctx = s.scoped(ctx, q.TenantID, "", q.Filter.AuditID)
 	if err := validateFindingQuery(q.TenantID, q.Filter); err != nil {

@@ -62,6 +62,7 @@ const maxCountGroups = 250_000
 // internal error for anything the server says. A snapshot whose write failed
 // half-way is deleted (asynchronously) and cleaned up before a retry.
 func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, findings iter.Seq2[engine.Finding, error]) (n int64, err error) {
+	defer s.metrics.Observe("findings", "WriteSnapshot", time.Now(), &err)
 	defer wrap(&err, "WriteSnapshot(%q, %q)", tenantID, auditID)
 	ctx = s.scoped(ctx, tenantID, auditID)
 	if tenantID == "" {

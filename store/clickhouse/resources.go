@@ -276,6 +276,7 @@ func (q resourcePageQuery) toSQL() (string, []any) {
 // widened when short. Errors: validation_failed for a missing tenant or a
 // bad limit.
 func (s *Store) ListResources(ctx context.Context, q engine.ResourceQuery) (out []engine.Resource, err error) {
+	defer s.metrics.Observe("resources", "ListResources", time.Now(), &err)
 	defer wrap(&err, "ListResources(%q)", q.TenantID)
 	ctx = s.scoped(ctx, q.TenantID, "")
 	if q.TenantID == "" {
@@ -344,6 +345,7 @@ var idListSettings = ch.Settings{"max_query_size": 16 << 20}
 // GetResource returns the latest observation of a resource; not_found when
 // the tenant has none with that id.
 func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.Resource, err error) {
+	defer s.metrics.Observe("resources", "GetResource", time.Now(), &err)
 	defer wrap(&err, "GetResource(%q, %q)", tenantID, id)
 	ctx = s.scoped(ctx, tenantID, "")
 	if tenantID == "" || !engine.ValidID(engine.PrefixResource, id) {
@@ -367,6 +369,7 @@ func (s *Store) GetResource(ctx context.Context, tenantID, id string) (r engine.
 // GetResources returns the latest observation of each of the ids that the
 // tenant has, in id order; ids it does not have are left out.
 func (s *Store) GetResources(ctx context.Context, tenantID string, ids []string) (out []engine.Resource, err error) {
+	defer s.metrics.Observe("resources", "GetResources", time.Now(), &err)
 	defer wrap(&err, "GetResources(%q, %d ids)", tenantID, len(ids))
 	ctx = s.scoped(ctx, tenantID, "")
 	return s.lookupResources(ctx, tenantID, ids, engine.AllResourceFields)

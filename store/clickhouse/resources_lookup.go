@@ -112,6 +112,7 @@ func (q resourcesByIDQuery) scan(sc scanner) (engine.Resource, error) {
 // f names them (nil otherwise); ids the tenant does not have are left out.
 // An empty tenant or id list returns no resources.
 func (s *Store) GetResourcesPartial(ctx context.Context, tenantID string, ids []string, f engine.ResourceFields) (out []engine.Resource, err error) {
+	defer s.metrics.Observe("resources", "GetResourcesPartial", time.Now(), &err)
 	defer wrap(&err, "GetResourcesPartial(%q, %d ids, %+v)", tenantID, len(ids), f)
 	ctx = s.scoped(ctx, tenantID, "")
 	return s.lookupResources(ctx, tenantID, ids, f)

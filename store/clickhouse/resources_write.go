@@ -249,6 +249,7 @@ var _ engine.ResourceNotifier = (*Store)(nil)
 // prepare: none). A commit's error stops the write and is returned.
 func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
 	prepare func([]engine.Resource) func() error) (res engine.WriteResourcesResult, err error) {
+	defer s.metrics.Observe("resources", "WriteResources", time.Now(), &err)
 	defer wrap(&err, "WriteResources(%q)", tenantID)
 	ctx = s.scoped(ctx, tenantID, "")
 	res.NewIDs = []string{}

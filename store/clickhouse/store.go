@@ -20,6 +20,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/storemetrics"
 )
 
 // Compile-time proof that *Store is what engine needs.
@@ -130,7 +131,15 @@ type Store struct {
 	// written counts the rows of the snapshots an audit is writing, which
 	// their shard's replicas must hold (replica_wait.go); cluster mode only.
 	written writtenRows
+	// metrics times the calls the engine makes (SetMetrics); nil
+	// times nothing.
+	metrics *storemetrics.Metrics
 }
+
+// SetMetrics makes the store time its calls into m (package storemetrics).
+// Call it before the store is used; cmd/fourd serve does, with the registry
+// behind /metrics.
+func (s *Store) SetMetrics(m *storemetrics.Metrics) { s.metrics = m }
 
 // connectionsPerSnapshot is what one snapshot write may hold of the
 // connection pool at a time: each sender's two open INSERTs and one more

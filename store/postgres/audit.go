@@ -28,6 +28,7 @@ func scanAudit(row pgx.Row) (engine.Audit, error) {
 // inserts); validation_failed for an unknown status or a parent that is not
 // the tenant's.
 func (s *Store) CreateAudit(ctx context.Context, a engine.Audit) (err error) {
+	defer s.metrics.Observe("audits", "CreateAudit", time.Now(), &err)
 	defer wrap(&err, "CreateAudit(%q)", a.ID)
 	_, err = s.pool.Exec(ctx, `INSERT INTO audits (id, tenant_id, status, parent_id, requested_by, progress, summary, error,
 		created_at, started_at, completed_at, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -39,6 +40,7 @@ func (s *Store) CreateAudit(ctx context.Context, a engine.Audit) (err error) {
 // GetAudit returns one audit of the tenant; not_found for a missing id or
 // another tenant's.
 func (s *Store) GetAudit(ctx context.Context, tenantID, id string) (a engine.Audit, err error) {
+	defer s.metrics.Observe("audits", "GetAudit", time.Now(), &err)
 	defer wrap(&err, "GetAudit(%q, %q)", tenantID, id)
 	if !lookupKey(id) {
 		return engine.Audit{}, engine.ErrNotFound("audit", id)
@@ -50,6 +52,7 @@ func (s *Store) GetAudit(ctx context.Context, tenantID, id string) (a engine.Aud
 // LatestCompletedAudit returns the tenant's most recently completed audit;
 // not_found when it has none.
 func (s *Store) LatestCompletedAudit(ctx context.Context, tenantID string) (a engine.Audit, err error) {
+	defer s.metrics.Observe("audits", "LatestCompletedAudit", time.Now(), &err)
 	defer wrap(&err, "LatestCompletedAudit(%q)", tenantID)
 	a, err = scanAudit(s.pool.QueryRow(ctx, `SELECT `+auditColumns+` FROM audits
 		WHERE tenant_id = $1 AND status = 'completed' ORDER BY completed_at DESC, id DESC LIMIT 1`, tenantID))
@@ -63,6 +66,7 @@ func (s *Store) LatestCompletedAudit(ctx context.Context, tenantID string) (a en
 // q.Status when set), newest first, strictly before q.BeforeID.
 // invalid_limit when q.Limit is not in 1..1000.
 func (s *Store) ListAudits(ctx context.Context, q engine.AuditQuery) (as []engine.Audit, err error) {
+	defer s.metrics.Observe("audits", "ListAudits", time.Now(), &err)
 	defer wrap(&err, "ListAudits(%q)", q.TenantID)
 	if err := checkLimit(q.Limit); err != nil {
 		return nil, err
@@ -92,6 +96,7 @@ func (s *Store) ListAudits(ctx context.Context, q engine.AuditQuery) (as []engin
 // running states releases the worker's claim. not_found for a missing audit;
 // conflict when it would give the tenant a second queued or running audit.
 func (s *Store) UpdateAudit(ctx context.Context, a engine.Audit) (err error) {
+	defer s.metrics.Observe("audits", "UpdateAudit", time.Now(), &err)
 	defer wrap(&err, "UpdateAudit(%q)", a.ID)
 	if !lookupKey(a.ID) {
 		return engine.ErrNotFound("audit", a.ID)

@@ -28,6 +28,7 @@ func scanPolicy(row pgx.Row) (engine.Policy, error) {
 // name (case-insensitively); validation_failed for an unknown dimension or
 // severity, or an empty name or expression.
 func (s *Store) CreatePolicy(ctx context.Context, p engine.Policy) (err error) {
+	defer s.metrics.Observe("policies", "CreatePolicy", time.Now(), &err)
 	defer wrap(&err, "CreatePolicy(%q)", p.ID)
 	if p.Version == 0 {
 		p.Version = 1
@@ -48,6 +49,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p engine.Policy) (err error) {
 // GetPolicy returns a live policy of the tenant; not_found for a missing
 // id, a deleted policy or another tenant's.
 func (s *Store) GetPolicy(ctx context.Context, tenantID, id string) (p engine.Policy, err error) {
+	defer s.metrics.Observe("policies", "GetPolicy", time.Now(), &err)
 	defer wrap(&err, "GetPolicy(%q, %q)", tenantID, id)
 	if !lookupKey(id) {
 		return engine.Policy{}, engine.ErrNotFound("policy", id)
@@ -61,6 +63,7 @@ func (s *Store) GetPolicy(ctx context.Context, tenantID, id string) (p engine.Po
 // first, strictly before q.BeforeID. invalid_limit when q.Limit is not in
 // 1..1000.
 func (s *Store) ListPolicies(ctx context.Context, q engine.PolicyQuery) (ps []engine.Policy, err error) {
+	defer s.metrics.Observe("policies", "ListPolicies", time.Now(), &err)
 	defer wrap(&err, "ListPolicies(%q)", q.TenantID)
 	if err := checkLimit(q.Limit); err != nil {
 		return nil, err
@@ -85,6 +88,7 @@ func (s *Store) ListPolicies(ctx context.Context, q engine.PolicyQuery) (ps []en
 // overwrite each other). not_found for a missing, deleted or foreign policy;
 // conflict when the version moved on or the new name is taken.
 func (s *Store) UpdatePolicy(ctx context.Context, p engine.Policy) (out engine.Policy, err error) {
+	defer s.metrics.Observe("policies", "UpdatePolicy", time.Now(), &err)
 	defer wrap(&err, "UpdatePolicy(%q)", p.ID)
 	if !lookupKey(p.ID) {
 		return engine.Policy{}, engine.ErrNotFound("policy", p.ID)
@@ -116,6 +120,7 @@ func (s *Store) UpdatePolicy(ctx context.Context, p engine.Policy) (out engine.P
 // it disappears from Get and List, and its name is free again. not_found for
 // a missing, already deleted or foreign policy.
 func (s *Store) DeletePolicy(ctx context.Context, tenantID, id string, at time.Time) (err error) {
+	defer s.metrics.Observe("policies", "DeletePolicy", time.Now(), &err)
 	defer wrap(&err, "DeletePolicy(%q, %q)", tenantID, id)
 	if !lookupKey(id) {
 		return engine.ErrNotFound("policy", id)

@@ -44,6 +44,7 @@ func (s *Store) CreateReport(ctx context.Context, r engine.Report) (err error) {
 // GetReport returns one report of the tenant (without its content); not_found
 // for a missing id or another tenant's.
 func (s *Store) GetReport(ctx context.Context, tenantID, id string) (r engine.Report, err error) {
+	defer s.metrics.Observe("reports", "GetReport", time.Now(), &err)
 	defer wrap(&err, "GetReport(%q, %q)", tenantID, id)
 	if !lookupKey(id) {
 		return engine.Report{}, engine.ErrNotFound("report", id)
@@ -55,6 +56,7 @@ func (s *Store) GetReport(ctx context.Context, tenantID, id string) (r engine.Re
 // ListReports returns up to q.Limit reports of the tenant, newest first,
 // strictly before q.BeforeID. invalid_limit when q.Limit is not in 1..1000.
 func (s *Store) ListReports(ctx context.Context, q engine.ReportQuery) (rs []engine.Report, err error) {
+	defer s.metrics.Observe("reports", "ListReports", time.Now(), &err)
 	defer wrap(&err, "ListReports(%q)", q.TenantID)
 	if err := checkLimit(q.Limit); err != nil {
 		return nil, err

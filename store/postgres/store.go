@@ -19,6 +19,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/storemetrics"
 )
 
 var (
@@ -75,7 +76,15 @@ type Store struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
 	now  func() time.Time
+	// metrics times the calls the engine makes (SetMetrics); nil
+	// times nothing.
+	metrics *storemetrics.Metrics
 }
+
+// SetMetrics makes the store time its calls into m (package storemetrics).
+// Call it before the store is used; cmd/fourd serve does, with the registry
+// behind /metrics.
+func (s *Store) SetMetrics(m *storemetrics.Metrics) { s.metrics = m }
 
 // Open connects to the database and checks that it answers.
 func Open(ctx context.Context, cfg Config) (*Store, error) {

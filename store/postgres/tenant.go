@@ -13,6 +13,7 @@ import (
 // EnsureTenant returns the tenant with the slug, creating it (named name)
 // if needed. Concurrent calls with the same slug return the same tenant.
 func (s *Store) EnsureTenant(ctx context.Context, slug, name string) (t engine.Tenant, err error) {
+	defer s.metrics.Observe("tenants", "EnsureTenant", time.Now(), &err)
 	defer wrap(&err, "EnsureTenant(%q)", slug)
 	if slug == "" {
 		return engine.Tenant{}, engine.FieldErrorf("slug", "tenant slug is required")
@@ -30,6 +31,7 @@ func (s *Store) EnsureTenant(ctx context.Context, slug, name string) (t engine.T
 
 // GetTenantBySlug returns the tenant with the slug; not_found when none.
 func (s *Store) GetTenantBySlug(ctx context.Context, slug string) (t engine.Tenant, err error) {
+	defer s.metrics.Observe("tenants", "GetTenantBySlug", time.Now(), &err)
 	defer wrap(&err, "GetTenantBySlug(%q)", slug)
 	if !lookupKey(slug) {
 		return engine.Tenant{}, engine.Errorf(engine.CodeNotFound, "no tenant with slug %q", slug)
@@ -47,6 +49,7 @@ func (s *Store) GetTenantBySlug(ctx context.Context, slug string) (t engine.Tena
 // in the tenant, creating it with the role if needed; an existing user keeps
 // its role. validation_failed for an unknown role or tenant.
 func (s *Store) EnsureUser(ctx context.Context, tenantID, email string, role engine.Role) (u engine.User, err error) {
+	defer s.metrics.Observe("tenants", "EnsureUser", time.Now(), &err)
 	defer wrap(&err, "EnsureUser(%q, %q)", tenantID, email)
 	if email == "" {
 		return engine.User{}, engine.FieldErrorf("email", "email is required")
@@ -81,6 +84,7 @@ func scanToken(row pgx.Row, extra ...any) (engine.Token, error) {
 // CreateToken stores a personal access token. conflict when the id or the
 // hash exists; validation_failed when the user is not in the tenant.
 func (s *Store) CreateToken(ctx context.Context, t engine.Token) (err error) {
+	defer s.metrics.Observe("tenants", "CreateToken", time.Now(), &err)
 	defer wrap(&err, "CreateToken(%q)", t.ID)
 	_, err = s.pool.Exec(ctx, `INSERT INTO tokens (`+tokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		t.ID, t.TenantID, t.UserID, t.Name, t.Hash, toStrings(t.Scopes), t.RateLimit,
@@ -92,6 +96,7 @@ func (s *Store) CreateToken(ctx context.Context, t engine.Token) (err error) {
 // expired alike (the caller checks), with its user's role now in UserRole
 // (empty when the user is disabled); not_found when no token has the hash.
 func (s *Store) GetTokenByHash(ctx context.Context, hash string) (t engine.Token, err error) {
+	defer s.metrics.Observe("tenants", "GetTokenByHash", time.Now(), &err)
 	defer wrap(&err, "GetTokenByHash")
 	if !lookupKey(hash) {
 		return engine.Token{}, engine.ErrNotFound("token", "")
@@ -109,6 +114,7 @@ func (s *Store) GetTokenByHash(ctx context.Context, hash string) (t engine.Token
 // TouchToken records that a token was used at t; a later use already
 // recorded is kept. not_found when the token does not exist.
 func (s *Store) TouchToken(ctx context.Context, id string, t time.Time) (err error) {
+	defer s.metrics.Observe("tenants", "TouchToken", time.Now(), &err)
 	defer wrap(&err, "TouchToken(%q)", id)
 	if !lookupKey(id) {
 		return engine.ErrNotFound("token", id)
@@ -123,6 +129,7 @@ func (s *Store) TouchToken(ctx context.Context, id string, t time.Time) (err err
 // ListTokens returns the tenant's tokens of a user (every user's when
 // userID is empty), revoked ones included, newest first.
 func (s *Store) ListTokens(ctx context.Context, tenantID, userID string) (ts []engine.Token, err error) {
+	defer s.metrics.Observe("tenants", "ListTokens", time.Now(), &err)
 	defer wrap(&err, "ListTokens(%q, %q)", tenantID, userID)
 	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM tokens
 		WHERE tenant_id = $1 AND ($2 = '' OR user_id = $2) ORDER BY id DESC`, tenantID, userID)
@@ -136,6 +143,7 @@ func (s *Store) ListTokens(ctx context.Context, tenantID, userID string) (ts []e
 // revoked before keeps its first revocation time. not_found for a missing
 // token or another tenant's.
 func (s *Store) RevokeToken(ctx context.Context, tenantID, id string, at time.Time) (err error) {
+	defer s.metrics.Observe("tenants", "RevokeToken", time.Now(), &err)
 	defer wrap(&err, "RevokeToken(%q, %q)", tenantID, id)
 	if !lookupKey(id) {
 		return engine.ErrNotFound("token", id)
