@@ -11,58 +11,32 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph/loaders"
+	"github.com/fourd-dev/fourd/internal/gate"
 )
 
-// Limiter is the request rate limiter REST uses (rest.Limiter has the same
-// method): every GraphQL request counts at least one request against it.
-type Limiter interface {
-	Allow(r *http.Request, p engine.Principal, h http.Header) error
-}
+// Limiter is the request rate limiter REST uses (the one gate's,
+// internal/gate): every GraphQL request counts at least one request
+// against it.
+type Limiter = gate.Limiter
 
 // gate runs before GraphQL: request id, caller, rate limit, method and body
 // checks; then it hands the request to gqlgen with the caller and fresh
 // dataloaders in the context.
 func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
-	ctx := h.withRequestID(w, r)
+	ctx := gate.WithRequestID(w, r, h.cfg.Now())
 	if _, ok := negotiate(r); !ok {
 		writeErrors(w, r, http.StatusNotAcceptable, errorEntry{Message: "Accept names no media type this endpoint answers in: " +
 			"send Accept: application/graphql-response+json or application/json",
 			Extensions: map[string]any{"code": codeNotAcceptable, "request_id": engine.RequestIDFromContext(ctx)}})
 		return
 	}
-	p := engine.PrincipalFromContext(ctx)
-	// A request without a valid token counts against its address, as on
-	// /v1, and carries that budget's X-RateLimit-* headers.
-	unauthorized := func(err error) {
-		if h.cfg.Limiter != nil && engine.ErrorCode(err) == engine.CodeUnauthorized {
-			if lerr := h.cfg.Limiter.Allow(r, engine.Principal{}, w.Header()); lerr != nil {
-				err = lerr
-			}
-		}
+	// The one gate (internal/gate), as on /v1: a request without a valid
+	// token counts against its address and carries that budget's
+	// X-RateLimit-* headers.
+	ctx, p, err := h.keeper.Admit(r.WithContext(ctx), w.Header())
+	if err != nil {
 		h.fail(ctx, w, r, err)
-	}
-	if !p.Authenticated() && h.cfg.Authenticate {
-		token, ok := bearer(r)
-		if !ok {
-			unauthorized(engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
-			return
-		}
-		var err error
-		if p, err = h.authenticate(ctx, token); err != nil {
-			unauthorized(err)
-			return
-		}
-	}
-	if !p.Authenticated() {
-		unauthorized(engine.Errorf(engine.CodeUnauthorized, "send Authorization: Bearer <token> with a valid personal access token"))
 		return
-	}
-	ctx = engine.ContextWithPrincipal(ctx, p)
-	if h.cfg.Limiter != nil {
-		if err := h.cfg.Limiter.Allow(r, p, w.Header()); err != nil {
-			h.fail(ctx, w, r, err)
-			return
-		}
 	}
 	switch r.Method {
 	case http.MethodGet:
@@ -79,16 +53,6 @@ func (h *gqlHandler) gate(w http.ResponseWriter, r *http.Request) {
 	ctx = loaders.With(ctx, loaders.New(h.cfg.Service, p))
 	ctx, flag := withUnavailableFlag(ctx)
 	h.srv.ServeHTTP(&unavailableWriter{ResponseWriter: w, flag: flag}, r.WithContext(ctx))
-}
-
-// authenticate checks a token within the read deadline.
-func (h *gqlHandler) authenticate(ctx context.Context, token string) (engine.Principal, error) {
-	if h.cfg.ReadTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.cfg.ReadTimeout)
-		defer cancel()
-	}
-	return h.cfg.Identity.Authenticate(ctx, token)
 }
 
 // checkBody reads a POST body (bounded) and checks it is a JSON object, so
@@ -111,21 +75,6 @@ func (h *gqlHandler) checkBody(w http.ResponseWriter, r *http.Request) error {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return nil
-}
-
-// withRequestID gives the request its id: the one an outer layer put in
-// the context or already set as X-Request-Id, or a new one.
-func (h *gqlHandler) withRequestID(w http.ResponseWriter, r *http.Request) context.Context {
-	ctx := r.Context()
-	id := engine.RequestIDFromContext(ctx)
-	if id == "" {
-		id = w.Header().Get("X-Request-Id")
-	}
-	if id == "" {
-		id = engine.NewID(engine.PrefixRequest, h.cfg.Now())
-	}
-	w.Header().Set("X-Request-Id", id)
-	return engine.ContextWithRequestID(ctx, id)
 }
 
 // fail answers an error found before GraphQL runs, in the GraphQL response
@@ -159,18 +108,4 @@ func writeErrors(w http.ResponseWriter, r *http.Request, status int, errs ...err
 	w.Header().Set("Content-Type", contentType(responseMedia(r)))
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"errors": errs})
-}
-
-// bearer returns the token of an "Authorization: Bearer <token>" header.
-func bearer(r *http.Request) (string, bool) {
-	hs := r.Header.Values("Authorization")
-	if len(hs) != 1 {
-		return "", false
-	}
-	scheme, token, ok := strings.Cut(hs[0], " ")
-	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
-		return "", false
-	}
-	return token, true
 }

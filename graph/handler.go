@@ -23,6 +23,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/graphiql"
+	"github.com/fourd-dev/fourd/internal/gate"
 )
 
 // Defaults for the zero values of Config.
@@ -138,9 +139,10 @@ func (c Config) withDefaults() Config {
 }
 
 type gqlHandler struct {
-	cfg  Config
-	srv  *handler.Server
-	page http.Handler
+	cfg    Config
+	srv    *handler.Server
+	page   http.Handler
+	keeper *gate.Gate // the one gate REST shares (internal/gate)
 }
 
 // NewHandler returns the GraphQL endpoint: POST (queries and mutations)
@@ -156,7 +158,11 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)
-	h := &gqlHandler{cfg: cfg, srv: srv, page: graphiql.Handler(cfg.Path)}
+	h := &gqlHandler{cfg: cfg, srv: srv, page: graphiql.Handler(cfg.Path),
+		keeper: &gate.Gate{Limiter: cfg.Limiter, Timeout: cfg.ReadTimeout, Now: cfg.Now}}
+	if cfg.Authenticate {
+		h.keeper.Identity = cfg.Identity
+	}
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(getTransport{check: h.checkDocument})
 	srv.AddTransport(postTransport{check: h.checkDocument})

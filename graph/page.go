@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/gate"
 )
 
 // servePage serves GraphiQL's page and assets, which need no token: each
@@ -13,13 +14,11 @@ import (
 // wrong method, spent budget) is answered in the API's error envelope
 // {"error": {"code", "message", "request_id"}} rather than plain text.
 func (h *gqlHandler) servePage(w http.ResponseWriter, r *http.Request) {
-	ctx := h.withRequestID(w, r)
+	ctx := gate.WithRequestID(w, r, h.cfg.Now())
 	reqID := engine.RequestIDFromContext(ctx)
-	if h.cfg.Limiter != nil {
-		if err := h.cfg.Limiter.Allow(r, engine.Principal{}, w.Header()); err != nil {
-			writeEnvelope(w, http.StatusTooManyRequests, engine.ErrorCode(err), engine.ErrorMessage(err), reqID)
-			return
-		}
+	if err := h.keeper.Anonymous(r, w.Header(), nil); err != nil {
+		writeEnvelope(w, http.StatusTooManyRequests, engine.ErrorCode(err), engine.ErrorMessage(err), reqID)
+		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")

@@ -3,7 +3,6 @@ package rest
 import (
 	"errors"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
+	"github.com/fourd-dev/fourd/internal/gate"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -32,9 +32,7 @@ const retryAfterUnavailable = "5"
 // answered in the error envelope. It may set headers such as
 // X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset and
 // Retry-After on h.
-type Limiter interface {
-	Allow(r *http.Request, p engine.Principal, h http.Header) error
-}
+type Limiter = gate.Limiter
 
 // Config holds what the REST handler needs. Service and Identity are
 // required; the rest have defaults.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/gate"
 )
 
 // requestInfo is what the layers of one request tell each other: the
@@ -22,10 +23,7 @@ type requestInfo struct {
 
 type ctxKey int
 
-const (
-	infoKey ctxKey = iota
-	principalKey
-)
+const infoKey ctxKey = 0
 
 // infoFrom returns the request's info; a zero one when the request did not
 // pass through the outer layer (never in production; handy in tests).
@@ -40,26 +38,14 @@ func infoFrom(ctx context.Context) *requestInfo {
 // or "" outside a request served by this package.
 func RequestID(ctx context.Context) string { return infoFrom(ctx).requestID }
 
-// PrincipalFrom returns the authenticated caller of the request ctx belongs
-// to, and false when the request is not authenticated.
-func PrincipalFrom(ctx context.Context) (engine.Principal, bool) {
-	p, ok := ctx.Value(principalKey).(engine.Principal)
-	return p, ok && p.Authenticated()
-}
-
-// WithPrincipal returns ctx carrying p (for middleware that authenticates
-// by other means, such as the OAuth layer of issue 4, and for tests).
-func WithPrincipal(ctx context.Context, p engine.Principal) context.Context {
-	return context.WithValue(ctx, principalKey, p)
-}
-
-// withRequestInfo is the outermost layer: it gives the request its id,
-// sets X-Request-Id before anything can answer, and records the start.
+// withRequestInfo is the outermost layer: the gate gives the request its
+// id (in engine's context key, X-Request-Id set before anything can
+// answer), and the info records it and the start.
 func (a *api) withRequestInfo(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		now := a.cfg.Now()
-		info := &requestInfo{requestID: engine.NewID(engine.PrefixRequest, now), start: now, route: "unmatched"}
-		w.Header().Set("X-Request-Id", info.requestID)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), infoKey, info)))
+		ctx := gate.WithRequestID(w, r, now)
+		info := &requestInfo{requestID: engine.RequestIDFromContext(ctx), start: now, route: "unmatched"}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, infoKey, info)))
 	})
 }

@@ -3,17 +3,17 @@ package rest
 import (
 	"context"
 	"crypto/subtle"
+	"log/slog"
 	"net/http"
 	"path"
 	"strings"
 	"time"
 
-	"log/slog"
-
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
+	"github.com/fourd-dev/fourd/internal/gate"
 )
 
 // api is the REST handler's state: the Service it adapts and its
@@ -28,6 +28,7 @@ type api struct {
 	metrics *httpMetrics
 	mux     *http.ServeMux
 	bodies  *pageBodies // nil: disabled
+	gate    *gate.Gate  // authentication and rate limits, shared with graph
 	// patterns lists the registered GET paths (the OpenAPI test compares
 	// them with the document's).
 	patterns []string
@@ -47,6 +48,7 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, hooks: cfg.Webhooks, ingest: cfg.Ingest, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
+	a.gate = a.newGate()
 	a.routes()
 	return a.middleware(http.HandlerFunc(a.serveRoute)), nil
 }
@@ -123,12 +125,7 @@ func (a *api) serveRoute(w http.ResponseWriter, r *http.Request) {
 // valid token (which sets the X-RateLimit-* headers); rate_limited when
 // that budget is spent.
 func (a *api) unrouted(w http.ResponseWriter, r *http.Request, err error) error {
-	if a.cfg.Limiter != nil {
-		if lerr := a.cfg.Limiter.Allow(r, engine.Principal{}, w.Header()); lerr != nil {
-			return lerr
-		}
-	}
-	return err
+	return a.gate.Anonymous(r, w.Header(), err)
 }
 
 // captureWriter records what the mux's own not-found and

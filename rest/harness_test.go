@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
@@ -23,6 +21,7 @@ import (
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 	"github.com/fourd-dev/fourd/store/storemetrics"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // env is a fourd REST server on a loopback listener over real ClickHouse and

@@ -39,10 +39,8 @@ func (a *api) identityRoute(method, pattern string, h handlerFunc) {
 // request against the client address's budget (the zero Principal).
 func (a *api) anonymous(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if a.cfg.Limiter != nil {
-			if err := a.cfg.Limiter.Allow(r, engine.Principal{}, w.Header()); err != nil {
-				return err
-			}
+		if err := a.gate.Anonymous(r, w.Header(), nil); err != nil {
+			return err
 		}
 		return h(w, r)
 	}

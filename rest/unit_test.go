@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestParseQuery(t *testing.T) {
@@ -36,35 +37,6 @@ func TestParseQuery(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestBearer(t *testing.T) {
-	tests := []struct {
-		name   string
-		header []string
-		want   string
-		ok     bool
-	}{
-		{"plain", []string{"Bearer fdp_abc"}, "fdp_abc", true},
-		{"lower-case scheme", []string{"bearer fdp_abc"}, "fdp_abc", true},
-		{"extra spaces", []string{"Bearer   fdp_abc"}, "fdp_abc", true},
-		{"missing", nil, "", false},
-		{"basic", []string{"Basic YTpi"}, "", false},
-		{"scheme only", []string{"Bearer"}, "", false},
-		{"empty token", []string{"Bearer "}, "", false},
-		{"two tokens", []string{"Bearer a b"}, "", false},
-		{"two headers", []string{"Bearer a", "Bearer a"}, "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest("GET", "/", nil)
-			r.Header["Authorization"] = tt.header
-			got, ok := bearer(r)
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("bearer = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
 			}
 		})
 	}
