@@ -22,15 +22,19 @@ const (
 	IdempotencyLease = 5 * time.Minute
 	// MaxIdempotencyKey is the longest key accepted, in bytes.
 	MaxIdempotencyKey = 255
-	// MaxIdempotentBody is the largest answer kept for replay; a larger
-	// one releases its key (the request is not replayable).
-	MaxIdempotentBody = 1 << 20
+	// MaxIdempotentAnswer is the largest answer kept for replay, as the
+	// adapter encoded it; a larger one releases its key (the request is
+	// not replayable).
+	MaxIdempotentAnswer = 1 << 20
 )
 
 // idempotencySealInfo names the key that seals kept answers: an answer can
 // carry a secret shown once (a token, a webhook signing secret, an OAuth
-// client secret), so none is stored in clear.
-const idempotencySealInfo = "fourd/idempotency/answer/v1"
+// client secret), so none is stored in clear. v2 answers are the adapter's
+// whole encoded answer (v1 held only an HTTP body, its status and headers
+// beside it): neither build can open the other's, so neither replays a
+// record it would misread; the key is spent (conflict) instead.
+const idempotencySealInfo = "fourd/idempotency/answer/v2"
 
 // IdempotencyRecord is a use of an idempotency key: under way (Done false)
 // or completed with the answer to replay.
@@ -43,15 +47,13 @@ type IdempotencyRecord struct {
 	Request  string
 	BodyHash []byte
 	Done     bool
-	// The answer: status, Content-Type, Location and body. The store
-	// keeps Body sealed with the server's Secret (engine.Seal); the
+	// Answer is what the request answered, as the API adapter encoded it
+	// (rest: status, headers and body); engine does not read it. The
+	// store keeps it sealed with the server's Secret (engine.Seal); the
 	// Service seals and opens it.
-	Status      int
-	ContentType string
-	Location    string
-	Body        []byte
-	CreatedAt   time.Time
-	ExpiresAt   time.Time
+	Answer    []byte
+	CreatedAt time.Time
+	ExpiresAt time.Time
 }
 
 // IdempotencyStore keeps idempotency records.
@@ -119,13 +121,13 @@ func (s *Service) BeginIdempotent(ctx context.Context, p Principal, key, request
 	case !existing.Done:
 		return nil, Errorf(CodeConflict, "the request with this Idempotency-Key is still under way; retry once it has answered")
 	}
-	body, err := Open(s.cfg.Secret, idempotencySealInfo, string(existing.Body))
+	answer, err := Open(s.cfg.Secret, idempotencySealInfo, string(existing.Answer))
 	if err != nil {
 		// Sealed under another FOURD_SECRET: running the request again
 		// could repeat its effect, so the key is spent.
 		return nil, Errorf(CodeConflict, "the answer kept for this Idempotency-Key can no longer be read (the server key changed); send the request with a new key")
 	}
-	existing.Body = body
+	existing.Answer = answer
 	return &existing, nil
 }
 
@@ -138,21 +140,22 @@ func (rec *IdempotencyRecord) Replayable(bodyHash []byte) error {
 	return nil
 }
 
-// FinishIdempotent keeps the answer of the request that holds key for
-// IdempotencyKeyTTL, its body sealed with the server's Secret. Only a successful answer is kept: one that was sent
-// with a 2xx or 3xx status and a complete body of at most
-// MaxIdempotentBody; otherwise the key is released and a corrected retry
+// FinishIdempotent keeps rec.Answer, the answer of the request that holds
+// rec.Key, for IdempotencyKeyTTL, sealed with the server's Secret. The
+// adapter decides which answers are worth keeping (rest: a complete,
+// successful one) and abandons the others; an empty answer, or one over
+// MaxIdempotentAnswer, is not kept either: the key is released and a retry
 // runs again.
-func (s *Service) FinishIdempotent(ctx context.Context, p Principal, rec IdempotencyRecord, complete bool) error {
+func (s *Service) FinishIdempotent(ctx context.Context, p Principal, rec IdempotencyRecord) error {
 	rec.TenantID, rec.Scope, rec.Done = p.TenantID, idempotencyScope(p), true
-	if !complete || rec.Status < 200 || rec.Status >= 400 || len(rec.Body) > MaxIdempotentBody {
+	if len(rec.Answer) == 0 || len(rec.Answer) > MaxIdempotentAnswer {
 		return s.AbandonIdempotent(ctx, p, rec.Key)
 	}
-	sealed, err := Seal(s.cfg.Secret, idempotencySealInfo, rec.Body)
+	sealed, err := Seal(s.cfg.Secret, idempotencySealInfo, rec.Answer)
 	if err != nil {
 		return err
 	}
-	rec.Body = []byte(sealed)
+	rec.Answer = []byte(sealed)
 	now := s.now().UTC()
 	rec.CreatedAt, rec.ExpiresAt = now, now.Add(IdempotencyKeyTTL)
 	return s.cfg.Idempotency.CompleteIdempotencyKey(ctx, rec)

@@ -7,7 +7,6 @@ import (
 	"hash"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -18,8 +17,9 @@ import (
 // the same key, path and body gets that answer again, marked
 // Idempotent-Replayed: true, without running. A key used for another
 // request is 422, a retry while the first is under way 409. Only a
-// successful answer is kept (engine.Service.FinishIdempotent); any other
-// releases the key, so that a corrected retry runs again.
+// complete, successful (2xx or 3xx) answer is kept, encoded by rest
+// (idempotency_answer.go) and stored by engine.Service.FinishIdempotent;
+// any other releases the key, so that a corrected retry runs again.
 
 const (
 	headerIdempotencyKey = "Idempotency-Key"
@@ -50,7 +50,12 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 		if err := prior.Replayable(sum.Sum(nil)); err != nil {
 			return err
 		}
-		replay(w, prior)
+		answer, err := decodeAnswer(prior.Answer)
+		if err != nil {
+			a.log.ErrorContext(r.Context(), "reading a kept idempotent answer", "err", err, "request_id", infoFrom(r.Context()).requestID)
+			return errAnswerUnreadable
+		}
+		answer.replay(w)
 		return nil
 	}
 	// From here the key is held: every way out completes or releases it.
@@ -78,9 +83,15 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 		release()
 		return err
 	}
+	if rec.overflow || rec.code < 200 || rec.code >= 400 {
+		// Not a complete, successful answer: a corrected retry runs again.
+		release()
+		return nil
+	}
+	answer := keptAnswer{status: rec.code, contentType: w.Header().Get("Content-Type"),
+		location: w.Header().Get("Location"), body: rec.body.Bytes()}
 	if err := a.svc.FinishIdempotent(ctx, p, engine.IdempotencyRecord{Key: key, Request: request, BodyHash: sum.Sum(nil),
-		Status: rec.code, ContentType: w.Header().Get("Content-Type"), Location: w.Header().Get("Location"),
-		Body: rec.body.Bytes()}, !rec.overflow); err != nil {
+		Answer: answer.encode()}); err != nil {
 		// The answer is sent; only a retry's replay is lost (it runs again).
 		a.log.ErrorContext(ctx, "keeping an idempotent answer", "err", err, "request_id", infoFrom(r.Context()).requestID)
 		release()
@@ -101,21 +112,6 @@ func bodyReadError(err error) error {
 	}
 }
 
-// replay answers with a kept answer.
-func replay(w http.ResponseWriter, rec *engine.IdempotencyRecord) {
-	h := w.Header()
-	if rec.ContentType != "" {
-		h.Set("Content-Type", rec.ContentType)
-	}
-	if rec.Location != "" {
-		h.Set("Location", rec.Location)
-	}
-	h.Set(headerReplayed, "true")
-	h.Set("Content-Length", strconv.Itoa(len(rec.Body)))
-	w.WriteHeader(rec.Status)
-	_, _ = w.Write(rec.Body)
-}
-
 // hashedBody hashes what is read from a request body.
 type hashedBody struct {
 	io.ReadCloser
@@ -129,7 +125,8 @@ func (b *hashedBody) Read(p []byte) (int, error) {
 }
 
 // answerRecorder passes an answer through and keeps its status (as
-// statusWriter does) and up to engine.MaxIdempotentBody bytes of its body.
+// statusWriter does) and up to engine.MaxIdempotentAnswer bytes of its
+// body (engine keeps no more, headers included).
 type answerRecorder struct {
 	statusWriter
 	body     bytes.Buffer
@@ -138,7 +135,7 @@ type answerRecorder struct {
 
 func (w *answerRecorder) Write(p []byte) (int, error) {
 	if !w.overflow {
-		if w.body.Len()+len(p) > engine.MaxIdempotentBody {
+		if w.body.Len()+len(p) > engine.MaxIdempotentAnswer {
 			w.overflow = true
 			w.body = bytes.Buffer{}
 		} else {

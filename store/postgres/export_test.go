@@ -101,3 +101,24 @@ func InsertDeliveryForTest(ctx context.Context, s *Store, tenantID, eventID, bat
 		eventID: eventID, batchID: batchID, endpointID: endpointID, origin: "test"}}, now)
 	return err
 }
+
+// CompleteIdempotencyKeyAsBeforeForTest completes a key as the build before
+// migration 00190 did: the answer's status and body in their own columns,
+// the answer column untouched.
+func CompleteIdempotencyKeyAsBeforeForTest(ctx context.Context, s *Store, rec engine.IdempotencyRecord, status int, body []byte) error {
+	_, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET body_hash = $4, done = true, status = $5, content_type = 'application/json',
+		location = '', body = $6, expires_at = $7 WHERE tenant_id = $1 AND scope = $2 AND key = $3`,
+		rec.TenantID, rec.Scope, rec.Key, rec.BodyHash, status, body, rec.ExpiresAt)
+	return err
+}
+
+// ClaimIdempotencyKeyAsBeforeForTest claims a key as the build before
+// migration 00190 did: an expired record's answer column is left as it was.
+func ClaimIdempotencyKeyAsBeforeForTest(ctx context.Context, s *Store, rec engine.IdempotencyRecord) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO idempotency_keys (tenant_id, scope, key, request, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (tenant_id, scope, key) DO UPDATE SET request = EXCLUDED.request, body_hash = NULL, done = false,
+			status = 0, content_type = '', location = '', body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+		WHERE idempotency_keys.expires_at < EXCLUDED.created_at`, rec.TenantID, rec.Scope, rec.Key, rec.Request, rec.CreatedAt, rec.ExpiresAt)
+	return err
+}

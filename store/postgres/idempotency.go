@@ -24,7 +24,8 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec engine.IdempotencyR
 	err = s.pool.QueryRow(ctx, `INSERT INTO idempotency_keys (tenant_id, scope, key, request, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (tenant_id, scope, key) DO UPDATE SET request = EXCLUDED.request, body_hash = NULL, done = false,
-			status = 0, content_type = '', location = '', body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+			answer = NULL, status = 0, content_type = '', location = '', body = NULL,
+			created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
 		WHERE idempotency_keys.expires_at < EXCLUDED.created_at
 		RETURNING 1`, rec.TenantID, rec.Scope, rec.Key, rec.Request, rec.CreatedAt, rec.ExpiresAt).Scan(&one)
 	if err == nil {
@@ -33,11 +34,14 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec engine.IdempotencyR
 	if !errors.Is(err, pgx.ErrNoRows) {
 		return existing, false, err
 	}
-	err = s.pool.QueryRow(ctx, `SELECT tenant_id, scope, key, request, body_hash, done, status, content_type, location,
-		body, created_at, expires_at FROM idempotency_keys WHERE tenant_id = $1 AND scope = $2 AND key = $3`,
+	// A row the previous build completed (it sets status, never answer,
+	// migration 00190) has no answer of this build's: its answer column may
+	// be left from an earlier, expired use of the key, so it is not read.
+	err = s.pool.QueryRow(ctx, `SELECT tenant_id, scope, key, request, body_hash, done,
+		CASE WHEN status = 0 THEN answer END, created_at, expires_at
+		FROM idempotency_keys WHERE tenant_id = $1 AND scope = $2 AND key = $3`,
 		rec.TenantID, rec.Scope, rec.Key).Scan(&existing.TenantID, &existing.Scope, &existing.Key, &existing.Request,
-		&existing.BodyHash, &existing.Done, &existing.Status, &existing.ContentType, &existing.Location, &existing.Body,
-		&existing.CreatedAt, &existing.ExpiresAt)
+		&existing.BodyHash, &existing.Done, &existing.Answer, &existing.CreatedAt, &existing.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		// Released between the two statements: claim again.
 		return s.ClaimIdempotencyKey(ctx, rec)
@@ -45,12 +49,13 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec engine.IdempotencyR
 	return existing, false, err
 }
 
-// CompleteIdempotencyKey stores the answer of the request holding the key.
+// CompleteIdempotencyKey stores the answer of the request holding the key
+// (opaque to the store: the API adapter's encoding, sealed by engine).
 func (s *Store) CompleteIdempotencyKey(ctx context.Context, rec engine.IdempotencyRecord) (err error) {
 	defer wrap(&err, "CompleteIdempotencyKey")
-	_, err = s.pool.Exec(ctx, `UPDATE idempotency_keys SET body_hash = $4, done = true, status = $5, content_type = $6,
-		location = $7, body = $8, expires_at = $9 WHERE tenant_id = $1 AND scope = $2 AND key = $3`,
-		rec.TenantID, rec.Scope, rec.Key, rec.BodyHash, rec.Status, rec.ContentType, rec.Location, rec.Body, rec.ExpiresAt)
+	_, err = s.pool.Exec(ctx, `UPDATE idempotency_keys SET body_hash = $4, done = true, answer = $5, expires_at = $6
+		WHERE tenant_id = $1 AND scope = $2 AND key = $3`,
+		rec.TenantID, rec.Scope, rec.Key, rec.BodyHash, rec.Answer, rec.ExpiresAt)
 	return err
 }
 
