@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"container/list"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/fourd-dev/fourd/internal/cache"
 )
 
 // DefaultPageCacheSize is how many finding pages a Service keeps.
@@ -15,7 +16,7 @@ const DefaultPageCacheSize = 512
 // audit's snapshot never changes, so a page read once — keyed by tenant,
 // snapshot, filters, position, limit and the people's decisions the query
 // was made with — stays true: the cache needs no invalidation and is safe
-// in every replica. It is a plain LRU bounded by entries.
+// in every replica. It is an LRU bounded by entries (internal/cache).
 //
 // It holds two kinds of entries: the store's rows for a query (items), and
 // finished pages (rendered: the rows with the people's decisions applied and
@@ -23,15 +24,11 @@ const DefaultPageCacheSize = 512
 // page is reused for at most a fraction of the cursor lifetime, so that the
 // cursor it carries stays valid long after it is served.
 type pageCache struct {
-	mu     sync.Mutex
-	max    int
-	order  *list.List // of *pageEntry, most recent first
-	byKey  map[string]*list.Element
-	serial uint64 // numbers finished pages
+	lru    *cache.LRU[string, *pageEntry]
+	serial atomic.Uint64 // numbers finished pages
 }
 
 type pageEntry struct {
-	key      string
 	items    []Finding // shared: never modified after insertion
 	rendered *renderedPage
 }
@@ -46,7 +43,7 @@ func newPageCache(max int) *pageCache {
 	if max <= 0 {
 		return nil
 	}
-	return &pageCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
+	return &pageCache{lru: cache.New(cache.Options[string, *pageEntry]{MaxCost: max})}
 }
 
 // pageKey identifies a store query on a snapshot.
@@ -103,18 +100,19 @@ func (c *pageCache) get(key string) ([]Finding, bool) {
 	if c == nil {
 		return nil, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	if !ok || e.Value.(*pageEntry).rendered != nil {
+	e, ok := c.lru.Get(key)
+	if !ok || e.rendered != nil {
 		return nil, false
 	}
-	c.order.MoveToFront(e)
-	return e.Value.(*pageEntry).items, true
+	return e.items, true
 }
 
+// put keeps a store page; one already kept under key stays.
 func (c *pageCache) put(key string, items []Finding) {
-	c.putEntry(&pageEntry{key: key, items: items})
+	if c == nil {
+		return
+	}
+	c.lru.Add(key, &pageEntry{items: items})
 }
 
 // getRendered returns the finished page under key if it may still be
@@ -123,52 +121,22 @@ func (c *pageCache) getRendered(key string, now time.Time) (Page[Finding], bool)
 	if c == nil {
 		return Page[Finding]{}, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	if !ok {
+	e, ok := c.lru.Get(key)
+	if !ok || e.rendered == nil || !now.Before(e.rendered.until) {
 		return Page[Finding]{}, false
 	}
-	r := e.Value.(*pageEntry).rendered
-	if r == nil || !now.Before(r.until) {
-		return Page[Finding]{}, false
-	}
-	c.order.MoveToFront(e)
-	return r.page, true
+	return e.rendered.page, true
 }
 
-// putRendered keeps a finished page under key until the given time and
-// returns it with its Key: key plus a number no other finished page of
-// this cache gets, so that equal Keys mean equal pages, cursor included.
+// putRendered keeps a finished page under key until the given time (a
+// newer one replaces one that expired) and returns it with its Key: key
+// plus a number no other finished page of this cache gets, so that equal
+// Keys mean equal pages, cursor included.
 func (c *pageCache) putRendered(key string, page Page[Finding], until time.Time) Page[Finding] {
 	if c == nil {
 		return page
 	}
-	c.mu.Lock()
-	c.serial++
-	page.Key = key + "#" + strconv.FormatUint(c.serial, 36)
-	c.mu.Unlock()
-	c.putEntry(&pageEntry{key: key, rendered: &renderedPage{page: page, until: until}})
+	page.Key = key + "#" + strconv.FormatUint(c.serial.Add(1), 36)
+	c.lru.Put(key, &pageEntry{rendered: &renderedPage{page: page, until: until}})
 	return page
-}
-
-func (c *pageCache) putEntry(n *pageEntry) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byKey[n.key]; ok {
-		if n.rendered != nil { // a newer finished page replaces an expired one
-			e.Value = n
-		}
-		c.order.MoveToFront(e)
-		return
-	}
-	c.byKey[n.key] = c.order.PushFront(n)
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*pageEntry).key)
-	}
 }

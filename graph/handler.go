@@ -15,7 +15,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -166,9 +165,9 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	srv.AddTransport(transport.Options{AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions}})
 	srv.AddTransport(getTransport{check: h.checkDocument})
 	srv.AddTransport(postTransport{check: h.checkDocument})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](DefaultQueryCacheLen))
+	srv.SetQueryCache(newGQLCache[*ast.QueryDocument](DefaultQueryCacheLen))
 	srv.Use(extension.Introspection{}) // every caller is authenticated by the gate
-	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.APQCacheSize)}})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: newGQLCache[string](cfg.APQCacheSize)}})
 	srv.Use(depthLimit{limit: cfg.MaxDepth})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	if cfg.CostBudget != nil {

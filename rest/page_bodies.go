@@ -3,7 +3,6 @@ package rest
 import (
 	"bytes"
 	"compress/gzip"
-	"container/list"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/cache"
 )
 
 // DefaultPageBodyCacheBytes bounds the encoded page bodies a handler keeps
@@ -28,11 +28,8 @@ const DefaultPageBodyCacheBytes = 32 << 20
 // snapshot, new decisions on findings, a re-minted cursor) age out. It is
 // an LRU bounded by bytes.
 type pageBodies struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // of *pageBody, most recent first
-	byKey map[pageBodyKey]*list.Element
+	lru *cache.LRU[pageBodyKey, *pageBody] // internal/cache
+	max int
 }
 
 // pageBodyKey is the caller's tenant and the engine's Page.Key.
@@ -54,39 +51,18 @@ func newPageBodies(max int) *pageBodies {
 	if max <= 0 {
 		return nil
 	}
-	return &pageBodies{max: max, order: list.New(), byKey: map[pageBodyKey]*list.Element{}}
+	return &pageBodies{max: max, lru: cache.New(cache.Options[pageBodyKey, *pageBody]{MaxCost: max,
+		Cost: func(_ pageBodyKey, b *pageBody) int { return b.cost() }})}
 }
 
 func (c *pageBodies) get(key pageBodyKey) *pageBody {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
-	if !ok {
-		return nil
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*pageBody)
+	b, _ := c.lru.Get(key)
+	return b
 }
 
-func (c *pageBodies) put(b *pageBody) {
-	if b.cost() > c.max {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byKey[b.key]; ok {
-		c.order.MoveToFront(e)
-		return
-	}
-	c.byKey[b.key] = c.order.PushFront(b)
-	c.size += b.cost()
-	for c.size > c.max {
-		last := c.order.Back()
-		old := c.order.Remove(last).(*pageBody)
-		delete(c.byKey, old.key)
-		c.size -= old.cost()
-	}
-}
+// put keeps b; a body already kept under its key stays (equal keys are
+// equal pages), and one larger than the whole cache is not kept.
+func (c *pageBodies) put(b *pageBody) { c.lru.Add(b.key, b) }
 
 // gzipBestMaxBytes is the largest JSON body compressed at the best level.
 const gzipBestMaxBytes = 64 << 10

@@ -117,8 +117,8 @@ func TestPageBodiesBoundedByBytes(t *testing.T) {
 	if c.put(body("huge", 2000)); c.get(pageBodyKey{"ten_a", "huge"}) != nil {
 		t.Error("a body larger than the whole cache was kept")
 	}
-	if c.size > c.max {
-		t.Errorf("size %d over max %d", c.size, c.max)
+	if c.lru.Cost() > c.max {
+		t.Errorf("size %d over max %d", c.lru.Cost(), c.max)
 	}
 }
 

@@ -6,11 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"sync"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/cache"
 )
 
 // A finding's rule text is kept once per tenant in finding_texts, keyed by
@@ -179,7 +179,7 @@ func (s *Store) insertTexts(ctx context.Context, tenantID string, writtenAt int6
 		return err
 	}
 	for _, t := range texts {
-		s.texts.put(tenantID, t.id, t.text)
+		s.texts.Put(textCacheKey{tenantID, t.id}, t.text)
 	}
 	return nil
 }
@@ -188,31 +188,15 @@ func (s *Store) insertTexts(ctx context.Context, tenantID string, writtenAt int6
 // policy version, so this holds every text of many tenants.
 const maxCachedTexts = 50_000
 
-// textCache holds texts by tenant and id.
-type textCache struct {
-	mu sync.Mutex
-	m  map[textCacheKey]findingText
-}
-
+// textCacheKey names a text: its tenant and id. Store.texts keeps texts by
+// it, an LRU of maxCachedTexts entries (internal/cache).
 type textCacheKey struct {
 	tenantID string
 	id       uint64
 }
 
-func (c *textCache) get(tenantID string, id uint64) (findingText, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.m[textCacheKey{tenantID, id}]
-	return t, ok
-}
-
-func (c *textCache) put(tenantID string, id uint64, t findingText) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxCachedTexts {
-		c.m = map[textCacheKey]findingText{} // start over: texts are few, refetching is cheap
-	}
-	c.m[textCacheKey{tenantID, id}] = t
+func newTextCache() *cache.LRU[textCacheKey, findingText] {
+	return cache.New(cache.Options[textCacheKey, findingText]{MaxCost: maxCachedTexts})
 }
 
 // textsOf returns the texts with the given ids of a tenant, from the cache
@@ -225,7 +209,7 @@ func (s *Store) textsOf(ctx context.Context, tenantID string, ids []uint64) (map
 		if _, done := out[id]; done || id == 0 {
 			continue
 		}
-		if t, ok := s.texts.get(tenantID, id); ok {
+		if t, ok := s.texts.Get(textCacheKey{tenantID, id}); ok {
 			out[id] = t
 			continue
 		}
@@ -247,7 +231,7 @@ WHERE tenant_id = ? AND text_id IN ?`, args: []any{tenantID, ch.GroupSet{Value: 
 			t.compliance = []string{}
 		}
 		out[id] = t
-		s.texts.put(tenantID, id, t)
+		s.texts.Put(textCacheKey{tenantID, id}, t)
 		return nil
 	})
 	if err != nil {

@@ -452,7 +452,7 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 // deleteSnapshotRows starts the mutations that delete a snapshot, marker
 // first so that it is never complete with rows missing.
 func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
-	s.totals.forget()
+	s.totals.Purge()
 	// Rows under a key that another snapshot has are that snapshot's:
 	// this one was refused before it wrote any (checkSnapshotKey).
 	taken, err := s.snapshotKeyTaken(ctx, tenantID, auditID)

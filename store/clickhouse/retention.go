@@ -55,7 +55,7 @@ WHERE database = ? AND table IN ? AND active AND partition < ?`,
 		return nil, err
 	}
 	slices.Sort(dropped)
-	s.totals.forget()
+	s.totals.Purge()
 	for _, p := range dropped {
 		if len(p) != 6 || p < "197001" || p > "210612" {
 			return nil, fmt.Errorf("unexpected partition %q", p)

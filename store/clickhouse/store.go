@@ -20,6 +20,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/cache"
 	"github.com/fourd-dev/fourd/store/storemetrics"
 )
 
@@ -120,8 +121,8 @@ type Store struct {
 	cfg      Config
 	log      *slog.Logger
 	database string
-	totals   totalsCache
-	texts    textCache
+	totals   *cache.LRU[totalsKey, []uint64]       // totals_cache.go
+	texts    *cache.LRU[textCacheKey, findingText] // finding_texts.go
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
 	snapshotSlots chan struct{}
@@ -218,6 +219,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		conn = clusterConn{Conn: conn}
 	}
 	s := &Store{conn: conn, cfg: cfg, opts: opts, log: cfg.Logger, database: opts.Auth.Database,
+		totals: newTotalsCache(), texts: newTextCache(),
 		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
 	if s.database == "" {
 		s.database = "default"

@@ -2,12 +2,12 @@ package clickhouse
 
 import (
 	"context"
-	"sync"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/cache"
 )
 
-// maxCachedTotals bounds the totals cache; when full it starts over.
+// maxCachedTotals bounds the totals cache (least recently used go first).
 const maxCachedTotals = 4096
 
 // totalsKey is what a snapshot's bucket totals depend on: the tenant and the
@@ -17,36 +17,14 @@ type totalsKey struct {
 	filter   engine.FindingFilter
 }
 
-// totalsCache keeps the per-bucket totals of complete snapshots, which never
-// change, so that a page costs one query instead of two. Snapshots dropped
-// through this store are forgotten; another replica that drops one leaves
-// stale totals here, which only make ranges of missing rows come back empty.
-type totalsCache struct {
-	mu sync.Mutex
-	m  map[totalsKey][]uint64
-}
-
-func (c *totalsCache) get(k totalsKey) ([]uint64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.m[k]
-	return t, ok
-}
-
-func (c *totalsCache) put(k totalsKey, t []uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxCachedTotals {
-		c.m = map[totalsKey][]uint64{}
-	}
-	c.m[k] = t
-}
-
-// forget drops every entry; snapshots are dropped rarely.
-func (c *totalsCache) forget() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m = nil
+// The totals cache (Store.totals, an LRU of maxCachedTotals entries,
+// internal/cache) keeps the per-bucket totals of complete snapshots, which
+// never change, so that a page costs one query instead of two. Snapshots
+// dropped through this store are forgotten (Purge); another replica that
+// drops one leaves stale totals here, which only make ranges of missing
+// rows come back empty.
+func newTotalsCache() *cache.LRU[totalsKey, []uint64] {
+	return cache.New(cache.Options[totalsKey, []uint64]{MaxCost: maxCachedTotals})
 }
 
 // bucketTotals returns how many findings of each severity bucket match the
@@ -55,7 +33,7 @@ func (c *totalsCache) forget() {
 func (s *Store) bucketTotals(ctx context.Context, tenantID string, f engine.FindingFilter) ([]uint64, error) {
 	f.ResourceID = ""
 	key := totalsKey{tenantID, f}
-	if t, ok := s.totals.get(key); ok {
+	if t, ok := s.totals.Get(key); ok {
 		return t, nil
 	}
 	groups, err := s.countGroups(ctx, countQuery{tenantID: tenantID, auditID: f.AuditID, filter: f, groupBy: []string{"severity"}})
@@ -74,7 +52,7 @@ func (s *Store) bucketTotals(ctx context.Context, tenantID string, f engine.Find
 		return nil, err
 	}
 	if complete > 0 {
-		s.totals.put(key, totals)
+		s.totals.Put(key, totals)
 	}
 	return totals, nil
 }
