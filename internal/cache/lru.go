@@ -67,17 +67,20 @@ func (c *LRU[K, V]) Get(k K) (V, bool) {
 		return zero, false
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e, ok := c.items[k]
 	if !ok {
+		c.mu.Unlock()
 		return zero, false
 	}
 	if !e.until.IsZero() && !c.o.Now().Before(e.until) {
 		c.removeLocked(e)
+		c.mu.Unlock()
 		return zero, false
 	}
 	c.moveToFrontLocked(e)
-	return e.value, true
+	v := e.value
+	c.mu.Unlock()
+	return v, true
 }
 
 // Put keeps v under k, replacing what was there, as the most recently
