@@ -28,18 +28,25 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"usd":         usd,
 	"costsummary": costSummary,
 	"exposure":    exposureText,
-	"costcell":    costCell,
-	"costbasis":   costBasis,
-	"score":       func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	"tenths":      tenths,
-	"whole":       func(v float64) string { return count(int64(math.Round(v))) },
-	"hours":       func(v float64) string { return fmt.Sprintf("%.1f h", v) },
-	"when":        func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-	"sevColor":    func(s engine.Severity) string { return hexColor(severityColors[s]) },
-	"kindTitle":   func(k engine.ReportKind) string { return kindTitles[k] },
-	"join":        strings.Join,
-	"maxFailing":  func() int { return engine.MaxFailingResourcesPerControl },
-	"plural":      plural,
+	"clear":       clearText,
+	// execView hands the executive template its report and whether there
+	// is a previous audit to compare with (the header's), as the PDF's
+	// first page has them.
+	"execView": func(r *engine.ExecutiveSummaryReport, previous string) execView {
+		return execView{Report: r, Previous: previous != ""}
+	},
+	"costcell":   costCell,
+	"costbasis":  costBasis,
+	"score":      func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"tenths":     tenths,
+	"whole":      func(v float64) string { return count(int64(math.Round(v))) },
+	"hours":      func(v float64) string { return fmt.Sprintf("%.1f h", v) },
+	"when":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"sevColor":   func(s engine.Severity) string { return hexColor(severityColors[s]) },
+	"kindTitle":  func(k engine.ReportKind) string { return kindTitles[k] },
+	"join":       strings.Join,
+	"maxFailing": func() int { return engine.MaxFailingResourcesPerControl },
+	"plural":     plural,
 	"failingSet": func(cs []engine.ComplianceCheck) map[string]bool {
 		m := make(map[string]bool, len(cs))
 		for _, c := range cs {
@@ -139,7 +146,7 @@ func severityBarsSVG(rows []engine.SeverityRow) template.HTML {
 // The x axis numbers the audits (#1 is the oldest shown) and labels each
 // with its completion time, so audits of one day stay apart.
 func trendSVG(points []engine.ReportTrendPoint) template.HTML {
-	const w, h, left, bottom, top = 640.0, 220.0, 50.0, 50.0, 10.0
+	const w, h, bottom, top = 640.0, 220.0, 50.0, 10.0
 	if len(points) == 0 {
 		return ""
 	}
@@ -147,6 +154,9 @@ func trendSVG(points []engine.ReportTrendPoint) template.HTML {
 	for _, p := range points {
 		most = max(most, p.OpenFindings)
 	}
+	// The y axis's top label ("1,000,000") ends 6 units left of the axis:
+	// the margin leaves room for it at ~7 units a character of the label font.
+	left := max(50.0, 12+7*float64(len(count(most))))
 	plotW, plotH := w-left-45, h-bottom-top
 	xAt := func(i int) float64 {
 		if len(points) == 1 {
@@ -185,4 +195,11 @@ func trendSVG(points []engine.ReportTrendPoint) template.HTML {
 		left+140, h-6, left+160, h-6, left+166, h-2)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// execView is the executive template's input: the report and whether a
+// previous audit exists.
+type execView struct {
+	Report   *engine.ExecutiveSummaryReport
+	Previous bool
 }

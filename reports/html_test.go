@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,5 +168,60 @@ func TestRenderHTMLPlurals(t *testing.T) {
 	}
 	if out := renderHTML(t, fxRemediation()); !strings.Contains(out, "of 1 owner<") {
 		t.Errorf("the remediation HTML does not say \"of 1 owner\"")
+	}
+}
+
+// TestRenderHTMLExecutiveTilesAsPDF: the HTML executive summary leads with
+// the figures of the PDF's first page (issue 34: a posture a CFO can read),
+// the share of resources clear of critical and high findings, not the
+// weighted score, and says when there is no earlier audit to compare with
+// instead of printing "0 new".
+func TestRenderHTMLExecutiveTilesAsPDF(t *testing.T) {
+	doc := fxExecutive()
+	tiles := func(page string) string {
+		i, j := strings.Index(page, `<div class="tiles">`), strings.Index(page, "Key messages")
+		if i < 0 || j < i {
+			t.Fatal("no tiles before the key messages")
+		}
+		return page[i:j]
+	}
+	page := renderHTML(t, doc)
+	got := tiles(page)
+	if !strings.Contains(got, "<b>92.6%</b><span>of resources have no critical or high finding") {
+		t.Errorf("the first tile is not the share of resources clear: %s", got)
+	}
+	if strings.Contains(got, "posture score") {
+		t.Errorf("the tiles lead with the weighted score: %s", got)
+	}
+	if doc.Header.PreviousAuditID == "" {
+		t.Fatal("the fixture has no previous audit")
+	}
+	if want := "new / resolved since the previous audit"; !strings.Contains(got, want) {
+		t.Errorf("tiles lack %q: %s", want, got)
+	}
+	doc.Header.PreviousAuditID = ""
+	if got := tiles(renderHTML(t, doc)); !strings.Contains(got, "<b>—</b><span>no earlier audit to compare") {
+		t.Errorf("a first audit's tiles do not say there is nothing to compare: %s", got)
+	}
+}
+
+// TestRenderHTMLTrendAxisLabelFits: the trend's y-axis label of a
+// million findings starts inside the chart (it was cut to "000,000").
+func TestRenderHTMLTrendAxisLabelFits(t *testing.T) {
+	doc := fxExecutive()
+	for i := range doc.ExecutiveSummary.Trend {
+		doc.ExecutiveSummary.Trend[i].OpenFindings = 1_000_000
+	}
+	svg := string(trendSVG(doc.ExecutiveSummary.Trend))
+	m := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*text-anchor="end">1,000,000<`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatalf("no y-axis label 1,000,000 in %s", svg)
+	}
+	var x float64
+	if _, err := fmt.Sscan(m[1], &x); err != nil {
+		t.Fatal(err)
+	}
+	if x < 7*float64(len("1,000,000")) {
+		t.Errorf("the label ends at x=%.1f: %d characters at ~7 units each start left of the chart", x, len("1,000,000"))
 	}
 }
