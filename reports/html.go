@@ -40,7 +40,7 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"score":      func(v float64) string { return fmt.Sprintf("%.1f", v) },
 	"tenths":     tenths,
 	"whole":      func(v float64) string { return count(int64(math.Round(v))) },
-	"hours":      func(v float64) string { return fmt.Sprintf("%.1f h", v) },
+	"hours":      func(v float64) string { return tenths(v) + " h" },
 	"when":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	"sevColor":   func(s engine.Severity) string { return hexColor(severityColors[s]) },
 	"kindTitle":  func(k engine.ReportKind) string { return kindTitles[k] },

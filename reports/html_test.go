@@ -225,3 +225,15 @@ func TestRenderHTMLTrendAxisLabelFits(t *testing.T) {
 		t.Errorf("the label ends at x=%.1f: %d characters at ~7 units each start left of the chart", x, len("1,000,000"))
 	}
 }
+
+// TestRenderHTMLLargeFigures: the remediation plan's hours keep their
+// thousands separators in HTML as in the PDF ("1,000,012.0 h", not
+// "1000012.0 h").
+func TestRenderHTMLLargeFigures(t *testing.T) {
+	doc := fxRemediation()
+	doc.RemediationPlan.Summary.EffortHours = 1_000_012
+	page := renderHTML(t, doc)
+	if !strings.Contains(page, "1,000,012.0 h") || strings.Contains(page, "1000012.0 h") {
+		t.Error("the estimated effort lacks its thousands separators")
+	}
+}
