@@ -126,12 +126,16 @@ type Subject struct {
 	// explain asks passing checks to say what they read (see passed);
 	// audits leave it off and pay nothing for it.
 	explain bool
+	// blank is set when the source recorded no attribute at all ({}, null
+	// or nothing): a check that reads attributes and passes has read
+	// nothing, so it is not evaluated (see recordedNothing).
+	blank bool
 }
 
 // NewSubject parses res's attributes for the rules of its type.
 // Attributes that do not parse make the subject invalid: no rule reads it.
 func NewSubject(res *engine.Resource, now time.Time) *Subject {
-	s := &Subject{Resource: res, Now: now}
+	s := &Subject{Resource: res, Now: now, blank: blankAttributes(res.Attributes)}
 	if newAttrs, ok := attrTypes[res.Type]; ok {
 		s.attrs = newAttrs()
 		if len(res.Attributes) > 0 {
@@ -341,7 +345,7 @@ func assess(s *Subject) Outcome {
 		return out // stands in for an account the inventory knows nothing about
 	}
 	for _, r := range rules {
-		res := r.Check(s)
+		res := recordedNothing(s, r, r.Check(s))
 		switch {
 		case res.deferred:
 			out.Deferred = true
@@ -370,4 +374,38 @@ func violation(r *Rule, res Result) (Violation, bool) {
 		v.Evidence["default_severity"] = string(r.Severity)
 	}
 	return v, true
+}
+
+// readsTagsOnly are the rules that judge a resource by its tags alone: a
+// resource with no recorded attribute is still judged by them.
+var readsTagsOnly = map[string]bool{"aws-tag-001": true}
+
+// recordedNothing turns a pass on a resource whose source recorded no
+// attribute into "not evaluated": a check that reads attributes and finds
+// none has read nothing, and a pass on nothing read is not evidence (issue
+// 29: unknown is not false, and not true either). Failures stand: they
+// fire on the resource's existence (a Classic Load Balancer) or on
+// defaults that hold whatever is recorded.
+func recordedNothing(s *Subject, r *Rule, res Result) Result {
+	if !s.blank || res.Failed || res.NotEvaluated || res.deferred || readsTagsOnly[r.ID] {
+		return res
+	}
+	return notEvaluated("attributes")
+}
+
+// blankAttributes reports whether b records no attribute: empty, null or
+// an object without a key.
+func blankAttributes(b []byte) bool {
+	i := skipSpace(b, 0)
+	if i == len(b) {
+		return true
+	}
+	switch b[i] {
+	case 'n':
+		return string(b[i:min(len(b), i+4)]) == "null" && skipSpace(b, i+4) == len(b)
+	case '{':
+		j := skipSpace(b, i+1)
+		return j < len(b) && b[j] == '}' && skipSpace(b, j+1) == len(b)
+	}
+	return false
 }
