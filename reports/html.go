@@ -29,6 +29,8 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"costsummary": costSummary,
 	"exposure":    exposureText,
 	"clear":       clearText,
+	// words writes a status as words ("not_applicable" → "not applicable").
+	"words": func(s engine.ControlStatus) string { return strings.ReplaceAll(string(s), "_", " ") },
 	// execView hands the executive template its report and whether there
 	// is a previous audit to compare with (the header's), as the PDF's
 	// first page has them.

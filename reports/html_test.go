@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,39 @@ func TestRenderHTMLLargeFigures(t *testing.T) {
 	page := renderHTML(t, doc)
 	if !strings.Contains(page, "1,000,012.0 h") || strings.Contains(page, "1000012.0 h") {
 		t.Error("the estimated effort lacks its thousands separators")
+	}
+}
+
+// TestRenderHTMLComplianceStatusFilter: the compliance page's status filter
+// offers the statuses the rows carry (its options once said "fail"/"pass"
+// while rows said "failed"/"passed", so choosing "failed" showed nothing),
+// and a failed control's status cell is marked failed.
+func TestRenderHTMLComplianceStatusFilter(t *testing.T) {
+	page := renderHTML(t, fxCompliance())
+	options := map[string]bool{}
+	for _, m := range regexp.MustCompile(`<option value="([a-z_]+)">`).FindAllStringSubmatch(page, -1) {
+		options[m[1]] = true
+		if !slices.Contains(engine.ControlStatuses, engine.ControlStatus(m[1])) {
+			t.Errorf("the status filter offers %q, which no control has", m[1])
+		}
+	}
+	rows := regexp.MustCompile(`<tr data-filter="([a-z_]+)"><td><code>[^<]*</code></td><td>[^<]*</td><td class="([a-z-]+)">`).FindAllStringSubmatch(page, -1)
+	if len(rows) == 0 {
+		t.Fatal("no control rows")
+	}
+	failed := 0
+	for _, r := range rows {
+		if !options[r[1]] {
+			t.Errorf("rows with status %q cannot be chosen in the filter", r[1])
+		}
+		if r[1] == string(engine.ControlFail) {
+			failed++
+			if r[2] != "status-fail" {
+				t.Errorf("a failed control's cell is %q", r[2])
+			}
+		}
+	}
+	if failed == 0 {
+		t.Error("the fixture has no failed control")
 	}
 }
