@@ -66,6 +66,7 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"refs":     controlRefsText,
 	"recorded": func(r engine.AffectedResource) string { return recordedText(r, " UTC, ") },
 	"inc":      func(i int) int { return i + 1 },
+	"id":       idHTML,
 	"severityBars": func(m []engine.SeverityRow) template.HTML {
 		return severityBarsSVG(m)
 	},
@@ -95,6 +96,33 @@ func RenderHTML(w io.Writer, doc engine.ReportDocument) error {
 
 // RenderHTML writes the document as one self-contained HTML page.
 func (Renderer) RenderHTML(w io.Writer, doc engine.ReportDocument) error { return RenderHTML(w, doc) }
+
+// idHTML writes an id (an ARN, a provider's id) as a code element that
+// may wrap only after its separators: each segment up to and including a
+// ":" or "/" is kept whole (a span that does not wrap, so not at its
+// hyphens either) and a <wbr> follows it. A long ARN then takes two or
+// three lines of its table cell instead of widening the table past the
+// window, and no segment is ever cut.
+func idHTML(id string) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<code class="id">`)
+	for rest := id; rest != ""; {
+		i := strings.IndexAny(rest, ":/")
+		seg := rest
+		if i >= 0 {
+			seg = rest[:i+1]
+		}
+		rest = rest[len(seg):]
+		b.WriteString(`<span>`)
+		b.WriteString(template.HTMLEscapeString(seg))
+		b.WriteString(`</span>`)
+		if rest != "" {
+			b.WriteString(`<wbr>`)
+		}
+	}
+	b.WriteString(`</code>`)
+	return template.HTML(b.String())
+}
 
 // hexColor is c as a CSS colour.
 func hexColor(c rgb) string { return fmt.Sprintf("#%02x%02x%02x", c.r, c.g, c.b) }
