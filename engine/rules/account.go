@@ -148,7 +148,11 @@ func (a *Auditor) Evaluate(res engine.Resource) []Violation {
 // the account rules need, counts the checks not evaluated, and holds res
 // for Finish when some of its checks were deferred.
 func (a *Auditor) Record(res engine.Resource, o Outcome) {
-	a.Observe(res)
+	if s := o.subject; s != nil && s.Resource.Type == res.Type && s.Resource.NativeID == res.NativeID {
+		a.observe(&res, factSubject(&res, s))
+	} else {
+		a.Observe(res)
+	}
 	for _, ne := range o.NotEvaluated {
 		a.notEval[ne.Rule.ID]++
 	}
@@ -165,13 +169,29 @@ func (a *Auditor) NotEvaluated() map[string]int64 { return a.notEval }
 // Observe records the facts the account rules need from res without
 // evaluating it.
 func (a *Auditor) Observe(res engine.Resource) {
-	switch res.Type {
-	case inv.TypeCloudTrail, inv.TypeConfigRecorder, inv.TypeGuardDutyDetector, inv.TypeS3AccountPublicAccessBlock, inv.TypeIAMPolicy,
-		inv.TypeRDSCluster, inv.TypeDBInstance, inv.TypeAccessAnalyzerAnalyzer, inv.TypeSQSQueue, inv.TypeIAMRole:
+	if factTypes[res.Type] {
 		a.observe(&res, NewSubject(&res, a.now))
-	default:
+	} else {
 		a.observe(&res, nil)
 	}
+}
+
+// factTypes are the resource types whose attributes hold facts the account
+// rules read (observe parses them); of the others only the account and
+// region count.
+var factTypes = map[string]bool{
+	inv.TypeCloudTrail: true, inv.TypeConfigRecorder: true, inv.TypeGuardDutyDetector: true,
+	inv.TypeS3AccountPublicAccessBlock: true, inv.TypeIAMPolicy: true, inv.TypeRDSCluster: true,
+	inv.TypeDBInstance: true, inv.TypeAccessAnalyzerAnalyzer: true, inv.TypeSQSQueue: true, inv.TypeIAMRole: true,
+}
+
+// factSubject is s, already parsed for the checks of res, when observe
+// reads facts from res's type, and nil when it reads none.
+func factSubject(res *engine.Resource, s *Subject) *Subject {
+	if !factTypes[res.Type] {
+		return nil
+	}
+	return s
 }
 
 func (a *Auditor) observe(res *engine.Resource, s *Subject) {
@@ -277,16 +297,14 @@ func (a *Auditor) Finish() []AccountViolation {
 		res := &a.deferred[i]
 		s := NewSubject(res, a.now)
 		s.account = a.accounts[res.Account]
-		o := assess(s)
+		// Only the checks that join other resources' facts deferred: the
+		// others were judged when the resource was recorded.
+		o := assessRules(s, p.joinsByType[res.Type])
 		for _, ne := range o.NotEvaluated {
-			if len(ne.Rule.Joins) > 0 {
-				a.notEval[ne.Rule.ID]++
-			}
+			a.notEval[ne.Rule.ID]++
 		}
 		for _, v := range o.Violations {
-			if len(v.Rule.Joins) > 0 {
-				out = append(out, AccountViolation{Resource: *res, Violation: v})
-			}
+			out = append(out, AccountViolation{Resource: *res, Violation: v})
 		}
 	}
 	a.deferred = nil

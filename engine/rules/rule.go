@@ -83,6 +83,11 @@ type Outcome struct {
 	// the account (an S3 bucket's for its account's public access block);
 	// pass the resource to Auditor.Defer.
 	Deferred bool
+
+	// subject is the parsed resource the outcome judged (AssessDeferring),
+	// so that Auditor.Record gathers the account facts from it instead of
+	// parsing the attributes a second time.
+	subject *Subject
 }
 
 // Violation is a failed check on a resource: what becomes a finding.
@@ -250,6 +255,9 @@ type pack struct {
 	all    []Rule
 	byType map[string][]*Rule
 	byID   map[string]*Rule
+	// joinsByType are the rules of byType with Joins: those Auditor.Finish
+	// runs again once the accounts' facts are known.
+	joinsByType map[string][]*Rule
 }
 
 var loadPack = sync.OnceValue(func() *pack {
@@ -266,7 +274,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, platformRules()...)
 	all = append(all, computeRules()...)
 	all = append(all, edgeRules()...)
-	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}}
+	p := &pack{all: all, byType: map[string][]*Rule{}, byID: map[string]*Rule{}, joinsByType: map[string][]*Rule{}}
 	for i := range p.all {
 		r := &p.all[i]
 		if refs := frameworkRefs[r.ID]; len(refs) > 0 {
@@ -278,6 +286,9 @@ var loadPack = sync.OnceValue(func() *pack {
 		}
 		for _, t := range r.ResourceTypes {
 			p.byType[t] = append(p.byType[t], r)
+			if len(r.Joins) > 0 {
+				p.joinsByType[t] = append(p.joinsByType[t], r)
+			}
 		}
 	}
 	return p
@@ -332,12 +343,18 @@ func Assess(res engine.Resource, now time.Time) Outcome {
 func AssessDeferring(res engine.Resource, now time.Time) Outcome {
 	s := NewSubject(&res, now)
 	s.pending = true
-	return assess(s)
+	o := assess(s)
+	o.subject = s
+	return o
 }
 
 func assess(s *Subject) Outcome {
+	return assessRules(s, ByType(s.Resource.Type))
+}
+
+// assessRules is assess with only rules, which apply to s's type.
+func assessRules(s *Subject, rules []*Rule) Outcome {
 	var out Outcome
-	rules := ByType(s.Resource.Type)
 	if len(rules) == 0 || s.bad {
 		return out
 	}

@@ -81,7 +81,7 @@ func securityRules() []Rule {
 			Remediation: "Remove or scope the public statements (name principals, add aws:SourceVpce or aws:PrincipalOrgID conditions) and enable BlockPublicPolicy and RestrictPublicBuckets.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				st := policyOf(b.Policy).PublicStatements()
+				st := s.policy(b.Policy).PublicStatements()
 				if len(st) == 0 {
 					return passed(s, func() map[string]any {
 						return map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil, "public_statements": []string{}}
