@@ -12,19 +12,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
-// rollingMigration is the migration that the build with the
+// rollingMigration is the ClickHouse migration that the build with the
 // fourd_rolling_migration tag has and the rig's build lacks
-// (store/clickhouse/migrate_rolling.go).
-const rollingMigration = "9001_rolling_probe"
+// (store/clickhouse/migrate_rolling.go); rollingPGVersion is its
+// PostgreSQL migration (store/postgres/migrate_rolling.go).
+const (
+	rollingMigration = "9001_rolling_probe"
+	rollingPGVersion = 90010
+)
 
 // testRollingRestart rolls the replicas a and b, one at a time, from the
-// rig's build to a build with one more ClickHouse migration (a column
-// added to snapshot_findings, the table every findings page reads), while
+// rig's build to a build with one more migration of each store (a column
+// added to snapshot_findings, the table every findings page reads, and in
+// PostgreSQL a nullable column added to audits and an index built on it
+// CONCURRENTLY), while
 // four clients read findings through both and retry a refused connection
 // or a 503 on the other replica, as docs/scaling.md tells clients to. The
 // first replica is stopped with SIGTERM, the new build's `fourd migrate`
@@ -112,8 +120,14 @@ func testRollingRestart(t *testing.T, rig *replicaRig, a, b *replica) {
 	time.Sleep(time.Second)
 	// The old build writes a snapshot into the migrated table while the
 	// clients read it through both builds.
+	// Every command migrates first: the old build's finds both stores
+	// ahead of it (goose must not refuse a version it does not know).
+	before := latestAuditID(t, rig)
 	out := rig.runBin(t, rig.bin, "audit", "--tenant", "demo")
 	t.Logf("the old build's audit over the new schema: %.80s", out)
+	if after := latestAuditID(t, rig); after == before {
+		t.Errorf("the old build's audit over the migrated schema completed no audit (the latest is still %s)", before)
+	}
 	time.Sleep(time.Second)
 
 	b.signal(syscall.SIGTERM)
@@ -146,5 +160,47 @@ func testRollingRestart(t *testing.T, rig *replicaRig, a, b *replica) {
 	}
 	if !slices.Contains(applied, rollingMigration) {
 		t.Errorf("applied ClickHouse migrations %q lack the new build's %s", applied, rollingMigration)
+	}
+	checkRollingPG(t, rig)
+}
+
+// latestAuditID is the id of the demo tenant's latest completed audit.
+func latestAuditID(t *testing.T, rig *replicaRig) string {
+	t.Helper()
+	var id string
+	pgQueryRow(t, rig, []any{&id}, `SELECT a.id FROM audits a JOIN tenants n ON n.id = a.tenant_id
+WHERE n.slug = 'demo' AND a.status = 'completed' ORDER BY a.completed_at DESC, a.id DESC LIMIT 1`)
+	return id
+}
+
+// checkRollingPG checks that the new build's PostgreSQL migration was
+// applied whole (its column, and its index valid: a CONCURRENTLY build that
+// failed leaves it invalid).
+func checkRollingPG(t *testing.T, rig *replicaRig) {
+	t.Helper()
+	var applied, valid bool
+	pgQueryRow(t, rig, []any{&applied}, `SELECT EXISTS (SELECT 1 FROM goose_db_version WHERE version_id = $1 AND is_applied)`, rollingPGVersion)
+	if !applied {
+		t.Errorf("PostgreSQL migration %d of the new build is not applied", rollingPGVersion)
+	}
+	pgQueryRow(t, rig, []any{&valid}, `SELECT COALESCE((SELECT i.indisvalid FROM pg_index i
+JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'audits_rolling_probe_idx'), false)`)
+	if !valid {
+		t.Error("the new build's index audits_rolling_probe_idx is missing or invalid")
+	}
+}
+
+// pgQueryRow scans one row of query over the rig's PostgreSQL database into dest.
+func pgQueryRow(t *testing.T, rig *replicaRig, dest []any, query string, args ...any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, rig.pgURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, query, args...).Scan(dest...); err != nil {
+		t.Fatalf("%s: %v", query, err)
 	}
 }

@@ -33,12 +33,20 @@ var (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// extraMigrations, when set, holds more goose migrations (*.sql at its
+// root) that Migrations adds to the embedded ones: only the test build of
+// migrate_rolling.go sets it.
+var extraMigrations fs.FS
+
 // Migrations returns the embedded goose migrations (for tools and tests that
 // need to know the schema version, such as pgtest's template databases).
 func Migrations() fs.FS {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		panic("postgres: embedded migrations: " + err.Error()) // cannot happen: the folder is embedded
+	}
+	if extraMigrations != nil {
+		return unionFS{sub, extraMigrations}
 	}
 	return sub
 }
