@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -13,8 +14,10 @@ import (
 // A mute set is the muted findings of one snapshot under one set of active
 // rule versions (the refs a read honours, in their order), materialised
 // when that set changes: when a rule is written, when an audit writes a new
-// snapshot, and, for a change no write announces (a rule's expiry), on the
-// first read that finds it missing. Reads then anti-join one build of the
+// snapshot, and, for a change no write announces (a rule's expiry), by the
+// sweep (SweepMuteSets) or the first read that finds it missing, whichever
+// comes first. A set another replaced is deleted by the sweep a grace
+// period later. Reads then anti-join one build of the
 // set, one row per muted finding, and read its precomputed counts, instead
 // of every rule's matches (docs/design/mute-rules.md).
 
@@ -42,6 +45,18 @@ type MuteSetStore interface {
 	// BuiltMuteSets returns the complete builds of the tenant's sets over
 	// the given snapshots.
 	BuiltMuteSets(ctx context.Context, tenantID string, auditIDs []string) ([]MuteSetBuild, error)
+	// SupersedeMuteSets marks the snapshot's built sets other than keep
+	// ("": all) superseded at now, and keep current again.
+	SupersedeMuteSets(ctx context.Context, tenantID, auditID, keep string, now time.Time) error
+	// LiveMuteSetAudits returns the tenant's snapshots with a built set
+	// not superseded.
+	LiveMuteSetAudits(ctx context.Context, tenantID string) ([]string, error)
+	// TenantsWithExpiredMutes returns the tenants with a live, enabled
+	// rule that expired in (after, until].
+	TenantsWithExpiredMutes(ctx context.Context, after, until time.Time) ([]string, error)
+	// DeleteSupersededMuteSets forgets up to limit sets superseded before
+	// before and returns them, each to one caller only.
+	DeleteSupersededMuteSets(ctx context.Context, before time.Time, limit int) ([]MuteSetBuild, error)
 }
 
 // MuteSetWriter materialises mute sets (ClickHouse); Config.MuteMatches
@@ -51,6 +66,8 @@ type MuteSetWriter interface {
 	// that any of refs matched (once, with the first rule of refs that
 	// matches it) and their counts, and returns how many.
 	PutMuteSet(ctx context.Context, tenantID, auditID, build string, refs []MuteRef) (int64, error)
+	// DeleteMuteSets deletes the rows of the builds.
+	DeleteMuteSets(ctx context.Context, builds []MuteSetBuild) error
 }
 
 // muteSetStale is how old an unfinished claim must be before another
@@ -162,21 +179,34 @@ func (s *Service) settleMuteSet(ctx context.Context, tenantID, auditID string) e
 	}
 	refs := (&overrideSet{mutes: mutes}).muteRefs(auditID)
 	if len(refs) == 0 {
-		return nil
+		// No rule applies any more: no set is read.
+		return st.SupersedeMuteSets(ctx, tenantID, auditID, "", now)
 	}
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
 	b := MuteSetBuild{TenantID: tenantID, AuditID: auditID, Key: muteSetKey(refs)}
 	b.Build = b.Key + "." + hex.EncodeToString(nonce[:])
 	claimed, err := st.ClaimMuteSet(ctx, b, now, now.Add(-muteSetStale))
-	if err != nil || !claimed {
+	if err != nil {
 		return err
+	}
+	if !claimed {
+		// Built (perhaps long ago, and superseded since: current again) or
+		// being built elsewhere, which supersedes the others when done.
+		builds, err := st.BuiltMuteSets(ctx, tenantID, []string{auditID})
+		if err != nil || !slices.ContainsFunc(builds, func(x MuteSetBuild) bool { return x.Key == b.Key }) {
+			return err
+		}
+		return st.SupersedeMuteSets(ctx, tenantID, auditID, b.Key, now)
 	}
 	start := time.Now()
 	if b.Muted, err = w.PutMuteSet(ctx, tenantID, auditID, b.Build, refs); err != nil {
 		return err
 	}
 	if err := st.FinishMuteSet(ctx, b, s.now().UTC()); err != nil {
+		return err
+	}
+	if err := st.SupersedeMuteSets(ctx, tenantID, auditID, b.Key, s.now().UTC()); err != nil {
 		return err
 	}
 	s.reads.invalidate(tenantID)

@@ -105,6 +105,10 @@ type Service struct {
 	// muteBuildLocks serialise the builds of each snapshot's mute set
 	// (settleMuteSet), by tenant and snapshot.
 	muteBuildLocks keyedLocks
+	// muteSweptUntil is the time up to which SweepMuteSets has settled the
+	// expiries (zero: none yet), under muteSweepMu.
+	muteSweepMu    sync.Mutex
+	muteSweptUntil time.Time
 }
 
 // NewService returns a Service over the configured stores.

@@ -31,6 +31,33 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, 
 		defer wg.Done()
 		sweepExpired(ctx, svc, log)
 	}()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sweepMuteSets(ctx, svc, log)
+	}()
+}
+
+// sweepMuteSets builds the mute sets that rule expiries changed and deletes
+// superseded ones, now and every engine.MuteSweepInterval until ctx ends.
+// Every replica sweeps; builds are claimed and deletions handed to one.
+func sweepMuteSets(ctx context.Context, svc *engine.Service, log *slog.Logger) {
+	t := time.NewTicker(engine.MuteSweepInterval)
+	defer t.Stop()
+	for {
+		n, err := svc.SweepMuteSets(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("sweeping mute sets", "err", err)
+		case n.Settled > 0 || n.Deleted > 0:
+			log.Info("swept mute sets", "settled", n.Settled, "deleted", n.Deleted)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // sweepExpired deletes expired OAuth codes and tokens and idempotency keys

@@ -157,3 +157,25 @@ func (s *Store) countMutedSet(ctx context.Context, q engine.FindingCountQuery, c
 	defer cancel()
 	return s.countRows(ctx, sql, c.args, len(cols))
 }
+
+// DeleteMuteSets implements engine.MuteSetWriter: the builds' rows in
+// mute_sets and mute_set_counts, by a mutation of each table (deleted in
+// the background; nothing reads a build once PostgreSQL forgot it).
+func (s *Store) DeleteMuteSets(ctx context.Context, builds []engine.MuteSetBuild) (err error) {
+	defer wrap(&err, "DeleteMuteSets(%d builds)", len(builds))
+	if len(builds) == 0 {
+		return nil
+	}
+	ids := make([]string, len(builds))
+	for i, b := range builds {
+		ids[i] = b.Build
+	}
+	ctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	for _, table := range []string{"mute_sets", "mute_set_counts"} {
+		if err := s.alterLocal(ctx, table, "DELETE WHERE build IN ?", groupSet(ids)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
