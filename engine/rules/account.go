@@ -75,7 +75,7 @@ func accountRules() []Rule {
 				if len(m) > 0 && (f.trailUnknownAll || len(f.missing(f.trailUnknownIn)) < len(m)) {
 					return notEvaluated("is_logging") // a trail whose status is unknown may cover them
 				}
-				return failIf(len(m) > 0, map[string]any{"regions_without_trail": m, "multi_region_trail": false})
+				return failIf(nil, len(m) > 0, func() map[string]any { return map[string]any{"regions_without_trail": m, "multi_region_trail": false} })
 			}},
 		{ID: "aws-account-002", Dimension: compliance, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.3", "CIS-AWS-4.0.1:3.3"},
@@ -84,7 +84,7 @@ func accountRules() []Rule {
 			Remediation: "Enable AWS Config in every region (an organization conformance pack or the Config console's one-click setup).",
 			accountCheck: func(f *accountFacts) Result {
 				m := f.missing(f.configIn)
-				return failIf(len(m) > 0, map[string]any{"regions_without_recorder": m})
+				return failIf(nil, len(m) > 0, func() map[string]any { return map[string]any{"regions_without_recorder": m} })
 			}},
 		{ID: "aws-account-003", Dimension: security, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
 			Title:       "GuardDuty is not enabled in every region in use",
@@ -103,7 +103,7 @@ func accountRules() []Rule {
 				if len(m) == 0 && unknown {
 					return notEvaluated("enabled")
 				}
-				return failIf(len(m) > 0, map[string]any{"regions_without_detector": m})
+				return failIf(nil, len(m) > 0, func() map[string]any { return map[string]any{"regions_without_detector": m} })
 			}},
 	}
 }

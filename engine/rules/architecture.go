@@ -13,7 +13,9 @@ func architectureRules() []Rule {
 			Remediation: "Enable Multi-AZ (a standby in another AZ with automatic failover).",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				r := failIfRecorded(s, !d.MultiAZ, "multi_az", map[string]any{"identifier": d.Identifier, "availability_zone": d.AvailabilityZone, "multi_az": d.MultiAZ})
+				r := failIfRecorded(s, !d.MultiAZ, "multi_az", func() map[string]any {
+					return map[string]any{"identifier": d.Identifier, "availability_zone": d.AvailabilityZone, "multi_az": d.MultiAZ}
+				})
 				return escalateIfProduction(r, s, high)
 			}},
 		{ID: "aws-rds-006", Dimension: architecture, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
@@ -22,7 +24,9 @@ func architectureRules() []Rule {
 			Remediation: "Set the backup retention period to at least 7 days.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return failIfRecorded(s, d.BackupRetentionPeriod == 0, "backup_retention_period", map[string]any{"identifier": d.Identifier, "backup_retention_period": d.BackupRetentionPeriod})
+				return failIfRecorded(s, d.BackupRetentionPeriod == 0, "backup_retention_period", func() map[string]any {
+					return map[string]any{"identifier": d.Identifier, "backup_retention_period": d.BackupRetentionPeriod}
+				})
 			}},
 		{ID: "aws-rds-007", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeDBInstance},
 			Title:       "RDS deletion protection is disabled",
@@ -30,7 +34,9 @@ func architectureRules() []Rule {
 			Remediation: "Enable deletion protection: aws rds modify-db-instance --deletion-protection.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return escalateIfProduction(failIfRecorded(s, !d.DeletionProtection, "deletion_protection", map[string]any{"identifier": d.Identifier, "deletion_protection": d.DeletionProtection}), s, high)
+				return escalateIfProduction(failIfRecorded(s, !d.DeletionProtection, "deletion_protection", func() map[string]any {
+					return map[string]any{"identifier": d.Identifier, "deletion_protection": d.DeletionProtection}
+				}), s, high)
 			}},
 		{ID: "aws-ec2-012", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeInstance},
 			Title:       "EC2 instance is not part of an Auto Scaling group",
@@ -39,7 +45,9 @@ func architectureRules() []Rule {
 			Check: func(s *Subject) Result {
 				in := get[inv.Instance](s)
 				return failIfRecorded(s, in.State == "running" && in.AutoScalingGroup == "", "autoscaling_group",
-					map[string]any{"instance_id": in.InstanceID, "state": in.State, "autoscaling_group": in.AutoScalingGroup})
+					func() map[string]any {
+						return map[string]any{"instance_id": in.InstanceID, "state": in.State, "autoscaling_group": in.AutoScalingGroup}
+					})
 			}},
 		{ID: "aws-asg-001", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeAutoScalingGroup},
 			Title:       "Auto Scaling group uses a single Availability Zone",
@@ -47,7 +55,9 @@ func architectureRules() []Rule {
 			Remediation: "Add subnets in at least two more AZs to the group.",
 			Check: func(s *Subject) Result {
 				g := get[inv.AutoScalingGroup](s)
-				return failIf(len(g.AvailabilityZones) == 1, map[string]any{"name": g.Name, "availability_zones": g.AvailabilityZones})
+				return failIf(s, len(g.AvailabilityZones) == 1, func() map[string]any {
+					return map[string]any{"name": g.Name, "availability_zones": g.AvailabilityZones}
+				})
 			}},
 		{ID: "aws-asg-002", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeAutoScalingGroup},
 			Title:       "Auto Scaling group behind a load balancer uses EC2 health checks",
@@ -57,7 +67,9 @@ func architectureRules() []Rule {
 				g := get[inv.AutoScalingGroup](s)
 				behindLB := len(g.TargetGroupARNs)+len(g.LoadBalancers) > 0
 				return failIfZero(s, behindLB && g.HealthCheckType != "ELB", g.HealthCheckType == "", "health_check_type",
-					map[string]any{"name": g.Name, "health_check_type": g.HealthCheckType, "target_group_arns": g.TargetGroupARNs, "load_balancers": g.LoadBalancers})
+					func() map[string]any {
+						return map[string]any{"name": g.Name, "health_check_type": g.HealthCheckType, "target_group_arns": g.TargetGroupARNs, "load_balancers": g.LoadBalancers}
+					})
 			}},
 		{ID: "aws-elb-002", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer deletion protection is disabled",
@@ -65,7 +77,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable the deletion_protection.enabled attribute.",
 			Check: func(s *Subject) Result {
 				lb := get[inv.LoadBalancer](s)
-				return escalateIfProduction(failUnless(lb.DeletionProtection, "deletion_protection", map[string]any{"name": lb.Name}), s, medium)
+				return escalateIfProduction(failUnless(s, lb.DeletionProtection, "deletion_protection", func() map[string]any { return map[string]any{"name": lb.Name} }), s, medium)
 			}},
 		{ID: "aws-elb-003", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer spans fewer than two Availability Zones",
@@ -73,7 +85,9 @@ func architectureRules() []Rule {
 			Remediation: "Enable subnets in at least two AZs for the load balancer.",
 			Check: func(s *Subject) Result {
 				lb := get[inv.LoadBalancer](s)
-				return failIf(len(lb.AvailabilityZones) == 1, map[string]any{"name": lb.Name, "availability_zones": lb.AvailabilityZones})
+				return failIf(s, len(lb.AvailabilityZones) == 1, func() map[string]any {
+					return map[string]any{"name": lb.Name, "availability_zones": lb.AvailabilityZones}
+				})
 			}},
 		{ID: "aws-dynamodb-002", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeDynamoDBTable},
 			Title:       "DynamoDB point-in-time recovery is disabled",
@@ -81,7 +95,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable point-in-time recovery on the table.",
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
-				return escalateIfProduction(failUnless(t.PointInTimeRecovery, "point_in_time_recovery", map[string]any{"table": t.Name}), s, high)
+				return escalateIfProduction(failUnless(s, t.PointInTimeRecovery, "point_in_time_recovery", func() map[string]any { return map[string]any{"table": t.Name} }), s, high)
 			}},
 		{ID: "aws-dynamodb-003", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeDynamoDBTable},
 			Title:       "DynamoDB deletion protection is disabled",
@@ -89,7 +103,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable deletion protection on the table.",
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
-				return failUnless(t.DeletionProtectionEnabled, "deletion_protection_enabled", map[string]any{"table": t.Name})
+				return failUnless(s, t.DeletionProtectionEnabled, "deletion_protection_enabled", func() map[string]any { return map[string]any{"table": t.Name} })
 			}},
 		{ID: "aws-elasticache-003", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster has a single node or a single AZ",
@@ -102,8 +116,10 @@ func architectureRules() []Rule {
 				if !single && !oneZone && (c.NumCacheNodes <= 1 || c.AZMode != "cross-az") {
 					return notEvaluated(s.unrecorded("num_cache_nodes", "az_mode")...)
 				}
-				return failIf(single || oneZone,
-					map[string]any{"cluster_id": c.ClusterID, "num_cache_nodes": c.NumCacheNodes, "az_mode": c.AZMode})
+				return failIf(s, single || oneZone,
+					func() map[string]any {
+						return map[string]any{"cluster_id": c.ClusterID, "num_cache_nodes": c.NumCacheNodes, "az_mode": c.AZMode}
+					})
 			}},
 		{ID: "aws-elasticache-004", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster keeps no snapshots",
@@ -112,7 +128,9 @@ func architectureRules() []Rule {
 			Check: func(s *Subject) Result {
 				c := get[inv.ElastiCacheCluster](s)
 				return failIfRecorded(s, c.Engine != "memcached" && c.SnapshotRetentionLimit == 0, "snapshot_retention_limit",
-					map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "snapshot_retention_limit": c.SnapshotRetentionLimit})
+					func() map[string]any {
+						return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "snapshot_retention_limit": c.SnapshotRetentionLimit}
+					})
 			}},
 		{ID: "aws-efs-002", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeEFSFileSystem},
 			Title:       "EFS automatic backups are disabled",
@@ -120,7 +138,9 @@ func architectureRules() []Rule {
 			Remediation: "Enable the file system's backup policy (automatic backups), or add it to an AWS Backup plan.",
 			Check: func(s *Subject) Result {
 				f := get[inv.EFSFileSystem](s)
-				return failIf(f.BackupPolicy == "DISABLED", map[string]any{"file_system_id": f.FileSystemID, "backup_policy": f.BackupPolicy})
+				return failIf(s, f.BackupPolicy == "DISABLED", func() map[string]any {
+					return map[string]any{"file_system_id": f.FileSystemID, "backup_policy": f.BackupPolicy}
+				})
 			}},
 		{ID: "aws-s3-007", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
 			Title:       "S3 bucket versioning is not enabled",
@@ -128,7 +148,7 @@ func architectureRules() []Rule {
 			Remediation: "Enable versioning and add a lifecycle rule to expire noncurrent versions.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return escalateIfSensitive(failIfZero(s, b.Versioning != "Enabled", b.Versioning == "", "versioning", map[string]any{"bucket": b.Bucket, "versioning": b.Versioning}), s, medium)
+				return escalateIfSensitive(failIfZero(s, b.Versioning != "Enabled", b.Versioning == "", "versioning", func() map[string]any { return map[string]any{"bucket": b.Bucket, "versioning": b.Versioning} }), s, medium)
 			}},
 		{ID: "aws-sqs-001", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeSQSQueue},
 			Title:       "SQS queue has no dead-letter queue",
@@ -142,7 +162,9 @@ func architectureRules() []Rule {
 				if m := s.unrecorded("name", "dead_letter_target_arn"); q.DeadLetterTargetARN == "" && len(m) > 0 {
 					return notEvaluated(m...)
 				}
-				return failIf(q.DeadLetterTargetARN == "", map[string]any{"queue": q.Name, "dead_letter_target_arn": q.DeadLetterTargetARN})
+				return failIf(s, q.DeadLetterTargetARN == "", func() map[string]any {
+					return map[string]any{"queue": q.Name, "dead_letter_target_arn": q.DeadLetterTargetARN}
+				})
 			}},
 		{ID: "aws-lambda-004", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function has no dead-letter queue",
@@ -150,7 +172,9 @@ func architectureRules() []Rule {
 			Remediation: "Configure a dead-letter queue or an on-failure destination for the function.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIfRecorded(s, f.DeadLetterTargetARN == "", "dead_letter_target_arn", map[string]any{"function_name": f.FunctionName, "dead_letter_target_arn": f.DeadLetterTargetARN})
+				return failIfRecorded(s, f.DeadLetterTargetARN == "", "dead_letter_target_arn", func() map[string]any {
+					return map[string]any{"function_name": f.FunctionName, "dead_letter_target_arn": f.DeadLetterTargetARN}
+				})
 			}},
 		{ID: "aws-kms-002", Dimension: architecture, Severity: high, ResourceTypes: []string{inv.TypeKMSKey},
 			Title:       "KMS key is scheduled for deletion",
@@ -162,7 +186,7 @@ func architectureRules() []Rule {
 				if !k.DeletionDate.IsZero() {
 					ev["deletion_date"] = k.DeletionDate
 				}
-				return failIf(k.KeyState == "PendingDeletion", ev)
+				return failIf(s, k.KeyState == "PendingDeletion", func() map[string]any { return ev })
 			}},
 	}
 }

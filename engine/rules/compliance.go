@@ -38,7 +38,7 @@ func complianceRules() []Rule {
 						missing = append(missing, k)
 					}
 				}
-				return failIf(len(missing) > 0, map[string]any{"missing_tags": missing})
+				return failIf(s, len(missing) > 0, func() map[string]any { return map[string]any{"missing_tags": missing} })
 			}},
 		{ID: "aws-s3-008", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
 			Title:       "S3 bucket server access logging is disabled",
@@ -46,7 +46,9 @@ func complianceRules() []Rule {
 			Remediation: "Enable server access logging to a dedicated log bucket (or CloudTrail S3 data events).",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return escalateIfSensitive(failIfRecorded(s, b.LoggingTargetBucket == "", "logging_target_bucket", map[string]any{"bucket": b.Bucket, "logging_target_bucket": b.LoggingTargetBucket}), s, medium)
+				return escalateIfSensitive(failIfRecorded(s, b.LoggingTargetBucket == "", "logging_target_bucket", func() map[string]any {
+					return map[string]any{"bucket": b.Bucket, "logging_target_bucket": b.LoggingTargetBucket}
+				}), s, medium)
 			}},
 		{ID: "aws-s3-009", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.1.2", "CIS-AWS-4.0.1:2.1.2"},
@@ -55,7 +57,9 @@ func complianceRules() []Rule {
 			Remediation: "Enable MFA delete with the root user's MFA: aws s3api put-bucket-versioning --versioning-configuration Status=Enabled,MFADelete=Enabled --mfa ….",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return failIfRecorded(s, b.Versioning == "Enabled" && !b.MFADelete, "mfa_delete", map[string]any{"bucket": b.Bucket, "versioning": b.Versioning, "mfa_delete": b.MFADelete})
+				return failIfRecorded(s, b.Versioning == "Enabled" && !b.MFADelete, "mfa_delete", func() map[string]any {
+					return map[string]any{"bucket": b.Bucket, "versioning": b.Versioning, "mfa_delete": b.MFADelete}
+				})
 			}},
 		{ID: "aws-vpc-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeVPC},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.7", "CIS-AWS-4.0.1:3.7"},
@@ -64,7 +68,9 @@ func complianceRules() []Rule {
 			Remediation: "Create a flow log for the VPC (at least REJECT traffic) to CloudWatch Logs or S3.",
 			Check: func(s *Subject) Result {
 				v := get[inv.VPC](s)
-				return failUnless(v.FlowLogsEnabled, "flow_logs_enabled", map[string]any{"vpc_id": v.VPCID, "is_default": v.IsDefault, "flow_logs_enabled": v.FlowLogsEnabled != nil && *v.FlowLogsEnabled})
+				return failUnless(s, v.FlowLogsEnabled, "flow_logs_enabled", func() map[string]any {
+					return map[string]any{"vpc_id": v.VPCID, "is_default": v.IsDefault, "flow_logs_enabled": v.FlowLogsEnabled != nil && *v.FlowLogsEnabled}
+				})
 			}},
 		{ID: "aws-cloudtrail-002", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeCloudTrail},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.2", "CIS-AWS-4.0.1:3.2"},
@@ -73,7 +79,9 @@ func complianceRules() []Rule {
 			Remediation: "Enable log file validation: aws cloudtrail update-trail --name TRAIL --enable-log-file-validation.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIfRecorded(s, !t.LogFileValidationEnabled, "log_file_validation_enabled", map[string]any{"trail": t.Name, "log_file_validation_enabled": t.LogFileValidationEnabled})
+				return failIfRecorded(s, !t.LogFileValidationEnabled, "log_file_validation_enabled", func() map[string]any {
+					return map[string]any{"trail": t.Name, "log_file_validation_enabled": t.LogFileValidationEnabled}
+				})
 			}},
 		{ID: "aws-cloudtrail-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeCloudTrail},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.5", "CIS-AWS-4.0.1:3.5"},
@@ -82,7 +90,7 @@ func complianceRules() []Rule {
 			Remediation: "Configure the trail with a customer managed KMS key (SSE-KMS).",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIfRecorded(s, t.KMSKeyID == "", "kms_key_id", map[string]any{"trail": t.Name, "kms_key_id": t.KMSKeyID})
+				return failIfRecorded(s, t.KMSKeyID == "", "kms_key_id", func() map[string]any { return map[string]any{"trail": t.Name, "kms_key_id": t.KMSKeyID} })
 			}},
 		{ID: "aws-cloudtrail-004", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudTrail},
 			Title:       "CloudTrail is not integrated with CloudWatch Logs",
@@ -90,7 +98,9 @@ func complianceRules() []Rule {
 			Remediation: "Configure the trail to deliver to a CloudWatch Logs log group.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failIfRecorded(s, t.CloudWatchLogsLogGroupARN == "", "cloud_watch_logs_log_group_arn", map[string]any{"trail": t.Name, "cloud_watch_logs_log_group_arn": t.CloudWatchLogsLogGroupARN})
+				return failIfRecorded(s, t.CloudWatchLogsLogGroupARN == "", "cloud_watch_logs_log_group_arn", func() map[string]any {
+					return map[string]any{"trail": t.Name, "cloud_watch_logs_log_group_arn": t.CloudWatchLogsLogGroupARN}
+				})
 			}},
 		{ID: "aws-cloudtrail-005", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudTrail},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.8", "CIS-AWS-3.0.0:3.9", "CIS-AWS-4.0.1:3.8", "CIS-AWS-4.0.1:3.9"},
@@ -99,7 +109,7 @@ func complianceRules() []Rule {
 			Remediation: "Add a data event selector for AWS::S3::Object (all buckets, read and write) to a multi-region trail.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failUnless(t.S3DataEvents, "s3_data_events", map[string]any{"trail": t.Name, "s3_data_events": t.S3DataEvents})
+				return failUnless(s, t.S3DataEvents, "s3_data_events", func() map[string]any { return map[string]any{"trail": t.Name, "s3_data_events": t.S3DataEvents} })
 			}},
 		{ID: "aws-iam-008", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.8", "CIS-AWS-4.0.1:1.8"},
@@ -109,9 +119,9 @@ func complianceRules() []Rule {
 			Check: func(s *Subject) Result {
 				p := get[inv.IAMAccount](s).PasswordPolicy
 				if p == nil {
-					return failIfRecorded(s, true, "password_policy", map[string]any{"password_policy": nil})
+					return failIfRecorded(s, true, "password_policy", func() map[string]any { return map[string]any{"password_policy": nil} })
 				}
-				return failIf(p.MinimumPasswordLength < 14, map[string]any{"minimum_password_length": p.MinimumPasswordLength})
+				return failIf(s, p.MinimumPasswordLength < 14, func() map[string]any { return map[string]any{"minimum_password_length": p.MinimumPasswordLength} })
 			}},
 		{ID: "aws-iam-009", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.9", "CIS-AWS-4.0.1:1.9"},
@@ -121,9 +131,9 @@ func complianceRules() []Rule {
 			Check: func(s *Subject) Result {
 				p := get[inv.IAMAccount](s).PasswordPolicy
 				if p == nil {
-					return failIfRecorded(s, true, "password_policy", map[string]any{"password_policy": nil})
+					return failIfRecorded(s, true, "password_policy", func() map[string]any { return map[string]any{"password_policy": nil} })
 				}
-				return failIf(p.PasswordReusePrevention < 24, map[string]any{"password_reuse_prevention": p.PasswordReusePrevention})
+				return failIf(s, p.PasswordReusePrevention < 24, func() map[string]any { return map[string]any{"password_reuse_prevention": p.PasswordReusePrevention} })
 			}},
 		{ID: "aws-iam-010", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeIAMUser},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.15", "CIS-AWS-4.0.1:1.15"},
@@ -133,7 +143,9 @@ func complianceRules() []Rule {
 			Check: func(s *Subject) Result {
 				u := get[inv.IAMUser](s)
 				n := len(u.AttachedPolicyARNs) + len(u.InlinePolicyNames)
-				return failIf(n > 0, map[string]any{"user_name": u.UserName, "attached_policies": u.AttachedPolicyARNs, "inline_policies": u.InlinePolicyNames})
+				return failIf(s, n > 0, func() map[string]any {
+					return map[string]any{"user_name": u.UserName, "attached_policies": u.AttachedPolicyARNs, "inline_policies": u.InlinePolicyNames}
+				})
 			}},
 		{ID: "aws-iam-011", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.6", "CIS-AWS-4.0.1:1.6"},
@@ -145,7 +157,9 @@ func complianceRules() []Rule {
 				if !a.RootHardwareMFA && !s.recorded("root_hardware_mfa") && !(s.recorded("root_mfa_enabled") && !a.RootMFAEnabled) {
 					return notEvaluated("root_hardware_mfa")
 				}
-				return failIf(!a.RootHardwareMFA, map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled, "root_hardware_mfa": a.RootHardwareMFA})
+				return failIf(s, !a.RootHardwareMFA, func() map[string]any {
+					return map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled, "root_hardware_mfa": a.RootHardwareMFA}
+				})
 			}},
 		{ID: "aws-kms-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeKMSKey},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.6", "CIS-AWS-4.0.1:3.6"},
@@ -160,7 +174,9 @@ func complianceRules() []Rule {
 						return map[string]any{"key_id": k.KeyID, "key_manager": k.KeyManager, "key_state": k.KeyState, "key_spec": k.KeySpec, "rotation_applies": false}
 					})
 				}
-				return failUnless(k.KeyRotationEnabled, "key_rotation_enabled", map[string]any{"key_id": k.KeyID, "key_manager": k.KeyManager, "key_state": k.KeyState})
+				return failUnless(s, k.KeyRotationEnabled, "key_rotation_enabled", func() map[string]any {
+					return map[string]any{"key_id": k.KeyID, "key_manager": k.KeyManager, "key_state": k.KeyState}
+				})
 			}},
 		{ID: "aws-rds-008", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.3.2", "CIS-AWS-4.0.1:2.2.2"},
@@ -169,7 +185,9 @@ func complianceRules() []Rule {
 			Remediation: "Enable auto minor version upgrade on the instance.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return failIfRecorded(s, !d.AutoMinorVersionUpgrade, "auto_minor_version_upgrade", map[string]any{"identifier": d.Identifier, "engine_version": d.EngineVersion, "auto_minor_version_upgrade": d.AutoMinorVersionUpgrade})
+				return failIfRecorded(s, !d.AutoMinorVersionUpgrade, "auto_minor_version_upgrade", func() map[string]any {
+					return map[string]any{"identifier": d.Identifier, "engine_version": d.EngineVersion, "auto_minor_version_upgrade": d.AutoMinorVersionUpgrade}
+				})
 			}},
 		{ID: "aws-efs-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeEFSFileSystem},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.4.1", "CIS-AWS-4.0.1:2.3.1"},
@@ -178,7 +196,9 @@ func complianceRules() []Rule {
 			Remediation: "Create an encrypted file system, copy the data (AWS DataSync), and switch clients over.",
 			Check: func(s *Subject) Result {
 				f := get[inv.EFSFileSystem](s)
-				return escalateIfSensitive(failIfRecorded(s, !f.Encrypted, "encrypted", map[string]any{"file_system_id": f.FileSystemID, "encrypted": f.Encrypted}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !f.Encrypted, "encrypted", func() map[string]any {
+					return map[string]any{"file_system_id": f.FileSystemID, "encrypted": f.Encrypted}
+				}), s, high)
 			}},
 		{ID: "aws-sqs-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeSQSQueue},
 			Title:       "SQS queue is not encrypted at rest",
@@ -192,7 +212,9 @@ func complianceRules() []Rule {
 				case q.SQSManagedSSEEnabled == nil:
 					return notEvaluated("sqs_managed_sse_enabled")
 				}
-				return failIf(!*q.SQSManagedSSEEnabled, map[string]any{"queue": q.Name, "sqs_managed_sse_enabled": *q.SQSManagedSSEEnabled})
+				return failIf(s, !*q.SQSManagedSSEEnabled, func() map[string]any {
+					return map[string]any{"queue": q.Name, "sqs_managed_sse_enabled": *q.SQSManagedSSEEnabled}
+				})
 			}},
 		{ID: "aws-sns-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeSNSTopic},
 			Title:       "SNS topic is not encrypted with KMS",
@@ -200,7 +222,7 @@ func complianceRules() []Rule {
 			Remediation: "Set the topic's KmsMasterKeyId (alias/aws/sns or a customer managed key).",
 			Check: func(s *Subject) Result {
 				t := get[inv.SNSTopic](s)
-				return failIfRecorded(s, t.KMSMasterKeyID == "", "kms_master_key_id", map[string]any{"topic": t.Name, "kms_master_key_id": t.KMSMasterKeyID})
+				return failIfRecorded(s, t.KMSMasterKeyID == "", "kms_master_key_id", func() map[string]any { return map[string]any{"topic": t.Name, "kms_master_key_id": t.KMSMasterKeyID} })
 			}},
 		{ID: "aws-elasticache-005", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster is not encrypted at rest",
@@ -211,7 +233,9 @@ func complianceRules() []Rule {
 				if c.Engine == "memcached" {
 					return passed(s, func() map[string]any { return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine} })
 				}
-				return failUnless(c.AtRestEncryptionEnabled, "at_rest_encryption_enabled", map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "at_rest_encryption_enabled": c.AtRestEncryptionEnabled})
+				return failUnless(s, c.AtRestEncryptionEnabled, "at_rest_encryption_enabled", func() map[string]any {
+					return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "at_rest_encryption_enabled": c.AtRestEncryptionEnabled}
+				})
 			}},
 		{ID: "aws-elb-004", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer access logging is disabled",
@@ -219,7 +243,7 @@ func complianceRules() []Rule {
 			Remediation: "Enable access logs to an S3 bucket (attribute access_logs.s3.enabled).",
 			Check: func(s *Subject) Result {
 				lb := get[inv.LoadBalancer](s)
-				return failUnless(lb.AccessLogsEnabled, "access_logs_enabled", map[string]any{"name": lb.Name})
+				return failUnless(s, lb.AccessLogsEnabled, "access_logs_enabled", func() map[string]any { return map[string]any{"name": lb.Name} })
 			}},
 		{ID: "aws-cloudfront-003", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront access logging is disabled",
@@ -227,7 +251,9 @@ func complianceRules() []Rule {
 			Remediation: "Enable standard logging to an S3 bucket.",
 			Check: func(s *Subject) Result {
 				d := get[inv.CloudFrontDistribution](s)
-				return failIfRecorded(s, d.LoggingBucket == "", "logging_bucket", map[string]any{"distribution_id": d.DistributionID, "logging_bucket": d.LoggingBucket})
+				return failIfRecorded(s, d.LoggingBucket == "", "logging_bucket", func() map[string]any {
+					return map[string]any{"distribution_id": d.DistributionID, "logging_bucket": d.LoggingBucket}
+				})
 			}},
 		{ID: "aws-config-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeConfigRecorder},
 			Compliance:  []string{"CIS-AWS-3.0.0:3.3", "CIS-AWS-4.0.1:3.3"},
@@ -243,7 +269,9 @@ func complianceRules() []Rule {
 				case !off && r.AllSupported && r.Recording == nil:
 					return notEvaluated("recording")
 				}
-				return failIf(off || !r.AllSupported, map[string]any{"recorder": r.Name, "recording": r.Recording, "all_supported": r.AllSupported})
+				return failIf(s, off || !r.AllSupported, func() map[string]any {
+					return map[string]any{"recorder": r.Name, "recording": r.Recording, "all_supported": r.AllSupported}
+				})
 			}},
 		{ID: "aws-logs-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeLogGroup},
 			Title:       "CloudWatch log group is not encrypted with KMS",
@@ -251,7 +279,7 @@ func complianceRules() []Rule {
 			Remediation: "Associate a customer managed KMS key: aws logs associate-kms-key.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LogGroup](s)
-				return failIfRecorded(s, l.KMSKeyID == "", "kms_key_id", map[string]any{"log_group": l.Name, "kms_key_id": l.KMSKeyID})
+				return failIfRecorded(s, l.KMSKeyID == "", "kms_key_id", func() map[string]any { return map[string]any{"log_group": l.Name, "kms_key_id": l.KMSKeyID} })
 			}},
 	}
 }

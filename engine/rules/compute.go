@@ -25,7 +25,9 @@ func computeRules() []Rule {
 			Remediation: "Create a template version whose NetworkInterfaces set AssociatePublicIpAddress=false (Terraform: network_interfaces { associate_public_ip_address = false }), and reach the instances through a load balancer or Session Manager.",
 			Check: func(s *Subject) Result {
 				t := get[inv.LaunchTemplate](s)
-				return failIf(t.AssociatePublicIP, map[string]any{"launch_template_id": t.LaunchTemplateID, "name": t.Name, "associate_public_ip": t.AssociatePublicIP})
+				return failIf(s, t.AssociatePublicIP, func() map[string]any {
+					return map[string]any{"launch_template_id": t.LaunchTemplateID, "name": t.Name, "associate_public_ip": t.AssociatePublicIP}
+				})
 			}},
 		{ID: "aws-ec2-015", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeLaunchTemplate},
 			Title:       "Launch template uses a previous-generation instance type",
@@ -34,8 +36,10 @@ func computeRules() []Rule {
 			Check: func(s *Subject) Result {
 				t := get[inv.LaunchTemplate](s)
 				fam := instanceFamily(t.InstanceType)
-				return failIf(previousGeneration[fam], notEstimated(map[string]any{"launch_template_id": t.LaunchTemplateID, "instance_type": t.InstanceType},
-					"a template runs nothing itself: the instances launched from it carry the cost (aws-ec2-010)"))
+				return failIf(s, previousGeneration[fam], func() map[string]any {
+					return notEstimated(map[string]any{"launch_template_id": t.LaunchTemplateID, "instance_type": t.InstanceType},
+						"a template runs nothing itself: the instances launched from it carry the cost (aws-ec2-010)")
+				})
 			}},
 		{ID: "aws-ec2-016", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeInstance},
 			Title:       "Running EC2 instance uses t2 where t3 costs less",
@@ -58,7 +62,9 @@ func computeRules() []Rule {
 			Remediation: "Modify the volume in place: aws ec2 modify-volume --volume-id ID --volume-type io2 (Terraform: type = \"io2\").",
 			Check: func(s *Subject) Result {
 				v := get[inv.EBSVolume](s)
-				return failIf(v.Type == "io1", map[string]any{"volume_id": v.VolumeID, "type": v.Type, "size_gib": v.Size})
+				return failIf(s, v.Type == "io1", func() map[string]any {
+					return map[string]any{"volume_id": v.VolumeID, "type": v.Type, "size_gib": v.Size}
+				})
 			}},
 		{ID: "aws-ebs-008", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeEBSVolume},
 			Title:       "EBS volume uses previous-generation magnetic storage",
@@ -66,7 +72,9 @@ func computeRules() []Rule {
 			Remediation: "Modify the volume to gp3 (aws ec2 modify-volume --volume-id ID --volume-type gp3), or to st1/sc1 for cold sequential data.",
 			Check: func(s *Subject) Result {
 				v := get[inv.EBSVolume](s)
-				return failIf(v.Type == "standard", map[string]any{"volume_id": v.VolumeID, "type": v.Type, "size_gib": v.Size})
+				return failIf(s, v.Type == "standard", func() map[string]any {
+					return map[string]any{"volume_id": v.VolumeID, "type": v.Type, "size_gib": v.Size}
+				})
 			}},
 		{ID: "aws-asg-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLaunchConfiguration},
 			Title:       "Launch configuration does not require IMDSv2",
@@ -82,7 +90,9 @@ func computeRules() []Rule {
 			Remediation: "Create a launch template without public addresses (network_interfaces { associate_public_ip_address = false }) and move the group to it; put the group behind a load balancer.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LaunchConfiguration](s)
-				return failUnless(negate(l.AssociatePublicIP), "associate_public_ip", map[string]any{"name": l.Name, "associate_public_ip": l.AssociatePublicIP})
+				return failUnless(s, negate(l.AssociatePublicIP), "associate_public_ip", func() map[string]any {
+					return map[string]any{"name": l.Name, "associate_public_ip": l.AssociatePublicIP}
+				})
 			}},
 		{ID: "aws-asg-006", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeLaunchConfiguration},
 			Title:       "Launch configuration uses a previous-generation instance type",
@@ -90,8 +100,10 @@ func computeRules() []Rule {
 			Remediation: "Create a launch template with a current-generation type of the family (m4 → m7i or m7g, c4 → c7i, r4 → r7i) and move the group to it.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LaunchConfiguration](s)
-				return failIf(previousGeneration[instanceFamily(l.InstanceType)], notEstimated(map[string]any{"name": l.Name, "instance_type": l.InstanceType},
-					"a launch configuration runs nothing itself: the instances launched from it carry the cost (aws-ec2-010)"))
+				return failIf(s, previousGeneration[instanceFamily(l.InstanceType)], func() map[string]any {
+					return notEstimated(map[string]any{"name": l.Name, "instance_type": l.InstanceType},
+						"a launch configuration runs nothing itself: the instances launched from it carry the cost (aws-ec2-010)")
+				})
 			}},
 		{ID: "aws-asg-005", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeAutoScalingGroup},
 			Title:       "Auto Scaling group uses a launch configuration",
@@ -99,7 +111,9 @@ func computeRules() []Rule {
 			Remediation: "Create a launch template from the configuration (console: Copy to launch template) and update the group: aws autoscaling update-auto-scaling-group --auto-scaling-group-name NAME --launch-template LaunchTemplateName=…,Version='$Default'.",
 			Check: func(s *Subject) Result {
 				g := get[inv.AutoScalingGroup](s)
-				return failIf(g.LaunchConfiguration != "", map[string]any{"name": g.Name, "launch_configuration": g.LaunchConfiguration})
+				return failIf(s, g.LaunchConfiguration != "", func() map[string]any {
+					return map[string]any{"name": g.Name, "launch_configuration": g.LaunchConfiguration}
+				})
 			}},
 		{ID: "aws-lambda-006", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "VPC-connected Lambda function uses a single subnet",
@@ -107,7 +121,9 @@ func computeRules() []Rule {
 			Remediation: "Add subnets in at least two Availability Zones: aws lambda update-function-configuration --vpc-config SubnetIds=a,b,SecurityGroupIds=… (Terraform: vpc_config { subnet_ids }).",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIf(len(f.VPCSubnetIDs) == 1, map[string]any{"function_name": f.FunctionName, "vpc_subnet_ids": f.VPCSubnetIDs})
+				return failIf(s, len(f.VPCSubnetIDs) == 1, func() map[string]any {
+					return map[string]any{"function_name": f.FunctionName, "vpc_subnet_ids": f.VPCSubnetIDs}
+				})
 			}},
 		{ID: "aws-lambda-007", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function tracing is not active",
@@ -115,7 +131,9 @@ func computeRules() []Rule {
 			Remediation: "aws lambda update-function-configuration --function-name NAME --tracing-config Mode=Active (Terraform: tracing_config { mode = \"Active\" }).",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIfZero(s, f.TracingMode != "Active", f.TracingMode == "", "tracing_mode", map[string]any{"function_name": f.FunctionName, "tracing_mode": f.TracingMode})
+				return failIfZero(s, f.TracingMode != "Active", f.TracingMode == "", "tracing_mode", func() map[string]any {
+					return map[string]any{"function_name": f.FunctionName, "tracing_mode": f.TracingMode}
+				})
 			}},
 	}...)
 }

@@ -144,7 +144,7 @@ func costRules() []Rule {
 			Remediation: "Snapshot the volume if its data matters, then delete it.",
 			Check: func(s *Subject) Result {
 				v := get[inv.EBSVolume](s)
-				return failIf(v.State == "available", ebsWaste(v, s.Resource.Region))
+				return failIf(s, v.State == "available", func() map[string]any { return ebsWaste(v, s.Resource.Region) })
 			}},
 		{ID: "aws-ebs-005", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeEBSVolume},
 			Title:       "EBS volume uses gp2 instead of gp3",
@@ -152,7 +152,7 @@ func costRules() []Rule {
 			Remediation: "Modify the volume type to gp3 in place (no downtime): aws ec2 modify-volume --volume-type gp3.",
 			Check: func(s *Subject) Result {
 				v := get[inv.EBSVolume](s)
-				return failIf(v.Type == "gp2", gp3Saving(v, s.Resource.Region))
+				return failIf(s, v.Type == "gp2", func() map[string]any { return gp3Saving(v, s.Resource.Region) })
 			}},
 		{ID: "aws-ebs-006", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeEBSSnapshot},
 			Title:       "EBS snapshot is older than 180 days",
@@ -161,7 +161,7 @@ func costRules() []Rule {
 			Check: func(s *Subject) Result {
 				sn := get[inv.EBSSnapshot](s)
 				age := days(sn.StartTime, s.Now)
-				return failIf(age > 180, snapshotCost(sn, age, s.Resource.Region))
+				return failIf(s, age > 180, func() map[string]any { return snapshotCost(sn, age, s.Resource.Region) })
 			}},
 		{ID: "aws-ec2-009", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeEIP},
 			Title:       "Elastic IP address is not associated",
@@ -207,9 +207,11 @@ func costRules() []Rule {
 				if in.State == "stopped" && len(in.VolumeIDs) > 0 && d < 0 {
 					return notEvaluated("state_changed_at") // stopped since when, the source does not say
 				}
-				return failIf(in.State == "stopped" && len(in.VolumeIDs) > 0 && (d < 0 || d > 30),
-					notEstimated(map[string]any{"instance_id": in.InstanceID, "volume_ids": in.VolumeIDs, "stopped_days": d},
-						"the volumes' sizes are on the volumes' own records (aws-ebs findings)"))
+				return failIf(s, in.State == "stopped" && len(in.VolumeIDs) > 0 && (d < 0 || d > 30),
+					func() map[string]any {
+						return notEstimated(map[string]any{"instance_id": in.InstanceID, "volume_ids": in.VolumeIDs, "stopped_days": d},
+							"the volumes' sizes are on the volumes' own records (aws-ebs findings)")
+					})
 			}},
 		{ID: "aws-elb-001", Dimension: cost, Severity: medium, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Load balancer has no registered targets",
@@ -246,7 +248,9 @@ func costRules() []Rule {
 			Remediation: "Modify the instance's storage type to gp3.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return failIf(d.StorageType == "gp2", notEstimated(map[string]any{"identifier": d.Identifier, "allocated_storage_gib": d.AllocatedStorage}, unpriced("RDS storage")))
+				return failIf(s, d.StorageType == "gp2", func() map[string]any {
+					return notEstimated(map[string]any{"identifier": d.Identifier, "allocated_storage_gib": d.AllocatedStorage}, unpriced("RDS storage"))
+				})
 			}},
 		{ID: "aws-s3-006", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeS3Bucket},
 			Title:       "S3 bucket has no lifecycle rules",
@@ -254,7 +258,9 @@ func costRules() []Rule {
 			Remediation: "Add lifecycle rules that transition old objects to cheaper classes and expire noncurrent versions and incomplete uploads.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return failIfRecorded(s, b.LifecycleRuleCount == 0, "lifecycle_rule_count", notEstimated(map[string]any{"bucket": b.Bucket, "lifecycle_rule_count": b.LifecycleRuleCount}, unpriced("S3 storage")))
+				return failIfRecorded(s, b.LifecycleRuleCount == 0, "lifecycle_rule_count", func() map[string]any {
+					return notEstimated(map[string]any{"bucket": b.Bucket, "lifecycle_rule_count": b.LifecycleRuleCount}, unpriced("S3 storage"))
+				})
 			}},
 		{ID: "aws-dynamodb-001", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeDynamoDBTable},
 			Title:       "Provisioned DynamoDB table has no auto scaling",
@@ -268,8 +274,10 @@ func costRules() []Rule {
 				if t.AutoScalingEnabled == nil {
 					return notEvaluated("autoscaling_enabled")
 				}
-				return failIf(!*t.AutoScalingEnabled,
-					notEstimated(map[string]any{"table": t.Name, "read_capacity": t.ReadCapacity, "write_capacity": t.WriteCapacity}, unpriced("DynamoDB capacity")))
+				return failIf(s, !*t.AutoScalingEnabled,
+					func() map[string]any {
+						return notEstimated(map[string]any{"table": t.Name, "read_capacity": t.ReadCapacity, "write_capacity": t.WriteCapacity}, unpriced("DynamoDB capacity"))
+					})
 			}},
 		{ID: "aws-lambda-003", Dimension: cost, Severity: info, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function runs on x86_64 instead of arm64",
@@ -278,7 +286,9 @@ func costRules() []Rule {
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
 				return failIfZero(s, !contains(f.Architectures, "arm64"), len(f.Architectures) == 0, "architectures",
-					notEstimated(map[string]any{"function_name": f.FunctionName, "memory_mb": f.MemorySize, "architectures": f.Architectures}, unpriced("Lambda")))
+					func() map[string]any {
+						return notEstimated(map[string]any{"function_name": f.FunctionName, "memory_mb": f.MemorySize, "architectures": f.Architectures}, unpriced("Lambda"))
+					})
 			}},
 		{ID: "aws-elasticache-002", Dimension: cost, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster uses a previous-generation node type",
@@ -286,7 +296,9 @@ func costRules() []Rule {
 			Remediation: "Move to a current node type (cache.m7g, cache.r7g, cache.t4g).",
 			Check: func(s *Subject) Result {
 				c := get[inv.ElastiCacheCluster](s)
-				return failIf(previousGenerationManaged(instanceFamily(c.NodeType)), notEstimated(map[string]any{"cluster_id": c.ClusterID, "node_type": c.NodeType}, unpriced("ElastiCache nodes")))
+				return failIf(s, previousGenerationManaged(instanceFamily(c.NodeType)), func() map[string]any {
+					return notEstimated(map[string]any{"cluster_id": c.ClusterID, "node_type": c.NodeType}, unpriced("ElastiCache nodes"))
+				})
 			}},
 		{ID: "aws-logs-001", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeLogGroup},
 			Title:       "CloudWatch log group never expires",
@@ -294,7 +306,9 @@ func costRules() []Rule {
 			Remediation: "Set a retention period that matches your policy: aws logs put-retention-policy --retention-in-days N.",
 			Check: func(s *Subject) Result {
 				l := get[inv.LogGroup](s)
-				return failIfRecorded(s, l.RetentionInDays == 0, "retention_in_days", notEstimated(map[string]any{"log_group": l.Name, "stored_bytes": l.StoredBytes, "retention_in_days": l.RetentionInDays}, unpriced("CloudWatch Logs storage")))
+				return failIfRecorded(s, l.RetentionInDays == 0, "retention_in_days", func() map[string]any {
+					return notEstimated(map[string]any{"log_group": l.Name, "stored_bytes": l.StoredBytes, "retention_in_days": l.RetentionInDays}, unpriced("CloudWatch Logs storage"))
+				})
 			}},
 		{ID: "aws-efs-001", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeEFSFileSystem},
 			Title:       "EFS file system has no lifecycle policy",
@@ -302,7 +316,9 @@ func costRules() []Rule {
 			Remediation: "Add a lifecycle policy such as TransitionToIA AFTER_30_DAYS.",
 			Check: func(s *Subject) Result {
 				f := get[inv.EFSFileSystem](s)
-				return failIfRecorded(s, f.TransitionToIA == "", "transition_to_ia", notEstimated(map[string]any{"file_system_id": f.FileSystemID, "transition_to_ia": f.TransitionToIA}, unpriced("EFS storage")))
+				return failIfRecorded(s, f.TransitionToIA == "", "transition_to_ia", func() map[string]any {
+					return notEstimated(map[string]any{"file_system_id": f.FileSystemID, "transition_to_ia": f.TransitionToIA}, unpriced("EFS storage"))
+				})
 			}},
 	}
 }

@@ -18,7 +18,9 @@ func dataBackupRules() []Rule {
 						short = append(short, map[string]any{"rule": r.RuleName, "delete_after_days": r.DeleteAfterDays})
 					}
 				}
-				return failIf(len(short) > 0, map[string]any{"plan": p.Name, "short_rules": short, "rule_count": len(p.Rules)})
+				return failIf(s, len(short) > 0, func() map[string]any {
+					return map[string]any{"plan": p.Name, "short_rules": short, "rule_count": len(p.Rules)}
+				})
 			}},
 		{ID: "aws-backup-002", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeBackupPlan},
 			Title:       "Backup plan keeps backups forever",
@@ -32,7 +34,9 @@ func dataBackupRules() []Rule {
 						forever = append(forever, r.RuleName)
 					}
 				}
-				return failIf(len(forever) > 0, notEstimated(map[string]any{"plan": p.Name, "rules_without_expiry": forever}, unpriced("AWS Backup storage")))
+				return failIf(s, len(forever) > 0, func() map[string]any {
+					return notEstimated(map[string]any{"plan": p.Name, "rules_without_expiry": forever}, unpriced("AWS Backup storage"))
+				})
 			}},
 		{ID: "aws-backup-003", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeBackupVault},
 			Title:       "Backup vault sends no notifications",
@@ -40,7 +44,9 @@ func dataBackupRules() []Rule {
 			Remediation: "aws backup put-backup-vault-notifications --backup-vault-name NAME --sns-topic-arn ARN --backup-vault-events BACKUP_JOB_FAILED RESTORE_JOB_COMPLETED …",
 			Check: func(s *Subject) Result {
 				v := get[inv.BackupVault](s)
-				return failIfRecorded(s, len(v.NotificationEvents) == 0, "notification_events", map[string]any{"vault": v.Name, "notification_events": v.NotificationEvents})
+				return failIfRecorded(s, len(v.NotificationEvents) == 0, "notification_events", func() map[string]any {
+					return map[string]any{"vault": v.Name, "notification_events": v.NotificationEvents}
+				})
 			}},
 		{ID: "aws-backup-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeBackupRecoveryPoint},
 			Title:       "Backup recovery point is not encrypted",
@@ -48,7 +54,9 @@ func dataBackupRules() []Rule {
 			Remediation: "Encrypt the source (or copy the recovery point to a vault with a KMS key: aws backup start-copy-job), then delete the unencrypted recovery point.",
 			Check: func(s *Subject) Result {
 				r := get[inv.BackupRecoveryPoint](s)
-				return escalateIfSensitive(failIfRecorded(s, !r.IsEncrypted, "is_encrypted", map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType, "is_encrypted": r.IsEncrypted}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !r.IsEncrypted, "is_encrypted", func() map[string]any {
+					return map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType, "is_encrypted": r.IsEncrypted}
+				}), s, high)
 			}},
 		{ID: "aws-backup-005", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeBackupRecoveryPoint},
 			Title:       "Backup recovery point never expires and is over a year old",
@@ -68,7 +76,9 @@ func dataBackupRules() []Rule {
 				if m := s.unrecorded("delete_after_days", "status"); age > 365 && len(m) > 0 {
 					return notEvaluated(m...)
 				}
-				return failIf(age > 365, notEstimated(map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType, "age_days": age}, unpriced("AWS Backup storage")))
+				return failIf(s, age > 365, func() map[string]any {
+					return notEstimated(map[string]any{"vault": r.BackupVaultName, "resource_type": r.ResourceType, "age_days": age}, unpriced("AWS Backup storage"))
+				})
 			}},
 	}
 }

@@ -19,7 +19,9 @@ func dataMLRules() []Rule {
 			Remediation: "Recreate the notebook in a VPC subnet with --direct-internet-access Disabled (Terraform: direct_internet_access = \"Disabled\"), routing egress through a NAT gateway or endpoints.",
 			Check: func(s *Subject) Result {
 				n := get[inv.SageMakerNotebook](s)
-				return failIf(n.DirectInternetAccess == "Enabled", map[string]any{"notebook": n.Name, "direct_internet_access": n.DirectInternetAccess})
+				return failIf(s, n.DirectInternetAccess == "Enabled", func() map[string]any {
+					return map[string]any{"notebook": n.Name, "direct_internet_access": n.DirectInternetAccess}
+				})
 			}},
 		{ID: "aws-sagemaker-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSageMakerNotebook},
 			Title:       "SageMaker notebook instance gives users root access",
@@ -30,7 +32,7 @@ func dataMLRules() []Rule {
 				if n.RootAccess == "" {
 					return notEvaluated("root_access")
 				}
-				return failIf(n.RootAccess == "Enabled", map[string]any{"notebook": n.Name, "root_access": n.RootAccess})
+				return failIf(s, n.RootAccess == "Enabled", func() map[string]any { return map[string]any{"notebook": n.Name, "root_access": n.RootAccess} })
 			}},
 		{ID: "aws-sagemaker-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSageMakerNotebook},
 			Title:       "SageMaker notebook storage has no KMS key",
@@ -38,7 +40,7 @@ func dataMLRules() []Rule {
 			Remediation: "Recreate the notebook with --kms-key-id KEY (Terraform: kms_key_id), copying its data from the old volume.",
 			Check: func(s *Subject) Result {
 				n := get[inv.SageMakerNotebook](s)
-				return escalateIfSensitive(failIfRecorded(s, n.KMSKeyID == "", "kms_key_id", map[string]any{"notebook": n.Name, "kms_key_id": n.KMSKeyID}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, n.KMSKeyID == "", "kms_key_id", func() map[string]any { return map[string]any{"notebook": n.Name, "kms_key_id": n.KMSKeyID} }), s, high)
 			}},
 		{ID: "aws-sagemaker-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSageMakerNotebook},
 			Title:       "SageMaker notebook instance is not in a VPC",
@@ -46,7 +48,7 @@ func dataMLRules() []Rule {
 			Remediation: "Recreate the notebook with --subnet-id and --security-group-ids (Terraform: subnet_id, security_groups).",
 			Check: func(s *Subject) Result {
 				n := get[inv.SageMakerNotebook](s)
-				return failIfRecorded(s, n.SubnetID == "", "subnet_id", map[string]any{"notebook": n.Name, "subnet_id": n.SubnetID})
+				return failIfRecorded(s, n.SubnetID == "", "subnet_id", func() map[string]any { return map[string]any{"notebook": n.Name, "subnet_id": n.SubnetID} })
 			}},
 		{ID: "aws-sagemaker-005", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeSageMakerNotebook},
 			Title:       "SageMaker notebook uses a previous-generation instance type",
@@ -54,8 +56,10 @@ func dataMLRules() []Rule {
 			Remediation: "aws sagemaker update-notebook-instance --notebook-instance-name NAME --instance-type ml.t3.medium (or ml.m5/ml.m6i) while it is stopped.",
 			Check: func(s *Subject) Result {
 				n := get[inv.SageMakerNotebook](s)
-				return failIf(previousGenerationManaged(instanceFamily(strings.TrimPrefix(n.InstanceType, "ml."))),
-					notEstimated(map[string]any{"notebook": n.Name, "instance_type": n.InstanceType}, unpriced("SageMaker instances")))
+				return failIf(s, previousGenerationManaged(instanceFamily(strings.TrimPrefix(n.InstanceType, "ml."))),
+					func() map[string]any {
+						return notEstimated(map[string]any{"notebook": n.Name, "instance_type": n.InstanceType}, unpriced("SageMaker instances"))
+					})
 			}},
 		{ID: "aws-sagemaker-006", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeSageMakerEndpointConfig},
 			Title:       "SageMaker endpoint configuration has no KMS key",
@@ -70,7 +74,7 @@ func dataMLRules() []Rule {
 				if !instances {
 					return passed(s, func() map[string]any { return map[string]any{"endpoint_config": e.Name, "serverless": true} })
 				}
-				return failIfRecorded(s, e.KMSKeyID == "", "kms_key_id", map[string]any{"endpoint_config": e.Name, "kms_key_id": e.KMSKeyID})
+				return failIfRecorded(s, e.KMSKeyID == "", "kms_key_id", func() map[string]any { return map[string]any{"endpoint_config": e.Name, "kms_key_id": e.KMSKeyID} })
 			}},
 		{ID: "aws-sagemaker-007", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeSageMakerEndpointConfig},
 			Title:       "SageMaker endpoint variant runs on a single instance",
@@ -84,7 +88,9 @@ func dataMLRules() []Rule {
 						single = append(single, v.VariantName)
 					}
 				}
-				return failIf(len(single) > 0, map[string]any{"endpoint_config": e.Name, "single_instance_variants": single})
+				return failIf(s, len(single) > 0, func() map[string]any {
+					return map[string]any{"endpoint_config": e.Name, "single_instance_variants": single}
+				})
 			}},
 		{ID: "aws-athena-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeAthenaWorkgroup},
 			Title:       "Athena workgroup does not encrypt query results",
@@ -92,7 +98,9 @@ func dataMLRules() []Rule {
 			Remediation: "aws athena update-work-group --work-group NAME --configuration-updates ResultConfigurationUpdates={EncryptionConfiguration={EncryptionOption=SSE_KMS,KmsKey=KEY}},EnforceWorkGroupConfiguration=true.",
 			Check: func(s *Subject) Result {
 				w := get[inv.AthenaWorkgroup](s)
-				return escalateIfSensitive(failIfRecorded(s, w.ResultEncryption == "", "result_encryption", map[string]any{"workgroup": w.Name, "state": w.State, "result_encryption": w.ResultEncryption}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, w.ResultEncryption == "", "result_encryption", func() map[string]any {
+					return map[string]any{"workgroup": w.Name, "state": w.State, "result_encryption": w.ResultEncryption}
+				}), s, high)
 			}},
 		{ID: "aws-athena-002", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeAthenaWorkgroup},
 			Title:       "Athena workgroup lets clients override its settings",
@@ -100,7 +108,9 @@ func dataMLRules() []Rule {
 			Remediation: "aws athena update-work-group --work-group NAME --configuration-updates EnforceWorkGroupConfiguration=true.",
 			Check: func(s *Subject) Result {
 				w := get[inv.AthenaWorkgroup](s)
-				return failIfRecorded(s, !w.EnforceConfiguration, "enforce_workgroup_configuration", map[string]any{"workgroup": w.Name, "enforce_workgroup_configuration": w.EnforceConfiguration})
+				return failIfRecorded(s, !w.EnforceConfiguration, "enforce_workgroup_configuration", func() map[string]any {
+					return map[string]any{"workgroup": w.Name, "enforce_workgroup_configuration": w.EnforceConfiguration}
+				})
 			}},
 		{ID: "aws-athena-003", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeAthenaWorkgroup},
 			Title:       "Athena workgroup has no per-query scan limit",
@@ -114,7 +124,9 @@ func dataMLRules() []Rule {
 				if m := s.unrecorded("state", "bytes_scanned_cutoff_per_query"); w.BytesScannedCutoffPerQuery == 0 && len(m) > 0 {
 					return notEvaluated(m...)
 				}
-				return failIf(w.BytesScannedCutoffPerQuery == 0, notEstimated(map[string]any{"workgroup": w.Name, "state": w.State, "bytes_scanned_cutoff_per_query": 0}, unpriced("Athena scans")))
+				return failIf(s, w.BytesScannedCutoffPerQuery == 0, func() map[string]any {
+					return notEstimated(map[string]any{"workgroup": w.Name, "state": w.State, "bytes_scanned_cutoff_per_query": 0}, unpriced("Athena scans"))
+				})
 			}},
 		{ID: "aws-athena-004", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeAthenaWorkgroup},
 			Title:       "Athena workgroup publishes no CloudWatch metrics",
@@ -122,7 +134,9 @@ func dataMLRules() []Rule {
 			Remediation: "aws athena update-work-group --work-group NAME --configuration-updates PublishCloudWatchMetricsEnabled=true.",
 			Check: func(s *Subject) Result {
 				w := get[inv.AthenaWorkgroup](s)
-				return failIfRecorded(s, !w.PublishCloudWatchMetrics, "publish_cloudwatch_metrics_enabled", map[string]any{"workgroup": w.Name, "publish_cloudwatch_metrics_enabled": w.PublishCloudWatchMetrics})
+				return failIfRecorded(s, !w.PublishCloudWatchMetrics, "publish_cloudwatch_metrics_enabled", func() map[string]any {
+					return map[string]any{"workgroup": w.Name, "publish_cloudwatch_metrics_enabled": w.PublishCloudWatchMetrics}
+				})
 			}},
 		{ID: "aws-glue-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeGlueJob},
 			Title:       "Glue job has no security configuration",
@@ -130,7 +144,9 @@ func dataMLRules() []Rule {
 			Remediation: "Create a security configuration with S3, CloudWatch and job bookmark encryption (aws glue create-security-configuration) and set it on the job (Terraform: security_configuration).",
 			Check: func(s *Subject) Result {
 				j := get[inv.GlueJob](s)
-				return escalateIfSensitive(failIfRecorded(s, j.SecurityConfiguration == "", "security_configuration", map[string]any{"job": j.Name, "security_configuration": j.SecurityConfiguration}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, j.SecurityConfiguration == "", "security_configuration", func() map[string]any {
+					return map[string]any{"job": j.Name, "security_configuration": j.SecurityConfiguration}
+				}), s, high)
 			}},
 		{ID: "aws-glue-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeGlueJob},
 			Title:       "Glue job runs on an unsupported Glue version",
@@ -141,7 +157,7 @@ func dataMLRules() []Rule {
 				if j.GlueVersion == "" {
 					return notEvaluated("glue_version")
 				}
-				return failIf(deprecatedGlue[j.GlueVersion], map[string]any{"job": j.Name, "glue_version": j.GlueVersion})
+				return failIf(s, deprecatedGlue[j.GlueVersion], func() map[string]any { return map[string]any{"job": j.Name, "glue_version": j.GlueVersion} })
 			}},
 	}
 }

@@ -57,7 +57,7 @@ func dataMoreRules() []Rule {
 				if listed {
 					ev["standard_support_ended"] = end.Format("2006-01-02")
 				}
-				return failIf(major < 2 || listed && !s.Now.Before(end), ev)
+				return failIf(s, major < 2 || listed && !s.Now.Before(end), func() map[string]any { return ev })
 			}},
 		{ID: "aws-dynamodb-004", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeDynamoDBTable},
 			Title:       "Provisioned DynamoDB table holds no items",
@@ -71,8 +71,10 @@ func dataMoreRules() []Rule {
 				if t.ItemCount == nil {
 					return notEvaluated("item_count")
 				}
-				return failIf(*t.ItemCount == 0, notEstimated(map[string]any{"table": t.Name, "read_capacity": t.ReadCapacity,
-					"write_capacity": t.WriteCapacity, "item_count": *t.ItemCount}, unpriced("DynamoDB capacity")))
+				return failIf(s, *t.ItemCount == 0, func() map[string]any {
+					return notEstimated(map[string]any{"table": t.Name, "read_capacity": t.ReadCapacity,
+						"write_capacity": t.WriteCapacity, "item_count": *t.ItemCount}, unpriced("DynamoDB capacity"))
+				})
 			}},
 	}
 }

@@ -31,7 +31,9 @@ func dataRDSRules() []Rule {
 			Remediation: "Snapshot the cluster, restore it with --storage-encrypted --kms-key-id KEY (aws rds restore-db-cluster-from-snapshot), and switch clients over; Terraform: storage_encrypted = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return escalateIfSensitive(failIfRecorded(s, !c.StorageEncrypted, "storage_encrypted", map[string]any{"identifier": c.Identifier, "engine": c.Engine, "storage_encrypted": c.StorageEncrypted}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !c.StorageEncrypted, "storage_encrypted", func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "engine": c.Engine, "storage_encrypted": c.StorageEncrypted}
+				}), s, critical)
 			}},
 		{ID: "aws-rds-012", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster has no deletion protection",
@@ -39,7 +41,9 @@ func dataRDSRules() []Rule {
 			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --deletion-protection; Terraform: deletion_protection = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return escalateIfProduction(failIfRecorded(s, !c.DeletionProtection, "deletion_protection", map[string]any{"identifier": c.Identifier, "deletion_protection": c.DeletionProtection}), s, high)
+				return escalateIfProduction(failIfRecorded(s, !c.DeletionProtection, "deletion_protection", func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "deletion_protection": c.DeletionProtection}
+				}), s, high)
 			}},
 		{ID: "aws-rds-013", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster keeps backups for less than 7 days",
@@ -47,7 +51,9 @@ func dataRDSRules() []Rule {
 			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --backup-retention-period 7 (or more); Terraform: backup_retention_period = 7.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return failIfZero(s, c.BackupRetentionPeriod < 7, c.BackupRetentionPeriod == 0, "backup_retention_period", map[string]any{"identifier": c.Identifier, "backup_retention_period": c.BackupRetentionPeriod})
+				return failIfZero(s, c.BackupRetentionPeriod < 7, c.BackupRetentionPeriod == 0, "backup_retention_period", func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "backup_retention_period": c.BackupRetentionPeriod}
+				})
 			}},
 		{ID: "aws-rds-014", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster does not use IAM database authentication",
@@ -58,7 +64,9 @@ func dataRDSRules() []Rule {
 				if !iamAuthEngine(c.Engine) {
 					return passed(s, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine": c.Engine} })
 				}
-				return failIfRecorded(s, !c.IAMAuthEnabled, "iam_database_authentication_enabled", map[string]any{"identifier": c.Identifier, "engine": c.Engine, "iam_database_authentication_enabled": c.IAMAuthEnabled})
+				return failIfRecorded(s, !c.IAMAuthEnabled, "iam_database_authentication_enabled", func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "engine": c.Engine, "iam_database_authentication_enabled": c.IAMAuthEnabled}
+				})
 			}},
 		{ID: "aws-rds-015", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster exports no logs to CloudWatch Logs",
@@ -69,7 +77,7 @@ func dataRDSRules() []Rule {
 				if c.LogExports == nil {
 					return notEvaluated("enabled_cloudwatch_logs_exports")
 				}
-				return failIf(len(c.LogExports) == 0, map[string]any{"identifier": c.Identifier, "engine": c.Engine})
+				return failIf(s, len(c.LogExports) == 0, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine": c.Engine} })
 			}},
 		{ID: "aws-rds-016", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Compliance:  []string{"CIS-AWS-4.0.1:2.2.4"},
@@ -84,7 +92,9 @@ func dataRDSRules() []Rule {
 				if c.MultiAZ == nil {
 					return notEvaluated("multi_az")
 				}
-				return escalateIfProduction(failIf(!*c.MultiAZ, map[string]any{"identifier": c.Identifier, "availability_zones": c.AvailabilityZones}), s, high)
+				return escalateIfProduction(failIf(s, !*c.MultiAZ, func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "availability_zones": c.AvailabilityZones}
+				}), s, high)
 			}},
 		{ID: "aws-rds-017", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster uses a default master user name",
@@ -92,7 +102,9 @@ func dataRDSRules() []Rule {
 			Remediation: "Restore the cluster from a snapshot with a distinct --master-username, or create a named admin user and stop using the default one.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return failIf(defaultDBAdmins[strings.ToLower(c.MasterUsername)], map[string]any{"identifier": c.Identifier, "master_username": c.MasterUsername})
+				return failIf(s, defaultDBAdmins[strings.ToLower(c.MasterUsername)], func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "master_username": c.MasterUsername}
+				})
 			}},
 		{ID: "aws-rds-018", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "Aurora MySQL cluster has backtrack disabled",
@@ -105,7 +117,9 @@ func dataRDSRules() []Rule {
 						return map[string]any{"identifier": c.Identifier, "engine": c.Engine, "engine_mode": c.EngineMode}
 					})
 				}
-				return failIfRecorded(s, c.BacktrackWindow == 0, "backtrack_window", map[string]any{"identifier": c.Identifier, "engine": c.Engine, "backtrack_window": c.BacktrackWindow})
+				return failIfRecorded(s, c.BacktrackWindow == 0, "backtrack_window", func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "engine": c.Engine, "backtrack_window": c.BacktrackWindow}
+				})
 			}},
 		{ID: "aws-rds-019", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster does not copy tags to snapshots",
@@ -113,7 +127,7 @@ func dataRDSRules() []Rule {
 			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --copy-tags-to-snapshot; Terraform: copy_tags_to_snapshot = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return failUnless(c.CopyTagsToSnapshot, "copy_tags_to_snapshot", map[string]any{"identifier": c.Identifier})
+				return failUnless(s, c.CopyTagsToSnapshot, "copy_tags_to_snapshot", func() map[string]any { return map[string]any{"identifier": c.Identifier} })
 			}},
 		{ID: "aws-rds-020", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster does not upgrade minor versions automatically",
@@ -121,7 +135,9 @@ func dataRDSRules() []Rule {
 			Remediation: "aws rds modify-db-cluster --db-cluster-identifier ID --auto-minor-version-upgrade; Terraform: auto_minor_version_upgrade = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RDSCluster](s)
-				return failUnless(c.AutoMinorVersionUpgrade, "auto_minor_version_upgrade", map[string]any{"identifier": c.Identifier, "engine_version": c.EngineVersion})
+				return failUnless(s, c.AutoMinorVersionUpgrade, "auto_minor_version_upgrade", func() map[string]any {
+					return map[string]any{"identifier": c.Identifier, "engine_version": c.EngineVersion}
+				})
 			}},
 		{ID: "aws-rds-021", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster is publicly accessible",
@@ -132,7 +148,7 @@ func dataRDSRules() []Rule {
 				if c.PubliclyAccessible == nil {
 					return notEvaluated("publicly_accessible")
 				}
-				return escalateIfSensitive(failIf(*c.PubliclyAccessible, map[string]any{"identifier": c.Identifier, "engine": c.Engine}), s, critical)
+				return escalateIfSensitive(failIf(s, *c.PubliclyAccessible, func() map[string]any { return map[string]any{"identifier": c.Identifier, "engine": c.Engine} }), s, critical)
 			}},
 		{ID: "aws-rds-022", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeRDSCluster},
 			Title:       "RDS cluster has no DB instances",
@@ -146,7 +162,9 @@ func dataRDSRules() []Rule {
 				if c.MemberCount == nil {
 					return notEvaluated("member_count")
 				}
-				return failIf(*c.MemberCount == 0, notEstimated(map[string]any{"identifier": c.Identifier, "engine": c.Engine}, unpriced("Aurora storage")))
+				return failIf(s, *c.MemberCount == 0, func() map[string]any {
+					return notEstimated(map[string]any{"identifier": c.Identifier, "engine": c.Engine}, unpriced("Aurora storage"))
+				})
 			}},
 		{ID: "aws-rds-023", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
 			Title:       "RDS cluster snapshot is public",
@@ -157,7 +175,9 @@ func dataRDSRules() []Rule {
 				if sn.Public == nil {
 					return notEvaluated("public")
 				}
-				return failIf(*sn.Public, map[string]any{"snapshot": sn.Identifier, "db_cluster": sn.DBClusterIdentifier})
+				return failIf(s, *sn.Public, func() map[string]any {
+					return map[string]any{"snapshot": sn.Identifier, "db_cluster": sn.DBClusterIdentifier}
+				})
 			}},
 		{ID: "aws-rds-024", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
 			Title:       "RDS cluster snapshot is not encrypted",
@@ -165,7 +185,9 @@ func dataRDSRules() []Rule {
 			Remediation: "Copy the snapshot with a KMS key (aws rds copy-db-cluster-snapshot --kms-key-id …) and delete the unencrypted one.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.RDSClusterSnapshot](s)
-				return escalateIfSensitive(failIfRecorded(s, !sn.StorageEncrypted, "storage_encrypted", map[string]any{"snapshot": sn.Identifier, "storage_encrypted": sn.StorageEncrypted}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !sn.StorageEncrypted, "storage_encrypted", func() map[string]any {
+					return map[string]any{"snapshot": sn.Identifier, "storage_encrypted": sn.StorageEncrypted}
+				}), s, high)
 			}},
 		{ID: "aws-rds-025", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeRDSClusterSnapshot},
 			Joins:       []string{inv.TypeRDSCluster},

@@ -15,7 +15,9 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --no-publicly-accessible; Terraform: publicly_accessible = false.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return escalateIfSensitive(failIf(c.PubliclyAccessible, map[string]any{"cluster": c.ClusterIdentifier, "publicly_accessible": c.PubliclyAccessible}), s, critical)
+				return escalateIfSensitive(failIf(s, c.PubliclyAccessible, func() map[string]any {
+					return map[string]any{"cluster": c.ClusterIdentifier, "publicly_accessible": c.PubliclyAccessible}
+				}), s, critical)
 			}},
 		{ID: "aws-redshift-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster is not encrypted",
@@ -23,7 +25,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --encrypted --kms-key-id KEY; Terraform: encrypted = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return escalateIfSensitive(failIfRecorded(s, !c.Encrypted, "encrypted", map[string]any{"cluster": c.ClusterIdentifier, "encrypted": c.Encrypted}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !c.Encrypted, "encrypted", func() map[string]any { return map[string]any{"cluster": c.ClusterIdentifier, "encrypted": c.Encrypted} }), s, critical)
 			}},
 		{ID: "aws-redshift-003", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster audit logging is disabled",
@@ -31,7 +33,7 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift enable-logging --cluster-identifier ID --log-destination-type cloudwatch --log-exports connectionlog useractivitylog userlog.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failUnless(c.LoggingEnabled, "logging_enabled", map[string]any{"cluster": c.ClusterIdentifier})
+				return failUnless(s, c.LoggingEnabled, "logging_enabled", func() map[string]any { return map[string]any{"cluster": c.ClusterIdentifier} })
 			}},
 		{ID: "aws-redshift-004", Dimension: architecture, Severity: high, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster has automated snapshots disabled",
@@ -39,7 +41,9 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --automated-snapshot-retention-period 7; Terraform: automated_snapshot_retention_period = 7.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIfRecorded(s, c.AutomatedSnapshotRetentionPeriod < 1, "automated_snapshot_retention_period", map[string]any{"cluster": c.ClusterIdentifier, "automated_snapshot_retention_period": c.AutomatedSnapshotRetentionPeriod})
+				return failIfRecorded(s, c.AutomatedSnapshotRetentionPeriod < 1, "automated_snapshot_retention_period", func() map[string]any {
+					return map[string]any{"cluster": c.ClusterIdentifier, "automated_snapshot_retention_period": c.AutomatedSnapshotRetentionPeriod}
+				})
 			}},
 		{ID: "aws-redshift-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster does not allow version upgrades",
@@ -47,7 +51,9 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --allow-version-upgrade; Terraform: allow_version_upgrade = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIfRecorded(s, !c.AllowVersionUpgrade, "allow_version_upgrade", map[string]any{"cluster": c.ClusterIdentifier, "allow_version_upgrade": c.AllowVersionUpgrade})
+				return failIfRecorded(s, !c.AllowVersionUpgrade, "allow_version_upgrade", func() map[string]any {
+					return map[string]any{"cluster": c.ClusterIdentifier, "allow_version_upgrade": c.AllowVersionUpgrade}
+				})
 			}},
 		{ID: "aws-redshift-006", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster does not use enhanced VPC routing",
@@ -55,7 +61,9 @@ func dataRedshiftRules() []Rule {
 			Remediation: "aws redshift modify-cluster --cluster-identifier ID --enhanced-vpc-routing; Terraform: enhanced_vpc_routing = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIfRecorded(s, !c.EnhancedVPCRouting, "enhanced_vpc_routing", map[string]any{"cluster": c.ClusterIdentifier, "enhanced_vpc_routing": c.EnhancedVPCRouting})
+				return failIfRecorded(s, !c.EnhancedVPCRouting, "enhanced_vpc_routing", func() map[string]any {
+					return map[string]any{"cluster": c.ClusterIdentifier, "enhanced_vpc_routing": c.EnhancedVPCRouting}
+				})
 			}},
 		{ID: "aws-redshift-007", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster uses the default admin user name",
@@ -63,7 +71,9 @@ func dataRedshiftRules() []Rule {
 			Remediation: "Create the cluster (or a restore of it) with a distinct --master-username; Terraform: master_username.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIf(c.MasterUsername == "awsuser", map[string]any{"cluster": c.ClusterIdentifier, "master_username": c.MasterUsername})
+				return failIf(s, c.MasterUsername == "awsuser", func() map[string]any {
+					return map[string]any{"cluster": c.ClusterIdentifier, "master_username": c.MasterUsername}
+				})
 			}},
 		{ID: "aws-redshift-008", Dimension: cost, Severity: medium, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Redshift cluster uses a previous-generation node type",
@@ -71,8 +81,10 @@ func dataRedshiftRules() []Rule {
 			Remediation: "Resize to RA3 (aws redshift resize-cluster --cluster-identifier ID --node-type ra3.xlplus --number-of-nodes N) or DC2.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIf(previousGenerationRedshift[instanceFamily(c.NodeType)],
-					notEstimated(map[string]any{"cluster": c.ClusterIdentifier, "node_type": c.NodeType, "number_of_nodes": c.NumberOfNodes}, unpriced("Redshift nodes")))
+				return failIf(s, previousGenerationRedshift[instanceFamily(c.NodeType)],
+					func() map[string]any {
+						return notEstimated(map[string]any{"cluster": c.ClusterIdentifier, "node_type": c.NodeType, "number_of_nodes": c.NumberOfNodes}, unpriced("Redshift nodes"))
+					})
 			}},
 		{ID: "aws-redshift-009", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeRedshiftCluster},
 			Title:       "Production Redshift cluster has a single node",
@@ -80,7 +92,9 @@ func dataRedshiftRules() []Rule {
 			Remediation: "Resize to at least two nodes: aws redshift resize-cluster --cluster-identifier ID --cluster-type multi-node --number-of-nodes 2.",
 			Check: func(s *Subject) Result {
 				c := get[inv.RedshiftCluster](s)
-				return failIf(c.NumberOfNodes == 1 && production(s), map[string]any{"cluster": c.ClusterIdentifier, "number_of_nodes": c.NumberOfNodes})
+				return failIf(s, c.NumberOfNodes == 1 && production(s), func() map[string]any {
+					return map[string]any{"cluster": c.ClusterIdentifier, "number_of_nodes": c.NumberOfNodes}
+				})
 			}},
 	}
 }

@@ -12,7 +12,9 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --encryption-at-rest-options Enabled=true,KmsKeyId=KEY; Terraform: encrypt_at_rest { enabled = true }.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return escalateIfSensitive(failIfRecorded(s, !d.EncryptionAtRest, "encryption_at_rest_enabled", map[string]any{"domain": d.DomainName, "engine_version": d.EngineVersion, "encryption_at_rest_enabled": d.EncryptionAtRest}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !d.EncryptionAtRest, "encryption_at_rest_enabled", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "engine_version": d.EngineVersion, "encryption_at_rest_enabled": d.EncryptionAtRest}
+				}), s, critical)
 			}},
 		{ID: "aws-opensearch-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain does not encrypt node-to-node traffic",
@@ -20,7 +22,9 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --node-to-node-encryption-options Enabled=true; Terraform: node_to_node_encryption { enabled = true }.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIfRecorded(s, !d.NodeToNodeEncryption, "node_to_node_encryption_enabled", map[string]any{"domain": d.DomainName, "node_to_node_encryption_enabled": d.NodeToNodeEncryption})
+				return failIfRecorded(s, !d.NodeToNodeEncryption, "node_to_node_encryption_enabled", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "node_to_node_encryption_enabled": d.NodeToNodeEncryption}
+				})
 			}},
 		{ID: "aws-opensearch-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain does not require HTTPS",
@@ -28,7 +32,7 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --domain-endpoint-options EnforceHTTPS=true,TLSSecurityPolicy=Policy-Min-TLS-1-2-PFS-2023-10.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIfRecorded(s, !d.EnforceHTTPS, "enforce_https", map[string]any{"domain": d.DomainName, "enforce_https": d.EnforceHTTPS})
+				return failIfRecorded(s, !d.EnforceHTTPS, "enforce_https", func() map[string]any { return map[string]any{"domain": d.DomainName, "enforce_https": d.EnforceHTTPS} })
 			}},
 		{ID: "aws-opensearch-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain accepts TLS 1.0 and 1.1",
@@ -39,7 +43,9 @@ func dataSearchRules() []Rule {
 				if d.TLSSecurityPolicy == "" {
 					return notEvaluated("tls_security_policy")
 				}
-				return failIf(d.TLSSecurityPolicy == "Policy-Min-TLS-1-0-2019-07", map[string]any{"domain": d.DomainName, "tls_security_policy": d.TLSSecurityPolicy})
+				return failIf(s, d.TLSSecurityPolicy == "Policy-Min-TLS-1-0-2019-07", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "tls_security_policy": d.TLSSecurityPolicy}
+				})
 			}},
 		{ID: "aws-opensearch-005", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain has a public endpoint",
@@ -47,7 +53,7 @@ func dataSearchRules() []Rule {
 			Remediation: "Create the domain in a VPC (vpc_options with subnet_ids and security_group_ids) and migrate the data with a snapshot; a domain cannot move from public to VPC in place.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return escalateIfSensitive(failIfRecorded(s, !d.InVPC, "in_vpc", map[string]any{"domain": d.DomainName, "in_vpc": d.InVPC}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !d.InVPC, "in_vpc", func() map[string]any { return map[string]any{"domain": d.DomainName, "in_vpc": d.InVPC} }), s, critical)
 			}},
 		{ID: "aws-opensearch-006", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain does not publish audit logs",
@@ -55,7 +61,9 @@ func dataSearchRules() []Rule {
 			Remediation: "Enable fine-grained access control and audit logs: aws opensearch update-domain-config --domain-name NAME --log-publishing-options AUDIT_LOGS={CloudWatchLogsLogGroupArn=ARN,Enabled=true}.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIfRecorded(s, !d.AuditLogsEnabled, "audit_logs_enabled", map[string]any{"domain": d.DomainName, "audit_logs_enabled": d.AuditLogsEnabled})
+				return failIfRecorded(s, !d.AuditLogsEnabled, "audit_logs_enabled", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "audit_logs_enabled": d.AuditLogsEnabled}
+				})
 			}},
 		{ID: "aws-opensearch-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain has no fine-grained access control",
@@ -63,7 +71,9 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --advanced-security-options Enabled=true,InternalUserDatabaseEnabled=false,MasterUserOptions={MasterUserARN=ARN}.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIfRecorded(s, !d.FineGrainedAccessControl, "fine_grained_access_control", map[string]any{"domain": d.DomainName, "fine_grained_access_control": d.FineGrainedAccessControl})
+				return failIfRecorded(s, !d.FineGrainedAccessControl, "fine_grained_access_control", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "fine_grained_access_control": d.FineGrainedAccessControl}
+				})
 			}},
 		{ID: "aws-opensearch-008", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain runs in a single Availability Zone",
@@ -71,7 +81,9 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --cluster-config ZoneAwarenessEnabled=true,ZoneAwarenessConfig={AvailabilityZoneCount=3},InstanceCount=3.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return escalateIfProduction(failIfRecorded(s, !d.ZoneAwarenessEnabled, "zone_awareness_enabled", map[string]any{"domain": d.DomainName, "instance_count": d.InstanceCount, "zone_awareness_enabled": d.ZoneAwarenessEnabled}), s, high)
+				return escalateIfProduction(failIfRecorded(s, !d.ZoneAwarenessEnabled, "zone_awareness_enabled", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "instance_count": d.InstanceCount, "zone_awareness_enabled": d.ZoneAwarenessEnabled}
+				}), s, high)
 			}},
 		{ID: "aws-opensearch-009", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "Production OpenSearch domain has no dedicated master nodes",
@@ -79,7 +91,9 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --cluster-config DedicatedMasterEnabled=true,DedicatedMasterCount=3,DedicatedMasterType=m7g.large.search.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIfRecorded(s, !d.DedicatedMasterEnabled && production(s), "dedicated_master_enabled", map[string]any{"domain": d.DomainName, "instance_count": d.InstanceCount, "dedicated_master_enabled": d.DedicatedMasterEnabled})
+				return failIfRecorded(s, !d.DedicatedMasterEnabled && production(s), "dedicated_master_enabled", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "instance_count": d.InstanceCount, "dedicated_master_enabled": d.DedicatedMasterEnabled}
+				})
 			}},
 		{ID: "aws-opensearch-010", Dimension: cost, Severity: medium, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain uses a previous-generation instance type",
@@ -87,8 +101,10 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --cluster-config InstanceType=m7g.large.search (or r7g/c7g/or1).",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIf(previousGenerationManaged(instanceFamily(d.InstanceType)),
-					notEstimated(map[string]any{"domain": d.DomainName, "instance_type": d.InstanceType, "instance_count": d.InstanceCount}, unpriced("OpenSearch instances")))
+				return failIf(s, previousGenerationManaged(instanceFamily(d.InstanceType)),
+					func() map[string]any {
+						return notEstimated(map[string]any{"domain": d.DomainName, "instance_type": d.InstanceType, "instance_count": d.InstanceCount}, unpriced("OpenSearch instances"))
+					})
 			}},
 		{ID: "aws-opensearch-011", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeOpenSearchDomain},
 			Title:       "OpenSearch domain does not publish error logs",
@@ -96,7 +112,9 @@ func dataSearchRules() []Rule {
 			Remediation: "aws opensearch update-domain-config --domain-name NAME --log-publishing-options ES_APPLICATION_LOGS={CloudWatchLogsLogGroupArn=ARN,Enabled=true}.",
 			Check: func(s *Subject) Result {
 				d := get[inv.OpenSearchDomain](s)
-				return failIfRecorded(s, !d.ErrorLogsEnabled, "error_logs_enabled", map[string]any{"domain": d.DomainName, "error_logs_enabled": d.ErrorLogsEnabled})
+				return failIfRecorded(s, !d.ErrorLogsEnabled, "error_logs_enabled", func() map[string]any {
+					return map[string]any{"domain": d.DomainName, "error_logs_enabled": d.ErrorLogsEnabled}
+				})
 			}},
 	}
 }

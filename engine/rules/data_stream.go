@@ -12,7 +12,7 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kinesis start-stream-encryption --stream-name NAME --encryption-type KMS --key-id alias/aws/kinesis (or a customer key); Terraform: encryption_type = \"KMS\".",
 			Check: func(s *Subject) Result {
 				k := get[inv.KinesisStream](s)
-				return escalateIfSensitive(failIfZero(s, k.EncryptionType != "KMS", k.EncryptionType == "", "encryption_type", map[string]any{"stream": k.Name, "encryption_type": k.EncryptionType}), s, high)
+				return escalateIfSensitive(failIfZero(s, k.EncryptionType != "KMS", k.EncryptionType == "", "encryption_type", func() map[string]any { return map[string]any{"stream": k.Name, "encryption_type": k.EncryptionType} }), s, high)
 			}},
 		{ID: "aws-kinesis-002", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeKinesisStream},
 			Title:       "Kinesis data stream keeps records for less than 7 days",
@@ -20,7 +20,9 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kinesis increase-stream-retention-period --stream-name NAME --retention-period-hours 168; Terraform: retention_period = 168.",
 			Check: func(s *Subject) Result {
 				k := get[inv.KinesisStream](s)
-				return failIfZero(s, k.RetentionPeriodHours < 168, k.RetentionPeriodHours == 0, "retention_period_hours", map[string]any{"stream": k.Name, "retention_period_hours": k.RetentionPeriodHours})
+				return failIfZero(s, k.RetentionPeriodHours < 168, k.RetentionPeriodHours == 0, "retention_period_hours", func() map[string]any {
+					return map[string]any{"stream": k.Name, "retention_period_hours": k.RetentionPeriodHours}
+				})
 			}},
 		{ID: "aws-firehose-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeFirehoseStream},
 			Title:       "Firehose delivery stream is not encrypted at rest",
@@ -33,7 +35,9 @@ func dataStreamRules() []Rule {
 						return map[string]any{"delivery_stream": f.Name, "delivery_stream_type": f.SourceType}
 					})
 				}
-				return escalateIfSensitive(failIfRecordedAll(s, f.SSEKeyType == "", map[string]any{"delivery_stream": f.Name, "delivery_stream_type": f.SourceType, "sse_key_type": f.SSEKeyType}, "delivery_stream_type", "sse_key_type"), s, high)
+				return escalateIfSensitive(failIfRecordedAll(s, f.SSEKeyType == "", func() map[string]any {
+					return map[string]any{"delivery_stream": f.Name, "delivery_stream_type": f.SourceType, "sse_key_type": f.SSEKeyType}
+				}, "delivery_stream_type", "sse_key_type"), s, high)
 			}},
 		{ID: "aws-firehose-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeFirehoseStream},
 			Title:       "Firehose delivery stream does not log delivery errors",
@@ -41,7 +45,7 @@ func dataStreamRules() []Rule {
 			Remediation: "Set the destination's CloudWatchLoggingOptions Enabled=true with a log group (aws firehose update-destination …; Terraform: cloudwatch_logging_options { enabled = true }).",
 			Check: func(s *Subject) Result {
 				f := get[inv.FirehoseStream](s)
-				return failUnless(f.ErrorLoggingEnabled, "error_logging_enabled", map[string]any{"delivery_stream": f.Name})
+				return failUnless(s, f.ErrorLoggingEnabled, "error_logging_enabled", func() map[string]any { return map[string]any{"delivery_stream": f.Name} })
 			}},
 		{ID: "aws-msk-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster accepts plaintext client connections",
@@ -52,7 +56,9 @@ func dataStreamRules() []Rule {
 				if m.ClientBrokerEncryption == "" {
 					return notEvaluated("client_broker_encryption")
 				}
-				return escalateIfSensitive(failIf(m.ClientBrokerEncryption != "TLS", map[string]any{"cluster": m.ClusterName, "client_broker": m.ClientBrokerEncryption}), s, critical)
+				return escalateIfSensitive(failIf(s, m.ClientBrokerEncryption != "TLS", func() map[string]any {
+					return map[string]any{"cluster": m.ClusterName, "client_broker": m.ClientBrokerEncryption}
+				}), s, critical)
 			}},
 		{ID: "aws-msk-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster does not encrypt traffic between brokers",
@@ -60,7 +66,7 @@ func dataStreamRules() []Rule {
 			Remediation: "In-cluster encryption is chosen at creation: create a cluster with EncryptionInTransit InCluster=true and migrate with MirrorMaker or MSK Replicator.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return failUnless(m.InClusterEncryption, "in_cluster_encryption", map[string]any{"cluster": m.ClusterName})
+				return failUnless(s, m.InClusterEncryption, "in_cluster_encryption", func() map[string]any { return map[string]any{"cluster": m.ClusterName} })
 			}},
 		{ID: "aws-msk-003", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster allows unauthenticated clients",
@@ -68,7 +74,9 @@ func dataStreamRules() []Rule {
 			Remediation: "Enable IAM or SASL/SCRAM client authentication and turn unauthenticated access off: aws kafka update-security --client-authentication Sasl={Iam={Enabled=true}},Unauthenticated={Enabled=false}.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return failIf(m.UnauthenticatedAccess, map[string]any{"cluster": m.ClusterName, "unauthenticated_access": m.UnauthenticatedAccess})
+				return failIf(s, m.UnauthenticatedAccess, func() map[string]any {
+					return map[string]any{"cluster": m.ClusterName, "unauthenticated_access": m.UnauthenticatedAccess}
+				})
 			}},
 		{ID: "aws-msk-004", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster brokers are publicly accessible",
@@ -76,7 +84,9 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kafka update-connectivity --cluster-arn ARN --current-version V --connectivity-info PublicAccess={Type=DISABLED}.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return escalateIfSensitive(failIf(m.PublicAccess, map[string]any{"cluster": m.ClusterName, "public_access": m.PublicAccess}), s, critical)
+				return escalateIfSensitive(failIf(s, m.PublicAccess, func() map[string]any {
+					return map[string]any{"cluster": m.ClusterName, "public_access": m.PublicAccess}
+				}), s, critical)
 			}},
 		{ID: "aws-msk-005", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeMSKCluster},
 			Title:       "MSK cluster broker logging is disabled",
@@ -84,7 +94,9 @@ func dataStreamRules() []Rule {
 			Remediation: "aws kafka update-monitoring --cluster-arn ARN --current-version V --logging-info BrokerLogs={CloudWatchLogs={Enabled=true,LogGroup=NAME}}.",
 			Check: func(s *Subject) Result {
 				m := get[inv.MSKCluster](s)
-				return failIfRecorded(s, !m.BrokerLogsEnabled, "broker_logs_enabled", map[string]any{"cluster": m.ClusterName, "broker_logs_enabled": m.BrokerLogsEnabled})
+				return failIfRecorded(s, !m.BrokerLogsEnabled, "broker_logs_enabled", func() map[string]any {
+					return map[string]any{"cluster": m.ClusterName, "broker_logs_enabled": m.BrokerLogsEnabled}
+				})
 			}},
 	}
 }

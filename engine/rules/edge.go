@@ -18,7 +18,9 @@ func edgeRules() []Rule {
 			Remediation: "aws apigateway update-stage --rest-api-id ID --stage-name NAME --patch-operations op=replace,path=/accessLogSettings/destinationArn,value=LOG_GROUP_ARN (Terraform: access_log_settings { destination_arn, format }).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayStage](s)
-				return failIfRecorded(s, st.AccessLogDestinationARN == "", "access_log_destination_arn", map[string]any{"stage_name": st.StageName, "access_log_destination_arn": st.AccessLogDestinationARN})
+				return failIfRecorded(s, st.AccessLogDestinationARN == "", "access_log_destination_arn", func() map[string]any {
+					return map[string]any{"stage_name": st.StageName, "access_log_destination_arn": st.AccessLogDestinationARN}
+				})
 			}},
 		{ID: "aws-apigateway-002", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeAPIGatewayStage},
 			Title:       "API Gateway REST stage has execution logging off",
@@ -29,7 +31,9 @@ func edgeRules() []Rule {
 				if st.ExecutionLoggingLevel == "" {
 					return notEvaluated("execution_logging_level")
 				}
-				return failIf(st.ExecutionLoggingLevel == "OFF", map[string]any{"stage_name": st.StageName, "execution_logging_level": st.ExecutionLoggingLevel})
+				return failIf(s, st.ExecutionLoggingLevel == "OFF", func() map[string]any {
+					return map[string]any{"stage_name": st.StageName, "execution_logging_level": st.ExecutionLoggingLevel}
+				})
 			}},
 		{ID: "aws-apigateway-003", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeAPIGatewayStage},
 			Title:       "API Gateway REST stage has X-Ray tracing off",
@@ -37,7 +41,9 @@ func edgeRules() []Rule {
 			Remediation: "aws apigateway update-stage --rest-api-id ID --stage-name NAME --patch-operations op=replace,path=/tracingEnabled,value=true (Terraform: xray_tracing_enabled = true).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayStage](s)
-				return failIfRecorded(s, !st.TracingEnabled, "tracing_enabled", map[string]any{"stage_name": st.StageName, "tracing_enabled": st.TracingEnabled})
+				return failIfRecorded(s, !st.TracingEnabled, "tracing_enabled", func() map[string]any {
+					return map[string]any{"stage_name": st.StageName, "tracing_enabled": st.TracingEnabled}
+				})
 			}},
 		{ID: "aws-apigateway-006", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeAPIGatewayV2Stage},
 			Title:       "API Gateway HTTP or WebSocket stage has no access logging",
@@ -45,7 +51,9 @@ func edgeRules() []Rule {
 			Remediation: "aws apigatewayv2 update-stage --api-id ID --stage-name NAME --access-log-settings DestinationArn=LOG_GROUP_ARN,Format='$context.requestId …' (Terraform: access_log_settings).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayV2Stage](s)
-				return failIfRecorded(s, st.AccessLogDestinationARN == "", "access_log_destination_arn", map[string]any{"stage_name": st.StageName, "access_log_destination_arn": st.AccessLogDestinationARN})
+				return failIfRecorded(s, st.AccessLogDestinationARN == "", "access_log_destination_arn", func() map[string]any {
+					return map[string]any{"stage_name": st.StageName, "access_log_destination_arn": st.AccessLogDestinationARN}
+				})
 			}},
 		{ID: "aws-waf-002", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeWAFv2WebACL},
 			Title:       "AWS WAF web ACL does not send CloudWatch metrics",
@@ -53,7 +61,9 @@ func edgeRules() []Rule {
 			Remediation: "aws wafv2 update-web-acl … --visibility-config SampledRequestsEnabled=true,CloudWatchMetricsEnabled=true,MetricName=NAME (Terraform: visibility_config { cloudwatch_metrics_enabled = true }).",
 			Check: func(s *Subject) Result {
 				w := get[inv.WAFv2WebACL](s)
-				return failIfRecorded(s, !w.CloudWatchMetricsEnabled, "cloudwatch_metrics_enabled", map[string]any{"name": w.Name, "cloudwatch_metrics_enabled": w.CloudWatchMetricsEnabled})
+				return failIfRecorded(s, !w.CloudWatchMetricsEnabled, "cloudwatch_metrics_enabled", func() map[string]any {
+					return map[string]any{"name": w.Name, "cloudwatch_metrics_enabled": w.CloudWatchMetricsEnabled}
+				})
 			}},
 		{ID: "aws-route53-001", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeRoute53Zone},
 			Title:       "Route 53 public hosted zone has no query logging",
@@ -61,7 +71,9 @@ func edgeRules() []Rule {
 			Remediation: "aws route53 create-query-logging-config --hosted-zone-id ID --cloud-watch-logs-log-group-arn arn:aws:logs:us-east-1:ACCOUNT:log-group:/aws/route53/ZONE (the group must be in us-east-1; Terraform: aws_route53_query_log).",
 			Check: func(s *Subject) Result {
 				z := get[inv.Route53HostedZone](s)
-				return failIfRecorded(s, !z.Private && z.QueryLogGroupARN == "", "query_log_group_arn", map[string]any{"zone_id": z.ZoneID, "name": z.Name, "private": z.Private, "query_log_group_arn": z.QueryLogGroupARN})
+				return failIfRecorded(s, !z.Private && z.QueryLogGroupARN == "", "query_log_group_arn", func() map[string]any {
+					return map[string]any{"zone_id": z.ZoneID, "name": z.Name, "private": z.Private, "query_log_group_arn": z.QueryLogGroupARN}
+				})
 			}},
 		{ID: "aws-acm-003", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeACMCertificate},
 			Title:       "ACM certificate opts out of certificate transparency logging",
@@ -69,7 +81,7 @@ func edgeRules() []Rule {
 			Remediation: "aws acm update-certificate-options --certificate-arn ARN --options CertificateTransparencyLoggingPreference=ENABLED.",
 			Check: func(s *Subject) Result {
 				c := get[inv.ACMCertificate](s)
-				return failIf(c.Type == "AMAZON_ISSUED" && c.TransparencyLogging == "DISABLED", map[string]any{"domain_name": c.DomainName, "type": c.Type})
+				return failIf(s, c.Type == "AMAZON_ISSUED" && c.TransparencyLogging == "DISABLED", func() map[string]any { return map[string]any{"domain_name": c.DomainName, "type": c.Type} })
 			}},
 		{ID: "aws-networkfirewall-001", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeNetworkFirewall},
 			Title:       "Network Firewall has deletion protection off",
@@ -77,7 +89,9 @@ func edgeRules() []Rule {
 			Remediation: "aws network-firewall update-firewall-delete-protection --firewall-name NAME --delete-protection (Terraform: delete_protection = true).",
 			Check: func(s *Subject) Result {
 				f := get[inv.NetworkFirewall](s)
-				return failIfRecorded(s, !f.DeleteProtection, "delete_protection", map[string]any{"name": f.Name, "vpc_id": f.VPCID, "delete_protection": f.DeleteProtection})
+				return failIfRecorded(s, !f.DeleteProtection, "delete_protection", func() map[string]any {
+					return map[string]any{"name": f.Name, "vpc_id": f.VPCID, "delete_protection": f.DeleteProtection}
+				})
 			}},
 		{ID: "aws-networkfirewall-002", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeNetworkFirewall},
 			Title:       "Network Firewall has an endpoint in a single subnet",
@@ -85,7 +99,7 @@ func edgeRules() []Rule {
 			Remediation: "Add a subnet in each Availability Zone the VPC uses: aws network-firewall associate-subnets --firewall-name NAME --subnet-mappings SubnetId=… (Terraform: subnet_mapping blocks), and route each zone through its own endpoint.",
 			Check: func(s *Subject) Result {
 				f := get[inv.NetworkFirewall](s)
-				return failIfZero(s, len(f.SubnetIDs) < 2, len(f.SubnetIDs) == 0, "subnet_ids", map[string]any{"name": f.Name, "subnet_ids": f.SubnetIDs})
+				return failIfZero(s, len(f.SubnetIDs) < 2, len(f.SubnetIDs) == 0, "subnet_ids", func() map[string]any { return map[string]any{"name": f.Name, "subnet_ids": f.SubnetIDs} })
 			}},
 		{ID: "aws-networkfirewall-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeNetworkFirewall},
 			Title:       "Network Firewall has subnet change protection off",
@@ -93,7 +107,9 @@ func edgeRules() []Rule {
 			Remediation: "aws network-firewall update-subnet-change-protection --firewall-name NAME --subnet-change-protection (Terraform: subnet_change_protection = true).",
 			Check: func(s *Subject) Result {
 				f := get[inv.NetworkFirewall](s)
-				return failIfRecorded(s, !f.SubnetChangeProtection, "subnet_change_protection", map[string]any{"name": f.Name, "subnet_change_protection": f.SubnetChangeProtection})
+				return failIfRecorded(s, !f.SubnetChangeProtection, "subnet_change_protection", func() map[string]any {
+					return map[string]any{"name": f.Name, "subnet_change_protection": f.SubnetChangeProtection}
+				})
 			}},
 		{ID: "aws-asg-007", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeAutoScalingGroup},
 			Title:       "Auto Scaling group behind a load balancer may run a single instance",
@@ -102,7 +118,9 @@ func edgeRules() []Rule {
 			Check: func(s *Subject) Result {
 				g := get[inv.AutoScalingGroup](s)
 				served := len(g.TargetGroupARNs) > 0 || len(g.LoadBalancers) > 0
-				return failIfZero(s, served && g.MinSize < 2, g.MinSize == 0, "min_size", map[string]any{"name": g.Name, "min_size": g.MinSize, "max_size": g.MaxSize})
+				return failIfZero(s, served && g.MinSize < 2, g.MinSize == 0, "min_size", func() map[string]any {
+					return map[string]any{"name": g.Name, "min_size": g.MinSize, "max_size": g.MaxSize}
+				})
 			}},
 	}...)
 }
@@ -116,7 +134,7 @@ func edgeSecurityRules() []Rule {
 			Remediation: "aws wafv2 associate-web-acl --web-acl-arn ACL_ARN --resource-arn arn:aws:apigateway:REGION::/restapis/ID/stages/NAME (Terraform: aws_wafv2_web_acl_association).",
 			Check: func(s *Subject) Result {
 				st := get[inv.APIGatewayStage](s)
-				return failIfRecorded(s, st.WebACLARN == "", "web_acl_arn", map[string]any{"stage_name": st.StageName, "web_acl_arn": st.WebACLARN})
+				return failIfRecorded(s, st.WebACLARN == "", "web_acl_arn", func() map[string]any { return map[string]any{"stage_name": st.StageName, "web_acl_arn": st.WebACLARN} })
 			}},
 		{ID: "aws-apigateway-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeAPIGatewayStage},
 			Title:       "API Gateway REST stage caches responses unencrypted",
@@ -129,7 +147,9 @@ func edgeSecurityRules() []Rule {
 						return map[string]any{"stage_name": st.StageName, "cache_cluster_enabled": false}
 					})
 				}
-				return failUnless(st.CacheDataEncrypted, "cache_data_encrypted", map[string]any{"stage_name": st.StageName, "cache_cluster_enabled": true})
+				return failUnless(s, st.CacheDataEncrypted, "cache_data_encrypted", func() map[string]any {
+					return map[string]any{"stage_name": st.StageName, "cache_cluster_enabled": true}
+				})
 			}},
 		{ID: "aws-waf-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeWAFv2WebACL},
 			Title:       "AWS WAF web ACL has no rules",
@@ -140,7 +160,9 @@ func edgeSecurityRules() []Rule {
 				if w.RuleCount == nil {
 					return notEvaluated("rule_count")
 				}
-				return failIf(*w.RuleCount == 0 && w.DefaultAction == "allow", map[string]any{"name": w.Name, "default_action": w.DefaultAction, "rule_count": 0})
+				return failIf(s, *w.RuleCount == 0 && w.DefaultAction == "allow", func() map[string]any {
+					return map[string]any{"name": w.Name, "default_action": w.DefaultAction, "rule_count": 0}
+				})
 			}},
 		{ID: "aws-waf-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeWAFv2WebACL},
 			Title:       "AWS WAF web ACL only counts requests",
@@ -152,7 +174,9 @@ func edgeSecurityRules() []Rule {
 					return notEvaluated("rule_count")
 				}
 				n := *w.RuleCount
-				return failIf(n > 0 && w.CountingRules == n && w.DefaultAction == "allow", map[string]any{"name": w.Name, "rule_count": n, "counting_rules": w.CountingRules})
+				return failIf(s, n > 0 && w.CountingRules == n && w.DefaultAction == "allow", func() map[string]any {
+					return map[string]any{"name": w.Name, "rule_count": n, "counting_rules": w.CountingRules}
+				})
 			}},
 		{ID: "aws-cloudfront-004", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront distribution is not protected by AWS WAF",
@@ -160,7 +184,9 @@ func edgeSecurityRules() []Rule {
 			Remediation: "Create a global (us-east-1, scope CLOUDFRONT) web ACL and set it on the distribution: aws cloudfront update-distribution with DistributionConfig.WebACLId (Terraform: web_acl_id).",
 			Check: func(s *Subject) Result {
 				d := get[inv.CloudFrontDistribution](s)
-				return failIfRecorded(s, d.Enabled && d.WebACLID == "", "web_acl_id", map[string]any{"distribution_id": d.DistributionID, "enabled": d.Enabled, "web_acl_id": d.WebACLID})
+				return failIfRecorded(s, d.Enabled && d.WebACLID == "", "web_acl_id", func() map[string]any {
+					return map[string]any{"distribution_id": d.DistributionID, "enabled": d.Enabled, "web_acl_id": d.WebACLID}
+				})
 			}},
 		{ID: "aws-cloudfront-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront S3 origin is reachable without origin access control",
@@ -177,7 +203,7 @@ func edgeSecurityRules() []Rule {
 						open = append(open, o.ID)
 					}
 				}
-				return failIf(len(open) > 0, map[string]any{"distribution_id": d.DistributionID, "origins": open})
+				return failIf(s, len(open) > 0, func() map[string]any { return map[string]any{"distribution_id": d.DistributionID, "origins": open} })
 			}},
 		{ID: "aws-cloudfront-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront sends traffic to a custom origin unencrypted",
@@ -194,7 +220,7 @@ func edgeSecurityRules() []Rule {
 						clear = append(clear, o.ID)
 					}
 				}
-				return failIf(len(clear) > 0, map[string]any{"distribution_id": d.DistributionID, "origins": clear})
+				return failIf(s, len(clear) > 0, func() map[string]any { return map[string]any{"distribution_id": d.DistributionID, "origins": clear} })
 			}},
 		{ID: "aws-cloudfront-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront custom origin accepts SSLv3",
@@ -211,7 +237,7 @@ func edgeSecurityRules() []Rule {
 						weak = append(weak, o.ID)
 					}
 				}
-				return failIf(len(weak) > 0, map[string]any{"distribution_id": d.DistributionID, "origins": weak})
+				return failIf(s, len(weak) > 0, func() map[string]any { return map[string]any{"distribution_id": d.DistributionID, "origins": weak} })
 			}},
 		{ID: "aws-acm-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeACMCertificate},
 			Title:       "ACM certificate in use expires within 30 days",
@@ -225,7 +251,9 @@ func edgeSecurityRules() []Rule {
 					})
 				}
 				left := int(c.NotAfter.Sub(s.Now).Hours() / 24)
-				r := failIf(left < 30, map[string]any{"domain_name": c.DomainName, "not_after": c.NotAfter, "days_left": left, "in_use_by": c.InUseBy, "type": c.Type})
+				r := failIf(s, left < 30, func() map[string]any {
+					return map[string]any{"domain_name": c.DomainName, "not_after": c.NotAfter, "days_left": left, "in_use_by": c.InUseBy, "type": c.Type}
+				})
 				if r.Failed && left < 0 {
 					r.Severity, r.Reason = engine.SeverityCritical, "the certificate has expired while in use"
 				}
@@ -237,7 +265,9 @@ func edgeSecurityRules() []Rule {
 			Remediation: "Request (or import) a certificate with an RSA 2048 or ECDSA P-256 key: aws acm request-certificate --key-algorithm EC_prime256v1, move the resources to it, then delete the old one.",
 			Check: func(s *Subject) Result {
 				c := get[inv.ACMCertificate](s)
-				return failIf(c.KeyAlgorithm == "RSA_1024", map[string]any{"domain_name": c.DomainName, "key_algorithm": c.KeyAlgorithm, "status": c.Status})
+				return failIf(s, c.KeyAlgorithm == "RSA_1024", func() map[string]any {
+					return map[string]any{"domain_name": c.DomainName, "key_algorithm": c.KeyAlgorithm, "status": c.Status}
+				})
 			}},
 	}
 }

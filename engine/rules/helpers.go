@@ -33,22 +33,37 @@ func notEvaluated(attrs ...string) Result { return Result{NotEvaluated: true, Mi
 
 // failUnless fails when a tri-state attribute is known to be false, and is
 // not evaluated when it is unknown (nil). The evidence says what it read:
-// attr's value is added unless the caller put it there.
-func failUnless(v *bool, attr string, evidence map[string]any) Result {
+// attr's value is added unless the caller put it there. As with failIf,
+// the evidence is built only when it is read.
+func failUnless(s *Subject, v *bool, attr string, evidence func() map[string]any) Result {
 	if v == nil {
 		return notEvaluated(attr)
 	}
-	if _, ok := evidence[attr]; !ok && evidence != nil {
-		evidence[attr] = *v
+	if !*v || explaining(s) {
+		ev := evidence()
+		if _, ok := ev[attr]; !ok && ev != nil {
+			ev[attr] = *v
+		}
+		return Result{Failed: !*v, Evidence: ev}
 	}
-	return failIf(!*v, evidence)
+	return pass
 }
 
 // failIf fails with evidence when cond holds, and passes with the same
-// evidence (what the check read, for Explain) when it does not.
-func failIf(cond bool, evidence map[string]any) Result {
-	return Result{Failed: cond, Evidence: evidence}
+// evidence (what the check read, for Explain) when it does not. evidence
+// runs only when it is read: on a failure, or on a pass of a subject being
+// explained (s nil: an account rule, always); an audit's passes, most of
+// its checks, build no map.
+func failIf(s *Subject, cond bool, evidence func() map[string]any) Result {
+	if cond || explaining(s) {
+		return Result{Failed: cond, Evidence: evidence()}
+	}
+	return pass
 }
+
+// explaining reports whether a pass on s must say what it read: s is being
+// explained, or is nil (an account rule, judged once per account).
+func explaining(s *Subject) bool { return s == nil || s.explain }
 
 // passed is a pass that says what the check read: read runs only when the
 // subject is being explained (Explain), so an audit pays a branch for it.

@@ -43,7 +43,9 @@ func loadBalancingRules() []Rule {
 						ports = append(ports, l.LoadBalancerPort)
 					}
 				}
-				return failIf(len(ports) > 0, map[string]any{"name": lb.Name, "scheme": lb.Scheme, "http_ports": ports})
+				return failIf(s, len(ports) > 0, func() map[string]any {
+					return map[string]any{"name": lb.Name, "scheme": lb.Scheme, "http_ports": ports}
+				})
 			}},
 		{ID: "aws-elb-008", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeClassicLoadBalancer},
 			Title:       "Classic Load Balancer listener allows TLS older than 1.2",
@@ -67,7 +69,7 @@ func loadBalancingRules() []Rule {
 				if len(legacy) == 0 && unknown {
 					return notEvaluated("legacy_tls")
 				}
-				return failIf(len(legacy) > 0, map[string]any{"name": lb.Name, "listeners": legacy})
+				return failIf(s, len(legacy) > 0, func() map[string]any { return map[string]any{"name": lb.Name, "listeners": legacy} })
 			}},
 		{ID: "aws-elb-009", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeClassicLoadBalancer},
 			Title:       "Classic Load Balancer spans fewer than two Availability Zones",
@@ -75,7 +77,9 @@ func loadBalancingRules() []Rule {
 			Remediation: "Enable a second zone: aws elb attach-load-balancer-to-subnets (VPC) or enable-availability-zones-for-load-balancer, with instances registered in both.",
 			Check: func(s *Subject) Result {
 				lb := get[inv.ClassicLoadBalancer](s)
-				return failIfZero(s, len(lb.AvailabilityZones) < 2, len(lb.AvailabilityZones) == 0, "availability_zones", map[string]any{"name": lb.Name, "availability_zones": lb.AvailabilityZones})
+				return failIfZero(s, len(lb.AvailabilityZones) < 2, len(lb.AvailabilityZones) == 0, "availability_zones", func() map[string]any {
+					return map[string]any{"name": lb.Name, "availability_zones": lb.AvailabilityZones}
+				})
 			}},
 		{ID: "aws-elb-010", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLBListener},
 			Title:       "Load balancer HTTP listener serves traffic instead of redirecting to HTTPS",
@@ -87,8 +91,10 @@ func loadBalancingRules() []Rule {
 				for _, a := range l.DefaultActions {
 					serves = serves || a == "forward"
 				}
-				return failIf(l.Protocol == "HTTP" && serves, map[string]any{"listener_arn": l.ListenerARN, "load_balancer_arn": l.LoadBalancerARN,
-					"port": l.Port, "protocol": l.Protocol, "default_actions": l.DefaultActions, "redirect_protocol": l.RedirectProtocol})
+				return failIf(s, l.Protocol == "HTTP" && serves, func() map[string]any {
+					return map[string]any{"listener_arn": l.ListenerARN, "load_balancer_arn": l.LoadBalancerARN,
+						"port": l.Port, "protocol": l.Protocol, "default_actions": l.DefaultActions, "redirect_protocol": l.RedirectProtocol}
+				})
 			}},
 		{ID: "aws-elb-011", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLBListener},
 			Title:       "Load balancer listener allows TLS older than 1.2",
@@ -96,8 +102,10 @@ func loadBalancingRules() []Rule {
 			Remediation: "aws elbv2 modify-listener --listener-arn ARN --ssl-policy ELBSecurityPolicy-TLS13-1-2-2021-06 (Terraform: ssl_policy).",
 			Check: func(s *Subject) Result {
 				l := get[inv.LBListener](s)
-				return failIf((l.Protocol == "HTTPS" || l.Protocol == "TLS") && legacyTLSPolicy(l.SSLPolicy),
-					map[string]any{"listener_arn": l.ListenerARN, "protocol": l.Protocol, "ssl_policy": l.SSLPolicy})
+				return failIf(s, (l.Protocol == "HTTPS" || l.Protocol == "TLS") && legacyTLSPolicy(l.SSLPolicy),
+					func() map[string]any {
+						return map[string]any{"listener_arn": l.ListenerARN, "protocol": l.Protocol, "ssl_policy": l.SSLPolicy}
+					})
 			}},
 		{ID: "aws-elb-012", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Application Load Balancer does not drop invalid HTTP headers",
@@ -108,7 +116,7 @@ func loadBalancingRules() []Rule {
 				if lb.Type != "application" {
 					return passed(s, func() map[string]any { return map[string]any{"name": lb.Name, "load_balancer_type": lb.Type} })
 				}
-				return failUnless(lb.DropInvalidHeaderFields, "drop_invalid_header_fields", map[string]any{"name": lb.Name})
+				return failUnless(s, lb.DropInvalidHeaderFields, "drop_invalid_header_fields", func() map[string]any { return map[string]any{"name": lb.Name} })
 			}},
 		{ID: "aws-elb-013", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Application Load Balancer desync mitigation is in monitor mode",
@@ -122,7 +130,9 @@ func loadBalancingRules() []Rule {
 				case lb.DesyncMitigationMode == "":
 					return notEvaluated("desync_mitigation_mode")
 				}
-				return failIf(lb.DesyncMitigationMode == "monitor", map[string]any{"name": lb.Name, "desync_mitigation_mode": lb.DesyncMitigationMode})
+				return failIf(s, lb.DesyncMitigationMode == "monitor", func() map[string]any {
+					return map[string]any{"name": lb.Name, "desync_mitigation_mode": lb.DesyncMitigationMode}
+				})
 			}},
 		{ID: "aws-elb-014", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeLB},
 			Title:       "Network Load Balancer does not balance across zones",
@@ -135,7 +145,7 @@ func loadBalancingRules() []Rule {
 						return map[string]any{"name": lb.Name, "load_balancer_type": lb.Type, "availability_zones": lb.AvailabilityZones}
 					})
 				}
-				return failUnless(lb.CrossZoneEnabled, "cross_zone_enabled", map[string]any{"name": lb.Name, "load_balancer_type": lb.Type})
+				return failUnless(s, lb.CrossZoneEnabled, "cross_zone_enabled", func() map[string]any { return map[string]any{"name": lb.Name, "load_balancer_type": lb.Type} })
 			}},
 	}
 }

@@ -41,7 +41,9 @@ func networkRules() []Rule {
 						}
 					}
 				}
-				return failIf(len(open) > 0, map[string]any{"network_acl_id": n.NetworkACLID, "subnet_ids": n.SubnetIDs, "open": open})
+				return failIf(s, len(open) > 0, func() map[string]any {
+					return map[string]any{"network_acl_id": n.NetworkACLID, "subnet_ids": n.SubnetIDs, "open": open}
+				})
 			}},
 		{ID: "aws-vpc-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeSubnet},
 			Title:       "Subnet assigns public IP addresses by default",
@@ -49,7 +51,7 @@ func networkRules() []Rule {
 			Remediation: "Turn off auto-assignment: aws ec2 modify-subnet-attribute --subnet-id ID --no-map-public-ip-on-launch (Terraform: map_public_ip_on_launch = false); give public addresses only to the instances that need them, or put them behind a load balancer.",
 			Check: func(s *Subject) Result {
 				n := get[inv.Subnet](s)
-				return failIf(n.MapPublicIPOnLaunch, map[string]any{"subnet_id": n.SubnetID, "vpc_id": n.VPCID})
+				return failIf(s, n.MapPublicIPOnLaunch, func() map[string]any { return map[string]any{"subnet_id": n.SubnetID, "vpc_id": n.VPCID} })
 			}},
 		{ID: "aws-vpc-004", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeSubnet},
 			Title:       "Subnet is running out of IP addresses",
@@ -66,8 +68,10 @@ func networkRules() []Rule {
 				}
 				usable := 1<<(32-p.Bits()) - 5 // AWS reserves five addresses per subnet
 				free := *n.AvailableIPAddressCount
-				return failIf(free*10 < usable, map[string]any{"subnet_id": n.SubnetID, "cidr_block": n.CIDRBlock,
-					"available_ip_address_count": free, "usable_addresses": usable})
+				return failIf(s, free*10 < usable, func() map[string]any {
+					return map[string]any{"subnet_id": n.SubnetID, "cidr_block": n.CIDRBlock,
+						"available_ip_address_count": free, "usable_addresses": usable}
+				})
 			}},
 		{ID: "aws-vpc-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeRouteTable},
 			Compliance:  []string{cis3("5.5"), cis4("5.6")},
@@ -82,7 +86,9 @@ func networkRules() []Rule {
 						broad = append(broad, r)
 					}
 				}
-				return failIf(len(broad) > 0, map[string]any{"route_table_id": t.RouteTableID, "vpc_id": t.VPCID, "routes": broad})
+				return failIf(s, len(broad) > 0, func() map[string]any {
+					return map[string]any{"route_table_id": t.RouteTableID, "vpc_id": t.VPCID, "routes": broad}
+				})
 			}},
 		{ID: "aws-vpc-006", Dimension: cost, Severity: medium, ResourceTypes: []string{inv.TypeNATGateway},
 			Title:       "NAT gateway is not used by any route table",
@@ -116,7 +122,9 @@ func networkRules() []Rule {
 						return map[string]any{"vpc_endpoint_id": e.VPCEndpointID, "vpc_endpoint_type": e.Type, "state": e.State}
 					})
 				}
-				return failIfZero(s, len(e.SubnetIDs) < 2, len(e.SubnetIDs) == 0, "subnet_ids", map[string]any{"vpc_endpoint_id": e.VPCEndpointID, "vpc_id": e.VPCID, "service_name": e.ServiceName, "subnet_ids": e.SubnetIDs})
+				return failIfZero(s, len(e.SubnetIDs) < 2, len(e.SubnetIDs) == 0, "subnet_ids", func() map[string]any {
+					return map[string]any{"vpc_endpoint_id": e.VPCEndpointID, "vpc_id": e.VPCID, "service_name": e.ServiceName, "subnet_ids": e.SubnetIDs}
+				})
 			}},
 		{ID: "aws-vpc-008", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeTransitGateway},
 			Title:       "Transit gateway accepts shared attachments automatically",
@@ -124,8 +132,10 @@ func networkRules() []Rule {
 			Remediation: "aws ec2 modify-transit-gateway --transit-gateway-id ID --options AutoAcceptSharedAttachments=disable (Terraform: auto_accept_shared_attachments = \"disable\").",
 			Check: func(s *Subject) Result {
 				g := get[inv.TransitGateway](s)
-				return failIf(g.AutoAcceptSharedAttachments == "enable", map[string]any{"transit_gateway_id": g.TransitGatewayID,
-					"auto_accept_shared_attachments": g.AutoAcceptSharedAttachments})
+				return failIf(s, g.AutoAcceptSharedAttachments == "enable", func() map[string]any {
+					return map[string]any{"transit_gateway_id": g.TransitGatewayID,
+						"auto_accept_shared_attachments": g.AutoAcceptSharedAttachments}
+				})
 			}},
 		{ID: "aws-vpc-009", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeVPNConnection},
 			Title:       "Site-to-Site VPN connection does not have both tunnels up",
@@ -145,7 +155,9 @@ func networkRules() []Rule {
 						up++
 					}
 				}
-				r := failIf(up < 2, map[string]any{"vpn_connection_id": v.VPNConnectionID, "tunnel_statuses": v.TunnelStatuses, "tunnels_up": up})
+				r := failIf(s, up < 2, func() map[string]any {
+					return map[string]any{"vpn_connection_id": v.VPNConnectionID, "tunnel_statuses": v.TunnelStatuses, "tunnels_up": up}
+				})
 				if r.Failed && up == 0 {
 					r.Severity, r.Reason = engine.SeverityHigh, "no tunnel is up: the connection is down"
 				}
@@ -157,7 +169,9 @@ func networkRules() []Rule {
 			Remediation: "Associate it with the subnets it was written for (aws ec2 replace-network-acl-association), or delete it (aws ec2 delete-network-acl).",
 			Check: func(s *Subject) Result {
 				n := get[inv.NetworkACL](s)
-				return failIfRecorded(s, !n.IsDefault && len(n.SubnetIDs) == 0, "subnet_ids", map[string]any{"network_acl_id": n.NetworkACLID, "vpc_id": n.VPCID, "is_default": n.IsDefault, "subnet_ids": n.SubnetIDs})
+				return failIfRecorded(s, !n.IsDefault && len(n.SubnetIDs) == 0, "subnet_ids", func() map[string]any {
+					return map[string]any{"network_acl_id": n.NetworkACLID, "vpc_id": n.VPCID, "is_default": n.IsDefault, "subnet_ids": n.SubnetIDs}
+				})
 			}},
 	}
 }

@@ -97,7 +97,7 @@ func platformAccountRules() []Rule {
 				if len(missing) == 0 && len(unknown) > 0 {
 					return notEvaluated("access_analyzer")
 				}
-				return failIf(len(missing) > 0, map[string]any{"regions_without_analyzer": missing})
+				return failIf(nil, len(missing) > 0, func() map[string]any { return map[string]any{"regions_without_analyzer": missing} })
 			}},
 		{ID: "aws-iam-021", Dimension: compliance, Severity: low, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.17", "CIS-AWS-4.0.1:1.17"},
@@ -108,7 +108,7 @@ func platformAccountRules() []Rule {
 				if !f.platform.rolesSeen {
 					return notEvaluated("aws_iam_role.attached_policy_arns")
 				}
-				return failIf(f.platform.supportRole == "", map[string]any{"support_role": nil})
+				return failIf(nil, f.platform.supportRole == "", func() map[string]any { return map[string]any{"support_role": nil} })
 			}},
 		{ID: "aws-config-002", Dimension: compliance, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
 			Title:       "AWS Config records no global resources (IAM)",

@@ -22,7 +22,7 @@ func buildRules() []Rule {
 			Remediation: "Turn privileged mode off (aws codebuild update-project --environment …privilegedMode=false; Terraform: privileged_mode = false) unless the project builds Docker images, and then limit who can change its buildspec.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.PrivilegedMode, map[string]any{"project": p.Name, "privileged_mode": p.PrivilegedMode})
+				return failIf(s, p.PrivilegedMode, func() map[string]any { return map[string]any{"project": p.Name, "privileged_mode": p.PrivilegedMode} })
 			}},
 		{ID: "aws-codebuild-002", Dimension: security, Severity: critical, ResourceTypes: cb,
 			Title:       "CodeBuild project holds credentials in plaintext environment variables",
@@ -36,7 +36,7 @@ func buildRules() []Rule {
 						found = append(found, n)
 					}
 				}
-				return failIf(len(found) > 0, map[string]any{"project": p.Name, "variables": found})
+				return failIf(s, len(found) > 0, func() map[string]any { return map[string]any{"project": p.Name, "variables": found} })
 			}},
 		{ID: "aws-codebuild-003", Dimension: security, Severity: critical, ResourceTypes: cb,
 			Title:       "CodeBuild project source URL embeds credentials",
@@ -44,7 +44,9 @@ func buildRules() []Rule {
 			Remediation: "Connect the repository through a CodeConnections connection or CodeBuild's OAuth source credentials (aws codebuild import-source-credentials), set the plain URL as the location, and revoke the token.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.SourceURLCredentials, map[string]any{"project": p.Name, "source_url_credentials": p.SourceURLCredentials})
+				return failIf(s, p.SourceURLCredentials, func() map[string]any {
+					return map[string]any{"project": p.Name, "source_url_credentials": p.SourceURLCredentials}
+				})
 			}},
 		{ID: "aws-codebuild-004", Dimension: security, Severity: medium, ResourceTypes: cb,
 			Title:       "CodeBuild project stores unencrypted artifacts",
@@ -52,7 +54,9 @@ func buildRules() []Rule {
 			Remediation: "Set encryptionDisabled = false on the artifacts (Terraform: artifacts { encryption_disabled = false }) and give the project a KMS key.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.ArtifactsEncryptionDisabled, map[string]any{"project": p.Name, "artifacts_encryption_disabled": p.ArtifactsEncryptionDisabled})
+				return failIf(s, p.ArtifactsEncryptionDisabled, func() map[string]any {
+					return map[string]any{"project": p.Name, "artifacts_encryption_disabled": p.ArtifactsEncryptionDisabled}
+				})
 			}},
 		{ID: "aws-codebuild-005", Dimension: security, Severity: low, ResourceTypes: cb,
 			Title:       "CodeBuild project writes unencrypted S3 logs",
@@ -60,7 +64,9 @@ func buildRules() []Rule {
 			Remediation: "aws codebuild update-project --logs-config s3Logs={status=ENABLED,location=…,encryptionDisabled=false}; Terraform: logs_config { s3_logs { encryption_disabled = false } }.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CodeBuildProject](s)
-				return failIf(p.S3LogsStatus == "ENABLED" && p.S3LogsEncryptionDisabled, map[string]any{"project": p.Name, "s3_logs_status": p.S3LogsStatus, "s3_logs_encryption_disabled": p.S3LogsEncryptionDisabled})
+				return failIf(s, p.S3LogsStatus == "ENABLED" && p.S3LogsEncryptionDisabled, func() map[string]any {
+					return map[string]any{"project": p.Name, "s3_logs_status": p.S3LogsStatus, "s3_logs_encryption_disabled": p.S3LogsEncryptionDisabled}
+				})
 			}},
 		{ID: "aws-codebuild-006", Dimension: compliance, Severity: medium, ResourceTypes: cb,
 			Title:       "CodeBuild project keeps no build logs",
@@ -74,8 +80,10 @@ func buildRules() []Rule {
 				if m := s.unrecorded("cloudwatch_logs_status", "s3_logs_status"); len(m) > 0 && p.CloudWatchLogsStatus != "ENABLED" && p.S3LogsStatus != "ENABLED" {
 					return notEvaluated(m...)
 				}
-				return failIf(p.CloudWatchLogsStatus != "ENABLED" && p.S3LogsStatus != "ENABLED",
-					map[string]any{"project": p.Name, "cloudwatch_logs_status": p.CloudWatchLogsStatus, "s3_logs_status": p.S3LogsStatus})
+				return failIf(s, p.CloudWatchLogsStatus != "ENABLED" && p.S3LogsStatus != "ENABLED",
+					func() map[string]any {
+						return map[string]any{"project": p.Name, "cloudwatch_logs_status": p.CloudWatchLogsStatus, "s3_logs_status": p.S3LogsStatus}
+					})
 			}},
 		{ID: "aws-sfn-001", Dimension: compliance, Severity: medium, ResourceTypes: []string{inv.TypeSFNStateMachine},
 			Title:       "Step Functions state machine does not log executions",
@@ -86,7 +94,9 @@ func buildRules() []Rule {
 				if m.LoggingLevel == "" {
 					return notEvaluated("logging_level")
 				}
-				return failIf(m.LoggingLevel == "OFF", map[string]any{"state_machine": m.Name, "type": m.Type, "logging_level": m.LoggingLevel})
+				return failIf(s, m.LoggingLevel == "OFF", func() map[string]any {
+					return map[string]any{"state_machine": m.Name, "type": m.Type, "logging_level": m.LoggingLevel}
+				})
 			}},
 		{ID: "aws-sfn-002", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeSFNStateMachine},
 			Title:       "Step Functions state machine has X-Ray tracing off",
@@ -94,7 +104,7 @@ func buildRules() []Rule {
 			Remediation: "aws stepfunctions update-state-machine --state-machine-arn ARN --tracing-configuration enabled=true; Terraform: tracing_configuration { enabled = true }.",
 			Check: func(s *Subject) Result {
 				m := get[inv.SFNStateMachine](s)
-				return failUnless(m.TracingEnabled, "tracing_enabled", map[string]any{"state_machine": m.Name})
+				return failUnless(s, m.TracingEnabled, "tracing_enabled", func() map[string]any { return map[string]any{"state_machine": m.Name} })
 			}},
 		{ID: "aws-cloudwatch-001", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeCloudWatchAlarm},
 			Title:       "CloudWatch alarm notifies no one",
@@ -108,8 +118,10 @@ func buildRules() []Rule {
 				if *a.ActionsEnabled && len(a.AlarmActions) == 0 && !s.recorded("alarm_actions") {
 					return notEvaluated("alarm_actions")
 				}
-				return failIf(!*a.ActionsEnabled || len(a.AlarmActions) == 0,
-					map[string]any{"alarm": a.AlarmName, "actions_enabled": *a.ActionsEnabled, "alarm_actions": len(a.AlarmActions)})
+				return failIf(s, !*a.ActionsEnabled || len(a.AlarmActions) == 0,
+					func() map[string]any {
+						return map[string]any{"alarm": a.AlarmName, "actions_enabled": *a.ActionsEnabled, "alarm_actions": len(a.AlarmActions)}
+					})
 			}},
 	}
 }

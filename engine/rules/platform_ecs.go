@@ -75,8 +75,8 @@ func containersWhere(td *inv.ECSTaskDefinition, bad func(*inv.ECSContainer) bool
 	return out
 }
 
-func tdResult(td *inv.ECSTaskDefinition, key string, names []string) Result {
-	return failIf(len(names) > 0, map[string]any{"family": td.Family, key: names})
+func tdResult(s *Subject, td *inv.ECSTaskDefinition, key string, names []string) Result {
+	return failIf(s, len(names) > 0, func() map[string]any { return map[string]any{"family": td.Family, key: names} })
 }
 
 // activeOnly makes a task definition check pass on a deregistered
@@ -107,7 +107,7 @@ func ecsRules() []Rule {
 			Remediation: "Remove privileged: true from the container definition (Terraform: container_definitions … \"privileged\": false) and add only the capabilities the workload needs; register a new revision.",
 			Check: func(s *Subject) Result {
 				td := get[inv.ECSTaskDefinition](s)
-				return tdResult(td, "privileged_containers", containersWhere(td, func(c *inv.ECSContainer) bool { return c.Privileged }))
+				return tdResult(s, td, "privileged_containers", containersWhere(td, func(c *inv.ECSContainer) bool { return c.Privileged }))
 			}},
 		{ID: "aws-ecs-002", Dimension: security, Severity: medium, ResourceTypes: ecsTD,
 			Title:       "ECS task definition uses the host network mode",
@@ -115,7 +115,7 @@ func ecsRules() []Rule {
 			Remediation: "Use networkMode awsvpc (Terraform: network_mode = \"awsvpc\") so each task gets its own interface and security groups; register a new revision.",
 			Check: func(s *Subject) Result {
 				td := get[inv.ECSTaskDefinition](s)
-				return failIf(td.NetworkMode == "host", map[string]any{"family": td.Family, "network_mode": td.NetworkMode})
+				return failIf(s, td.NetworkMode == "host", func() map[string]any { return map[string]any{"family": td.Family, "network_mode": td.NetworkMode} })
 			}},
 		{ID: "aws-ecs-003", Dimension: security, Severity: medium, ResourceTypes: ecsTD,
 			Title:       "ECS task definition runs a container as root",
@@ -127,7 +127,7 @@ func ecsRules() []Rule {
 				if len(root) == 0 && len(containersWhere(td, func(c *inv.ECSContainer) bool { return c.User == "" })) > 0 {
 					return notEvaluated("containers.user") // the image's own user decides
 				}
-				return tdResult(td, "root_containers", root)
+				return tdResult(s, td, "root_containers", root)
 			}},
 		{ID: "aws-ecs-004", Dimension: security, Severity: high, ResourceTypes: ecsTD,
 			Title:       "ECS task definition passes credentials as plaintext environment variables",
@@ -143,7 +143,7 @@ func ecsRules() []Rule {
 						}
 					}
 				}
-				return tdResult(td, "variables", found)
+				return tdResult(s, td, "variables", found)
 			}},
 		{ID: "aws-ecs-005", Dimension: compliance, Severity: medium, ResourceTypes: ecsTD,
 			Title:       "ECS task definition has a container without a log configuration",
@@ -151,7 +151,7 @@ func ecsRules() []Rule {
 			Remediation: "Add a logConfiguration with the awslogs (or awsfirelens) driver to every container definition and register a new revision.",
 			Check: func(s *Subject) Result {
 				td := get[inv.ECSTaskDefinition](s)
-				return tdResult(td, "containers_without_logs", containersWhere(td, func(c *inv.ECSContainer) bool { return c.LogDriver == "" }))
+				return tdResult(s, td, "containers_without_logs", containersWhere(td, func(c *inv.ECSContainer) bool { return c.LogDriver == "" }))
 			}},
 		{ID: "aws-ecs-006", Dimension: security, Severity: low, ResourceTypes: ecsTD,
 			Title:       "ECS task definition has a container with a writable root filesystem",
@@ -159,7 +159,7 @@ func ecsRules() []Rule {
 			Remediation: "Set \"readonlyRootFilesystem\": true in each container definition and mount volumes for the paths the application writes.",
 			Check: func(s *Subject) Result {
 				td := get[inv.ECSTaskDefinition](s)
-				return tdResult(td, "writable_containers", containersWhere(td, func(c *inv.ECSContainer) bool { return !c.ReadonlyRootFilesystem }))
+				return tdResult(s, td, "writable_containers", containersWhere(td, func(c *inv.ECSContainer) bool { return !c.ReadonlyRootFilesystem }))
 			}},
 		{ID: "aws-ecs-007", Dimension: security, Severity: high, ResourceTypes: ecsTD,
 			Title:       "ECS task definition shares the host's process or IPC namespace",
@@ -167,7 +167,9 @@ func ecsRules() []Rule {
 			Remediation: "Remove pidMode/ipcMode host (use task, or leave unset) and register a new revision.",
 			Check: func(s *Subject) Result {
 				td := get[inv.ECSTaskDefinition](s)
-				return failIf(td.PIDMode == "host" || td.IPCMode == "host", map[string]any{"family": td.Family, "pid_mode": td.PIDMode, "ipc_mode": td.IPCMode})
+				return failIf(s, td.PIDMode == "host" || td.IPCMode == "host", func() map[string]any {
+					return map[string]any{"family": td.Family, "pid_mode": td.PIDMode, "ipc_mode": td.IPCMode}
+				})
 			}},
 		{ID: "aws-ecs-008", Dimension: security, Severity: high, ResourceTypes: ecsTD,
 			Title:       "ECS task definition adds dangerous Linux capabilities",
@@ -183,7 +185,7 @@ func ecsRules() []Rule {
 						}
 					}
 				}
-				return tdResult(td, "capabilities", found)
+				return tdResult(s, td, "capabilities", found)
 			}},
 		{ID: "aws-ecs-009", Dimension: security, Severity: medium, ResourceTypes: ecsTD,
 			Title:       "ECS task definition mounts EFS without encryption in transit",
@@ -197,7 +199,7 @@ func ecsRules() []Rule {
 						found = append(found, v.Name)
 					}
 				}
-				return tdResult(td, "volumes", found)
+				return tdResult(s, td, "volumes", found)
 			}},
 		{ID: "aws-ecs-010", Dimension: security, Severity: high, ResourceTypes: ecsTD,
 			Title:       "ECS task definition mounts a sensitive host path",
@@ -211,7 +213,7 @@ func ecsRules() []Rule {
 						found = append(found, v.Name+": "+v.HostSourcePath)
 					}
 				}
-				return tdResult(td, "host_mounts", found)
+				return tdResult(s, td, "host_mounts", found)
 			}},
 		{ID: "aws-ecs-011", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeECSCluster},
 			Title:       "ECS cluster has Container Insights disabled",
@@ -222,7 +224,9 @@ func ecsRules() []Rule {
 				if c.ContainerInsights == "" {
 					return notEvaluated("container_insights") // the account's default applies
 				}
-				return failIf(c.ContainerInsights == "disabled", map[string]any{"cluster": c.ClusterName, "container_insights": c.ContainerInsights})
+				return failIf(s, c.ContainerInsights == "disabled", func() map[string]any {
+					return map[string]any{"cluster": c.ClusterName, "container_insights": c.ContainerInsights}
+				})
 			}},
 		{ID: "aws-ecs-012", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeECSCluster},
 			Title:       "ECS cluster does not log ECS Exec sessions",
@@ -230,7 +234,9 @@ func ecsRules() []Rule {
 			Remediation: "aws ecs update-cluster --cluster NAME --configuration executeCommandConfiguration={logging=DEFAULT} (or OVERRIDE with a log group or bucket).",
 			Check: func(s *Subject) Result {
 				c := get[inv.ECSCluster](s)
-				return failIf(c.ExecuteCommandLogging == "NONE", map[string]any{"cluster": c.ClusterName, "execute_command_logging": c.ExecuteCommandLogging})
+				return failIf(s, c.ExecuteCommandLogging == "NONE", func() map[string]any {
+					return map[string]any{"cluster": c.ClusterName, "execute_command_logging": c.ExecuteCommandLogging}
+				})
 			}},
 		{ID: "aws-ecs-013", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeECSService},
 			Title:       "ECS service assigns public IP addresses to its tasks",
@@ -238,7 +244,9 @@ func ecsRules() []Rule {
 			Remediation: "Run the tasks in private subnets behind a load balancer or NAT gateway: aws ecs update-service … --network-configuration awsvpcConfiguration={…,assignPublicIp=DISABLED}.",
 			Check: func(s *Subject) Result {
 				v := get[inv.ECSService](s)
-				return failIf(v.AssignPublicIP == "ENABLED", map[string]any{"service": v.ServiceName, "assign_public_ip": v.AssignPublicIP})
+				return failIf(s, v.AssignPublicIP == "ENABLED", func() map[string]any {
+					return map[string]any{"service": v.ServiceName, "assign_public_ip": v.AssignPublicIP}
+				})
 			}},
 		{ID: "aws-ecs-014", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeECSService},
 			Title:       "ECS service runs a single task",
@@ -251,7 +259,9 @@ func ecsRules() []Rule {
 						return map[string]any{"service": v.ServiceName, "scheduling_strategy": v.SchedulingStrategy}
 					})
 				}
-				return escalateIfProduction(failIfZero(s, v.DesiredCount == 1, v.SchedulingStrategy == "", "scheduling_strategy", map[string]any{"service": v.ServiceName, "desired_count": v.DesiredCount, "scheduling_strategy": v.SchedulingStrategy}), s, high)
+				return escalateIfProduction(failIfZero(s, v.DesiredCount == 1, v.SchedulingStrategy == "", "scheduling_strategy", func() map[string]any {
+					return map[string]any{"service": v.ServiceName, "desired_count": v.DesiredCount, "scheduling_strategy": v.SchedulingStrategy}
+				}), s, high)
 			}},
 		{ID: "aws-ecs-015", Dimension: architecture, Severity: low, ResourceTypes: []string{inv.TypeECSService},
 			Title:       "ECS service has no deployment circuit breaker",
@@ -259,7 +269,7 @@ func ecsRules() []Rule {
 			Remediation: "aws ecs update-service --deployment-configuration deploymentCircuitBreaker={enable=true,rollback=true}; Terraform: deployment_circuit_breaker { enable = true rollback = true }.",
 			Check: func(s *Subject) Result {
 				v := get[inv.ECSService](s)
-				return failUnless(v.CircuitBreaker, "circuit_breaker", map[string]any{"service": v.ServiceName})
+				return failUnless(s, v.CircuitBreaker, "circuit_breaker", func() map[string]any { return map[string]any{"service": v.ServiceName} })
 			}},
 		{ID: "aws-ecs-016", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeECSService},
 			Title:       "ECS Fargate service pins an old platform version",
@@ -268,7 +278,9 @@ func ecsRules() []Rule {
 			Check: func(s *Subject) Result {
 				v := get[inv.ECSService](s)
 				old := v.PlatformVersion == "1.1.0" || v.PlatformVersion == "1.2.0" || v.PlatformVersion == "1.3.0"
-				return failIf(v.LaunchType == "FARGATE" && old, map[string]any{"service": v.ServiceName, "platform_version": v.PlatformVersion})
+				return failIf(s, v.LaunchType == "FARGATE" && old, func() map[string]any {
+					return map[string]any{"service": v.ServiceName, "platform_version": v.PlatformVersion}
+				})
 			}},
 	})
 }

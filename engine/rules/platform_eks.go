@@ -66,8 +66,10 @@ func eksRules() []Rule {
 				if len(k.PublicAccessCIDRs) == 0 {
 					return notEvaluated("public_access_cidrs")
 				}
-				return failIf(slices.Contains(k.PublicAccessCIDRs, "0.0.0.0/0") || slices.Contains(k.PublicAccessCIDRs, "::/0"),
-					map[string]any{"cluster": k.Name, "public_access_cidrs": k.PublicAccessCIDRs})
+				return failIf(s, slices.Contains(k.PublicAccessCIDRs, "0.0.0.0/0") || slices.Contains(k.PublicAccessCIDRs, "::/0"),
+					func() map[string]any {
+						return map[string]any{"cluster": k.Name, "public_access_cidrs": k.PublicAccessCIDRs}
+					})
 			}},
 		{ID: "aws-eks-002", Dimension: security, Severity: medium, ResourceTypes: eks,
 			Title:       "EKS cluster does not encrypt Kubernetes secrets with KMS",
@@ -75,7 +77,9 @@ func eksRules() []Rule {
 			Remediation: "aws eks associate-encryption-config --cluster-name NAME --encryption-config resources=secrets,provider={keyArn=KEY_ARN}; Terraform: encryption_config { resources = [\"secrets\"] provider { key_arn = … } }.",
 			Check: func(s *Subject) Result {
 				k := get[inv.EKSCluster](s)
-				return failIfRecorded(s, k.SecretsKMSKeyARN == "", "secrets_kms_key_arn", map[string]any{"cluster": k.Name, "secrets_kms_key_arn": k.SecretsKMSKeyARN})
+				return failIfRecorded(s, k.SecretsKMSKeyARN == "", "secrets_kms_key_arn", func() map[string]any {
+					return map[string]any{"cluster": k.Name, "secrets_kms_key_arn": k.SecretsKMSKeyARN}
+				})
 			}},
 		{ID: "aws-eks-003", Dimension: compliance, Severity: medium, ResourceTypes: eks,
 			Title:       "EKS cluster does not send all control plane logs",
@@ -89,7 +93,9 @@ func eksRules() []Rule {
 						missing = append(missing, t)
 					}
 				}
-				return failIfZero(s, len(missing) > 0, len(k.LoggingEnabled) == 0, "logging_enabled", map[string]any{"cluster": k.Name, "logging_enabled": k.LoggingEnabled, "log_types_missing": missing})
+				return failIfZero(s, len(missing) > 0, len(k.LoggingEnabled) == 0, "logging_enabled", func() map[string]any {
+					return map[string]any{"cluster": k.Name, "logging_enabled": k.LoggingEnabled, "log_types_missing": missing}
+				})
 			}},
 		{ID: "aws-eks-004", Dimension: cost, Severity: medium, ResourceTypes: eks,
 			Title:       "EKS cluster runs a Kubernetes version in extended support",
@@ -105,7 +111,9 @@ func eksRules() []Rule {
 					})
 				}
 				inExtended := !s.Now.Before(end) && s.Now.Before(end.AddDate(1, 0, 0))
-				return failIf(inExtended, map[string]any{"cluster": k.Name, "version": k.Version, "standard_support_ended": end.Format(time.DateOnly)})
+				return failIf(s, inExtended, func() map[string]any {
+					return map[string]any{"cluster": k.Name, "version": k.Version, "standard_support_ended": end.Format(time.DateOnly)}
+				})
 			}},
 		{ID: "aws-eks-005", Dimension: security, Severity: high, ResourceTypes: eks,
 			Title:       "EKS cluster runs an unsupported Kubernetes version",
@@ -119,7 +127,7 @@ func eksRules() []Rule {
 						return map[string]any{"cluster": k.Name, "version": k.Version, "in_calendar": false}
 					})
 				}
-				return failIf(legacy || !s.Now.Before(end.AddDate(1, 0, 0)), map[string]any{"cluster": k.Name, "version": k.Version})
+				return failIf(s, legacy || !s.Now.Before(end.AddDate(1, 0, 0)), func() map[string]any { return map[string]any{"cluster": k.Name, "version": k.Version} })
 			}},
 		{ID: "aws-eks-006", Dimension: security, Severity: low, ResourceTypes: eks,
 			Title:       "EKS cluster API endpoint has no private access",
@@ -127,7 +135,7 @@ func eksRules() []Rule {
 			Remediation: "aws eks update-cluster-config --name NAME --resources-vpc-config endpointPrivateAccess=true; Terraform: vpc_config { endpoint_private_access = true }.",
 			Check: func(s *Subject) Result {
 				k := get[inv.EKSCluster](s)
-				return failUnless(k.EndpointPrivateAccess, "endpoint_private_access", map[string]any{"cluster": k.Name})
+				return failUnless(s, k.EndpointPrivateAccess, "endpoint_private_access", func() map[string]any { return map[string]any{"cluster": k.Name} })
 			}},
 	}
 }

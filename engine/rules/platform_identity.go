@@ -16,7 +16,9 @@ func identityRules() []Rule {
 			Remediation: "Turn guest access off (aws cognito-identity update-identity-pool --no-allow-unauthenticated-identities); if guests are intended, keep the unauthenticated role to the minimum actions and resources.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CognitoIdentityPool](s)
-				return failIf(p.AllowUnauthenticatedIdentities, map[string]any{"identity_pool": p.Name, "allow_unauthenticated_identities": p.AllowUnauthenticatedIdentities})
+				return failIf(s, p.AllowUnauthenticatedIdentities, func() map[string]any {
+					return map[string]any{"identity_pool": p.Name, "allow_unauthenticated_identities": p.AllowUnauthenticatedIdentities}
+				})
 			}},
 		{ID: "aws-cognito-002", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoIdentityPool},
 			Title:       "Cognito identity pool allows the basic (classic) authentication flow",
@@ -24,7 +26,9 @@ func identityRules() []Rule {
 			Remediation: "aws cognito-identity update-identity-pool --identity-pool-id ID --no-allow-classic-flow; Terraform: allow_classic_flow = false.",
 			Check: func(s *Subject) Result {
 				p := get[inv.CognitoIdentityPool](s)
-				return failIf(p.AllowClassicFlow, map[string]any{"identity_pool": p.Name, "allow_classic_flow": p.AllowClassicFlow})
+				return failIf(s, p.AllowClassicFlow, func() map[string]any {
+					return map[string]any{"identity_pool": p.Name, "allow_classic_flow": p.AllowClassicFlow}
+				})
 			}},
 		{ID: "aws-cognito-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoUserPoolClient},
 			Title:       "Cognito app client reveals whether a user exists",
@@ -35,7 +39,9 @@ func identityRules() []Rule {
 				if c.PreventUserExistenceErrors == "" {
 					return notEvaluated("prevent_user_existence_errors")
 				}
-				return failIf(c.PreventUserExistenceErrors != "ENABLED", map[string]any{"client": c.ClientName, "prevent_user_existence_errors": c.PreventUserExistenceErrors})
+				return failIf(s, c.PreventUserExistenceErrors != "ENABLED", func() map[string]any {
+					return map[string]any{"client": c.ClientName, "prevent_user_existence_errors": c.PreventUserExistenceErrors}
+				})
 			}},
 		{ID: "aws-cognito-004", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoUserPoolClient},
 			Title:       "Cognito app client cannot revoke refresh tokens",
@@ -43,7 +49,7 @@ func identityRules() []Rule {
 			Remediation: "aws cognito-idp update-user-pool-client … --enable-token-revocation; Terraform: enable_token_revocation = true.",
 			Check: func(s *Subject) Result {
 				c := get[inv.CognitoUserPoolClient](s)
-				return failUnless(c.EnableTokenRevocation, "enable_token_revocation", map[string]any{"client": c.ClientName})
+				return failUnless(s, c.EnableTokenRevocation, "enable_token_revocation", func() map[string]any { return map[string]any{"client": c.ClientName} })
 			}},
 		{ID: "aws-cognito-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCognitoUserPoolClient},
 			Title:       "Cognito app client allows the OAuth implicit grant",
@@ -51,7 +57,9 @@ func identityRules() []Rule {
 			Remediation: "Remove implicit from AllowedOAuthFlows and use the authorization code grant with PKCE (Terraform: allowed_oauth_flows = [\"code\"]).",
 			Check: func(s *Subject) Result {
 				c := get[inv.CognitoUserPoolClient](s)
-				return failIf(slices.Contains(c.AllowedOAuthFlows, "implicit"), map[string]any{"client": c.ClientName, "allowed_oauth_flows": c.AllowedOAuthFlows})
+				return failIf(s, slices.Contains(c.AllowedOAuthFlows, "implicit"), func() map[string]any {
+					return map[string]any{"client": c.ClientName, "allowed_oauth_flows": c.AllowedOAuthFlows}
+				})
 			}},
 		{ID: "aws-cognito-006", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeCognitoUserPoolClient},
 			Title:       "Cognito app client accepts plaintext password sign-in",
@@ -66,7 +74,7 @@ func identityRules() []Rule {
 						found = append(found, f)
 					}
 				}
-				return failIf(len(found) > 0, map[string]any{"client": c.ClientName, "explicit_auth_flows": found})
+				return failIf(s, len(found) > 0, func() map[string]any { return map[string]any{"client": c.ClientName, "explicit_auth_flows": found} })
 			}},
 		{ID: "aws-acmpca-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeACMPCACertAuthority},
 			Title:       "Private CA publishes no revocation information",
@@ -77,7 +85,7 @@ func identityRules() []Rule {
 				if ca.CRLEnabled == nil || ca.OCSPEnabled == nil {
 					return notEvaluated("crl_enabled", "ocsp_enabled")
 				}
-				return failIf(!*ca.CRLEnabled && !*ca.OCSPEnabled, map[string]any{"common_name": ca.CommonName, "type": ca.Type})
+				return failIf(s, !*ca.CRLEnabled && !*ca.OCSPEnabled, func() map[string]any { return map[string]any{"common_name": ca.CommonName, "type": ca.Type} })
 			}},
 	}
 }

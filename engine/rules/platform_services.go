@@ -60,7 +60,7 @@ func platformServiceRules() []Rule {
 				if !d.Enabled {
 					return passed(s, func() map[string]any { return map[string]any{"detector_id": d.DetectorID, "enabled": false} })
 				}
-				return failUnless(d.S3Protection, "s3_protection", map[string]any{"detector_id": d.DetectorID})
+				return failUnless(s, d.S3Protection, "s3_protection", func() map[string]any { return map[string]any{"detector_id": d.DetectorID} })
 			}},
 		{ID: "aws-guardduty-002", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeGuardDutyDetector},
 			Title:       "GuardDuty EKS Audit Log Monitoring is off",
@@ -71,7 +71,7 @@ func platformServiceRules() []Rule {
 				if !d.Enabled {
 					return passed(s, func() map[string]any { return map[string]any{"detector_id": d.DetectorID, "enabled": false} })
 				}
-				return failUnless(d.EKSAuditLogs, "eks_audit_logs", map[string]any{"detector_id": d.DetectorID})
+				return failUnless(s, d.EKSAuditLogs, "eks_audit_logs", func() map[string]any { return map[string]any{"detector_id": d.DetectorID} })
 			}},
 		{ID: "aws-kms-004", Dimension: cost, Severity: low, ResourceTypes: []string{inv.TypeKMSKey},
 			Title:       "Customer managed KMS key is disabled",
@@ -79,7 +79,7 @@ func platformServiceRules() []Rule {
 			Remediation: "If nothing encrypted under it is still needed, schedule its deletion (aws kms schedule-key-deletion --key-id ID --pending-window-in-days 30); otherwise re-enable it.",
 			Check: func(s *Subject) Result {
 				k := get[inv.KMSKey](s)
-				return failIf(k.KeyManager == "CUSTOMER" && k.KeyState == "Disabled", map[string]any{"key_id": k.KeyID, "key_state": k.KeyState})
+				return failIf(s, k.KeyManager == "CUSTOMER" && k.KeyState == "Disabled", func() map[string]any { return map[string]any{"key_id": k.KeyID, "key_state": k.KeyState} })
 			}},
 		{ID: "aws-ecr-002", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeECRRepository},
 			Title:       "ECR repository allows image tags to be overwritten",
@@ -90,7 +90,9 @@ func platformServiceRules() []Rule {
 				if r.ImageTagMutability == "" {
 					return notEvaluated("image_tag_mutability")
 				}
-				return failIf(r.ImageTagMutability == "MUTABLE", map[string]any{"repository_name": r.RepositoryName, "image_tag_mutability": r.ImageTagMutability})
+				return failIf(s, r.ImageTagMutability == "MUTABLE", func() map[string]any {
+					return map[string]any{"repository_name": r.RepositoryName, "image_tag_mutability": r.ImageTagMutability}
+				})
 			}},
 		{ID: "aws-secretsmanager-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSecretsManagerSecret},
 			Title:       "Secrets Manager secret is not rotated automatically",
@@ -98,7 +100,7 @@ func platformServiceRules() []Rule {
 			Remediation: "aws secretsmanager rotate-secret --secret-id NAME --rotation-lambda-arn ARN --rotation-rules AutomaticallyAfterDays=30 (managed rotation for RDS, Redshift and DocumentDB secrets).",
 			Check: func(s *Subject) Result {
 				x := get[inv.SecretsManagerSecret](s)
-				return failIfRecorded(s, !x.RotationEnabled, "rotation_enabled", map[string]any{"secret": x.Name, "rotation_enabled": x.RotationEnabled})
+				return failIfRecorded(s, !x.RotationEnabled, "rotation_enabled", func() map[string]any { return map[string]any{"secret": x.Name, "rotation_enabled": x.RotationEnabled} })
 			}},
 		{ID: "aws-secretsmanager-003", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeSecretsManagerSecret},
 			Title:       "Secrets Manager secret is rotated less often than every 90 days",
@@ -112,7 +114,9 @@ func platformServiceRules() []Rule {
 				if x.RotationIntervalDays == 0 {
 					return notEvaluated("rotation_interval_days")
 				}
-				return failIf(x.RotationIntervalDays > 90, map[string]any{"secret": x.Name, "rotation_interval_days": x.RotationIntervalDays})
+				return failIf(s, x.RotationIntervalDays > 90, func() map[string]any {
+					return map[string]any{"secret": x.Name, "rotation_interval_days": x.RotationIntervalDays}
+				})
 			}},
 		{ID: "aws-sqs-004", Dimension: architecture, Severity: medium, ResourceTypes: []string{inv.TypeSQSQueue}, Joins: []string{inv.TypeSQSQueue},
 			Title:       "SQS dead-letter queue keeps messages no longer than its source queue",
@@ -137,8 +141,10 @@ func platformServiceRules() []Rule {
 				if q.MessageRetentionSeconds == 0 {
 					return notEvaluated("message_retention_seconds")
 				}
-				return failIf(dlq <= q.MessageRetentionSeconds, map[string]any{"queue": q.Name, "message_retention_seconds": q.MessageRetentionSeconds,
-					"dead_letter_target_arn": q.DeadLetterTargetARN, "dead_letter_retention_seconds": dlq})
+				return failIf(s, dlq <= q.MessageRetentionSeconds, func() map[string]any {
+					return map[string]any{"queue": q.Name, "message_retention_seconds": q.MessageRetentionSeconds,
+						"dead_letter_target_arn": q.DeadLetterTargetARN, "dead_letter_retention_seconds": dlq}
+				})
 			}},
 		{ID: "aws-iam-022", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMPolicy},
 			Title:       "Customer managed IAM policy allows decrypting with every KMS key",
@@ -150,7 +156,7 @@ func platformServiceRules() []Rule {
 					return notEvaluated("document")
 				}
 				acts := allowedOnAll(s.policy(p.Document), decryptActions)
-				return failIf(len(acts) > 0, map[string]any{"policy_name": p.PolicyName, "actions": acts})
+				return failIf(s, len(acts) > 0, func() map[string]any { return map[string]any{"policy_name": p.PolicyName, "actions": acts} })
 			}},
 		{ID: "aws-iam-023", Dimension: security, Severity: medium, ResourceTypes: principals,
 			Title:       "IAM principal's inline policy allows decrypting with every KMS key",
@@ -159,7 +165,7 @@ func platformServiceRules() []Rule {
 			Check: func(s *Subject) Result {
 				d, name := principalInline(s)
 				acts := allowedOnAll(d, decryptActions)
-				return failIf(len(acts) > 0, map[string]any{"principal": name, "actions": acts})
+				return failIf(s, len(acts) > 0, func() map[string]any { return map[string]any{"principal": name, "actions": acts} })
 			}},
 		{ID: "aws-iam-024", Dimension: security, Severity: medium, ResourceTypes: append([]string{inv.TypeIAMPolicy}, principals...),
 			Title:       "IAM policy allows turning CloudTrail off",
@@ -177,7 +183,7 @@ func platformServiceRules() []Rule {
 					d, name = principalInline(s)
 				}
 				acts := allowedOnAll(d, trailOffActions)
-				return failIf(len(acts) > 0, map[string]any{"name": name, "actions": acts})
+				return failIf(s, len(acts) > 0, func() map[string]any { return map[string]any{"name": name, "actions": acts} })
 			}},
 		{ID: "aws-ecs-017", Dimension: compliance, Severity: low, ResourceTypes: []string{inv.TypeECSCluster},
 			Title:       "ECS cluster writes ECS Exec session logs unencrypted",
@@ -190,7 +196,9 @@ func platformServiceRules() []Rule {
 						return map[string]any{"cluster": c.ClusterName, "execute_command_logging": c.ExecuteCommandLogging}
 					})
 				}
-				return failIf(!*c.ExecuteCommandLogEncrypted, map[string]any{"cluster": c.ClusterName, "execute_command_log_encrypted": *c.ExecuteCommandLogEncrypted})
+				return failIf(s, !*c.ExecuteCommandLogEncrypted, func() map[string]any {
+					return map[string]any{"cluster": c.ClusterName, "execute_command_log_encrypted": *c.ExecuteCommandLogEncrypted}
+				})
 			}},
 	}
 }

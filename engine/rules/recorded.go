@@ -43,34 +43,34 @@ func (s *Subject) unrecorded(keys ...string) []string {
 // failIfRecorded is failIf for a condition that holds on the zero value of
 // attribute attr ("encrypted" false, "kms_key_id" ""): when the source did
 // not record attr, the check is not evaluated instead of failing.
-func failIfRecorded(s *Subject, cond bool, attr string, evidence map[string]any) Result {
+func failIfRecorded(s *Subject, cond bool, attr string, evidence func() map[string]any) Result {
 	if cond && !s.recorded(attr) {
 		return notEvaluated(attr)
 	}
-	return failIf(cond, evidence)
+	return failIf(s, cond, evidence)
 }
 
 // failIfRecordedAll is failIfRecorded for a condition that holds on the
 // zero values of several attributes: any of attrs missing leaves the check
 // not evaluated when cond holds.
-func failIfRecordedAll(s *Subject, cond bool, evidence map[string]any, attrs ...string) Result {
+func failIfRecordedAll(s *Subject, cond bool, evidence func() map[string]any, attrs ...string) Result {
 	if cond {
 		if m := s.unrecorded(attrs...); len(m) > 0 {
 			return notEvaluated(m...)
 		}
 	}
-	return failIf(cond, evidence)
+	return failIf(s, cond, evidence)
 }
 
 // failIfZero is failIf for a condition that holds on attribute attr's
 // zero value among others (a versioning status "" as well as "Suspended"):
 // when cond holds, attr is zero and the source did not record it, the
 // check is not evaluated.
-func failIfZero(s *Subject, cond, zero bool, attr string, evidence map[string]any) Result {
+func failIfZero(s *Subject, cond, zero bool, attr string, evidence func() map[string]any) Result {
 	if cond && zero && !s.recorded(attr) {
 		return notEvaluated(attr)
 	}
-	return failIf(cond, evidence)
+	return failIf(s, cond, evidence)
 }
 
 // hasTopLevelKey reports whether the JSON object b has the key at its top

@@ -105,7 +105,7 @@ func securityRules() []Rule {
 			Remediation: "Configure default encryption with SSE-KMS (or at least SSE-S3): aws s3api put-bucket-encryption.",
 			Check: func(s *Subject) Result {
 				b := get[inv.S3Bucket](s)
-				return escalateIfSensitive(failIfRecorded(s, b.SSEAlgorithm == "", "sse_algorithm", map[string]any{"bucket": b.Bucket, "sse_algorithm": b.SSEAlgorithm}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, b.SSEAlgorithm == "", "sse_algorithm", func() map[string]any { return map[string]any{"bucket": b.Bucket, "sse_algorithm": b.SSEAlgorithm} }), s, high)
 			}},
 		{ID: "aws-s3-005", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeS3Bucket},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.1.1", "CIS-AWS-4.0.1:2.1.1"},
@@ -119,7 +119,9 @@ func securityRules() []Rule {
 				if !denies && b.Policy == nil && !s.recorded("policy") {
 					return notEvaluated("policy")
 				}
-				return failIf(!denies, map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil, "denies_insecure_transport": denies})
+				return failIf(s, !denies, func() map[string]any {
+					return map[string]any{"bucket": b.Bucket, "has_policy": b.Policy != nil, "denies_insecure_transport": denies}
+				})
 			}},
 		sgPortRule("aws-ec2-001", "SSH (22)", 22, true, false, high, "CIS-AWS-3.0.0:5.2", "CIS-AWS-4.0.1:5.3"),
 		sgPortRule("aws-ec2-002", "RDP (3389)", 3389, true, false, high, "CIS-AWS-3.0.0:5.2", "CIS-AWS-4.0.1:5.3"),
@@ -136,7 +138,7 @@ func securityRules() []Rule {
 						ports = append(ports, p)
 					}
 				}
-				return failIf(len(ports) > 0, map[string]any{"group_id": g.GroupID, "ports": ports, "source": "::/0"})
+				return failIf(s, len(ports) > 0, func() map[string]any { return map[string]any{"group_id": g.GroupID, "ports": ports, "source": "::/0"} })
 			}},
 		{ID: "aws-ec2-004", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeSecurityGroup},
 			Compliance:  []string{"CIS-AWS-3.0.0:5.2", "CIS-AWS-3.0.0:5.3", "CIS-AWS-4.0.1:5.3", "CIS-AWS-4.0.1:5.4"},
@@ -169,7 +171,7 @@ func securityRules() []Rule {
 						}
 					}
 				}
-				return failIf(len(ports) > 0, map[string]any{"group_id": g.GroupID, "ports": ports})
+				return failIf(s, len(ports) > 0, func() map[string]any { return map[string]any{"group_id": g.GroupID, "ports": ports} })
 			}},
 		{ID: "aws-ec2-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeSecurityGroup},
 			Compliance:  []string{"CIS-AWS-3.0.0:5.4", "CIS-AWS-4.0.1:5.5"},
@@ -178,8 +180,10 @@ func securityRules() []Rule {
 			Remediation: "Remove every rule from the default security group and attach purpose-made groups instead.",
 			Check: func(s *Subject) Result {
 				g := get[inv.SecurityGroup](s)
-				return failIf(g.GroupName == "default" && len(g.Ingress)+len(g.Egress) > 0,
-					map[string]any{"group_id": g.GroupID, "ingress_rules": len(g.Ingress), "egress_rules": len(g.Egress)})
+				return failIf(s, g.GroupName == "default" && len(g.Ingress)+len(g.Egress) > 0,
+					func() map[string]any {
+						return map[string]any{"group_id": g.GroupID, "ingress_rules": len(g.Ingress), "egress_rules": len(g.Egress)}
+					})
 			}},
 		{ID: "aws-ec2-007", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:5.6", "CIS-AWS-4.0.1:5.7"},
@@ -194,8 +198,10 @@ func securityRules() []Rule {
 				if in.MetadataHTTPTokens == "" {
 					return notEvaluated("metadata_http_tokens")
 				}
-				return failIf(in.MetadataHTTPTokens != "required",
-					map[string]any{"instance_id": in.InstanceID, "http_tokens": in.MetadataHTTPTokens})
+				return failIf(s, in.MetadataHTTPTokens != "required",
+					func() map[string]any {
+						return map[string]any{"instance_id": in.InstanceID, "http_tokens": in.MetadataHTTPTokens}
+					})
 			}},
 		{ID: "aws-ec2-008", Dimension: security, Severity: low, ResourceTypes: []string{inv.TypeInstance},
 			Title:       "EC2 instance has a public IP address",
@@ -203,7 +209,7 @@ func securityRules() []Rule {
 			Remediation: "Place the instance in a private subnet behind a load balancer or NAT, and use Session Manager for access.",
 			Check: func(s *Subject) Result {
 				in := get[inv.Instance](s)
-				return failIf(in.PublicIP != "", map[string]any{"instance_id": in.InstanceID, "public_ip": in.PublicIP})
+				return failIf(s, in.PublicIP != "", func() map[string]any { return map[string]any{"instance_id": in.InstanceID, "public_ip": in.PublicIP} })
 			}},
 		{ID: "aws-ebs-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeEBSVolume},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.2.1", "CIS-AWS-4.0.1:5.1.1"},
@@ -212,7 +218,9 @@ func securityRules() []Rule {
 			Remediation: "Snapshot the volume, copy the snapshot with encryption, restore it, and enable EBS encryption by default in every region.",
 			Check: func(s *Subject) Result {
 				v := get[inv.EBSVolume](s)
-				return escalateIfSensitive(failIfRecorded(s, !v.Encrypted, "encrypted", map[string]any{"volume_id": v.VolumeID, "size_gib": v.Size, "encrypted": v.Encrypted}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !v.Encrypted, "encrypted", func() map[string]any {
+					return map[string]any{"volume_id": v.VolumeID, "size_gib": v.Size, "encrypted": v.Encrypted}
+				}), s, high)
 			}},
 		{ID: "aws-ebs-002", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeEBSSnapshot},
 			Title:       "EBS snapshot is public",
@@ -223,7 +231,9 @@ func securityRules() []Rule {
 				if sn.Public == nil {
 					return notEvaluated("public")
 				}
-				return failIf(*sn.Public, map[string]any{"snapshot_id": sn.SnapshotID, "volume_id": sn.VolumeID, "public": *sn.Public})
+				return failIf(s, *sn.Public, func() map[string]any {
+					return map[string]any{"snapshot_id": sn.SnapshotID, "volume_id": sn.VolumeID, "public": *sn.Public}
+				})
 			}},
 		{ID: "aws-ebs-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeEBSSnapshot},
 			Title:       "EBS snapshot is not encrypted",
@@ -231,7 +241,7 @@ func securityRules() []Rule {
 			Remediation: "Copy the snapshot with --encrypted and a KMS key, then delete the unencrypted one.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.EBSSnapshot](s)
-				return failIfRecorded(s, !sn.Encrypted, "encrypted", map[string]any{"snapshot_id": sn.SnapshotID, "encrypted": sn.Encrypted})
+				return failIfRecorded(s, !sn.Encrypted, "encrypted", func() map[string]any { return map[string]any{"snapshot_id": sn.SnapshotID, "encrypted": sn.Encrypted} })
 			}},
 		{ID: "aws-rds-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.3.3", "CIS-AWS-4.0.1:2.2.3"},
@@ -240,7 +250,7 @@ func securityRules() []Rule {
 			Remediation: "Modify the instance with --no-publicly-accessible and keep it in private subnets.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return escalateIfSensitive(failIf(d.PubliclyAccessible, map[string]any{"identifier": d.Identifier, "engine": d.Engine}), s, critical)
+				return escalateIfSensitive(failIf(s, d.PubliclyAccessible, func() map[string]any { return map[string]any{"identifier": d.Identifier, "engine": d.Engine} }), s, critical)
 			}},
 		{ID: "aws-rds-009", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeDBSnapshot},
 			Title:       "RDS snapshot is public",
@@ -251,7 +261,9 @@ func securityRules() []Rule {
 				if sn.Public == nil {
 					return notEvaluated("public")
 				}
-				return escalateIfSensitive(failIf(*sn.Public, map[string]any{"snapshot": sn.Identifier, "db_instance": sn.DBInstanceIdentifier}), s, critical)
+				return escalateIfSensitive(failIf(s, *sn.Public, func() map[string]any {
+					return map[string]any{"snapshot": sn.Identifier, "db_instance": sn.DBInstanceIdentifier}
+				}), s, critical)
 			}},
 		{ID: "aws-rds-010", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeDBSnapshot},
 			Title:       "RDS snapshot is not encrypted",
@@ -259,7 +271,7 @@ func securityRules() []Rule {
 			Remediation: "Copy the snapshot with a KMS key (aws rds copy-db-snapshot --kms-key-id …) and delete the unencrypted one.",
 			Check: func(s *Subject) Result {
 				sn := get[inv.DBSnapshot](s)
-				return escalateIfSensitive(failIfRecorded(s, !sn.Encrypted, "encrypted", map[string]any{"snapshot": sn.Identifier, "encrypted": sn.Encrypted}), s, high)
+				return escalateIfSensitive(failIfRecorded(s, !sn.Encrypted, "encrypted", func() map[string]any { return map[string]any{"snapshot": sn.Identifier, "encrypted": sn.Encrypted} }), s, high)
 			}},
 		{ID: "aws-rds-002", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeDBInstance},
 			Compliance:  []string{"CIS-AWS-3.0.0:2.3.1", "CIS-AWS-4.0.1:2.2.1"},
@@ -268,7 +280,9 @@ func securityRules() []Rule {
 			Remediation: "Take a snapshot, copy it with encryption, and restore a new encrypted instance from it.",
 			Check: func(s *Subject) Result {
 				d := get[inv.DBInstance](s)
-				return escalateIfSensitive(failIfRecorded(s, !d.StorageEncrypted, "storage_encrypted", map[string]any{"identifier": d.Identifier, "storage_encrypted": d.StorageEncrypted}), s, critical)
+				return escalateIfSensitive(failIfRecorded(s, !d.StorageEncrypted, "storage_encrypted", func() map[string]any {
+					return map[string]any{"identifier": d.Identifier, "storage_encrypted": d.StorageEncrypted}
+				}), s, critical)
 			}},
 	}
 }
@@ -283,6 +297,8 @@ func sgPortRule(id, what string, port int, v4, v6 bool, sev engine.Severity, ref
 		Check: func(s *Subject) Result {
 			g := get[inv.SecurityGroup](s)
 			rs := exposedRules(g, port, v4, v6)
-			return failIf(len(rs) > 0, map[string]any{"group_id": g.GroupID, "port": port, "source": "0.0.0.0/0"})
+			return failIf(s, len(rs) > 0, func() map[string]any {
+				return map[string]any{"group_id": g.GroupID, "port": port, "source": "0.0.0.0/0"}
+			})
 		}}
 }

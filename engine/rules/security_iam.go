@@ -30,7 +30,7 @@ func securityIAMRules() []Rule {
 				case !*u.PasswordEnabled:
 					return passed(s, func() map[string]any { return map[string]any{"user_name": u.UserName, "password_enabled": false} })
 				}
-				return failUnless(u.MFAActive, "mfa_active", map[string]any{"user_name": u.UserName})
+				return failUnless(s, u.MFAActive, "mfa_active", func() map[string]any { return map[string]any{"user_name": u.UserName} })
 			}},
 		{ID: "aws-iam-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccessKey},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.14", "CIS-AWS-4.0.1:1.14"},
@@ -40,7 +40,9 @@ func securityIAMRules() []Rule {
 			Check: func(s *Subject) Result {
 				k := get[inv.IAMAccessKey](s)
 				age := days(k.CreateDate, s.Now)
-				return escalateIfAge(failIf(k.Status == "Active" && age > 90, map[string]any{"access_key_id": k.AccessKeyID, "user_name": k.UserName, "age_days": age}), age)
+				return escalateIfAge(failIf(s, k.Status == "Active" && age > 90, func() map[string]any {
+					return map[string]any{"access_key_id": k.AccessKeyID, "user_name": k.UserName, "age_days": age}
+				}), age)
 			}},
 		{ID: "aws-iam-003", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMAccessKey},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.12", "CIS-AWS-4.0.1:1.12"},
@@ -62,8 +64,10 @@ func securityIAMRules() []Rule {
 						return notEvaluated("last_used_date")
 					}
 				}
-				return failIf(idle >= 45, map[string]any{"access_key_id": k.AccessKeyID, "user_name": k.UserName,
-					"days_unused": idle, "ever_used": !k.LastUsedDate.At.IsZero()})
+				return failIf(s, idle >= 45, func() map[string]any {
+					return map[string]any{"access_key_id": k.AccessKeyID, "user_name": k.UserName,
+						"days_unused": idle, "ever_used": !k.LastUsedDate.At.IsZero()}
+				})
 			}},
 		{ID: "aws-iam-004", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.4", "CIS-AWS-4.0.1:1.4"},
@@ -75,7 +79,9 @@ func securityIAMRules() []Rule {
 				if !a.RootAccessKeysPresent && !s.recorded("root_access_keys_present") {
 					return notEvaluated("root_access_keys_present") // no credential report: unknown, not "none"
 				}
-				return failIf(a.RootAccessKeysPresent, map[string]any{"account_id": s.Resource.Account, "root_access_keys_present": a.RootAccessKeysPresent})
+				return failIf(s, a.RootAccessKeysPresent, func() map[string]any {
+					return map[string]any{"account_id": s.Resource.Account, "root_access_keys_present": a.RootAccessKeysPresent}
+				})
 			}},
 		{ID: "aws-iam-005", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.5", "CIS-AWS-4.0.1:1.5"},
@@ -84,7 +90,9 @@ func securityIAMRules() []Rule {
 			Remediation: "Enable MFA (preferably hardware) on the root user.",
 			Check: func(s *Subject) Result {
 				a := get[inv.IAMAccount](s)
-				return failIfRecorded(s, !a.RootMFAEnabled, "root_mfa_enabled", map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled})
+				return failIfRecorded(s, !a.RootMFAEnabled, "root_mfa_enabled", func() map[string]any {
+					return map[string]any{"account_id": s.Resource.Account, "root_mfa_enabled": a.RootMFAEnabled}
+				})
 			}},
 		{ID: "aws-iam-006", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeIAMUser},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.16", "CIS-AWS-4.0.1:1.16"},
@@ -107,7 +115,7 @@ func securityIAMRules() []Rule {
 			Check: func(s *Subject) Result {
 				a := get[inv.IAMAccount](s)
 				d := days(a.RootLastUsed, s.Now)
-				return failIf(d >= 0 && d < 90, map[string]any{"account_id": s.Resource.Account, "days_since_use": d})
+				return failIf(s, d >= 0 && d < 90, func() map[string]any { return map[string]any{"account_id": s.Resource.Account, "days_since_use": d} })
 			}},
 		{ID: "aws-lambda-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function URL allows unauthenticated calls",
@@ -115,7 +123,9 @@ func securityIAMRules() []Rule {
 			Remediation: "Set the function URL's auth type to AWS_IAM, or put the function behind API Gateway with an authorizer.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return escalateIfSensitive(failIf(f.FunctionURLAuthType == "NONE", map[string]any{"function_name": f.FunctionName, "function_url_auth_type": f.FunctionURLAuthType}), s, critical)
+				return escalateIfSensitive(failIf(s, f.FunctionURLAuthType == "NONE", func() map[string]any {
+					return map[string]any{"function_name": f.FunctionName, "function_url_auth_type": f.FunctionURLAuthType}
+				}), s, critical)
 			}},
 		{ID: "aws-lambda-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeLambdaFunction},
 			Title:       "Lambda function uses a deprecated runtime",
@@ -123,7 +133,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Upgrade the function to a supported runtime version and redeploy.",
 			Check: func(s *Subject) Result {
 				f := get[inv.LambdaFunction](s)
-				return failIf(deprecatedRuntimes[f.Runtime], map[string]any{"function_name": f.FunctionName, "runtime": f.Runtime})
+				return failIf(s, deprecatedRuntimes[f.Runtime], func() map[string]any { return map[string]any{"function_name": f.FunctionName, "runtime": f.Runtime} })
 			}},
 		{ID: "aws-cloudtrail-001", Dimension: security, Severity: high, ResourceTypes: []string{inv.TypeCloudTrail},
 			Title:       "CloudTrail trail is not logging",
@@ -131,7 +141,7 @@ func securityIAMRules() []Rule {
 			Remediation: "Start logging: aws cloudtrail start-logging --name TRAIL.",
 			Check: func(s *Subject) Result {
 				t := get[inv.CloudTrail](s)
-				return failUnless(t.IsLogging, "is_logging", map[string]any{"trail": t.Name})
+				return failUnless(s, t.IsLogging, "is_logging", func() map[string]any { return map[string]any{"trail": t.Name} })
 			}},
 		{ID: "aws-cloudfront-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront distribution allows unencrypted HTTP",
@@ -139,7 +149,9 @@ func securityIAMRules() []Rule {
 			Remediation: "Set the viewer protocol policy to redirect-to-https or https-only.",
 			Check: func(s *Subject) Result {
 				d := get[inv.CloudFrontDistribution](s)
-				return failIf(d.ViewerProtocolPolicy == "allow-all", map[string]any{"distribution_id": d.DistributionID, "viewer_protocol_policy": d.ViewerProtocolPolicy})
+				return failIf(s, d.ViewerProtocolPolicy == "allow-all", func() map[string]any {
+					return map[string]any{"distribution_id": d.DistributionID, "viewer_protocol_policy": d.ViewerProtocolPolicy}
+				})
 			}},
 		{ID: "aws-cloudfront-002", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeCloudFrontDistribution},
 			Title:       "CloudFront distribution allows TLS older than 1.2",
@@ -149,7 +161,9 @@ func securityIAMRules() []Rule {
 				d := get[inv.CloudFrontDistribution](s)
 				v := d.MinimumProtocolVersion
 				old := v == "SSLv3" || v == "TLSv1" || strings.HasPrefix(v, "TLSv1_") || strings.HasPrefix(v, "TLSv1.1")
-				return failIf(old, map[string]any{"distribution_id": d.DistributionID, "minimum_protocol_version": v})
+				return failIf(s, old, func() map[string]any {
+					return map[string]any{"distribution_id": d.DistributionID, "minimum_protocol_version": v}
+				})
 			}},
 		{ID: "aws-elasticache-001", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster does not encrypt data in transit",
@@ -160,7 +174,9 @@ func securityIAMRules() []Rule {
 				if c.Engine == "memcached" {
 					return passed(s, func() map[string]any { return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine} })
 				}
-				return failUnless(c.TransitEncryptionEnabled, "transit_encryption_enabled", map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "transit_encryption_enabled": c.TransitEncryptionEnabled})
+				return failUnless(s, c.TransitEncryptionEnabled, "transit_encryption_enabled", func() map[string]any {
+					return map[string]any{"cluster_id": c.ClusterID, "engine": c.Engine, "transit_encryption_enabled": c.TransitEncryptionEnabled}
+				})
 			}},
 	}
 }

@@ -76,7 +76,7 @@ func securityIAMPolicyRules() []Rule {
 					return notEvaluated("assume_role_policy")
 				}
 				st := s.policy(r.AssumeRolePolicy).TrustsAnyone()
-				return failIf(len(st) > 0, map[string]any{"role_name": r.RoleName, "trust_statements": st})
+				return failIf(s, len(st) > 0, func() map[string]any { return map[string]any{"role_name": r.RoleName, "trust_statements": st} })
 			}},
 		{ID: "aws-iam-016", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeIAMRole},
 			Title:       "IAM role trusts another account without an external id",
@@ -88,7 +88,7 @@ func securityIAMPolicyRules() []Rule {
 					return notEvaluated("assume_role_policy")
 				}
 				accts := s.policy(r.AssumeRolePolicy).ExternalTrust(s.Resource.Account)
-				return failIf(len(accts) > 0, map[string]any{"role_name": r.RoleName, "external_accounts": accts})
+				return failIf(s, len(accts) > 0, func() map[string]any { return map[string]any{"role_name": r.RoleName, "external_accounts": accts} })
 			}},
 		{ID: "aws-iam-018", Dimension: security, Severity: critical, ResourceTypes: []string{inv.TypeIAMRole},
 			Title:       "IAM role trusts an OIDC provider without pinning the subject",
@@ -100,7 +100,7 @@ func securityIAMPolicyRules() []Rule {
 					return notEvaluated("assume_role_policy")
 				}
 				p := s.policy(r.AssumeRolePolicy).OpenWebIdentity()
-				return failIf(len(p) > 0, map[string]any{"role_name": r.RoleName, "oidc_providers": p})
+				return failIf(s, len(p) > 0, func() map[string]any { return map[string]any{"role_name": r.RoleName, "oidc_providers": p} })
 			}},
 		{ID: "aws-iam-017", Dimension: security, Severity: high, ResourceTypes: principals,
 			Title:       "IAM policy allows privilege escalation",
