@@ -184,8 +184,9 @@ type Evaluator interface {
 // errStopStream ends a callback stream early when its consumer is done.
 var errStopStream = errors.New("stream stopped by its consumer")
 
-// streamSeq adapts a callback stream into an iterator.
-func streamSeq[T any](stream func(fn func(T) error) error) iter.Seq2[T, error] {
+// StreamSeq adapts a callback stream (a store's Stream* method) into an
+// iterator.
+func StreamSeq[T any](stream func(fn func(T) error) error) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		err := stream(func(v T) error {
 			if !yield(v, nil) {
@@ -198,9 +199,4 @@ func streamSeq[T any](stream func(fn func(T) error) error) iter.Seq2[T, error] {
 			yield(zero, err)
 		}
 	}
-}
-
-// inventorySeq is the tenant's inventory as an iterator.
-func (s *Service) inventorySeq(ctx context.Context, tenantID string) iter.Seq2[Resource, error] {
-	return streamSeq(func(fn func(Resource) error) error { return s.cfg.Inventory.StreamResources(ctx, tenantID, fn) })
 }

@@ -118,9 +118,9 @@ const (
 	ResolutionFalsePositive Resolution = "false_positive"
 )
 
-// manual reports whether r is a person's decision that resolves a finding
+// Manual reports whether r is a person's decision that resolves a finding
 // (accepted_risk or false_positive), as opposed to fixed.
-func (r Resolution) manual() bool {
+func (r Resolution) Manual() bool {
 	return r == ResolutionAcceptedRisk || r == ResolutionFalsePositive
 }
 

@@ -47,7 +47,7 @@ func (u FindingUpdate) validate(now time.Time) (FindingUpdate, error) {
 		return u, FieldErrorf("status", "nothing to change: give a status, an assignee or a note")
 	case u.Status != "" && u.Status != StatusOpen && u.Status != StatusInProgress && u.Status != StatusResolved:
 		return u, FieldErrorf("status", "status must be open, in_progress, resolved or false_positive; got %s", quote(string(u.Status)))
-	case u.Status == StatusResolved && !u.Resolution.manual():
+	case u.Status == StatusResolved && !u.Resolution.Manual():
 		return u, FieldErrorf("resolution", "resolution must be accepted_risk or false_positive: a finding is fixed when an audit no longer detects it")
 	case u.Status != StatusResolved && (u.Resolution != "" || u.ExpiresAt != nil):
 		return u, FieldErrorf("status", "only a resolved status takes a resolution or an expiry")
@@ -198,7 +198,7 @@ func (s *Service) overrides(ctx context.Context, tenantID string) (map[string]Fi
 // applied, as far as the snapshot shows it: a manual resolution the
 // snapshot did not hold is open again.
 func undecided(f Finding) Finding {
-	if f.Status == StatusResolved && f.Resolution.manual() && f.WorkflowStatus != "" {
+	if f.Status == StatusResolved && f.Resolution.Manual() && f.WorkflowStatus != "" {
 		f.Status, f.Resolution, f.ResolvedAt = StatusOpen, ResolutionNone, nil
 	}
 	return f
@@ -208,14 +208,14 @@ func undecided(f Finding) Finding {
 // manual resolution resolves an open finding; no resolution reopens one the
 // snapshot holds as a manual resolution. A fixed finding stays fixed.
 func applyOverride(f Finding, o FindingOverride) Finding {
-	if o.Resolution.manual() {
-		if f.Status == StatusOpen || f.Resolution.manual() {
+	if o.Resolution.Manual() {
+		if f.Status == StatusOpen || f.Resolution.Manual() {
 			at := o.CreatedAt
 			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, o.Resolution, &at
 		}
 		return f
 	}
-	if f.Resolution.manual() { // reopened by hand
+	if f.Resolution.Manual() { // reopened by hand
 		f.Status, f.Resolution, f.ResolvedAt = StatusOpen, ResolutionNone, nil
 	}
 	return f
@@ -229,7 +229,7 @@ func decorate(f Finding, o *FindingOverride, now time.Time) Finding {
 	switch {
 	case f.Status == StatusResolved && f.Resolution == ResolutionFixed:
 		f.WorkflowStatus = WorkflowFixed
-	case f.Status == StatusResolved && f.Resolution.manual():
+	case f.Status == StatusResolved && f.Resolution.Manual():
 		f.WorkflowStatus = WorkflowStatus(f.Resolution)
 	case f.Status == StatusResolved:
 		f.WorkflowStatus = WorkflowFixed
@@ -265,7 +265,7 @@ func decide(f Finding, byID map[string]FindingOverride, now time.Time) Finding {
 // store never forces a fixed finding open.
 func forcedStatuses(ov map[string]FindingOverride) (resolved, open []string) {
 	for id, o := range ov {
-		if o.Resolution.manual() {
+		if o.Resolution.Manual() {
 			resolved = append(resolved, id)
 		} else {
 			open = append(open, id)

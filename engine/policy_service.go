@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"iter"
 	"slices"
 )
 
@@ -160,4 +161,9 @@ func (s *Service) dryRun(ctx context.Context, p Principal, pol Policy, limit int
 		return PolicyDryRun{}, Errorf(CodeUnavailable, "dry runs are not configured on this server")
 	}
 	return s.cfg.Evaluators.DryRunPolicy(ctx, pol, s.inventorySeq(ctx, p.TenantID), limit)
+}
+
+// inventorySeq is the tenant's inventory as an iterator.
+func (s *Service) inventorySeq(ctx context.Context, tenantID string) iter.Seq2[Resource, error] {
+	return StreamSeq(func(fn func(Resource) error) error { return s.cfg.Inventory.StreamResources(ctx, tenantID, fn) })
 }

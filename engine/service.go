@@ -17,10 +17,13 @@ type Config struct {
 	Audits    AuditStore
 	Policies  PolicyStore
 	Reports   ReportStore
-	// The audit engine; all optional, audits are unavailable without them.
+	// Snapshots reads findings across snapshots (activity, bulk updates,
+	// reports); Inventory streams the inventory for policy dry runs;
+	// Evaluators checks policies and compiles mute rules and explanations.
+	// All optional: what needs them is unavailable without them. Audits
+	// themselves run in engine/audit.
 	Snapshots  SnapshotStore
 	Inventory  InventoryReader
-	Queue      AuditQueue
 	Evaluators Evaluators
 	Overrides  OverrideStore
 	// MuteRules and MuteMatches keep mute rules and their matches
@@ -30,9 +33,6 @@ type Config struct {
 	// MuteApplyWait is how long a write of a mute rule waits for its
 	// application before answering; default DefaultMuteApplyWait.
 	MuteApplyWait time.Duration
-	// ResolvedRetention is how long resolved findings are carried forward
-	// in later snapshots; default 90 days.
-	ResolvedRetention time.Duration
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   EventStore
 	EventLog EventLog
@@ -121,9 +121,6 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
-	}
-	if cfg.ResolvedRetention == 0 {
-		cfg.ResolvedRetention = 90 * 24 * time.Hour
 	}
 	if cfg.CursorTTL == 0 {
 		cfg.CursorTTL = 24 * time.Hour

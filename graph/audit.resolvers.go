@@ -71,19 +71,19 @@ func (r *auditSummaryResolver) NotEvaluated(ctx context.Context, obj *engine.Aud
 
 // StartAudit queues an audit.
 func (r *mutationResolver) StartAudit(ctx context.Context) (*engine.Audit, error) {
-	a, err := r.svc.StartAudit(ctx, caller(ctx))
+	a, err := r.audits.StartAudit(ctx, caller(ctx))
 	return orNil(a, err)
 }
 
 // ReanalyzeAudit queues a reanalysis of a completed audit.
 func (r *mutationResolver) ReanalyzeAudit(ctx context.Context, id string) (*engine.Audit, error) {
-	a, err := r.svc.ReanalyzeAudit(ctx, caller(ctx), id)
+	a, err := r.audits.ReanalyzeAudit(ctx, caller(ctx), id)
 	return orNil(a, err)
 }
 
 // CancelAudit cancels a queued or running audit.
 func (r *mutationResolver) CancelAudit(ctx context.Context, id string) (*engine.Audit, error) {
-	a, err := r.svc.CancelAudit(ctx, caller(ctx), id)
+	a, err := r.audits.CancelAudit(ctx, caller(ctx), id)
 	return orNil(a, err)
 }
 

@@ -30,7 +30,7 @@ func TestAuditSummaryPolicyErrors(t *testing.T) {
 	if err := e.pg.CreatePolicy(ctx, pol); err != nil {
 		t.Fatal(err)
 	}
-	queued, err := e.svc.StartAudit(ctx, p)
+	queued, err := e.audits.StartAudit(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestAuditSummaryPolicyErrors(t *testing.T) {
 	if err != nil || claimed.ID != queued.ID {
 		t.Fatalf("claim: %v %v", claimed.ID, err)
 	}
-	if done := e.svc.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 	var rest engine.Audit

@@ -26,7 +26,7 @@ func TestAuditSummaryNotEvaluated(t *testing.T) {
 	if _, err := e.ingest.IngestResources(ctx, p, func(yield func(engine.IngestItem) bool) { yield(engine.IngestItem{Resource: trail}) }); err != nil {
 		t.Fatal(err)
 	}
-	queued, err := e.svc.StartAudit(ctx, p)
+	queued, err := e.audits.StartAudit(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestAuditSummaryNotEvaluated(t *testing.T) {
 	if err != nil || claimed.ID != queued.ID {
 		t.Fatalf("claim: %v %v", claimed.ID, err)
 	}
-	if done := e.svc.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 

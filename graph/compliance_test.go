@@ -356,7 +356,7 @@ func TestComplianceTrend(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := engine.Principal{TenantID: e.a.id, UserID: u.ID, Scopes: engine.AllScopes}
-	queued, err := e.svc.StartAudit(ctx, p)
+	queued, err := e.audits.StartAudit(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestComplianceTrend(t *testing.T) {
 	if err != nil || claimed.ID != queued.ID {
 		t.Fatalf("claim: %v %v", claimed.ID, err)
 	}
-	if done := e.svc.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 	for _, id := range []string{"CIS-AWS-4.0.1", "SOC2"} {

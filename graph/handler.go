@@ -19,6 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/graphiql"
@@ -36,6 +37,9 @@ const (
 // Config configures the GraphQL handler. Service and Identity are required.
 type Config struct {
 	Service *engine.Service
+	// Audits starts, reanalyzes and cancels audits (engine/audit);
+	// optional, those mutations answer unavailable without it.
+	Audits *audit.Service
 	// Identity authenticates bearer tokens (engine/identity).
 	Identity *identity.Service
 	Logger   *slog.Logger
@@ -153,7 +157,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	cfg = cfg.withDefaults()
 	es := generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{svc: cfg.Service, log: cfg.Logger},
+		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, log: cfg.Logger},
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)

@@ -35,6 +35,7 @@ type env struct {
 	url    string
 	client *http.Client
 	svc    *engine.Service
+	audits *audit.Service     // the audit service both APIs use
 	ingest *ingest.Service    // the inventory intake (POST /v1/resources)
 	ids    *identity.Service  // the identity service both APIs use
 	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
@@ -80,7 +81,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ecfg := engine.Config{
 		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
 		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Users: pg,
-		Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Trends: ch, CompliancePostures: pg,
+		Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Trends: ch, CompliancePostures: pg,
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
 	}
 	if o.engine != nil {
@@ -99,7 +100,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ingest: ing, ids: ids, ops: ops, ch: ch, pg: pg, calls: calls}
+	audits := newAudits(t, ecfg, svc, pg)
+	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, audits: audits, ingest: ing, ids: ids, ops: ops, ch: ch, pg: pg, calls: calls}
 	ctx := context.Background()
 	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
 		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
@@ -116,8 +118,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	rcfg := rest.Config{Service: svc, Identity: ids, Ingest: ing, Secret: ecfg.Secret, Logger: logger}
-	gcfg := graph.Config{Service: svc, Identity: ids, Logger: logger, Authenticate: true}
+	rcfg := rest.Config{Service: svc, Audits: audits, Identity: ids, Ingest: ing, Secret: ecfg.Secret, Logger: logger}
+	gcfg := graph.Config{Service: svc, Audits: audits, Identity: ids, Logger: logger, Authenticate: true}
 	if o.limiter != nil {
 		rcfg.Limiter, gcfg.Limiter = o.limiter, o.limiter
 	}
@@ -403,4 +405,17 @@ func seqOf[T any](xs []T) iter.Seq2[T, error] {
 			}
 		}
 	}
+}
+
+// newAudits builds the audit service over ecfg's stores and svc's read path,
+// as cmd/fourd does, with queue as the audit queue.
+func newAudits(t testing.TB, ecfg engine.Config, svc *engine.Service, queue engine.AuditQueue) *audit.Service {
+	t.Helper()
+	s, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
+		Queue: queue, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
+		Reads: svc.AuditReads(), Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -26,21 +26,23 @@ func newReportEnv(t *testing.T) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20})
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc, err := engine.NewService(engine.Config{
+	ecfg := engine.Config{
 		Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg, Policies: e.pg, Reports: e.pg,
-		Snapshots: e.ch, Inventory: e.ch, Queue: e.pg, Evaluators: audit.New(nil), Overrides: e.pg, Trends: e.ch,
+		Snapshots: e.ch, Inventory: e.ch, Evaluators: audit.New(nil), Overrides: e.pg, Trends: e.ch,
 		Reporting: engine.ReportConfig{Jobs: e.pg, Queue: e.pg, Renderer: reports.Renderer{}, Analytics: e.ch,
 			Catalog: audit.NewCatalog()},
 		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
-	})
+	}
+	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := rest.New(rest.Config{Service: svc, Identity: e.ids, Logger: logger})
+	e.audits = newAudits(t, ecfg, svc, e.pg)
+	api, err := rest.New(rest.Config{Service: svc, Audits: e.audits, Identity: e.ids, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gql, err := graph.NewHandler(graph.Config{Service: svc, Identity: e.ids, Logger: logger, Authenticate: true})
+	gql, err := graph.NewHandler(graph.Config{Service: svc, Audits: e.audits, Identity: e.ids, Logger: logger, Authenticate: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,14 @@ import (
 	"log/slog"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 )
 
 // Resolver is the root of gqlgen's resolvers and their one dependency
-// injection point: every resolver is a call into the Service.
+// injection point: every resolver is a call into the Service (audit
+// writes into the audit Service, nil when the server runs no audits).
 type Resolver struct {
-	svc *engine.Service
-	log *slog.Logger
+	svc    *engine.Service
+	audits *audit.Service
+	log    *slog.Logger
 }

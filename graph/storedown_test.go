@@ -27,7 +27,7 @@ func TestStoreDownAnswers503(t *testing.T) {
 		engine: func(c *engine.Config) {
 			px = storetest.NewProxied(t, c.Snapshots.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 			c.Findings, c.Resources, c.Snapshots, c.Inventory, c.Trends = px.CH, px.CH, px.CH, px.CH, px.CH
-			c.Tenants, c.Audits, c.Policies, c.Reports, c.Queue, c.Overrides = px.PG, px.PG, px.PG, px.PG, px.PG, px.PG
+			c.Tenants, c.Audits, c.Policies, c.Reports, c.Overrides = px.PG, px.PG, px.PG, px.PG, px.PG
 		}})
 	n := 0
 	for _, c := range []struct {

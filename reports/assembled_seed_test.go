@@ -80,7 +80,7 @@ func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Snapshots: ch, Inventory: ch, Trends: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg,
+		Snapshots: ch, Inventory: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
 		MuteRules: pg, MuteMatches: ch,
 		Reporting: engine.ReportConfig{Jobs: pg, Queue: pg, Renderer: renderer, Analytics: ch,
 			Catalog: audit.NewCatalog(), Lease: time.Minute},

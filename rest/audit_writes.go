@@ -117,7 +117,7 @@ func (a *api) startAudit(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeOptionalJSON(r, &struct{}{}); err != nil {
 		return err
 	}
-	au, err := a.svc.StartAudit(r.Context(), principal(r))
+	au, err := a.audits.StartAudit(r.Context(), principal(r))
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (a *api) reanalyzeAudit(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	au, err := a.svc.ReanalyzeAudit(r.Context(), principal(r), r.PathValue("id"))
+	au, err := a.audits.ReanalyzeAudit(r.Context(), principal(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (a *api) cancelAudit(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	au, err := a.svc.CancelAudit(r.Context(), principal(r), r.PathValue("id"))
+	au, err := a.audits.CancelAudit(r.Context(), principal(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

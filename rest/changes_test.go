@@ -79,7 +79,7 @@ func newReplica(t *testing.T, e *env, tokenCacheTTL time.Duration) *replica {
 	logger := slog.New(slog.DiscardHandler)
 	feed := newSignalFeed(e.pg)
 	cfg := engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
-		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Queue: e.pg, Overrides: e.pg, Events: e.pg,
+		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Overrides: e.pg, Events: e.pg,
 		Users: e.pg, Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger} // newEnv's secret
 	ids, _ := wireIdentity(t, &cfg, e.pg, tokenCacheTTL)
 	svc, err := engine.NewService(cfg)
@@ -87,7 +87,7 @@ func newReplica(t *testing.T, e *env, tokenCacheTTL time.Duration) *replica {
 		t.Fatal(err)
 	}
 	stop := followChanges(t, svc, feed)
-	h, err := New(Config{Service: svc, Identity: ids, Ingest: wireIngest(t, cfg), Logger: logger})
+	h, err := New(Config{Service: svc, Audits: wireAudits(t, cfg, svc, e.pg), Identity: ids, Ingest: wireIngest(t, cfg), Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

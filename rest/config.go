@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -41,6 +42,9 @@ type Config struct {
 	// Identity authenticates bearer tokens and serves the tokens API and
 	// the OAuth 2.0 endpoints (engine/identity; never its Operator).
 	Identity *identity.Service
+	// Audits starts, reanalyzes and cancels audits (engine/audit);
+	// optional, those answer 503 unavailable without it.
+	Audits *audit.Service
 	// Webhooks serves the webhook endpoints and events APIs
 	// (engine/webhooks); optional, they answer 503 unavailable without it.
 	Webhooks *webhooks.Service

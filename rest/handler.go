@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -22,6 +23,7 @@ type api struct {
 	cfg     Config
 	svc     *engine.Service
 	ids     *identity.Service
+	audits  *audit.Service    // nil: audit writes answer unavailable
 	hooks   *webhooks.Service // nil: the webhook use cases answer unavailable
 	ingest  *ingest.Service   // nil: POST /v1/resources answers unavailable
 	log     *slog.Logger
@@ -46,7 +48,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, hooks: cfg.Webhooks, ingest: cfg.Ingest, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()

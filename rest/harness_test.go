@@ -30,6 +30,7 @@ type env struct {
 	url    string
 	client *http.Client
 	svc    *engine.Service
+	audits *audit.Service     // the audit service the handler uses
 	ids    *identity.Service  // the identity service the handler uses
 	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
 	ch     *clickhouse.Store
@@ -76,7 +77,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	clock := &testClock{}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
-		Policies: pg, Reports: pg, Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil),
+		Policies: pg, Reports: pg, Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil),
 		Overrides: pg, MuteRules: pg, MuteMatches: ch, Idempotency: pg, Events: pg, EventLog: ch, Users: pg,
 		Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
 	if o.engine != nil {
@@ -90,7 +91,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ids: ids, ops: ops, ch: ch, pg: pg, reg: reg, clock: clock}
+	audits := wireAudits(t, ecfg, svc, pg)
+	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, audits: audits, ids: ids, ops: ops, ch: ch, pg: pg, reg: reg, clock: clock}
 	ctx := context.Background()
 	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
 		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
@@ -113,7 +115,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
 	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
 
-	cfg := Config{Service: svc, Identity: ids, Ingest: wireIngest(t, ecfg), Secret: ecfg.Secret, Logger: logger, Registry: reg, MetricsOnAPI: true}
+	cfg := Config{Service: svc, Audits: audits, Identity: ids, Ingest: wireIngest(t, ecfg), Secret: ecfg.Secret, Logger: logger, Registry: reg, MetricsOnAPI: true}
 	if o.config != nil {
 		o.config(&cfg)
 	}

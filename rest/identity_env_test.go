@@ -66,14 +66,15 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	logger := slog.New(slog.DiscardHandler)
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
 	var ing *ingest.Service
+	var lastCfg engine.Config // newSvc's latest, for the audit service
 	newSvc := func() (*engine.Service, *identity.Service, *identity.Operator) {
 		ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 			Reports: pg, Events: pg, Users: pg, Idempotency: pg,
-			Snapshots: ch, Inventory: ch, Queue: pg, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch, CompliancePostures: pg,
+			Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch, CompliancePostures: pg,
 			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
 			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
 		ids, ops := wireIdentity(t, &ecfg, pg, o.cacheTTL)
-		ing = wireIngest(t, ecfg)
+		ing, lastCfg = wireIngest(t, ecfg), ecfg
 		svc, err := engine.NewService(ecfg)
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +88,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 		t.Fatal(err)
 	}
 	serve := func(t *testing.T, svc *engine.Service, ids *identity.Service, l Limiter) string {
-		h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Ingest: ing, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
+		h, err := New(Config{Service: svc, Audits: wireAudits(t, lastCfg, svc, pg), Identity: ids, Webhooks: hooks, Ingest: ing, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}

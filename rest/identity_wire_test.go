@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 )
@@ -22,6 +23,19 @@ func wireIdentity(t testing.TB, ecfg *engine.Config, store identity.Store, ttl t
 	}
 	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
 	return ids, ops
+}
+
+// wireAudits builds the audit service over ecfg's stores and svc's read
+// path, as cmd/fourd does, with PostgreSQL's audit queue.
+func wireAudits(t testing.TB, ecfg engine.Config, svc *engine.Service, queue engine.AuditQueue) *audit.Service {
+	t.Helper()
+	s, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
+		Queue: queue, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
+		Reads: svc.AuditReads(), Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // wireIngest builds the ingest service as cmd/fourd does: over ecfg's

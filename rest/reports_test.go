@@ -23,12 +23,13 @@ func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 10})
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc, err := engine.NewService(engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
-		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Queue: e.pg, Evaluators: audit.New(nil),
+	ecfg := engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
+		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Evaluators: audit.New(nil),
 		Overrides: e.pg, Trends: e.ch,
 		Reporting: engine.ReportConfig{Jobs: e.pg, Queue: e.pg, Renderer: reports.Renderer{}, Analytics: e.ch,
 			Catalog: audit.NewCatalog()},
-		Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: e.clock.Now})
+		Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: e.clock.Now}
+	svc, err := engine.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,8 @@ func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Config{Service: svc, Identity: e.ids, Logger: logger, Limiter: lim})
+	e.audits = wireAudits(t, ecfg, svc, e.pg)
+	h, err := New(Config{Service: svc, Audits: e.audits, Identity: e.ids, Logger: logger, Limiter: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

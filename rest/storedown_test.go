@@ -21,7 +21,7 @@ func viaProxies(t *testing.T, px **storetest.Proxied) func(*engine.Config) {
 		p := storetest.NewProxied(t, c.Findings.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 		*px = p
 		c.Findings, c.Resources, c.Snapshots, c.Inventory, c.EventLog = p.CH, p.CH, p.CH, p.CH, p.CH
-		c.Tenants, c.Audits, c.Policies, c.Reports, c.Queue, c.Overrides, c.Idempotency, c.Events = p.PG, p.PG, p.PG, p.PG, p.PG, p.PG, p.PG, p.PG
+		c.Tenants, c.Audits, c.Policies, c.Reports, c.Overrides, c.Idempotency, c.Events = p.PG, p.PG, p.PG, p.PG, p.PG, p.PG, p.PG
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 )
 
 // auditCmd runs an audit of a tenant now, in this process, and prints its
@@ -39,6 +40,10 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	if err != nil {
 		return err
 	}
+	audits, err := newAudits(log, s, svc)
+	if err != nil {
+		return err
+	}
 	p, err := operatorPrincipal(ctx, cfg, log, s, *tenant)
 	if err != nil {
 		return err
@@ -47,7 +52,7 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 		return explainResource(ctx, svc, p, *explain, stdout)
 	}
 	start := time.Now()
-	done, err := runAuditNow(ctx, svc, p)
+	done, err := runAuditNow(ctx, audits, p)
 	if err != nil {
 		return err
 	}
@@ -60,9 +65,9 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	return nil
 }
 
-// runAuditNow audits p's tenant in this process (engine.Service.AuditNow)
+// runAuditNow audits p's tenant in this process (audit.Service.AuditNow)
 // and reports an audit that did not complete as an error.
-func runAuditNow(ctx context.Context, svc *engine.Service, p engine.Principal) (engine.Audit, error) {
+func runAuditNow(ctx context.Context, svc *audit.Service, p engine.Principal) (engine.Audit, error) {
 	done, err := svc.AuditNow(ctx, p, "cli")
 	if err != nil {
 		return engine.Audit{}, err

@@ -37,6 +37,10 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 	if err != nil {
 		return err
 	}
+	audits, err := newAudits(log, s, svc)
+	if err != nil {
+		return err
+	}
 	ids, ops, err := newIdentity(log, s, cfg.secretOrEphemeral())
 	if err != nil {
 		return err
@@ -50,7 +54,7 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 	if err != nil {
 		return err
 	}
-	if err := demoData(ctx, cfg, log, s, svc, p, *samples, stdout); err != nil {
+	if err := demoData(ctx, cfg, log, s, audits, p, *samples, stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "demo tenant %q ready; its token is in %s\n", demoTenant, tokenFile)

@@ -10,12 +10,13 @@ import (
 	"slices"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 )
 
 // demoData imports every sample inventory of the folder into the demo
 // tenant and runs an audit of it to completion, so a new user sees findings
 // in all four dimensions right away.
-func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc *engine.Service, p engine.Principal, samples string, stdout io.Writer) error {
+func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, audits *audit.Service, p engine.Principal, samples string, stdout io.Writer) error {
 	files, err := filepath.Glob(filepath.Join(samples, "*"))
 	if err != nil {
 		return err
@@ -43,7 +44,7 @@ func demoData(ctx context.Context, cfg config, log *slog.Logger, s *stores, svc 
 		}
 		fmt.Fprintf(stdout, "imported %s: %d resources (%d new), %d rejected\n", name, res.Accepted, res.New, res.Rejected)
 	}
-	done, err := runAuditNow(ctx, svc, p)
+	done, err := runAuditNow(ctx, audits, p)
 	if engine.ErrorCode(err) == engine.CodeConflict {
 		fmt.Fprintln(stdout, "an audit of the demo tenant is already queued; fourd serve will run it")
 		return nil

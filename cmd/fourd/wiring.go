@@ -85,13 +85,20 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 	return engine.Config{
 		Findings: s.ch, Resources: s.ch,
 		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
-		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Queue: s.pg, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, CompliancePostures: s.pg, Idempotency: s.pg,
+		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, CompliancePostures: s.pg, Idempotency: s.pg,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
 		Users: s.pg,
 		Reporting: engine.ReportConfig{Jobs: s.pg, Queue: s.pg, Renderer: reports.Renderer{}, Analytics: s.ch,
 			Catalog: audit.NewCatalog()},
 		Secret: secret, Logger: log,
 	}
+}
+
+// newAudits builds the audit service over the stores and svc's read path.
+func newAudits(log *slog.Logger, s *stores, svc *engine.Service) (*audit.Service, error) {
+	return audit.NewService(audit.Config{Audits: s.pg, Snapshots: s.ch, Inventory: s.ch, Queue: s.pg,
+		Evaluators: audit.New(nil), Findings: s.ch, Resources: s.ch, Reads: svc.AuditReads(),
+		Events: s.pg, EventLog: s.ch, Logger: log})
 }
 
 func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer) error {
@@ -112,12 +119,13 @@ func newIngest(log *slog.Logger, s *stores) (*ingest.Service, error) {
 // apiServices are the services the API adapters take.
 type apiServices struct {
 	engine   *engine.Service
+	audits   *audit.Service
 	identity *identity.Service
 	webhooks *webhooks.Service
 	ingest   *ingest.Service
 }
 
-// newAPIServices builds the engine, identity, webhook and ingest services
+// newAPIServices builds the engine, audit, identity, webhook and ingest services
 // with the stores timing their calls into reg; the identity service hears
 // the engine's change feed (token revocations by other processes).
 func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (apiServices, error) {
@@ -134,6 +142,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	audits, err := newAudits(log, s, svc)
+	if err != nil {
+		return apiServices{}, err
+	}
 	hooks, err := newWebhooks(cfg.Webhooks, s.pg, cfg.Secret)
 	if err != nil {
 		return apiServices{}, err
@@ -142,7 +154,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

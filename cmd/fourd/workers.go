@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 )
 
 // auditWorkers is how many audits one serve process runs at once; an audit
@@ -15,12 +16,12 @@ import (
 const auditWorkers = 2
 
 // startWorkers runs the background workers of serve until ctx is done.
-func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, log *slog.Logger, worker string) {
+func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, audits *audit.Service, log *slog.Logger, worker string) {
 	for i := range auditWorkers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := svc.RunAuditWorker(ctx, fmt.Sprintf("%s/audit-%d", worker, i), time.Second); err != nil {
+			if err := audits.RunAuditWorker(ctx, fmt.Sprintf("%s/audit-%d", worker, i), time.Second); err != nil {
 				log.Error("audit worker stopped", "err", err)
 			}
 		}()

@@ -20,13 +20,13 @@ func TestAuditNow(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := engine.Principal{TenantID: other.ID, UserID: "operator", Scopes: engine.AllScopes}
-	earlier, err := h.svc.StartAudit(h.ctx, op)
+	earlier, err := h.audits.StartAudit(h.ctx, op)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	h.now = h.now.Add(time.Minute)
-	done, err := h.svc.AuditNow(h.ctx, h.p, "cli")
+	done, err := h.audits.AuditNow(h.ctx, h.p, "cli")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,13 +38,13 @@ func TestAuditNow(t *testing.T) {
 		t.Errorf("the audit queued earlier: %+v, %v; want it run first, completed", got, err)
 	}
 
-	if _, err := h.svc.AuditNow(h.ctx, engine.Principal{TenantID: h.p.TenantID, Scopes: []engine.Scope{engine.ScopeAuditsRead}}, "cli"); engine.ErrorCode(err) != engine.CodeInsufficientScope {
+	if _, err := h.audits.AuditNow(h.ctx, engine.Principal{TenantID: h.p.TenantID, Scopes: []engine.Scope{engine.ScopeAuditsRead}}, "cli"); engine.ErrorCode(err) != engine.CodeInsufficientScope {
 		t.Errorf("AuditNow with audits:read only: %v, want insufficient_scope", err)
 	}
-	if _, err := h.svc.StartAudit(h.ctx, h.p); err != nil {
+	if _, err := h.audits.StartAudit(h.ctx, h.p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.svc.AuditNow(h.ctx, h.p, "cli"); engine.ErrorCode(err) != engine.CodeConflict {
+	if _, err := h.audits.AuditNow(h.ctx, h.p, "cli"); engine.ErrorCode(err) != engine.CodeConflict {
 		t.Errorf("AuditNow while an audit is queued: %v, want conflict", err)
 	}
 }

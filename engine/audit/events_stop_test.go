@@ -52,7 +52,7 @@ func TestAuditEventsStopEarly(t *testing.T) {
 		rs = append(rs, bucket(fmt.Sprintf("stop-%d", i), nil, false))
 	}
 	h.ingest(rs...)
-	a, err := h.svc.StartAudit(h.ctx, h.p)
+	a, err := h.audits.StartAudit(h.ctx, h.p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestAuditEventsStopEarly(t *testing.T) {
 		t.Fatalf("claim: %+v, %v", claimed, err)
 	}
 	before := runtime.NumGoroutine()
-	done := h.svc.RunAudit(h.ctx, claimed)
+	done := h.audits.RunAudit(h.ctx, claimed)
 	if !stopped || done.Status != engine.AuditFailed {
 		t.Fatalf("audit ended %s (%s), stopped %v; want failed after the stop", done.Status, done.Error, stopped)
 	}

@@ -84,6 +84,8 @@ type harness struct {
 	t   *testing.T
 	pg  *postgres.Store
 	svc *engine.Service
+	// audits runs audits (this package's Service).
+	audits *audit.Service
 	// intake takes inventory (engine/ingest).
 	intake *ingest.Service
 	queue  engine.AuditQueue
@@ -108,7 +110,7 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 	now := func() time.Time { return h.now }
 	svc, err := engine.NewService(engine.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Snapshots: ch, Inventory: ch, Queue: h.queue, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
+		Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: now,
 	})
@@ -116,6 +118,11 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 		t.Fatal(err)
 	}
 	h.svc = svc
+	if h.audits, err = audit.NewService(audit.Config{Audits: pg, Snapshots: ch, Inventory: ch, Queue: h.queue,
+		Evaluators: audit.New(nil), Findings: ch, Resources: ch, Reads: svc.AuditReads(),
+		Events: recordingEvents{pg, h.rec}, EventLog: ch, Now: now}); err != nil {
+		t.Fatal(err)
+	}
 	if h.intake, err = ingest.New(ingest.Config{Resources: ch, Events: recordingEvents{pg, h.rec}, EventLog: ch, Now: now}); err != nil {
 		t.Fatal(err)
 	}
@@ -149,18 +156,18 @@ func (h *harness) ingest(rs ...engine.Resource) {
 func (h *harness) runAudit() engine.Audit {
 	h.t.Helper()
 	h.now = h.now.Add(time.Hour)
-	a, err := h.svc.StartAudit(h.ctx, h.p)
+	a, err := h.audits.StartAudit(h.ctx, h.p)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if _, err := h.svc.StartAudit(h.ctx, h.p); engine.ErrorCode(err) != engine.CodeConflict {
+	if _, err := h.audits.StartAudit(h.ctx, h.p); engine.ErrorCode(err) != engine.CodeConflict {
 		h.t.Fatalf("a second audit while one is queued: %v, want conflict", err)
 	}
 	claimed, err := h.queue.ClaimAudit(h.ctx, "test", time.Minute)
 	if err != nil || claimed.ID != a.ID {
 		h.t.Fatalf("claim: %+v, %v", claimed, err)
 	}
-	done := h.svc.RunAudit(h.ctx, claimed)
+	done := h.audits.RunAudit(h.ctx, claimed)
 	if done.Status != engine.AuditCompleted {
 		h.t.Fatalf("audit ended %s: %s", done.Status, done.Error)
 	}
@@ -320,25 +327,25 @@ func TestReanalyzeAndCancel(t *testing.T) {
 	h.ingest(bucket("a", nil, false))
 	a1 := h.runAudit()
 	h.now = h.now.Add(time.Hour)
-	re, err := h.svc.ReanalyzeAudit(h.ctx, h.p, a1.ID)
+	re, err := h.audits.ReanalyzeAudit(h.ctx, h.p, a1.ID)
 	if err != nil || re.ParentID != a1.ID || re.Status != engine.AuditQueued {
 		t.Fatalf("reanalyze: %+v, %v", re, err)
 	}
-	canceled, err := h.svc.CancelAudit(h.ctx, h.p, re.ID)
+	canceled, err := h.audits.CancelAudit(h.ctx, h.p, re.ID)
 	if err != nil || canceled.Status != engine.AuditCanceled {
 		t.Fatalf("cancel: %+v, %v", canceled, err)
 	}
-	if _, err := h.svc.ReanalyzeAudit(h.ctx, h.p, re.ID); engine.ErrorCode(err) != engine.CodeConflict {
+	if _, err := h.audits.ReanalyzeAudit(h.ctx, h.p, re.ID); engine.ErrorCode(err) != engine.CodeConflict {
 		t.Errorf("reanalyzing a canceled audit: %v, want conflict", err)
 	}
-	if _, err := h.svc.CancelAudit(h.ctx, h.p, a1.ID); engine.ErrorCode(err) != engine.CodeConflict {
+	if _, err := h.audits.CancelAudit(h.ctx, h.p, a1.ID); engine.ErrorCode(err) != engine.CodeConflict {
 		t.Errorf("canceling a completed audit: %v, want conflict", err)
 	}
 	other := engine.Principal{TenantID: "ten_other", Scopes: engine.AllScopes}
-	if _, err := h.svc.ReanalyzeAudit(h.ctx, other, a1.ID); !engine.IsNotFound(err) {
+	if _, err := h.audits.ReanalyzeAudit(h.ctx, other, a1.ID); !engine.IsNotFound(err) {
 		t.Errorf("another tenant reanalyzed: %v", err)
 	}
-	if _, err := h.svc.StartAudit(h.ctx, engine.Principal{TenantID: h.p.TenantID, Scopes: []engine.Scope{engine.ScopeAuditsRead}}); engine.ErrorCode(err) != engine.CodeInsufficientScope {
+	if _, err := h.audits.StartAudit(h.ctx, engine.Principal{TenantID: h.p.TenantID, Scopes: []engine.Scope{engine.ScopeAuditsRead}}); engine.ErrorCode(err) != engine.CodeInsufficientScope {
 		t.Errorf("read-only token started an audit: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ func genRange(tenantID string, lo, hi int, seen time.Time) iter.Seq2[engine.Find
 }
 
 // writeAuditSnapshot writes an audit's snapshot the way the audit engine
-// does (engine/audit_run.go): AppendSnapshot, CarryForward from prevID,
+// does (engine/audit/run.go): AppendSnapshot, CarryForward from prevID,
 // FinalizeSnapshot; a retry (the worker pool's) first drops what the
 // failed attempt left.
 func writeAuditSnapshot(ctx context.Context, s *clickhouse.Store, tenant, prevID, auditID string, n int, retry bool) error {

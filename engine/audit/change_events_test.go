@@ -1,4 +1,4 @@
-package engine
+package audit
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
@@ -19,8 +20,8 @@ func TestAppendFindingData(t *testing.T) {
 	at := time.Date(2026, 11, 27, 9, 30, 1, 123456789, time.FixedZone("X", 5*3600+1800))
 	utc := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, s := range odd {
-		f := Finding{ID: "fnd_" + s, Severity: Severity(s), Dimension: DimensionSecurity, ResourceID: "res_" + s, Title: s,
-			RuleID: s, AuditID: "aud_" + s, Status: FindingStatus(s), Resolution: Resolution(odd[(i+1)%len(odd)]),
+		f := engine.Finding{ID: "fnd_" + s, Severity: engine.Severity(s), Dimension: engine.DimensionSecurity, ResourceID: "res_" + s, Title: s,
+			RuleID: s, AuditID: "aud_" + s, Status: engine.FindingStatus(s), Resolution: engine.Resolution(odd[(i+1)%len(odd)]),
 			ResourceType: s, Account: s, Region: odd[(i+3)%len(odd)], Description: "not in events", Evidence: json.RawMessage(`{"x":1}`)}
 		switch i % 3 {
 		case 1:
@@ -46,13 +47,13 @@ func TestAppendFindingData(t *testing.T) {
 	}
 	// Without escapes, the size estimate holds every field.
 	plain := benchFinding()
-	plain.Resolution, plain.ResolvedAt = ResolutionAcceptedRisk, &at
+	plain.Resolution, plain.ResolvedAt = engine.ResolutionAcceptedRisk, &at
 	if b, _ := appendFindingData(nil, &plain); len(b) > findingDataSize(&plain) {
 		t.Errorf("findingDataSize = %d, want at least %d", findingDataSize(&plain), len(b))
 	}
 	// A time encoding/json refuses is refused too.
 	bad := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
-	f := Finding{ID: "fnd_1", ResolvedAt: &bad}
+	f := engine.Finding{ID: "fnd_1", ResolvedAt: &bad}
 	if _, err := json.Marshal(map[string]any{"finding": payloadOf(f)}); err == nil {
 		t.Fatal("encoding/json accepts the year 10000")
 	}
@@ -83,9 +84,9 @@ func BenchmarkMarshalFindingData(b *testing.B) {
 	}
 }
 
-func benchFinding() Finding {
-	return Finding{ID: "fnd_5gej05m6rnv9dz84bccyr8m95n", Severity: SeverityHigh, Dimension: DimensionSecurity,
+func benchFinding() engine.Finding {
+	return engine.Finding{ID: "fnd_5gej05m6rnv9dz84bccyr8m95n", Severity: engine.SeverityHigh, Dimension: engine.DimensionSecurity,
 		ResourceID: "res_5gej05m6rnv9dz84bccyr8m95n", Title: "Security group allows ingress from 0.0.0.0/0 to remote administration ports",
-		RuleID: "sec_sg_open_admin_ports", AuditID: "aud_01jn8s7qg0313xd94cp319stzw", Status: StatusOpen,
+		RuleID: "sec_sg_open_admin_ports", AuditID: "aud_01jn8s7qg0313xd94cp319stzw", Status: engine.StatusOpen,
 		ResourceType: "aws_security_group", Account: "345678901234", Region: "eu-west-1"}
 }

@@ -1,4 +1,4 @@
-package engine
+package audit
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/fourd-dev/fourd/engine"
 )
 
 // Audit worker tuning.
@@ -32,7 +34,7 @@ func (s *Service) RunAuditWorker(ctx context.Context, worker string, poll time.D
 		switch {
 		case ctx.Err() != nil:
 			return nil
-		case IsNotFound(err):
+		case engine.IsNotFound(err):
 			select {
 			case <-ctx.Done():
 				return nil
@@ -62,16 +64,16 @@ const auditNowLease = 30 * time.Minute
 // any tenant) run first. It returns the audit as it ended (completed,
 // failed or canceled); conflict when the tenant has an audit queued or
 // running already.
-func (s *Service) AuditNow(ctx context.Context, p Principal, worker string) (Audit, error) {
+func (s *Service) AuditNow(ctx context.Context, p engine.Principal, worker string) (engine.Audit, error) {
 	a, err := s.StartAudit(ctx, p)
 	if err != nil {
-		return Audit{}, err
+		return engine.Audit{}, err
 	}
-	var done Audit
+	var done engine.Audit
 	for done.ID != a.ID {
 		claimed, err := s.cfg.Queue.ClaimAudit(ctx, worker, auditNowLease)
 		if err != nil {
-			return Audit{}, fmt.Errorf("running audit %s: %w", a.ID, err)
+			return engine.Audit{}, fmt.Errorf("running audit %s: %w", a.ID, err)
 		}
 		done = s.RunAudit(ctx, claimed)
 	}
@@ -80,7 +82,7 @@ func (s *Service) AuditNow(ctx context.Context, p Principal, worker string) (Aud
 
 // RunAudit runs one claimed audit to its end: completed, failed or
 // canceled. It reports the outcome in the audit record, not as an error.
-func (s *Service) RunAudit(ctx context.Context, a Audit) Audit {
+func (s *Service) RunAudit(ctx context.Context, a engine.Audit) engine.Audit {
 	log := s.log.With("audit_id", a.ID, "tenant_id", a.TenantID)
 	start := time.Now()
 	out, err := s.runAudit(ctx, a)
@@ -97,11 +99,11 @@ func (s *Service) RunAudit(ctx context.Context, a Audit) Audit {
 	now := s.now().UTC()
 	out.CompletedAt = &now
 	if errors.Is(err, errAuditCanceled) {
-		out.Status = AuditCanceled
+		out.Status = engine.AuditCanceled
 	} else {
-		out.Status = AuditFailed
-		out.Error = ErrorMessage(err)
-		if ErrorCode(err) == CodeInternal {
+		out.Status = engine.AuditFailed
+		out.Error = engine.ErrorMessage(err)
+		if engine.ErrorCode(err) == engine.CodeInternal {
 			out.Error = "internal error while auditing; the audit can be started again"
 		}
 		log.ErrorContext(ctx, "audit failed", "err", err)
@@ -109,18 +111,18 @@ func (s *Service) RunAudit(ctx context.Context, a Audit) Audit {
 	if err := s.cfg.Snapshots.DropSnapshot(ctx, a.TenantID, a.ID); err != nil {
 		log.WarnContext(ctx, "dropping a partial snapshot", "err", err)
 	}
-	if err := s.cfg.Queue.CompleteAudit(ctx, func(func(Event, error) bool) {}, func() Audit { return out }); err != nil {
+	if err := s.cfg.Queue.CompleteAudit(ctx, func(func(engine.Event, error) bool) {}, func() engine.Audit { return out }); err != nil {
 		log.ErrorContext(ctx, "recording the audit's end", "err", err)
 	}
 	return out
 }
 
-func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
+func (s *Service) runAudit(ctx context.Context, a engine.Audit) (engine.Audit, error) {
 	now := s.now().UTC()
 	if a.StartedAt == nil {
 		a.StartedAt = &now
 	}
-	a.Status = AuditRunning
+	a.Status = engine.AuditRunning
 	if err := s.cfg.Audits.UpdateAudit(ctx, a); err != nil {
 		return a, err
 	}
@@ -128,27 +130,27 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		if err := s.cfg.Snapshots.DropSnapshot(ctx, a.TenantID, a.ID); err != nil {
 			return a, err
 		}
-	} else if err := s.publishAudit(ctx, EventAuditStarted, a); err != nil {
+	} else if err := s.publishAudit(ctx, engine.EventAuditStarted, a); err != nil {
 		return a, err
 	}
 
 	prevID := ""
 	if prev, err := s.cfg.Audits.LatestCompletedAudit(ctx, a.TenantID); err == nil {
 		prevID = prev.ID
-	} else if !IsNotFound(err) {
+	} else if !engine.IsNotFound(err) {
 		return a, err
 	}
 	eval, err := s.auditEvaluator(ctx, a.TenantID, now)
 	if err != nil {
 		return a, err
 	}
-	overrides, err := s.overrides(ctx, a.TenantID)
+	overrides, err := s.cfg.Reads.Overrides(ctx, a.TenantID)
 	if err != nil {
 		return a, err
 	}
-	accepted := make(map[string]FindingOverride, len(overrides))
+	accepted := make(map[string]engine.FindingOverride, len(overrides))
 	for id, o := range overrides {
-		if o.Resolution.manual() {
+		if o.Resolution.Manual() {
 			accepted[id] = o
 		}
 	}
@@ -160,22 +162,22 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	var evalErrors int64
 	lastProgress := time.Now()
 	// finish readies one evaluated finding for the snapshot.
-	finish := func(f Finding) Finding {
-		f.TenantID, f.AuditID, f.Status, f.LastSeenAt = a.TenantID, a.ID, StatusOpen, now
+	finish := func(f engine.Finding) engine.Finding {
+		f.TenantID, f.AuditID, f.Status, f.LastSeenAt = a.TenantID, a.ID, engine.StatusOpen, now
 		f.FirstSeenAt = now
 		if t, ok := firstSeen.at(f.ID); ok {
 			f.FirstSeenAt = t
 		}
 		if o, ok := accepted[f.ID]; ok {
 			at := o.CreatedAt
-			f.Status, f.Resolution, f.ResolvedAt = StatusResolved, o.Resolution, &at
+			f.Status, f.Resolution, f.ResolvedAt = engine.StatusResolved, o.Resolution, &at
 		}
 		return f
 	}
-	findings := func(yield func(Finding, error) bool) {
+	findings := func(yield func(engine.Finding, error) bool) {
 		for ev, err := range s.evaluateInventory(ctx, a.TenantID, eval) {
 			if err != nil {
-				yield(Finding{}, err)
+				yield(engine.Finding{}, err)
 				return
 			}
 			evalErrors += int64(ev.errors)
@@ -188,7 +190,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 			if time.Since(lastProgress) > auditProgressEvery {
 				lastProgress = time.Now()
 				if err := s.auditProgress(ctx, a); err != nil {
-					yield(Finding{}, err)
+					yield(engine.Finding{}, err)
 					return
 				}
 			}
@@ -198,7 +200,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		// finding attaches to something listable.
 		fs, missing := eval.Finish()
 		if len(missing) > 0 {
-			src := func(yield func(Resource, error) bool) {
+			src := func(yield func(engine.Resource, error) bool) {
 				for _, r := range missing {
 					r.FirstSeenAt, r.LastSeenAt = now, now
 					if !yield(r, nil) {
@@ -207,7 +209,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 				}
 			}
 			if _, err := s.cfg.Resources.WriteResources(ctx, a.TenantID, src); err != nil {
-				yield(Finding{}, err)
+				yield(engine.Finding{}, err)
 				return
 			}
 		}
@@ -241,7 +243,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	t0 = time.Now()
 	// Active mute rules apply to the new snapshot before it becomes the
 	// latest, so reads never see it unmuted.
-	muted, err := s.auditMutes(ctx, a.TenantID, a.ID)
+	muted, err := s.cfg.Reads.AuditMutes(ctx, a.TenantID, a.ID)
 	if err != nil {
 		return a, err
 	}
@@ -249,7 +251,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 	t0 = time.Now()
 	// Their set too, so that the first reads of the snapshot find it built
 	// (reads are correct without it, only slower: a failure is logged).
-	if err := s.settleMuteSet(ctx, a.TenantID, a.ID); err != nil {
+	if err := s.cfg.Reads.SettleMuteSet(ctx, a.TenantID, a.ID); err != nil {
 		s.log.WarnContext(ctx, "building the audit's mute set failed", "audit_id", a.ID, "error", err)
 	}
 	phase("mute_set", t0)
@@ -270,20 +272,20 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 		s.log.WarnContext(ctx, "policy evaluation errors during audit", "audit_id", a.ID, "errors", evalErrors, "policies", failed)
 	}
 	done := s.now().UTC()
-	a.Status, a.CompletedAt, a.Summary = AuditCompleted, &done, &sum
+	a.Status, a.CompletedAt, a.Summary = engine.AuditCompleted, &done, &sum
 	a.Progress.ResourcesTotal = a.Progress.ResourcesScanned
 	events := s.changeEvents(ctx, a, prevID, &sum, muted)
 	t0 = time.Now()
-	err = s.cfg.Queue.CompleteAudit(ctx, events, func() Audit { return a })
+	err = s.cfg.Queue.CompleteAudit(ctx, events, func() engine.Audit { return a })
 	// The latest completed audit changed (or may have, if the commit's
 	// answer was lost); other replicas hear of it through the change feed.
-	s.reads.invalidate(a.TenantID)
+	s.cfg.Reads.Invalidate(a.TenantID)
 	if err != nil {
 		return a, err
 	}
 	phase("diff_and_commit", t0)
 	t0 = time.Now()
-	s.recordCompliancePosture(ctx, a)
+	s.cfg.Reads.RecordCompliancePosture(ctx, a)
 	phase("compliance_posture", t0)
 	s.log.InfoContext(ctx, "audit phases", "audit_id", a.ID, "phases", phases)
 	return a, nil
@@ -291,7 +293,7 @@ func (s *Service) runAudit(ctx context.Context, a Audit) (Audit, error) {
 
 // evaluated is what the evaluator made of one resource.
 type evaluated struct {
-	findings []Finding
+	findings []engine.Finding
 	errors   int
 }
 
@@ -300,16 +302,16 @@ type evaluated struct {
 // is safe for concurrent use), and the caller consumes the results, in no
 // particular order (the snapshot store sorts). Stopping early cancels the
 // reader and the workers.
-func (s *Service) evaluateInventory(ctx context.Context, tenantID string, eval Evaluator) iter.Seq2[evaluated, error] {
+func (s *Service) evaluateInventory(ctx context.Context, tenantID string, eval engine.Evaluator) iter.Seq2[evaluated, error] {
 	return func(yield func(evaluated, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		in := make(chan Resource, 512)
+		in := make(chan engine.Resource, 512)
 		out := make(chan evaluated, 512)
 		var readErr error
 		go func() {
 			defer close(in)
-			readErr = s.cfg.Inventory.StreamResources(ctx, tenantID, func(r Resource) error {
+			readErr = s.cfg.Inventory.StreamResources(ctx, tenantID, func(r engine.Resource) error {
 				select {
 				case in <- r:
 					return nil
@@ -352,12 +354,12 @@ func (s *Service) evaluateInventory(ctx context.Context, tenantID string, eval E
 }
 
 // auditEvaluator compiles the tenant's enabled policies for one audit.
-func (s *Service) auditEvaluator(ctx context.Context, tenantID string, now time.Time) (Evaluator, error) {
+func (s *Service) auditEvaluator(ctx context.Context, tenantID string, now time.Time) (engine.Evaluator, error) {
 	all, err := s.cfg.Queue.AllPolicies(ctx, tenantID)
 	if err != nil {
 		return nil, err
 	}
-	var enabled []Policy
+	var enabled []engine.Policy
 	for _, p := range all {
 		if p.Enabled {
 			enabled = append(enabled, p)
@@ -377,7 +379,7 @@ func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (first
 	err := s.cfg.Snapshots.FirstSeen(ctx, tenantID, prevID, func(id string, at time.Time) error {
 		// A finding id is checked when it is written; one that is not
 		// could match no finding of this audit anyway.
-		if k, ok := ParseID(PrefixFinding, id); ok {
+		if k, ok := engine.ParseID(engine.PrefixFinding, id); ok {
 			out[k] = at.UnixNano()
 		}
 		return nil
@@ -392,7 +394,7 @@ func (s *Service) firstSeen(ctx context.Context, tenantID, prevID string) (first
 type firstSeenIndex map[[16]byte]int64
 
 func (x firstSeenIndex) at(id string) (time.Time, bool) {
-	k, ok := ParseID(PrefixFinding, id)
+	k, ok := engine.ParseID(engine.PrefixFinding, id)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -404,45 +406,45 @@ func (x firstSeenIndex) at(id string) (time.Time, bool) {
 }
 
 // auditProgress records progress and notices a cancellation.
-func (s *Service) auditProgress(ctx context.Context, a Audit) error {
+func (s *Service) auditProgress(ctx context.Context, a engine.Audit) error {
 	cur, err := s.cfg.Audits.GetAudit(ctx, a.TenantID, a.ID)
 	if err != nil {
 		return err
 	}
-	if cur.Status == AuditCanceled {
+	if cur.Status == engine.AuditCanceled {
 		return errAuditCanceled
 	}
 	return s.cfg.Audits.UpdateAudit(ctx, a)
 }
 
 // auditSummary counts the open findings of the new snapshot.
-func (s *Service) auditSummary(ctx context.Context, a Audit) (AuditSummary, error) {
-	sum := AuditSummary{ResourcesScanned: a.Progress.ResourcesScanned,
-		BySeverity: map[Severity]int64{}, ByDimension: map[Dimension]int64{}}
-	for _, sev := range Severities {
+func (s *Service) auditSummary(ctx context.Context, a engine.Audit) (engine.AuditSummary, error) {
+	sum := engine.AuditSummary{ResourcesScanned: a.Progress.ResourcesScanned,
+		BySeverity: map[engine.Severity]int64{}, ByDimension: map[engine.Dimension]int64{}}
+	for _, sev := range engine.Severities {
 		sum.BySeverity[sev] = 0
 	}
-	for _, d := range Dimensions {
+	for _, d := range engine.Dimensions {
 		sum.ByDimension[d] = 0
 	}
-	groups, err := s.cfg.Findings.CountFindings(ctx, FindingCountQuery{TenantID: a.TenantID,
-		Filter: FindingFilter{AuditID: a.ID, Status: StatusOpen}, GroupBy: []GroupBy{GroupBySeverity, GroupByDimension}})
+	groups, err := s.cfg.Findings.CountFindings(ctx, engine.FindingCountQuery{TenantID: a.TenantID,
+		Filter: engine.FindingFilter{AuditID: a.ID, Status: engine.StatusOpen}, GroupBy: []engine.GroupBy{engine.GroupBySeverity, engine.GroupByDimension}})
 	if err != nil {
 		return sum, err
 	}
 	for _, g := range groups {
 		sum.FindingsOpen += g.Count
-		sum.BySeverity[Severity(g.Key[GroupBySeverity])] += g.Count
-		sum.ByDimension[Dimension(g.Key[GroupByDimension])] += g.Count
+		sum.BySeverity[engine.Severity(g.Key[engine.GroupBySeverity])] += g.Count
+		sum.ByDimension[engine.Dimension(g.Key[engine.GroupByDimension])] += g.Count
 	}
 	return sum, nil
 }
 
 // publishAudit sends an audit.* event outside an audit's final commit.
-func (s *Service) publishAudit(ctx context.Context, typ string, a Audit) error {
-	ev, err := s.newEvent(a.TenantID, typ, map[string]any{"audit": a})
+func (s *Service) publishAudit(ctx context.Context, typ string, a engine.Audit) error {
+	ev, err := engine.NewEvent(a.TenantID, typ, map[string]any{"audit": a}, s.now())
 	if err != nil {
 		return err
 	}
-	return s.publisher().Publish(ctx, []Event{ev})
+	return s.publisher.Publish(ctx, []engine.Event{ev})
 }

@@ -1,0 +1,85 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Reads is what an audit needs from the read path (engine's Service gives
+// it through AuditReads): the tenant's finding overrides, the mute rules it
+// applies to a new snapshot, and the read-side state a completed audit
+// makes stale.
+type Reads interface {
+	// Overrides returns the tenant's live finding overrides by finding id.
+	Overrides(ctx context.Context, tenantID string) (map[string]engine.FindingOverride, error)
+	// AuditMutes applies the tenant's active mute rules to the snapshot
+	// of auditID and returns the ids of the findings they mute.
+	AuditMutes(ctx context.Context, tenantID, auditID string) (map[string]struct{}, error)
+	// SettleMuteSet builds the snapshot's mute set (reads are correct
+	// without it, only slower).
+	SettleMuteSet(ctx context.Context, tenantID, auditID string) error
+	// Invalidate forgets what the read caches hold for the tenant (its
+	// latest completed audit changed, or may have).
+	Invalidate(tenantID string)
+	// RecordCompliancePosture records a completed audit's compliance
+	// posture for the trend (best effort: failures are logged).
+	RecordCompliancePosture(ctx context.Context, a engine.Audit)
+}
+
+// Config holds what the audit Service needs. Audits, Snapshots, Inventory,
+// Queue, Evaluators, Findings, Resources and Reads are required for audits
+// to run; without them every audit operation answers unavailable.
+type Config struct {
+	Audits     engine.AuditStore
+	Snapshots  engine.SnapshotStore
+	Inventory  engine.InventoryReader
+	Queue      engine.AuditQueue
+	Evaluators engine.Evaluators
+	// Findings counts a completed snapshot for the audit's summary.
+	Findings engine.FindingStore
+	// Resources takes back the observations an evaluator completes
+	// (Evaluator.Finish's missing resources).
+	Resources engine.ResourceStore
+	// Reads is the read path's side of an audit.
+	Reads Reads
+	// Events is the outbox; EventLog its analytic copy. Both optional.
+	Events   engine.EventStore
+	EventLog engine.EventLog
+	// ResolvedRetention is how long resolved findings are carried forward
+	// in later snapshots; default 90 days.
+	ResolvedRetention time.Duration
+	Logger            *slog.Logger
+	Now               func() time.Time
+}
+
+// Service runs audits: it queues, cancels, claims and evaluates them, writes
+// their snapshots and publishes their events. Each method taking a
+// Principal checks its scope itself.
+type Service struct {
+	cfg       Config
+	log       *slog.Logger
+	now       func() time.Time
+	publisher engine.Publisher
+}
+
+// NewService returns an audit Service over the configured stores.
+func NewService(cfg Config) (*Service, error) {
+	if cfg.Audits == nil {
+		return nil, errors.New("audit: Audits is required")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.ResolvedRetention == 0 {
+		cfg.ResolvedRetention = 90 * 24 * time.Hour
+	}
+	return &Service{cfg: cfg, log: cfg.Logger, now: cfg.Now,
+		publisher: engine.Publisher{Events: cfg.Events, Log: cfg.EventLog, Logger: cfg.Logger}}, nil
+}
