@@ -140,8 +140,11 @@ func (ev *evaluator) PolicyErrors() []engine.PolicyErrors {
 }
 
 func (ev *evaluator) Evaluate(r engine.Resource) ([]engine.Finding, int) {
-	var out []engine.Finding
 	o := rules.AssessDeferring(r, ev.now)
+	var out []engine.Finding
+	if n := len(o.Violations) + len(ev.raise); n > 0 {
+		out = make([]engine.Finding, 0, n)
+	}
 	for _, v := range o.Violations {
 		out = append(out, ev.ruleFinding(r, v))
 	}

@@ -156,24 +156,43 @@ const streamResourceColumns = `tenant_id, id, version, provider, account, region
 arrayStringConcat(arrayMap((k, v) -> concat(toString(length(k)), ':', k, toString(length(v)), ':', v), tags.key, tags.value)),
 attributes, first_seen_at, last_seen_at`
 
-// scanStreamedResource reads one row selected with streamResourceColumns.
-func scanStreamedResource(sc scanner) (engine.Resource, error) {
-	var (
-		r           engine.Resource
-		version     uint64
-		tags, attrs string
-		first, last time.Time
-	)
-	if err := sc.Scan(&r.TenantID, &r.ID, &version, &r.Provider, &r.Account, &r.Region, &r.Type, &r.NativeID, &r.Name,
-		&tags, &attrs, &first, &last); err != nil {
-		return r, fmt.Errorf("scan resource: %w", err)
+// streamedRow reads rows selected with streamResourceColumns into
+// destinations it reuses row after row: scanning into a fresh set each row
+// (the driver takes them as interfaces) allocated every one of them, 14 a
+// resource. The attributes are scanned as json.RawMessage, which the driver
+// fills without copying the string it reads.
+type streamedRow struct {
+	r           engine.Resource
+	version     uint64
+	tags        string
+	attrs       json.RawMessage
+	first, last time.Time
+	dest        []any
+}
+
+func newStreamedRow() *streamedRow {
+	x := &streamedRow{}
+	x.dest = []any{&x.r.TenantID, &x.r.ID, &x.version, &x.r.Provider, &x.r.Account, &x.r.Region, &x.r.Type,
+		&x.r.NativeID, &x.r.Name, &x.tags, &x.attrs, &x.first, &x.last}
+	return x
+}
+
+// scan reads the current row of sc into a new Resource.
+func (x *streamedRow) scan(sc scanner) (engine.Resource, error) {
+	x.r, x.attrs = engine.Resource{}, nil
+	if err := sc.Scan(x.dest...); err != nil {
+		return engine.Resource{}, fmt.Errorf("scan resource: %w", err)
 	}
-	t, err := unpackTags(tags)
+	r := x.r
+	t, err := unpackTags(x.tags)
 	if err != nil {
 		return r, fmt.Errorf("scan resource %s: %w", r.ID, err)
 	}
 	r.Tags = engine.SortTags(t) // stored in key order: a check
-	fillResource(&r, false, nil, nil, attrs, first, last)
+	if len(x.attrs) > 0 {
+		r.Attributes = x.attrs
+	}
+	r.FirstSeenAt, r.LastSeenAt = fromCHTime(x.first), fromCHTime(x.last)
 	return r, nil
 }
 

@@ -45,13 +45,24 @@ func (s *Store) diff(ctx context.Context, tenantID, prevID, auditID string, mute
 			return
 		}
 		q := diffQuery{tenantID: tenantID, prevID: prevID, auditID: auditID, columns: findingColumns, mutes: mutes}
-		scan := func(sc scanner) (engine.Finding, uint64, error) { return scanFinding(sc, tenantID, auditID) }
+		var prevSev, prevStatus string
+		var inPrev uint8
+		scan := func(rows scanner) (engine.Finding, uint64, error) {
+			return scanFinding(scanFunc(func(dest ...any) error {
+				return rows.Scan(append(dest, &prevSev, &prevStatus, &inPrev)...)
+			}), tenantID, auditID)
+		}
 		if narrow {
 			q.columns = eventColumns
 			if prevID == "" { // nothing can have changed severity
 				q.columns = eventColumnsNoEvidence
 			}
-			scan = func(sc scanner) (engine.Finding, uint64, error) { return scanEventFinding(sc, tenantID, auditID) }
+			row := newEventRow(tenantID, auditID)
+			scan = func(rows scanner) (engine.Finding, uint64, error) {
+				f, id, err := row.scan(rows)
+				prevSev, prevStatus, inPrev = row.prevSev, row.prevStatus, row.inPrev
+				return f, id, err
+			}
 		}
 		sql, args := q.toSQL()
 		rows, err := s.conn.Query(ctx, sql, args...)
@@ -61,11 +72,7 @@ func (s *Store) diff(ctx context.Context, tenantID, prevID, auditID string, mute
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var prevSev, prevStatus string
-			var inPrev uint8
-			f, id, err := scan(scanFunc(func(dest ...any) error {
-				return rows.Scan(append(dest, &prevSev, &prevStatus, &inPrev)...)
-			}))
+			f, id, err := scan(rows)
 			if err == nil && narrow && id != 0 {
 				t, ok := texts[id]
 				if !ok {
@@ -96,7 +103,7 @@ type scanFunc func(dest ...any) error
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // eventColumns is what DiffChanges reads of a finding, in the order of
-// scanEventFinding: the fields of an event's finding and the evidence
+// eventRow: the fields of an event's finding and the evidence
 // (a severity change's reason is in it).
 const eventColumns = `id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, title, evidence, resolved_at, text_id`
@@ -105,32 +112,50 @@ resource_id, rule_id, resource_type, provider, account, region, title, evidence,
 const eventColumnsNoEvidence = `id, severity, dimension, status, resolution,
 resource_id, rule_id, resource_type, provider, account, region, title, '', resolved_at, text_id`
 
-// scanEventFinding reads one row selected with eventColumns, as
-// scanFinding does.
-func scanEventFinding(sc scanner, tenantID, auditID string) (engine.Finding, uint64, error) {
-	var (
-		f                         = engine.Finding{TenantID: tenantID, AuditID: auditID}
-		sev, dim, status, res, ev string
-		id                        string // stored (idkey.go)
-		resolved                  time.Time
-		textID                    uint64
-	)
-	err := sc.Scan(&id, &sev, &dim, &status, &res, &f.ResourceID, &f.RuleID, &f.ResourceType, &f.Provider,
-		&f.Account, &f.Region, &f.Title, &ev, &resolved, &textID)
-	if err != nil {
+// eventRow reads rows selected with eventColumns and the diff's previous
+// severity, status and presence, as scanFinding does, into destinations
+// it reuses row after row: scanning into a fresh set each row (the driver
+// takes them as interfaces) allocated every one of them, 18 a finding of
+// a first audit's millions.
+type eventRow struct {
+	tenantID, auditID                string
+	id, sev, dim, status, res, ev    string
+	resourceID, ruleID, resourceType string
+	provider, account, region, title string
+	resolved                         time.Time
+	textID                           uint64
+	prevSev, prevStatus              string
+	inPrev                           uint8
+	dest                             []any
+}
+
+func newEventRow(tenantID, auditID string) *eventRow {
+	x := &eventRow{tenantID: tenantID, auditID: auditID}
+	x.dest = []any{&x.id, &x.sev, &x.dim, &x.status, &x.res, &x.resourceID, &x.ruleID, &x.resourceType, &x.provider,
+		&x.account, &x.region, &x.title, &x.ev, &x.resolved, &x.textID, &x.prevSev, &x.prevStatus, &x.inPrev}
+	return x
+}
+
+// scan reads the current row of sc into a new Finding and its text id.
+func (x *eventRow) scan(sc scanner) (engine.Finding, uint64, error) {
+	f := engine.Finding{TenantID: x.tenantID, AuditID: x.auditID}
+	if err := sc.Scan(x.dest...); err != nil {
 		return f, 0, fmt.Errorf("scan finding: %w", err)
 	}
-	if f.ID, err = findingIDText(id); err != nil {
+	var err error
+	if f.ID, err = findingIDText(x.id); err != nil {
 		return f, 0, fmt.Errorf("scan finding: %w", err)
 	}
-	f.Severity, f.Dimension, f.Status, f.Resolution = engine.Severity(sev), engine.Dimension(dim), engine.FindingStatus(status), engine.Resolution(res)
-	if ev != "" {
-		f.Evidence = json.RawMessage(ev)
+	f.Severity, f.Dimension, f.Status, f.Resolution = engine.Severity(x.sev), engine.Dimension(x.dim), engine.FindingStatus(x.status), engine.Resolution(x.res)
+	f.ResourceID, f.RuleID, f.ResourceType, f.Provider = x.resourceID, x.ruleID, x.resourceType, x.provider
+	f.Account, f.Region, f.Title = x.account, x.region, x.title
+	if x.ev != "" {
+		f.Evidence = json.RawMessage(x.ev)
 	}
-	if r := fromCHTime(resolved); !r.IsZero() {
+	if r := fromCHTime(x.resolved); !r.IsZero() {
 		f.ResolvedAt = &r
 	}
-	return f, textID, nil
+	return f, x.textID, nil
 }
 
 // diffQuery selects the rows of auditID that differ from prevID: new,

@@ -195,8 +195,9 @@ func (s *Store) streamResourceChunk(ctx context.Context, q streamResourcesQuery,
 		return err
 	}
 	defer rows.Close()
+	row := newStreamedRow()
 	for rows.Next() {
-		r, err := scanStreamedResource(rows)
+		r, err := row.scan(rows)
 		if err != nil {
 			return err
 		}
