@@ -127,7 +127,9 @@ type AccountViolation struct {
 type Auditor struct {
 	now      time.Time
 	accounts map[string]*accountFacts
-	deferred []engine.Resource
+	// deferred are the subjects whose joined checks wait for Finish, kept
+	// parsed so that Finish does not parse them again.
+	deferred []*Subject
 	notEval  map[string]int64
 }
 
@@ -157,7 +159,12 @@ func (a *Auditor) Record(res engine.Resource, o Outcome) {
 		a.notEval[ne.Rule.ID]++
 	}
 	if o.Deferred {
-		a.deferred = append(a.deferred, res)
+		s := o.subject
+		if s == nil || s.Resource.Type != res.Type || s.Resource.NativeID != res.NativeID {
+			r := res
+			s = NewSubject(&r, a.now)
+		}
+		a.deferred = append(a.deferred, s)
 	}
 }
 
@@ -293,10 +300,9 @@ func (a *Auditor) Finish() []AccountViolation {
 		}
 	}
 	// The checks that waited for their account's facts.
-	for i := range a.deferred {
-		res := &a.deferred[i]
-		s := NewSubject(res, a.now)
-		s.account = a.accounts[res.Account]
+	for _, s := range a.deferred {
+		res := s.Resource
+		s.pending, s.account = false, a.accounts[res.Account]
 		// Only the checks that join other resources' facts deferred: the
 		// others were judged when the resource was recorded.
 		o := assessRules(s, p.joinsByType[res.Type])
