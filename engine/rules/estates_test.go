@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"slices"
 	"testing"
@@ -55,6 +56,17 @@ func TestEstateClean(t *testing.T) {
 	}
 	if notEval["aws-cloudtrail-001"] != 1 {
 		t.Errorf("not evaluated: %v; want the trail's logging (not recorded by AWS Config) counted", notEval)
+	}
+	// What the estate leaves unjudged is only what AWS Config does not
+	// record (a trail's status and data events, GuardDuty's features,
+	// resource policies outside the configuration item, CloudFront origin
+	// settings, the console password's use); the partial-record rule
+	// (judged) takes nothing more away from it.
+	want := map[string]int64{"aws-account-001": 1, "aws-cloudfront-005": 1, "aws-cloudfront-006": 1, "aws-cloudfront-007": 1,
+		"aws-cloudtrail-001": 1, "aws-cloudtrail-005": 1, "aws-guardduty-001": 1, "aws-guardduty-002": 1, "aws-iam-001": 1,
+		"aws-kms-003": 1, "aws-lambda-005": 2, "aws-secretsmanager-001": 1}
+	if !maps.Equal(notEval, want) {
+		t.Errorf("not evaluated on the clean estate: %v, want %v", notEval, want)
 	}
 }
 

@@ -103,7 +103,7 @@ func Explain(res engine.Resource, account []engine.Resource, now time.Time) []Ch
 			if len(rule.Joins) > 0 {
 				c.Scope = ScopeJoin
 			}
-			result = recordedNothing(s, rule, rule.Check(s))
+			result = judged(s, rule, rule.Check(s))
 		}
 		c.Evidence, c.Missing = result.Evidence, result.Missing
 		switch {

@@ -11,8 +11,7 @@ import (
 // recorded a check that reads attributes is not evaluated (recordedNothing).
 // On the old code 125 check/type pairs passed there, and the compliance
 // posture counted those resources as passing. A record that lacks only
-// some keys is still judged per check (recorded.go): a check whose failing
-// condition needs a non-zero value passes on a missing key.
+// some keys: TestRules_PartialRecords.
 func TestRules_PassNeedsData(t *testing.T) {
 	var types []string
 	for _, r := range All() {

@@ -40,6 +40,15 @@ type Rule struct {
 	// most. While those facts are pending (AssessDeferring) such a check
 	// defers instead of failing, so that Finish judges it once.
 	Joins []string
+	// Reads are, by resource type, the top-level canonical attributes whose
+	// value decides the check's outcome (derived from its cases by
+	// TestRules_PartialRecords, reads_gen.go): a pass on a resource whose
+	// source recorded not all of them is not evaluated, since the pass read
+	// a missing attribute as its zero value.
+	Reads map[string][]string
+	// witnesses are, by type then attribute of Reads, the values that made
+	// the check fail on its cases (see judged).
+	witnesses map[string]map[string][]string
 	// Check evaluates a resource rule; nil for account rules.
 	Check func(*Subject) Result
 
@@ -135,6 +144,10 @@ type Subject struct {
 	// or nothing): a check that reads attributes and passes has read
 	// nothing, so it is not evaluated (see recordedNothing).
 	blank bool
+	// readIndex and present record which of the attributes the type's
+	// rules read the source recorded (see judged); set on first use.
+	readIndex *typeReads
+	present   uint64
 }
 
 // NewSubject parses res's attributes for the rules of its type.
@@ -258,6 +271,7 @@ type pack struct {
 	// joinsByType are the rules of byType with Joins: those Auditor.Finish
 	// runs again once the accounts' facts are known.
 	joinsByType map[string][]*Rule
+	reads       map[string]*typeReads // by resource type
 }
 
 var loadPack = sync.OnceValue(func() *pack {
@@ -280,6 +294,7 @@ var loadPack = sync.OnceValue(func() *pack {
 		if refs := frameworkRefs[r.ID]; len(refs) > 0 {
 			r.Compliance = append(slices.Clip(r.Compliance), refs...)
 		}
+		r.Reads, r.witnesses = readsOfRule(ruleReads[r.ID])
 		p.byID[r.ID] = r
 		if r.Account {
 			continue
@@ -291,6 +306,7 @@ var loadPack = sync.OnceValue(func() *pack {
 			}
 		}
 	}
+	p.reads = indexReads(p.byType)
 	return p
 })
 
@@ -362,7 +378,7 @@ func assessRules(s *Subject, rules []*Rule) Outcome {
 		return out // stands in for an account the inventory knows nothing about
 	}
 	for _, r := range rules {
-		res := recordedNothing(s, r, r.Check(s))
+		res := judged(s, r, r.Check(s))
 		switch {
 		case res.deferred:
 			out.Deferred = true

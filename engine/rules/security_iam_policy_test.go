@@ -344,9 +344,9 @@ func TestPolicyRules_UnknownIsNotEvaluated(t *testing.T) {
 			assertNotEvaluated(t, tt.res, tt.rule, tt.missing)
 		})
 	}
-	// Known to have no policy: SQS, SNS, ECR and S3 pass.
+	// Known to have no policy (SQS and SNS omit it, ECR writes null): they pass.
 	for _, r := range []engine.Resource{mk(inv.TypeSQSQueue, `{"name":"q"}`), mk(inv.TypeSNSTopic, `{"name":"t"}`),
-		mk(inv.TypeECRRepository, `{"repository_name":"r"}`), mk(inv.TypeIAMUser, `{"user_name":"u"}`)} {
+		mk(inv.TypeECRRepository, `{"repository_name":"r","policy":null}`), mk(inv.TypeIAMUser, `{"user_name":"u"}`)} {
 		for _, ne := range Assess(r, testNow).NotEvaluated {
 			if slices.Contains(policyRules, ne.Rule.ID) {
 				t.Errorf("%s: %s not evaluated", r.Type, ne.Rule.ID)

@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// A pass needs what it read. Each rule's Reads names the top-level
+// canonical attributes whose value decides its outcome (reads_gen.go,
+// derived from the rule's cases by TestRules_PartialRecords). A check
+// reading a missing attribute sees its zero value, and a zero value passes
+// every check whose failing condition needs a non-zero one (an open port,
+// a previous-generation type): such a pass is not evidence, so judged makes
+// it "not evaluated" (issue 29: unknown is not false, and not true either).
+//
+// A check may read an attribute on some paths only (a user without a
+// console password needs no MFA, whatever the source says of MFA). So a
+// pass that lacks one of its Reads is run again with the attribute set to
+// each witness — a value that made the check fail on its cases: when some
+// witness makes it fail (or leaves it unjudged), the missing attribute
+// decided the pass, which is then not evaluated; when none does, the
+// attribute did not matter on this resource and the pass stands. The rerun
+// happens only on records that lack an attribute a check reads.
+
+// attrRead is one attribute a check reads and the witnesses of it.
+type attrRead struct {
+	key       string
+	witnesses []string
+}
+
+// readsOfRule splits a rule's generated reads into Rule.Reads and the
+// witnesses.
+func readsOfRule(byType map[string][]attrRead) (map[string][]string, map[string]map[string][]string) {
+	if len(byType) == 0 {
+		return nil, nil
+	}
+	reads, wit := map[string][]string{}, map[string]map[string][]string{}
+	for typ, rs := range byType {
+		wit[typ] = map[string][]string{}
+		for _, r := range rs {
+			reads[typ] = append(reads[typ], r.key)
+			wit[typ][r.key] = r.witnesses
+		}
+	}
+	return reads, wit
+}
+
+// typeReads indexes the attributes the rules of one resource type read, so
+// that a subject's presence is one scan of its attributes into a bit set.
+type typeReads struct {
+	bit map[string]uint // attribute → bit, for the first 64
+}
+
+// indexReads builds the per-type index of the rules' Reads.
+func indexReads(byType map[string][]*Rule) map[string]*typeReads {
+	out := map[string]*typeReads{}
+	for typ, rules := range byType {
+		tr := &typeReads{bit: map[string]uint{}}
+		for _, r := range rules {
+			for _, k := range r.Reads[typ] {
+				if _, ok := tr.bit[k]; !ok && len(tr.bit) < 64 {
+					tr.bit[k] = uint(len(tr.bit))
+				}
+			}
+		}
+		out[typ] = tr
+	}
+	return out
+}
+
+// judged is what a check's result becomes once its input is accounted
+// for: a pass on a record with no attribute (recordedNothing) or without
+// one of the rule's Reads is not evaluated, naming what was missing.
+// Failures, results not evaluated and deferred ones stand.
+func judged(s *Subject, r *Rule, res Result) Result {
+	res = recordedNothing(s, r, res)
+	if res.Failed || res.NotEvaluated || res.deferred || len(r.Reads) == 0 {
+		return res
+	}
+	missing := s.unrecordedReads(r.Reads[s.Resource.Type])
+	var decided []string
+	for _, k := range missing {
+		switch witnessed(s, r, k) {
+		case witnessDefers:
+			return Result{deferred: true}
+		case witnessDecides:
+			decided = append(decided, k)
+		}
+	}
+	if len(decided) > 0 {
+		return notEvaluated(decided...)
+	}
+	return res
+}
+
+const (
+	witnessIrrelevant = iota
+	witnessDecides
+	witnessDefers
+)
+
+// witnessed runs r on s's resource with the missing attribute key set to
+// each of its witnesses, and says whether key decides the outcome there.
+func witnessed(s *Subject, r *Rule, key string) int {
+	for _, w := range r.witnesses[s.Resource.Type][key] {
+		res := *s.Resource
+		res.Attributes = withTopLevelKey(s.Resource.Attributes, key, w)
+		v := NewSubject(&res, s.Now)
+		v.account, v.pending = s.account, s.pending
+		if v.bad {
+			return witnessDecides
+		}
+		out := recordedNothing(v, r, r.Check(v))
+		switch {
+		case out.deferred:
+			return witnessDefers
+		case out.Failed || out.NotEvaluated:
+			return witnessDecides
+		}
+	}
+	return witnessIrrelevant
+}
+
+// withTopLevelKey returns the JSON object b with "key": value added at the
+// front (b lacks key).
+func withTopLevelKey(b []byte, key, value string) []byte {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return b
+	}
+	k, _ := json.Marshal(key)
+	out := make([]byte, 0, len(b)+len(k)+len(value)+2)
+	out = append(out, '{')
+	out = append(out, k...)
+	out = append(out, ':')
+	out = append(out, value...)
+	if j := skipSpace(b, i+1); j < len(b) && b[j] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, b[i+1:]...)
+}
+
+// unrecordedReads returns those of keys the resource's attributes lack.
+// It allocates only when some are missing.
+func (s *Subject) unrecordedReads(keys []string) []string {
+	tr := s.reads()
+	var out []string
+	for _, k := range keys {
+		present := false
+		if b, ok := tr.bit[k]; ok {
+			present = s.present&(1<<b) != 0
+		} else {
+			present = hasTopLevelKey(s.Resource.Attributes, k)
+		}
+		if !present {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// reads returns the index of the subject's type, scanning the attributes
+// into s.present on first use.
+func (s *Subject) reads() *typeReads {
+	if s.readIndex != nil {
+		return s.readIndex
+	}
+	tr := loadPack().reads[s.Resource.Type]
+	if tr == nil {
+		tr = &typeReads{}
+	}
+	s.readIndex = tr
+	eachTopLevelKey(s.Resource.Attributes, func(name []byte) {
+		if b, ok := tr.bit[string(name)]; ok {
+			s.present |= 1 << b
+		}
+	})
+	return tr
+}
+
+// eachTopLevelKey calls fn with each key of the JSON object b's top level
+// (unescaped when written with escapes). Like hasTopLevelKey it trusts the
+// grammar of attributes that have parsed.
+func eachTopLevelKey(b []byte, fn func(name []byte)) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != '"' {
+			return
+		}
+		end := skipString(b, i)
+		if raw := b[i:end]; len(raw) >= 2 {
+			name := raw[1 : len(raw)-1]
+			if slices.Contains(name, '\\') {
+				var k string
+				if json.Unmarshal(raw, &k) == nil {
+					name = []byte(k)
+				}
+			}
+			fn(name)
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return
+		}
+		i = skipSpace(b, skipValue(b, skipSpace(b, i+1)))
+		if i >= len(b) || b[i] != ',' {
+			return
+		}
+		i++
+	}
+}
