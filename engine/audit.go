@@ -42,6 +42,13 @@ type AuditSummary struct {
 	// judged everything are absent. Null for audits that completed before
 	// fourd counted them.
 	NotEvaluated map[string]int64 `json:"not_evaluated"`
+	// Evaluated counts, per rule id, the resources (or accounts) the rule
+	// judged, passed or failed: the checks that actually ran. Rules that
+	// judged nothing are absent; empty when no check ran (a `fourd loadgen`
+	// audit, recorded without evaluation); null for audits that completed
+	// before fourd counted them. The compliance posture passes a control
+	// only on checks that judged resources.
+	Evaluated map[string]int64 `json:"evaluated"`
 	// PolicyErrors lists the policies whose evaluation failed on some
 	// resources (cost or size limit, runtime error): the audit completes
 	// without their verdict on those resources. Null when none failed.

@@ -176,6 +176,9 @@ type Evaluator interface {
 	// accounts) the rule could not judge because the input lacked the
 	// attributes it reads: "not evaluated", neither passed nor failed.
 	NotEvaluated() map[string]int64
+	// Evaluated counts, after Finish, per rule id, the resources (or
+	// accounts) the rule judged, passed or failed: the checks that ran.
+	Evaluated() map[string]int64
 	// PolicyErrors lists, after Finish, the policies whose evaluation
 	// failed on some resources, by policy id; nil when none did.
 	PolicyErrors() []PolicyErrors

@@ -198,18 +198,11 @@ func (f postureFacts) judgeControl(c CatalogControl) ControlPosture {
 	}
 	judged := false
 	for _, r := range c.Rules {
-		var notEvaluated, ofTypes int64
+		var notEvaluated int64
 		if f.audit.Summary != nil {
 			notEvaluated = f.audit.Summary.NotEvaluated[r]
 		}
-		if f.catalog != nil {
-			if info, ok := f.catalog.Rule(r); ok {
-				for _, t := range info.ResourceTypes {
-					ofTypes += f.types[t]
-				}
-			}
-		}
-		judged = judged || ofTypes > notEvaluated
+		judged = judged || f.ruleJudged(r)
 		out.ResourcesNotEvaluated += notEvaluated
 		out.FailingFindings += f.byRule[r].Findings
 		out.FailingResources += f.byRule[r].Resources
@@ -221,6 +214,9 @@ func (f postureFacts) judgeControl(c CatalogControl) ControlPosture {
 	switch out.Status {
 	case ControlInsufficientData:
 		out.Reason = fmt.Sprintf("the checks could not judge the %d resources they met: the inventory lacks what they read", out.ResourcesNotEvaluated)
+		if out.ResourcesNotEvaluated == 0 {
+			out.Reason = fmt.Sprintf("no check ran on the %d resources of its types: the audit evaluated none of them", out.ResourcesChecked)
+		}
 	case ControlNotApplicable:
 		out.Reason = reasonNotApplicable
 	}
@@ -228,18 +224,51 @@ func (f postureFacts) judgeControl(c CatalogControl) ControlPosture {
 }
 
 // controlStatus judges a control some rules check: failed on a finding;
-// insufficient data when no rule judged any resource (judged: some rule
-// met more resources of its types than it left not evaluated) but some
-// were left not evaluated; not applicable when there was nothing to
-// check; passed otherwise.
+// passed when some rule judged a resource (see ruleJudged); not applicable
+// when there was nothing to check; insufficient data otherwise — the
+// resources were left not evaluated, or no check ran on them.
 func controlStatus(failingFindings int64, judged bool, checked, notEvaluated int64) ControlStatus {
 	switch {
 	case failingFindings > 0:
 		return ControlFail
-	case !judged && notEvaluated > 0:
-		return ControlInsufficientData
-	case checked == 0:
+	case judged:
+		return ControlPass
+	case checked == 0 && notEvaluated == 0:
 		return ControlNotApplicable
 	}
-	return ControlPass
+	return ControlInsufficientData
+}
+
+// ruleJudged reports whether rule r judged (passed or failed) some
+// resource in the audit: by the audit's Evaluated counts, or for an audit
+// completed before fourd counted them, when the rule met more resources of
+// its types than it left not evaluated.
+func (f postureFacts) ruleJudged(r string) bool {
+	if sum := f.audit.Summary; sum != nil && sum.Evaluated != nil {
+		return sum.Evaluated[r] > 0
+	}
+	return f.rulePassing(r)+f.byRule[r].Findings > 0
+}
+
+// rulePassing is how many resources rule r passed in the audit: those it
+// judged less those it failed (Evaluated counts both); for an audit
+// completed before fourd counted them, the resources of its types less its
+// findings and those it left not evaluated.
+func (f postureFacts) rulePassing(r string) int64 {
+	sum := f.audit.Summary
+	if sum != nil && sum.Evaluated != nil {
+		return max(sum.Evaluated[r]-f.byRule[r].Findings, 0)
+	}
+	var ofTypes, notEvaluated int64
+	if f.catalog != nil {
+		if info, ok := f.catalog.Rule(r); ok {
+			for _, t := range info.ResourceTypes {
+				ofTypes += f.types[t]
+			}
+		}
+	}
+	if sum != nil {
+		notEvaluated = sum.NotEvaluated[r]
+	}
+	return max(ofTypes-f.byRule[r].Findings-notEvaluated, 0)
 }

@@ -22,9 +22,64 @@ func TestControlStatus(t *testing.T) {
 		{"some judged, some not evaluated", 0, true, 10, 4, ControlPass},
 		{"nothing to check", 0, false, 0, 0, ControlNotApplicable},
 		{"judged, all passed", 0, true, 10, 0, ControlPass},
+		// A loadgen tenant's audit ran no check: its 10 resources are not
+		// evidence of a pass (the old code passed the control).
+		{"no check ran", 0, false, 10, 0, ControlInsufficientData},
 	} {
 		if got := controlStatus(tc.failing, tc.judged, tc.checked, tc.notEvaluated); got != tc.want {
 			t.Errorf("%s: controlStatus = %s; want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// oneRuleCatalog is a catalog of one framework whose one control rule r
+// of type typ checks.
+type oneRuleCatalog struct{ r, typ string }
+
+func (c oneRuleCatalog) Rule(id string) (RuleInfo, bool) {
+	return RuleInfo{ID: id, ResourceTypes: []string{c.typ}}, id == c.r
+}
+
+func (c oneRuleCatalog) Frameworks() []CatalogFramework {
+	return []CatalogFramework{{ID: "F", Controls: []CatalogControl{{ID: "1", Rules: []string{c.r}, ResourceTypes: []string{c.typ}}}}}
+}
+
+// TestJudgeCountsChecksThatRan: a control passes only on checks that
+// judged resources in the audit (AuditSummary.Evaluated). A `fourd
+// loadgen` audit evaluates nothing (Evaluated empty): its control is
+// insufficient data with no passing resource, where the old judge said
+// "passed, 100,000 checked" from the resources of the rule's type alone.
+// An audit from before the counts (Evaluated null) is judged as before.
+func TestJudgeCountsChecksThatRan(t *testing.T) {
+	cat := oneRuleCatalog{"aws-s3-004", "aws_s3_bucket"}
+	fw := cat.Frameworks()[0]
+	for _, tc := range []struct {
+		name      string
+		evaluated map[string]int64
+		findings  int64
+		want      ControlStatus
+		passing   int64
+	}{
+		{"loadgen: nothing ran", map[string]int64{}, 0, ControlInsufficientData, 0},
+		{"loadgen with synthetic findings", map[string]int64{}, 7, ControlFail, 0},
+		{"ran on some", map[string]int64{"aws-s3-004": 40}, 0, ControlPass, 40},
+		{"ran, some failed", map[string]int64{"aws-s3-004": 40}, 7, ControlFail, 33},
+		{"before the counts", nil, 7, ControlFail, 100000 - 7},
+	} {
+		f := postureFacts{audit: Audit{ID: "a", Summary: &AuditSummary{Evaluated: tc.evaluated}}, catalog: cat,
+			byRule: map[string]RuleTotals{}, types: map[string]int64{"aws_s3_bucket": 100000}}
+		if tc.findings > 0 {
+			f.byRule["aws-s3-004"] = RuleTotals{RuleID: "aws-s3-004", Findings: tc.findings, Resources: tc.findings}
+		}
+		p, controls := f.judgeFramework(fw)
+		if got := controls[0].Status; got != tc.want {
+			t.Errorf("%s: %s (%s); want %s", tc.name, got, controls[0].Reason, tc.want)
+		}
+		if got := f.passingCount(controls[0].Checks); got != tc.passing {
+			t.Errorf("%s: %d passing; want %d", tc.name, got, tc.passing)
+		}
+		if tc.want == ControlInsufficientData && (p.Counts.Passed != 0 || p.ScorePercent != nil) {
+			t.Errorf("%s: posture %+v counts a pass", tc.name, p.Counts)
 		}
 	}
 }

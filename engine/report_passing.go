@@ -133,24 +133,12 @@ func controlPassing(rules []string, passing map[string][]PassingResource) []Pass
 }
 
 // passingCount counts, over a control's rules, the resources each judged
-// and passed in the audit: those of its types, less the failing and those
-// left not evaluated (a resource passing two rules counts twice, as
-// failing resources do).
+// and passed in the audit (rulePassing; a resource passing two rules
+// counts twice, as failing resources do).
 func (f postureFacts) passingCount(rules []string) int64 {
 	var n int64
 	for _, r := range rules {
-		var ofTypes, notEvaluated int64
-		if f.catalog != nil {
-			if info, ok := f.catalog.Rule(r); ok {
-				for _, t := range info.ResourceTypes {
-					ofTypes += f.types[t]
-				}
-			}
-		}
-		if f.audit.Summary != nil {
-			notEvaluated = f.audit.Summary.NotEvaluated[r]
-		}
-		n += max(ofTypes-f.byRule[r].Findings-notEvaluated, 0)
+		n += f.rulePassing(r)
 	}
 	return n
 }

@@ -98,6 +98,7 @@ type evaluator struct {
 	atLeast  []*policy.Program
 	atMost   []*policy.Program
 	notEval  map[string]int64 // set by Finish
+	judged   map[string]int64 // set by Finish
 	// failed counts each policy's failed evaluations, with the first
 	// failure; behind mu.
 	failed map[string]*engine.PolicyErrors
@@ -250,6 +251,7 @@ func (ev *evaluator) Finish() ([]engine.Finding, []engine.Resource) {
 		findings = append(findings, f)
 	}
 	ev.notEval = ev.auditor.NotEvaluated()
+	ev.judged = ev.auditor.Evaluated()
 	return findings, missing
 }
 
@@ -280,4 +282,16 @@ func (ev *evaluator) ruleFinding(r engine.Resource, v rules.Violation) engine.Fi
 		ResourceType: r.Type, Provider: r.Provider, Account: r.Account, Region: r.Region,
 		FirstSeenAt: ev.now, LastSeenAt: ev.now,
 	}
+}
+
+// Evaluated counts, once Finish returned, the resources (or accounts) each
+// rule judged, passed or failed.
+func (ev *evaluator) Evaluated() map[string]int64 {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	out := make(map[string]int64, len(ev.judged))
+	for id, n := range ev.judged {
+		out[id] = n
+	}
+	return out
 }

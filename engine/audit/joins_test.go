@@ -63,6 +63,16 @@ func TestAuditJoinsAndNotEvaluated(t *testing.T) {
 	if diff := cmp.Diff(want, got.Summary.NotEvaluated); diff != "" {
 		t.Errorf("stored not_evaluated (-want +got)\n%s", diff)
 	}
+	// What ran is recorded beside: the bucket checks judged both buckets
+	// (the joined ones in Finish), the trail's validation its one trail.
+	for rule, n := range map[string]int64{"aws-s3-001": 2, "aws-s3-002": 2, "aws-s3-004": 2, "aws-cloudtrail-002": 1} {
+		if got.Summary.Evaluated[rule] != n {
+			t.Errorf("stored evaluated[%s] = %d, want %d (%v)", rule, got.Summary.Evaluated[rule], n, got.Summary.Evaluated)
+		}
+	}
+	if n := got.Summary.Evaluated["aws-cloudtrail-001"]; n != 0 {
+		t.Errorf("aws-cloudtrail-001 counted evaluated %d times on a trail without a logging status", n)
+	}
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

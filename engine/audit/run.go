@@ -263,6 +263,7 @@ func (s *Service) runAudit(ctx context.Context, a engine.Audit) (engine.Audit, e
 		return a, err
 	}
 	sum.NotEvaluated = eval.NotEvaluated()
+	sum.Evaluated = eval.Evaluated()
 	sum.PolicyErrors = eval.PolicyErrors()
 	if evalErrors > 0 {
 		failed := make([]string, 0, len(sum.PolicyErrors))

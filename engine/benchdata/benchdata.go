@@ -88,12 +88,16 @@ func (o *Operator) WriteSnapshot(ctx context.Context, a engine.Audit, findings i
 
 // CompleteAudit marks the audit completed over resources resources with
 // findings open findings, all new, and returns it: its snapshot becomes
-// the tenant's latest. No audit.completed is announced.
+// the tenant's latest. No audit.completed is announced. Its summary says
+// that no check was evaluated, so no compliance control passes on it.
 func (o *Operator) CompleteAudit(ctx context.Context, a engine.Audit, resources, findings int64) (engine.Audit, error) {
 	done := o.cfg.Now().UTC()
 	a.Status, a.CompletedAt = engine.AuditCompleted, &done
 	a.Progress = engine.AuditProgress{ResourcesTotal: resources, ResourcesScanned: resources}
-	a.Summary = &engine.AuditSummary{ResourcesScanned: resources, FindingsOpen: findings, FindingsNew: findings}
+	// No check ran: Evaluated says so (empty, not null), so that the
+	// compliance posture passes no control on this audit.
+	a.Summary = &engine.AuditSummary{ResourcesScanned: resources, FindingsOpen: findings, FindingsNew: findings,
+		Evaluated: map[string]int64{}}
 	if err := o.cfg.Control.UpdateAudit(ctx, a); err != nil {
 		return engine.Audit{}, err
 	}

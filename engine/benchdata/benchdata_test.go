@@ -74,6 +74,11 @@ func TestOperatorWritesBenchData(t *testing.T) {
 		latest.Summary.FindingsOpen != 6 || latest.Summary.ResourcesScanned != 3 || done.CompletedAt == nil {
 		t.Fatalf("latest completed audit = %+v (summary %+v), %v; want %s completed with 6 findings over 3 resources", latest, latest.Summary, err, a.ID)
 	}
+	// No check ran, and the stored summary says so (empty, not null), so
+	// that no compliance control passes on this audit.
+	if latest.Summary.Evaluated == nil || len(latest.Summary.Evaluated) != 0 {
+		t.Fatalf("stored summary's evaluated = %v; want {} (no check ran)", latest.Summary.Evaluated)
+	}
 	counts, err := ch.CountFindings(ctx, engine.FindingCountQuery{TenantID: ten.ID, Filter: engine.FindingFilter{AuditID: a.ID}})
 	if err != nil || len(counts) != 1 || counts[0].Count != 6 {
 		t.Fatalf("snapshot counts = %+v, %v; want 6", counts, err)

@@ -131,11 +131,13 @@ type Auditor struct {
 	// parsed so that Finish does not parse them again.
 	deferred []*Subject
 	notEval  map[string]int64
+	judged   []int64 // by Rule.idx: resources (or accounts) passed or failed
 }
 
 // NewAuditor returns an Auditor that judges ages against now.
 func NewAuditor(now time.Time) *Auditor {
-	return &Auditor{now: now, accounts: map[string]*accountFacts{}, notEval: map[string]int64{}}
+	return &Auditor{now: now, accounts: map[string]*accountFacts{}, notEval: map[string]int64{},
+		judged: make([]int64, len(loadPack().all))}
 }
 
 // Evaluate returns res's violations and records it (see Record). The
@@ -158,6 +160,9 @@ func (a *Auditor) Record(res engine.Resource, o Outcome) {
 	for _, ne := range o.NotEvaluated {
 		a.notEval[ne.Rule.ID]++
 	}
+	// Finish runs every joining check of a deferred resource again and
+	// counts it then.
+	a.countJudged(o, o.Deferred)
 	if o.Deferred {
 		s := o.subject
 		if s == nil || s.Resource.Type != res.Type || s.Resource.NativeID != res.NativeID {
@@ -166,6 +171,32 @@ func (a *Auditor) Record(res engine.Resource, o Outcome) {
 		}
 		a.deferred = append(a.deferred, s)
 	}
+}
+
+// countJudged counts the rules o passed or failed, but for those joining
+// other resources' facts when skipJoins.
+func (a *Auditor) countJudged(o Outcome, skipJoins bool) {
+	for i, r := range o.rules {
+		if i < 64 && o.judged&(1<<i) != 0 && !(skipJoins && len(r.Joins) > 0) {
+			a.judged[r.idx]++
+		}
+	}
+}
+
+// Evaluated counts, per rule id, the resources (or accounts) a rule
+// judged — passed or failed —, among those recorded and those judged by
+// Finish; rules that judged nothing are absent. With NotEvaluated it says
+// which checks actually ran: the compliance posture passes a control only
+// on checks that judged resources.
+func (a *Auditor) Evaluated() map[string]int64 {
+	out := map[string]int64{}
+	all := loadPack().all
+	for i, n := range a.judged {
+		if n > 0 {
+			out[all[i].ID] = n
+		}
+	}
+	return out
 }
 
 // NotEvaluated counts, per rule id, the resources (or accounts) a rule
@@ -294,6 +325,7 @@ func (a *Auditor) Finish() []AccountViolation {
 				a.notEval[r.ID]++
 				continue
 			}
+			a.judged[r.idx]++
 			if v, ok := violation(r, res); ok {
 				out = append(out, AccountViolation{Resource: f.resource(), Violation: v})
 			}
@@ -309,6 +341,7 @@ func (a *Auditor) Finish() []AccountViolation {
 		for _, ne := range o.NotEvaluated {
 			a.notEval[ne.Rule.ID]++
 		}
+		a.countJudged(o, false)
 		for _, v := range o.Violations {
 			out = append(out, AccountViolation{Resource: *res, Violation: v})
 		}

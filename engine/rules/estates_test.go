@@ -114,3 +114,42 @@ func TestEstateSeeded(t *testing.T) {
 		t.Errorf("unlabelled finding: %s (%s, %s) on %s", f.rule, f.dim, f.sev, f.native)
 	}
 }
+
+// TestAuditorCountsWhatRan: over each estate every resource rule either
+// judged (Evaluated) or could not judge (NotEvaluated) each resource of
+// its types whose attributes parse, and every account rule each account:
+// the counts the compliance posture passes controls on.
+func TestAuditorCountsWhatRan(t *testing.T) {
+	for _, file := range []string{"clean.aws-config.json", "seeded.aws-config.json"} {
+		f, err := os.Open("../../testdata/estates/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := loadReader(t, f)
+		f.Close()
+		a := NewAuditor(sampleNow)
+		types, accounts := map[string]int64{}, map[string]bool{}
+		for _, r := range res {
+			a.Evaluate(r)
+			types[r.Type]++
+			accounts[r.Account] = true
+		}
+		a.Finish()
+		judged, notEval := a.Evaluated(), a.NotEvaluated()
+		if len(judged) < 100 {
+			t.Errorf("%s: %d rules judged something; the estate covers the pack", file, len(judged))
+		}
+		for _, r := range All() {
+			want := int64(len(accounts))
+			if !r.Account {
+				want = 0
+				for _, typ := range r.ResourceTypes {
+					want += types[typ]
+				}
+			}
+			if got := judged[r.ID] + notEval[r.ID]; got != want {
+				t.Errorf("%s: %s judged %d and left %d not evaluated; want %d in all", file, r.ID, judged[r.ID], notEval[r.ID], want)
+			}
+		}
+	}
+}

@@ -53,6 +53,7 @@ type Rule struct {
 	Check func(*Subject) Result
 
 	accountCheck func(*accountFacts) Result
+	idx          int // in pack.all
 }
 
 // Result is the outcome of a check: passed, failed, or not evaluated.
@@ -97,6 +98,11 @@ type Outcome struct {
 	// so that Auditor.Record gathers the account facts from it instead of
 	// parsing the attributes a second time.
 	subject *Subject
+	// rules are the rules assess ran and judged has bit i set when
+	// rules[i] passed or failed (neither not evaluated nor deferred): what
+	// Auditor.Evaluated counts.
+	rules  []*Rule
+	judged uint64
 }
 
 // Violation is a failed check on a resource: what becomes a finding.
@@ -295,6 +301,7 @@ var loadPack = sync.OnceValue(func() *pack {
 			r.Compliance = append(slices.Clip(r.Compliance), refs...)
 		}
 		r.Reads, r.witnesses = readsOfRule(ruleReads[r.ID])
+		r.idx = i
 		p.byID[r.ID] = r
 		if r.Account {
 			continue
@@ -377,7 +384,8 @@ func assessRules(s *Subject, rules []*Rule) Outcome {
 	if a, ok := s.attrs.(*inventory.IAMAccount); ok && a.Synthesized {
 		return out // stands in for an account the inventory knows nothing about
 	}
-	for _, r := range rules {
+	out.rules = rules
+	for i, r := range rules {
 		res := judged(s, r, r.Check(s))
 		switch {
 		case res.deferred:
@@ -385,6 +393,9 @@ func assessRules(s *Subject, rules []*Rule) Outcome {
 		case res.NotEvaluated:
 			out.NotEvaluated = append(out.NotEvaluated, NotEvaluated{Rule: r, Missing: res.Missing})
 		default:
+			if i < 64 {
+				out.judged |= 1 << i
+			}
 			if v, ok := violation(r, res); ok {
 				out.Violations = append(out.Violations, v)
 			}
