@@ -26,27 +26,34 @@ func cfgLB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		lb.AvailabilityZones = append(lb.AvailabilityZones, z.ZoneName)
 	}
 	var attrs []struct {
-		Key   string `json:"key"`
-		Value string `json:"value"`
+		Key   present[string] `json:"key"`
+		Value present[string] `json:"value"`
 	}
 	if err := supp(ci, "LoadBalancerAttributes", &attrs); err != nil {
 		return "", nil, err
 	}
+	complete := true // every entry names its attribute and its value
 	for _, a := range attrs {
-		switch a.Key {
+		if !a.Key.Set || !a.Value.Set {
+			complete = false // an attribute of unknown name or value stays unknown
+			continue
+		}
+		switch v := a.Value.V; a.Key.V {
 		case "access_logs.s3.enabled":
-			lb.AccessLogsEnabled = boolPtr(a.Value == "true")
+			lb.AccessLogsEnabled = boolPtr(v == "true")
 		case "deletion_protection.enabled":
-			lb.DeletionProtection = boolPtr(a.Value == "true")
+			lb.DeletionProtection = boolPtr(v == "true")
 		case "routing.http.drop_invalid_header_fields.enabled":
-			lb.DropInvalidHeaderFields = boolPtr(a.Value == "true")
+			lb.DropInvalidHeaderFields = boolPtr(v == "true")
 		case "routing.http.desync_mitigation_mode":
-			lb.DesyncMitigationMode = a.Value
+			lb.DesyncMitigationMode = v
 		case "load_balancing.cross_zone.enabled":
-			lb.CrossZoneEnabled = boolPtr(a.Value == "true")
+			lb.CrossZoneEnabled = boolPtr(v == "true")
 		}
 	}
-	if len(attrs) > 0 && lb.Type != "" { // the defaults depend on the type: unknown type, unknown defaults
+	// The defaults fill the attributes AWS left out; with an entry of
+	// unknown name or value, which one it was is unknown too.
+	if complete && len(attrs) > 0 && lb.Type != "" { // the defaults depend on the type: unknown type, unknown defaults
 		lbAttributeDefaults(&lb)
 	}
 	return TypeLB, recordedOnly(ci, conf, lb, "load_balancer_type=type", "scheme=scheme", "availability_zones=availabilityZones"), nil

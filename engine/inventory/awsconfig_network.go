@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -114,18 +115,18 @@ func cfgNetworkACL(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		VPCID        string   `json:"vpcId"`
 		IsDefault    flexBool `json:"isDefault"`
 		Associations []struct {
-			SubnetID string `json:"subnetId"`
+			SubnetID present[string] `json:"subnetId"`
 		} `json:"associations"`
 		Entries []struct {
-			RuleNumber flexInt  `json:"ruleNumber"`
-			Egress     flexBool `json:"egress"`
-			Protocol   string   `json:"protocol"`
-			RuleAction cfgEnum  `json:"ruleAction"`
-			CIDR       string   `json:"cidrBlock"`
-			CIDR6      string   `json:"ipv6CidrBlock"`
+			RuleNumber present[flexInt]  `json:"ruleNumber"`
+			Egress     present[flexBool] `json:"egress"`
+			Protocol   present[string]   `json:"protocol"`
+			RuleAction present[cfgEnum]  `json:"ruleAction"`
+			CIDR       present[string]   `json:"cidrBlock"`
+			CIDR6      present[string]   `json:"ipv6CidrBlock"`
 			PortRange  *struct {
-				From flexInt `json:"from"`
-				To   flexInt `json:"to"`
+				From present[flexInt] `json:"from"`
+				To   present[flexInt] `json:"to"`
 			} `json:"portRange"`
 		} `json:"entries"`
 	}
@@ -133,20 +134,35 @@ func cfgNetworkACL(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		return "", nil, err
 	}
 	n := NetworkACL{NetworkACLID: c.ID, VPCID: c.VPCID, IsDefault: bool(c.IsDefault), SubnetIDs: []string{}, Entries: []NACLEntry{}}
+	var unknown []string
 	for _, a := range c.Associations {
-		if a.SubnetID != "" {
-			n.SubnetIDs = append(n.SubnetIDs, a.SubnetID)
+		if !a.SubnetID.Set {
+			unknown = append(unknown, "subnet_ids") // an association of an unknown subnet
+		}
+		if a.SubnetID.V != "" {
+			n.SubnetIDs = append(n.SubnetIDs, a.SubnetID.V)
 		}
 	}
+	entriesKnown := true
 	for _, e := range c.Entries {
-		entry := NACLEntry{RuleNumber: int(e.RuleNumber), Egress: bool(e.Egress), Protocol: e.Protocol,
-			RuleAction: strings.ToLower(string(e.RuleAction)), CIDRBlock: e.CIDR, IPv6CIDRBlock: e.CIDR6, FromPort: 0, ToPort: 65535}
+		entry := NACLEntry{RuleNumber: int(e.RuleNumber.V), Egress: bool(e.Egress.V), Protocol: e.Protocol.V,
+			RuleAction: strings.ToLower(string(e.RuleAction.V)), CIDRBlock: e.CIDR.V, IPv6CIDRBlock: e.CIDR6.V, FromPort: 0, ToPort: 65535}
+		// AWS writes every key of an entry but the CIDR of the other IP
+		// version, and portRange for TCP (6) and UDP (17) only.
+		known := e.RuleNumber.Set && e.Egress.Set && e.Protocol.Set && e.RuleAction.Set && (e.CIDR.Set || e.CIDR6.Set)
 		if e.PortRange != nil {
-			entry.FromPort, entry.ToPort = int(e.PortRange.From), int(e.PortRange.To)
+			entry.FromPort, entry.ToPort = int(e.PortRange.From.V), int(e.PortRange.To.V)
+			known = known && e.PortRange.From.Set && e.PortRange.To.Set
+		} else if e.Protocol.V == "6" || e.Protocol.V == "17" {
+			known = false
 		}
+		entriesKnown = entriesKnown && known
 		n.Entries = append(n.Entries, entry)
 	}
-	return TypeNetworkACL, recordedOnly(ci, conf, n, "subnet_ids=associations", "entries=entries"), nil
+	if !entriesKnown {
+		unknown = append(unknown, "entries")
+	}
+	return TypeNetworkACL, withUnrecorded(recordedOnly(ci, conf, n, "subnet_ids=associations", "entries=entries"), unknown...), nil
 }
 
 // cfgNATGateway maps the gateway; the route tables of the input that route
@@ -242,6 +258,13 @@ type cfgIPPermission struct {
 	} `json:"userIdGroupPairs"`
 }
 
+// known reports whether the permission says which ports it opens: AWS
+// leaves fromPort and toPort out only of a rule for every protocol ("-1",
+// every port); a TCP, UDP or ICMP rule without them is a partial record.
+func (p cfgIPPermission) known() bool {
+	return p.IPProtocol == "-1" || (p.FromPort != nil && p.ToPort != nil)
+}
+
 func (p cfgIPPermission) rule() SGRule {
 	r := SGRule{Protocol: p.IPProtocol, FromPort: 0, ToPort: 65535}
 	if p.FromPort != nil && *p.FromPort >= 0 {
@@ -292,7 +315,16 @@ func cfgSecurityGroup(_ *configItem, conf []byte, _ *joiner) (string, any, error
 	for _, p := range c.Egress {
 		g.Egress = append(g.Egress, p.rule())
 	}
-	return TypeSecurityGroup, g, nil
+	// A rule whose ports are unknown leaves the direction's rules unknown:
+	// read as 0–65535 it would open every port.
+	var unknown []string
+	if slices.ContainsFunc(c.Ingress, func(p cfgIPPermission) bool { return !p.known() }) {
+		unknown = append(unknown, "ingress")
+	}
+	if slices.ContainsFunc(c.Egress, func(p cfgIPPermission) bool { return !p.known() }) {
+		unknown = append(unknown, "egress")
+	}
+	return TypeSecurityGroup, withUnrecorded(g, unknown...), nil
 }
 
 func cfgEIP(_ *configItem, conf []byte, _ *joiner) (string, any, error) {

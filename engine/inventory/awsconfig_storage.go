@@ -33,7 +33,7 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, g := range acl.GrantList {
 		b.ACLGrants = append(b.ACLGrants, ACLGrant{Grantee: granteeName(g.Grantee), Permission: g.Permission})
 	}
-	pab, err := cfgPublicAccessBlock(ci.Supplementary["PublicAccessBlockConfiguration"])
+	pab, partialPAB, err := cfgPublicAccessBlock(ci.Supplementary["PublicAccessBlockConfiguration"])
 	if err != nil {
 		return "", nil, err
 	}
@@ -90,7 +90,11 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			b.LifecycleRuleCount++
 		}
 	}
-	if unknown := s3Unrecorded(ci.Supplementary, ci.partial); len(unknown) > 0 {
+	unknown := s3Unrecorded(ci.Supplementary, ci.partial)
+	if len(partialPAB) > 0 {
+		unknown = append(unknown, "public_access_block") // a switch unknown: the block is
+	}
+	if len(unknown) > 0 {
 		return TypeS3Bucket, unrecorded{attrs: b, keys: unknown}, nil
 	}
 	return TypeS3Bucket, b, nil
@@ -136,25 +140,37 @@ func s3Unrecorded(supp map[string]json.RawMessage, partial bool) []string {
 // bucket's supplementaryConfiguration and in the configuration of an
 // AWS::S3::AccountPublicAccessBlock item.
 type cfgPAB struct {
-	BlockPublicACLs       flexBool `json:"blockPublicAcls"`
-	IgnorePublicACLs      flexBool `json:"ignorePublicAcls"`
-	BlockPublicPolicy     flexBool `json:"blockPublicPolicy"`
-	RestrictPublicBuckets flexBool `json:"restrictPublicBuckets"`
+	BlockPublicACLs       present[flexBool] `json:"blockPublicAcls"`
+	IgnorePublicACLs      present[flexBool] `json:"ignorePublicAcls"`
+	BlockPublicPolicy     present[flexBool] `json:"blockPublicPolicy"`
+	RestrictPublicBuckets present[flexBool] `json:"restrictPublicBuckets"`
 }
 
 // cfgPublicAccessBlock reads a public access block value (an object or a
-// JSON string holding one); nil when absent or null.
-func cfgPublicAccessBlock(raw json.RawMessage) (*PublicAccessBlock, error) {
+// JSON string holding one); nil when absent or null. missing names, by
+// their canonical keys, the switches the object lacks: AWS writes all
+// four, so a block without one is a partial record whose switch is
+// unknown, not off.
+func cfgPublicAccessBlock(raw json.RawMessage) (pab *PublicAccessBlock, missing []string, err error) {
 	b := jsonObject(raw)
 	if b == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var c cfgPAB
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &PublicAccessBlock{BlockPublicACLs: bool(c.BlockPublicACLs), IgnorePublicACLs: bool(c.IgnorePublicACLs),
-		BlockPublicPolicy: bool(c.BlockPublicPolicy), RestrictPublicBuckets: bool(c.RestrictPublicBuckets)}, nil
+	for _, sw := range []struct {
+		v   present[flexBool]
+		key string
+	}{{c.BlockPublicACLs, "block_public_acls"}, {c.IgnorePublicACLs, "ignore_public_acls"},
+		{c.BlockPublicPolicy, "block_public_policy"}, {c.RestrictPublicBuckets, "restrict_public_buckets"}} {
+		if !sw.v.Set {
+			missing = append(missing, sw.key)
+		}
+	}
+	return &PublicAccessBlock{BlockPublicACLs: bool(c.BlockPublicACLs.V), IgnorePublicACLs: bool(c.IgnorePublicACLs.V),
+		BlockPublicPolicy: bool(c.BlockPublicPolicy.V), RestrictPublicBuckets: bool(c.RestrictPublicBuckets.V)}, missing, nil
 }
 
 // granteeName reads an ACL grantee: a group name string ("AllUsers") or a
@@ -233,7 +249,7 @@ func cfgEFS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 // is the four camelCase switches (awslabs/aws-config-resource-schema:
 // configuration.blockPublicAcls, …).
 func cfgAccountPAB(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
-	p, err := cfgPublicAccessBlock(conf)
+	p, missing, err := cfgPublicAccessBlock(conf)
 	if err != nil {
 		return "", nil, err
 	}
@@ -244,5 +260,5 @@ func cfgAccountPAB(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 	if p != nil {
 		a.PublicAccessBlock = *p
 	}
-	return TypeS3AccountPublicAccessBlock, a, nil
+	return TypeS3AccountPublicAccessBlock, withUnrecorded(a, missing...), nil
 }

@@ -64,13 +64,20 @@ func tfProtocol(p string) string {
 }
 
 type tfNACLRule struct {
-	RuleNo   int    `json:"rule_no"`
-	Action   string `json:"action"`
-	Protocol string `json:"protocol"`
-	CIDR     string `json:"cidr_block"`
-	CIDR6    string `json:"ipv6_cidr_block"`
-	From     int    `json:"from_port"`
-	To       int    `json:"to_port"`
+	RuleNo   present[int]    `json:"rule_no"`
+	Action   present[string] `json:"action"`
+	Protocol present[string] `json:"protocol"`
+	CIDR     present[string] `json:"cidr_block"`
+	CIDR6    present[string] `json:"ipv6_cidr_block"`
+	From     present[int]    `json:"from_port"`
+	To       present[int]    `json:"to_port"`
+}
+
+// known reports whether the rule's state carries every attribute the
+// provider writes for it (ports matter but for all protocols).
+func (r tfNACLRule) known() bool {
+	ports := tfProtocol(r.Protocol.V) == "-1" || (r.From.Set && r.To.Set)
+	return r.RuleNo.Set && r.Action.Set && r.Protocol.Set && r.CIDR.Set && r.CIDR6.Set && ports
 }
 
 func tfNetworkACL(def bool) tfMapper {
@@ -88,18 +95,23 @@ func tfNetworkACL(def bool) tfMapper {
 		if n.SubnetIDs == nil {
 			n.SubnetIDs = []string{}
 		}
+		known := true
 		add := func(rs []tfNACLRule, egress bool) {
 			for _, r := range rs {
-				e := NACLEntry{RuleNumber: r.RuleNo, Egress: egress, Protocol: tfProtocol(r.Protocol), RuleAction: strings.ToLower(r.Action),
-					CIDRBlock: r.CIDR, IPv6CIDRBlock: r.CIDR6, FromPort: r.From, ToPort: r.To}
+				e := NACLEntry{RuleNumber: r.RuleNo.V, Egress: egress, Protocol: tfProtocol(r.Protocol.V), RuleAction: strings.ToLower(r.Action.V),
+					CIDRBlock: r.CIDR.V, IPv6CIDRBlock: r.CIDR6.V, FromPort: r.From.V, ToPort: r.To.V}
 				if e.Protocol == "-1" { // ports are meaningless (0) for all protocols
 					e.FromPort, e.ToPort = 0, 65535
 				}
+				known = known && r.known()
 				n.Entries = append(n.Entries, e)
 			}
 		}
 		add(t.Ingress, false)
 		add(t.Egress, true)
+		if !known {
+			return withUnrecorded(n, "entries"), nil // a rule the state holds in part: the entries are unknown
+		}
 		return n, nil
 	}
 }
