@@ -27,7 +27,6 @@ import (
 // fails when the audit raises a finding (or a severity) that the whole
 // input did not. A removed key may only turn a pass into "not evaluated".
 
-
 // absentKeyFixture is one input in an importer's own format, as units
 // (configuration items, Terraform resources) inside an envelope.
 type absentKeyFixture struct {
