@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -26,7 +27,6 @@ import (
 // entry, several keys joined by "|" when any of them gives the attribute,
 // and a leading "?" for an optional source.
 func recordedOnly(ci *configItem, conf []byte, attrs any, sources ...string) any {
-	have := confKeys(conf)
 	var unknown []string
 	for _, s := range sources {
 		attr, keys, _ := strings.Cut(s, "=")
@@ -34,7 +34,7 @@ func recordedOnly(ci *configItem, conf []byte, attrs any, sources ...string) any
 		if optional && !ci.partial {
 			continue // a whole item: absence is the setting's absence
 		}
-		if !carries(ci, have, strings.TrimPrefix(keys, "?")) {
+		if !carries(ci, conf, strings.TrimPrefix(keys, "?")) {
 			unknown = append(unknown, attr)
 		}
 	}
@@ -44,33 +44,134 @@ func recordedOnly(ci *configItem, conf []byte, attrs any, sources ...string) any
 	return unrecorded{attrs: attrs, keys: unknown}
 }
 
-// carries reports whether the item has any of the "|"-separated keys.
-func carries(ci *configItem, have map[string]json.RawMessage, keys string) bool {
-	for _, k := range strings.Split(keys, "|") {
+// carries reports whether the item has any of the "|"-separated keys:
+// a top-level key of conf, or "supp:Name" a supplementary entry.
+func carries(ci *configItem, conf []byte, keys string) bool {
+	for k := range strings.SplitSeq(keys, "|") {
 		if name, ok := strings.CutPrefix(k, "supp:"); ok {
 			if _, ok := ci.Supplementary[name]; ok {
 				return true
 			}
 			continue
 		}
-		if _, ok := have[k]; ok {
+		if hasKey(conf, k) {
 			return true
-		}
-		for h := range have {
-			if strings.EqualFold(h, k) {
-				return true
-			}
 		}
 	}
 	return false
 }
 
-// confKeys returns the configuration's top-level keys and values; nil
-// when it has none.
-func confKeys(conf []byte) map[string]json.RawMessage {
-	var have map[string]json.RawMessage
-	if conf != nil {
-		_ = json.Unmarshal(conf, &have) // conf decoded already: an error leaves every key unknown
+// hasKey reports whether the JSON object b has key at its top level,
+// matched ignoring case as encoding/json matches field names. It scans the
+// bytes without allocating (b has decoded already, so its grammar is
+// trusted): presence costs a scan, not a second unmarshal into a map.
+func hasKey(b []byte, key string) bool {
+	found := false
+	eachKey(b, func(name []byte) bool {
+		found = bytesEqualFold(name, key)
+		return !found
+	})
+	return found
+}
+
+// eachKey calls fn with each top-level key of the JSON object b (unescaped
+// when written with escapes) until fn returns false.
+func eachKey(b []byte, fn func(name []byte) bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return
 	}
-	return have
+	i++
+	for {
+		i = skipWS(b, i)
+		if i >= len(b) || b[i] != '"' {
+			return
+		}
+		end := skipStr(b, i)
+		if raw := b[i:end]; len(raw) >= 2 {
+			name := raw[1 : len(raw)-1]
+			if bytes.IndexByte(name, '\\') >= 0 {
+				var k string
+				if json.Unmarshal(raw, &k) == nil {
+					name = []byte(k)
+				}
+			}
+			if !fn(name) {
+				return
+			}
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return
+		}
+		i = skipWS(b, skipVal(b, skipWS(b, i+1)))
+		if i >= len(b) || b[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+func bytesEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return strings.EqualFold(string(b), s) // multi-byte folds; rare
+	}
+	for i := 0; i < len(b); i++ {
+		x, y := b[i], s[i]
+		if x == y {
+			continue
+		}
+		if x|0x20 != y|0x20 || x|0x20 < 'a' || x|0x20 > 'z' {
+			return strings.EqualFold(string(b), s)
+		}
+	}
+	return true
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipStr returns the index after the string starting at b[i] == '"'.
+func skipStr(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipVal returns the index after the value starting at b[i].
+func skipVal(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = skipStr(b, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
 }

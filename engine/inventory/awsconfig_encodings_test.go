@@ -94,3 +94,34 @@ func decodeAll1(t *testing.T, item []byte) resourceView {
 	r.Attributes = buf.Bytes()
 	return r
 }
+
+// TestHasKey checks the scan presence relies on: a key counts at the top
+// level only, whatever its value, matched ignoring case (hasKey, as
+// encoding/json matches) or exactly (hasExactKey, Terraform's names), and
+// not when it appears nested or inside a string.
+func TestHasKey(t *testing.T) {
+	for _, c := range []struct {
+		json        string
+		fold, exact bool
+	}{
+		{`{"KmsKeyId":null}`, true, false},
+		{`{"kmsKeyId":"k"}`, true, true},
+		{` { "a" : [1,{"kmsKeyId":true}], "kmsKeyId" : 0 } `, true, true},
+		{`{"a":{"kmsKeyId":true}}`, false, false},
+		{`{"a":"\"kmsKeyId\":1","b":[{"kmsKeyId":1}]}`, false, false},
+		{`{"a":"x\\","kmsKeyId":0}`, true, true},
+		{`{"kmsKey\u0049d":1}`, true, true},
+		{`{"KMSKEYID":1}`, true, false},
+		{`{"kmsKeyIdx":1}`, false, false},
+		{`{}`, false, false},
+		{`[{"kmsKeyId":1}]`, false, false},
+		{``, false, false},
+	} {
+		if got := hasKey([]byte(c.json), "kmsKeyId"); got != c.fold {
+			t.Errorf("hasKey(%s) = %v, want %v", c.json, got, c.fold)
+		}
+		if got := hasExactKey([]byte(c.json), "kmsKeyId"); got != c.exact {
+			t.Errorf("hasExactKey(%s) = %v, want %v", c.json, got, c.exact)
+		}
+	}
+}

@@ -97,7 +97,7 @@ func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 		}
 	}
 	if j != nil {
-		if carries(ci, confKeys(conf), "routes") {
+		if carries(ci, conf, "routes") {
 			j.seen["route_tables:"+scope(ci)] = true
 		} else {
 			j.seen["route_tables_unknown:"+scope(ci)] = true // a gateway routed to by no known table may be routed to by this one

@@ -129,7 +129,7 @@ func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	}
 	q := SQSQueue{Name: ci.ResourceName, URL: c.URL, SQSManagedSSEEnabled: c.SSE.ptr(), KMSMasterKeyID: c.KMSKeyID,
 		MessageRetentionSeconds: int(c.Retention), Policy: c.Policy}
-	if ci.partial && q.SQSManagedSSEEnabled != nil && !*q.SQSManagedSSEEnabled && !carries(ci, confKeys(conf), "KmsMasterKeyId") {
+	if ci.partial && q.SQSManagedSSEEnabled != nil && !*q.SQSManagedSSEEnabled && !carries(ci, conf, "KmsMasterKeyId") {
 		q.SQSManagedSSEEnabled = nil // SQS-managed SSE off says nothing while the KMS key is unknown
 	}
 	if q.Name == "" {

@@ -1,9 +1,6 @@
 package inventory
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // The absent-key rule for Terraform: the AWS provider writes every
 // attribute of its schema into the state (null when unset), so a key
@@ -61,21 +58,27 @@ func tfRecordedOnly(typ string, attrs []byte, v any) any {
 // tfMissing returns the canonical attributes of sources ("canonical=tf_attr")
 // whose Terraform attributes attrs lacks.
 func tfMissing(attrs []byte, sources []string) []string {
-	var have map[string]json.RawMessage
-	if json.Unmarshal(attrs, &have) != nil {
-		return nil
-	}
 	var unknown []string
 	for _, s := range sources {
 		attr, keys, _ := strings.Cut(s, "=")
 		found := false
-		for _, k := range strings.Split(keys, "|") {
-			_, ok := have[k]
-			found = found || ok
+		for k := range strings.SplitSeq(keys, "|") {
+			found = found || hasExactKey(attrs, k)
 		}
 		if !found {
 			unknown = append(unknown, attr)
 		}
 	}
 	return unknown
+}
+
+// hasExactKey reports whether the JSON object b has key at its top level,
+// spelled exactly (Terraform's attribute names), without allocating.
+func hasExactKey(b []byte, key string) bool {
+	found := false
+	eachKey(b, func(name []byte) bool {
+		found = string(name) == key
+		return !found
+	})
+	return found
 }
