@@ -49,7 +49,7 @@ func TestExplain_AgreesWithAudit(t *testing.T) {
 						failed = append(failed, c.Rule.ID+" "+string(c.Severity))
 					case OutcomePassed:
 						if len(c.Evidence) == 0 {
-							t.Errorf("%s passed on %s %s without saying what it read: return failIf(cond, evidence), or "+
+							t.Errorf("%s passed on %s %s without saying what it read: return failIf(s, cond, evidence), or "+
 								"passed(s, func() map[string]any{...}) instead of pass", c.Rule.ID, r.Type, r.NativeID)
 						}
 					case OutcomeNotEvaluated:
