@@ -31,10 +31,11 @@ func recordedOnly(ci *configItem, conf []byte, attrs any, sources ...string) any
 	for _, s := range sources {
 		attr, keys, _ := strings.Cut(s, "=")
 		optional := strings.HasPrefix(keys, "?")
-		if optional && !ci.partial {
+		keys = strings.TrimPrefix(keys, "?")
+		if optional && !ci.partial && !carriesTop(conf, keys) {
 			continue // a whole item: absence is the setting's absence
 		}
-		if !carries(ci, conf, strings.TrimPrefix(keys, "?")) {
+		if !carries(ci, conf, keys) {
 			unknown = append(unknown, attr)
 		}
 	}
@@ -54,11 +55,89 @@ func carries(ci *configItem, conf []byte, keys string) bool {
 			}
 			continue
 		}
-		if hasKey(conf, k) {
+		if hasPath(conf, k) {
 			return true
 		}
 	}
 	return false
+}
+
+// carriesTop reports whether conf has the first step of any of the
+// "|"-separated paths (supplementary entries count as carried).
+func carriesTop(conf []byte, keys string) bool {
+	for k := range strings.SplitSeq(keys, "|") {
+		if strings.HasPrefix(k, "supp:") {
+			return true
+		}
+		first, _, _ := strings.Cut(k, ".")
+		if hasKey(conf, first) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPath reports whether the JSON object b carries the "."-separated
+// path: each step a key (ignoring case) of the object the previous one
+// holds, an object written as a JSON string included; through an array,
+// every element must carry the rest.
+func hasPath(b []byte, path string) bool {
+	first, rest, nested := strings.Cut(path, ".")
+	v, ok := keyValue(b, first)
+	if !ok {
+		return false
+	}
+	if !nested {
+		return true
+	}
+	v = bytes.TrimSpace(v)
+	if len(v) > 0 && v[0] == '[' {
+		all := true
+		eachElement(v, func(e []byte) bool {
+			all = hasPath(jsonObject(e), rest)
+			return all
+		})
+		return all
+	}
+	return hasPath(jsonObject(v), rest)
+}
+
+// keyValue returns the raw value of the top-level key of the JSON object
+// b, matched ignoring case.
+func keyValue(b []byte, key string) ([]byte, bool) {
+	var out []byte
+	found := false
+	eachKeyValue(b, func(name, value []byte) bool {
+		if bytesEqualFold(name, key) {
+			out, found = value, true
+		}
+		return !found
+	})
+	return out, found
+}
+
+// eachElement calls fn with each element of the JSON array b until fn
+// returns false.
+func eachElement(b []byte, fn func(e []byte) bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return
+	}
+	for i < len(b) {
+		end := skipVal(b, i)
+		if !fn(b[i:end]) {
+			return
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] != ',' {
+			return
+		}
+		i = skipWS(b, i+1)
+	}
 }
 
 // hasKey reports whether the JSON object b has key at its top level,
@@ -77,6 +156,11 @@ func hasKey(b []byte, key string) bool {
 // eachKey calls fn with each top-level key of the JSON object b (unescaped
 // when written with escapes) until fn returns false.
 func eachKey(b []byte, fn func(name []byte) bool) {
+	eachKeyValue(b, func(name, _ []byte) bool { return fn(name) })
+}
+
+// eachKeyValue is eachKey with each key's raw value.
+func eachKeyValue(b []byte, fn func(name, value []byte) bool) {
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return
@@ -88,23 +172,26 @@ func eachKey(b []byte, fn func(name []byte) bool) {
 			return
 		}
 		end := skipStr(b, i)
+		var name []byte
 		if raw := b[i:end]; len(raw) >= 2 {
-			name := raw[1 : len(raw)-1]
+			name = raw[1 : len(raw)-1]
 			if bytes.IndexByte(name, '\\') >= 0 {
 				var k string
 				if json.Unmarshal(raw, &k) == nil {
 					name = []byte(k)
 				}
 			}
-			if !fn(name) {
-				return
-			}
 		}
 		i = skipWS(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return
 		}
-		i = skipWS(b, skipVal(b, skipWS(b, i+1)))
+		start := skipWS(b, i+1)
+		vend := skipVal(b, start)
+		if name != nil && !fn(name, b[start:vend]) {
+			return
+		}
+		i = skipWS(b, vend)
 		if i >= len(b) || b[i] != ',' {
 			return
 		}
@@ -162,8 +249,11 @@ func skipVal(b []byte, i int) int {
 		case '{', '[':
 			depth++
 		case '}', ']':
+			if depth == 0 {
+				return i // the end of the enclosing object or array
+			}
 			depth--
-			if depth <= 0 {
+			if depth == 0 {
 				return i + 1
 			}
 		case ',':

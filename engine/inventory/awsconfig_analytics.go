@@ -71,8 +71,8 @@ func cfgAthenaWorkgroup(ci *configItem, conf []byte, _ *joiner) (string, any, er
 	return TypeAthenaWorkgroup, recordedOnly(ci, conf, AthenaWorkgroup{Name: firstNonEmpty(c.Name, ci.ResourceName), State: c.State,
 		ResultEncryption: c.Conf.Result.Encryption.Option, EnforceConfiguration: bool(c.Conf.Enforce),
 		BytesScannedCutoffPerQuery: int64(c.Conf.Cutoff), PublishCloudWatchMetrics: bool(c.Conf.Metrics)},
-		"state=State", "result_encryption=WorkGroupConfiguration", "enforce_workgroup_configuration=WorkGroupConfiguration",
-		"bytes_scanned_cutoff_per_query=WorkGroupConfiguration", "publish_cloudwatch_metrics_enabled=WorkGroupConfiguration"), nil
+		"state=State", "result_encryption=WorkGroupConfiguration.ResultConfiguration", "enforce_workgroup_configuration=WorkGroupConfiguration.EnforceWorkGroupConfiguration",
+		"bytes_scanned_cutoff_per_query=WorkGroupConfiguration", "publish_cloudwatch_metrics_enabled=WorkGroupConfiguration.PublishCloudWatchMetricsEnabled"), nil
 }
 
 // cfgGlueJob maps AWS::Glue::Job.
@@ -145,9 +145,9 @@ func cfgOpenSearch(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		d.DedicatedMasterEnabled, d.ZoneAwarenessEnabled = bool(cl.Dedicated), bool(cl.ZoneAware)
 	}
 	clusterKeys := "ClusterConfig|elasticsearchClusterConfig"
-	return TypeOpenSearchDomain, recordedOnly(ci, conf, d, "encryption_at_rest_enabled=EncryptionAtRestOptions",
-		"node_to_node_encryption_enabled=NodeToNodeEncryptionOptions", "enforce_https=DomainEndpointOptions",
+	return TypeOpenSearchDomain, recordedOnly(ci, conf, d, "encryption_at_rest_enabled=EncryptionAtRestOptions.Enabled",
+		"node_to_node_encryption_enabled=NodeToNodeEncryptionOptions.Enabled", "enforce_https=DomainEndpointOptions.EnforceHTTPS",
 		"in_vpc=?VPCOptions", "audit_logs_enabled=?LogPublishingOptions", "error_logs_enabled=?LogPublishingOptions",
-		"fine_grained_access_control=AdvancedSecurityOptions", "instance_type="+clusterKeys, "instance_count="+clusterKeys,
-		"dedicated_master_enabled="+clusterKeys, "zone_awareness_enabled="+clusterKeys), nil
+		"fine_grained_access_control=AdvancedSecurityOptions.Enabled", "instance_type="+clusterKeys, "instance_count="+clusterKeys,
+		"dedicated_master_enabled=ClusterConfig.DedicatedMasterEnabled|elasticsearchClusterConfig.DedicatedMasterEnabled", "zone_awareness_enabled=ClusterConfig.ZoneAwarenessEnabled|elasticsearchClusterConfig.ZoneAwarenessEnabled"), nil
 }

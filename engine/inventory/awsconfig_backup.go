@@ -41,7 +41,7 @@ func cfgBackupVault(ci *configItem, conf []byte, _ *joiner) (string, any, error)
 		return "", nil, err
 	}
 	return TypeBackupVault, recordedOnly(ci, conf, BackupVault{Name: firstNonEmpty(c.Name, ci.ResourceName), NotificationEvents: c.Notifications.Events},
-		"notification_events=?Notifications"), nil
+		"notification_events=?Notifications.BackupVaultEvents"), nil
 }
 
 // cfgRecoveryPoint maps AWS::Backup::RecoveryPoint.

@@ -169,7 +169,7 @@ func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	return TypeLambdaFunction, recordedOnly(ci, conf, f, "architectures=?architectures", "dead_letter_target_arn=?deadLetterConfig",
-		"tracing_mode=tracingConfig", "runtime=runtime", "memory_size=memorySize", "timeout=timeout"), nil
+		"tracing_mode=tracingConfig.mode", "runtime=runtime", "memory_size=memorySize", "timeout=timeout"), nil
 }
 
 func cfgASG(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -223,7 +223,7 @@ func cfgEKSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		}
 		k.LoggingEnabled = types
 	}
-	return TypeEKSCluster, recordedOnly(ci, conf, k, "secrets_kms_key_arn=?EncryptionConfig", "logging_enabled=Logging", "endpoint_public_access=ResourcesVpcConfig", "endpoint_private_access=ResourcesVpcConfig"), nil
+	return TypeEKSCluster, recordedOnly(ci, conf, k, "secrets_kms_key_arn=?EncryptionConfig.Provider", "logging_enabled=Logging.ClusterLogging", "endpoint_public_access=ResourcesVpcConfig", "endpoint_private_access=ResourcesVpcConfig"), nil
 }
 
 // eksLogTypes reads the enabled control plane log types from either shape

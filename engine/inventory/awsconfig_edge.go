@@ -121,7 +121,7 @@ func cfgWAFv2WebACL(ci *configItem, conf []byte, _ *joiner) (string, any, error)
 			}
 		}
 	}
-	return TypeWAFv2WebACL, recordedOnly(ci, conf, w, "cloudwatch_metrics_enabled=visibilityConfig"), nil
+	return TypeWAFv2WebACL, recordedOnly(ci, conf, w, "cloudwatch_metrics_enabled=visibilityConfig.cloudWatchMetricsEnabled"), nil
 }
 
 // hasKeyFold reports whether m has key k, ignoring case.
@@ -164,7 +164,7 @@ func cfgRoute53Zone(ci *configItem, conf []byte, _ *joiner) (string, any, error)
 		}
 		z.QueryLogGroupARN = arn
 	}
-	return TypeRoute53Zone, recordedOnly(ci, conf, z, "query_log_group_arn=?QueryLoggingConfig", "private=?VPCs|HostedZoneConfig"), nil
+	return TypeRoute53Zone, recordedOnly(ci, conf, z, "query_log_group_arn=?QueryLoggingConfig.CloudWatchLogsLogGroupArn", "private=?VPCs|HostedZoneConfig"), nil
 }
 
 func cfgACMCertificate(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -220,7 +220,7 @@ func cfgNetworkFirewall(ci *configItem, conf []byte, _ *joiner) (string, any, er
 	for _, s := range f.Subnets {
 		n.SubnetIDs = append(n.SubnetIDs, s.SubnetID)
 	}
-	return TypeNetworkFirewall, recordedOnly(ci, conf, n, "delete_protection=firewall", "subnet_change_protection=firewall", "subnet_ids=firewall"), nil
+	return TypeNetworkFirewall, recordedOnly(ci, conf, n, "delete_protection=firewall.deleteProtection", "subnet_change_protection=firewall.subnetChangeProtection", "subnet_ids=firewall.subnetMappings"), nil
 }
 
 // cfgCloudFrontOrigin is one origin of distributionConfig.origins.
@@ -288,5 +288,5 @@ func cfgCloudFront(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 	if c.Config.Logging.Enabled {
 		d.LoggingBucket = c.Config.Logging.Bucket
 	}
-	return TypeCloudFrontDistribution, recordedOnly(ci, conf, d, "enabled=distributionConfig", "viewer_protocol_policy=distributionConfig", "minimum_protocol_version=distributionConfig", "logging_bucket=distributionConfig", "web_acl_id=distributionConfig", "origins=distributionConfig"), nil
+	return TypeCloudFrontDistribution, recordedOnly(ci, conf, d, "enabled=distributionConfig", "viewer_protocol_policy=distributionConfig", "minimum_protocol_version=distributionConfig", "logging_bucket=distributionConfig.logging", "web_acl_id=distributionConfig", "origins=distributionConfig"), nil
 }

@@ -125,3 +125,27 @@ func TestHasKey(t *testing.T) {
 		}
 	}
 }
+
+// TestHasPath checks the nested sources of recordedOnly: each step must be
+// there, through JSON-string objects and every element of an array.
+func TestHasPath(t *testing.T) {
+	for _, c := range []struct {
+		json, path string
+		want       bool
+	}{
+		{`{"Options":{"Enabled":false}}`, "Options.Enabled", true},
+		{`{"options":"{\"enabled\":null}"}`, "Options.Enabled", true},
+		{`{"Options":{"Other":1}}`, "Options.Enabled", false},
+		{`{"Options":null}`, "Options.Enabled", false},
+		{`{"Config":[{"Provider":1},{"Provider":{"k":2}}],"n":3}`, "Config.Provider", true},
+		{`{"Config":[{"Provider":1},{"Resources":[]}]}`, "Config.Provider", false},
+		{`{"Config":[],"n":3}`, "Config.Provider", true},
+		{`{"a":1,"Options":{"Enabled":true}}`, "Options", true},
+		{`{"a":{"Options":{"Enabled":true}}}`, "Options.Enabled", false},
+		{`{"n":5,"Options":{"x":{"Enabled":1}}}`, "Options.Enabled", false},
+	} {
+		if got := hasPath([]byte(c.json), c.path); got != c.want {
+			t.Errorf("hasPath(%s, %s) = %v, want %v", c.json, c.path, got, c.want)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	}
 	return TypeConfigRecorder, recordedOnly(ci, conf, ConfigRecorder{Name: c.Name, Recording: orTri(c.Recording.ptr(), status.Recording.ptr()),
 		AllSupported: bool(c.Group.AllSupported), IncludeGlobalResourceTypes: bool(c.Group.Global)},
-		"all_supported=recordingGroup", "include_global_resource_types=recordingGroup"), nil
+		"all_supported=recordingGroup.allSupported", "include_global_resource_types=recordingGroup.includeGlobalResourceTypes"), nil
 }
 
 func cfgGuardDuty(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -23,7 +23,7 @@ func cfgKinesisStream(ci *configItem, conf []byte, _ *joiner) (string, any, erro
 		return "", nil, err
 	}
 	return TypeKinesisStream, recordedOnly(ci, conf, KinesisStream{Name: firstNonEmpty(c.Name, ci.ResourceName), RetentionPeriodHours: int(c.Retention),
-		EncryptionType: c.Encryption.Type}, "retention_period_hours=RetentionPeriodHours", "encryption_type=?StreamEncryption"), nil
+		EncryptionType: c.Encryption.Type}, "retention_period_hours=RetentionPeriodHours", "encryption_type=?StreamEncryption.EncryptionType"), nil
 }
 
 // firehoseDestinations are the destination blocks of a delivery stream.
@@ -70,7 +70,7 @@ func cfgFirehose(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			}
 		}
 	}
-	return TypeFirehoseStream, recordedOnly(ci, conf, f, "sse_key_type=?DeliveryStreamEncryptionConfigurationInput", "delivery_stream_type=DeliveryStreamType"), nil
+	return TypeFirehoseStream, recordedOnly(ci, conf, f, "sse_key_type=?DeliveryStreamEncryptionConfigurationInput.KeyType", "delivery_stream_type=DeliveryStreamType"), nil
 }
 
 // cfgMSK maps AWS::MSK::Cluster.

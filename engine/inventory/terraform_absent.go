@@ -9,7 +9,9 @@ import "strings"
 // attributes checks judge with, tfSources names the Terraform attribute
 // each canonical attribute comes from ("canonical=tf_attr", several
 // Terraform names joined by "|"); tfRecordedOnly leaves a canonical
-// attribute out when none of its sources is in the state.
+// attribute out when none of its sources is in the state. A source may
+// name an attribute of a nested block, "block.attr": every element of the
+// block must carry it (an empty block list records "none").
 var tfSources = map[string][]string{
 	"aws_db_instance": {"storage_encrypted=storage_encrypted", "multi_az=multi_az", "backup_retention_period=backup_retention_period",
 		"deletion_protection=deletion_protection", "auto_minor_version_upgrade=auto_minor_version_upgrade",
@@ -22,23 +24,23 @@ var tfSources = map[string][]string{
 	"aws_cloudtrail": {"cloud_watch_logs_log_group_arn=cloud_watch_logs_group_arn", "log_file_validation_enabled=enable_log_file_validation",
 		"kms_key_id=kms_key_id", "is_multi_region_trail=is_multi_region_trail"},
 	"aws_cloudwatch_log_group":          {"kms_key_id=kms_key_id", "retention_in_days=retention_in_days"},
-	"aws_config_configuration_recorder": {"all_supported=recording_group", "include_global_resource_types=recording_group"},
-	"aws_api_gateway_stage": {"access_log_destination_arn=access_log_settings", "web_acl_arn=web_acl_arn",
+	"aws_config_configuration_recorder": {"all_supported=recording_group.all_supported", "include_global_resource_types=recording_group.include_global_resource_types"},
+	"aws_api_gateway_stage": {"access_log_destination_arn=access_log_settings.destination_arn", "web_acl_arn=web_acl_arn",
 		"tracing_enabled=xray_tracing_enabled"},
-	"aws_apigatewayv2_stage":       {"access_log_destination_arn=access_log_settings"},
+	"aws_apigatewayv2_stage":       {"access_log_destination_arn=access_log_settings.destination_arn"},
 	"aws_autoscaling_group":        {"health_check_type=health_check_type", "min_size=min_size"},
 	"aws_cloudfront_distribution":  {"logging_bucket=logging_config"},
-	"aws_eks_cluster":              {"logging_enabled=enabled_cluster_log_types", "secrets_kms_key_arn=encryption_config"},
+	"aws_eks_cluster":              {"logging_enabled=enabled_cluster_log_types", "secrets_kms_key_arn=encryption_config.provider"},
 	"aws_elb":                      {"availability_zones=availability_zones", "instance_ids=instances"},
-	"aws_instance":                 {"metadata_http_tokens=metadata_options"},
+	"aws_instance":                 {"metadata_http_tokens=metadata_options.http_tokens"},
 	"aws_kms_key":                  {"key_state=is_enabled"},
-	"aws_lambda_function":          {"architectures=architectures", "dead_letter_target_arn=dead_letter_config", "tracing_mode=tracing_config"},
+	"aws_lambda_function":          {"architectures=architectures", "dead_letter_target_arn=dead_letter_config.target_arn", "tracing_mode=tracing_config.mode"},
 	"aws_network_acl":              {"subnet_ids=subnet_ids"},
 	"aws_networkfirewall_firewall": {"delete_protection=delete_protection", "subnet_change_protection=subnet_change_protection", "subnet_ids=subnet_mapping"},
 	"aws_sns_topic":                {"kms_master_key_id=kms_master_key_id"},
 	"aws_sqs_queue":                {"dead_letter_target_arn=redrive_policy"},
 	"aws_vpc_endpoint":             {"subnet_ids=subnet_ids"},
-	"aws_wafv2_web_acl":            {"cloudwatch_metrics_enabled=visibility_config"},
+	"aws_wafv2_web_acl":            {"cloudwatch_metrics_enabled=visibility_config.cloudwatch_metrics_enabled"},
 	"aws_guardduty_detector":       {"enabled=enable"},
 }
 
@@ -63,7 +65,11 @@ func tfMissing(attrs []byte, sources []string) []string {
 		attr, keys, _ := strings.Cut(s, "=")
 		found := false
 		for k := range strings.SplitSeq(keys, "|") {
-			found = found || hasExactKey(attrs, k)
+			if strings.Contains(k, ".") { // a block's attribute: in every element of the block
+				found = found || hasPath(attrs, k)
+			} else {
+				found = found || hasExactKey(attrs, k)
+			}
 		}
 		if !found {
 			unknown = append(unknown, attr)

@@ -542,25 +542,29 @@ AWS::S3::Bucket supplementaryConfiguration.BucketPolicy.policyText aws-s3-005
 AWS::S3::Bucket supplementaryConfiguration.BucketVersioningConfiguration.isMfaDeleteEnabled aws-s3-009
 AWS::S3::Bucket supplementaryConfiguration.BucketVersioningConfiguration.status aws-s3-007
 AWS::S3::Bucket supplementaryConfiguration.ServerSideEncryptionConfiguration.rules aws-s3-004
-# Settings objects of AWS Config configurations (a domain's
-# EncryptionAtRestOptions.Enabled, a stage's accessLogSettings, a
-# recorder's recordingGroup, …): the decoders read them into plain values,
-# so a missing nested key reads as off. Not yet converted to present[].
-AWS::ACMPCA::CertificateAuthority configuration.RevocationConfiguration.OcspConfiguration aws-acmpca-001
+# Keys AWS Config leaves out of their object when the setting is off (a
+# stage's accessLogSettings without destinationArn, a distribution without
+# webACLId, a domain's VPCOptions without SubnetIds, a function's
+# deadLetterConfig without targetArn: the seeded estate and the cases'
+# failing inputs are shaped so): their absence is the evidence.
 AWS::ApiGateway::Stage configuration.accessLogSettings.destinationArn aws-apigateway-001
+AWS::ApiGatewayV2::Stage configuration.accessLogSettings.destinationArn aws-apigateway-006
+AWS::CloudFront::Distribution configuration.distributionConfig.webACLId aws-cloudfront-004
+AWS::Elasticsearch::Domain configuration.vpcoptions.subnetIds aws-opensearch-005
+AWS::Lambda::Function configuration.deadLetterConfig.targetArn aws-lambda-004
+AWS::OpenSearch::Domain configuration.VPCOptions.SubnetIds aws-opensearch-005
+# Settings objects of AWS Config configurations whose mapper does not yet
+# name the nested key as its source (recordedOnly's "Options.Enabled"
+# paths), and keys AWS leaves out when the setting is off, so that their
+# absence is the evidence (OpenSearch's LogPublishingOptions.AUDIT_LOGS,
+# Athena's BytesScannedCutoffPerQuery without a limit, a recovery point's
+# Lifecycle without expiry, a container without LogConfiguration).
+AWS::ACMPCA::CertificateAuthority configuration.RevocationConfiguration.OcspConfiguration aws-acmpca-001
 AWS::ApiGateway::Stage configuration.methodSettings.*/* aws-apigateway-002
 AWS::ApiGateway::Stage configuration.methodSettings.*/* aws-apigateway-005
-AWS::ApiGatewayV2::Stage configuration.accessLogSettings.destinationArn aws-apigateway-006
 AWS::Athena::WorkGroup configuration.WorkGroupConfiguration.BytesScannedCutoffPerQuery aws-athena-003
-AWS::Athena::WorkGroup configuration.WorkGroupConfiguration.EnforceWorkGroupConfiguration aws-athena-002
-AWS::Athena::WorkGroup configuration.WorkGroupConfiguration.PublishCloudWatchMetricsEnabled aws-athena-004
-AWS::Athena::WorkGroup configuration.WorkGroupConfiguration.ResultConfiguration aws-athena-001
-AWS::Backup::BackupVault configuration.Notifications.BackupVaultEvents aws-backup-003
 AWS::Backup::RecoveryPoint configuration.Lifecycle.DeleteAfterDays aws-backup-005
-AWS::CloudFront::Distribution configuration.distributionConfig.logging aws-cloudfront-003
-AWS::CloudFront::Distribution configuration.distributionConfig.webACLId aws-cloudfront-004
 AWS::CodeBuild::Project configuration.logsConfig.s3Logs aws-codebuild-006
-AWS::Config::ConfigurationRecorder configuration.recordingGroup.allSupported aws-config-001
 AWS::Config::ConfigurationRecorder configuration.recordingGroup.includeGlobalResourceTypes aws-config-002
 AWS::EC2::VPNConnection configuration.vgwTelemetry.0.status aws-vpc-009
 AWS::EC2::VPNConnection configuration.vgwTelemetry.1.status aws-vpc-009
@@ -568,63 +572,30 @@ AWS::ECS::Service configuration.DeploymentConfiguration.DeploymentCircuitBreaker
 AWS::ECS::TaskDefinition configuration.ContainerDefinitions.0.LogConfiguration aws-ecs-005
 AWS::ECS::TaskDefinition configuration.ContainerDefinitions.0.ReadonlyRootFilesystem aws-ecs-006
 AWS::EFS::FileSystem configuration.LifecyclePolicies.0.TransitionToIA aws-efs-001
-AWS::EKS::Cluster configuration.EncryptionConfig.0.Provider aws-eks-002
 AWS::EKS::Cluster configuration.EncryptionConfig.0.Resources aws-eks-002
-AWS::EKS::Cluster configuration.Logging.ClusterLogging aws-eks-003
-AWS::Elasticsearch::Domain configuration.advancedSecurityOptions.enabled aws-opensearch-007
-AWS::Elasticsearch::Domain configuration.domainEndpointOptions.enforceHTTPS aws-opensearch-003
-AWS::Elasticsearch::Domain configuration.elasticsearchClusterConfig.dedicatedMasterEnabled aws-opensearch-009
-AWS::Elasticsearch::Domain configuration.elasticsearchClusterConfig.zoneAwarenessEnabled aws-opensearch-008
-AWS::Elasticsearch::Domain configuration.encryptionAtRestOptions.enabled aws-opensearch-001
 AWS::Elasticsearch::Domain configuration.logPublishingOptions.AUDIT_LOGS aws-opensearch-006
 AWS::Elasticsearch::Domain configuration.logPublishingOptions.ES_APPLICATION_LOGS aws-opensearch-011
-AWS::Elasticsearch::Domain configuration.nodeToNodeEncryptionOptions.enabled aws-opensearch-002
-AWS::Elasticsearch::Domain configuration.vpcoptions.subnetIds aws-opensearch-005
 AWS::GuardDuty::Detector configuration.Features.0.Status aws-guardduty-001
 AWS::GuardDuty::Detector configuration.Features.1.Status aws-guardduty-002
-AWS::Kinesis::Stream configuration.StreamEncryption.EncryptionType aws-kinesis-001
-AWS::KinesisFirehose::DeliveryStream configuration.DeliveryStreamEncryptionConfigurationInput.KeyType aws-firehose-001
 AWS::KinesisFirehose::DeliveryStream configuration.ExtendedS3DestinationConfiguration.CloudWatchLoggingOptions aws-firehose-002
-AWS::Lambda::Function configuration.deadLetterConfig.targetArn aws-lambda-004
-AWS::Lambda::Function configuration.tracingConfig.mode aws-lambda-007
 AWS::MSK::Cluster configuration.LoggingInfo.BrokerLogs aws-msk-005
-AWS::NetworkFirewall::Firewall configuration.firewall.deleteProtection aws-networkfirewall-001
-AWS::NetworkFirewall::Firewall configuration.firewall.subnetChangeProtection aws-networkfirewall-003
-AWS::NetworkFirewall::Firewall configuration.firewall.subnetMappings aws-networkfirewall-002
-AWS::OpenSearch::Domain configuration.AdvancedSecurityOptions.Enabled aws-opensearch-007
-AWS::OpenSearch::Domain configuration.ClusterConfig.DedicatedMasterEnabled aws-opensearch-009
-AWS::OpenSearch::Domain configuration.ClusterConfig.ZoneAwarenessEnabled aws-opensearch-008
-AWS::OpenSearch::Domain configuration.DomainEndpointOptions.EnforceHTTPS aws-opensearch-003
-AWS::OpenSearch::Domain configuration.EncryptionAtRestOptions.Enabled aws-opensearch-001
 AWS::OpenSearch::Domain configuration.LogPublishingOptions.AUDIT_LOGS aws-opensearch-006
 AWS::OpenSearch::Domain configuration.LogPublishingOptions.ES_APPLICATION_LOGS aws-opensearch-011
-AWS::OpenSearch::Domain configuration.NodeToNodeEncryptionOptions.Enabled aws-opensearch-002
-AWS::OpenSearch::Domain configuration.VPCOptions.SubnetIds aws-opensearch-005
-AWS::Route53::HostedZone configuration.QueryLoggingConfig.CloudWatchLogsLogGroupArn aws-route53-001
 AWS::SageMaker::EndpointConfig configuration.ProductionVariants.0.InitialInstanceCount aws-sagemaker-007
 AWS::SageMaker::EndpointConfig configuration.ProductionVariants.0.ServerlessConfig aws-sagemaker-007
-AWS::WAFv2::WebACL configuration.visibilityConfig.cloudWatchMetricsEnabled aws-waf-002
 # Terraform nested blocks (block.0.attribute): the provider writes every
-# attribute of a block, so a missing one is a partial state; the decoders
-# read blocks into plain values. Not yet converted to present[].
-aws_api_gateway_stage attributes.access_log_settings.0.destination_arn aws-apigateway-001
-aws_apigatewayv2_stage attributes.access_log_settings.0.destination_arn aws-apigateway-006
+# attribute of a block, so a missing one is a partial state; tfSources
+# names the block, not yet the attribute ("block.attr"), for these.
 aws_cloudtrail attributes.event_selector.0.data_resource aws-cloudtrail-005
-aws_config_configuration_recorder attributes.recording_group.0.all_supported aws-config-001
 aws_config_configuration_recorder attributes.recording_group.0.include_global_resource_types aws-config-002
 aws_dynamodb_table attributes.point_in_time_recovery.0.enabled aws-dynamodb-002
 aws_efs_file_system attributes.lifecycle_policy.0.transition_to_ia aws-efs-001
-aws_eks_cluster attributes.encryption_config.0.provider aws-eks-002
 aws_eks_cluster attributes.encryption_config.0.resources aws-eks-002
-aws_instance attributes.metadata_options.0.http_tokens aws-ec2-007
-aws_lambda_function attributes.dead_letter_config.0.target_arn aws-lambda-004
-aws_lambda_function attributes.tracing_config.0.mode aws-lambda-007
 aws_lb attributes.access_logs.0.enabled aws-elb-004
 aws_s3_bucket_lifecycle_configuration attributes.rule.0.status aws-s3-006
 aws_s3_bucket_server_side_encryption_configuration attributes.rule.0.apply_server_side_encryption_by_default aws-s3-004
 aws_s3_bucket_versioning attributes.versioning_configuration.0.mfa_delete aws-s3-009
 aws_s3_bucket_versioning attributes.versioning_configuration.0.status aws-s3-007
-aws_wafv2_web_acl attributes.visibility_config.0.cloudwatch_metrics_enabled aws-waf-002
 # Terraform inline security group rules decode straight into SGRule; a rule
 # without from_port reads as port 0. Leaving ingress unknown here also
 # needs the joiner to keep it unknown when aws_security_group_rule
