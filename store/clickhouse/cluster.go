@@ -51,6 +51,7 @@ var shardingKeys = map[string]string{
 	"mute_sets":              "snapshot",
 	"mute_set_counts":        "snapshot",
 	"resources":              tenantShard,
+	"resource_tag_index":     tenantShard,
 	"resource_sightings":     tenantShard,
 	"finding_texts":          tenantShard,
 	"events":                 tenantShard,

@@ -139,3 +139,18 @@ func (s *Store) ShardOf(tenant, audit string) int {
 // SystemTable is the system table name read on the node, or on one replica
 // of every shard in cluster mode.
 func (s *Store) SystemTable(name string) string { return s.systemTable(name) }
+
+// SetMaxSelectiveResources sets maxSelectiveResources until the returned
+// function restores it.
+func SetMaxSelectiveResources(n int) (restore func()) {
+	old := maxSelectiveResources
+	maxSelectiveResources = n
+	return func() { maxSelectiveResources = old }
+}
+
+// SetTagIndex sets useTagIndex until the returned function restores it.
+func SetTagIndex(on bool) (restore func()) {
+	old := useTagIndex
+	useTagIndex = on
+	return func() { useTagIndex = old }
+}

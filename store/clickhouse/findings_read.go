@@ -69,9 +69,14 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 		return s.listByResource(ctx, q, out)
 	}
 	if q.Filter.RowFilters() || q.OnlyIDs != nil {
-		return s.queryFindings(ch.Context(ctx, ch.WithSettings(idListSettings)), q.TenantID, q.Filter.AuditID, rowFilterPageQuery{
+		ctx := ch.Context(ctx, ch.WithSettings(idListSettings))
+		sel, err := s.resolveSelective(ctx, q.TenantID, q.Filter)
+		if err != nil {
+			return nil, err
+		}
+		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, rowFilterPageQuery{
 			tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs,
-			after: q.After, limit: q.Limit, columns: pageColumns(q)}, out)
+			after: q.After, limit: q.Limit, columns: pageColumns(q), sel: sel}, out)
 	}
 	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
 		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
@@ -256,8 +261,13 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 		if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
 			ok = true // no active mute rule: nothing is muted
 		} else {
-			text, args := rowCountQuery{q: q, groupBy: q.GroupBy}.toSQL()
-			if groups, err = s.countRows(ch.Context(ctx, ch.WithSettings(idListSettings)), text, args, len(cols)); err != nil {
+			ctx := ch.Context(ctx, ch.WithSettings(idListSettings))
+			sel, err := s.resolveSelective(ctx, q.TenantID, q.Filter)
+			if err != nil {
+				return nil, err
+			}
+			text, args := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}.toSQL()
+			if groups, err = s.countRows(ctx, text, args, len(cols)); err != nil {
 				return nil, err
 			}
 			ok = true

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -214,4 +215,29 @@ func absDiff(a, b uint64) uint64 {
 		return a - b
 	}
 	return b - a
+}
+
+// TestSelectiveRowFilterSQL: a tag or q filter resolved to few resources
+// reads the keys of their findings from the resource index, by resource
+// hash, and keeps only their resource ids; none resolved reads nothing.
+func TestSelectiveRowFilterSQL(t *testing.T) {
+	sel := &selectiveResources{snapshot: snapshotKey("t", "a"), tags: []string{"res_1", "res_2"}, q: []string{}}
+	var c conds
+	addRowFilter(&c, "t", engine.FindingFilter{Tags: "team=x", Q: "abc"}, nil, sel)
+	wantSQL := "((sev_order, id) IN (SELECT sev_order, id FROM snapshot_finding_index WHERE snapshot = ? AND resource_hash IN ?) AND resource_id IN ?)" +
+		" AND (text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0) OR 0)"
+	if got := c.sql(); got != wantSQL {
+		t.Errorf("SQL\n got %s\nwant %s", got, wantSQL)
+	}
+	wantArgs := []any{snapshotKey("t", "a"), ch.GroupSet{Value: []any{resourceHash("res_1"), resourceHash("res_2")}},
+		groupSet([]string{"res_1", "res_2"}), "t", "abc"}
+	if diff := cmp.Diff(wantArgs, c.args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	// Not resolved (too many): the subquery over the tenant's resources.
+	var sub conds
+	addRowFilter(&sub, "t", engine.FindingFilter{Tags: "team=x"}, nil, &selectiveResources{q: []string{"res_1"}})
+	if got := sub.sql(); !strings.HasPrefix(got, "resource_id IN (SELECT id FROM resources WHERE tenant_id = ?") {
+		t.Errorf("unresolved tag filter: %s", got)
+	}
 }

@@ -72,7 +72,7 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
 	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
 	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
-	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs)
+	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs, nil)
 	addPageFilter(&c, q.filter, q.forced, bounds)
 	return "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args

@@ -24,14 +24,28 @@ import (
 // (tenant_id, id) skips the granules without a candidate. Sorting every
 // version (LIMIT 1 BY), or aggregating every id, cost more.
 func latestMatching(tenantID, cond string, condArgs ...any) (string, []any) {
-	args := append([]any{tenantID, tenantID}, condArgs...)
-	return "(SELECT id FROM resources WHERE tenant_id = ? AND id IN (SELECT id FROM resources WHERE tenant_id = ? AND (" + cond + "))" +
-		" GROUP BY id HAVING argMax(" + cond + ", version) = 1)", append(args, condArgs...)
+	return latestAmong(tenantID, "id IN (SELECT id FROM resources WHERE tenant_id = ? AND ("+cond+"))",
+		append([]any{tenantID}, condArgs...), cond, condArgs)
 }
 
+// latestAmong is latestMatching with the candidates given: a condition on
+// id that every resource satisfying cond satisfies, and its arguments.
+func latestAmong(tenantID, candidates string, candArgs []any, cond string, condArgs []any) (string, []any) {
+	args := append(append([]any{tenantID}, candArgs...), condArgs...)
+	return "(SELECT id FROM resources WHERE tenant_id = ? AND " + candidates +
+		" GROUP BY id HAVING argMax(" + cond + ", version) = 1)", args
+}
+
+// useTagIndex is whether the tag filter takes its candidates from
+// resource_tag_index (0017) rather than a scan of the tenant's resources;
+// tests turn it off to compare the two.
+var useTagIndex = true
+
 // addRowFilter adds the row filters of f to c, and onlyIDs (the findings an
-// assignee filter may return; nil for any).
-func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []string) {
+// assignee filter may return; nil for any). sel, when not nil, holds the
+// resources the tag and q filters matched, resolved beforehand
+// (resolveSelective).
+func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []string, sel *selectiveResources) {
 	if onlyIDs != nil {
 		if keys := findingIDKeys(onlyIDs); len(keys) > 0 {
 			c.add("id IN ?", groupSet(keys))
@@ -57,22 +71,55 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 				tenantID, uint64(len(prefix)), prefix)
 		}
 	}
-	if tags := f.TagPairs(); len(tags) > 0 {
-		// A resource has each key once (engine.SortTags): the value at the
-		// key's index is the tag's.
-		exprs, args := make([]string, len(tags)), []any(nil)
-		for i, t := range tags {
-			exprs[i] = "(has(tags.key, ?) AND tags.value[indexOf(tags.key, ?)] = ?)"
-			args = append(args, t.Key, t.Key, t.Value)
+	if f.Tags != "" {
+		if sel != nil && sel.tags != nil {
+			expr, args := sel.keysOf(sel.tags)
+			c.add(expr, args...)
+		} else {
+			sub, subArgs := tagMatching(tenantID, f)
+			c.add("resource_id IN "+sub, subArgs...)
 		}
-		sub, subArgs := latestMatching(tenantID, strings.Join(exprs, " AND "), args...)
-		c.add("resource_id IN "+sub, subArgs...)
 	}
 	if f.Q != "" {
-		sub, subArgs := latestMatching(tenantID, "positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0", f.Q, f.Q)
+		resources, resArgs := "", []any(nil)
+		if sel != nil && sel.q != nil {
+			resources, resArgs = sel.keysOf(sel.q)
+		} else {
+			sub, subArgs := qMatching(tenantID, f)
+			resources, resArgs = "resource_id IN "+sub, subArgs
+		}
 		c.add("(text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0)"+
-			" OR resource_id IN "+sub+")", append([]any{tenantID, f.Q}, subArgs...)...)
+			" OR "+resources+")", append([]any{tenantID, f.Q}, resArgs...)...)
 	}
+}
+
+// tagMatching is the IN subquery of the resources the tag filter of f
+// matches. Its candidates are the ids with a version indexed under each
+// tag (resource_tag_index: a range of the key per tag), of which those
+// whose latest version carries every tag are kept.
+func tagMatching(tenantID string, f engine.FindingFilter) (string, []any) {
+	// A resource has each key once (engine.SortTags): the value at the
+	// key's index is the tag's.
+	tags := f.TagPairs()
+	exprs, args := make([]string, len(tags)), []any(nil)
+	cands, candArgs := make([]string, len(tags)), []any(nil)
+	for i, t := range tags {
+		exprs[i] = "(has(tags.key, ?) AND tags.value[indexOf(tags.key, ?)] = ?)"
+		args = append(args, t.Key, t.Key, t.Value)
+		cands[i] = "id IN (SELECT id FROM resource_tag_index WHERE tenant_id = ? AND tag_key = ? AND tag_value = ?)"
+		candArgs = append(candArgs, tenantID, t.Key, t.Value)
+	}
+	cond := strings.Join(exprs, " AND ")
+	if !useTagIndex {
+		return latestMatching(tenantID, cond, args...)
+	}
+	return latestAmong(tenantID, strings.Join(cands, " AND "), candArgs, cond, args)
+}
+
+// qMatching is the IN subquery of the resources whose name or native id
+// holds the q filter of f.
+func qMatching(tenantID string, f engine.FindingFilter) (string, []any) {
+	return latestMatching(tenantID, "positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0", f.Q, f.Q)
 }
 
 // ceilUnix is t in whole seconds, rounded up.
@@ -99,11 +146,12 @@ type rowFilterPageQuery struct {
 	after             *engine.FindingKey
 	limit             int
 	columns           string // selectColumns
+	sel               *selectiveResources
 }
 
 func (q rowFilterPageQuery) toSQL() (string, []any) {
 	var pre conds
-	addRowFilter(&pre, q.tenantID, q.filter, q.onlyIDs)
+	addRowFilter(&pre, q.tenantID, q.filter, q.onlyIDs, q.sel)
 	var c conds
 	addSnapshot(&c, q.tenantID, q.auditID)
 	if q.after != nil {
@@ -167,6 +215,7 @@ func ageBucket(now time.Time) (string, []any) {
 type rowCountQuery struct {
 	q       engine.FindingCountQuery
 	groupBy []engine.GroupBy
+	sel     *selectiveResources
 }
 
 func (r rowCountQuery) toSQL() (string, []any) {
@@ -196,7 +245,7 @@ func (r rowCountQuery) toSQL() (string, []any) {
 	if f.ResourceID != "" {
 		pre.add("resource_id = ?", f.ResourceID)
 	}
-	addRowFilter(&pre, q.TenantID, f, q.OnlyIDs)
+	addRowFilter(&pre, q.TenantID, f, q.OnlyIDs, r.sel)
 	c := conds{exprs: slices.Clone(snap.exprs), args: slices.Clone(snap.args)}
 	nf := f
 	nf.Status = ""

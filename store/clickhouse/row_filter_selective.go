@@ -1,0 +1,122 @@
+package clickhouse
+
+import (
+	"context"
+	"strconv"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Selective tag and q filters (issue 33 §3). Written as subqueries, the
+// tag and q filters read the resource_id of every finding of the snapshot
+// after the position, whatever few resources they match: at 10M findings
+// that column alone is hundreds of megabytes a page. When a filter matches
+// few resources, the store resolves them first and reads the matching
+// findings' keys from the snapshot's resource index
+// (snapshot_finding_index, ordered by resource hash), so that a page reads
+// the granules of those resources only. A filter matching more than
+// maxSelectiveResources keeps the subquery.
+
+// maxSelectiveResources is the most resources a tag or q filter may match
+// for the store to read their findings' keys from the resource index.
+var maxSelectiveResources = 1000
+
+// selectiveResources are the resources (ids) a snapshot read's tag and q
+// filters matched, each nil when that filter is absent or matched too many
+// to list.
+type selectiveResources struct {
+	snapshot uint64
+	tags, q  []string
+}
+
+// keysOf is the condition that keeps the findings of the resources ids:
+// their keys from the resource index, and their resource id (a hash may
+// be another resource's too).
+func (s *selectiveResources) keysOf(ids []string) (string, []any) {
+	if len(ids) == 0 {
+		return "0", nil
+	}
+	hashes := make([]any, len(ids))
+	for i, id := range ids {
+		hashes[i] = resourceHash(id)
+	}
+	return "((sev_order, id) IN (SELECT sev_order, id FROM snapshot_finding_index WHERE snapshot = ? AND resource_hash IN ?) AND resource_id IN ?)",
+		[]any{s.snapshot, ch.GroupSet{Value: hashes}, groupSet(ids)}
+}
+
+// resolveSelective resolves the tag and q filters of f to the resources
+// they match when they match at most maxSelectiveResources; nil when f has
+// neither or both match more.
+func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.FindingFilter) (*selectiveResources, error) {
+	if f.Tags == "" && f.Q == "" {
+		return nil, nil
+	}
+	sel := &selectiveResources{snapshot: snapshotKey(tenantID, f.AuditID)}
+	var err error
+	if f.Tags != "" {
+		few, err := s.fewTagCandidates(ctx, tenantID, f)
+		if err != nil {
+			return nil, err
+		}
+		if few {
+			sub, args := tagMatching(tenantID, f)
+			if sel.tags, err = s.fewIDs(ctx, sub, args); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if f.Q != "" {
+		sub, args := qMatching(tenantID, f)
+		if sel.q, err = s.fewIDs(ctx, sub, args); err != nil {
+			return nil, err
+		}
+	}
+	if sel.tags == nil && sel.q == nil {
+		return nil, nil
+	}
+	return sel, nil
+}
+
+// fewTagCandidates reports whether one of the tags of f has at most
+// maxSelectiveResources candidates in resource_tag_index (a short read of
+// its key range): only then can the filter match few resources, and the
+// latest versions of its candidates are worth checking before the page
+// (which checks them again when there are more).
+func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.FindingFilter) (bool, error) {
+	if !useTagIndex {
+		return true, nil
+	}
+	for _, t := range f.TagPairs() {
+		var n uint64
+		err := s.each(ctx, rawQuery{sql: "SELECT count() FROM (SELECT DISTINCT id FROM resource_tag_index WHERE tenant_id = ? AND tag_key = ? AND tag_value = ? LIMIT " +
+			strconv.Itoa(maxSelectiveResources+1) + ")", args: []any{tenantID, t.Key, t.Value}}, func(sc scanner) error { return sc.Scan(&n) })
+		if err != nil {
+			return false, err
+		}
+		if n <= uint64(maxSelectiveResources) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// fewIDs runs an id subquery with a limit of one more than
+// maxSelectiveResources: its ids, never nil, or nil when there are more.
+func (s *Store) fewIDs(ctx context.Context, sub string, args []any) ([]string, error) {
+	ids := []string{}
+	err := s.each(ctx, rawQuery{sql: "SELECT id FROM " + sub + " LIMIT " + strconv.Itoa(maxSelectiveResources+1), args: args}, func(sc scanner) error {
+		var id string
+		err := sc.Scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) > maxSelectiveResources {
+		return nil, nil
+	}
+	return ids, nil
+}
