@@ -140,12 +140,12 @@ func (s *Store) ShardOf(tenant, audit string) int {
 // of every shard in cluster mode.
 func (s *Store) SystemTable(name string) string { return s.systemTable(name) }
 
-// SetMaxSelectiveResources sets maxSelectiveResources until the returned
-// function restores it.
+// SetMaxSelectiveResources sets maxSelectiveResources and
+// maxSelectiveTitles until the returned function restores them.
 func SetMaxSelectiveResources(n int) (restore func()) {
-	old := maxSelectiveResources
-	maxSelectiveResources = n
-	return func() { maxSelectiveResources = old }
+	old, oldTitles := maxSelectiveResources, maxSelectiveTitles
+	maxSelectiveResources, maxSelectiveTitles = n, n
+	return func() { maxSelectiveResources, maxSelectiveTitles = old, oldTitles }
 }
 
 // SetTagIndex sets useTagIndex until the returned function restores it.

@@ -234,6 +234,18 @@ func TestSelectiveRowFilterSQL(t *testing.T) {
 	if diff := cmp.Diff(wantArgs, c.args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
+	// No title holds q: only its resources' findings, by the index (no
+	// text_id read); some do: those texts listed.
+	var noTitle conds
+	addRowFilter(&noTitle, "t", engine.FindingFilter{Q: "abc"}, nil, &selectiveResources{snapshot: 1, q: []string{"res_1"}, titles: []uint64{}})
+	if got, want := noTitle.sql(), "((sev_order, id) IN (SELECT sev_order, id FROM snapshot_finding_index WHERE snapshot = ? AND resource_hash IN ?) AND resource_id IN ?)"; got != want {
+		t.Errorf("q without titles:\n got %s\nwant %s", got, want)
+	}
+	var titled conds
+	addRowFilter(&titled, "t", engine.FindingFilter{Q: "abc"}, nil, &selectiveResources{snapshot: 1, q: []string{}, titles: []uint64{7, 9}})
+	if got, want := titled.sql(), "(text_id IN ? OR 0)"; got != want {
+		t.Errorf("q with titles:\n got %s\nwant %s", got, want)
+	}
 	// Not resolved (too many): the subquery over the tenant's resources.
 	var sub conds
 	addRowFilter(&sub, "t", engine.FindingFilter{Tags: "team=x"}, nil, &selectiveResources{q: []string{"res_1"}})

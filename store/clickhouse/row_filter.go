@@ -88,8 +88,16 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 			sub, subArgs := qMatching(tenantID, f)
 			resources, resArgs = "resource_id IN "+sub, subArgs
 		}
-		c.add("(text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0)"+
-			" OR "+resources+")", append([]any{tenantID, f.Q}, resArgs...)...)
+		title, titleArgs := "text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0)",
+			[]any{tenantID, f.Q}
+		if sel != nil && sel.titles != nil {
+			title, titleArgs = sel.textsOf()
+		}
+		if title == "" {
+			c.add(resources, resArgs...)
+		} else {
+			c.add("("+title+" OR "+resources+")", append(titleArgs, resArgs...)...)
+		}
 	}
 }
 

@@ -23,12 +23,32 @@ import (
 // for the store to read their findings' keys from the resource index.
 var maxSelectiveResources = 1000
 
+// maxSelectiveTitles is the most texts whose title holds q that the store
+// lists in a read instead of their subquery.
+var maxSelectiveTitles = 10_000
+
 // selectiveResources are the resources (ids) a snapshot read's tag and q
 // filters matched, each nil when that filter is absent or matched too many
-// to list.
+// to list; titles are the texts (text_id) whose title holds q, nil when
+// not listed.
 type selectiveResources struct {
 	snapshot uint64
 	tags, q  []string
+	titles   []uint64
+}
+
+// textsOf is the condition that keeps the findings of the titles: "" when
+// none (q then matches by resource only, which the resource index can
+// answer without reading every row's text_id).
+func (s *selectiveResources) textsOf() (string, []any) {
+	if len(s.titles) == 0 {
+		return "", nil
+	}
+	ids := make([]any, len(s.titles))
+	for i, t := range s.titles {
+		ids[i] = t
+	}
+	return "text_id IN ?", []any{ch.GroupSet{Value: ids}}
 }
 
 // keysOf is the condition that keeps the findings of the resources ids:
@@ -72,8 +92,11 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 		if sel.q, err = s.fewIDs(ctx, sub, args); err != nil {
 			return nil, err
 		}
+		if sel.titles, err = s.fewTitles(ctx, tenantID, f.Q); err != nil {
+			return nil, err
+		}
 	}
-	if sel.tags == nil && sel.q == nil {
+	if sel.tags == nil && sel.q == nil && sel.titles == nil {
 		return nil, nil
 	}
 	return sel, nil
@@ -100,6 +123,23 @@ func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.
 		}
 	}
 	return false, nil
+}
+
+// fewTitles returns the tenant's texts whose title holds q (never nil), or
+// nil when there are more than maxSelectiveTitles.
+func (s *Store) fewTitles(ctx context.Context, tenantID, q string) ([]uint64, error) {
+	out := []uint64{}
+	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0 LIMIT " +
+		strconv.Itoa(maxSelectiveTitles+1), args: []any{tenantID, q}}, func(sc scanner) error {
+		var id uint64
+		err := sc.Scan(&id)
+		out = append(out, id)
+		return err
+	})
+	if err != nil || len(out) > maxSelectiveTitles {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fewIDs runs an id subquery with a limit of one more than

@@ -78,6 +78,7 @@ func TestSelectiveTagAndQFilters(t *testing.T) {
 		{Q: "arn:1"},
 		{Q: "NAME-7"},
 		{Q: "rule 3"},
+		{Q: "3"}, // titles and resources alike
 		{Q: "nothing-like-it"},
 		{Q: "name-1", Tags: "env=dev"},
 	} {
