@@ -14,17 +14,17 @@ import (
 func TestAuditSummaryPolicyErrors(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 1})
 	ctx := context.Background()
-	u, err := e.pg.EnsureUser(ctx, e.a.id, "auditor@a.test", engine.RoleAdmin)
+	u, err := e.pg.EnsureUser(ctx, e.a.ID, "auditor@a.test", engine.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := engine.Principal{TenantID: e.a.id, UserID: u.ID, Scopes: engine.AllScopes}
+	p := engine.Principal{TenantID: e.a.ID, UserID: u.ID, Scopes: engine.AllScopes}
 	expr := "resource.name"
 	for range 24 {
 		expr = "[" + expr + "].map(a, a + a)[0]"
 	}
 	now := time.Now().UTC()
-	pol := engine.Policy{ID: engine.NewID(engine.PrefixPolicy, now), TenantID: e.a.id, Name: "stored before the check",
+	pol := engine.Policy{ID: engine.NewID(engine.PrefixPolicy, now), TenantID: e.a.ID, Name: "stored before the check",
 		Expression: "size(" + expr + ") > 0", Effect: engine.PolicyRaise, Dimension: engine.DimensionCost,
 		Severity: engine.SeverityLow, Enabled: true, CreatedAt: now, UpdatedAt: now}
 	if err := e.pg.CreatePolicy(ctx, pol); err != nil {
@@ -67,7 +67,7 @@ func TestAuditSummaryPolicyErrors(t *testing.T) {
 		t.Errorf("GraphQL policyErrors %+v; REST %+v", pe, want)
 	}
 	// The seeded audit, completed before any policy failed, lists none.
-	empty := e.gql(t, e.tokA, `query($id: ID!) { audit(id: $id) { summary { policyErrors { policyId } } } }`, map[string]any{"id": e.a.audit.ID})
+	empty := e.gql(t, e.tokA, `query($id: ID!) { audit(id: $id) { summary { policyErrors { policyId } } } }`, map[string]any{"id": e.a.Audit.ID})
 	if len(empty.Errors) != 0 || !strings.Contains(string(empty.Data), `"policyErrors":[]`) {
 		t.Errorf("an audit without policy errors: %s %+v", empty.Data, empty.Errors)
 	}

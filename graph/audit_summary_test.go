@@ -15,11 +15,11 @@ import (
 func TestAuditSummaryNotEvaluated(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 1, findingsB: 1})
 	ctx := context.Background()
-	u, err := e.pg.EnsureUser(ctx, e.a.id, "auditor@a.test", engine.RoleAdmin)
+	u, err := e.pg.EnsureUser(ctx, e.a.ID, "auditor@a.test", engine.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := engine.Principal{TenantID: e.a.id, UserID: u.ID, Scopes: engine.AllScopes}
+	p := engine.Principal{TenantID: e.a.ID, UserID: u.ID, Scopes: engine.AllScopes}
 	trail := engine.Resource{Provider: "aws", Account: "111122223333", Region: "eu-west-1", Type: "aws_cloudtrail",
 		NativeID: "arn:aws:cloudtrail:eu-west-1:111122223333:trail/from-config", Name: "from-config",
 		Attributes: []byte(`{"name":"from-config","home_region":"eu-west-1","s3_bucket_name":"ct"}`)}

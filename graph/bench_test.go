@@ -13,6 +13,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
@@ -132,11 +133,11 @@ func largeSeed(b *testing.B, n int) (*clickhouse.Store, string) {
 	for i := range res {
 		native := fmt.Sprintf("arn:bench:%d", i)
 		res[i] = engine.Resource{ID: engine.ResourceID(largeTenantID, "aws", native), TenantID: largeTenantID, Provider: "aws",
-			Account: fmt.Sprintf("acct-%d", i%7), Region: seedRegions[i%len(seedRegions)], Type: seedTypes[i%3], NativeID: native,
+			Account: fmt.Sprintf("acct-%d", i%7), Region: testserver.SeedRegions[i%len(testserver.SeedRegions)], Type: testserver.SeedTypes[i%3], NativeID: native,
 			Name: fmt.Sprintf("bench resource %d", i), Tags: engine.TagsFromMap(map[string]string{"env": "prod"}),
 			Attributes: json.RawMessage(`{"public":true}`), FirstSeenAt: now, LastSeenAt: now}
 	}
-	if _, err := s.WriteResources(ctx, largeTenantID, seqOf(res)); err != nil {
+	if _, err := s.WriteResources(ctx, largeTenantID, testserver.SeqOf(res)); err != nil {
 		b.Fatal(err)
 	}
 	findings := func(yield func(engine.Finding, error) bool) {
@@ -174,10 +175,10 @@ func newLargeEnv(b *testing.B, n int) *env {
 		// default runs out before 200); the charge itself still runs.
 		graph: func(c *graph.Config) { c.CostBudget = graph.NewCostBudget(1 << 40) },
 	})
-	m.from = e.a.id
+	m.from = e.a.ID
 	ctx := context.Background()
 	at := time.Now().UTC().Truncate(time.Second)
-	a := engine.Audit{ID: auditID, TenantID: e.a.id, Status: engine.AuditQueued, RequestedBy: "system", CreatedAt: at}
+	a := engine.Audit{ID: auditID, TenantID: e.a.ID, Status: engine.AuditQueued, RequestedBy: "system", CreatedAt: at}
 	if err := e.pg.CreateAudit(ctx, a); err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 )
 
@@ -44,7 +45,7 @@ func complianceFixture(t *testing.T, e *env) engine.Audit {
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
 	var buckets []engine.Resource
-	for _, r := range e.a.resources {
+	for _, r := range e.a.Resources {
 		if r.Type == "aws_s3_bucket" {
 			buckets = append(buckets, r)
 		}
@@ -55,15 +56,15 @@ func complianceFixture(t *testing.T, e *env) engine.Audit {
 	var dbs []engine.Resource
 	for i := range 2 {
 		native := fmt.Sprintf("arn:aws:rds:eu-west-1:111122223333:db:db-%d", i)
-		dbs = append(dbs, engine.Resource{ID: engine.ResourceID(e.a.id, "aws", native), TenantID: e.a.id, Provider: "aws",
+		dbs = append(dbs, engine.Resource{ID: engine.ResourceID(e.a.ID, "aws", native), TenantID: e.a.ID, Provider: "aws",
 			Account: "111122223333", Region: "eu-west-1", Type: "aws_db_instance", NativeID: native, Name: fmt.Sprintf("db-%d", i),
 			Attributes: json.RawMessage(`{}`), FirstSeenAt: now, LastSeenAt: now})
 	}
-	if _, err := e.ch.WriteResources(ctx, e.a.id, seqOf(dbs)); err != nil {
+	if _, err := e.ch.WriteResources(ctx, e.a.ID, testserver.SeqOf(dbs)); err != nil {
 		t.Fatal(err)
 	}
 	at := now.Add(-10 * time.Minute)
-	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, at), TenantID: e.a.id, Status: engine.AuditQueued, RequestedBy: "system", CreatedAt: at}
+	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, at), TenantID: e.a.ID, Status: engine.AuditQueued, RequestedBy: "system", CreatedAt: at}
 	if err := e.pg.CreateAudit(ctx, a); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func complianceFixture(t *testing.T, e *env) engine.Audit {
 		t.Fatal(err)
 	}
 	finding := func(rule string, r engine.Resource) engine.Finding {
-		return engine.Finding{ID: engine.FindingID(e.a.id, rule, r.ID), TenantID: e.a.id, AuditID: a.ID, ResourceID: r.ID,
+		return engine.Finding{ID: engine.FindingID(e.a.ID, rule, r.ID), TenantID: e.a.ID, AuditID: a.ID, ResourceID: r.ID,
 			RuleID: rule, Dimension: engine.DimensionSecurity, Severity: engine.SeverityHigh, Status: engine.StatusOpen,
 			Title: rule, Description: "d", Remediation: "r", Evidence: json.RawMessage(`{}`), ResourceType: r.Type,
 			Provider: r.Provider, Account: r.Account, Region: r.Region, FirstSeenAt: now, LastSeenAt: now}
@@ -83,19 +84,19 @@ func complianceFixture(t *testing.T, e *env) engine.Audit {
 	fs := []engine.Finding{finding("aws-s3-005", buckets[0]), finding("aws-s3-005", buckets[1]),
 		finding("aws-s3-001", buckets[0]), finding("aws-s3-002", buckets[1]), finding("aws-s3-009", buckets[2]),
 		finding("aws-rds-001", dbs[0])}
-	if _, err := e.ch.WriteSnapshot(ctx, e.a.id, a.ID, seqOf(fs)); err != nil {
+	if _, err := e.ch.WriteSnapshot(ctx, e.a.ID, a.ID, testserver.SeqOf(fs)); err != nil {
 		t.Fatal(err)
 	}
-	u, err := e.pg.EnsureUser(ctx, e.a.id, "auditor@a.test", engine.RoleAdmin)
+	u, err := e.pg.EnsureUser(ctx, e.a.ID, "auditor@a.test", engine.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := engine.Principal{TenantID: e.a.id, UserID: u.ID, Scopes: engine.AllScopes}
+	p := engine.Principal{TenantID: e.a.ID, UserID: u.ID, Scopes: engine.AllScopes}
 	if _, err := e.svc.UpdateFinding(ctx, p, fs[4].ID, engine.FindingUpdate{Status: engine.StatusResolved,
 		Resolution: engine.ResolutionAcceptedRisk, Note: "buckets of the archive account keep versions without MFA delete"}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.pg.GetAudit(ctx, e.a.id, a.ID)
+	got, err := e.pg.GetAudit(ctx, e.a.ID, a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,9 +271,9 @@ func TestCompliancePostureValues(t *testing.T) {
 
 	// An older audit reads its own snapshot: the seeded one has no
 	// finding of a mapped check.
-	old, _ := restFrameworkAll(t, e, "CIS-AWS-4.0.1", "&audit_id="+e.a.audit.ID, 200)
-	if old.AuditID != e.a.audit.ID || old.Counts.Failed != 0 {
-		t.Errorf("older audit: %s with %d failed; want %s with 0", old.AuditID, old.Counts.Failed, e.a.audit.ID)
+	old, _ := restFrameworkAll(t, e, "CIS-AWS-4.0.1", "&audit_id="+e.a.Audit.ID, 200)
+	if old.AuditID != e.a.Audit.ID || old.Counts.Failed != 0 {
+		t.Errorf("older audit: %s with %d failed; want %s with 0", old.AuditID, old.Counts.Failed, e.a.Audit.ID)
 	}
 
 	// A mute rule silencing 2.2.3's one finding: the control passes at
@@ -339,8 +340,8 @@ func TestCompliancePostureBadInput(t *testing.T) {
 	var list struct {
 		Data []engine.CompliancePosture `json:"data"`
 	}
-	if st := e.rest(t, "/v1/compliance/frameworks", e.tokB, &list); st != 200 || len(list.Data) == 0 || list.Data[0].AuditID != e.b.audit.ID {
-		t.Errorf("B's posture: %d %+v; want B's audit %s", st, list.Data, e.b.audit.ID)
+	if st := e.rest(t, "/v1/compliance/frameworks", e.tokB, &list); st != 200 || len(list.Data) == 0 || list.Data[0].AuditID != e.b.Audit.ID {
+		t.Errorf("B's posture: %d %+v; want B's audit %s", st, list.Data, e.b.Audit.ID)
 	}
 }
 
@@ -351,11 +352,11 @@ func TestCompliancePostureBadInput(t *testing.T) {
 func TestComplianceTrend(t *testing.T) {
 	e, _ := complianceEnv(t)
 	ctx := context.Background()
-	u, err := e.pg.EnsureUser(ctx, e.a.id, "auditor@a.test", engine.RoleAdmin)
+	u, err := e.pg.EnsureUser(ctx, e.a.ID, "auditor@a.test", engine.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := engine.Principal{TenantID: e.a.id, UserID: u.ID, Scopes: engine.AllScopes}
+	p := engine.Principal{TenantID: e.a.ID, UserID: u.ID, Scopes: engine.AllScopes}
 	queued, err := e.audits.StartAudit(ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -605,8 +606,8 @@ func TestCompliancePostureGraphQLEqualsREST(t *testing.T) {
 		ComplianceFrameworks []gqlPosture `json:"complianceFrameworks"`
 	}](t, e.gql(t, e.tokB, `{ complianceFrameworks { `+gqlPostureFields+` } }`, nil))
 	for _, f := range gotB.ComplianceFrameworks {
-		if f.AuditID == nil || *f.AuditID != e.b.audit.ID {
-			t.Errorf("B's %s judged audit %v; want %s", f.ID, f.AuditID, e.b.audit.ID)
+		if f.AuditID == nil || *f.AuditID != e.b.Audit.ID {
+			t.Errorf("B's %s judged audit %v; want %s", f.ID, f.AuditID, e.b.Audit.ID)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 const dashboardQuery = `query($a: ID) {
@@ -51,11 +52,11 @@ type dashboardAnswer struct {
 // reseedWithResolutionTimes writes a newer completed audit for a tenant
 // whose resolved findings took different times to resolve, and returns its
 // findings.
-func reseedWithResolutionTimes(t *testing.T, e *env, s tenantSeed) (engine.Audit, []engine.Finding) {
+func reseedWithResolutionTimes(t *testing.T, e *env, s testserver.TenantSeed) (engine.Audit, []engine.Finding) {
 	t.Helper()
 	now := time.Now().UTC().Truncate(time.Second)
-	a := completeAudit(t, e.pg, s.id, now)
-	fs := slices.Clone(s.findings)
+	a := testserver.CompleteAudit(t, e.pg, s.ID, now)
+	fs := slices.Clone(s.Findings)
 	for i := range fs {
 		fs[i].AuditID = a.ID
 		if fs[i].Status == engine.StatusResolved {
@@ -65,7 +66,7 @@ func reseedWithResolutionTimes(t *testing.T, e *env, s tenantSeed) (engine.Audit
 			fs[i].ResolvedAt = &at
 		}
 	}
-	if _, err := e.ch.WriteSnapshot(context.Background(), s.id, a.ID, seqOf(fs)); err != nil {
+	if _, err := e.ch.WriteSnapshot(context.Background(), s.ID, a.ID, testserver.SeqOf(fs)); err != nil {
 		t.Fatalf("WriteSnapshot: %v", err)
 	}
 	return a, fs
@@ -124,8 +125,8 @@ func TestDashboardRankings(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		token string
-		seed  tenantSeed
-		other tenantSeed
+		seed  testserver.TenantSeed
+		other testserver.TenantSeed
 	}{{"tenant A", e.tokA, e.a, e.b}, {"tenant B", e.tokB, e.b, e.a}} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, fs := reseedWithResolutionTimes(t, e, tc.seed)
@@ -149,7 +150,7 @@ func TestDashboardRankings(t *testing.T) {
 			}
 
 			ownIDs := map[string]bool{}
-			for _, r := range tc.seed.resources {
+			for _, r := range tc.seed.Resources {
 				ownIDs[r.ID] = true
 			}
 			for i, r := range got.TopResources {
@@ -186,13 +187,13 @@ func TestDashboardRankings(t *testing.T) {
 			// Nothing of the other tenant in the answer: none of its resource,
 			// finding or audit ids.
 			raw := e.gql(t, tc.token, dashboardQuery, nil).Data
-			for _, id := range append(otherIDs(tc.other), tc.other.audit.ID) {
+			for _, id := range append(otherIDs(tc.other), tc.other.Audit.ID) {
 				if strings.Contains(string(raw), id) {
 					t.Errorf("the answer names the other tenant's %s", id)
 				}
 			}
 			// Another tenant's audit is not found; the ranking reads nothing of it.
-			r := e.gql(t, tc.token, dashboardQuery, map[string]any{"a": tc.other.audit.ID})
+			r := e.gql(t, tc.token, dashboardQuery, map[string]any{"a": tc.other.Audit.ID})
 			if r.code() != "not_found" {
 				t.Errorf("other tenant's audit: code %q, want not_found", r.code())
 			}
@@ -260,7 +261,7 @@ func TestDashboardRankings(t *testing.T) {
 	t.Run("a decision moves the ranking as it moves findingStats", func(t *testing.T) {
 		var target string
 		got := data[dashboardAnswer](t, e.gql(t, e.tokA, dashboardQuery, nil))
-		for _, f := range e.a.findings {
+		for _, f := range e.a.Findings {
 			if f.Status == engine.StatusOpen && f.Severity == engine.SeverityCritical {
 				target = f.ID
 				break
@@ -330,12 +331,12 @@ func upper(s string) string { return strings.ToUpper(s) }
 func lower(s string) string { return strings.ToLower(s) }
 
 // otherIDs are a tenant's resource and finding ids.
-func otherIDs(s tenantSeed) []string {
+func otherIDs(s testserver.TenantSeed) []string {
 	var ids []string
-	for _, r := range s.resources {
+	for _, r := range s.Resources {
 		ids = append(ids, r.ID)
 	}
-	for _, f := range s.findings {
+	for _, f := range s.Findings {
 		ids = append(ids, f.ID)
 	}
 	return ids

@@ -14,7 +14,7 @@ func TestResourceExplain(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	var bucket string
-	for _, r := range e.a.resources {
+	for _, r := range e.a.Resources {
 		if r.Type == "aws_s3_bucket" {
 			bucket = r.ID
 			break

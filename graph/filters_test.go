@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestFindingRowFiltersGraphQL: the findings filter's tags, compliance,
@@ -18,12 +19,12 @@ import (
 func TestFindingRowFiltersGraphQL(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 20})
-	admin, err := e.pg.GetUserByEmail(context.Background(), e.a.id, "admin@acme.test")
+	admin, err := e.pg.GetUserByEmail(context.Background(), e.a.ID, "admin@acme.test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var open []string
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen {
 			open = append(open, f.ID)
 		}
@@ -47,9 +48,9 @@ func TestFindingRowFiltersGraphQL(t *testing.T) {
 		}
 		return out, p.Findings.TotalCount
 	}
-	all := func(s tenantSeed, keep func(engine.Finding) bool) []string {
+	all := func(s testserver.TenantSeed, keep func(engine.Finding) bool) []string {
 		var out []string
-		for _, f := range s.findings {
+		for _, f := range s.Findings {
 			if keep(f) {
 				out = append(out, f.ID)
 			}
@@ -68,7 +69,7 @@ func TestFindingRowFiltersGraphQL(t *testing.T) {
 		{`{assignee: "` + admin.ID + `"}`, open[:3]},
 		{`{assignee: "` + admin.ID + `", status: RESOLVED}`, nil},
 		{`{q: "FINDING 1"}`, all(e.a, func(f engine.Finding) bool { return strings.HasPrefix(f.Title, "finding 1") })},
-		{`{q: "arn:aws_s3_bucket:0:0"}`, all(e.a, func(f engine.Finding) bool { return f.ResourceID == e.a.resources[0].ID })},
+		{`{q: "arn:aws_s3_bucket:0:0"}`, all(e.a, func(f engine.Finding) bool { return f.ResourceID == e.a.Resources[0].ID })},
 		{`{q: "no such text"}`, nil},
 		{`{firstSeenBefore: "` + later + `"}`, all(e.a, func(engine.Finding) bool { return true })},
 		{`{firstSeenAfter: "` + later + `"}`, nil},
@@ -96,7 +97,7 @@ func TestFindingRowFiltersGraphQL(t *testing.T) {
 			}
 		}
 	}](t, e.gql(t, e.tokA, `{ findingStats(groupBy: [AGE], filter: {tags: ["env=prod"]}) { total groups { age count } } }`, nil))
-	if s := stats.FindingStats; s.Total != len(e.a.findings) || len(s.Groups) != 1 || s.Groups[0].Age == nil || *s.Groups[0].Age != "lt_7d" {
+	if s := stats.FindingStats; s.Total != len(e.a.Findings) || len(s.Groups) != 1 || s.Groups[0].Age == nil || *s.Groups[0].Age != "lt_7d" {
 		t.Errorf("findingStats by AGE: %+v", s)
 	}
 	// A trend reads precomputed counts: the row filters and AGE are refused,

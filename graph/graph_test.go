@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestNoNPlusOne asserts that a page of 200 findings with their resources
@@ -116,7 +117,7 @@ func TestBadInput(t *testing.T) {
 func TestMutations(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 30})
 	var open string
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == "open" {
 			open = f.ID
 			break
@@ -154,7 +155,7 @@ func TestMutations(t *testing.T) {
 			map[string]any{"in": map[string]any{"id": open, "expiresAt": "2001-01-01T00:00:00Z"}}, e.tokA, "validation_failed"},
 		{"bad policy expression", `mutation { createPolicy(input: {name: "p", expression: "resource.nope(", effect: RAISE, dimension: SECURITY, severity: HIGH, title: "t"}) { id } }`, nil, e.tokA, "validation_failed"},
 		{"reanalyze unknown audit", `mutation { reanalyzeAudit(id: "aud_01HZZZZZZZZZZZZZZZZZZZZZZZ") { id } }`, nil, e.tokA, "not_found"},
-		{"cancel completed audit", `mutation { cancelAudit(id: "` + e.a.audit.ID + `") { id } }`, nil, e.tokA, "conflict"},
+		{"cancel completed audit", `mutation { cancelAudit(id: "` + e.a.Audit.ID + `") { id } }`, nil, e.tokA, "conflict"},
 		{"dry run limit", `mutation { testPolicy(id: "pol_x", limit: 0) { matched } }`, nil, e.tokA, "invalid_limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,8 +194,8 @@ func TestMutations(t *testing.T) {
 // TestFindingTrend counts findings per completed audit in one query.
 func TestFindingTrend(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 40})
-	later := completeAudit(t, e.pg, e.a.id, time.Now().UTC().Add(-10*time.Minute))
-	if _, err := e.ch.WriteSnapshot(t.Context(), e.a.id, later.ID, seqOf(makeFindings(e.a.id, later.ID, e.a.resources, 25, 0, time.Now().UTC()))); err != nil {
+	later := testserver.CompleteAudit(t, e.pg, e.a.ID, time.Now().UTC().Add(-10*time.Minute))
+	if _, err := e.ch.WriteSnapshot(t.Context(), e.a.ID, later.ID, testserver.SeqOf(testserver.MakeFindings(e.a.ID, later.ID, e.a.Resources, 25, 0, time.Now().UTC()))); err != nil {
 		t.Fatal(err)
 	}
 	from := time.Now().UTC().Add(-3 * time.Hour).Format(time.RFC3339)
@@ -222,7 +223,7 @@ func TestFindingTrend(t *testing.T) {
 			t.Errorf("%s: groups sum to %d, total %d", p.AuditID, sum, p.Total)
 		}
 	}
-	if diff := cmp.Diff([]string{e.a.audit.ID, later.ID}, ids); diff != "" {
+	if diff := cmp.Diff([]string{e.a.Audit.ID, later.ID}, ids); diff != "" {
 		t.Errorf("points (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]int{40, 25}, totals); diff != "" {

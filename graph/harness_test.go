@@ -6,31 +6,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/rest"
 	"github.com/fourd-dev/fourd/store/clickhouse"
-	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
-	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 )
 
 // env is fourd's REST API (/v1) and GraphQL API (/graphql) on one loopback
 // server over real ClickHouse and PostgreSQL stores (a database of each per
-// test), with two seeded tenants. The stores are wrapped in counters so
-// tests can assert how many store queries an operation makes.
+// test; internal/testserver), with two seeded tenants. The stores are
+// wrapped in counters so tests can assert how many store queries an
+// operation makes.
 type env struct {
 	url    string
 	client *http.Client
@@ -41,17 +37,11 @@ type env struct {
 	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
 	ch     *clickhouse.Store
 	pg     *postgres.Store
+	stack  *testserver.Stack
 	calls  *counter
-	a, b   tenantSeed
+	a, b   testserver.TenantSeed
 	// Tokens of tenant A: admin (every scope) and resources-only; of B: admin.
 	tokA, tokAResources, tokB string
-}
-
-type tenantSeed struct {
-	id        string
-	audit     engine.Audit
-	findings  []engine.Finding
-	resources []engine.Resource
 }
 
 type envOptions struct {
@@ -69,66 +59,41 @@ type envOptions struct {
 
 func newEnv(t testing.TB, o envOptions) *env {
 	t.Helper()
-	ch := chtest.New(t)
-	pg := pgtest.New(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	calls := &counter{n: map[string]int{}}
-	var findings engine.FindingStore = ch
-	var resources engine.ResourceStore = ch
-	if o.stores != nil {
-		findings, resources = o.stores(findings, resources)
-	}
-	ecfg := engine.Config{
-		Findings: countedFindings{findings, calls}, Resources: countedResources{resources, calls},
-		Tenants: pg, Audits: countedAudits{pg, calls}, Policies: pg, Reports: pg, Users: pg,
-		Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Trends: ch, CompliancePostures: pg,
-		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
-	}
-	if o.engine != nil {
-		o.engine(&ecfg)
-	}
-	ids, ops, err := identity.New(identity.Config{Tenants: ecfg.Tenants, Store: pg, Secret: ecfg.Secret, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
-	svc, err := engine.NewService(ecfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ing, err := ingest.New(ingest.Config{Resources: ecfg.Resources, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	audits := newAudits(t, ecfg, svc, pg)
-	e := &env{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, audits: audits, ingest: ing, ids: ids, ops: ops, ch: ch, pg: pg, calls: calls}
-	ctx := context.Background()
-	issue := func(slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
-		it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: slug, Email: email, Role: role, Scopes: scopes, Name: "test"})
-		if err != nil {
-			t.Fatalf("IssueToken(%s, %s): %v", slug, email, err)
+	st := testserver.New(t, testserver.Options{Engine: func(c *engine.Config) {
+		findings, resources := c.Findings, c.Resources
+		if o.stores != nil {
+			findings, resources = o.stores(findings, resources)
 		}
-		return it
-	}
-	itA := issue("acme", "admin@acme.test", engine.RoleAdmin)
-	e.tokA = itA.Secret
-	e.tokAResources = issue("acme", "ci@acme.test", engine.RoleMember, engine.ScopeResourcesRead).Secret
-	itB := issue("globex", "admin@globex.test", engine.RoleAdmin)
-	e.tokB = itB.Secret
-	e.a = seedTenant(t, ch, pg, itA.Tenant.ID, o.findingsA, 0)
-	e.b = seedTenant(t, ch, pg, itB.Tenant.ID, o.findingsB, 1)
+		c.Findings, c.Resources = countedFindings{findings, calls}, countedResources{resources, calls}
+		c.Audits = countedAudits{c.Audits, calls}
+		if o.engine != nil {
+			o.engine(c)
+		}
+	}})
+	w := st.SeedTwo(t, o.findingsA, o.findingsB, false)
+	e := &env{client: testserver.Client(), svc: st.Engine, audits: st.Audits, ingest: st.Ingest, ids: st.Identity, ops: st.Operator,
+		ch: st.CH, pg: st.PG, stack: st, calls: calls, a: w.A, b: w.B, tokA: w.TokA, tokAResources: w.TokAResourcesOnly, tokB: w.TokB}
+	e.url = serveBoth(t, st, st.Services, o.limiter, o.graph)
+	return e
+}
 
-	rcfg := rest.Config{Service: svc, Audits: audits, Identity: ids, Ingest: ing, Secret: ecfg.Secret, Logger: logger}
-	gcfg := graph.Config{Service: svc, Audits: audits, Identity: ids, Logger: logger, Authenticate: true}
-	if o.limiter != nil {
-		rcfg.Limiter, gcfg.Limiter = o.limiter, o.limiter
+// serveBoth serves the REST API of s with its ingest service and the
+// GraphQL API (configured by configure when not nil) on one loopback
+// listener, both rate-limited by limiter when not nil, and returns the URL.
+func serveBoth(t testing.TB, st *testserver.Stack, s testserver.Services, limiter *rest.RateLimiter, configure func(*graph.Config)) string {
+	t.Helper()
+	rcfg := rest.Config{Service: s.Engine, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Secret: s.Config.Secret, Logger: st.Logger}
+	gcfg := graph.Config{Service: s.Engine, Audits: s.Audits, Identity: s.Identity, Logger: st.Logger, Authenticate: true}
+	if limiter != nil {
+		rcfg.Limiter, gcfg.Limiter = limiter, limiter
 	}
 	api, err := rest.New(rcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.graph != nil {
-		o.graph(&gcfg)
+	if configure != nil {
+		configure(&gcfg)
 	}
 	gql, err := graph.NewHandler(gcfg)
 	if err != nil {
@@ -138,10 +103,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	mux.Handle("/graphql", gql)
 	mux.Handle("/graphql/", gql)
 	mux.Handle("/", api)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	e.url = srv.URL
-	return e
+	return testserver.Serve(t, mux, nil)
 }
 
 // gqlResponse is a GraphQL answer with its HTTP status.
@@ -311,111 +273,4 @@ func (s countedAudits) LatestCompletedAudit(ctx context.Context, tenantID string
 func (s countedAudits) GetAudit(ctx context.Context, tenantID, id string) (engine.Audit, error) {
 	s.c.inc("GetAudit")
 	return s.AuditStore.GetAudit(ctx, tenantID, id)
-}
-
-var (
-	seedTypes   = []string{"aws_s3_bucket", "aws_instance", "aws_iam_role", "gcp_bucket"}
-	seedRegions = []string{"us-east-1", "eu-west-1", "eu-central-1"}
-)
-
-// seedTenant writes resources and a completed audit with a snapshot of n
-// findings for a tenant; salt varies the data.
-func seedTenant(t testing.TB, ch *clickhouse.Store, pg *postgres.Store, tenantID string, n, salt int) tenantSeed {
-	t.Helper()
-	ctx := context.Background()
-	now := time.Now().UTC().Truncate(time.Second)
-	s := tenantSeed{id: tenantID}
-	for i := range n/4 + 3 {
-		typ := seedTypes[(i+salt)%len(seedTypes)]
-		provider := "aws"
-		if typ == "gcp_bucket" {
-			provider = "gcp"
-		}
-		native := fmt.Sprintf("arn:%s:%d:%d", typ, salt, i)
-		s.resources = append(s.resources, engine.Resource{
-			ID: engine.ResourceID(tenantID, provider, native), TenantID: tenantID, Provider: provider,
-			Account: fmt.Sprintf("acct-%d", i%3), Region: seedRegions[i%len(seedRegions)], Type: typ, NativeID: native,
-			Name: fmt.Sprintf("resource %d", i), Tags: engine.TagsFromMap(map[string]string{"env": "prod", "team": "core"}),
-			Attributes: json.RawMessage(`{"public":true}`), FirstSeenAt: now, LastSeenAt: now,
-		})
-	}
-	if _, err := ch.WriteResources(ctx, tenantID, seqOf(s.resources)); err != nil {
-		t.Fatalf("WriteResources: %v", err)
-	}
-	s.audit = completeAudit(t, pg, tenantID, now.Add(-time.Hour))
-	s.findings = makeFindings(tenantID, s.audit.ID, s.resources, n, salt, now)
-	if _, err := ch.WriteSnapshot(ctx, tenantID, s.audit.ID, seqOf(s.findings)); err != nil {
-		t.Fatalf("WriteSnapshot: %v", err)
-	}
-	return s
-}
-
-// completeAudit creates an audit and takes it to completed.
-func completeAudit(t testing.TB, pg *postgres.Store, tenantID string, at time.Time) engine.Audit {
-	t.Helper()
-	ctx := context.Background()
-	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, at), TenantID: tenantID, Status: engine.AuditQueued,
-		RequestedBy: "system", CreatedAt: at}
-	if err := pg.CreateAudit(ctx, a); err != nil {
-		t.Fatalf("CreateAudit: %v", err)
-	}
-	started, done := at.Add(time.Second), at.Add(time.Minute)
-	a.Status, a.StartedAt, a.CompletedAt = engine.AuditCompleted, &started, &done
-	a.Summary = &engine.AuditSummary{BySeverity: map[engine.Severity]int64{engine.SeverityHigh: 2}, ByDimension: map[engine.Dimension]int64{}}
-	if err := pg.UpdateAudit(ctx, a); err != nil {
-		t.Fatalf("UpdateAudit: %v", err)
-	}
-	got, err := pg.GetAudit(ctx, tenantID, a.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-// makeFindings returns n findings over the resources with every severity,
-// dimension and status represented.
-func makeFindings(tenantID, auditID string, res []engine.Resource, n, salt int, now time.Time) []engine.Finding {
-	out := make([]engine.Finding, 0, n)
-	for i := range n {
-		r := res[i%len(res)]
-		rule := fmt.Sprintf("rule_%03d", i/len(res)*7+salt)
-		f := engine.Finding{
-			ID: engine.FindingID(tenantID, rule, r.ID), TenantID: tenantID, AuditID: auditID, ResourceID: r.ID,
-			RuleID: rule, Dimension: engine.Dimensions[(i*3+salt)%4], Severity: engine.Severities[(i*7+salt)%5],
-			Status: engine.StatusOpen, Title: fmt.Sprintf("finding %d", i), Description: "d", Remediation: "r",
-			Evidence: json.RawMessage(`{"i":` + fmt.Sprint(i) + `}`), Compliance: []string{"CIS-AWS-4.0.1:2.1.1"},
-			ResourceType: r.Type, Provider: r.Provider, Account: r.Account, Region: r.Region,
-			FirstSeenAt: now, LastSeenAt: now,
-		}
-		if i%9 == 4 {
-			f.Status, f.Resolution = engine.StatusResolved, engine.ResolutionFixed
-			at := now
-			f.ResolvedAt = &at
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-func seqOf[T any](xs []T) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		for _, x := range xs {
-			if !yield(x, nil) {
-				return
-			}
-		}
-	}
-}
-
-// newAudits builds the audit service over ecfg's stores and svc's read path,
-// as cmd/fourd does, with queue as the audit queue.
-func newAudits(t testing.TB, ecfg engine.Config, svc *engine.Service, queue engine.AuditQueue) *audit.Service {
-	t.Helper()
-	s, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
-		Queue: queue, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
-		Reads: svc.AuditReads(), Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

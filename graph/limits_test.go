@@ -105,7 +105,7 @@ func TestHeavyMutationsShareRESTBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, envOptions{findingsA: 1, limiter: l})
-	mutation := fmt.Sprintf(`mutation { %s }`, aliases(5, fmt.Sprintf(`reanalyzeAudit(id: %q) { id }`, e.a.audit.ID)))
+	mutation := fmt.Sprintf(`mutation { %s }`, aliases(5, fmt.Sprintf(`reanalyzeAudit(id: %q) { id }`, e.a.Audit.ID)))
 	r := e.gql(t, e.tokA, mutation, nil)
 	codes := map[string]string{}
 	for _, er := range r.Errors {

@@ -7,6 +7,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 )
 
@@ -94,13 +95,13 @@ func TestDashboardMuted(t *testing.T) {
 			t.Errorf("topAccounts (-want +got):\n%s", diff)
 		}
 	}
-	expect(t, e.tokA, e.a.findings, "")
+	expect(t, e.tokA, e.a.Findings, "")
 	if _, n := createMute(t, e, e.tokA, "finding.rule_id == 'no.such.rule'"); n != 0 {
 		t.Fatalf("clean twin matched %d", n)
 	}
-	expect(t, e.tokA, e.a.findings, "")
+	expect(t, e.tokA, e.a.Findings, "")
 	want := 0
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen && f.Severity == engine.SeverityHigh {
 			want++
 		}
@@ -108,8 +109,8 @@ func TestDashboardMuted(t *testing.T) {
 	if _, n := createMute(t, e, e.tokA, "finding.severity == 'high'"); n != want || n == 0 {
 		t.Fatalf("rule matched %d, want %d", n, want)
 	}
-	expect(t, e.tokA, e.a.findings, "high")
-	expect(t, e.tokB, e.b.findings, "")
+	expect(t, e.tokA, e.a.Findings, "high")
+	expect(t, e.tokB, e.b.Findings, "")
 }
 
 // TestFindingTrendMuted: a trend leaves out of each snapshot's open
@@ -119,9 +120,9 @@ func TestDashboardMuted(t *testing.T) {
 func TestFindingTrendMuted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 40})
-	later := completeAudit(t, e.pg, e.a.id, time.Now().UTC().Add(-10*time.Minute))
-	fs := makeFindings(e.a.id, later.ID, e.a.resources, 25, 0, time.Now().UTC())
-	if _, err := e.ch.WriteSnapshot(t.Context(), e.a.id, later.ID, seqOf(fs)); err != nil {
+	later := testserver.CompleteAudit(t, e.pg, e.a.ID, time.Now().UTC().Add(-10*time.Minute))
+	fs := testserver.MakeFindings(e.a.ID, later.ID, e.a.Resources, 25, 0, time.Now().UTC())
+	if _, err := e.ch.WriteSnapshot(t.Context(), e.a.ID, later.ID, testserver.SeqOf(fs)); err != nil {
 		t.Fatal(err)
 	}
 	type point struct {

@@ -14,7 +14,7 @@ func TestMuteRulesGraphQL(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 20})
 	exp := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
 	var want []string
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == "open" && f.Severity == "high" {
 			want = append(want, f.ID)
 		}

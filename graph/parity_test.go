@@ -164,7 +164,7 @@ func TestParity(t *testing.T) {
 		}
 	})
 	t.Run("single records", func(t *testing.T) {
-		f, res := e.a.findings[3], e.a.resources[2]
+		f, res := e.a.Findings[3], e.a.Resources[2]
 		var rf struct {
 			ID, Severity, Title string
 			ResourceID          string `json:"resource_id"`
@@ -184,7 +184,7 @@ func TestParity(t *testing.T) {
 		}
 	})
 	t.Run("errors", func(t *testing.T) {
-		otherTenant := e.b.findings[0].ID
+		otherTenant := e.b.Findings[0].ID
 		for _, tc := range []struct {
 			name, rest, token, query string
 		}{

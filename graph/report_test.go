@@ -3,20 +3,15 @@ package graph_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/audit"
-	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/reports"
-	"github.com/fourd-dev/fourd/rest"
 )
 
 // newReportEnv is newEnv with report generation and workers configured: a
@@ -25,33 +20,9 @@ import (
 func newReportEnv(t *testing.T) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20})
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ecfg := engine.Config{
-		Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg, Policies: e.pg, Reports: e.pg,
-		Snapshots: e.ch, Inventory: e.ch, Evaluators: audit.New(nil), Overrides: e.pg, Trends: e.ch,
-		Reporting: engine.ReportConfig{Jobs: e.pg, Queue: e.pg, Renderer: reports.Renderer{}, Analytics: e.ch,
-			Catalog: audit.NewCatalog()},
-		Secret: []byte("graph test secret, at least thirty-two bytes"), Logger: logger,
-	}
-	svc, err := engine.NewService(ecfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.audits = newAudits(t, ecfg, svc, e.pg)
-	api, err := rest.New(rest.Config{Service: svc, Audits: e.audits, Identity: e.ids, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gql, err := graph.NewHandler(graph.Config{Service: svc, Audits: e.audits, Identity: e.ids, Logger: logger, Authenticate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/graphql", gql)
-	mux.Handle("/", api)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	e.url, e.svc = srv.URL, svc
+	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *engine.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
+	e.url = serveBoth(t, e.stack, s, nil, nil)
+	e.svc, e.audits = s.Engine, s.Audits
 	return e
 }
 
@@ -100,11 +71,11 @@ func TestGenerateReport(t *testing.T) {
 	r := e.gql(t, e.tokA, generateReportMutation, map[string]any{"in": map[string]any{
 		"kind": "EXECUTIVE_SUMMARY", "filters": map[string]any{"severities": []string{"HIGH", "critical"}}}})
 	created := data[map[string]gqlReport](t, r)["generateReport"]
-	wantCreated := gqlReport{ID: created.ID, Kind: "EXECUTIVE_SUMMARY", Status: "PENDING", AuditID: e.a.audit.ID,
+	wantCreated := gqlReport{ID: created.ID, Kind: "EXECUTIVE_SUMMARY", Status: "PENDING", AuditID: e.a.Audit.ID,
 		Audit: &struct {
 			ID     string `json:"id"`
 			Status string `json:"status"`
-		}{e.a.audit.ID, "COMPLETED"}}
+		}{e.a.Audit.ID, "COMPLETED"}}
 	if diff := cmp.Diff(wantCreated, created); diff != "" {
 		t.Fatalf("created report (-want +got):\n%s", diff)
 	}
@@ -166,7 +137,7 @@ func TestGenerateReportErrors(t *testing.T) {
 		{"unknown dimension", map[string]any{"kind": "REMEDIATION_PLAN", "filters": map[string]any{"dimensions": []string{"speed"}}}, e.tokA, engine.CodeValidationFailed},
 		{"unknown severity", map[string]any{"kind": "REMEDIATION_PLAN", "filters": map[string]any{"severities": []string{"urgent"}}}, e.tokA, engine.CodeInvalidSeverityFilter},
 		{"frameworks on a plan", map[string]any{"kind": "REMEDIATION_PLAN", "filters": map[string]any{"frameworks": []string{"CIS"}}}, e.tokA, engine.CodeValidationFailed},
-		{"another tenant's audit", map[string]any{"kind": "EXECUTIVE_SUMMARY", "auditId": e.b.audit.ID}, e.tokA, engine.CodeNotFound},
+		{"another tenant's audit", map[string]any{"kind": "EXECUTIVE_SUMMARY", "auditId": e.b.Audit.ID}, e.tokA, engine.CodeNotFound},
 		{"missing audit", map[string]any{"kind": "EXECUTIVE_SUMMARY", "auditId": "aud_nope"}, e.tokA, engine.CodeNotFound},
 		{"no reports:write", map[string]any{"kind": "EXECUTIVE_SUMMARY"}, e.tokAResources, engine.CodeInsufficientScope},
 		{"kind missing", map[string]any{}, e.tokA, engine.CodeInvalidRequest},

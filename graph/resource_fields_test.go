@@ -19,7 +19,7 @@ import (
 func TestResourceFieldsFollowSelection(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 40})
 	seeded := map[string]engine.Resource{}
-	for _, r := range e.a.resources {
+	for _, r := range e.a.Resources {
 		seeded[r.ID] = r
 	}
 	type resourceJSON struct {
@@ -71,7 +71,7 @@ func TestResourceFieldsFollowSelection(t *testing.T) {
 	page := func(node string) string {
 		return `{ findings(first: 20) { edges { node { ` + node + ` } } } }`
 	}
-	one := `{ finding(id: "` + e.a.findings[0].ID + `") { resourceId resource { id name type } other: resource { id attributes } } }`
+	one := `{ finding(id: "` + e.a.Findings[0].ID + `") { resourceId resource { id name type } other: resource { id attributes } } }`
 	for _, tc := range []struct {
 		name, query string
 		wantRead    string // the one resource read's fields

@@ -14,12 +14,12 @@ import (
 func TestFindingWorkflowGraphQL(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 20, findingsB: 5})
-	admin, err := e.pg.GetUserByEmail(context.Background(), e.a.id, "admin@acme.test")
+	admin, err := e.pg.GetUserByEmail(context.Background(), e.a.ID, "admin@acme.test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var open []string
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen {
 			open = append(open, f.ID)
 		}
@@ -76,7 +76,7 @@ func TestFindingWorkflowGraphQL(t *testing.T) {
 			}
 		}
 	}](t, e.gql(t, e.tokA, `mutation($in: BulkUpdateFindingsInput!) { bulkUpdateFindings(input: $in) { updated failed results { id ok error { code } } } }`,
-		map[string]any{"in": map[string]any{"ids": []string{open[2], engine.FindingID(e.a.id, "r", "x")}, "status": "ACCEPTED_RISK", "note": "ok"}}))
+		map[string]any{"in": map[string]any{"ids": []string{open[2], engine.FindingID(e.a.ID, "r", "x")}, "status": "ACCEPTED_RISK", "note": "ok"}}))
 	if b := bulk.BulkUpdateFindings; b.Updated != 1 || b.Failed != 1 || b.Results[1].Error == nil || b.Results[1].Error.Code != engine.CodeNotFound {
 		t.Errorf("bulk: %+v", b)
 	}

@@ -4,10 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"iter"
-	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,8 +12,8 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	inv "github.com/fourd-dev/fourd/engine/inventory"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
-	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 )
@@ -30,23 +26,13 @@ import (
 // goldenNow is the Service's and the stores' clock at the start.
 var goldenNow = time.Date(2026, 11, 3, 15, 0, 0, 0, time.UTC)
 
-// testClock is a clock tests move forward.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *testClock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 // assembled is the seeded world: the stores, a Service with report workers
 // over them, and the tenant.
 type assembled struct {
 	svc          *engine.Service
 	pg           *postgres.Store
 	ch           *clickhouse.Store
-	clock        *testClock
+	clock        *testserver.Clock
 	tenant       engine.Tenant
 	prev, cur    engine.Audit
 	writer       engine.Principal
@@ -66,29 +52,12 @@ func fixedID(prefix string, at time.Time, n int) string {
 func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 	t.Helper()
 	ctx := context.Background()
-	clock := &testClock{t: goldenNow}
-	url := pgtest.NewDatabase(t)
-	pg, err := postgres.Open(ctx, postgres.Config{URL: url, Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Close)
-	ch := chtest.New(t)
 	if renderer == nil {
 		renderer = Renderer{}
 	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc, err := engine.NewService(engine.Config{
-		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Snapshots: ch, Inventory: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
-		MuteRules: pg, MuteMatches: ch,
-		Reporting: engine.ReportConfig{Jobs: pg, Queue: pg, Renderer: renderer, Analytics: ch,
-			Catalog: audit.NewCatalog(), Lease: time.Minute},
-		Secret: []byte("reports test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := testserver.New(t, testserver.Options{Clock: testserver.FixedClock(goldenNow), ClockedPostgres: true,
+		Renderer: renderer, ReportLease: time.Minute})
+	svc, pg, ch, clock, url := st.Engine, st.PG, st.CH, st.Clock, pgtest.URL(t, st.PG)
 	a := &assembled{svc: svc, pg: pg, ch: ch, clock: clock,
 		tenant: engine.Tenant{ID: fixedID(engine.PrefixTenant, goldenNow.Add(-30*24*time.Hour), 1), Slug: "acme", Name: "Acme Électronique GmbH"}}
 	conn, err := pgx.Connect(ctx, url)
@@ -108,7 +77,7 @@ func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 	a.otherTenant = engine.Principal{TenantID: other, Scopes: scopes}
 
 	res := goldenResources(a.tenant.ID)
-	if _, err := ch.WriteResources(ctx, a.tenant.ID, seqOf(res)); err != nil {
+	if _, err := ch.WriteResources(ctx, a.tenant.ID, testserver.SeqOf(res)); err != nil {
 		t.Fatalf("WriteResources: %v", err)
 	}
 	a.prev = completedAudit(t, pg, a.tenant.ID, fixedID(engine.PrefixAudit, goldenNow.Add(-7*24*time.Hour), 1), goldenNow.Add(-7*24*time.Hour))
@@ -119,7 +88,7 @@ func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 		prev  bool
 	}{{a.prev, true}, {a.cur, false}} {
 		fs := goldenFindings(a.tenant.ID, snap.audit, res, snap.prev)
-		if _, err := ch.WriteSnapshot(ctx, a.tenant.ID, snap.audit.ID, seqOf(fs)); err != nil {
+		if _, err := ch.WriteSnapshot(ctx, a.tenant.ID, snap.audit.ID, testserver.SeqOf(fs)); err != nil {
 			t.Fatalf("WriteSnapshot: %v", err)
 		}
 	}
@@ -207,33 +176,8 @@ func mustRule(cat *audit.Catalog, id string) engine.RuleInfo {
 // completedAudit stores a completed audit with a fixed id and times.
 func completedAudit(t *testing.T, pg *postgres.Store, tenantID, id string, at time.Time) engine.Audit {
 	t.Helper()
-	ctx := context.Background()
-	a := engine.Audit{ID: id, TenantID: tenantID, Status: engine.AuditQueued, RequestedBy: "system", CreatedAt: at}
-	if err := pg.CreateAudit(ctx, a); err != nil {
-		t.Fatalf("CreateAudit: %v", err)
-	}
-	started, done := at.Add(time.Second), at.Add(time.Minute)
-	a.Status, a.StartedAt, a.CompletedAt = engine.AuditCompleted, &started, &done
 	// One instance's metadata options were not recorded: CIS 5.6
 	// (aws-ec2-007), with no finding, has insufficient data.
-	a.Summary = &engine.AuditSummary{ResourcesScanned: 9, BySeverity: map[engine.Severity]int64{}, ByDimension: map[engine.Dimension]int64{},
-		NotEvaluated: map[string]int64{"aws-ec2-007": 1}}
-	if err := pg.UpdateAudit(ctx, a); err != nil {
-		t.Fatalf("UpdateAudit: %v", err)
-	}
-	got, err := pg.GetAudit(ctx, tenantID, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func seqOf[T any](xs []T) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		for _, x := range xs {
-			if !yield(x, nil) {
-				return
-			}
-		}
-	}
+	return testserver.CompleteAuditID(t, pg, tenantID, id, at, &engine.AuditSummary{ResourcesScanned: 9,
+		BySeverity: map[engine.Severity]int64{}, ByDimension: map[engine.Dimension]int64{}, NotEvaluated: map[string]int64{"aws-ec2-007": 1}})
 }

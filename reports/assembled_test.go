@@ -218,7 +218,7 @@ func TestAssembledReportFailures(t *testing.T) {
 		if _, ok, err := a.svc.RunReportOnce(ctx, "w2"); err != nil || ok {
 			t.Fatalf("within the lease: RunReportOnce = %v, %v; want nothing to claim", ok, err)
 		}
-		a.clock.Add(61 * time.Second)
+		a.clock.Advance(61 * time.Second)
 		if _, ok, err := a.svc.RunReportOnce(ctx, "w2"); err != nil || !ok {
 			t.Fatalf("after the lease: RunReportOnce = %v, %v; want the report re-claimed", ok, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestComplianceEvidenceSaysWhenCaptured: a failing resource imported from
@@ -26,7 +27,7 @@ func TestComplianceEvidenceSaysWhenCaptured(t *testing.T) {
 		}
 	}
 	invoices.CapturedAt, invoices.LastSeenAt = captured, seen
-	if _, err := a.ch.WriteResources(ctx, a.tenant.ID, seqOf([]engine.Resource{invoices})); err != nil {
+	if _, err := a.ch.WriteResources(ctx, a.tenant.ID, testserver.SeqOf([]engine.Resource{invoices})); err != nil {
 		t.Fatal(err)
 	}
 	r := a.generate(t, engine.ReportComplianceEvidence)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestReportsLeaveMutedFindingsOut: once a mute rule silences the two
@@ -127,7 +128,7 @@ func TestReportsLeaveMutedFindingsOut(t *testing.T) {
 	// findingTrend counts them so too), while the new snapshot, to which the
 	// rule was not applied, counts them as open.
 	next := completedAudit(t, a.pg, a.tenant.ID, fixedID(engine.PrefixAudit, goldenNow.Add(-30*time.Minute), 4), goldenNow.Add(-30*time.Minute))
-	if _, err := a.ch.WriteSnapshot(ctx, a.tenant.ID, next.ID, seqOf(goldenFindings(a.tenant.ID, next, goldenResources(a.tenant.ID), false))); err != nil {
+	if _, err := a.ch.WriteSnapshot(ctx, a.tenant.ID, next.ID, testserver.SeqOf(goldenFindings(a.tenant.ID, next, goldenResources(a.tenant.ID), false))); err != nil {
 		t.Fatalf("WriteSnapshot: %v", err)
 	}
 	var later engine.ReportDocument

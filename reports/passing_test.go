@@ -9,6 +9,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	inv "github.com/fourd-dev/fourd/engine/inventory"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestComplianceEvidenceShowsPassing: the compliance JSON lists, per
@@ -26,7 +27,7 @@ func TestComplianceEvidenceShowsPassing(t *testing.T) {
 		Region: "eu-west-1", Type: inv.TypeS3Bucket, NativeID: native, Name: "archive", Tags: engine.Tags{},
 		Attributes: json.RawMessage(`{"bucket":"archive","sse_algorithm":"aws:kms"}`), LastSeenAt: goldenNow.Add(-2 * time.Hour),
 		CapturedAt: captured}
-	if _, err := a.ch.WriteResources(ctx, a.tenant.ID, seqOf([]engine.Resource{archive})); err != nil {
+	if _, err := a.ch.WriteResources(ctx, a.tenant.ID, testserver.SeqOf([]engine.Resource{archive})); err != nil {
 		t.Fatal(err)
 	}
 	var d engine.ReportDocument

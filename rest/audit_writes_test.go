@@ -59,7 +59,7 @@ func TestAuditWrites(t *testing.T) {
 	// returned, in the event log (read through its buffer, which holds a
 	// small write's events for a while), with the same ids and data; none
 	// is another tenant's.
-	outbox, err := e.pg.ListEvents(ctx, engine.EventQuery{TenantID: e.a.id, Type: engine.EventResourceAdded, Limit: 10})
+	outbox, err := e.pg.ListEvents(ctx, engine.EventQuery{TenantID: e.a.ID, Type: engine.EventResourceAdded, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +76,14 @@ func TestAuditWrites(t *testing.T) {
 		want = append(want, canonical(ev.ID, string(ev.Data)))
 	}
 	slices.Sort(want)
-	for _, row := range chtest.Strings(t, e.ch, "SELECT concat(id, ' ', data) FROM events_buffer WHERE tenant_id = ? AND type = 'resource.added' ORDER BY id", e.a.id) {
+	for _, row := range chtest.Strings(t, e.ch, "SELECT concat(id, ' ', data) FROM events_buffer WHERE tenant_id = ? AND type = 'resource.added' ORDER BY id", e.a.ID) {
 		id, data, _ := strings.Cut(row, " ")
 		logged = append(logged, canonical(id, data))
 	}
 	if len(want) != 2 || !slices.Equal(want, logged) {
 		t.Fatalf("event log %q; want the outbox's 2 resource.added %q", logged, want)
 	}
-	if n := chtest.Strings(t, e.ch, "SELECT toString(count()) FROM events_buffer WHERE tenant_id = ?", e.b.id); n[0] != "0" {
+	if n := chtest.Strings(t, e.ch, "SELECT toString(count()) FROM events_buffer WHERE tenant_id = ?", e.b.ID); n[0] != "0" {
 		t.Fatalf("tenant B has %s events logged", n[0])
 	}
 	// The same batch as a JSON array is idempotent: nothing new.
@@ -179,7 +179,7 @@ func TestAuditWrites(t *testing.T) {
 // tenant isolation included.
 func TestAuditWritesBadInput(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 5, findingsB: 5})
-	fA := e.a.findings[0].ID
+	fA := e.a.Findings[0].ID
 	ct := jsonHeader("application/json")
 	tests := []struct {
 		name, method, path, token string
@@ -199,17 +199,17 @@ func TestAuditWritesBadInput(t *testing.T) {
 		{"patch malformed", "PATCH", "/v1/findings/" + fA, e.tokA, `{"status":`, ct, 400, engine.CodeInvalidRequest},
 		{"patch other tenant", "PATCH", "/v1/findings/" + fA, e.tokB, `{"status":"resolved","resolution":"accepted_risk"}`, ct, 404, engine.CodeNotFound},
 		{"patch read-only", "PATCH", "/v1/findings/" + fA, e.tokAFindingsOnly, `{"status":"resolved","resolution":"accepted_risk"}`, ct, 403, engine.CodeInsufficientScope},
-		{"reanalyze other tenant", "POST", "/v1/audits/" + e.a.audit.ID + "/reanalyze", e.tokB, ``, nil, 404, engine.CodeNotFound},
+		{"reanalyze other tenant", "POST", "/v1/audits/" + e.a.Audit.ID + "/reanalyze", e.tokB, ``, nil, 404, engine.CodeNotFound},
 		{"reanalyze bad id", "POST", "/v1/audits/fnd_x/reanalyze", e.tokA, ``, nil, 404, engine.CodeNotFound},
-		{"cancel completed", "POST", "/v1/audits/" + e.a.audit.ID + "/cancel", e.tokA, ``, nil, 409, engine.CodeConflict},
-		{"cancel other tenant", "DELETE", "/v1/audits/" + e.a.audit.ID, e.tokB, ``, nil, 404, engine.CodeNotFound},
+		{"cancel completed", "POST", "/v1/audits/" + e.a.Audit.ID + "/cancel", e.tokA, ``, nil, 409, engine.CodeConflict},
+		{"cancel other tenant", "DELETE", "/v1/audits/" + e.a.Audit.ID, e.tokB, ``, nil, 404, engine.CodeNotFound},
 		{"policy syntax error", "POST", "/v1/policies", e.tokA, `{"name":"x","expression":"resource.type ==","dimension":"cost","severity":"low"}`, ct, 422, engine.CodeValidationFailed},
 		{"policy type error", "POST", "/v1/policies", e.tokA, `{"name":"x","expression":"resource.tags + 1","dimension":"cost","severity":"low"}`, ct, 422, engine.CodeValidationFailed},
 		{"policy bad severity", "POST", "/v1/policies", e.tokA, `{"name":"x","expression":"true","dimension":"cost","severity":"urgent"}`, ct, 422, engine.CodeValidationFailed},
 		{"policy dry run bad limit", "POST", "/v1/policies/dry_run?limit=5000", e.tokA, `{"name":"x","expression":"true","dimension":"cost","severity":"low"}`, ct, 422, engine.CodeInvalidLimit},
-		{"policy other tenant", "PATCH", "/v1/policies/" + e.a.policies[0].ID, e.tokB, `{"enabled":false}`, ct, 404, engine.CodeNotFound},
-		{"delete policy other tenant", "DELETE", "/v1/policies/" + e.a.policies[0].ID, e.tokB, ``, nil, 404, engine.CodeNotFound},
-		{"test policy other tenant", "POST", "/v1/policies/" + e.a.policies[0].ID + "/test", e.tokB, ``, nil, 404, engine.CodeNotFound},
+		{"policy other tenant", "PATCH", "/v1/policies/" + e.a.Policies[0].ID, e.tokB, `{"enabled":false}`, ct, 404, engine.CodeNotFound},
+		{"delete policy other tenant", "DELETE", "/v1/policies/" + e.a.Policies[0].ID, e.tokB, ``, nil, 404, engine.CodeNotFound},
+		{"test policy other tenant", "POST", "/v1/policies/" + e.a.Policies[0].ID + "/test", e.tokB, ``, nil, 404, engine.CodeNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,15 +269,15 @@ func TestIngestEventLogStream(t *testing.T) {
 		t.Fatalf("POST /v1/resources: %d %s", r.status, r.body)
 	}
 	count := func(table string) string {
-		return chtest.Strings(t, e.ch, "SELECT toString(count()) FROM "+table+" WHERE tenant_id = ? AND type = 'resource.added'", e.a.id)[0]
+		return chtest.Strings(t, e.ch, "SELECT toString(count()) FROM "+table+" WHERE tenant_id = ? AND type = 'resource.added'", e.a.ID)[0]
 	}
 	// events_buffer reads the buffer and events; the stream wrote the
 	// events past the first batch straight into events.
 	if all, direct := count("events_buffer"), count("events"); all != fmt.Sprint(n) || direct == "0" {
 		t.Fatalf("%s events logged, %s of them in events; want %d, some", all, direct, n)
 	}
-	uniq := chtest.Strings(t, e.ch, "SELECT toString(uniqExact(id)) FROM events_buffer WHERE tenant_id = ?", e.a.id)[0]
-	last, err := e.pg.ListEvents(ctx, engine.EventQuery{TenantID: e.a.id, Type: engine.EventResourceAdded, Limit: 1})
+	uniq := chtest.Strings(t, e.ch, "SELECT toString(uniqExact(id)) FROM events_buffer WHERE tenant_id = ?", e.a.ID)[0]
+	last, err := e.pg.ListEvents(ctx, engine.EventQuery{TenantID: e.a.ID, Type: engine.EventResourceAdded, Limit: 1})
 	if err != nil || len(last) != 1 {
 		t.Fatalf("outbox: %v, %d", err, len(last))
 	}

@@ -18,10 +18,9 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
-	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 )
 
 // The REST benchmarks run the whole stack (loopback HTTP, auth against
@@ -77,24 +76,12 @@ func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	b.Helper()
 	ctx := context.Background()
 	ch, auditID, n := benchSnapshot(b)
-	pg := pgtest.New(b)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	// As fourd serve wires it: finding overrides, and the change feed that
-	// lets the Service cache each tenant's latest audit and overrides.
-	feed := newSignalFeed(pg)
-	ecfg := engine.Config{Findings: tenantMapped{ch}, Resources: ch, Tenants: pg, Audits: pg,
-		Policies: pg, Reports: pg, Overrides: pg, Changes: feed,
-		Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: logger}
-	ids, ops := wireIdentity(b, &ecfg, nil, 0)
-	svc, err := engine.NewService(ecfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	followChanges(b, svc, feed)
-	it, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "bench", Email: "bench@example.com"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	// As fourd serve wires it, following the change feed that lets the
+	// Service cache each tenant's latest audit and overrides.
+	st := testserver.New(b, testserver.Options{ClickHouse: ch, NoUserStore: true, FollowChanges: true,
+		Engine: func(c *engine.Config) { c.Findings = tenantMapped{ch} }})
+	pg, svc, ids := st.PG, st.Engine, st.Identity
+	it := st.IssueToken(b, "bench", "bench@example.com", engine.RoleAdmin)
 	now := time.Now()
 	a := engine.Audit{ID: auditID, TenantID: it.Tenant.ID, Status: engine.AuditQueued, CreatedAt: now}
 	if err := pg.CreateAudit(ctx, a); err != nil {
@@ -108,19 +95,14 @@ func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	for _, c := range configure {
 		c(&cfg)
 	}
-	h, err := New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	b.Cleanup(srv.Close)
+	url := serve(b, cfg, nil)
 	p, err := ids.Authenticate(ctx, it.Secret)
 	if err != nil {
 		b.Fatal(err)
 	}
 	tr := &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}
 	b.Cleanup(tr.CloseIdleConnections)
-	return &benchStack{url: srv.URL, client: &http.Client{Transport: tr}, token: it.Secret, ch: ch,
+	return &benchStack{url: url, client: &http.Client{Transport: tr}, token: it.Secret, ch: ch,
 		auditID: auditID, n: n, svc: svc, p: p}
 }
 
@@ -146,8 +128,8 @@ func benchSnapshot(b *testing.B) (*clickhouse.Store, string, int64) {
 		res[i] = engine.Resource{ID: engine.ResourceID(benchTenant, "aws", fmt.Sprint(i)), Provider: "aws",
 			Account: fmt.Sprintf("acct-%d", i%20), Region: "us-east-1", Type: "aws_s3_bucket"}
 	}
-	fs := makeFindings(benchTenant, auditID, res, benchFallbackSize, 0, time.Now().UTC())
-	if _, err := s.WriteSnapshot(ctx, benchTenant, auditID, seqOf(fs)); err != nil {
+	fs := testserver.MakeFindings(benchTenant, auditID, res, benchFallbackSize, 0, time.Now().UTC())
+	if _, err := s.WriteSnapshot(ctx, benchTenant, auditID, testserver.SeqOf(fs)); err != nil {
 		b.Fatal(err)
 	}
 	return s, auditID, benchFallbackSize

@@ -3,66 +3,14 @@ package rest
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
-
-// signalFeed passes a ChangeFeed through and closes up the first time it
-// listens, so a test knows when the Service's read caches are in use.
-type signalFeed struct {
-	engine.ChangeFeed
-	up   chan struct{}
-	once sync.Once
-}
-
-func newSignalFeed(f engine.ChangeFeed) *signalFeed {
-	return &signalFeed{ChangeFeed: f, up: make(chan struct{})}
-}
-
-func (f *signalFeed) Follow(ctx context.Context, l engine.ChangeListener) error {
-	return f.ChangeFeed.Follow(ctx, signalListener{l, f})
-}
-
-type signalListener struct {
-	engine.ChangeListener
-	f *signalFeed
-}
-
-func (l signalListener) Up() {
-	l.ChangeListener.Up()
-	l.f.once.Do(func() { close(l.f.up) })
-}
-
-// followChanges runs svc.FollowChanges (its Config.Changes must be feed)
-// until the test ends, and returns once the feed listens. The returned
-// function stops following before the test ends.
-func followChanges(t testing.TB, svc *engine.Service, feed *signalFeed) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = svc.FollowChanges(ctx)
-	}()
-	stop = func() {
-		cancel()
-		<-done
-	}
-	t.Cleanup(stop)
-	select {
-	case <-feed.up:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the change feed did not listen within 30 s")
-	}
-	return sync.OnceFunc(stop)
-}
 
 // replica is another fourd server over an env's stores whose Service
 // follows PostgreSQL's change feed, as each `fourd serve` replica does.
@@ -76,24 +24,9 @@ type replica struct {
 // default token cache.
 func newReplica(t *testing.T, e *env, tokenCacheTTL time.Duration) *replica {
 	t.Helper()
-	logger := slog.New(slog.DiscardHandler)
-	feed := newSignalFeed(e.pg)
-	cfg := engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
-		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Overrides: e.pg, Events: e.pg,
-		Users: e.pg, Changes: feed, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger} // newEnv's secret
-	ids, _ := wireIdentity(t, &cfg, e.pg, tokenCacheTTL)
-	svc, err := engine.NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := followChanges(t, svc, feed)
-	h, err := New(Config{Service: svc, Audits: wireAudits(t, cfg, svc, e.pg), Identity: ids, Ingest: wireIngest(t, cfg), Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return &replica{url: srv.URL, svc: svc, stop: stop}
+	s := e.stack.NewServices(t, testserver.Replica{TokenCacheTTL: tokenCacheTTL, FollowChanges: true})
+	url := serve(t, Config{Service: s.Engine, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Logger: e.stack.Logger}, nil)
+	return &replica{url: url, svc: s.Engine, stop: s.StopFollowing}
 }
 
 // findingStatus returns the status of finding id in r's first page of
@@ -140,7 +73,7 @@ func TestFindingDecisionsAcrossReplicas(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 5})
 	one, two := newReplica(t, e, 0), newReplica(t, e, 0)
 	var target string
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen && e.findingStatus(t, one.url, "limit=50", f.ID) == engine.StatusOpen {
 			target = f.ID
 			break

@@ -29,7 +29,7 @@ func newestFirst(ids []string) []string {
 func TestListCollections(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 8})
 	resID := func(r engine.Resource) string { return r.ID }
-	sortedRes := idsOf(e.a.resources, resID)
+	sortedRes := idsOf(e.a.Resources, resID)
 	slices.Sort(sortedRes)
 	t.Run("resources", func(t *testing.T) {
 		for _, limit := range []string{"1", "4", "200"} {
@@ -51,8 +51,8 @@ func TestListCollections(t *testing.T) {
 		} {
 			var want []string
 			for _, id := range sortedRes {
-				i := slices.IndexFunc(e.a.resources, func(r engine.Resource) bool { return r.ID == id })
-				if q.keep(e.a.resources[i]) {
+				i := slices.IndexFunc(e.a.Resources, func(r engine.Resource) bool { return r.ID == id })
+				if q.keep(e.a.Resources[i]) {
 					want = append(want, id)
 				}
 			}
@@ -67,20 +67,20 @@ func TestListCollections(t *testing.T) {
 	})
 	t.Run("audits", func(t *testing.T) {
 		got := pageAll(t, e, "/v1/audits?limit=1", e.tokA, func(a engine.Audit) string { return a.ID })
-		if diff := cmp.Diff([]string{e.a.audit.ID}, got); diff != "" {
+		if diff := cmp.Diff([]string{e.a.Audit.ID}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
 	t.Run("policies", func(t *testing.T) {
 		got := pageAll(t, e, "/v1/policies?limit=2", e.tokA, func(p engine.Policy) string { return p.ID })
-		want := newestFirst(idsOf(e.a.policies, func(p engine.Policy) string { return p.ID }))
+		want := newestFirst(idsOf(e.a.Policies, func(p engine.Policy) string { return p.ID }))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
 	t.Run("reports", func(t *testing.T) {
 		got := pageAll(t, e, "/v1/reports?limit=1", e.tokA, func(r engine.Report) string { return r.ID })
-		want := newestFirst(idsOf(e.a.reports, func(r engine.Report) string { return r.ID }))
+		want := newestFirst(idsOf(e.a.Reports, func(r engine.Report) string { return r.ID }))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
@@ -96,11 +96,11 @@ func TestGetRecords(t *testing.T) {
 		id   string
 	}
 	ok := []rec{
-		{"/v1/findings/", e.a.findings[3].ID},
-		{"/v1/resources/", e.a.resources[1].ID},
-		{"/v1/audits/", e.a.audit.ID},
-		{"/v1/policies/", e.a.policies[0].ID},
-		{"/v1/reports/", e.a.reports[2].ID},
+		{"/v1/findings/", e.a.Findings[3].ID},
+		{"/v1/resources/", e.a.Resources[1].ID},
+		{"/v1/audits/", e.a.Audit.ID},
+		{"/v1/policies/", e.a.Policies[0].ID},
+		{"/v1/reports/", e.a.Reports[2].ID},
 	}
 	for _, r := range ok {
 		t.Run(r.path+"found", func(t *testing.T) {
@@ -111,26 +111,26 @@ func TestGetRecords(t *testing.T) {
 		})
 	}
 	t.Run("finding fields", func(t *testing.T) {
-		want := e.a.findings[7]
+		want := e.a.Findings[7]
 		got := getJSON[engine.Finding](t, e, "/v1/findings/"+want.ID, e.tokA)
 		want.TenantID = ""
 		if diff := cmp.Diff(want.Title, got.Title); diff != "" || got.Severity != want.Severity || got.ResourceID != want.ResourceID ||
-			got.AuditID != e.a.audit.ID || string(got.Evidence) != string(want.Evidence) {
+			got.AuditID != e.a.Audit.ID || string(got.Evidence) != string(want.Evidence) {
 			t.Errorf("got %+v, want %+v", got, want)
 		}
 	})
 	missing := []rec{
-		{"/v1/findings/", e.b.findings[0].ID},                 // another tenant's
-		{"/v1/findings/", engine.FindingID(e.a.id, "x", "y")}, // well-formed, absent
-		{"/v1/findings/", e.a.resources[0].ID},                // wrong prefix
+		{"/v1/findings/", e.b.Findings[0].ID},                 // another tenant's
+		{"/v1/findings/", engine.FindingID(e.a.ID, "x", "y")}, // well-formed, absent
+		{"/v1/findings/", e.a.Resources[0].ID},                // wrong prefix
 		{"/v1/findings/", "fnd_nope"},                         // malformed
-		{"/v1/resources/", e.b.resources[0].ID},               //
-		{"/v1/resources/", strings.Replace(e.a.resources[0].ID, "res_", "fnd_", 1)},
-		{"/v1/audits/", e.b.audit.ID},
-		{"/v1/audits/", engine.NewID(engine.PrefixAudit, e.a.audit.CreatedAt)},
-		{"/v1/policies/", e.b.policies[0].ID},
-		{"/v1/policies/", e.a.reports[0].ID},
-		{"/v1/reports/", e.b.reports[0].ID},
+		{"/v1/resources/", e.b.Resources[0].ID},               //
+		{"/v1/resources/", strings.Replace(e.a.Resources[0].ID, "res_", "fnd_", 1)},
+		{"/v1/audits/", e.b.Audit.ID},
+		{"/v1/audits/", engine.NewID(engine.PrefixAudit, e.a.Audit.CreatedAt)},
+		{"/v1/policies/", e.b.Policies[0].ID},
+		{"/v1/policies/", e.a.Reports[0].ID},
+		{"/v1/reports/", e.b.Reports[0].ID},
 		{"/v1/reports/", "rpt_" + strings.Repeat("z", 26)},
 	}
 	for _, r := range missing {
@@ -146,18 +146,18 @@ func TestGetRecords(t *testing.T) {
 func TestTenantIsolation(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 50, findingsB: 12})
 	bFindings := pageAll(t, e, "/v1/findings?limit=200", e.tokB, findingID)
-	if diff := cmp.Diff(wantOrder(e.b.findings), bFindings); diff != "" {
+	if diff := cmp.Diff(wantOrder(e.b.Findings), bFindings); diff != "" {
 		t.Errorf("B's findings (-want +got):\n%s", diff)
 	}
 	bRes := pageAll(t, e, "/v1/resources?limit=200", e.tokB, func(r engine.Resource) string { return r.ID })
-	if len(bRes) != len(e.b.resources) {
-		t.Errorf("B sees %d resources, has %d", len(bRes), len(e.b.resources))
+	if len(bRes) != len(e.b.Resources) {
+		t.Errorf("B sees %d resources, has %d", len(bRes), len(e.b.Resources))
 	}
-	aIDs := map[string]bool{e.a.audit.ID: true}
-	for _, f := range e.a.findings {
+	aIDs := map[string]bool{e.a.Audit.ID: true}
+	for _, f := range e.a.Findings {
 		aIDs[f.ID] = true
 	}
-	for _, r := range e.a.resources {
+	for _, r := range e.a.Resources {
 		aIDs[r.ID] = true
 	}
 	for _, path := range []string{"/v1/audits", "/v1/policies", "/v1/reports"} {
@@ -181,15 +181,15 @@ func TestTenantIsolation(t *testing.T) {
 		}
 	}
 	// Filters naming A's records find nothing, or not_found for A's audit.
-	empty := getJSON[listBody[engine.Finding]](t, e, "/v1/findings?resource_id="+e.a.resources[0].ID, e.tokB)
+	empty := getJSON[listBody[engine.Finding]](t, e, "/v1/findings?resource_id="+e.a.Resources[0].ID, e.tokB)
 	if len(empty.Data) != 0 || empty.HasMore {
 		t.Errorf("B filtering by A's resource sees %d findings", len(empty.Data))
 	}
-	wantError(t, e.get(t, "/v1/findings?audit_id="+e.a.audit.ID, e.tokB), http.StatusNotFound, engine.CodeNotFound)
-	wantError(t, e.get(t, "/v1/findings/summary?audit_id="+e.a.audit.ID, e.tokB), http.StatusNotFound, engine.CodeNotFound)
+	wantError(t, e.get(t, "/v1/findings?audit_id="+e.a.Audit.ID, e.tokB), http.StatusNotFound, engine.CodeNotFound)
+	wantError(t, e.get(t, "/v1/findings/summary?audit_id="+e.a.Audit.ID, e.tokB), http.StatusNotFound, engine.CodeNotFound)
 	sum := getJSON[engine.FindingSummary](t, e, "/v1/findings/summary", e.tokB)
-	if sum.Total != int64(len(e.b.findings)) || sum.AuditID != e.b.audit.ID {
-		t.Errorf("B's summary: %d findings of %s, want %d of %s", sum.Total, sum.AuditID, len(e.b.findings), e.b.audit.ID)
+	if sum.Total != int64(len(e.b.Findings)) || sum.AuditID != e.b.Audit.ID {
+		t.Errorf("B's summary: %d findings of %s, want %d of %s", sum.Total, sum.AuditID, len(e.b.Findings), e.b.Audit.ID)
 	}
 	// A's cursor is not B's.
 	pageA := getJSON[listBody[engine.Finding]](t, e, "/v1/findings?limit=2", e.tokA)

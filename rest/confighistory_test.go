@@ -51,7 +51,7 @@ func TestConfigHistoryNewestWins(t *testing.T) {
 			if r.status != http.StatusOK && r.status != http.StatusCreated {
 				t.Fatalf("POST /v1/resources: %d %s", r.status, r.body)
 			}
-			id := engine.ResourceID(e.a.id, "aws", "arn:aws:ec2:eu-west-1:123456789012:volume/"+c.vol)
+			id := engine.ResourceID(e.a.ID, "aws", "arn:aws:ec2:eu-west-1:123456789012:volume/"+c.vol)
 			res := getJSON[engine.Resource](t, e, "/v1/resources/"+id, e.tokA)
 			var attrs struct {
 				Type string `json:"type"`

@@ -41,17 +41,17 @@ func TestErrorsPerEndpoint(t *testing.T) {
 	endpoints := []endpoint{
 		{path: "/v1/findings", list: true, finding: true, lacking: e.tokAResourcesOnly},
 		{path: "/v1/findings/summary", finding: true, lacking: e.tokAResourcesOnly},
-		{path: "/v1/findings/" + e.a.findings[0].ID, lacking: e.tokAResourcesOnly},
+		{path: "/v1/findings/" + e.a.Findings[0].ID, lacking: e.tokAResourcesOnly},
 		{path: "/v1/resources", list: true, lacking: e.tokAFindingsOnly},
-		{path: "/v1/resources/" + e.a.resources[0].ID, lacking: e.tokAFindingsOnly},
+		{path: "/v1/resources/" + e.a.Resources[0].ID, lacking: e.tokAFindingsOnly},
 		{path: "/v1/audits", list: true, lacking: e.tokAFindingsOnly},
-		{path: "/v1/audits/" + e.a.audit.ID, lacking: e.tokAFindingsOnly},
+		{path: "/v1/audits/" + e.a.Audit.ID, lacking: e.tokAFindingsOnly},
 		{path: "/v1/policies", list: true, lacking: e.tokAFindingsOnly},
-		{path: "/v1/policies/" + e.a.policies[0].ID, lacking: e.tokAFindingsOnly},
+		{path: "/v1/policies/" + e.a.Policies[0].ID, lacking: e.tokAFindingsOnly},
 		{path: "/v1/reports", list: true, lacking: e.tokAFindingsOnly},
-		{path: "/v1/reports/" + e.a.reports[0].ID, lacking: e.tokAFindingsOnly},
+		{path: "/v1/reports/" + e.a.Reports[0].ID, lacking: e.tokAFindingsOnly},
 	}
-	running := engine.Audit{ID: engine.NewID(engine.PrefixAudit, time.Now()), TenantID: e.a.id, Status: engine.AuditRunning, CreatedAt: time.Now()}
+	running := engine.Audit{ID: engine.NewID(engine.PrefixAudit, time.Now()), TenantID: e.a.ID, Status: engine.AuditRunning, CreatedAt: time.Now()}
 	if err := e.pg.CreateAudit(context.Background(), running); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func errorCases(t *testing.T, e *env, ep endpoint, running string) []errorCase {
 			errorCase{name: "resource_id", token: e.tokA, query: "resource_id=fnd_x", status: 422, code: engine.CodeValidationFailed},
 			errorCase{name: "audit_id malformed", token: e.tokA, query: "audit_id=123", status: 422, code: engine.CodeValidationFailed},
 			errorCase{name: "audit_id unknown", token: e.tokA, query: "audit_id=" + engine.NewID(engine.PrefixAudit, time.Now()), status: 404, code: engine.CodeNotFound},
-			errorCase{name: "audit_id of B", token: e.tokA, query: "audit_id=" + e.b.audit.ID, status: 404, code: engine.CodeNotFound},
+			errorCase{name: "audit_id of B", token: e.tokA, query: "audit_id=" + e.b.Audit.ID, status: 404, code: engine.CodeNotFound},
 			errorCase{name: "audit_id running", token: e.tokA, query: "audit_id=" + running, status: 409, code: engine.CodeConflict},
 			errorCase{name: "duplicate severity", token: e.tokA, query: "severity=high&severity=low", status: 400, code: engine.CodeInvalidRequest},
 		)
@@ -177,9 +177,9 @@ func firstCursor(t *testing.T, e *env, path, token string) string {
 	if strings.HasPrefix(path, "/v1/audits") {
 		// Each tenant has one audit; a failed one gives the list two pages
 		// without changing the snapshot findings are read from.
-		tenant := e.a.id
+		tenant := e.a.ID
 		if token == e.tokB {
-			tenant = e.b.id
+			tenant = e.b.ID
 		}
 		failed := engine.Audit{ID: engine.NewID(engine.PrefixAudit, time.Now()), TenantID: tenant,
 			Status: engine.AuditFailed, Error: "test", CreatedAt: time.Now()}

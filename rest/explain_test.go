@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestExplainResource explains a bucket through GET
@@ -22,7 +23,7 @@ func TestExplainResource(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	const acct = "123456789012"
 	mk := func(typ, native, attrs string) engine.Resource {
-		return engine.Resource{ID: engine.ResourceID(e.a.id, "aws", native), TenantID: e.a.id, Provider: "aws", Account: acct,
+		return engine.Resource{ID: engine.ResourceID(e.a.ID, "aws", native), TenantID: e.a.ID, Provider: "aws", Account: acct,
 			Region: "eu-west-1", Type: typ, NativeID: native, Name: native, Tags: engine.TagsFromMap(map[string]string{"owner": "data"}),
 			Attributes: json.RawMessage(attrs), FirstSeenAt: now, LastSeenAt: now}
 	}
@@ -30,7 +31,7 @@ func TestExplainResource(t *testing.T) {
 		`{"bucket":"acme-data","public_access_block":null,"policy":null,"sse_algorithm":"aws:kms","versioning":"","logging_target_bucket":"logs"}`)
 	block := mk("aws_s3_account_public_access_block", acct,
 		`{"block_public_acls":true,"ignore_public_acls":true,"block_public_policy":true,"restrict_public_buckets":true}`)
-	if _, err := e.ch.WriteResources(context.Background(), e.a.id, seqOf([]engine.Resource{bucket, block})); err != nil {
+	if _, err := e.ch.WriteResources(context.Background(), e.a.ID, testserver.SeqOf([]engine.Resource{bucket, block})); err != nil {
 		t.Fatal(err)
 	}
 
@@ -72,8 +73,8 @@ func TestExplainResource(t *testing.T) {
 		code              string
 	}{
 		{"not an id", "/v1/resources/not-an-id/explain", e.tokA, http.StatusNotFound, "not_found"},
-		{"unknown id", "/v1/resources/" + engine.ResourceID(e.a.id, "aws", "arn:aws:s3:::nope") + "/explain", e.tokA, http.StatusNotFound, "not_found"},
-		{"another tenant's", "/v1/resources/" + e.b.resources[0].ID + "/explain", e.tokA, http.StatusNotFound, "not_found"},
+		{"unknown id", "/v1/resources/" + engine.ResourceID(e.a.ID, "aws", "arn:aws:s3:::nope") + "/explain", e.tokA, http.StatusNotFound, "not_found"},
+		{"another tenant's", "/v1/resources/" + e.b.Resources[0].ID + "/explain", e.tokA, http.StatusNotFound, "not_found"},
 		{"findings scope only", "/v1/resources/" + bucket.ID + "/explain", e.tokAFindingsOnly, http.StatusForbidden, "insufficient_scope"},
 		{"no token", "/v1/resources/" + bucket.ID + "/explain", "", http.StatusUnauthorized, "unauthorized"},
 		{"unknown query", "/v1/resources/" + bucket.ID + "/explain?verbose=1", e.tokA, http.StatusBadRequest, ""},

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // exportedCSV parses a findings CSV export: its header and rows.
@@ -63,7 +64,7 @@ func TestExportFindingsCSV(t *testing.T) {
 		t.Errorf("rows do not end with CRLF (RFC 4180)")
 	}
 	want := map[string]engine.Finding{}
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		want[f.ID] = f
 	}
 	seen := map[string]bool{}
@@ -77,12 +78,12 @@ func TestExportFindingsCSV(t *testing.T) {
 			t.Errorf("row %v does not match finding %+v", row, f)
 		}
 	}
-	if len(rows) != len(e.a.findings) {
-		t.Errorf("%d rows, want %d", len(rows), len(e.a.findings))
+	if len(rows) != len(e.a.Findings) {
+		t.Errorf("%d rows, want %d", len(rows), len(e.a.Findings))
 	}
 
 	// The list's filters select the same rows in the export.
-	for _, q := range []string{"severity=high", "status=resolved", "dimension=cost&region=eu-west-1", "rule_id=" + e.a.findings[3].RuleID} {
+	for _, q := range []string{"severity=high", "status=resolved", "dimension=cost&region=eu-west-1", "rule_id=" + e.a.Findings[3].RuleID} {
 		var listed []string
 		for _, f := range getJSON[listBody[engine.Finding]](t, e, "/v1/findings?limit=200&"+q, e.tokA).Data {
 			listed = append(listed, f.ID)
@@ -105,7 +106,7 @@ func TestExportFindingsCSVQuoting(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 24})
 	ctx := context.Background()
-	a := completeAudit(t, e.pg, e.a.id, time.Now().UTC())
+	a := testserver.CompleteAudit(t, e.pg, e.a.ID, time.Now().UTC())
 	titles := map[string]string{
 		"=HYPERLINK(\"http://x\")": "'=HYPERLINK(\"http://x\")", "+1+2": "'+1+2", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)",
 		"a, \"quoted\"\nline": "a, \"quoted\"\nline", "plain": "plain",
@@ -113,12 +114,12 @@ func TestExportFindingsCSVQuoting(t *testing.T) {
 	var fs []engine.Finding
 	i := 0
 	for title := range titles {
-		f := makeFindings(e.a.id, a.ID, e.a.resources[i:i+1], 1, 0, time.Now().UTC())[0]
+		f := testserver.MakeFindings(e.a.ID, a.ID, e.a.Resources[i:i+1], 1, 0, time.Now().UTC())[0]
 		f.Title = title
 		fs = append(fs, f)
 		i++
 	}
-	if _, err := e.ch.WriteSnapshot(ctx, e.a.id, a.ID, seqOf(fs)); err != nil {
+	if _, err := e.ch.WriteSnapshot(ctx, e.a.ID, a.ID, testserver.SeqOf(fs)); err != nil {
 		t.Fatal(err)
 	}
 	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv&audit_id="+a.ID, e.tokA))
@@ -142,7 +143,7 @@ func TestExportFindingsCSVQuoting(t *testing.T) {
 func TestExportFindingsNDJSON(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 30, engine: func(c *engine.Config) { c.ExportPageSize = 4 }})
-	target := e.a.findings[0]
+	target := e.a.Findings[0]
 	body := `{"status":"resolved","resolution":"accepted_risk","note":"accepted for the export test"}`
 	if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+target.ID, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
 		t.Fatalf("PATCH: %d %s", r.status, r.body)
@@ -157,8 +158,8 @@ func TestExportFindingsNDJSON(t *testing.T) {
 		t.Fatalf("export: %d %v", r.status, r.header)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(r.body), "\n"), "\n")
-	if len(lines) != len(items) || len(items) != len(e.a.findings) {
-		t.Fatalf("%d lines, list has %d, seeded %d", len(lines), len(items), len(e.a.findings))
+	if len(lines) != len(items) || len(items) != len(e.a.Findings) {
+		t.Fatalf("%d lines, list has %d, seeded %d", len(lines), len(items), len(e.a.Findings))
 	}
 	for i, line := range lines {
 		var got, want any
@@ -339,7 +340,7 @@ func ocsfPath(ev map[string]any, path string) (any, bool) {
 func TestExportFindingsOCSF(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *engine.Config) { c.ExportPageSize = 6 }})
-	accepted := e.a.findings[1]
+	accepted := e.a.Findings[1]
 	body := `{"status":"resolved","resolution":"accepted_risk","note":"ocsf"}`
 	if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+accepted.ID, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
 		t.Fatalf("PATCH: %d %s", r.status, r.body)
@@ -349,17 +350,17 @@ func TestExportFindingsOCSF(t *testing.T) {
 		t.Fatalf("export: %d %v %.300s", r.status, r.header, r.body)
 	}
 	byID := map[string]engine.Finding{}
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		byID[f.ID] = f
 	}
 	natives := map[string]string{}
-	for _, res := range e.a.resources {
+	for _, res := range e.a.Resources {
 		natives[res.ID] = res.NativeID
 	}
 	sevIDs := map[engine.Severity]float64{"info": 1, "low": 2, "medium": 3, "high": 4, "critical": 5}
 	lines := strings.Split(strings.TrimSuffix(string(r.body), "\n"), "\n")
-	if len(lines) != len(e.a.findings) {
-		t.Fatalf("%d lines, want %d", len(lines), len(e.a.findings))
+	if len(lines) != len(e.a.Findings) {
+		t.Fatalf("%d lines, want %d", len(lines), len(e.a.Findings))
 	}
 	classes := map[float64]int{}
 	for i, line := range lines {
@@ -517,8 +518,8 @@ func TestExportFindingsOutlastsReadTimeout(t *testing.T) {
 		config: func(c *Config) { c.ReadTimeout = 400 * time.Millisecond }})
 	start := time.Now()
 	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv", e.tokA))
-	if took := time.Since(start); len(rows) != len(e.a.findings) || took < 400*time.Millisecond {
-		t.Errorf("%d rows in %s, want %d rows in more than the read timeout", len(rows), took, len(e.a.findings))
+	if took := time.Since(start); len(rows) != len(e.a.Findings) || took < 400*time.Millisecond {
+		t.Errorf("%d rows in %s, want %d rows in more than the read timeout", len(rows), took, len(e.a.Findings))
 	}
 }
 
@@ -581,9 +582,9 @@ func TestExportFindingsReadsEvidenceOnlyWhenPrinted(t *testing.T) {
 		c.Findings, c.ExportPageSize = evidenceFindings{FindingStore: c.Findings, omitted: &omitted, read: &read}, 4
 	}})
 	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv", e.tokA))
-	if len(rows) != len(e.a.findings) || omitted.Load() < 6 || read.Load() != 0 {
+	if len(rows) != len(e.a.Findings) || omitted.Load() < 6 || read.Load() != 0 {
 		t.Errorf("CSV: %d rows of %d; %d reads without evidence, %d with; want every row, 6+ pages without",
-			len(rows), len(e.a.findings), omitted.Load(), read.Load())
+			len(rows), len(e.a.Findings), omitted.Load(), read.Load())
 	}
 	seen := map[string]bool{}
 	for _, r := range rows {

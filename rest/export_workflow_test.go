@@ -20,7 +20,7 @@ import (
 func TestExportFindingsWorkflowColumns(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 30, engine: func(c *engine.Config) { c.ExportPageSize = 4 }})
-	bot, err := e.pg.GetUserByEmail(context.Background(), e.a.id, "bot@acme.test")
+	bot, err := e.pg.GetUserByEmail(context.Background(), e.a.ID, "bot@acme.test")
 	if err != nil {
 		t.Fatal(err)
 	}

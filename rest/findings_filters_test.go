@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // filterSeed is a snapshot made for the row filters: resources with
@@ -50,13 +51,13 @@ func seedFilterSnapshot(t *testing.T, e *env, tenantID string, salt int) filterS
 	// (unless the table has already folded it away).
 	old := s.resources[2]
 	old.Tags, old.LastSeenAt = engine.TagsFromMap(map[string]string{"env": "dev", "team": "pay"}), now.Add(-time.Hour)
-	if _, err := e.ch.WriteResources(ctx, tenantID, seqOf([]engine.Resource{old})); err != nil {
+	if _, err := e.ch.WriteResources(ctx, tenantID, testserver.SeqOf([]engine.Resource{old})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.ch.WriteResources(ctx, tenantID, seqOf(s.resources)); err != nil {
+	if _, err := e.ch.WriteResources(ctx, tenantID, testserver.SeqOf(s.resources)); err != nil {
 		t.Fatal(err)
 	}
-	s.audit = completeAudit(t, e.pg, tenantID, now.Add(time.Duration(salt+1)*time.Minute))
+	s.audit = testserver.CompleteAudit(t, e.pg, tenantID, now.Add(time.Duration(salt+1)*time.Minute))
 	titles := []string{"Bucket is PUBLIC", "Root account in use", "Unencrypted volume", "Über-wide security group"}
 	comps := [][]string{{"CIS-AWS-4.0.1:2.1.4"}, {"CIS-AWS-4.0.1:1.4", "NIST-800-53-r5:AC-3"}, {"NIST-800-53-r5:SC-7(4)"}, nil}
 	ages := []time.Duration{24 * time.Hour, 10 * 24 * time.Hour, 60 * 24 * time.Hour, 120 * 24 * time.Hour, 400 * 24 * time.Hour}
@@ -80,7 +81,7 @@ func seedFilterSnapshot(t *testing.T, e *env, tenantID string, salt int) filterS
 			n++
 		}
 	}
-	if _, err := e.ch.WriteSnapshot(ctx, tenantID, s.audit.ID, seqOf(s.findings)); err != nil {
+	if _, err := e.ch.WriteSnapshot(ctx, tenantID, s.audit.ID, testserver.SeqOf(s.findings)); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -133,13 +134,13 @@ func TestFindingRowFilters(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 8, findingsB: 8})
 	ctx := context.Background()
-	sa := seedFilterSnapshot(t, e, e.a.id, 0)
-	sb := seedFilterSnapshot(t, e, e.b.id, 1)
-	bot, err := e.pg.GetUserByEmail(ctx, e.a.id, "bot@acme.test")
+	sa := seedFilterSnapshot(t, e, e.a.ID, 0)
+	sb := seedFilterSnapshot(t, e, e.b.ID, 1)
+	bot, err := e.pg.GetUserByEmail(ctx, e.a.ID, "bot@acme.test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherUser, err := e.pg.GetUserByEmail(ctx, e.b.id, "admin@globex.test")
+	otherUser, err := e.pg.GetUserByEmail(ctx, e.b.ID, "admin@globex.test")
 	if err != nil {
 		t.Fatal(err)
 	}

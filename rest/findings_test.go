@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -74,7 +75,7 @@ func wantOrder(fs []engine.Finding) []string {
 
 func TestListFindingsPaging(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 237, findingsB: 20})
-	want := wantOrder(e.a.findings)
+	want := wantOrder(e.a.Findings)
 	for _, limit := range []string{"", "3", "7", "50", "200"} {
 		t.Run("limit="+limit, func(t *testing.T) {
 			path := "/v1/findings"
@@ -114,30 +115,30 @@ func TestListFindingsPagingWhileAuditLands(t *testing.T) {
 	}
 
 	// A new audit lands: half of the findings are gone, and new ones appear.
-	a2 := completeAudit(t, e.pg, e.a.id, time.Now())
-	next := makeFindings(e.a.id, a2.ID, e.a.resources, 60, 5, time.Now().UTC())
-	if _, err := e.ch.WriteSnapshot(ctx, e.a.id, a2.ID, seqOf(next)); err != nil {
+	a2 := testserver.CompleteAudit(t, e.pg, e.a.ID, time.Now())
+	next := testserver.MakeFindings(e.a.ID, a2.ID, e.a.Resources, 60, 5, time.Now().UTC())
+	if _, err := e.ch.WriteSnapshot(ctx, e.a.ID, a2.ID, testserver.SeqOf(next)); err != nil {
 		t.Fatal(err)
 	}
 	rest := pageFrom(t, e, "/v1/findings?limit=25", *first.NextCursor, e.tokA, findingID)
 	got = append(got, rest...)
-	if diff := cmp.Diff(wantOrder(e.a.findings), got); diff != "" {
+	if diff := cmp.Diff(wantOrder(e.a.Findings), got); diff != "" {
 		t.Errorf("paging across a new audit (-want +got):\n%s", diff)
 	}
 	fresh := pageAll(t, e, "/v1/findings?limit=25", e.tokA, findingID)
 	if diff := cmp.Diff(wantOrder(next), fresh); diff != "" {
 		t.Errorf("new paging after the audit (-want +got):\n%s", diff)
 	}
-	old := pageAll(t, e, "/v1/findings?limit=25&audit_id="+e.a.audit.ID, e.tokA, findingID)
-	if diff := cmp.Diff(wantOrder(e.a.findings), old); diff != "" {
+	old := pageAll(t, e, "/v1/findings?limit=25&audit_id="+e.a.Audit.ID, e.tokA, findingID)
+	if diff := cmp.Diff(wantOrder(e.a.Findings), old); diff != "" {
 		t.Errorf("audit_id of the first audit (-want +got):\n%s", diff)
 	}
 }
 
 func TestListFindingsFilters(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 300, findingsB: 40})
-	fs := e.a.findings
-	res := e.a.resources[4]
+	fs := e.a.Findings
+	res := e.a.Resources[4]
 	where := func(keep func(engine.Finding) bool) []engine.Finding {
 		return slices.DeleteFunc(slices.Clone(fs), func(f engine.Finding) bool { return !keep(f) })
 	}
@@ -151,7 +152,7 @@ func TestListFindingsFilters(t *testing.T) {
 		{"status=resolved", where(func(f engine.Finding) bool { return f.Status == engine.StatusResolved })},
 		{"status=open", where(func(f engine.Finding) bool { return f.Status == engine.StatusOpen })},
 		{"resource_id=" + res.ID, where(func(f engine.Finding) bool { return f.ResourceID == res.ID })},
-		{"audit_id=" + e.a.audit.ID, fs},
+		{"audit_id=" + e.a.Audit.ID, fs},
 		{"region=eu-west-1", where(func(f engine.Finding) bool { return f.Region == "eu-west-1" })},
 		{"account=acct-1&resource_type=aws_instance", where(func(f engine.Finding) bool {
 			return f.Account == "acct-1" && f.ResourceType == "aws_instance"
@@ -201,23 +202,23 @@ func TestFindingSummary(t *testing.T) {
 	}
 	sev := func(f engine.Finding) (engine.GroupBy, string) { return engine.GroupBySeverity, string(f.Severity) }
 	dim := func(f engine.Finding) (engine.GroupBy, string) { return engine.GroupByDimension, string(f.Dimension) }
-	highs := slices.DeleteFunc(slices.Clone(e.a.findings), func(f engine.Finding) bool { return f.Severity != engine.SeverityHigh })
+	highs := slices.DeleteFunc(slices.Clone(e.a.Findings), func(f engine.Finding) bool { return f.Severity != engine.SeverityHigh })
 	tests := []struct {
 		query   string
 		groupBy []engine.GroupBy
 		fs      []engine.Finding
 		keys    []func(engine.Finding) (engine.GroupBy, string)
 	}{
-		{"", []engine.GroupBy{engine.GroupBySeverity}, e.a.findings, []func(engine.Finding) (engine.GroupBy, string){sev}},
-		{"group_by=dimension", []engine.GroupBy{engine.GroupByDimension}, e.a.findings, []func(engine.Finding) (engine.GroupBy, string){dim}},
-		{"group_by=severity,dimension", []engine.GroupBy{engine.GroupBySeverity, engine.GroupByDimension}, e.a.findings,
+		{"", []engine.GroupBy{engine.GroupBySeverity}, e.a.Findings, []func(engine.Finding) (engine.GroupBy, string){sev}},
+		{"group_by=dimension", []engine.GroupBy{engine.GroupByDimension}, e.a.Findings, []func(engine.Finding) (engine.GroupBy, string){dim}},
+		{"group_by=severity,dimension", []engine.GroupBy{engine.GroupBySeverity, engine.GroupByDimension}, e.a.Findings,
 			[]func(engine.Finding) (engine.GroupBy, string){sev, dim}},
 		{"group_by=dimension&severity=high", []engine.GroupBy{engine.GroupByDimension}, highs, []func(engine.Finding) (engine.GroupBy, string){dim}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
 			got := getJSON[engine.FindingSummary](t, e, "/v1/findings/summary?"+tt.query, e.tokA)
-			want := engine.FindingSummary{AuditID: e.a.audit.ID, GroupBy: tt.groupBy, Total: int64(len(tt.fs)),
+			want := engine.FindingSummary{AuditID: e.a.Audit.ID, GroupBy: tt.groupBy, Total: int64(len(tt.fs)),
 				Groups: count(tt.fs, tt.keys...)}
 			// Groups come ordered by their key values; compare as sets.
 			sortCounts := func(cs []engine.FindingCount) {

@@ -38,11 +38,11 @@ func TestFindingWorkflow(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 30, findingsB: 5})
 	ctx := context.Background()
-	bot, err := e.pg.GetUserByEmail(ctx, e.a.id, "bot@acme.test")
+	bot, err := e.pg.GetUserByEmail(ctx, e.a.ID, "bot@acme.test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := e.pg.GetUserByEmail(ctx, e.b.id, "admin@globex.test")
+	other, err := e.pg.GetUserByEmail(ctx, e.b.ID, "admin@globex.test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestFindingWorkflow(t *testing.T) {
 		t.Errorf("unassign: %d %s", r.status, r.body)
 	}
 	// A fixed finding's status cannot change.
-	fixed := e.a.findings[4]
+	fixed := e.a.Findings[4]
 	if r := e.patchFinding(t, fixed.ID, e.tokA, `{"status":"in_progress"}`); r.status != 409 {
 		t.Errorf("in_progress on a fixed finding: %d %s", r.status, r.body)
 	}
@@ -115,11 +115,11 @@ func TestFindingWorkflow(t *testing.T) {
 	for _, x := range act.Data {
 		kinds = append(kinds, fmt.Sprintf("%s:%s>%s", x.Kind, x.From, x.To))
 	}
-	want := []string{"assigned:" + bot.ID + ">", "note:>", "assigned:>" + bot.ID, "status_changed:open>in_progress", "seen:>" + string(findingByID(e.a.findings, a).Severity)}
+	want := []string{"assigned:" + bot.ID + ">", "note:>", "assigned:>" + bot.ID, "status_changed:open>in_progress", "seen:>" + string(findingByID(e.a.Findings, a).Severity)}
 	if !slices.Equal(kinds, want) {
 		t.Errorf("activity = %q, want %q", kinds, want)
 	}
-	if act.Data[0].Actor == "" || act.Data[4].AuditID != e.a.audit.ID {
+	if act.Data[0].Actor == "" || act.Data[4].AuditID != e.a.Audit.ID {
 		t.Errorf("activity actor/audit: %+v", act.Data)
 	}
 	// Paged one at a time: the same entries, in order.
@@ -172,8 +172,8 @@ func TestFindingBulkUpdate(t *testing.T) {
 		return do(t, e.client, http.MethodPost, e.url+"/v1/findings/bulk_update", token, []byte(body), jsonHeader("application/json"))
 	}
 	open0, count0 := e.openIDs(t)
-	fixed := e.a.findings[4].ID
-	missing := engine.FindingID(e.a.id, "rule_none", "res_none")
+	fixed := e.a.Findings[4].ID
+	missing := engine.FindingID(e.a.ID, "rule_none", "res_none")
 	ids, _ := json.Marshal([]string{open0[0], fixed, missing, open0[1]})
 	r := post(e.tokA, `{"ids":`+string(ids)+`,"status":"resolved","resolution":"accepted_risk","note":"bulk"}`)
 	res := decodeBody[engine.BulkResult](t, r)
@@ -209,7 +209,7 @@ func TestFindingBulkUpdate(t *testing.T) {
 	// Bad requests change nothing.
 	many := make([]string, engine.MaxBulkFindings+1)
 	for i := range many {
-		many[i] = engine.FindingID(e.a.id, "r", fmt.Sprint(i))
+		many[i] = engine.FindingID(e.a.ID, "r", fmt.Sprint(i))
 	}
 	manyJSON, _ := json.Marshal(many)
 	twice, _ := json.Marshal([]string{open0[2], open0[2]})
@@ -222,7 +222,7 @@ func TestFindingBulkUpdate(t *testing.T) {
 		{"unknown status", `{"ids":["` + open0[2] + `"],"status":"closed"}`},
 		{"unknown filter", `{"filter":{"colour":"red"},"status":"in_progress"}`},
 		{"bad filter value", `{"filter":{"severity":"urgent"},"status":"in_progress"}`},
-		{"audit filter", `{"filter":{"audit_id":"` + e.a.audit.ID + `"},"status":"in_progress"}`},
+		{"audit filter", `{"filter":{"audit_id":"` + e.a.Audit.ID + `"},"status":"in_progress"}`},
 		{"unknown assignee", `{"ids":["` + open0[2] + `"],"assignee":"usr_0000000000000000000000000"}`},
 	} {
 		r := post(e.tokA, tc.body)

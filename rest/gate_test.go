@@ -29,23 +29,23 @@ func TestGateOuterPrincipal(t *testing.T) {
 	got := func(tenant string) response {
 		return do(t, e.client, "GET", e.url+"/v1/findings", "", nil, http.Header{"X-Test-Outer-Tenant": {tenant}})
 	}
-	r := got(e.b.id)
+	r := got(e.b.ID)
 	if r.status != 200 {
 		t.Fatalf("outer caller of tenant B: %d %s", r.status, r.body)
 	}
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if strings.Contains(string(r.body), f.ID) {
 			t.Fatalf("tenant B's outer caller sees A's finding %s", f.ID)
 		}
 	}
-	if !strings.Contains(string(r.body), e.b.findings[0].ID) {
+	if !strings.Contains(string(r.body), e.b.Findings[0].ID) {
 		t.Errorf("tenant B's outer caller does not see B's findings: %s", r.body)
 	}
 	if seenID == "" || r.header.Get("X-Request-Id") != seenID {
 		t.Errorf("X-Request-Id %q, outer layer saw %q", r.header.Get("X-Request-Id"), seenID)
 	}
 	// The outer caller holds findings:read only.
-	wantError(t, do(t, e.client, "GET", e.url+"/v1/resources", "", nil, http.Header{"X-Test-Outer-Tenant": {e.b.id}}),
+	wantError(t, do(t, e.client, "GET", e.url+"/v1/resources", "", nil, http.Header{"X-Test-Outer-Tenant": {e.b.ID}}),
 		403, engine.CodeInsufficientScope)
 	// Without it, the request needs a token as before.
 	wantError(t, e.get(t, "/v1/findings", ""), 401, engine.CodeUnauthorized)

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -13,9 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/identity"
-	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
-	"github.com/fourd-dev/fourd/store/postgres/pgtest"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // BenchmarkAuthMiddleware measures what bearer authentication and the rate
@@ -28,18 +25,9 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkAuthMiddleware -benchtime 20000x ./rest/
 func BenchmarkAuthMiddleware(b *testing.B) {
-	ch, pg := chtest.New(b), pgtest.New(b)
-	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Users: pg, Secret: []byte("rest bench secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler)}
-	ids, ops := wireIdentity(b, &ecfg, pg, 0)
-	svc, err := engine.NewService(ecfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	it, err := ops.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Name: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	st := testserver.New(b, testserver.Options{})
+	svc, ids := st.Engine, st.Identity
+	it := st.IssueToken(b, "acme", "a@acme.test", engine.RoleAdmin)
 	limiter, err := NewRateLimiter(RateLimitConfig{TokenRate: 1 << 40}) // never reached: measure the bookkeeping
 	if err != nil {
 		b.Fatal(err)

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"html"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -16,15 +14,10 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/identity"
-	"github.com/fourd-dev/fourd/engine/ingest"
-	"github.com/fourd-dev/fourd/engine/webhooks"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
-	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
-	"github.com/fourd-dev/fourd/store/postgres/pgtest"
-	"github.com/fourd-dev/fourd/webhook"
 )
 
 // idEnv is a REST server over real stores with identity configured: two
@@ -38,11 +31,11 @@ type idEnv struct {
 	ops    *identity.Operator
 	pg     *postgres.Store
 	ch     *clickhouse.Store
-	clock  *testClock
+	clock  *testserver.Clock
 	// handlerFor builds another replica (a Service and handler over the
 	// same stores) with its own rate limiter.
 	replica func(t *testing.T, l Limiter) string
-	a, b    tenantSeed
+	a, b    testserver.TenantSeed
 	// Admin tokens; a viewer of acme.
 	tokA, tokB, tokViewerA string
 	userA, userB           engine.User
@@ -61,47 +54,18 @@ type idOptions struct {
 
 func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	t.Helper()
-	ch, pg := chtest.New(t), pgtest.New(t)
-	clock := &testClock{}
-	logger := slog.New(slog.DiscardHandler)
-	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
-	var ing *ingest.Service
-	var lastCfg engine.Config // newSvc's latest, for the audit service
-	newSvc := func() (*engine.Service, *identity.Service, *identity.Operator) {
-		ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
-			Reports: pg, Events: pg, Users: pg, Idempotency: pg,
-			Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, EventLog: ch, CompliancePostures: pg,
-			Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
-			Secret:    []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: clock.Now}
-		ids, ops := wireIdentity(t, &ecfg, pg, o.cacheTTL)
-		ing, lastCfg = wireIngest(t, ecfg), ecfg
-		svc, err := engine.NewService(ecfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc, ids, ops
+	st := testserver.New(t, testserver.Options{TokenCacheTTL: o.cacheTTL})
+	serveWith := func(t *testing.T, s testserver.Services, l Limiter) string {
+		return serve(t, Config{Service: s.Engine, Audits: s.Audits, Identity: s.Identity, Webhooks: st.Webhooks, Ingest: st.Ingest,
+			Secret: testserver.Secret, Logger: st.Logger, Limiter: l, Now: st.Clock.Now}, nil)
 	}
-	hooks, err := webhooks.New(webhooks.Config{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
-		Seal:   func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) },
-		Secret: []byte("rest test secret, at least thirty-two bytes"), Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	serve := func(t *testing.T, svc *engine.Service, ids *identity.Service, l Limiter) string {
-		h, err := New(Config{Service: svc, Audits: wireAudits(t, lastCfg, svc, pg), Identity: ids, Webhooks: hooks, Ingest: ing, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Limiter: l, Now: clock.Now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(h)
-		t.Cleanup(srv.Close)
-		return srv.URL
-	}
-	svc, ids, ops := newSvc()
-	e := &idEnv{client: &http.Client{Timeout: 30 * time.Second}, svc: svc, ids: ids, ops: ops, pg: pg, ch: ch, clock: clock, redirect: "http://127.0.0.1:1/callback"}
+	ops := st.Operator
+	e := &idEnv{client: testserver.Client(), svc: st.Engine, ids: st.Identity, ops: ops, pg: st.PG, ch: st.CH, clock: st.Clock,
+		redirect: "http://127.0.0.1:1/callback"}
 	e.replica = func(t *testing.T, l Limiter) string {
-		svc, ids, _ := newSvc()
-		return serve(t, svc, ids, l)
+		return serveWith(t, st.NewServices(t, testserver.Replica{}), l)
 	}
+	var err error
 	ctx := context.Background()
 	mustUser := func(slug, email string, role engine.Role) engine.User {
 		u, _, err := ops.CreateUser(ctx, identity.CreateUserInput{TenantSlug: slug, Email: email, Role: role, Password: testPassword})
@@ -128,9 +92,11 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	if e.clientB, err = ops.RegisterOAuthClient(ctx, "globex", in); err != nil {
 		t.Fatal(err)
 	}
-	e.a = seedTenant(t, ch, pg, e.userA.TenantID, 24, 0)
-	e.b = seedTenant(t, ch, pg, e.userB.TenantID, 7, 1)
-	e.url = serve(t, svc, ids, o.limiter)
+	e.a = testserver.SeedTenant(t, st.CH, st.PG, e.userA.TenantID, 24, 0)
+	e.b = testserver.SeedTenant(t, st.CH, st.PG, e.userB.TenantID, 7, 1)
+	testserver.SeedPoliciesAndReports(t, st.PG, &e.a)
+	testserver.SeedPoliciesAndReports(t, st.PG, &e.b)
+	e.url = serveWith(t, st.Services, o.limiter)
 	return e
 }
 

@@ -74,17 +74,17 @@ func TestTenantIsolationOAuth(t *testing.T) {
 	t.Run("POST /oauth/token: B's client credentials see nothing of A", func(t *testing.T) {
 		mb := e.machineClient(t, "globex", engine.ScopeFindingsRead, engine.ScopeResourcesRead)
 		c := (&clientcredentials.Config{ClientID: mb.Client.ID, ClientSecret: mb.Secret, TokenURL: e.url + "/oauth/token"}).Client(ctx)
-		if r := getWith(t, c, e.url+"/v1/findings/"+e.a.findings[0].ID); r.status != http.StatusNotFound {
+		if r := getWith(t, c, e.url+"/v1/findings/"+e.a.Findings[0].ID); r.status != http.StatusNotFound {
 			t.Errorf("A's finding with B's client credentials token: %d", r.status)
 		}
 		for _, path := range []string{"/v1/findings?limit=200", "/v1/resources?limit=200"} {
 			r := getWith(t, c, e.url+path)
-			if leaked := containsAny(string(r.body), []string{e.a.findings[0].ID, e.a.resources[0].ID}); leaked != "" {
+			if leaked := containsAny(string(r.body), []string{e.a.Findings[0].ID, e.a.Resources[0].ID}); leaked != "" {
 				t.Errorf("%s with B's client credentials token shows A's %s", path, leaked)
 			}
 		}
 		if r := getWith(t, c, e.url+"/v1/findings?limit=200"); r.status != http.StatusOK ||
-			!strings.Contains(string(r.body), e.b.findings[0].ID) {
+			!strings.Contains(string(r.body), e.b.Findings[0].ID) {
 			t.Errorf("B's own findings: %d", r.status)
 		}
 	})
@@ -94,10 +94,10 @@ func TestTenantIsolationOAuth(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := getWith(t, cfgA.Client(ctx, tok), e.url+"/v1/findings?limit=200")
-		if leak := containsAny(string(r.body), []string{e.b.findings[0].ID, e.b.id}); leak != "" || r.status != http.StatusOK {
+		if leak := containsAny(string(r.body), []string{e.b.Findings[0].ID, e.b.ID}); leak != "" || r.status != http.StatusOK {
 			t.Errorf("%d, leaked %q", r.status, leak)
 		}
-		if r := getWith(t, cfgA.Client(ctx, tok), e.url+"/v1/findings/"+e.b.findings[0].ID); r.status != http.StatusNotFound {
+		if r := getWith(t, cfgA.Client(ctx, tok), e.url+"/v1/findings/"+e.b.Findings[0].ID); r.status != http.StatusNotFound {
 			t.Errorf("B's finding with A's OAuth token: %d", r.status)
 		}
 	})

@@ -189,7 +189,7 @@ func (e *idEnv) attackList(t *testing.T, method, p string, c isoCase, ids map[st
 func (e *idEnv) attackExport(t *testing.T, p string, c isoCase, ids map[string][]string, secretsA []string) {
 	t.Helper()
 	for _, q := range c.queries {
-		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{rule}", e.a.findings[0].RuleID,
+		q = strings.NewReplacer("{res}", ids["resources"][0], "{aud}", ids["audits"][0], "{rule}", e.a.Findings[0].RuleID,
 			"{usr}", ids["users"][0], "{native}", url.QueryEscape(ids["natives"][0])).Replace(q)
 		path := p + "?" + q
 		r := e.call(t, http.MethodGet, path, e.tokB, "")
@@ -242,17 +242,17 @@ func (e *idEnv) attackByID(t *testing.T, method, p string, c isoCase, ids map[st
 // cursor of A's findings list.
 func (e *idEnv) tenantAIDs(t *testing.T) map[string][]string {
 	t.Helper()
-	ids := map[string][]string{"audits": {e.a.audit.ID}, "oauth_clients": {e.client1.Client.ID}}
-	for _, f := range e.a.findings {
+	ids := map[string][]string{"audits": {e.a.Audit.ID}, "oauth_clients": {e.client1.Client.ID}}
+	for _, f := range e.a.Findings {
 		ids["findings"] = append(ids["findings"], f.ID)
 	}
-	for _, r := range e.a.resources {
+	for _, r := range e.a.Resources {
 		ids["resources"] = append(ids["resources"], r.ID)
 	}
-	for _, p := range e.a.policies {
+	for _, p := range e.a.Policies {
 		ids["policies"] = append(ids["policies"], p.ID)
 	}
-	for _, r := range e.a.reports {
+	for _, r := range e.a.Reports {
 		ids["reports"] = append(ids["reports"], r.ID)
 	}
 	var ep struct{ ID string }
@@ -271,7 +271,7 @@ func (e *idEnv) tenantAIDs(t *testing.T) map[string][]string {
 	ids["events"] = []string{d.EventID}
 	ids["tokens"] = collectIDs(t, e.get(t, "/v1/tokens", e.tokA))
 	// A mute rule of A, muting a finding of A.
-	mute, _ := json.Marshal(map[string]string{"expression": fmt.Sprintf("finding.id == %q", e.a.findings[0].ID),
+	mute, _ := json.Marshal(map[string]string{"expression": fmt.Sprintf("finding.id == %q", e.a.Findings[0].ID),
 		"reason": "a accepted it", "expires_at": time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)})
 	var mr struct{ ID string }
 	r = e.call(t, http.MethodPost, "/v1/mute_rules", e.tokA, string(mute))
@@ -281,11 +281,11 @@ func (e *idEnv) tenantAIDs(t *testing.T) map[string][]string {
 	ids["mute_rules"] = []string{mr.ID}
 	// A finding of A assigned to A's user, and a native id only A has: the
 	// assignee and q filters of B must select none of A's findings.
-	if r := e.call(t, http.MethodPatch, "/v1/findings/"+e.a.findings[1].ID, e.tokA, `{"assignee":"`+e.userA.ID+`"}`); r.status != http.StatusOK {
+	if r := e.call(t, http.MethodPatch, "/v1/findings/"+e.a.Findings[1].ID, e.tokA, `{"assignee":"`+e.userA.ID+`"}`); r.status != http.StatusOK {
 		t.Fatalf("assigning A's finding: %d %s", r.status, r.body)
 	}
 	ids["users"] = []string{e.userA.ID}
-	ids["natives"] = []string{e.a.resources[0].NativeID}
+	ids["natives"] = []string{e.a.Resources[0].NativeID}
 	var page struct {
 		NextCursor string `json:"next_cursor"`
 	}

@@ -88,8 +88,8 @@ func TestMuteRuleCRUD(t *testing.T) {
 		!strings.HasPrefix(created.Owner, "usr_") || created.CreatedBy != created.Owner {
 		t.Fatalf("created = %+v", created)
 	}
-	if created.Applied == nil || created.Applied.AuditID != e.a.audit.ID {
-		t.Fatalf("applied = %+v, want the latest audit %s", created.Applied, e.a.audit.ID)
+	if created.Applied == nil || created.Applied.AuditID != e.a.Audit.ID {
+		t.Fatalf("applied = %+v, want the latest audit %s", created.Applied, e.a.Audit.ID)
 	}
 	got := getJSON[engine.MuteRule](t, e, "/v1/mute_rules/"+created.ID, e.tokA)
 	if got.ID != created.ID || got.Reason != created.Reason {
@@ -225,7 +225,7 @@ func TestMuteRuleRetroactive(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 90, findingsB: 30})
 	openBefore := statusTotal(t, e, "open")
 	want := map[string]bool{} // open findings of A on s3 buckets, tagged env=prod (all are)
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen && f.ResourceType == "aws_s3_bucket" {
 			want[f.ID] = true
 		}
@@ -281,7 +281,7 @@ func TestMuteRuleRetroactive(t *testing.T) {
 				n++
 			}
 		}
-		if n != len(want) || len(all) != len(e.a.findings) {
+		if n != len(want) || len(all) != len(e.a.Findings) {
 			t.Errorf("unfiltered list: %d muted of %d", n, len(all))
 		}
 		for id := range want {
@@ -298,7 +298,7 @@ func TestMuteRuleRetroactive(t *testing.T) {
 				groupMuted += g.Count
 			}
 		}
-		if groupMuted != int64(len(want)) || sum.Total != int64(len(e.a.findings)) {
+		if groupMuted != int64(len(want)) || sum.Total != int64(len(e.a.Findings)) {
 			t.Errorf("summary by status: muted %d total %d", groupMuted, sum.Total)
 		}
 	}

@@ -56,14 +56,14 @@ func TestMuteSetsFollowTheRules(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 150, findingsB: 30})
 	ctx := context.Background()
 	openBefore := statusTotal(t, e, "open")
-	cases := muteCases(e.a.findings)
+	cases := muteCases(e.a.Findings)
 	ids := make([]string, len(cases))
 	active := make([]bool, len(cases))
 	// wantMuted are the open seed findings the active rules match, each with
 	// the oldest active rule that matches it.
 	wantMuted := func() map[string]string {
 		out := map[string]string{}
-		for _, f := range e.a.findings {
+		for _, f := range e.a.Findings {
 			for i, c := range cases {
 				if active[i] && f.Status == engine.StatusOpen && c.match(f) {
 					out[f.ID] = ids[i]
@@ -75,7 +75,7 @@ func TestMuteSetsFollowTheRules(t *testing.T) {
 	}
 	latest := func(t *testing.T) string {
 		t.Helper()
-		a, err := e.pg.LatestCompletedAudit(ctx, e.a.id)
+		a, err := e.pg.LatestCompletedAudit(ctx, e.a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestMuteSetsFollowTheRules(t *testing.T) {
 	// want findings.
 	built := func(t *testing.T, auditID string, want int64) bool {
 		t.Helper()
-		bs, err := e.pg.BuiltMuteSets(ctx, e.a.id, []string{auditID})
+		bs, err := e.pg.BuiltMuteSets(ctx, e.a.ID, []string{auditID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestMuteSetsFollowTheRules(t *testing.T) {
 	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
-	bs, err := e.pg.BuiltMuteSets(ctx, e.a.id, []string{claimed.ID})
+	bs, err := e.pg.BuiltMuteSets(ctx, e.a.ID, []string{claimed.ID})
 	if err != nil || len(bs) != 1 {
 		t.Fatalf("the audit's snapshot has %d built mute sets (%v), want 1", len(bs), err)
 	}

@@ -18,13 +18,13 @@ func TestMuteSetSweep(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 120, findingsB: 30})
 	ctx := context.Background()
-	latest, err := e.pg.LatestCompletedAudit(ctx, e.a.id)
+	latest, err := e.pg.LatestCompletedAudit(ctx, e.a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	builds := func(t *testing.T) []engine.MuteSetBuild {
 		t.Helper()
-		bs, err := e.pg.BuiltMuteSets(ctx, e.a.id, []string{latest.ID})
+		bs, err := e.pg.BuiltMuteSets(ctx, e.a.ID, []string{latest.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestMuteSetSweep(t *testing.T) {
 	create(`finding.severity == "high"`, time.Hour) // expires first
 	create(`finding.severity == "medium"`, 48*time.Hour)
 	countSev := func(sev engine.Severity) (n int64) {
-		for _, f := range e.a.findings {
+		for _, f := range e.a.Findings {
 			if f.Status == engine.StatusOpen && f.Severity == sev {
 				n++
 			}
@@ -102,18 +102,18 @@ func TestMuteSetSweep(t *testing.T) {
 	}
 	// Tenant B's rule expires: its set is superseded (no rule left), kept
 	// for the grace period, then deleted.
-	latestB, err := e.pg.LatestCompletedAudit(ctx, e.b.id)
+	latestB, err := e.pg.LatestCompletedAudit(ctx, e.b.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bsB, err := e.pg.BuiltMuteSets(ctx, e.b.id, []string{latestB.ID}); err != nil || len(bsB) != 1 {
+	if bsB, err := e.pg.BuiltMuteSets(ctx, e.b.ID, []string{latestB.ID}); err != nil || len(bsB) != 1 {
 		t.Fatalf("tenant B's sets: %+v, %v; want its rule's one", bsB, err)
 	}
 	e.clock.Advance(time.Hour)
 	if n := sweep(t); n.Settled == 0 || n.Deleted != 0 {
 		t.Errorf("sweep after B's expiry: %+v, want a snapshot settled and none deleted", n)
 	}
-	if bsB, err := e.pg.BuiltMuteSets(ctx, e.b.id, []string{latestB.ID}); err != nil || len(bsB) != 1 {
+	if bsB, err := e.pg.BuiltMuteSets(ctx, e.b.ID, []string{latestB.ID}); err != nil || len(bsB) != 1 {
 		t.Fatalf("tenant B's sets within the grace period: %+v, %v; want its rule's one", bsB, err)
 	}
 	if got := getJSON[engine.FindingSummary](t, e, "/v1/findings/summary?status=muted", e.tokB).Total; got != 0 {
@@ -123,7 +123,7 @@ func TestMuteSetSweep(t *testing.T) {
 	if n := sweep(t); n.Deleted != 1 {
 		t.Errorf("sweep after B's grace period deleted %d sets, want 1", n.Deleted)
 	}
-	if bsB, err := e.pg.BuiltMuteSets(ctx, e.b.id, []string{latestB.ID}); err != nil || len(bsB) != 0 {
+	if bsB, err := e.pg.BuiltMuteSets(ctx, e.b.ID, []string{latestB.ID}); err != nil || len(bsB) != 0 {
 		t.Errorf("tenant B's sets after the sweeps: %+v, %v; want none", bsB, err)
 	}
 }

@@ -91,7 +91,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 	}
 	api := cfg(mc, oauth2.AuthStyleInHeader).Client(ctx)
 	list := getWith(t, api, e.url+"/v1/findings?limit=200")
-	if list.status != http.StatusOK || !strings.Contains(string(list.body), e.a.findings[0].ID) {
+	if list.status != http.StatusOK || !strings.Contains(string(list.body), e.a.Findings[0].ID) {
 		t.Fatalf("GET /v1/findings: %d %.200s", list.status, list.body)
 	}
 	if r := getWith(t, api, e.url+"/v1/policies"); r.status != http.StatusForbidden || errCode(r.body) != engine.CodeInsufficientScope {

@@ -56,7 +56,7 @@ func TestOAuthFlowWithXOAuth2(t *testing.T) {
 			// The token works on the API, in acme, with its scopes only.
 			api := cfg.Client(ctx, tok)
 			list := getWith(t, api, e.url+"/v1/findings?limit=200")
-			if list.status != http.StatusOK || !strings.Contains(string(list.body), e.a.findings[0].ID) {
+			if list.status != http.StatusOK || !strings.Contains(string(list.body), e.a.Findings[0].ID) {
 				t.Fatalf("GET /v1/findings with the OAuth token: %d %.200s", list.status, list.body)
 			}
 			if r := getWith(t, api, e.url+"/v1/policies"); r.status != http.StatusForbidden || errCode(r.body) != engine.CodeInsufficientScope {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // Two tenants asking the very same query get their own pages, from their
@@ -22,7 +23,7 @@ func TestPageBodiesPerTenant(t *testing.T) {
 	etags := map[string]string{}
 	for _, c := range []struct {
 		name, token string
-		seed        tenantSeed
+		seed        testserver.TenantSeed
 	}{{"A", e.tokA, e.a}, {"B", e.tokB, e.b}} {
 		first := do(t, e.client, http.MethodGet, r.url+path, c.token, nil, nil)
 		again := do(t, e.client, http.MethodGet, r.url+path, c.token, nil, nil)
@@ -39,7 +40,7 @@ func TestPageBodiesPerTenant(t *testing.T) {
 			t.Fatalf("tenant %s: %v, %d findings", c.name, err, len(page.Data))
 		}
 		for _, f := range page.Data {
-			if !slices.ContainsFunc(c.seed.findings, func(x engine.Finding) bool { return x.ID == f.ID }) {
+			if !slices.ContainsFunc(c.seed.Findings, func(x engine.Finding) bool { return x.ID == f.ID }) {
 				t.Errorf("tenant %s got finding %s, not one of its own", c.name, f.ID)
 			}
 		}

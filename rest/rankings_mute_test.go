@@ -20,7 +20,7 @@ func TestFindingRankingsMuted(t *testing.T) {
 		c.Reporting.Analytics = c.Snapshots.(*clickhouse.Store)
 	}})
 	open := map[string]int64{}
-	for _, f := range e.a.findings {
+	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen {
 			open[f.RuleID]++
 		}
@@ -40,7 +40,7 @@ func TestFindingRankingsMuted(t *testing.T) {
 		t.Helper()
 		got := getJSON[FindingRankings](t, e, "/v1/findings/rankings?limit=100", e.tokA)
 		rules, resources := map[string]int64{}, map[string]int64{}
-		for _, f := range e.a.findings {
+		for _, f := range e.a.Findings {
 			if f.Status == engine.StatusOpen && f.RuleID != muted {
 				rules[f.RuleID]++
 				resources[f.ResourceID]++
@@ -98,7 +98,7 @@ func TestFindingRankingsMuted(t *testing.T) {
 	// Tenant B's rankings know nothing of A's rule.
 	b := getJSON[FindingRankings](t, e, "/v1/findings/rankings?limit=100", e.tokB)
 	var bOpen int64
-	for _, f := range e.b.findings {
+	for _, f := range e.b.Findings {
 		if f.Status == engine.StatusOpen {
 			bOpen++
 		}

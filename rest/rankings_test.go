@@ -29,7 +29,7 @@ func TestFindingRankings(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := map[string]bool{}
-	for _, res := range e.a.resources {
+	for _, res := range e.a.Resources {
 		own[res.ID] = true
 	}
 	if len(got.TopRules) == 0 || len(got.TopRules) > 3 || len(got.TopResources) == 0 || len(got.TopResources) > 3 ||

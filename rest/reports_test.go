@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/reports"
 )
 
@@ -22,29 +20,13 @@ import (
 func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 10})
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ecfg := engine.Config{Findings: e.ch, Resources: e.ch, Tenants: e.pg, Audits: e.pg,
-		Policies: e.pg, Reports: e.pg, Snapshots: e.ch, Inventory: e.ch, Evaluators: audit.New(nil),
-		Overrides: e.pg, Trends: e.ch,
-		Reporting: engine.ReportConfig{Jobs: e.pg, Queue: e.pg, Renderer: reports.Renderer{}, Analytics: e.ch,
-			Catalog: audit.NewCatalog()},
-		Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: logger, Now: e.clock.Now}
-	svc, err := engine.NewService(ecfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *engine.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
 	lim, err := NewRateLimiter(RateLimitConfig{TokenRate: 1000, HeavyRate: heavyRate})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.audits = wireAudits(t, ecfg, svc, e.pg)
-	h, err := New(Config{Service: svc, Audits: e.audits, Identity: e.ids, Logger: logger, Limiter: lim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	e.url, e.svc = srv.URL, svc
+	e.url = serve(t, Config{Service: s.Engine, Audits: s.Audits, Identity: e.ids, Logger: e.stack.Logger, Limiter: lim}, nil)
+	e.svc, e.audits = s.Engine, s.Audits
 	return e
 }
 
@@ -106,7 +88,7 @@ func TestReportErrors(t *testing.T) {
 		{"unknown format", http.MethodGet, download + "?format=docx", e.tokA, "", http.StatusUnprocessableEntity, engine.CodeValidationFailed},
 		{"another tenant's report", http.MethodGet, download, e.tokB, "", http.StatusNotFound, engine.CodeNotFound},
 		{"unknown kind", http.MethodPost, "/v1/reports", e.tokA, `{"kind":"weekly"}`, http.StatusUnprocessableEntity, engine.CodeValidationFailed},
-		{"another tenant's audit", http.MethodPost, "/v1/reports", e.tokA, `{"kind":"executive_summary","audit_id":"` + e.b.audit.ID + `"}`, http.StatusNotFound, engine.CodeNotFound},
+		{"another tenant's audit", http.MethodPost, "/v1/reports", e.tokA, `{"kind":"executive_summary","audit_id":"` + e.b.Audit.ID + `"}`, http.StatusNotFound, engine.CodeNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) { check(t, c) })
 	}

@@ -32,8 +32,8 @@ func TestNoSecretAtRest(t *testing.T) {
 	}
 	// The searches find what is stored: a resource's name in ClickHouse, a
 	// user's email in PostgreSQL.
-	if got := chtest.Find(t, e.ch, e.a.resources[0].Name); len(got) == 0 {
-		t.Fatalf("chtest.Find did not find a stored resource name %q", e.a.resources[0].Name)
+	if got := chtest.Find(t, e.ch, e.a.Resources[0].Name); len(got) == 0 {
+		t.Fatalf("chtest.Find did not find a stored resource name %q", e.a.Resources[0].Name)
 	}
 	if got := pgtest.Find(t, e.pg, "ada@acme.test"); len(got) == 0 {
 		t.Fatal("pgtest.Find did not find a stored email")

@@ -17,13 +17,13 @@ import (
 // leave these series, named as dashboards know them.
 func TestStoreMetricsSeries(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 4, findingsB: 1})
-	fid := e.a.findings[0].ID
+	fid := e.a.Findings[0].ID
 	for _, path := range []string{
 		"/v1/findings", "/v1/findings/" + fid, "/v1/findings/summary?group_by=severity",
-		"/v1/resources", "/v1/resources/" + e.a.resources[0].ID,
-		"/v1/audits", "/v1/audits/" + e.a.audit.ID,
-		"/v1/policies", "/v1/policies/" + e.a.policies[0].ID,
-		"/v1/reports", "/v1/reports/" + e.a.reports[0].ID,
+		"/v1/resources", "/v1/resources/" + e.a.Resources[0].ID,
+		"/v1/audits", "/v1/audits/" + e.a.Audit.ID,
+		"/v1/policies", "/v1/policies/" + e.a.Policies[0].ID,
+		"/v1/reports", "/v1/reports/" + e.a.Reports[0].ID,
 		"/v1/tokens",
 	} {
 		if r := e.get(t, path, e.tokA); r.status != 200 {

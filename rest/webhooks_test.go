@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"iter"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -15,17 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
-	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/postgres"
-	"github.com/fourd-dev/fourd/store/postgres/pgtest"
 	"github.com/fourd-dev/fourd/webhook"
 	"github.com/fourd-dev/fourd/webhook/signature"
 )
 
-var webhookMaster = []byte("rest webhook test master key, at least 32 bytes")
+var webhookMaster = testserver.WebhookMaster
 
 // hookEnv is a REST server with webhooks configured, a dispatcher over the
 // same PostgreSQL outbox, and a loopback receiver that verifies
@@ -80,37 +77,12 @@ func (rv *hookReceiver) requests() []hookRequest {
 
 func newHookEnv(t *testing.T) *hookEnv {
 	t.Helper()
-	ch, pg := chtest.New(t), pgtest.New(t)
+	st := testserver.New(t, testserver.Options{NoUserStore: true})
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
-	ecfg := engine.Config{Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
-		Events: pg, Secret: []byte("rest test secret, at least thirty-two bytes"), Logger: slog.New(slog.DiscardHandler)}
-	ids, ops := wireIdentity(t, &ecfg, nil, 0)
-	svc, err := engine.NewService(ecfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	admin, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "a@acme.test", Role: engine.RoleAdmin, Name: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	viewer, err := ops.IssueToken(ctx, identity.IssueTokenInput{TenantSlug: "acme", Email: "v@acme.test", Role: engine.RoleViewer, Name: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hooks, err := webhooks.New(webhooks.Config{Store: pg, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
-		Seal:   func(s string) (string, error) { return webhook.SealSecret(webhookMaster, s) },
-		Secret: ecfg.Secret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ing := wireIngest(t, ecfg)
-	h, err := New(Config{Service: svc, Identity: ids, Webhooks: hooks, Ingest: ing, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	admin := st.IssueToken(t, "acme", "a@acme.test", engine.RoleAdmin)
+	viewer := st.IssueToken(t, "acme", "v@acme.test", engine.RoleViewer)
+	url := serve(t, Config{Service: st.Engine, Identity: st.Identity, Webhooks: st.Webhooks, Ingest: st.Ingest, Logger: st.Logger}, nil)
+	pg := st.PG
 	sender, err := webhook.NewSender(webhook.Config{Addresses: policy})
 	if err != nil {
 		t.Fatal(err)
@@ -127,8 +99,8 @@ func newHookEnv(t *testing.T) *hookEnv {
 	rv := &hookReceiver{}
 	rv.srv = httptest.NewServer(rv)
 	t.Cleanup(rv.srv.Close)
-	return &hookEnv{url: srv.URL, admin: admin.Secret, viewer: viewer.Secret, client: &http.Client{Timeout: 30 * time.Second},
-		svc: svc, ingest: ing, pg: pg, tenant: engine.Principal{TenantID: admin.Tenant.ID, Scopes: engine.AllScopes}, dispatcher: d, recv: rv}
+	return &hookEnv{url: url, admin: admin.Secret, viewer: viewer.Secret, client: testserver.Client(),
+		svc: st.Engine, ingest: st.Ingest, pg: pg, tenant: engine.Principal{TenantID: admin.Tenant.ID, Scopes: engine.AllScopes}, dispatcher: d, recv: rv}
 }
 
 // call sends a request with a JSON body (nil: none), validates the answer

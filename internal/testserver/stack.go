@@ -1,0 +1,222 @@
+package testserver
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/webhooks"
+	"github.com/fourd-dev/fourd/store/clickhouse"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+	"github.com/fourd-dev/fourd/store/postgres"
+	"github.com/fourd-dev/fourd/store/postgres/pgtest"
+	"github.com/fourd-dev/fourd/store/storemetrics"
+	"github.com/fourd-dev/fourd/webhook"
+)
+
+// Secret is the stacks' FOURD_SECRET (cursors, token hashes, webhook
+// list cursors).
+var Secret = []byte("fourd test secret, at least thirty-two bytes")
+
+// WebhookMaster is the key the stacks seal webhook signing secrets with.
+var WebhookMaster = []byte("fourd webhook test master key, at least 32 bytes")
+
+// Options change how New builds a Stack. The zero value is every store and
+// service as cmd/fourd wires them for `fourd serve`, without report
+// generation and without following the change feed.
+type Options struct {
+	// Clock is the services' clock; nil is the wall clock, advanceable.
+	Clock *Clock
+	// ClockedPostgres opens PostgreSQL on Clock too (its timestamps of
+	// leases, tokens' last use), for documents that must not vary.
+	ClockedPostgres bool
+	// Registry, when not nil, receives the stores' timings (storemetrics).
+	Registry *prometheus.Registry
+	// Engine changes the engine configuration last (its stores, reports);
+	// it runs again for each NewServices.
+	Engine func(*engine.Config)
+	// NoUserStore builds identity without its store: no users, sign-in or
+	// OAuth, tokens only.
+	NoUserStore bool
+	// TokenCacheTTL is the identity service's token cache lifetime; 0 is
+	// its default.
+	TokenCacheTTL time.Duration
+	// FollowChanges has the services follow PostgreSQL's change feed, as
+	// `fourd serve` does, from before New returns until the test ends.
+	FollowChanges bool
+	// Renderer, when not nil, turns report generation and its workers on
+	// (Stack.Reporting); ReportLease is the workers' lease (0: default).
+	Renderer    engine.ReportRenderer
+	ReportLease time.Duration
+	// ClickHouse, when not nil, is the ClickHouse store to use instead of
+	// a fresh database (a benchmark's kept data set).
+	ClickHouse *clickhouse.Store
+}
+
+// Stack is fourd's services over a test's own ClickHouse and PostgreSQL
+// databases.
+type Stack struct {
+	CH     *clickhouse.Store
+	PG     *postgres.Store
+	Clock  *Clock
+	Logger *slog.Logger
+	Services
+	opts Options
+}
+
+// Services are the services one fourd replica holds over a Stack's stores.
+type Services struct {
+	// Config is the engine configuration Engine was built with.
+	Config engine.Config
+	Engine *engine.Service
+	// Audits starts, runs and cancels audits over Engine's read path.
+	Audits   *audit.Service
+	Identity *identity.Service
+	// Operator is the identity operator surface, as cmd/fourd holds it.
+	Operator *identity.Operator
+	Ingest   *ingest.Service
+	Webhooks *webhooks.Service
+	// StopFollowing stops following the change feed (a no-op when the
+	// services do not follow it).
+	StopFollowing func()
+}
+
+// New opens fresh stores (the test is skipped when they are down, and
+// fails under CI=true) and builds the services over them.
+func New(t testing.TB, o Options) *Stack {
+	t.Helper()
+	if o.Clock == nil {
+		o.Clock = &Clock{}
+	}
+	s := &Stack{CH: o.ClickHouse, Clock: o.Clock, Logger: slog.New(slog.DiscardHandler), opts: o}
+	if s.CH == nil {
+		s.CH = chtest.New(t)
+	}
+	pcfg := postgres.Config{}
+	if o.ClockedPostgres {
+		pcfg.Now = o.Clock.Now
+	}
+	s.PG = pgtest.Open(t, pcfg)
+	if o.Registry != nil {
+		m := storemetrics.New(o.Registry)
+		s.CH.SetMetrics(m)
+		s.PG.SetMetrics(m)
+	}
+	s.Services = s.NewServices(t, Replica{FollowChanges: o.FollowChanges})
+	return s
+}
+
+// EngineConfig is the engine configuration of `fourd serve` over the
+// stack's stores, without report generation (ReportConfig) and the change
+// feed.
+func (s *Stack) EngineConfig() engine.Config {
+	ch, pg := s.CH, s.PG
+	return engine.Config{
+		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
+		Snapshots: ch, Inventory: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
+		MuteRules: pg, MuteMatches: ch, CompliancePostures: pg, Idempotency: pg,
+		Events: pg, EventLog: ch, Users: pg,
+		Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
+		Secret:    Secret, Logger: s.Logger, Now: s.Clock.Now,
+	}
+}
+
+// Reporting is the report configuration of `fourd serve` with renderer
+// (reports.Renderer{} in the suites): report generation and workers.
+func (s *Stack) Reporting(renderer engine.ReportRenderer) engine.ReportConfig {
+	return engine.ReportConfig{Jobs: s.PG, Queue: s.PG, Renderer: renderer, Analytics: s.CH, Catalog: audit.NewCatalog()}
+}
+
+// Replica changes how NewServices builds one replica's services.
+type Replica struct {
+	// Engine changes the engine configuration after the Options' hook.
+	Engine func(*engine.Config)
+	// TokenCacheTTL, when not 0, replaces the Options' one.
+	TokenCacheTTL time.Duration
+	// FollowChanges has the replica follow PostgreSQL's change feed until
+	// the test ends (Services.StopFollowing stops it earlier).
+	FollowChanges bool
+}
+
+// NewServices builds another replica's services over the stack's stores,
+// as cmd/fourd does: the Options' Engine hook, then r's, change the engine
+// configuration; the identity service hears the engine's change feed.
+func (s *Stack) NewServices(t testing.TB, r Replica) Services {
+	t.Helper()
+	ecfg := s.EngineConfig()
+	if s.opts.Renderer != nil {
+		ecfg.Reporting = s.Reporting(s.opts.Renderer)
+		ecfg.Reporting.Lease = s.opts.ReportLease
+	}
+	if s.opts.Engine != nil {
+		s.opts.Engine(&ecfg)
+	}
+	if r.Engine != nil {
+		r.Engine(&ecfg)
+	}
+	var feed *SignalFeed
+	if r.FollowChanges {
+		feed = NewSignalFeed(s.PG)
+		ecfg.Changes = feed
+	}
+	ttl := s.opts.TokenCacheTTL
+	if r.TokenCacheTTL != 0 {
+		ttl = r.TokenCacheTTL
+	}
+	var store identity.Store = s.PG
+	if s.opts.NoUserStore {
+		store = nil
+	}
+	ids, ops, err := identity.New(identity.Config{Tenants: ecfg.Tenants, Store: store, Secret: ecfg.Secret,
+		TokenCacheTTL: ttl, Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
+	svc, err := engine.NewService(ecfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
+		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
+		Reads: svc.AuditReads(), Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ing, err := ingest.New(ingest.Config{Resources: ecfg.Resources, Events: ecfg.Events, EventLog: ecfg.EventLog,
+		Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
+	hooks, err := webhooks.New(webhooks.Config{Store: s.PG, CheckURL: policy.ValidateURL, NewSecret: webhook.NewSigningSecret,
+		Seal:   func(secret string) (string, error) { return webhook.SealSecret(WebhookMaster, secret) },
+		Secret: ecfg.Secret, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := func() {}
+	if feed != nil {
+		stop = FollowChanges(t, svc, feed)
+	}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+}
+
+// IssueToken issues a token through the operator surface (creating the
+// tenant and user when missing).
+func (s *Stack) IssueToken(t testing.TB, slug, email string, role engine.Role, scopes ...engine.Scope) identity.IssuedToken {
+	t.Helper()
+	it, err := s.Operator.IssueToken(context.Background(), identity.IssueTokenInput{TenantSlug: slug, Email: email,
+		Role: role, Scopes: scopes, Name: "test"})
+	if err != nil {
+		t.Fatalf("IssueToken(%s, %s): %v", slug, email, err)
+	}
+	return it
+}
