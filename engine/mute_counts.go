@@ -6,19 +6,29 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/fourd-dev/fourd/internal/cache"
 )
 
 // mutedCountCache keeps the muted counts of one decision set: the set is
 // immutable (a new set, with a new version, replaces it on any change), so
-// its counts are too. A dashboard asking the same count again costs
-// nothing; the first ask is one count over the matches.
+// its counts are too, and the cache lives and dies with its set. A
+// dashboard asking the same count again costs nothing; the first ask is
+// one count over the matches. It is an internal/cache LRU of
+// maxMutedCounts answers, made at the set's first count.
 type mutedCountCache struct {
-	mu sync.Mutex
-	m  map[string][]FindingCount
+	once sync.Once
+	lru  *cache.LRU[string, []FindingCount]
 }
 
 // maxMutedCounts bounds a set's cache (filters × group-bys asked).
 const maxMutedCounts = 256
+
+// get returns the cache, making it.
+func (c *mutedCountCache) get() *cache.LRU[string, []FindingCount] {
+	c.once.Do(func() { c.lru = cache.New(cache.Options[string, []FindingCount]{MaxCost: maxMutedCounts}) })
+	return c.lru
+}
 
 // countMuted is MuteMatchStore.CountMuted through set's cache, when the
 // set is a cached one (versioned). The answer is the caller's to change.
@@ -30,10 +40,7 @@ func (s *Service) countMuted(ctx context.Context, set *overrideSet, q FindingCou
 			gs[i] = string(g)
 		}
 		key = findingFingerprint(q.Filter) + "|" + strings.Join(gs, ",")
-		set.counts.mu.Lock()
-		got, ok := set.counts.m[key]
-		set.counts.mu.Unlock()
-		if ok {
+		if got, ok := set.counts.get().Get(key); ok {
 			return cloneCounts(got), nil
 		}
 	}
@@ -41,14 +48,7 @@ func (s *Service) countMuted(ctx context.Context, set *overrideSet, q FindingCou
 	if err != nil || key == "" {
 		return out, err
 	}
-	set.counts.mu.Lock()
-	if set.counts.m == nil {
-		set.counts.m = map[string][]FindingCount{}
-	}
-	if len(set.counts.m) < maxMutedCounts {
-		set.counts.m[key] = cloneCounts(out)
-	}
-	set.counts.mu.Unlock()
+	set.counts.get().Put(key, cloneCounts(out))
 	return out, nil
 }
 

@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/fourd-dev/fourd/internal/cache"
 )
 
 // Read cache bounds.
@@ -14,7 +17,7 @@ const (
 	// noticing.
 	readCacheMaxAge = time.Minute
 	// readCacheMaxCost bounds the cache: one unit per tenant plus one per
-	// cached override.
+	// cached override (at most maxOverrides a tenant).
 	readCacheMaxCost = 200_000
 )
 
@@ -39,16 +42,27 @@ const (
 // Races: gen counts invalidations; a read that missed notes gen before it
 // loads and stores its result only if gen has not moved, so a load that
 // overlapped a write can never park the pre-write state in the cache.
+//
+// The entries are an internal/cache LRU of immutable *tenantReads (a put
+// replaces the tenant's value with a copy), bounded by readCacheMaxCost:
+// one unit per tenant plus one per cached override, the least recently
+// read tenants leaving first. What internal/cache does not know stays
+// here: the trust that follows the feed, the generation, and each part's
+// own load time (a tenant's latest audit and its overrides load apart).
 type readCache struct {
-	mu      sync.RWMutex
-	trusted bool
+	// trusted is read without a lock on the hit path; it changes under mu,
+	// after the entries were purged.
+	trusted atomic.Bool
+	// mu guards gen; a put holds it so that no invalidation falls between
+	// its generation check and its store.
+	mu      sync.Mutex
 	gen     uint64
-	tenants map[string]*tenantReads
-	cost    int
 	serial  uint64 // versions of loaded override sets
+	tenants *cache.LRU[string, *tenantReads]
 }
 
 // tenantReads is one tenant's cached reads; a zero loadedAt is "not cached".
+// A value in the cache is never modified.
 type tenantReads struct {
 	latestID       string // "" when the tenant has no completed audit
 	latestLoadedAt time.Time
@@ -101,7 +115,15 @@ func newOverrideSet(list []FindingOverride, now time.Time) *overrideSet {
 }
 
 func newReadCache() *readCache {
-	return &readCache{tenants: map[string]*tenantReads{}}
+	return &readCache{tenants: cache.New(cache.Options[string, *tenantReads]{MaxCost: readCacheMaxCost, Cost: tenantReadsCost})}
+}
+
+// tenantReadsCost is an entry's cost: one, plus one per cached override.
+func tenantReadsCost(_ string, t *tenantReads) int {
+	if t.ov == nil {
+		return 1
+	}
+	return 1 + len(t.ov.byID)
 }
 
 // latest returns the cached latest completed audit id ("" for none) and
@@ -110,10 +132,11 @@ func (c *readCache) latest(tenantID string, now time.Time) (string, bool) {
 	if c == nil { // a Service not made by NewService
 		return "", false
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	t := c.tenants[tenantID]
-	if !c.trusted || t == nil || t.latestLoadedAt.IsZero() || now.Sub(t.latestLoadedAt) >= readCacheMaxAge {
+	if !c.trusted.Load() {
+		return "", false
+	}
+	t, ok := c.tenants.Get(tenantID)
+	if !ok || t.latestLoadedAt.IsZero() || now.Sub(t.latestLoadedAt) >= readCacheMaxAge {
 		return "", false
 	}
 	return t.latestID, true
@@ -125,10 +148,11 @@ func (c *readCache) overrides(tenantID string, now time.Time) (*overrideSet, boo
 	if c == nil { // a Service not made by NewService
 		return nil, false
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	t := c.tenants[tenantID]
-	if !c.trusted || t == nil || t.ov == nil || now.Sub(t.ovLoadedAt) >= readCacheMaxAge ||
+	if !c.trusted.Load() {
+		return nil, false
+	}
+	t, ok := c.tenants.Get(tenantID)
+	if !ok || t.ov == nil || now.Sub(t.ovLoadedAt) >= readCacheMaxAge ||
 		(!t.ov.until.IsZero() && !now.Before(t.ov.until)) {
 		return nil, false
 	}
@@ -142,31 +166,29 @@ func (c *readCache) begin() (token uint64, ok bool) {
 	if c == nil { // a Service not made by NewService
 		return 0, false
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.gen, c.trusted
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen, c.trusted.Load()
 }
 
-// entryLocked returns the tenant's entry, creating it.
-func (c *readCache) entryLocked(tenantID string) *tenantReads {
-	t := c.tenants[tenantID]
-	if t == nil {
-		t = &tenantReads{}
-		c.tenants[tenantID] = t
-		c.cost++
+// putLocked stores the tenant's entry as change makes it of a copy of the
+// current one (or of an empty one).
+func (c *readCache) putLocked(tenantID string, change func(*tenantReads)) {
+	var t tenantReads
+	if cur, ok := c.tenants.Get(tenantID); ok {
+		t = *cur
 	}
-	return t
+	change(&t)
+	c.tenants.Put(tenantID, &t)
 }
 
 func (c *readCache) putLatest(tenantID string, token uint64, id string, at time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.trusted || token != c.gen {
+	if !c.trusted.Load() || token != c.gen {
 		return
 	}
-	t := c.entryLocked(tenantID)
-	t.latestID, t.latestLoadedAt = id, at
-	c.evictLocked(tenantID)
+	c.putLocked(tenantID, func(t *tenantReads) { t.latestID, t.latestLoadedAt = id, at })
 }
 
 // putOverrides stores a loaded set, giving it its version; the set is not
@@ -174,39 +196,12 @@ func (c *readCache) putLatest(tenantID string, token uint64, id string, at time.
 func (c *readCache) putOverrides(tenantID string, token uint64, set *overrideSet, at time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.trusted || token != c.gen {
+	if !c.trusted.Load() || token != c.gen {
 		return
 	}
 	c.serial++
 	set.versioned, set.version = true, c.serial
-	t := c.entryLocked(tenantID)
-	if t.ov != nil {
-		c.cost -= len(t.ov.byID)
-	}
-	t.ov, t.ovLoadedAt = set, at
-	c.cost += len(set.byID)
-	c.evictLocked(tenantID)
-}
-
-// evictLocked drops other tenants' entries (in map order, which Go
-// randomizes) while the cache is over its cost bound.
-func (c *readCache) evictLocked(keep string) {
-	for id, t := range c.tenants {
-		if c.cost <= readCacheMaxCost {
-			return
-		}
-		if id != keep {
-			c.dropLocked(id, t)
-		}
-	}
-}
-
-func (c *readCache) dropLocked(id string, t *tenantReads) {
-	c.cost--
-	if t.ov != nil {
-		c.cost -= len(t.ov.byID)
-	}
-	delete(c.tenants, id)
+	c.putLocked(tenantID, func(t *tenantReads) { t.ov, t.ovLoadedAt = set, at })
 }
 
 // invalidate forgets a tenant's reads after a write.
@@ -217,9 +212,7 @@ func (c *readCache) invalidate(tenantID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	if t := c.tenants[tenantID]; t != nil {
-		c.dropLocked(tenantID, t)
-	}
+	c.tenants.Remove(tenantID)
 }
 
 // purge forgets every tenant's reads.
@@ -241,10 +234,9 @@ func (c *readCache) reset(trust *bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	clear(c.tenants)
-	c.cost = 0
+	c.tenants.Purge()
 	if trust != nil {
-		c.trusted = *trust
+		c.trusted.Store(*trust)
 	}
 }
 
