@@ -140,18 +140,7 @@ func idAt(prefix string, frac float64) string {
 	x, _ := new(big.Float).Mul(big.NewFloat(frac), new(big.Float).SetInt(new(big.Int).Lsh(big.NewInt(1), 128))).Int(nil)
 	var b [16]byte
 	x.FillBytes(b[:])
-	return prefix + "_" + encodeIDForBench(b)
-}
-
-func encodeIDForBench(b [16]byte) string {
-	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-	x := new(big.Int).SetBytes(b[:])
-	out := make([]byte, 26)
-	for i := 25; i >= 0; i-- {
-		out[i] = alphabet[new(big.Int).And(x, big.NewInt(31)).Int64()]
-		x.Rsh(x, 5)
-	}
-	return string(out)
+	return engine.FormatID(prefix, b)
 }
 
 // latencies collects per-request times and reports percentiles.

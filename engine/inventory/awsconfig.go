@@ -9,6 +9,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // configItem is one AWS Config configuration item, as snapshot files, the
@@ -358,7 +359,7 @@ func jsonObject(raw json.RawMessage) []byte {
 			break
 		}
 		inner := bytes.TrimSpace([]byte(s))
-		if !json.Valid(inner) {
+		if !jsonvalid.Valid(inner) {
 			break // a plain string value
 		}
 		raw = inner

@@ -7,6 +7,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // MarshalJSON writes a stored JSON value (evidence, attributes, filters) as
@@ -14,7 +15,7 @@ import (
 // non-null JSON fields never break a response.
 func MarshalJSON(v json.RawMessage) graphql.Marshaler {
 	return graphql.WriterFunc(func(w io.Writer) {
-		if len(v) == 0 || !json.Valid(v) {
+		if len(v) == 0 || !jsonvalid.Valid(v) {
 			_, _ = io.WriteString(w, "{}")
 			return
 		}

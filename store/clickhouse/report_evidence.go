@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // maxEvidenceIDs bounds the finding ids of one evidence read (the IN list).
@@ -54,7 +55,7 @@ func (s *Store) AffectedEvidence(ctx context.Context, scope engine.ReportScope, 
 				return err
 			}
 			for _, i := range byFinding[id] {
-				if evidence != "" && json.Valid([]byte(evidence)) {
+				if evidence != "" && jsonvalid.Valid([]byte(evidence)) {
 					rows[i].Evidence = json.RawMessage(evidence)
 				}
 			}
