@@ -127,9 +127,7 @@ type AccountViolation struct {
 type Auditor struct {
 	now      time.Time
 	accounts map[string]*accountFacts
-	// deferred are the subjects whose joined checks wait for Finish, kept
-	// parsed so that Finish does not parse them again.
-	deferred []*Subject
+	deferred []engine.Resource
 	notEval  map[string]int64
 	judged   []int64 // by Rule.idx: resources (or accounts) passed or failed
 }
@@ -164,12 +162,7 @@ func (a *Auditor) Record(res engine.Resource, o Outcome) {
 	// counts it then.
 	a.countJudged(o, o.Deferred)
 	if o.Deferred {
-		s := o.subject
-		if s == nil || s.Resource.Type != res.Type || s.Resource.NativeID != res.NativeID {
-			r := res
-			s = NewSubject(&r, a.now)
-		}
-		a.deferred = append(a.deferred, s)
+		a.deferred = append(a.deferred, res)
 	}
 }
 
@@ -332,9 +325,10 @@ func (a *Auditor) Finish() []AccountViolation {
 		}
 	}
 	// The checks that waited for their account's facts.
-	for _, s := range a.deferred {
-		res := s.Resource
-		s.pending, s.account = false, a.accounts[res.Account]
+	for i := range a.deferred {
+		res := &a.deferred[i]
+		s := NewSubject(res, a.now)
+		s.account = a.accounts[res.Account]
 		// Only the checks that join other resources' facts deferred: the
 		// others were judged when the resource was recorded.
 		o := assessRules(s, p.joinsByType[res.Type])
