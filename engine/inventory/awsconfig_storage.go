@@ -107,17 +107,21 @@ func cfgS3Bucket(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 // BucketPolicy {"policyText":null}, BucketVersioningConfiguration
 // {"status":"Off"}, BucketLoggingConfiguration {"destinationBucketName":
 // null}); the others it leaves out of a bucket that has none.
+// fields name, per canonical attribute, the key inside the supplement
+// that carries it: a supplement without it is a partial record, and the
+// attribute is unknown (AWS writes it, null or "Off" when unset).
 var s3Supplements = []struct {
 	name   string
 	always bool
 	keys   []string
+	fields []string
 }{
-	{"BucketPolicy", true, []string{"policy"}},
-	{"BucketVersioningConfiguration", true, []string{"versioning", "mfa_delete"}},
-	{"BucketLoggingConfiguration", true, []string{"logging_target_bucket"}},
-	{"PublicAccessBlockConfiguration", false, []string{"public_access_block"}},
-	{"ServerSideEncryptionConfiguration", false, []string{"sse_algorithm", "kms_master_key_id"}},
-	{"BucketLifecycleConfiguration", false, []string{"lifecycle_rule_count"}},
+	{"BucketPolicy", true, []string{"policy"}, []string{"policyText"}},
+	{"BucketVersioningConfiguration", true, []string{"versioning", "mfa_delete"}, []string{"status", "isMfaDeleteEnabled"}},
+	{"BucketLoggingConfiguration", true, []string{"logging_target_bucket"}, []string{"destinationBucketName"}},
+	{"PublicAccessBlockConfiguration", false, []string{"public_access_block"}, nil}, // its switches: cfgPublicAccessBlock
+	{"ServerSideEncryptionConfiguration", false, []string{"sse_algorithm", "kms_master_key_id"}, []string{"rules", "rules"}},
+	{"BucketLifecycleConfiguration", false, []string{"lifecycle_rule_count"}, []string{"rules"}},
 }
 
 // s3Unrecorded returns the attributes a bucket's item does not record: an
@@ -128,8 +132,19 @@ var s3Supplements = []struct {
 func s3Unrecorded(supp map[string]json.RawMessage, partial bool) []string {
 	var out []string
 	for _, s := range s3Supplements {
-		if _, ok := supp[s.name]; !ok && (len(supp) == 0 || s.always || partial) {
-			out = append(out, s.keys...)
+		raw, ok := supp[s.name]
+		if !ok {
+			if len(supp) == 0 || s.always || partial {
+				out = append(out, s.keys...)
+			}
+			continue
+		}
+		if obj := jsonObject(raw); obj != nil {
+			for i, f := range s.fields {
+				if !hasKey(obj, f) {
+					out = append(out, s.keys[i])
+				}
+			}
 		}
 	}
 	return out

@@ -531,17 +531,6 @@ const nestedKnownGaps = `
 # (a role's attachment of no policy, a route to no gateway).
 AWS::EC2::RouteTable configuration.routes.1.natGatewayId aws-vpc-006
 AWS::IAM::Role configuration.attachedManagedPolicies.0.policyArn aws-iam-021
-# S3 supplements whose one key is the whole fact (BucketPolicy.policyText,
-# BucketVersioningConfiguration.status, …): AWS Config writes the key with
-# null or "Off" when the feature is off, so a supplement without it is a
-# partial record. The decoder reads them into plain values: not yet
-# converted to present[].
-AWS::S3::Bucket supplementaryConfiguration.BucketLifecycleConfiguration.rules aws-s3-006
-AWS::S3::Bucket supplementaryConfiguration.BucketLoggingConfiguration.destinationBucketName aws-s3-008
-AWS::S3::Bucket supplementaryConfiguration.BucketPolicy.policyText aws-s3-005
-AWS::S3::Bucket supplementaryConfiguration.BucketVersioningConfiguration.isMfaDeleteEnabled aws-s3-009
-AWS::S3::Bucket supplementaryConfiguration.BucketVersioningConfiguration.status aws-s3-007
-AWS::S3::Bucket supplementaryConfiguration.ServerSideEncryptionConfiguration.rules aws-s3-004
 # Keys AWS Config leaves out of their object when the setting is off (a
 # stage's accessLogSettings without destinationArn, a distribution without
 # webACLId, a domain's VPCOptions without SubnetIds, a function's
