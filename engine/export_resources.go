@@ -10,9 +10,10 @@ import (
 
 // ResourceCSVColumns are the columns of a resources CSV export, in order:
 // tags as a JSON object; the attributes are left out (they are in the
-// NDJSON export); times RFC 3339 UTC.
+// NDJSON export); times RFC 3339 UTC, captured_at empty when the source
+// did not say.
 var ResourceCSVColumns = []string{"id", "provider", "account", "region", "type", "native_id", "name", "tags",
-	"first_seen_at", "last_seen_at"}
+	"first_seen_at", "last_seen_at", "captured_at"}
 
 // resourceCSVRecord is a resource as a CSV row of ResourceCSVColumns.
 func resourceCSVRecord(r Resource, rec []string) ([]string, error) {
@@ -20,8 +21,12 @@ func resourceCSVRecord(r Resource, rec []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	captured := ""
+	if r.CapturedAt != nil {
+		captured = r.CapturedAt.UTC().Format(time.RFC3339)
+	}
 	rec = append(rec[:0], r.ID, r.Provider, r.Account, r.Region, r.Type, r.NativeID, r.Name, string(tags),
-		r.FirstSeenAt.UTC().Format(time.RFC3339), r.LastSeenAt.UTC().Format(time.RFC3339))
+		r.FirstSeenAt.UTC().Format(time.RFC3339), r.LastSeenAt.UTC().Format(time.RFC3339), captured)
 	for i, c := range rec {
 		rec[i] = csvSafe(c)
 	}

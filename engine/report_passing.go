@@ -100,7 +100,7 @@ func (b *reportBuilder) passingEvidence(ctx context.Context, rules []string) (ma
 			}
 			p := PassingResource{RuleID: c.RuleID, ResourceID: res.ID, NativeID: res.NativeID, Name: res.Name, Type: res.Type,
 				Account: res.Account, Region: res.Region, Evidence: c.Evidence, EvaluatedAt: now}
-			if !res.CapturedAt.IsZero() {
+			if res.CapturedAt != nil {
 				at := res.CapturedAt.UTC()
 				p.CapturedAt = &at
 			}

@@ -23,12 +23,14 @@ type Resource struct {
 	FirstSeenAt time.Time       `json:"first_seen_at"`
 	LastSeenAt  time.Time       `json:"last_seen_at"`
 	// CapturedAt is when the source captured this configuration (AWS
-	// Config's configurationItemCaptureTime); zero when the input carries
-	// no time (Terraform state, NDJSON) or the row was written before it
-	// was kept. It belongs to the stored row: a re-import that finds the
-	// configuration unchanged moves LastSeenAt only. Read only when a
-	// lookup names it (ResourceFields.CapturedAt); the API does not show it.
-	CapturedAt time.Time `json:"-"`
+	// Config's configurationItemCaptureTime, an NDJSON line's
+	// captured_at); nil when the input carries no time (Terraform state,
+	// an NDJSON line without it) or the row was written before it was
+	// kept, and the API then shows null. It belongs to the stored row: a
+	// re-import that finds the configuration unchanged moves LastSeenAt
+	// only. A batched read fills it only when it names it
+	// (ResourceFields.CapturedAt).
+	CapturedAt *time.Time `json:"captured_at"`
 }
 
 // ResourceFields names the fields of a resource that a batched read fills

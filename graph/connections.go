@@ -141,6 +141,7 @@ func selectedResources(ctx context.Context) (engine.ResourceFields, bool) {
 				g := resourceFields(op, f.Selections)
 				fields.Tags, fields.Attributes = fields.Tags || g.Tags, fields.Attributes || g.Attributes
 				fields.LastSeen = fields.LastSeen || g.LastSeen
+				fields.CapturedAt = fields.CapturedAt || g.CapturedAt
 			}
 		}
 	}
@@ -172,7 +173,7 @@ func loadResource(ctx context.Context, id string) (*engine.Resource, error) {
 }
 
 // resourceFields returns the fields of Resource beyond the narrow ones
-// (tags, attributes, last seen) that a selection set on a Resource asks
+// (tags, attributes, last seen, capture time) that a selection set on a Resource asks
 // for; the others are read always.
 func resourceFields(op *graphql.OperationContext, sel ast.SelectionSet) engine.ResourceFields {
 	var f engine.ResourceFields
@@ -184,6 +185,8 @@ func resourceFields(op *graphql.OperationContext, sel ast.SelectionSet) engine.R
 			f.Attributes = true
 		case "lastSeenAt":
 			f.LastSeen = true
+		case "capturedAt":
+			f.CapturedAt = true
 		}
 	}
 	return f

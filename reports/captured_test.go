@@ -26,7 +26,7 @@ func TestComplianceEvidenceSaysWhenCaptured(t *testing.T) {
 			invoices = r
 		}
 	}
-	invoices.CapturedAt, invoices.LastSeenAt = captured, seen
+	invoices.CapturedAt, invoices.LastSeenAt = &captured, seen
 	if _, err := a.ch.WriteResources(ctx, a.tenant.ID, testserver.SeqOf([]engine.Resource{invoices})); err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func TestComplianceEvidenceSaysWhenCaptured(t *testing.T) {
 		t.Fatalf("the checks list invoices %v, scratch %v: the data set changed", sawInvoices, sawScratch)
 	}
 	text := squash(pdfToText(t, a.download(t, r.ID, "pdf"), t.TempDir()))
-	for _, s := range []string{"2026-10-23 eu-west-1 08:41 captured (AWS Config)", "2026-10-24 us-east-1 15:00 observed at import",
-		"when AWS Config captured it"} {
+	for _, s := range []string{"2026-10-23 eu-west-1 08:41 captured at source", "2026-10-24 us-east-1 15:00 observed at import",
+		"when its source captured it"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the PDF does not show %q; its text:\n%s", s, text)
 		}
 	}
 	html := string(a.download(t, r.ID, "html"))
-	for _, s := range []string{"2026-10-23 08:41 UTC, captured (AWS Config)", "2026-10-24 15:00 UTC, observed at import"} {
+	for _, s := range []string{"2026-10-23 08:41 UTC, captured at source", "2026-10-24 15:00 UTC, observed at import"} {
 		if !strings.Contains(html, s) {
 			t.Errorf("the HTML does not show %q", s)
 		}

@@ -53,7 +53,8 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 		"after the frameworks, with the controls each check fails: one check often maps to many controls (NIST SP 800-53 "+
 		"maps one to dozens), and the same resources repeated under each would bury the evidence. Each check lists up to "+
 		"%d failing resources, each with what the check read (the values it judged) and when that configuration was "+
-		"recorded: when AWS Config captured it, or, for inputs without a capture time (Terraform state, NDJSON), when "+
+		"recorded: when its source captured it (AWS Config, or an NDJSON line's captured_at), or, for inputs without a "+
+		"capture time (Terraform state), when "+
 		"fourd last imported it; the API query under a check lists all of them. The JSON download also lists the "+
 		"failing resources under each control.", engine.MaxFailingResourcesPerControl), 9.5)
 	if len(c.Frameworks) == 0 {
@@ -255,13 +256,13 @@ func (d *pdfDoc) statusBar(f engine.ComplianceFramework) {
 }
 
 // recordedText says when the configuration a check read was recorded: the
-// source's capture time (AWS Config's configurationItemCaptureTime) when
-// the import had one, else when fourd imported it, said so; "—" when
+// source's capture time (AWS Config's configurationItemCaptureTime, an
+// NDJSON line's captured_at) when the import had one, else when fourd imported it, said so; "—" when
 // neither is known. sep goes between the time and what it is.
 func recordedText(r engine.AffectedResource, sep string) string {
 	switch {
 	case r.CapturedAt != nil:
-		return r.CapturedAt.UTC().Format("2006-01-02 15:04") + sep + "captured (AWS Config)"
+		return r.CapturedAt.UTC().Format("2006-01-02 15:04") + sep + "captured at source"
 	case r.ObservedAt != nil:
 		return r.ObservedAt.UTC().Format("2006-01-02 15:04") + sep + "observed at import"
 	}

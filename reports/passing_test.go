@@ -26,7 +26,7 @@ func TestComplianceEvidenceShowsPassing(t *testing.T) {
 	archive := engine.Resource{ID: engine.ResourceID(a.tenant.ID, "aws", native), Provider: "aws", Account: "111111111111",
 		Region: "eu-west-1", Type: inv.TypeS3Bucket, NativeID: native, Name: "archive", Tags: engine.Tags{},
 		Attributes: json.RawMessage(`{"bucket":"archive","sse_algorithm":"aws:kms"}`), LastSeenAt: goldenNow.Add(-2 * time.Hour),
-		CapturedAt: captured}
+		CapturedAt: &captured}
 	if _, err := a.ch.WriteResources(ctx, a.tenant.ID, testserver.SeqOf([]engine.Resource{archive})); err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func fromConfigItem(ci *configItem, j *joiner) (engine.Resource, error) {
 	res := engine.Resource{
 		Provider: ProviderAWS, Account: account, Region: region,
 		NativeID: ci.ARN, Name: ci.ResourceName, Tags: engine.TagsFromMap(ci.Tags),
-		CapturedAt: ci.CaptureTime.t(),
+		CapturedAt: ci.CaptureTime.ptr(),
 	}
 	if res.Name == "" {
 		res.Name = ci.ResourceID
@@ -319,6 +319,15 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 }
 
 func (f flexTime) t() time.Time { return time.Time(f) }
+
+// ptr is the time, nil when none was given.
+func (f flexTime) ptr() *time.Time {
+	if time.Time(f).IsZero() {
+		return nil
+	}
+	t := time.Time(f)
+	return &t
+}
 
 // supp decodes one supplementary configuration value into v; absent or
 // null leaves v unchanged.

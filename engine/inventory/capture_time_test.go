@@ -10,7 +10,7 @@ import (
 // CapturedAt, however AWS wrote it (RFC 3339 in S3 deliveries and the
 // CLI's output, epoch seconds in the APIs' raw answers, epoch
 // milliseconds); an item without one, and Terraform state (which records
-// no time), leave it zero.
+// no time), leave it nil.
 func TestCapturedAt(t *testing.T) {
 	want := time.Date(2025, 6, 1, 7, 23, 0, 0, time.UTC)
 	item := func(capture string) string {
@@ -36,7 +36,7 @@ func TestCapturedAt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !r.CapturedAt.Equal(tt.want) {
+			if got := r.CapturedAt; (got == nil) != tt.want.IsZero() || got != nil && !got.Equal(tt.want) {
 				t.Errorf("CapturedAt %v, want %v", r.CapturedAt, tt.want)
 			}
 		})
@@ -45,7 +45,7 @@ func TestCapturedAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.CapturedAt.IsZero() {
+	if r.CapturedAt != nil {
 		t.Errorf("Terraform: CapturedAt %v, want none", r.CapturedAt)
 	}
 }

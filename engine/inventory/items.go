@@ -9,6 +9,21 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+// located is a record's error with where the record is in the input
+// ("line 3: …", "record at byte offset 120: …") put before its message,
+// so that the rejection says which line of a file was wrong even where
+// item numbers and lines differ (blank lines, an array's elements): code
+// and field are kept.
+func located(le *LineError) error {
+	var ee *engine.Error
+	if !errors.As(le.Err, &ee) {
+		return le.Err
+	}
+	out := *ee
+	out.Message = le.Error()
+	return &out
+}
+
 // Items adapts a Decoder to the engine's ingestion: one item per record,
 // numbered from 0. A bad record is an item with Err set, and the stream goes
 // on; an error that ends the stream (malformed input that cannot be
@@ -27,7 +42,7 @@ func Items(d Decoder) iter.Seq[engine.IngestItem] {
 			if err != nil {
 				var le *LineError
 				if errors.As(err, &le) {
-					if !yield(engine.IngestItem{Index: i, Err: le.Err}) {
+					if !yield(engine.IngestItem{Index: i, Err: located(le)}) {
 						return
 					}
 					continue

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -26,12 +28,16 @@ type ndjsonLine struct {
 	Name       string            `json:"name"`
 	Tags       map[string]string `json:"tags"`
 	Attributes json.RawMessage   `json:"attributes"`
+	// CapturedAt is when the source captured the configuration, RFC 3339
+	// ("" or null: not known); toResource parses it.
+	CapturedAt string `json:"captured_at,omitempty"`
 	// tags are fastLine's, in place of Tags: in key order, with no map.
 	tags engine.Tags
 }
 
 // NDJSONDecoder reads fourd's NDJSON: one JSON object a line with provider,
-// account, region, type, native_id, name, tags and attributes. Blank lines
+// account, region, type, native_id, name, tags, attributes and
+// captured_at (optional, RFC 3339). Blank lines
 // are skipped; a line that is not valid JSON, too long, or fails Validate
 // is a *LineError and the stream goes on with the next line.
 //
@@ -274,10 +280,45 @@ func toResource(l ndjsonLine) (engine.Resource, error) {
 	if len(res.Attributes) == 0 || bytes.Equal(res.Attributes, []byte("null")) {
 		res.Attributes = json.RawMessage(`{}`) // a fresh slice: callers may append
 	}
+	if l.CapturedAt != "" {
+		at, err := parseCapturedAt(l.CapturedAt)
+		if err != nil {
+			return engine.Resource{}, err
+		}
+		res.CapturedAt = &at
+	}
 	if err := validate(&res, true); err != nil {
 		return engine.Resource{}, err
 	}
 	return res, nil
+}
+
+// Capture times a resource may carry: what the store's DateTime holds.
+var (
+	minCapturedAt = time.Unix(1, 0).UTC()
+	maxCapturedAt = time.Date(2106, 2, 7, 6, 28, 15, 0, time.UTC)
+)
+
+// parseCapturedAt parses a line's captured_at: RFC 3339 with a time zone,
+// within what the store holds; validation_failed on the field otherwise.
+func parseCapturedAt(s string) (time.Time, error) {
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, engine.FieldErrorf("captured_at",
+			"captured_at must be an RFC 3339 time with a time zone, e.g. 2026-11-20T09:14:05Z; got %q", truncateValue(s))
+	}
+	if at.Before(minCapturedAt) || at.After(maxCapturedAt) {
+		return time.Time{}, engine.FieldErrorf("captured_at", "captured_at must be between 1970-01-01 and 2106-02-07; got %s", s)
+	}
+	return at.UTC(), nil
+}
+
+// truncateValue shortens a rejected value for its error message.
+func truncateValue(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	return strings.ToValidUTF8(s[:64], "") + "…"
 }
 
 func fieldName(f string) string {

@@ -59,6 +59,8 @@ func fastLine(b []byte, owned bool, tags *tagArena) (l ndjsonLine, ok bool) {
 			l.NativeID, ok = p.strOrNull()
 		case "name":
 			l.Name, ok = p.strOrNull()
+		case "captured_at":
+			l.CapturedAt, ok = p.strOrNull()
 		case "tags":
 			if l.tags != nil {
 				return l, false // encoding/json merges repeated objects into one map
@@ -71,7 +73,7 @@ func fastLine(b []byte, owned bool, tags *tagArena) (l ndjsonLine, ok bool) {
 				l.Attributes = line[start:p.i:p.i]
 			}
 		default:
-			for _, k := range [...]string{"provider", "account", "region", "type", "native_id", "name", "tags", "attributes"} {
+			for _, k := range [...]string{"provider", "account", "region", "type", "native_id", "name", "tags", "attributes", "captured_at"} {
 				if strings.EqualFold(key, k) {
 					return l, false // encoding/json matches keys ignoring case
 				}

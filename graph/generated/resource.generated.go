@@ -572,6 +572,29 @@ func (ec *executionContext) fieldContext_Resource_lastSeenAt(_ context.Context, 
 	return graphql.NewScalarFieldContext("Resource", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Resource_capturedAt(ctx context.Context, field graphql.CollectedField, obj *engine.Resource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Resource_capturedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CapturedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Resource_capturedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Resource", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Resource_findings(ctx context.Context, field graphql.CollectedField, obj *engine.Resource) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1236,6 +1259,11 @@ func (ec *executionContext) _Resource(ctx context.Context, sel ast.SelectionSet,
 		case "lastSeenAt":
 			out.Values[i] = ec._Resource_lastSeenAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "capturedAt":
+			out.Values[i] = ec._Resource_capturedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findings":

@@ -477,6 +477,7 @@ type ComplexityRoot struct {
 	Resource struct {
 		Account     func(childComplexity int) int
 		Attributes  func(childComplexity int) int
+		CapturedAt  func(childComplexity int) int
 		Explain     func(childComplexity int) int
 		Findings    func(childComplexity int, first *int, after *string, last *int, before *string, filter *engine.FindingFilter) int
 		FirstSeenAt func(childComplexity int) int
@@ -2576,6 +2577,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Resource.Attributes(childComplexity), true
+	case "Resource.capturedAt":
+		if e.ComplexityRoot.Resource.CapturedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Resource.CapturedAt(childComplexity), true
 	case "Resource.explain":
 		if e.ComplexityRoot.Resource.Explain == nil {
 			break
@@ -3763,6 +3770,12 @@ type Resource implements Node {
   attributes: JSON!
   firstSeenAt: Time!
   lastSeenAt: Time!
+  """
+  When the source captured this configuration (AWS Config's
+  configurationItemCaptureTime, an NDJSON item's captured_at); null when it
+  did not say (Terraform state, items without it), as REST's captured_at.
+  """
+  capturedAt: Time
   "Findings on this resource in the latest completed audit (or filter.auditId)."
   findings(first: Int, after: String, last: Int, before: String, filter: FindingFilter): FindingConnection!
   """
@@ -4791,6 +4804,8 @@ func (ec *executionContext) childFields_Resource(ctx context.Context, field grap
 		return ec.fieldContext_Resource_firstSeenAt(ctx, field)
 	case "lastSeenAt":
 		return ec.fieldContext_Resource_lastSeenAt(ctx, field)
+	case "capturedAt":
+		return ec.fieldContext_Resource_capturedAt(ctx, field)
 	case "findings":
 		return ec.fieldContext_Resource_findings(ctx, field)
 	case "explain":

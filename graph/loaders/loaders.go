@@ -25,7 +25,7 @@ type Loaders struct {
 	// resources has one loader per combination of a resource's wide fields
 	// (index fieldsIndex): a resolver asks the one its selection needs, so
 	// a page that does not show tags or attributes never reads them.
-	resources [8]*dataloadgen.Loader[string, *engine.Resource]
+	resources [16]*dataloadgen.Loader[string, *engine.Resource]
 	counts    *dataloadgen.Loader[engine.FindingFilter, int]
 }
 
@@ -41,12 +41,15 @@ func fieldsIndex(f engine.ResourceFields) int {
 	if f.LastSeen {
 		i |= 4
 	}
+	if f.CapturedAt {
+		i |= 8
+	}
 	return i
 }
 
 // indexFields is the inverse of fieldsIndex.
 func indexFields(i int) engine.ResourceFields {
-	return engine.ResourceFields{Tags: i&1 != 0, Attributes: i&2 != 0, LastSeen: i&4 != 0}
+	return engine.ResourceFields{Tags: i&1 != 0, Attributes: i&2 != 0, LastSeen: i&4 != 0, CapturedAt: i&8 != 0}
 }
 
 // New returns fresh loaders for one request of caller p. Their caches live

@@ -75,7 +75,7 @@ func (s *Store) AffectedEvidence(ctx context.Context, scope engine.ReportScope, 
 			at := r.LastSeenAt.UTC()
 			seen = &at
 		}
-		if !r.CapturedAt.IsZero() {
+		if r.CapturedAt != nil {
 			at := r.CapturedAt.UTC()
 			captured = &at
 		}

@@ -15,12 +15,18 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// resourceColumns is the column list resources are read with; they are
-// written with content_hash too (resourceInsertColumns).
-const resourceColumns = `tenant_id, id, version, provider, account, region, type, native_id, name,
+// resourceStoredColumns are the columns of a resource that every write
+// stores: resourceInsertColumns adds content_hash and captured_at, and
+// resourceColumns, the column list pages of resources are read with,
+// captured_at.
+const resourceStoredColumns = `tenant_id, id, version, provider, account, region, type, native_id, name,
 tags.key, tags.value, attributes, first_seen_at, last_seen_at`
 
-const resourceInsertColumns = resourceColumns + ", content_hash, captured_at"
+// resourceColumns is the column list pages of resources are read with.
+const resourceColumns = resourceStoredColumns + ", captured_at"
+
+// resourceInsertColumns is the column list resources are written with.
+const resourceInsertColumns = resourceStoredColumns + ", content_hash, captured_at"
 
 // resourceRow is an observation checked and converted for the resources
 // table.
@@ -123,8 +129,11 @@ func newResourceRow(tenantID string, r engine.Resource, now time.Time) (resource
 	}
 	// A capture time outside DateTime's range is no time a source could
 	// have captured anything at: not known, rather than a failed import.
-	if row.captured, err = toCHTime("captured_at", r.CapturedAt); err != nil {
-		row.captured = minTime
+	row.captured = minTime
+	if r.CapturedAt != nil {
+		if row.captured, err = toCHTime("captured_at", *r.CapturedAt); err != nil {
+			row.captured = minTime
+		}
 	}
 	row.version = uint64(r.LastSeenAt.UnixNano())
 	row.r.Tags = r.Tags.Sorted() // stored in key order
@@ -139,12 +148,14 @@ func scanResource(sc scanner) (engine.Resource, error) {
 		keys, vals  []string
 		attrs       string
 		first, last time.Time
+		captured    time.Time
 	)
 	if err := sc.Scan(&r.TenantID, &r.ID, &version, &r.Provider, &r.Account, &r.Region, &r.Type, &r.NativeID, &r.Name,
-		&keys, &vals, &attrs, &first, &last); err != nil {
+		&keys, &vals, &attrs, &first, &last, &captured); err != nil {
 		return r, fmt.Errorf("scan resource: %w", err)
 	}
 	fillResource(&r, true, keys, vals, attrs, first, last)
+	r.CapturedAt = optionalTime(captured)
 	return r, nil
 }
 

@@ -103,7 +103,7 @@ func (q resourcesByIDQuery) scan(sc scanner) (engine.Resource, error) {
 		return r, fmt.Errorf("scan resource: %w", err)
 	}
 	fillResource(&r, q.fields.Tags, keys, vals, attrs, first, last)
-	r.CapturedAt = fromCHTime(captured)
+	r.CapturedAt = optionalTime(captured)
 	return r, nil
 }
 

@@ -36,6 +36,15 @@ func fromCHTime(t time.Time) time.Time {
 	return t.UTC()
 }
 
+// optionalTime maps a DateTime column value that may be unknown back: nil
+// for the 1970 sentinel, else the time in UTC.
+func optionalTime(t time.Time) *time.Time {
+	if t = fromCHTime(t); t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
 // keyPrefix packs up to n (≤ 8) bytes of s from offset skip, big-endian and
 // zero-padded, so that comparing two packed values orders the strings as
 // far as those bytes go; equal values need the strings compared.
