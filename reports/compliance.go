@@ -74,8 +74,8 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 			}
 			continue
 		}
-		t := d.newTable(8, column{"Control", 18, "L"}, column{"Title", 60, "L"}, column{"Status", 22, "L"},
-			column{"Checked", 19, "R"}, column{"Failing", 15, "R"}, column{"Checks", 46, "L"})
+		t := d.newTable(8, column{"Control", 18, "L"}, column{"Title", 50, "L"}, column{"Status", 20, "L"},
+			column{"Checked", 18, "R"}, column{"Failing", 16, "R"}, column{"Passing", 18, "R"}, column{"Checks", 40, "L"})
 		cis := strings.HasPrefix(f.ID, "CIS-")
 		var hidden int
 		for _, ctl := range f.Controls {
@@ -88,7 +88,7 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 				rules = ctl.Note
 			}
 			t.row(ctl.ID, ctl.Title, strings.ReplaceAll(string(ctl.Status), "_", " "), count(ctl.ResourcesChecked),
-				count(ctl.ResourcesFailing), rules)
+				count(ctl.ResourcesFailing), passingCell(ctl), rules)
 		}
 		t.end()
 		if hidden > 0 {
@@ -102,6 +102,7 @@ func compliancePDF(w io.Writer, h engine.ReportHeader, c *engine.ComplianceEvide
 	for _, ck := range c.Checks {
 		checkEvidence(d, h, ck)
 	}
+	passingPDF(d, c)
 	return d.output(w)
 }
 

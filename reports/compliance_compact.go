@@ -59,13 +59,13 @@ func compactControls(d *pdfDoc, f engine.ComplianceFramework, failing map[string
 		t.row(name, fmt.Sprint(fm.listed), fmt.Sprint(fm.pass), fmt.Sprint(fm.fail), fmt.Sprint(fm.insufficient), fmt.Sprint(fm.nap))
 	}
 	t.end()
-	cols := []column{{"Control", 20, "L"}, {"Title", 66, "L"}, {"Status", 22, "L"}, {"Checked", 18, "R"},
-		{"Failing", 14, "R"}, {"Checks", 40, "L"}}
+	cols := []column{{"Control", 20, "L"}, {"Title", 48, "L"}, {"Status", 20, "L"}, {"Checked", 18, "R"},
+		{"Failing", 16, "R"}, {"Passing", 18, "R"}, {"Checks", 40, "L"}}
 	t = d.newTable(7.5, cols...)
 	d.setFont(7.5, false)
 	for _, c := range listed {
 		t.row(c.ID, d.oneLine(shortTitle(c.Title), cols[1].w-2*cellPad), shortStatus(c.Status), count(c.ResourcesChecked),
-			count(c.ResourcesFailing), d.checksLine(c, failing, cols[5].w-2*cellPad))
+			count(c.ResourcesFailing), passingCell(c), d.checksLine(c, failing, cols[6].w-2*cellPad))
 	}
 	t.end()
 	return hidden

@@ -48,6 +48,7 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	"kindTitle":  func(k engine.ReportKind) string { return kindTitles[k] },
 	"join":       strings.Join,
 	"maxFailing": func() int { return engine.MaxFailingResourcesPerControl },
+	"maxPassing": func() int { return engine.MaxPassingResourcesPerControl },
 	"plural":     plural,
 	"failingSet": func(cs []engine.ComplianceCheck) map[string]bool {
 		m := make(map[string]bool, len(cs))
@@ -65,8 +66,11 @@ var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.Func
 	},
 	"refs":     controlRefsText,
 	"recorded": func(r engine.AffectedResource) string { return recordedText(r, " UTC, ") },
-	"inc":      func(i int) int { return i + 1 },
-	"id":       idHTML,
+	"recordedPassing": func(p engine.PassingResource) string {
+		return recordedText(engine.AffectedResource{CapturedAt: p.CapturedAt, ObservedAt: p.ObservedAt}, " UTC, ")
+	},
+	"inc": func(i int) int { return i + 1 },
+	"id":  idHTML,
 	"severityBars": func(m []engine.SeverityRow) template.HTML {
 		return severityBarsSVG(m)
 	},

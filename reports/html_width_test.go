@@ -89,6 +89,8 @@ func TestRenderHTMLFitsTheWindow(t *testing.T) {
 				p.Call(t, ctx, "Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
 				p.Call(t, ctx, "Page.navigate", map[string]any{"url": "file://" + path}, nil)
 				p.WaitFor(t, ctx, `document.readyState === "complete" && !!document.querySelector("main")`)
+				// Everything a reader may unfold is measured unfolded.
+				p.Eval(t, ctx, `document.querySelectorAll("details").forEach(function (d) { d.open = true; }); true`)
 				var wide struct{ Page, Window int }
 				if err := json.Unmarshal(p.Eval(t, ctx, `({Page: document.documentElement.scrollWidth, Window: document.documentElement.clientWidth})`), &wide); err != nil {
 					t.Fatal(err)

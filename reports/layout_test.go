@@ -50,7 +50,8 @@ func TestPDFLayout(t *testing.T) {
 		name string
 		doc  engine.ReportDocument
 	}{{"executive", fxExecutive()}, {"remediation", fxRemediation()}, {"remediation_many", fxRemediationMany()}, {"compliance", fxCompliance()},
-		{"compliance_large", fxComplianceLarge()}, {"remediation_one_rule", fxRemediationOneRule()}}
+		{"compliance_large", fxComplianceLarge()}, {"remediation_one_rule", fxRemediationOneRule()},
+		{"compliance_long_ids", withLongIDs()[1]}}
 	for _, x := range docs {
 		t.Run(x.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -139,6 +140,14 @@ func layoutIDs(doc engine.ReportDocument) []string {
 			ids = append(ids, c.RuleID)
 			for _, r := range c.FailingResources {
 				ids = append(ids, resourceID(r), r.Account)
+			}
+		}
+		// The passing samples the PDF lists.
+		for _, f := range doc.ComplianceEvidence.Frameworks {
+			for _, c := range f.Controls {
+				for _, p := range c.PassingResources {
+					ids = append(ids, p.RuleID, p.NativeID, p.Account)
+				}
 			}
 		}
 	}

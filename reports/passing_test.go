@@ -66,4 +66,20 @@ func TestComplianceEvidenceShowsPassing(t *testing.T) {
 	if listed == 0 {
 		t.Error("no control lists the archive bucket as passing aws-s3-004")
 	}
+	// The PDF and the HTML show the sample too: the bucket, its ARN, the
+	// check and the algorithm it read, and when AWS Config captured it.
+	id := a.generate(t, engine.ReportComplianceEvidence).ID
+	text := squash(pdfToText(t, a.download(t, id, "pdf"), t.TempDir()))
+	for _, want := range []string{"Evidence of passing", "aws-s3-004 archive bucket: archive; sse_algorithm: aws:kms", "captured at source " + native} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF does not show %q; its text:\n%s", want, text)
+		}
+	}
+	html := string(a.download(t, id, "html"))
+	for _, want := range []string{"Evidence of passing: ", "<code>aws-s3-004</code>", "&#34;sse_algorithm&#34;:&#34;aws:kms&#34;",
+		"2026-10-30 06:00 UTC, captured at source"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the HTML does not show %q", want)
+		}
+	}
 }
