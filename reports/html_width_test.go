@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -32,7 +33,9 @@ var longIDs = []engine.AffectedResource{
 // withLongIDs puts longIDs in every resource table of the three fixtures.
 func withLongIDs() []engine.ReportDocument {
 	plan := fxRemediation()
-	for gi := range plan.RemediationPlan.Groups {
+	// The last group keeps its short ids: its table must still line up
+	// with the others.
+	for gi := range plan.RemediationPlan.Groups[:len(plan.RemediationPlan.Groups)-1] {
 		g := &plan.RemediationPlan.Groups[gi]
 		for i := range g.Resources {
 			r := longIDs[i%len(longIDs)]
@@ -104,6 +107,15 @@ func TestRenderHTMLFitsTheWindow(t *testing.T) {
 				}
 				for _, tb := range tables {
 					t.Errorf("at %d px a table overflows its block: %s", width, tb)
+				}
+				// The remediation groups' tables line up: one column grid
+				// for every group, whatever its resources' ids.
+				var lefts []int
+				if err := json.Unmarshal(p.Eval(t, ctx, `Array.from(document.querySelectorAll("#groups table thead th:nth-child(2)")).map(function (th) { return Math.round(th.getBoundingClientRect().left); })`), &lefts); err != nil {
+					t.Fatal(err)
+				}
+				if len(lefts) > 1 && slices.Min(lefts) != slices.Max(lefts) {
+					t.Errorf("at %d px the groups' second columns start at %v px: their tables do not line up", width, lefts)
 				}
 				var breaks []string
 				if err := json.Unmarshal(p.Eval(t, ctx, brokenIDs), &breaks); err != nil {
