@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
 // TestResourceCapturedAt: Resource.capturedAt is when the source captured
@@ -17,9 +18,9 @@ import (
 func TestResourceCapturedAt(t *testing.T) {
 	e := newEnv(t, envOptions{findingsA: 8, findingsB: 4})
 	captured := time.Date(2026, 11, 20, 9, 14, 5, 0, time.UTC)
-	config, terraform := e.a.resources[0], e.a.resources[1]
+	config, terraform := e.a.Resources[0], e.a.Resources[1]
 	config.CapturedAt, config.LastSeenAt = &captured, config.LastSeenAt.Add(time.Minute)
-	if _, err := e.ch.WriteResources(context.Background(), e.a.id, seqOf([]engine.Resource{config})); err != nil {
+	if _, err := e.ch.WriteResources(context.Background(), e.a.ID, testserver.SeqOf([]engine.Resource{config})); err != nil {
 		t.Fatal(err)
 	}
 	type res struct {

@@ -46,7 +46,7 @@ func TestResourcesCapturedAt(t *testing.T) {
 	const want = "2026-11-20T09:14:05Z"
 	ids := map[string]string{}
 	for _, name := range []string{"captured", "unknown", "nulled"} {
-		ids[name] = engine.ResourceID(e.a.id, "aws", "arn:aws:s3:::"+name)
+		ids[name] = engine.ResourceID(e.a.ID, "aws", "arn:aws:s3:::"+name)
 	}
 	captured := func(where string, raw json.RawMessage) string {
 		var m map[string]json.RawMessage
