@@ -122,6 +122,12 @@ func TestClusterFaults(t *testing.T) {
 	t.Run("kill -9 a replica during a snapshot write", func(t *testing.T) { testKillDuringWrite(t, s) })
 
 	t.Run("kill -9 a replica during an audit's write", func(t *testing.T) { testKillDuringAudit(t, s) })
+
+	t.Run("a replica catching up", func(t *testing.T) { testCatchingUpReplica(t, s) })
+
+	t.Run("kill -9 a replica at the counts insert", func(t *testing.T) { testKillAtFinalize(t, s, "counts") })
+
+	t.Run("kill -9 a replica at the marker insert", func(t *testing.T) { testKillAtFinalize(t, s, "marker") })
 }
 
 // remoteCount counts the rows of table of s's database on the node at addr.

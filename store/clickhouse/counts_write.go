@@ -109,8 +109,10 @@ const countColumns = "tenant_id, audit_id, severity, dimension, status, resource
 
 // writeCounts stores the snapshot's counts: the ones gathered in memory in
 // one INSERT, or, after an overflow, with an INSERT … SELECT … GROUP BY over
-// the snapshot's rows.
+// the snapshot's rows. Not deduplicated (snapshotInsertSettings): a retried
+// audit's counts are the very block of the attempt that failed.
 func (s *Store) writeCounts(ctx context.Context, tenantID, auditID string, writtenAt time.Time, c *snapshotCounts) error {
+	ctx = snapshotWriteCtx(ctx)
 	if c.overflow {
 		return s.conn.Exec(ctx, `INSERT INTO finding_counts (`+countColumns+`)
 SELECT ?, ?, severity, dimension, status, resource_type, account, region, rule_id, count(), any(written_at)

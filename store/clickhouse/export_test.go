@@ -70,6 +70,14 @@ func SetInsertFault(t interface{ Cleanup(func()) }, fault func(seq int) error) {
 	t.Cleanup(func() { insertFault = nil })
 }
 
+// SetFinalizeFault makes FinalizeSnapshot call fault with "counts" just
+// before it inserts the counts and "marker" right after (on the way to the
+// marker), until the test ends.
+func SetFinalizeFault(t interface{ Cleanup(func()) }, fault func(stage string)) {
+	finalizeFault = fault
+	t.Cleanup(func() { finalizeFault = nil })
+}
+
 // SetSightingFlushRows sets how many sightings a bulk write gathers per
 // INSERT until the test ends.
 func SetSightingFlushRows(t interface{ Cleanup(func()) }, n int) {

@@ -86,6 +86,9 @@ func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, fin
 		err = s.writeCounts(ctx, tenantID, auditID, writtenAt, counts)
 	}
 	if err == nil {
+		err = s.awaitCounts(ctx, tenantID, auditID, uint64(n))
+	}
+	if err == nil {
 		err = s.insertSnapshotMarker(ctx, tenantID, auditID, uint64(n), writtenAt)
 	}
 	if err == nil {
@@ -423,8 +426,10 @@ const insertFindingsSQL = `INSERT INTO snapshot_findings (snapshot, sev_order, i
 resource_id, rule_id, resource_type, provider, account, region, text_id, evidence, first_seen_at, last_seen_at,
 resolved_at, written_at)`
 
-// insertSnapshotMarker records that the snapshot is complete.
+// insertSnapshotMarker records that the snapshot is complete. Not
+// deduplicated (snapshotInsertSettings), as the counts.
 func (s *Store) insertSnapshotMarker(ctx context.Context, tenantID, auditID string, n uint64, writtenAt time.Time) error {
+	ctx = snapshotWriteCtx(ctx)
 	b, err := s.prepareBatch(ctx, "INSERT INTO finding_snapshots (tenant_id, audit_id, findings, written_at)")
 	if err != nil {
 		return err

@@ -22,6 +22,20 @@ import (
 // AppendSnapshot and CarryForward before they return. Nothing of this on
 // one server.
 
+// A replica that was down while a snapshot was written (awaitReplicas
+// passed over it) fetches the snapshot's parts when it is back, each table
+// on its own: for a while it may hold the marker and the counts and not
+// all of the rows, or none of it. The write path cannot wait for it, so the
+// read path passes over it: in cluster mode every query runs with
+// replicaFreshness, and a Distributed table then reads each shard from a
+// replica whose replication queue of that table holds no insert older than
+// the current second (ClickHouse's absolute_delay below 1 s; a replica
+// that has not yet read its queue from ZooKeeper counts as infinitely
+// late), the local one or another. Only when every replica of a shard that
+// answers is behind does the least late one answer (the default fallback):
+// the rows it lacks are then on no replica that answers. docs/design/cluster.md.
+var replicaFreshness = map[string]any{"max_replica_delay_for_distributed_queries": 1}
+
 // replicaWait bounds how long a snapshot write waits for the live replicas
 // of its shard to hold its rows (awaitReplicas).
 const replicaWait = time.Minute
@@ -33,14 +47,18 @@ const replicaWait = time.Minute
 var errReplicaBehind = &engine.Error{Code: engine.CodeUnavailable,
 	Message: "a replica of the analytics store has not received all of the snapshot's rows (a replica down?); retry later"}
 
-// snapshotInsertSettings are the settings of every insert into a snapshot's
-// tables: no block deduplication. A replicated table drops a block whose
-// checksum one of its recent inserts had, and the blocks of an audit's
-// retry are often the very blocks of the failed attempt (the same findings,
-// the same written_at), whose rows the cleanup before the retry deleted:
-// the retry would silently write nothing. The store never sends the same
-// insert twice, so deduplication has nothing else to do here. (A setting of
-// replicated tables only; one server ignores it.)
+// snapshotInsertSettings are the settings of every insert into a
+// snapshot's tables (its rows, index keys, counts and marker): no block
+// deduplication. A replicated table drops a block whose checksum one of its
+// recent inserts had, and the blocks of an audit's retry are often the very
+// blocks of the failed attempt (the same findings, the same written_at),
+// whose rows the cleanup before the retry deleted: the retry would silently
+// write nothing. Its counts too: an audit whose replica was killed at the
+// marker insert was retried every minute and never completed, each retry's
+// counts dropped (TestClusterFaults/kill_-9_a_replica_at_the_marker_insert).
+// The store never sends the same insert twice, so deduplication has nothing
+// else to do here. (A setting of replicated tables only; one server ignores
+// it.)
 var snapshotInsertSettings = ch.Settings{"insert_deduplicate": 0}
 
 // snapshotWriteCtx is ctx for the inserts of a snapshot's rows.
@@ -110,6 +128,19 @@ func (s *Store) awaitReplicas(ctx context.Context, tenantID, auditID string, n i
 		"SELECT (SELECT count() FROM "+db+".snapshot_findings"+localSuffix+" WHERE snapshot = ?), "+
 			"(SELECT count() FROM "+db+".snapshot_finding_index"+localSuffix+" WHERE snapshot = ?)",
 		[]any{snapshotKey(tenantID, auditID), snapshotKey(tenantID, auditID)}, [2]uint64{uint64(n), uint64(n)})
+}
+
+// awaitCounts waits until every replica of the snapshot's shard that
+// answers holds its counts, of n findings in all: the marker, inserted
+// next, must not land on a replica that lacks them (the one that took the
+// counts may die before passing them on; the marker would then say
+// "complete" over no counts: TestClusterFaults/kill_-9_a_replica_at_the_marker_insert).
+// Nothing on one server.
+func (s *Store) awaitCounts(ctx context.Context, tenantID, auditID string, n uint64) error {
+	db := quoteIdent(s.database)
+	return s.untilReplicasHold(ctx, tenantID, auditID, "counts",
+		"SELECT (SELECT sum(n) FROM "+db+".finding_counts"+localSuffix+" WHERE tenant_id = ? AND audit_id = ?), toUInt64(0)",
+		[]any{tenantID, auditID}, [2]uint64{n, 0})
 }
 
 // awaitComplete waits until every replica of the snapshot's shard that

@@ -178,7 +178,16 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 		return err
 	}
 	at := auditTime(auditID)
+	if finalizeFault != nil {
+		finalizeFault("counts")
+	}
 	if err := s.writeCounts(ctx, tenantID, auditID, at, &snapshotCounts{overflow: true}); err != nil {
+		return err
+	}
+	if finalizeFault != nil {
+		finalizeFault("marker")
+	}
+	if err := s.awaitCounts(ctx, tenantID, auditID, n); err != nil {
 		return err
 	}
 	if err := s.insertSnapshotMarker(ctx, tenantID, auditID, n, at); err != nil {
@@ -186,6 +195,12 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 	}
 	return s.awaitComplete(ctx, tenantID, auditID, n)
 }
+
+// finalizeFault, set by tests only (SetFinalizeFault), is called by
+// FinalizeSnapshot just before it inserts the counts ("counts") and right
+// after ("marker", on the way to the marker): the fault drills kill a
+// replica there.
+var finalizeFault func(stage string)
 
 // GetFindings returns the findings of a snapshot with the given ids that
 // exist.

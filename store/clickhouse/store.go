@@ -200,6 +200,13 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		if _, ok := opts.Settings["distributed_ddl_task_timeout"]; !ok {
 			opts.Settings["distributed_ddl_task_timeout"] = 60
 		}
+		// A read through a Distributed table passes over a replica that
+		// is behind (replicaFreshness, replica_wait.go).
+		for k, v := range replicaFreshness {
+			if _, ok := opts.Settings[k]; !ok {
+				opts.Settings[k] = v
+			}
+		}
 	}
 	if opts.DialTimeout == 0 {
 		opts.DialTimeout = 5 * time.Second
