@@ -31,8 +31,12 @@ func clusterScript(t *testing.T, args ...string) {
 // unavailable (never a partial answer) and the rest works (testShardDown);
 // a replica killed -9 during a large snapshot write loses and duplicates
 // nothing, written in one call (testKillDuringWrite) or by an audit's
-// steps (testKillDuringAudit). It stops nodes that every other
-// test on the cluster uses, so it runs only when asked:
+// steps (testKillDuringAudit); reads pass over a replica back from the
+// dead while it catches up (testCatchingUpReplica); a replica killed
+// exactly at the counts or the marker insert leaves neither a marker over
+// missing counts nor an audit that cannot complete (testKillAtFinalize).
+// It stops nodes that every other test on the cluster uses, so it runs
+// only when asked:
 // FOURD_TEST_CLUSTER_FAULTS=1 (make test-cluster-faults).
 func TestClusterFaults(t *testing.T) {
 	if chtest.Cluster() == "" || os.Getenv("FOURD_TEST_CLUSTER_FAULTS") != "1" {
