@@ -4,7 +4,7 @@ import "time"
 
 // Cursors makes and checks the opaque cursors of the lists (see
 // cursorCodec): the concern packages (engine/webhooks, …) page with the
-// same cursors as the Service, keyed by the same secret.
+// same cursors as engine/findings, keyed by the same secret.
 type Cursors struct{ c *cursorCodec }
 
 // NewCursors returns the cursors keyed by secret (at least 32 bytes), valid
@@ -42,7 +42,7 @@ func Fingerprint(parts ...string) string { return fingerprint(parts...) }
 // id and cuts the page.
 func IDPage[T any](c *Cursors, p Principal, scope string, pr PageRequest, idOf func(T) string,
 	fetch func(afterID string, limit int) ([]T, error)) (Page[T], error) {
-	limit, err := pr.limit()
+	limit, err := pr.PageSize()
 	if err != nil {
 		return Page[T]{}, err
 	}

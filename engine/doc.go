@@ -1,9 +1,10 @@
-// Package engine is fourd's core: the domain vocabulary (domain types,
-// enums, ids, the error type and codes, Principal, scopes, cursors), the
-// Service with one method per use case not yet carved out, and the
-// interfaces of what it needs from the outside. The concern packages around
-// it hold the others, each with its own Service and narrow store interface:
-// engine/identity, engine/webhooks, engine/ingest, engine/audit (audits:
-// the orchestration and the evaluator) and engine/benchdata (loadgen's
-// operator-only writes).
+// Package engine is fourd's vocabulary: the domain types, enums, ids, the
+// error type and codes, Principal and scopes, cursors, events and the
+// interfaces of what the use cases need from the stores. It holds no use
+// case and imports no concern package (TestRootImportsNoConcern). The
+// concern packages around it each have their own Service: engine/findings
+// (the read path, triage, mute rules, compliance, dashboards, exports,
+// policies, reports), engine/audit (audits: the orchestration and the
+// evaluator), engine/identity, engine/webhooks, engine/ingest and
+// engine/benchdata (loadgen's operator-only writes).
 package engine

@@ -177,9 +177,9 @@ var ReportKinds = []ReportKind{ReportExecutiveSummary, ReportRemediationPlan, Re
 // Valid reports whether k is a known report kind.
 func (k ReportKind) Valid() bool { return slices.Contains(ReportKinds, k) }
 
-// oneOf validates a filter value against a closed set, with an error that
+// OneOf validates a filter value against a closed set, with an error that
 // names the allowed values.
-func oneOf[T ~string](field, value string, allowed []T) (T, error) {
+func OneOf[T ~string](field, value string, allowed []T) (T, error) {
 	for _, a := range allowed {
 		if string(a) == value {
 			return a, nil

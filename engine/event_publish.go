@@ -8,11 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// newEvent builds an event with a fresh time-sortable id.
-func (s *Service) newEvent(tenantID, typ string, data any) (Event, error) {
-	return NewEvent(tenantID, typ, data, s.now())
-}
-
 // EventRunMax bounds the events of one run (see EventRuns): a run shares
 // its creation time, which stays that of its first event.
 const EventRunMax = 1000
@@ -60,7 +55,7 @@ func (r *EventRuns) Event(tenantID, typ string, data any) (Event, error) {
 }
 
 // Publisher commits events to the outbox, then copies them to the event
-// log. The Service and the concern packages (engine/ingest) publish
+// log. The concern packages (engine/findings, audit, ingest) publish
 // through it.
 type Publisher struct {
 	// Events is the outbox; without it events are dropped (tests of other
@@ -93,11 +88,6 @@ func (p Publisher) LogEvents(ctx context.Context, events []Event) {
 	if err := p.Log.LogEvents(ctx, events); err != nil {
 		p.Logger.WarnContext(ctx, "copying events to the event log", "err", err, "events", len(events))
 	}
-}
-
-// publisher is the Service's Publisher.
-func (s *Service) publisher() Publisher {
-	return Publisher{Events: s.cfg.Events, Log: s.cfg.EventLog, Logger: s.log}
 }
 
 // jsonPlain marks the bytes AppendJSONString copies as they are: ASCII but

@@ -101,12 +101,12 @@ func (in FindingFilterInput) Parse() (FindingFilter, error) {
 		}
 	}
 	if in.Dimension != "" {
-		if f.Dimension, err = oneOf("dimension", in.Dimension, Dimensions); err != nil {
+		if f.Dimension, err = OneOf("dimension", in.Dimension, Dimensions); err != nil {
 			return f, err
 		}
 	}
 	if in.Status != "" {
-		if f.Status, err = oneOf("status", in.Status, []FindingStatus{StatusOpen, StatusResolved, StatusMuted}); err != nil {
+		if f.Status, err = OneOf("status", in.Status, []FindingStatus{StatusOpen, StatusResolved, StatusMuted}); err != nil {
 			return f, err
 		}
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -149,37 +148,4 @@ func parseFilterTime(field, s string) (time.Time, error) {
 		return time.Time{}, FieldErrorf(field, "%s must be between 1970 and 2106; got %s", field, quote(s))
 	}
 	return t.UTC(), nil
-}
-
-// rowFilterFingerprint is the part of a filter's fingerprint (cursor scope,
-// cache keys) that the row filters add; empty without them, so that the
-// cursors and keys of the other filters are what they were.
-func rowFilterFingerprint(f FindingFilter) string {
-	if !f.RowFilters() {
-		return ""
-	}
-	ts := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return strconv.FormatInt(t.UnixNano(), 10)
-	}
-	return fingerprint(f.Tags, f.Compliance, f.Assignee, f.Q, ts(f.FirstSeenAfter), ts(f.FirstSeenBefore))
-}
-
-// assignedTo returns the ids of the findings assigned to user, sorted,
-// from a tenant's decisions: the rows an assignee filter may return. It is
-// nil without an assignee filter, and empty (not nil) when nobody has one.
-func (set *overrideSet) assignedTo(user string) []string {
-	if user == "" {
-		return nil
-	}
-	ids := []string{}
-	for id, o := range set.byID {
-		if o.Assignee == user {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	return ids
 }

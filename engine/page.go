@@ -53,7 +53,9 @@ func ParseLimit(s string) (int, error) {
 	return n, nil
 }
 
-func (r PageRequest) limit() (int, error) {
+// PageSize returns the page size asked: Limit, DefaultLimit for 0, and
+// invalid_limit outside 1..MaxLimit.
+func (r PageRequest) PageSize() (int, error) {
 	if r.Limit == 0 {
 		return DefaultLimit, nil
 	}

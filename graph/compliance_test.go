@@ -14,6 +14,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 )
@@ -23,7 +24,7 @@ import (
 // with known findings (complianceFixture).
 func complianceEnv(t *testing.T) (*env, engine.Audit) {
 	t.Helper()
-	e := newEnv(t, envOptions{findingsA: 24, findingsB: 4, engine: func(c *engine.Config) {
+	e := newEnv(t, envOptions{findingsA: 24, findingsB: 4, engine: func(c *findings.Config) {
 		c.Reporting = engine.ReportConfig{Analytics: c.Snapshots.(*clickhouse.Store), Catalog: audit.NewCatalog()}
 	}})
 	return e, complianceFixture(t, e)

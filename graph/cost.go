@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/model"
 )
@@ -48,13 +49,13 @@ func connectionCost(child int, first *int) int {
 // complexity returns the cost functions of the schema's expensive fields.
 func complexity() generated.ComplexityRoot {
 	var c generated.ComplexityRoot
-	findings := func(child int, first *int, _ *string, _ *int, _ *string, _ *engine.FindingFilter) int {
+	findingsCost := func(child int, first *int, _ *string, _ *int, _ *string, _ *engine.FindingFilter) int {
 		return connectionCost(child, first)
 	}
 	list := func(child int, first *int, _ *string, _ *int, _ *string) int { return connectionCost(child, first) }
-	c.Query.Findings = findings
-	c.Resource.Findings = findings
-	c.Audit.Findings = findings
+	c.Query.Findings = findingsCost
+	c.Resource.Findings = findingsCost
+	c.Audit.Findings = findingsCost
 	c.Query.Resources = func(child int, first *int, _ *string, _ *int, _ *string, _ *engine.ResourceFilter) int {
 		return connectionCost(child, first)
 	}
@@ -68,7 +69,7 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Nodes = func(child int, ids []string) int { return 1 + len(ids)*child }
 	c.Query.FindingStats = func(child int, _ []engine.GroupBy, _ *engine.FindingFilter) int { return analyticsCost + child }
 	c.Query.FindingTrend = func(child int, _, _ time.Time, _ []engine.GroupBy, _ *engine.FindingFilter) int {
-		return analyticsCost + engine.MaxTrendPoints*child
+		return analyticsCost + findings.MaxTrendPoints*child
 	}
 	ranking := func(child int, first *int, _ *string, _ *engine.Dimension) int {
 		n := engine.DefaultDashboardLimit

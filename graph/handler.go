@@ -1,5 +1,5 @@
 // Package graph is fourd's GraphQL API (gqlgen): the same data and rules as
-// the REST API, through the same engine.Service (and identity.Service for
+// the REST API, through the same findings.Service (and identity.Service for
 // authentication). Schema files (*.graphqls)
 // live beside the resolvers; gqlgen generates graph/generated and
 // graph/model/models_gen.go from them (go generate ./graph).
@@ -18,8 +18,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/graphiql"
@@ -36,7 +36,7 @@ const (
 
 // Config configures the GraphQL handler. Service and Identity are required.
 type Config struct {
-	Service *engine.Service
+	Service *findings.Service
 	// Audits starts, reanalyzes and cancels audits (engine/audit);
 	// optional, those mutations answer unavailable without it.
 	Audits *audit.Service

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/graph"
@@ -30,7 +31,7 @@ import (
 type env struct {
 	url    string
 	client *http.Client
-	svc    *engine.Service
+	svc    *findings.Service
 	audits *audit.Service     // the audit service both APIs use
 	ingest *ingest.Service    // the inventory intake (POST /v1/resources)
 	ids    *identity.Service  // the identity service both APIs use
@@ -54,13 +55,13 @@ type envOptions struct {
 	// limiter, when set, rate-limits both APIs (as fourd serve does).
 	limiter *rest.RateLimiter
 	// engine changes the Service's configuration last (its stores).
-	engine func(*engine.Config)
+	engine func(*findings.Config)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
 	t.Helper()
 	calls := &counter{n: map[string]int{}}
-	st := testserver.New(t, testserver.Options{Engine: func(c *engine.Config) {
+	st := testserver.New(t, testserver.Options{Engine: func(c *findings.Config) {
 		findings, resources := c.Findings, c.Resources
 		if o.stores != nil {
 			findings, resources = o.stores(findings, resources)

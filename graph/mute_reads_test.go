@@ -7,6 +7,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 )
@@ -35,7 +36,7 @@ func createMute(t *testing.T, e *env, tok, expr string) (string, int) {
 // is untouched by A's rule.
 func TestDashboardMuted(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20, engine: func(c *engine.Config) {
+	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20, engine: func(c *findings.Config) {
 		c.Reporting.Analytics = c.Snapshots.(*clickhouse.Store)
 	}})
 	const q = `{ topRules(first: 100) { ruleId open }

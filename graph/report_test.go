@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/reports"
 )
@@ -20,7 +21,7 @@ import (
 func newReportEnv(t *testing.T) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20})
-	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *engine.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
+	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *findings.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
 	e.url = serveBoth(t, e.stack, s, nil, nil)
 	e.svc, e.audits = s.Engine, s.Audits
 	return e

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -24,7 +25,7 @@ func TestStoreDownAnswers503(t *testing.T) {
 	var px *storetest.Proxied
 	e := newEnv(t, envOptions{findingsA: 6, findingsB: 2,
 		graph: func(c *graph.Config) { c.ReadTimeout = readTimeout },
-		engine: func(c *engine.Config) {
+		engine: func(c *findings.Config) {
 			px = storetest.NewProxied(t, c.Snapshots.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 			c.Findings, c.Resources, c.Snapshots, c.Inventory, c.Trends = px.CH, px.CH, px.CH, px.CH, px.CH
 			c.Tenants, c.Audits, c.Policies, c.Reports, c.Overrides = px.PG, px.PG, px.PG, px.PG, px.PG

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	inv "github.com/fourd-dev/fourd/engine/inventory"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -29,7 +30,7 @@ var goldenNow = time.Date(2026, 11, 3, 15, 0, 0, 0, time.UTC)
 // assembled is the seeded world: the stores, a Service with report workers
 // over them, and the tenant.
 type assembled struct {
-	svc          *engine.Service
+	svc          *findings.Service
 	pg           *postgres.Store
 	ch           *clickhouse.Store
 	clock        *testserver.Clock

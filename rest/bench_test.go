@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
@@ -45,7 +46,7 @@ type benchStack struct {
 	ch      *clickhouse.Store
 	auditID string
 	n       int64
-	svc     *engine.Service
+	svc     *findings.Service
 	p       engine.Principal
 }
 
@@ -79,7 +80,7 @@ func newBenchStack(b *testing.B, configure ...func(*Config)) *benchStack {
 	// As fourd serve wires it, following the change feed that lets the
 	// Service cache each tenant's latest audit and overrides.
 	st := testserver.New(b, testserver.Options{ClickHouse: ch, NoUserStore: true, FollowChanges: true,
-		Engine: func(c *engine.Config) { c.Findings = tenantMapped{ch} }})
+		Engine: func(c *findings.Config) { c.Findings = tenantMapped{ch} }})
 	pg, svc, ids := st.PG, st.Engine, st.Identity
 	it := st.IssueToken(b, "bench", "bench@example.com", engine.RoleAdmin)
 	now := time.Now()

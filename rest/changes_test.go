@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/internal/testserver"
 )
@@ -16,7 +17,7 @@ import (
 // follows PostgreSQL's change feed, as each `fourd serve` replica does.
 type replica struct {
 	url  string
-	svc  *engine.Service
+	svc  *findings.Service
 	stop func() // stops following the feed
 }
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -38,7 +38,7 @@ type Limiter = gate.Limiter
 // Config holds what the REST handler needs. Service and Identity are
 // required; the rest have defaults.
 type Config struct {
-	Service *engine.Service
+	Service *findings.Service
 	// Identity authenticates bearer tokens and serves the tokens API and
 	// the OAuth 2.0 endpoints (engine/identity; never its Operator).
 	Identity *identity.Service

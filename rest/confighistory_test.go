@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // historyItem is one version of an EBS volume as get-resource-config-history
@@ -37,7 +38,7 @@ func historyItem(vol, captured, volumeType string, size int) string {
 func TestConfigHistoryNewestWins(t *testing.T) {
 	t.Parallel()
 	frozen := time.Now().UTC()
-	e := newEnv(t, envOptions{engine: func(c *engine.Config) { c.Now = func() time.Time { return frozen } }})
+	e := newEnv(t, envOptions{engine: func(c *findings.Config) { c.Now = func() time.Time { return frozen } }})
 	for _, c := range []struct{ name, vol string }{{"newest first", "vol-0aaaaaaaaaaaaaaa1"}, {"oldest first", "vol-0bbbbbbbbbbbbbbb2"}} {
 		t.Run(c.name, func(t *testing.T) {
 			older := historyItem(c.vol, "2025-05-01T10:00:00.000Z", "gp2", 100)

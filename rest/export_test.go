@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 )
 
@@ -51,7 +52,7 @@ func attachmentName(t *testing.T, r response) string {
 // the documented header, over every page.
 func TestExportFindingsCSV(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20, engine: func(c *engine.Config) { c.ExportPageSize = 7 }})
+	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20, engine: func(c *findings.Config) { c.ExportPageSize = 7 }})
 	r := e.get(t, "/v1/findings/export?format=csv", e.tokA)
 	header, rows := exportedCSV(t, r)
 	if name := attachmentName(t, r); !strings.HasPrefix(name, "fourd-findings-") || !strings.HasSuffix(name, ".csv") {
@@ -142,7 +143,7 @@ func TestExportFindingsCSVQuoting(t *testing.T) {
 // shows it, people's decisions included, and that status filters see them.
 func TestExportFindingsNDJSON(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 30, engine: func(c *engine.Config) { c.ExportPageSize = 4 }})
+	e := newEnv(t, envOptions{findingsA: 30, engine: func(c *findings.Config) { c.ExportPageSize = 4 }})
 	target := e.a.Findings[0]
 	body := `{"status":"resolved","resolution":"accepted_risk","note":"accepted for the export test"}`
 	if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+target.ID, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
@@ -257,7 +258,7 @@ func (b *blockingFindings) count() int {
 func TestExportFindingsClientGone(t *testing.T) {
 	t.Parallel()
 	var store *blockingFindings
-	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *engine.Config) {
+	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *findings.Config) {
 		store = &blockingFindings{FindingStore: c.Findings, canceled: make(chan struct{})}
 		c.Findings, c.ExportPageSize = store, 5
 	}})
@@ -339,7 +340,7 @@ func ocsfPath(ev map[string]any, path string) (any, bool) {
 // required attributes of its OCSF 1.3.0 class and the documented mapping.
 func TestExportFindingsOCSF(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *engine.Config) { c.ExportPageSize = 6 }})
+	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *findings.Config) { c.ExportPageSize = 6 }})
 	accepted := e.a.Findings[1]
 	body := `{"status":"resolved","resolution":"accepted_risk","note":"ocsf"}`
 	if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+accepted.ID, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
@@ -435,7 +436,7 @@ func TestExportFindingsOCSF(t *testing.T) {
 // and NDJSON exports hold what the list pages through, filters included.
 func TestExportResources(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 40, findingsB: 8, engine: func(c *engine.Config) { c.ExportPageSize = 4 }})
+	e := newEnv(t, envOptions{findingsA: 40, findingsB: 8, engine: func(c *findings.Config) { c.ExportPageSize = 4 }})
 	for _, filter := range []string{"", "&type=aws_s3_bucket", "&region=eu-west-1&provider=aws"} {
 		var listed []json.RawMessage
 		for path := "/v1/resources?limit=200" + filter; ; {
@@ -512,7 +513,7 @@ func (s slowFindings) ListFindings(ctx context.Context, q engine.FindingQuery) (
 func TestExportFindingsOutlastsReadTimeout(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 40,
-		engine: func(c *engine.Config) {
+		engine: func(c *findings.Config) {
 			c.Findings, c.ExportPageSize = slowFindings{FindingStore: c.Findings, delay: 120 * time.Millisecond}, 5
 		},
 		config: func(c *Config) { c.ReadTimeout = 400 * time.Millisecond }})
@@ -538,7 +539,7 @@ func (s failingFindings) ListFindings(ctx context.Context, q engine.FindingQuery
 // one.
 func TestExportFindingsStoreFailsMidway(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 20, engine: func(c *engine.Config) {
+	e := newEnv(t, envOptions{findingsA: 20, engine: func(c *findings.Config) {
 		c.Findings, c.ExportPageSize = failingFindings{c.Findings}, 5
 	}})
 	req, _ := http.NewRequest(http.MethodGet, e.url+"/v1/findings/export?format=csv", nil)
@@ -578,7 +579,7 @@ func (s evidenceFindings) ListFindings(ctx context.Context, q engine.FindingQuer
 func TestExportFindingsReadsEvidenceOnlyWhenPrinted(t *testing.T) {
 	t.Parallel()
 	var omitted, read atomic.Int64
-	e := newEnv(t, envOptions{findingsA: 23, engine: func(c *engine.Config) {
+	e := newEnv(t, envOptions{findingsA: 23, engine: func(c *findings.Config) {
 		c.Findings, c.ExportPageSize = evidenceFindings{FindingStore: c.Findings, omitted: &omitted, read: &read}, 4
 	}})
 	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv", e.tokA))

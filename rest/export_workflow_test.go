@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // TestExportFindingsWorkflowColumns: the CSV export carries the workflow
@@ -19,7 +20,7 @@ import (
 // had no workflow_status, assignee, open_age_seconds or mute_rule_id.
 func TestExportFindingsWorkflowColumns(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 30, engine: func(c *engine.Config) { c.ExportPageSize = 4 }})
+	e := newEnv(t, envOptions{findingsA: 30, engine: func(c *findings.Config) { c.ExportPageSize = 4 }})
 	bot, err := e.pg.GetUserByEmail(context.Background(), e.a.ID, "bot@acme.test")
 	if err != nil {
 		t.Fatal(err)

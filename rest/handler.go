@@ -11,6 +11,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -21,7 +22,7 @@ import (
 // configuration, metrics and routes.
 type api struct {
 	cfg     Config
-	svc     *engine.Service
+	svc     *findings.Service
 	ids     *identity.Service
 	audits  *audit.Service    // nil: audit writes answer unavailable
 	hooks   *webhooks.Service // nil: the webhook use cases answer unavailable

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -21,7 +21,7 @@ import (
 type env struct {
 	url    string
 	client *http.Client
-	svc    *engine.Service
+	svc    *findings.Service
 	audits *audit.Service     // the audit service the handler uses
 	ids    *identity.Service  // the identity service the handler uses
 	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
@@ -46,7 +46,7 @@ type envOptions struct {
 	config               func(*Config)
 	// engine changes the Service's configuration (its stores); the test
 	// stores time their calls into the server's registry either way.
-	engine func(*engine.Config)
+	engine func(*findings.Config)
 	// server changes the test server's settings (timeouts) before it starts.
 	server func(*http.Server)
 }

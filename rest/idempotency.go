@@ -12,13 +12,13 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// Idempotency-Key on mutating POSTs (engine/idempotency.go has the rules):
+// Idempotency-Key on mutating POSTs (engine/findings/idempotency.go has the rules):
 // the first request with a key runs and its answer is kept; a retry with
 // the same key, path and body gets that answer again, marked
 // Idempotent-Replayed: true, without running. A key used for another
 // request is 422, a retry while the first is under way 409. Only a
 // complete, successful (2xx or 3xx) answer is kept, encoded by rest
-// (idempotency_answer.go) and stored by engine.Service.FinishIdempotent;
+// (idempotency_answer.go) and stored by findings.Service.FinishIdempotent;
 // any other releases the key, so that a corrected retry runs again.
 
 const (

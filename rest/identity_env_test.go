@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
@@ -26,7 +27,7 @@ import (
 type idEnv struct {
 	url    string
 	client *http.Client
-	svc    *engine.Service
+	svc    *findings.Service
 	ids    *identity.Service
 	ops    *identity.Operator
 	pg     *postgres.Store

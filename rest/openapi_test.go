@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
 )
@@ -31,7 +32,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
 	}
 	t.Run("paths are the routes", func(t *testing.T) {
-		a := &api{svc: &engine.Service{}, mux: http.NewServeMux()}
+		a := &api{svc: &findings.Service{}, mux: http.NewServeMux()}
 		a.routes()
 		var docPaths []string
 		for p := range doc.Paths.Map() {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 )
 
@@ -16,7 +17,7 @@ import (
 // nothing; disabling the rule brings its findings back at once.
 func TestFindingRankingsMuted(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 90, findingsB: 30, engine: func(c *engine.Config) {
+	e := newEnv(t, envOptions{findingsA: 90, findingsB: 30, engine: func(c *findings.Config) {
 		c.Reporting.Analytics = c.Snapshots.(*clickhouse.Store)
 	}})
 	open := map[string]int64{}

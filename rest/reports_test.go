@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/reports"
 )
@@ -20,7 +21,7 @@ import (
 func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 10})
-	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *engine.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
+	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *findings.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
 	lim, err := NewRateLimiter(RateLimitConfig{TokenRate: 1000, HeavyRate: heavyRate})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -16,8 +17,8 @@ import (
 // viaProxies returns an envOptions.engine that connects the Service's
 // stores to the test databases through proxies, which the test makes
 // refuse or hang.
-func viaProxies(t *testing.T, px **storetest.Proxied) func(*engine.Config) {
-	return func(c *engine.Config) {
+func viaProxies(t *testing.T, px **storetest.Proxied) func(*findings.Config) {
+	return func(c *findings.Config) {
 		p := storetest.NewProxied(t, c.Findings.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 		*px = p
 		c.Findings, c.Resources, c.Snapshots, c.Inventory, c.EventLog = p.CH, p.CH, p.CH, p.CH, p.CH

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 )
 
@@ -107,7 +108,7 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	svc, ids := &engine.Service{}, &identity.Service{}
+	svc, ids := &findings.Service{}, &identity.Service{}
 	tests := []struct {
 		name string
 		cfg  Config

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/internal/testserver"
@@ -30,7 +31,7 @@ var webhookMaster = testserver.WebhookMaster
 type hookEnv struct {
 	url, admin, viewer string
 	client             *http.Client
-	svc                *engine.Service
+	svc                *findings.Service
 	ingest             *ingest.Service
 	pg                 *postgres.Store
 	tenant             engine.Principal

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // explainResource prints what the built-in checks make of one resource of
 // p's tenant, named by its id or native id (audit --explain).
-func explainResource(ctx context.Context, svc *engine.Service, p engine.Principal, ref string, w io.Writer) error {
+func explainResource(ctx context.Context, svc *findings.Service, p engine.Principal, ref string, w io.Writer) error {
 	x, err := svc.ExplainResource(ctx, p, engine.ResourceIDOf(p.TenantID, ref))
 	if err != nil {
 		if engine.ErrorCode(err) == engine.CodeNotFound {

@@ -16,7 +16,7 @@ import (
 // benchdata.Operator: write past the use cases) out of the API adapters:
 // no non-test file of rest or graph imports engine/benchdata or names
 // identity's Operator. Only this command wires them, and the read path's
-// side of audits (engine.Service.AuditReads, unchecked internal calls).
+// side of audits (findings.Service.AuditReads, unchecked internal calls).
 func TestAdaptersHoldNoOperator(t *testing.T) {
 	for _, dir := range []string{"../../rest", "../../graph"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // reportWorkers is how many reports one serve process generates at once;
@@ -19,7 +20,7 @@ import (
 const reportWorkers = 1
 
 // startReportWorkers runs serve's report workers until ctx is done.
-func startReportWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, log *slog.Logger, worker string) {
+func startReportWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service, log *slog.Logger, worker string) {
 	for i := range reportWorkers {
 		wg.Add(1)
 		go func() {

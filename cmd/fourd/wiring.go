@@ -10,6 +10,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -76,13 +77,13 @@ func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool)
 }
 
 // newService builds the engine over the stores.
-func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*engine.Service, error) {
-	return engine.NewService(engineConfig(log, s, secret))
+func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*findings.Service, error) {
+	return findings.NewService(engineConfig(log, s, secret))
 }
 
 // engineConfig wires the stores into the engine's interfaces.
-func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
-	return engine.Config{
+func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
+	return findings.Config{
 		Findings: s.ch, Resources: s.ch,
 		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
 		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, CompliancePostures: s.pg, Idempotency: s.pg,
@@ -95,7 +96,7 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) engine.Config {
 }
 
 // newAudits builds the audit service over the stores and svc's read path.
-func newAudits(log *slog.Logger, s *stores, svc *engine.Service) (*audit.Service, error) {
+func newAudits(log *slog.Logger, s *stores, svc *findings.Service) (*audit.Service, error) {
 	return audit.NewService(audit.Config{Audits: s.pg, Snapshots: s.ch, Inventory: s.ch, Queue: s.pg,
 		Evaluators: audit.New(nil), Findings: s.ch, Resources: s.ch, Reads: svc.AuditReads(),
 		Events: s.pg, EventLog: s.ch, Logger: log})
@@ -118,7 +119,7 @@ func newIngest(log *slog.Logger, s *stores) (*ingest.Service, error) {
 
 // apiServices are the services the API adapters take.
 type apiServices struct {
-	engine   *engine.Service
+	engine   *findings.Service
 	audits   *audit.Service
 	identity *identity.Service
 	webhooks *webhooks.Service
@@ -138,7 +139,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 		return apiServices{}, err
 	}
 	ec.ChangeListeners = []engine.ChangeListener{ids}
-	svc, err := engine.NewService(ec)
+	svc, err := findings.NewService(ec)
 	if err != nil {
 		return apiServices{}, err
 	}

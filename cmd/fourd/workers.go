@@ -9,6 +9,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // auditWorkers is how many audits one serve process runs at once; an audit
@@ -16,7 +17,7 @@ import (
 const auditWorkers = 2
 
 // startWorkers runs the background workers of serve until ctx is done.
-func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, audits *audit.Service, log *slog.Logger, worker string) {
+func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service, audits *audit.Service, log *slog.Logger, worker string) {
 	for i := range auditWorkers {
 		wg.Add(1)
 		go func() {
@@ -40,10 +41,10 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *engine.Service, 
 }
 
 // sweepMuteSets builds the mute sets that rule expiries changed and deletes
-// superseded ones, now and every engine.MuteSweepInterval until ctx ends.
+// superseded ones, now and every findings.MuteSweepInterval until ctx ends.
 // Every replica sweeps; builds are claimed and deletions handed to one.
-func sweepMuteSets(ctx context.Context, svc *engine.Service, log *slog.Logger) {
-	t := time.NewTicker(engine.MuteSweepInterval)
+func sweepMuteSets(ctx context.Context, svc *findings.Service, log *slog.Logger) {
+	t := time.NewTicker(findings.MuteSweepInterval)
 	defer t.Stop()
 	for {
 		n, err := svc.SweepMuteSets(ctx)
@@ -64,7 +65,7 @@ func sweepMuteSets(ctx context.Context, svc *engine.Service, log *slog.Logger) {
 // sweepExpired deletes expired OAuth codes and tokens and idempotency keys
 // now and every engine.SweepInterval until ctx ends. Every replica sweeps;
 // the deletes are idempotent.
-func sweepExpired(ctx context.Context, svc *engine.Service, log *slog.Logger) {
+func sweepExpired(ctx context.Context, svc *findings.Service, log *slog.Logger) {
 	t := time.NewTicker(engine.SweepInterval)
 	defer t.Stop()
 	for {

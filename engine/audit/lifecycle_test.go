@@ -12,6 +12,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -83,7 +84,7 @@ func (q recordingQueue) CompleteAudit(ctx context.Context, evs iter.Seq2[engine.
 type harness struct {
 	t   *testing.T
 	pg  *postgres.Store
-	svc *engine.Service
+	svc *findings.Service
 	// audits runs audits (this package's Service).
 	audits *audit.Service
 	// intake takes inventory (engine/ingest).
@@ -108,7 +109,7 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 		h.queue = wrap(h.queue)
 	}
 	now := func() time.Time { return h.now }
-	svc, err := engine.NewService(engine.Config{
+	svc, err := findings.NewService(findings.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
 		Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,

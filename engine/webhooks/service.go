@@ -33,7 +33,7 @@ type Config struct {
 	// GracePeriod is how long a rotated-out secret keeps signing
 	// X-Service-Signature-Previous; default 24 h.
 	GracePeriod time.Duration
-	// Secret keys the lists' cursors (FOURD_SECRET, as engine.Config's);
+	// Secret keys the lists' cursors (FOURD_SECRET, as findings.Config's);
 	// at least 32 bytes.
 	Secret []byte
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.

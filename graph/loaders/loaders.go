@@ -10,6 +10,7 @@ import (
 	"github.com/vikstrous/dataloadgen"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // Batching: a batch is sent when it holds maxBatch keys or wait after its
@@ -54,7 +55,7 @@ func indexFields(i int) engine.ResourceFields {
 
 // New returns fresh loaders for one request of caller p. Their caches live
 // as long as the request, so nothing is shared between callers.
-func New(svc *engine.Service, p engine.Principal) *Loaders {
+func New(svc *findings.Service, p engine.Principal) *Loaders {
 	l := &Loaders{}
 	for i := range l.resources {
 		f := indexFields(i)
@@ -119,7 +120,7 @@ func (l *Loaders) Resource(ctx context.Context, id string, f engine.ResourceFiel
 // are answered from the cache. A connection calls it for its whole page
 // when resources are selected, with the fields all its resource selections
 // need: one query however the field resolvers are scheduled.
-func (l *Loaders) PrefetchResources(ctx context.Context, svc *engine.Service, p engine.Principal, ids []string, f engine.ResourceFields) error {
+func (l *Loaders) PrefetchResources(ctx context.Context, svc *findings.Service, p engine.Principal, ids []string, f engine.ResourceFields) error {
 	found, err := svc.GetResourcesPartial(ctx, p, ids, f)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // SignalFeed is a change feed that tells when its first listener is up,
@@ -40,7 +41,7 @@ func (l signalListener) Up() {
 // FollowChanges runs svc.FollowChanges (its Config.Changes must be feed)
 // until the test ends, and returns once the feed listens. The returned
 // function stops following before the test ends.
-func FollowChanges(t testing.TB, svc *engine.Service, feed *SignalFeed) (stop func()) {
+func FollowChanges(t testing.TB, svc *findings.Service, feed *SignalFeed) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -41,7 +42,7 @@ type Options struct {
 	Registry *prometheus.Registry
 	// Engine changes the engine configuration last (its stores, reports);
 	// it runs again for each NewServices.
-	Engine func(*engine.Config)
+	Engine func(*findings.Config)
 	// NoUserStore builds identity without its store: no users, sign-in or
 	// OAuth, tokens only.
 	NoUserStore bool
@@ -74,8 +75,8 @@ type Stack struct {
 // Services are the services one fourd replica holds over a Stack's stores.
 type Services struct {
 	// Config is the engine configuration Engine was built with.
-	Config engine.Config
-	Engine *engine.Service
+	Config findings.Config
+	Engine *findings.Service
 	// Audits starts, runs and cancels audits over Engine's read path.
 	Audits   *audit.Service
 	Identity *identity.Service
@@ -116,9 +117,9 @@ func New(t testing.TB, o Options) *Stack {
 // EngineConfig is the engine configuration of `fourd serve` over the
 // stack's stores, without report generation (ReportConfig) and the change
 // feed.
-func (s *Stack) EngineConfig() engine.Config {
+func (s *Stack) EngineConfig() findings.Config {
 	ch, pg := s.CH, s.PG
-	return engine.Config{
+	return findings.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
 		Snapshots: ch, Inventory: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
 		MuteRules: pg, MuteMatches: ch, CompliancePostures: pg, Idempotency: pg,
@@ -137,7 +138,7 @@ func (s *Stack) Reporting(renderer engine.ReportRenderer) engine.ReportConfig {
 // Replica changes how NewServices builds one replica's services.
 type Replica struct {
 	// Engine changes the engine configuration after the Options' hook.
-	Engine func(*engine.Config)
+	Engine func(*findings.Config)
 	// TokenCacheTTL, when not 0, replaces the Options' one.
 	TokenCacheTTL time.Duration
 	// FollowChanges has the replica follow PostgreSQL's change feed until
@@ -180,7 +181,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 		t.Fatal(err)
 	}
 	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
-	svc, err := engine.NewService(ecfg)
+	svc, err := findings.NewService(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,99 @@
+package findings
+
+import (
+	"context"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// recordCompliancePosture judges every framework against audit a, just
+// completed, and records the postures for the trend. It is best effort: a
+// failure is logged and the audit stays completed; its point is missing
+// from the trend.
+func (s *Service) recordCompliancePosture(ctx context.Context, a engine.Audit) {
+	if s.cfg.CompliancePostures == nil || s.cfg.Reporting.Analytics == nil || s.cfg.Reporting.Catalog == nil {
+		return
+	}
+	start := time.Now()
+	err := func() error {
+		facts, err := s.tenantPostureFacts(ctx, a.TenantID, a)
+		if err != nil {
+			return err
+		}
+		fws := s.cfg.Reporting.Catalog.Frameworks()
+		out := make([]engine.CompliancePosture, 0, len(fws))
+		for _, fw := range fws {
+			p, _ := facts.judgeFramework(fw)
+			out = append(out, p)
+		}
+		return s.cfg.CompliancePostures.PutCompliancePostures(ctx, a.TenantID, out)
+	}()
+	if err != nil {
+		s.log.WarnContext(ctx, "recording the compliance posture failed; the audit has no trend point", "audit_id", a.ID, "error", err)
+		return
+	}
+	s.log.InfoContext(ctx, "compliance posture recorded", "audit_id", a.ID, "elapsed", time.Since(start))
+}
+
+// ComplianceTrend returns the posture of one framework as recorded at the
+// completion of each audit, newest first, a page at a time. Errors:
+// not_found (framework), invalid_limit, invalid_cursor, unavailable.
+func (s *Service) ComplianceTrend(ctx context.Context, p engine.Principal, id string, pr engine.PageRequest) (engine.Page[engine.CompliancePosture], error) {
+	var out engine.Page[engine.CompliancePosture]
+	if err := s.complianceReady(p); err != nil {
+		return out, err
+	}
+	if s.cfg.CompliancePostures == nil {
+		return out, engine.Errorf(engine.CodeUnavailable, "the compliance trend is not configured on this server")
+	}
+	fw, err := s.catalogFramework(id)
+	if err != nil {
+		return out, err
+	}
+	limit, err := pr.PageSize()
+	if err != nil {
+		return out, err
+	}
+	q := engine.CompliancePostureQuery{TenantID: p.TenantID, FrameworkID: fw.ID, Limit: limit + 1}
+	scope := trendScope(fw.ID)
+	if pr.Cursor != "" {
+		var k engine.TrendKey
+		if err := s.cursors.Decode(pr.Cursor, p.TenantID, scope, &k); err != nil {
+			return out, err
+		}
+		q.After = &k
+	}
+	got, err := s.cfg.CompliancePostures.ListCompliancePostures(ctx, q)
+	if err != nil {
+		return out, err
+	}
+	if len(got) > limit {
+		got, out.HasMore = got[:limit], true
+		out.NextCursor = s.ComplianceTrendCursor(p, got[limit-1])
+	}
+	for i := range got {
+		// The recorded row holds the counts; the catalog the names.
+		got[i].Name, got[i].Version, got[i].ScorePercent = fw.Title, fw.Version, got[i].Counts.ScorePercent()
+	}
+	out.Items = got
+	if out.Items == nil {
+		out.Items = []engine.CompliancePosture{}
+	}
+	return out, nil
+}
+
+// trendScope binds a trend cursor to its framework.
+func trendScope(frameworkID string) string {
+	return "compliance_trend|" + engine.Fingerprint(frameworkID)
+}
+
+// ComplianceTrendCursor returns the cursor after a point of a framework's
+// trend (the edges of a GraphQL connection).
+func (s *Service) ComplianceTrendCursor(p engine.Principal, point engine.CompliancePosture) string {
+	k := engine.TrendKey{AuditID: point.AuditID}
+	if point.AuditCompletedAt != nil {
+		k.At = *point.AuditCompletedAt
+	}
+	return s.cursors.Encode(p.TenantID, trendScope(point.ID), k)
+}

@@ -1,0 +1,167 @@
+package findings
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// dashboardScope checks the caller and the query and returns the scope of
+// the snapshot it reads; ok is false when the tenant has no completed
+// audit yet (every ranking is then empty).
+func (s *Service) dashboardScope(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) (scope engine.ReportScope, ov map[string]engine.FindingOverride, ok bool, err error) {
+	if err := p.Require(engine.ScopeFindingsRead); err != nil {
+		return scope, nil, false, err
+	}
+	if s.cfg.Reporting.Analytics == nil {
+		return scope, nil, false, engine.Errorf(engine.CodeUnavailable, "dashboard analytics are not configured on this server")
+	}
+	switch {
+	case q.Limit == 0:
+		q.Limit = engine.DefaultDashboardLimit
+	case q.Limit < 0 || q.Limit > engine.MaxDashboardLimit:
+		return scope, nil, false, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit",
+			Message: "a ranking holds from 1 to 100 entries (limit; first in GraphQL)"}
+	}
+	scope = engine.ReportScope{TenantID: p.TenantID}
+	if q.Dimension != "" {
+		if !slices.Contains(engine.Dimensions, q.Dimension) {
+			return scope, nil, false, engine.FieldErrorf("dimension", "unknown dimension %q", q.Dimension)
+		}
+		scope.Filters.Dimensions = []engine.Dimension{q.Dimension}
+	}
+	if q.AuditID != "" && !engine.ValidID(engine.PrefixAudit, q.AuditID) {
+		return scope, nil, false, engine.ErrNotFound("audit", q.AuditID)
+	}
+	if scope.AuditID, err = s.snapshotFor(ctx, p.TenantID, q.AuditID); err != nil {
+		if engine.IsNotFound(err) && q.AuditID == "" {
+			return scope, nil, false, nil
+		}
+		return scope, nil, false, err
+	}
+	if ov, err = s.overrides(ctx, p.TenantID); err != nil {
+		return scope, nil, false, err
+	}
+	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
+	set, err := s.cachedOverrides(ctx, p.TenantID)
+	if err != nil {
+		return scope, nil, false, err
+	}
+	scope.Mutes, scope.MuteSet = s.muteSel(p.TenantID, set, scope.AuditID) // muted findings are not open
+	return scope, ov, true, nil
+}
+
+// dashboardCounts is the scope's open findings by severity, dimension,
+// account and rule, with people's decisions applied.
+func (s *Service) dashboardCounts(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) ([]engine.ReportCount, error) {
+	scope, ov, ok, err := s.dashboardScope(ctx, p, q)
+	if err != nil || !ok {
+		return nil, err
+	}
+	counts, err := s.cfg.Reporting.Analytics.OpenCounts(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	if counts, err = s.adjustReportCounts(ctx, scope, ov, counts); err != nil || len(scope.Mutes) == 0 {
+		return counts, err
+	}
+	// The muted findings leave the open counts as in reports (applyMutes).
+	set, err := s.cachedOverrides(ctx, p.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	muted, err := s.countMuted(ctx, set, engine.FindingCountQuery{TenantID: p.TenantID, Filter: engine.FindingFilter{AuditID: scope.AuditID},
+		GroupBy: []engine.GroupBy{engine.GroupBySeverity, engine.GroupByDimension, engine.GroupByAccount, engine.GroupByRule}, MuteSet: scope.MuteSet}, scope.Mutes)
+	if err != nil {
+		return nil, err
+	}
+	counts, _ = subtractMuted(counts, muted, scope.Filters)
+	return counts, nil
+}
+
+// TopRules ranks the rules (built-in and custom policies) by their open
+// findings, most first; ties by highest severity, then rule id. Severity
+// is the highest of the rule's open findings.
+func (s *Service) TopRules(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.RuleRank, error) {
+	counts, err := s.dashboardCounts(ctx, p, &q)
+	if err != nil {
+		return nil, err
+	}
+	rules := map[string]*engine.RuleRank{}
+	for _, c := range counts {
+		r := rules[c.RuleID]
+		if r == nil {
+			r = &engine.RuleRank{RuleID: c.RuleID, Severity: c.Severity, Dimension: c.Dimension}
+			rules[c.RuleID] = r
+		}
+		r.Open += c.Count
+		if c.Severity.Rank() > r.Severity.Rank() {
+			r.Severity = c.Severity
+		}
+	}
+	out := topN(rules, q.Limit, func(a, b *engine.RuleRank) int {
+		return cmp.Or(cmp.Compare(b.Open, a.Open), cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(a.RuleID, b.RuleID))
+	})
+	for i := range out {
+		out[i].Title = out[i].RuleID
+		if c := s.cfg.Reporting.Catalog; c != nil {
+			if r, ok := c.Rule(out[i].RuleID); ok {
+				out[i].Title = r.Title
+			}
+		}
+	}
+	return out, nil
+}
+
+// TopResources ranks resources by their open findings weighted by
+// severity (PostureWeights), heaviest first.
+func (s *Service) TopResources(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.ResourceRank, error) {
+	scope, _, ok, err := s.dashboardScope(ctx, p, &q)
+	if err != nil || !ok {
+		return []engine.ResourceRank{}, err
+	}
+	out, err := s.cfg.Reporting.Analytics.TopResources(ctx, scope, q.Limit)
+	if out == nil && err == nil {
+		out = []engine.ResourceRank{}
+	}
+	return out, err
+}
+
+// RankAccounts ranks cloud accounts by their open critical and high
+// findings together, most first; ties by critical, then all open findings,
+// then account.
+func (s *Service) RankAccounts(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.AccountRank, error) {
+	counts, err := s.dashboardCounts(ctx, p, &q)
+	if err != nil {
+		return nil, err
+	}
+	accounts := map[string]*engine.AccountRank{}
+	for _, c := range counts {
+		countAccount(accounts, c.Account, c.Severity, c.Count)
+	}
+	return topN(accounts, q.Limit, func(a, b *engine.AccountRank) int {
+		return cmp.Or(cmp.Compare(b.Critical+b.High, a.Critical+a.High), cmp.Compare(b.Critical, a.Critical),
+			cmp.Compare(b.Open, a.Open), cmp.Compare(a.Account, b.Account))
+	}), nil
+}
+
+// MeanTimeToResolve is, per severity (most severe first), how many of the
+// snapshot's findings are resolved and their mean time from first seen to
+// resolved. A finding reopened since counts no more; one accepted as a
+// risk after the snapshot was written counts from the next audit, which
+// records when it was resolved. Severities with no resolved finding are
+// left out. q.Limit is not used.
+func (s *Service) MeanTimeToResolve(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.ResolutionTime, error) {
+	scope, _, ok, err := s.dashboardScope(ctx, p, &q)
+	if err != nil || !ok {
+		return []engine.ResolutionTime{}, err
+	}
+	out, err := s.cfg.Reporting.Analytics.ResolutionTimes(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b engine.ResolutionTime) int { return cmp.Compare(b.Severity.Rank(), a.Severity.Rank()) })
+	return out, nil
+}

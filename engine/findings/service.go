@@ -1,0 +1,162 @@
+package findings
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Config holds what a Service needs. Stores are required; the rest have
+// defaults.
+type Config struct {
+	Findings  engine.FindingStore
+	Resources engine.ResourceStore
+	Tenants   engine.TenantStore
+	Audits    engine.AuditStore
+	Policies  engine.PolicyStore
+	Reports   engine.ReportStore
+	// Snapshots reads findings across snapshots (activity, bulk updates,
+	// reports); Inventory streams the inventory for policy dry runs;
+	// Evaluators checks policies and compiles mute rules and explanations.
+	// All optional: what needs them is unavailable without them. Audits
+	// themselves run in engine/audit.
+	Snapshots  engine.SnapshotStore
+	Inventory  engine.InventoryReader
+	Evaluators engine.Evaluators
+	Overrides  engine.OverrideStore
+	// MuteRules and MuteMatches keep mute rules and their matches
+	// (issue 33); optional, with an Evaluators that is a MuteCompiler.
+	MuteRules   engine.MuteRuleStore
+	MuteMatches engine.MuteMatchStore
+	// MuteApplyWait is how long a write of a mute rule waits for its
+	// application before answering; default DefaultMuteApplyWait.
+	MuteApplyWait time.Duration
+	// Events is the outbox; EventLog its analytic copy. Both optional.
+	Events   engine.EventStore
+	EventLog engine.EventLog
+	// Trends counts findings over several snapshots; optional, finding
+	// trends are unavailable without it.
+	Trends engine.TrendStore
+	// CompliancePostures keeps each audit's compliance posture for the
+	// trend (issue 33 §4); optional, the trend is unavailable without it
+	// and audits record none.
+	CompliancePostures engine.CompliancePostureStore
+	// Reporting generates and serves reports; optional (issue 8).
+	Reporting engine.ReportConfig
+	// Users looks up a tenant's users (a finding's assignee must be one);
+	// optional, assignment is unavailable without it. engine/identity's
+	// store implements it.
+	Users engine.UserStore
+	// ChangeListeners are told every change the feed reports, after the
+	// Service's own caches (engine/identity's Service purges its token
+	// cache there).
+	ChangeListeners []engine.ChangeListener
+	// Changes reports writes to audits and finding overrides made by any
+	// process; with it (and FollowChanges running), the latest completed
+	// audit and the overrides of each tenant are cached. Optional: without
+	// it every finding read asks the store for them.
+	Changes engine.ChangeFeed
+	// Idempotency keeps the answers of requests sent with an
+	// Idempotency-Key; optional, the header is refused without it.
+	Idempotency engine.IdempotencyStore
+	// Secret keys cursors and other opaque values; at least 32 bytes.
+	Secret []byte
+	// PageCacheSize is how many finding pages of completed snapshots the
+	// Service keeps in memory (they never change); 0 means
+	// DefaultPageCacheSize, negative disables the cache.
+	PageCacheSize int
+	// ExportPageSize is how many rows an export reads from the store per
+	// query (default and at most MaxExportPageSize).
+	ExportPageSize int
+	// CursorTTL bounds how long a cursor stays valid; default 24 h.
+	CursorTTL time.Duration
+	Logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// Validate reports the first missing or invalid field.
+func (c Config) Validate() error {
+	switch {
+	case c.Findings == nil || c.Resources == nil:
+		return errors.New("engine: analytics stores (Findings, Resources) are required")
+	case c.Tenants == nil || c.Audits == nil || c.Policies == nil || c.Reports == nil:
+		return errors.New("engine: control stores (Tenants, Audits, Policies, Reports) are required")
+	case len(c.Secret) < 32:
+		return errors.New("engine: Secret must be at least 32 bytes")
+	}
+	return nil
+}
+
+// Service is fourd's one entry point for every use case. Each method takes
+// the caller's Principal and checks tenant and scope itself; the REST and
+// GraphQL adapters never decide authorization.
+type Service struct {
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	cursors *engine.Cursors
+	pages   *pageCache
+	reads   *readCache
+	// muteBuilds are the mute set builds running in the background, by
+	// tenant and snapshot (buildMuteSetLater).
+	muteBuilds sync.Map
+	// muteBuildLocks serialise the builds of each snapshot's mute set
+	// (settleMuteSet), by tenant and snapshot.
+	muteBuildLocks keyedLocks
+	// muteSweptUntil is the time up to which SweepMuteSets has settled the
+	// expiries (zero: none yet), under muteSweepMu.
+	muteSweepMu    sync.Mutex
+	muteSweptUntil time.Time
+}
+
+// NewService returns a Service over the configured stores.
+func NewService(cfg Config) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CursorTTL == 0 {
+		cfg.CursorTTL = 24 * time.Hour
+	}
+	if cfg.PageCacheSize == 0 {
+		cfg.PageCacheSize = engine.DefaultPageCacheSize
+	}
+	if cfg.ExportPageSize <= 0 || cfg.ExportPageSize > engine.MaxExportPageSize {
+		cfg.ExportPageSize = engine.MaxExportPageSize
+	}
+	return &Service{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		now:     cfg.Now,
+		cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now),
+		pages:   newPageCache(cfg.PageCacheSize),
+		reads:   newReadCache(),
+	}, nil
+}
+
+// Ready reports whether the stores answer (unavailable when one does not);
+// degraded lists the parts of a store that are down while it still
+// answers (Degrader), which leave some tenants' requests unavailable and
+// the others served. /readyz serves it.
+func (s *Service) Ready(ctx context.Context) (degraded []string, err error) {
+	for name, d := range map[string]any{"clickhouse": s.cfg.Findings, "postgres": s.cfg.Tenants} {
+		if p, ok := d.(engine.Pinger); ok {
+			if err := p.Ping(ctx); err != nil {
+				return nil, engine.Errorf(engine.CodeUnavailable, "%s is not answering", name)
+			}
+		}
+	}
+	if d, ok := s.cfg.Findings.(engine.Degrader); ok {
+		degraded = d.Degraded(ctx)
+	}
+	return degraded, nil
+}

@@ -1,0 +1,206 @@
+package findings
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/google/go-cmp/cmp"
+)
+
+type testEnv struct {
+	svc       *Service
+	findings  *fakeFindings
+	control   *fakeControl
+	resources *fakeResources
+	events    *fakeEvents
+	now       time.Time
+}
+
+func newTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	env := &testEnv{findings: &fakeFindings{}, control: &fakeControl{}, resources: &fakeResources{}, events: &fakeEvents{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control, Events: env.events,
+		Audits: env.control, Policies: env.control, Reports: env.control,
+		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.svc = svc
+	return env
+}
+
+// completedAudit records a completed audit of tenant with n findings.
+func (e *testEnv) completedAudit(t *testing.T, tenant string, n int) string {
+	t.Helper()
+	e.now = e.now.Add(time.Minute)
+	done := e.now
+	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, e.now), TenantID: tenant, Status: engine.AuditCompleted, CompletedAt: &done}
+	e.control.audits = append(e.control.audits, a)
+	_, err := e.findings.WriteSnapshot(context.Background(), tenant, a.ID, func(yield func(engine.Finding, error) bool) {
+		for i := range n {
+			f := engine.Finding{ID: engine.FindingID(tenant, fmt.Sprint("rule-", i%7), fmt.Sprint("r", i)),
+				Severity: engine.Severities[i%5], Dimension: engine.Dimensions[i%4], Status: engine.StatusOpen}
+			if !yield(f, nil) {
+				return
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.ID
+}
+
+var reader = engine.Principal{TenantID: "ten_a", Scopes: []engine.Scope{engine.ScopeFindingsRead}}
+
+func TestListFindingsPagesEverythingOnceInOrder(t *testing.T) {
+	env := newTestEnv(t)
+	env.completedAudit(t, "ten_a", 103)
+	env.completedAudit(t, "ten_b", 10)
+	ctx := context.Background()
+	var got []engine.Finding
+	cursor := ""
+	for pages := 0; ; pages++ {
+		page, err := env.svc.ListFindings(ctx, reader, engine.FindingFilter{}, engine.PageRequest{Limit: 10, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, page.Items...)
+		if !page.HasMore {
+			if page.NextCursor != "" {
+				t.Error("last page has a next cursor")
+			}
+			break
+		}
+		if len(page.Items) != 10 || pages > 20 {
+			t.Fatalf("page %d has %d items", pages, len(page.Items))
+		}
+		cursor = page.NextCursor
+		if pages == 3 { // a new audit lands mid-way: the cursor keeps its snapshot
+			env.completedAudit(t, "ten_a", 5)
+		}
+	}
+	if len(got) != 103 {
+		t.Fatalf("paged %d findings, want 103", len(got))
+	}
+	if !slices.IsSortedFunc(got, findingLess) {
+		t.Error("findings are not most severe first, then by id")
+	}
+	for _, f := range got {
+		if f.TenantID != "ten_a" {
+			t.Fatalf("saw a finding of %s", f.TenantID)
+		}
+	}
+}
+
+func TestListFindingsErrors(t *testing.T) {
+	env := newTestEnv(t)
+	env.completedAudit(t, "ten_a", 30)
+	ctx := context.Background()
+	page, err := env.svc.ListFindings(ctx, reader, engine.FindingFilter{Severity: engine.SeverityHigh}, engine.PageRequest{Limit: 2})
+	if err != nil || page.NextCursor == "" {
+		t.Fatal(page, err)
+	}
+	tests := []struct {
+		name string
+		p    engine.Principal
+		f    engine.FindingFilter
+		pr   engine.PageRequest
+		code string
+	}{
+		{"anonymous", engine.Principal{}, engine.FindingFilter{}, engine.PageRequest{}, engine.CodeUnauthorized},
+		{"no scope", engine.Principal{TenantID: "ten_a", Scopes: []engine.Scope{engine.ScopeAuditsRead}}, engine.FindingFilter{}, engine.PageRequest{}, engine.CodeInsufficientScope},
+		{"limit too big", reader, engine.FindingFilter{}, engine.PageRequest{Limit: 201}, engine.CodeInvalidLimit},
+		{"cursor with other filters", reader, engine.FindingFilter{Severity: engine.SeverityLow}, engine.PageRequest{Cursor: page.NextCursor}, engine.CodeInvalidCursor},
+		{"cursor of another tenant", engine.Principal{TenantID: "ten_b", Scopes: reader.Scopes}, engine.FindingFilter{Severity: engine.SeverityHigh}, engine.PageRequest{Cursor: page.NextCursor}, engine.CodeInvalidCursor},
+		{"audit of another tenant", reader, engine.FindingFilter{AuditID: engine.NewID(engine.PrefixAudit, env.now)}, engine.PageRequest{}, engine.CodeNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := env.svc.ListFindings(ctx, tt.p, tt.f, tt.pr)
+			if got := engine.ErrorCode(err); got != tt.code {
+				t.Errorf("code = %q (%v), want %q", got, err, tt.code)
+			}
+		})
+	}
+}
+
+func TestListFindingsWithoutAudit(t *testing.T) {
+	env := newTestEnv(t)
+	page, err := env.svc.ListFindings(context.Background(), reader, engine.FindingFilter{}, engine.PageRequest{})
+	if err != nil || len(page.Items) != 0 || page.Items == nil || page.HasMore {
+		t.Errorf("got %+v, %v; want an empty page", page, err)
+	}
+}
+
+func TestSummarizeFindings(t *testing.T) {
+	env := newTestEnv(t)
+	env.completedAudit(t, "ten_a", 40)
+	ctx := context.Background()
+	sum, err := env.svc.SummarizeFindings(ctx, reader, engine.FindingFilter{}, []engine.GroupBy{engine.GroupBySeverity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Total != 40 || len(sum.Groups) != 5 {
+		t.Errorf("summary = %+v", sum)
+	}
+	for _, bad := range [][]engine.GroupBy{{"colour"}, {engine.GroupBySeverity, engine.GroupBySeverity}} {
+		if _, err := env.svc.SummarizeFindings(ctx, reader, engine.FindingFilter{}, bad); engine.ErrorCode(err) != engine.CodeValidationFailed {
+			t.Errorf("group by %v: %v, want validation_failed", bad, err)
+		}
+	}
+	if _, err := engine.ParseGroupBy("severity,nope"); engine.ErrorCode(err) != engine.CodeValidationFailed {
+		t.Errorf("ParseGroupBy: %v", err)
+	}
+	got, err := engine.ParseGroupBy("severity, dimension")
+	if diff := cmp.Diff([]engine.GroupBy{engine.GroupBySeverity, engine.GroupByDimension}, got); diff != "" || err != nil {
+		t.Errorf("ParseGroupBy (-want +got):\n%s %v", diff, err)
+	}
+}
+
+func TestRoleScopes(t *testing.T) {
+	if len(engine.RoleAdmin.Scopes()) != len(engine.AllScopes) {
+		t.Error("admin lacks scopes")
+	}
+	if slices.Contains(engine.RoleMember.Scopes(), engine.ScopeTokensWrite) || !slices.Contains(engine.RoleMember.Scopes(), engine.ScopeFindingsWrite) {
+		t.Errorf("member scopes: %v", engine.RoleMember.Scopes())
+	}
+	for _, s := range engine.RoleViewer.Scopes() {
+		if !strings.HasSuffix(string(s), ":read") {
+			t.Errorf("viewer has %s", s)
+		}
+	}
+}
+
+func TestEffectiveScopes(t *testing.T) {
+	granted := []engine.Scope{engine.ScopeTokensWrite, engine.ScopeFindingsRead, engine.ScopePoliciesWrite, engine.ScopeAuditsRead}
+	cases := []struct {
+		role engine.Role
+		want []engine.Scope
+	}{
+		{engine.RoleAdmin, granted},
+		{engine.RoleMember, []engine.Scope{engine.ScopeFindingsRead, engine.ScopePoliciesWrite, engine.ScopeAuditsRead}},
+		{engine.RoleViewer, []engine.Scope{engine.ScopeFindingsRead, engine.ScopeAuditsRead}},
+		{"", []engine.Scope{}},
+	}
+	for _, c := range cases {
+		if diff := cmp.Diff(c.want, engine.EffectiveScopes(granted, c.role)); diff != "" {
+			t.Errorf("EffectiveScopes(%q) (-want +got):\n%s", c.role, diff)
+		}
+	}
+}
+
+// TestScopeWords checks that every scope is said in words on the consent
+// page.
+func TestScopeWords(t *testing.T) {
+	for _, sc := range engine.AllScopes {
+		if w := sc.Words(); w == string(sc) || w == "" {
+			t.Errorf("scope %s has no words", sc)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package findings
+
+import (
+	"context"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// SweepExpired deletes the OAuth codes and tokens and the idempotency keys
+// that expired longer ago than their retention, and the sign-in attempts
+// whose window ended, and returns how many. It
+// does nothing when no store can.
+func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
+	var sw engine.ExpiredSweeper
+	if x, ok := s.cfg.Users.(engine.ExpiredSweeper); ok {
+		sw = x
+	} else if x, ok := s.cfg.Idempotency.(engine.ExpiredSweeper); ok {
+		sw = x
+	}
+	if sw == nil {
+		return 0, nil
+	}
+	now := s.now().UTC()
+	return sw.PurgeExpired(ctx, engine.SweepCutoffs{OAuthCodes: now.Add(-engine.OAuthCodeRetention),
+		OAuthTokens: now.Add(-engine.OAuthTokenRetention), IdempotencyKeys: now, SignInAttempts: now})
+}
