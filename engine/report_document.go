@@ -132,7 +132,10 @@ type AccountRank struct {
 // ResourceRank is a resource with its open findings; Weighted is their sum
 // of PostureWeights, by which resources are ranked.
 type ResourceRank struct {
-	ResourceID    string   `json:"resource_id"`
+	ResourceID string `json:"resource_id"`
+	// NativeID is the provider's id (an ARN, an instance id), empty for a
+	// resource the inventory no longer holds.
+	NativeID      string   `json:"native_id,omitempty"`
 	Name          string   `json:"name"`
 	Type          string   `json:"type"`
 	Account       string   `json:"account"`

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -187,7 +188,7 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		t := d.newTable(8, column{"Resource", 62, "L"}, column{"Type", 34, "L"}, column{"Account", 28, "L"},
 			column{"Worst", 18, "L"}, column{"Open", 14, "R"}, column{"Weight", 24, "R"})
 		for _, r := range s.TopResources {
-			t.row(r.Name+"\n"+r.ResourceID, r.Type, r.Account, string(r.WorstSeverity), count(r.Open), fmt.Sprintf("%.0f", r.Weighted))
+			t.row(r.Name+"\n"+cmp.Or(r.NativeID, r.ResourceID), r.Type, r.Account, string(r.WorstSeverity), count(r.Open), fmt.Sprintf("%.0f", r.Weighted))
 		}
 		t.end()
 	}

@@ -72,7 +72,7 @@ func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limi
 			gone = append(gone, out[i].ResourceID)
 			continue
 		}
-		out[i].Name, out[i].Type, out[i].Account, out[i].Region = r.Name, r.Type, r.Account, r.Region
+		out[i].NativeID, out[i].Name, out[i].Type, out[i].Account, out[i].Region = r.NativeID, r.Name, r.Type, r.Account, r.Region
 	}
 	if len(gone) == 0 {
 		return out, nil

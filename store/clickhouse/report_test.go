@@ -96,8 +96,8 @@ func TestReportAnalytics(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []engine.ResourceRank{
-			{ResourceID: prodID, Name: "prod-vol", Type: "aws_ebs_volume", Account: "111", Region: "eu-west-1", Open: 2, Weighted: 11, WorstSeverity: engine.SeverityCritical},
-			{ResourceID: devID, Name: "dev-vol", Type: "aws_ebs_volume", Account: "222", Region: "eu-west-1", Open: 2, Weighted: 6, WorstSeverity: engine.SeverityHigh},
+			{ResourceID: prodID, NativeID: "arn:prod", Name: "prod-vol", Type: "aws_ebs_volume", Account: "111", Region: "eu-west-1", Open: 2, Weighted: 11, WorstSeverity: engine.SeverityCritical},
+			{ResourceID: devID, NativeID: "arn:dev", Name: "dev-vol", Type: "aws_ebs_volume", Account: "222", Region: "eu-west-1", Open: 2, Weighted: 6, WorstSeverity: engine.SeverityHigh},
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
@@ -259,7 +259,7 @@ func TestTopResourcesGoneFromInventory(t *testing.T) {
 	}
 	want := []engine.ResourceRank{
 		{ResourceID: goneID, Type: "aws_instance", Account: "333", Region: "us-east-2", Open: 1, Weighted: 10, WorstSeverity: engine.SeverityCritical},
-		{ResourceID: kept.ID, Name: "kept-bucket", Type: "aws_s3_bucket", Account: "111", Region: "eu-west-1", Open: 1, Weighted: 5, WorstSeverity: engine.SeverityHigh},
+		{ResourceID: kept.ID, NativeID: "arn:kept", Name: "kept-bucket", Type: "aws_s3_bucket", Account: "111", Region: "eu-west-1", Open: 1, Weighted: 5, WorstSeverity: engine.SeverityHigh},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
