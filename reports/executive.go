@@ -185,8 +185,8 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 	if len(s.TopResources) == 0 {
 		d.empty("No open findings.")
 	} else {
-		t := d.newTable(8, column{"Resource", 62, "L"}, column{"Type", 34, "L"}, column{"Account", 28, "L"},
-			column{"Worst", 18, "L"}, column{"Open", 14, "R"}, column{"Weight", 24, "R"})
+		t := d.newTable(8, column{"Resource", 76, "L"}, column{"Type", 32, "L"}, column{"Account", 26, "L"},
+			column{"Worst", 16, "L"}, column{"Open", 12, "R"}, column{"Weight", 18, "R"})
 		for _, r := range s.TopResources {
 			t.row(r.Name+"\n"+cmp.Or(r.NativeID, r.ResourceID), r.Type, r.Account, string(r.WorstSeverity), count(r.Open), fmt.Sprintf("%.0f", r.Weighted))
 		}
