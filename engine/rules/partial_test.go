@@ -169,6 +169,43 @@ func readsOf(t *testing.T, r *Rule, p probe, own, pool map[string][]json.RawMess
 	return out
 }
 
+// flippedStreams returns passing inputs made from rule r's failing ones:
+// each failing input with one top-level key of the judged resource set to
+// a value of the pool that makes the check pass. They find the reads a
+// passing case hides: aws-s3-009 fails on versioning "Enabled" without MFA
+// delete, and its passing case has versioning "Enabled" already, so
+// varying one key of it never shows that versioning is read; the failing
+// input with versioning "Suspended" passes, and restoring "Enabled" fails
+// it again.
+func flippedStreams(t *testing.T, r *Rule, pool valuePool) [][]engine.Resource {
+	var out [][]engine.Resource
+	for _, stream := range failingStreams(t, r.ID) {
+		for i, res := range stream {
+			if !slices.Contains(r.ResourceTypes, res.Type) ||
+				outcomeWord(checkOutcome(r, stream, i, true)) != OutcomeFailed {
+				continue
+			}
+			cur := attrMap(t, res)
+			for _, k := range slices.Sorted(maps.Keys(cur)) {
+				tried := 0
+				for _, v := range pool[res.Type][k] {
+					if string(v) == string(cur[k]) {
+						continue
+					}
+					if tried++; tried > 16 {
+						break
+					}
+					if s := withAttr(t, stream, i, k, v); outcomeWord(checkOutcome(r, s, i, true)) == OutcomePassed {
+						out = append(out, s)
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // writtenWhenZero returns the top-level attributes the canonical type of
 // typ writes even when zero (no omitempty): only for those does a missing
 // key mean "not recorded". An omitempty field's absence is the importer's
@@ -213,7 +250,7 @@ func TestRules_PartialRecords(t *testing.T) {
 		for _, s := range failingStreams(t, r.ID) {
 			own.add(t, s...)
 		}
-		for _, stream := range passingStreams(t, r.ID) {
+		for _, stream := range append(passingStreams(t, r.ID), flippedStreams(t, rule, pool)...) {
 			for i, res := range stream {
 				if !slices.Contains(r.ResourceTypes, res.Type) {
 					continue

@@ -11,6 +11,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"key_algorithm", []string{`"RSA_1024"`}},
 		},
 	},
+	"aws-acm-003": {
+		"aws_acm_certificate": {
+			{"type", []string{`"AMAZON_ISSUED"`}},
+		},
+	},
 	"aws-acmpca-001": {
 		"aws_acmpca_certificate_authority": {
 			{"ocsp_enabled", []string{`false`}},
@@ -33,6 +38,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-apigateway-005": {
 		"aws_api_gateway_stage": {
+			{"cache_cluster_enabled", []string{`true`}},
 			{"cache_data_encrypted", []string{`false`}},
 		},
 	},
@@ -83,6 +89,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-athena-003": {
 		"aws_athena_workgroup": {
+			{"bytes_scanned_cutoff_per_query", []string{`0`}},
 			{"state", []string{`"ENABLED"`}},
 		},
 	},
@@ -199,10 +206,12 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-codebuild-005": {
 		"aws_codebuild_project": {
 			{"s3_logs_encryption_disabled", []string{`true`}},
+			{"s3_logs_status", []string{`"ENABLED"`}},
 		},
 	},
 	"aws-codebuild-006": {
 		"aws_codebuild_project": {
+			{"cloudwatch_logs_status", []string{`"DISABLED"`}},
 			{"s3_logs_status", []string{`"DISABLED"`}},
 		},
 	},
@@ -226,6 +235,12 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"all_supported", []string{`false`}},
 		},
 	},
+	"aws-dynamodb-001": {
+		"aws_dynamodb_table": {
+			{"autoscaling_enabled", []string{`false`}},
+			{"billing_mode", []string{`"PROVISIONED"`}},
+		},
+	},
 	"aws-dynamodb-002": {
 		"aws_dynamodb_table": {
 			{"point_in_time_recovery", []string{`false`}},
@@ -234,6 +249,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-dynamodb-003": {
 		"aws_dynamodb_table": {
 			{"deletion_protection_enabled", []string{`false`}},
+		},
+	},
+	"aws-dynamodb-004": {
+		"aws_dynamodb_table": {
+			{"billing_mode", []string{`"PROVISIONED"`}},
 		},
 	},
 	"aws-ebs-001": {
@@ -299,6 +319,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-ec2-006": {
 		"aws_security_group": {
 			{"egress", []string{`[{"protocol":"-1","cidr_blocks":["0.0.0.0/0"]}]`}},
+			{"group_name", []string{`"default"`}},
 			{"ingress", []string{`[{"protocol":"tcp","from_port":22,"to_port":22,"cidr_blocks":["10.0.0.0/8"]}]`}},
 		},
 	},
@@ -317,9 +338,15 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"instance_type", []string{`"m4.xlarge"`}},
 		},
 	},
+	"aws-ec2-011": {
+		"aws_instance": {
+			{"state", []string{`"stopped"`}},
+		},
+	},
 	"aws-ec2-012": {
 		"aws_instance": {
 			{"autoscaling_group", []string{`""`}},
+			{"state", []string{`"running"`}},
 		},
 	},
 	"aws-ec2-013": {
@@ -335,6 +362,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-ec2-016": {
 		"aws_instance": {
 			{"instance_type", []string{`"t2.large"`}},
+			{"state", []string{`"running"`}},
 		},
 	},
 	"aws-ecr-001": {
@@ -374,6 +402,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-ecs-014": {
 		"aws_ecs_service": {
+			{"desired_count", []string{`1`}},
 			{"scheduling_strategy", []string{`"REPLICA"`}},
 		},
 	},
@@ -400,6 +429,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-efs-003": {
 		"aws_efs_file_system": {
 			{"encrypted", []string{`false`}},
+		},
+	},
+	"aws-eks-001": {
+		"aws_eks_cluster": {
+			{"endpoint_public_access", []string{`true`}},
 		},
 	},
 	"aws-eks-002": {
@@ -453,6 +487,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"at_rest_encryption_enabled", []string{`false`}},
 		},
 	},
+	"aws-elasticache-006": {
+		"aws_elasticache_cluster": {
+			{"engine", []string{`"redis"`}},
+		},
+	},
 	"aws-elb-001": {
 		"aws_lb": {
 			{"target_count", []string{`0`}},
@@ -496,21 +535,36 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-elb-010": {
 		"aws_lb_listener": {
 			{"default_actions", []string{`["forward"]`}},
+			{"protocol", []string{`"HTTP"`}},
+		},
+	},
+	"aws-elb-011": {
+		"aws_lb_listener": {
+			{"protocol", []string{`"HTTPS"`}},
 		},
 	},
 	"aws-elb-012": {
 		"aws_lb": {
 			{"drop_invalid_header_fields", []string{`false`}},
+			{"load_balancer_type", []string{`"application"`}},
+		},
+	},
+	"aws-elb-013": {
+		"aws_lb": {
+			{"load_balancer_type", []string{`"application"`}},
 		},
 	},
 	"aws-elb-014": {
 		"aws_lb": {
+			{"availability_zones", []string{`["eu-west-1a","eu-west-1b"]`}},
 			{"cross_zone_enabled", []string{`false`}},
+			{"load_balancer_type", []string{`"network"`}},
 		},
 	},
 	"aws-firehose-001": {
 		"aws_kinesis_firehose_delivery_stream": {
 			{"delivery_stream_type", []string{`"DirectPut"`}},
+			{"sse_key_type", []string{`""`}},
 		},
 	},
 	"aws-firehose-002": {
@@ -611,6 +665,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-kms-001": {
 		"aws_kms_key": {
 			{"key_rotation_enabled", []string{`false`}},
+			{"key_state", []string{`"Enabled"`}},
 		},
 	},
 	"aws-kms-002": {
@@ -826,6 +881,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-rds-018": {
 		"aws_rds_cluster": {
 			{"backtrack_window", []string{`0`}},
+			{"engine", []string{`"aurora-mysql"`}},
 		},
 	},
 	"aws-rds-019": {
@@ -905,6 +961,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-route53-001": {
 		"aws_route53_hosted_zone": {
+			{"private", []string{`false`}},
 			{"query_log_group_arn", []string{`""`}},
 		},
 	},
@@ -920,6 +977,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-s3-003": {
 		"aws_s3_bucket": {
+			{"policy", []string{`{"Statement":{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"s3:GetObject"}}`}},
 			{"public_access_block", []string{`null`}},
 		},
 	},
@@ -951,6 +1009,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-s3-009": {
 		"aws_s3_bucket": {
 			{"mfa_delete", []string{`false`}},
+			{"versioning", []string{`"Enabled"`}},
 		},
 	},
 	"aws-sagemaker-001": {
@@ -980,6 +1039,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-sagemaker-006": {
 		"aws_sagemaker_endpoint_configuration": {
+			{"kms_key_id", []string{`""`}},
 			{"production_variants", []string{`[{"variant_name":"primary","initial_instance_count":2,"serverless":false}]`}},
 		},
 	},
@@ -998,6 +1058,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"rotation_enabled", []string{`false`}},
 		},
 	},
+	"aws-secretsmanager-003": {
+		"aws_secretsmanager_secret": {
+			{"rotation_enabled", []string{`true`}},
+		},
+	},
 	"aws-sfn-002": {
 		"aws_sfn_state_machine": {
 			{"tracing_enabled", []string{`false`}},
@@ -1011,6 +1076,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-sqs-001": {
 		"aws_sqs_queue": {
 			{"dead_letter_target_arn", []string{`""`}},
+			{"name", []string{`"jobs"`}},
 		},
 	},
 	"aws-sqs-002": {
@@ -1032,6 +1098,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-vpc-002": {
 		"aws_network_acl": {
 			{"entries", []string{`[{"rule_number":100,"egress":false,"protocol":"-1","rule_action":"allow","cidr_block":"0.0.0.0/0","from_port":0,"to_port":65535},{"rule_number":32767,"egress":false,"protocol":"-1","rule_action":"deny","cidr_block":"0.0.0.0/0","from_port":0,"to_port":65535}]`}},
+			{"subnet_ids", []string{`["subnet-0a1b2c3d"]`}},
 		},
 	},
 	"aws-vpc-003": {
@@ -1066,6 +1133,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-vpc-010": {
 		"aws_network_acl": {
+			{"is_default", []string{`false`}},
 			{"subnet_ids", []string{`[]`}},
 		},
 	},
@@ -1082,6 +1150,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-waf-003": {
 		"aws_wafv2_web_acl": {
 			{"counting_rules", []string{`1`}},
+			{"rule_count", []string{`1`}},
 		},
 	},
 }
