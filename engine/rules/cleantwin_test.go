@@ -26,7 +26,7 @@ var existenceIsEvidence = map[string]string{
 
 // passingStreams returns, for rule id, every passing input of its test
 // cases (ruleCases, policyRuleCases, joinRuleCases, configRuleCases
-// decoded by the importer).
+// decoded by the importer, typeRuleCases).
 func passingStreams(t *testing.T, id string) [][]engine.Resource {
 	var out [][]engine.Resource
 	if c, ok := ruleCases[id]; ok {
@@ -40,6 +40,9 @@ func passingStreams(t *testing.T, id string) [][]engine.Resource {
 	}
 	if c, ok := configRuleCases[id]; ok {
 		out = append(out, decodeItems(t, c.pass))
+	}
+	for _, c := range typeRuleCases[id] {
+		out = append(out, []engine.Resource{c.pass})
 	}
 	return out
 }

@@ -118,6 +118,9 @@ func failingStreams(t *testing.T, id string) [][]engine.Resource {
 	if c, ok := configRuleCases[id]; ok {
 		out = append(out, decodeItems(t, c.fail))
 	}
+	for _, c := range typeRuleCases[id] {
+		out = append(out, []engine.Resource{c.fail})
+	}
 	return out
 }
 
@@ -259,11 +262,15 @@ func TestRules_PartialRecords(t *testing.T) {
 					continue // a join waiting, or reported by the pass/fail tests
 				}
 				present, written := attrMap(t, res), writtenWhenZero(res.Type)
+				whole := true
+				for k := range written {
+					_, ok := present[k]
+					whole = whole && ok
+				}
 				for _, rd := range readsOf(t, rule, probe{stream, i}, own[res.Type], pool[res.Type]) {
 					k := rd.key
 					if !written[k] {
 						omitted = append(omitted, r.ID+" "+res.Type+" "+k)
-						continue
 					}
 					if derived[r.ID] == nil {
 						derived[r.ID] = map[string][]attrRead{}
@@ -274,6 +281,9 @@ func TestRules_PartialRecords(t *testing.T) {
 						got = outcomeWord(checkOutcome(rule, withAttr(t, stream, i, k, nil), i, false))
 					} else {
 						got = outcomeWord(checkOutcome(rule, stream, i, false))
+					}
+					if got == OutcomePassed && !written[k] && whole {
+						continue // omitted when zero from a whole record: absent is the zero
 					}
 					if got == OutcomePassed {
 						gaps++

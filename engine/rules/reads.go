@@ -45,25 +45,52 @@ func readsOfRule(byType map[string][]attrRead) (map[string][]string, map[string]
 	return reads, wit
 }
 
-// typeReads indexes the attributes the rules of one resource type read, so
-// that a subject's presence is one scan of its attributes into a bit set.
+// typeReads indexes, for one resource type, the top-level keys a
+// subject's scan looks for: the attributes the type's rules read (a bit
+// each in Subject.present, for the first 64) and the keys of the type's
+// canonical attributes (see canonical.go).
 type typeReads struct {
-	bit map[string]uint // attribute → bit, for the first 64
+	keys map[string]keySlot
+	// canonical is set when the type has canonical attributes; written
+	// has a bit for each of their keys written even when zero.
+	canonical bool
+	written   uint64
 }
 
-// indexReads builds the per-type index of the rules' Reads.
+// keySlot is what a top-level key means for its type.
+type keySlot struct {
+	read      int8 // bit in Subject.present; -1: no rule reads it (or past 64)
+	written   int8 // bit in Subject.written; -1: not a key written when zero
+	canonical bool // a key of the canonical attributes
+}
+
+// indexReads builds the per-type index of the rules' Reads and of the
+// canonical keys.
 func indexReads(byType map[string][]*Rule) map[string]*typeReads {
 	out := map[string]*typeReads{}
+	for typ := range attrTypes {
+		out[typ] = canonicalIndex(typ)
+	}
 	for typ, rules := range byType {
-		tr := &typeReads{bit: map[string]uint{}}
+		tr := out[typ]
+		if tr == nil {
+			tr = &typeReads{keys: map[string]keySlot{}}
+			out[typ] = tr
+		}
+		reads := 0
 		for _, r := range rules {
 			for _, k := range r.Reads[typ] {
-				if _, ok := tr.bit[k]; !ok && len(tr.bit) < 64 {
-					tr.bit[k] = uint(len(tr.bit))
+				slot, ok := tr.keys[k]
+				if !ok {
+					slot = keySlot{read: -1, written: -1}
 				}
+				if slot.read < 0 && reads < 64 {
+					slot.read = int8(reads)
+					reads++
+				}
+				tr.keys[k] = slot
 			}
 		}
-		out[typ] = tr
 	}
 	return out
 }
@@ -140,27 +167,31 @@ func withTopLevelKey(b []byte, key, value string) []byte {
 	return append(out, b[i+1:]...)
 }
 
-// unrecordedReads returns those of keys the resource's attributes lack.
-// It allocates only when some are missing.
+// unrecordedReads returns those of keys the resource's attributes lack,
+// leaving out the keys omitted when zero (omitempty) when the record is
+// whole: there their absence is the zero the importer wrote. It allocates
+// only when some are missing.
 func (s *Subject) unrecordedReads(keys []string) []string {
 	tr := s.reads()
 	var out []string
 	for _, k := range keys {
+		slot, ok := tr.keys[k]
 		present := false
-		if b, ok := tr.bit[k]; ok {
-			present = s.present&(1<<b) != 0
+		if ok && slot.read >= 0 {
+			present = s.present&(1<<slot.read) != 0
 		} else {
 			present = hasTopLevelKey(s.Resource.Attributes, k)
 		}
-		if !present {
-			out = append(out, k)
+		if present || ok && slot.canonical && slot.written < 0 && s.whole() {
+			continue
 		}
+		out = append(out, k)
 	}
 	return out
 }
 
 // reads returns the index of the subject's type, scanning the attributes
-// into s.present on first use.
+// into s.present, s.written and s.canonical on first use.
 func (s *Subject) reads() *typeReads {
 	if s.readIndex != nil {
 		return s.readIndex
@@ -171,9 +202,17 @@ func (s *Subject) reads() *typeReads {
 	}
 	s.readIndex = tr
 	eachTopLevelKey(s.Resource.Attributes, func(name []byte) {
-		if b, ok := tr.bit[string(name)]; ok {
-			s.present |= 1 << b
+		slot, ok := tr.keys[string(name)]
+		if !ok {
+			return
 		}
+		if slot.read >= 0 {
+			s.present |= 1 << slot.read
+		}
+		if slot.written >= 0 {
+			s.written |= 1 << slot.written
+		}
+		s.canonical = s.canonical || slot.canonical
 	})
 	return tr
 }

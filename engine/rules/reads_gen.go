@@ -6,6 +6,11 @@ package rules
 // attributes whose value decides the check's outcome on its cases'
 // passing inputs, each with its witnesses (see Rule.Reads and judged).
 var ruleReads = map[string]map[string][]attrRead{
+	"aws-acm-001": {
+		"aws_acm_certificate": {
+			{"not_after", []string{`"2025-06-20T23:59:59Z"`}},
+		},
+	},
 	"aws-acm-002": {
 		"aws_acm_certificate": {
 			{"key_algorithm", []string{`"RSA_1024"`}},
@@ -13,6 +18,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-acm-003": {
 		"aws_acm_certificate": {
+			{"transparency_logging", []string{`"DISABLED"`}},
 			{"type", []string{`"AMAZON_ISSUED"`}},
 		},
 	},
@@ -24,6 +30,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-apigateway-001": {
 		"aws_api_gateway_stage": {
 			{"access_log_destination_arn", []string{`""`}},
+		},
+	},
+	"aws-apigateway-002": {
+		"aws_api_gateway_stage": {
+			{"execution_logging_level", []string{`"OFF"`}},
 		},
 	},
 	"aws-apigateway-003": {
@@ -65,6 +76,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-asg-004": {
 		"aws_launch_configuration": {
 			{"associate_public_ip", []string{`true`}},
+		},
+	},
+	"aws-asg-005": {
+		"aws_autoscaling_group": {
+			{"launch_configuration", []string{`"web-lc"`}},
 		},
 	},
 	"aws-asg-006": {
@@ -120,6 +136,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-backup-005": {
 		"aws_backup_recovery_point": {
+			{"creation_date", []string{`"2023-01-01T03:00:00Z"`}},
 			{"delete_after_days", []string{`0`}},
 		},
 	},
@@ -193,6 +210,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"privileged_mode", []string{`true`}},
 		},
 	},
+	"aws-codebuild-002": {
+		"aws_codebuild_project": {
+			{"plaintext_environment_names", []string{`["AWS_ACCESS_KEY_ID"]`}},
+		},
+	},
 	"aws-codebuild-003": {
 		"aws_codebuild_project": {
 			{"source_url_credentials", []string{`true`}},
@@ -225,9 +247,24 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"allow_classic_flow", []string{`true`}},
 		},
 	},
+	"aws-cognito-003": {
+		"aws_cognito_user_pool_client": {
+			{"prevent_user_existence_errors", []string{`"LEGACY"`}},
+		},
+	},
 	"aws-cognito-004": {
 		"aws_cognito_user_pool_client": {
 			{"enable_token_revocation", []string{`false`}},
+		},
+	},
+	"aws-cognito-005": {
+		"aws_cognito_user_pool_client": {
+			{"allowed_oauth_flows", []string{`["code","implicit"]`}},
+		},
+	},
+	"aws-cognito-006": {
+		"aws_cognito_user_pool_client": {
+			{"explicit_auth_flows", []string{`["ALLOW_USER_PASSWORD_AUTH","ALLOW_REFRESH_TOKEN_AUTH"]`}},
 		},
 	},
 	"aws-config-001": {
@@ -254,6 +291,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-dynamodb-004": {
 		"aws_dynamodb_table": {
 			{"billing_mode", []string{`"PROVISIONED"`}},
+			{"item_count", []string{`0`}},
 		},
 	},
 	"aws-ebs-001": {
@@ -279,6 +317,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-ebs-005": {
 		"aws_ebs_volume": {
 			{"type", []string{`"gp2"`}},
+		},
+	},
+	"aws-ebs-006": {
+		"aws_ebs_snapshot": {
+			{"start_time", []string{`"2024-01-01T00:00:00Z"`}},
 		},
 	},
 	"aws-ebs-007": {
@@ -328,6 +371,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"metadata_http_tokens", []string{`"optional"`}},
 		},
 	},
+	"aws-ec2-008": {
+		"aws_instance": {
+			{"public_ip", []string{`"203.0.113.9"`}},
+		},
+	},
 	"aws-ec2-009": {
 		"aws_eip": {
 			{"association_id", []string{`""`}},
@@ -341,6 +389,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-ec2-011": {
 		"aws_instance": {
 			{"state", []string{`"stopped"`}},
+			{"state_changed_at", []string{`"2025-01-01T00:00:00Z"`}},
 		},
 	},
 	"aws-ec2-012": {
@@ -359,6 +408,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"associate_public_ip", []string{`true`}},
 		},
 	},
+	"aws-ec2-015": {
+		"aws_launch_template": {
+			{"instance_type", []string{`"c4.large"`}},
+		},
+	},
 	"aws-ec2-016": {
 		"aws_instance": {
 			{"instance_type", []string{`"t2.large"`}},
@@ -370,9 +424,19 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"policy", []string{`{"Statement":[{"Effect":"Allow","Principal":"*","Action":"*"}]}`}},
 		},
 	},
+	"aws-ecr-002": {
+		"aws_ecr_repository": {
+			{"image_tag_mutability", []string{`"MUTABLE"`}},
+		},
+	},
 	"aws-ecs-001": {
 		"aws_ecs_task_definition": {
 			{"containers", []string{`[{"name":"web","privileged":true,"user":"1000","readonly_root_filesystem":true,"log_driver":"awslogs","environment_names":["LOG_LEVEL","DB_PASSWORD_SECRET_ARN"],"capabilities_added":["NET_BIND_SERVICE"]}]`}},
+		},
+	},
+	"aws-ecs-002": {
+		"aws_ecs_task_definition": {
+			{"network_mode", []string{`"host"`}},
 		},
 	},
 	"aws-ecs-003": {
@@ -395,9 +459,40 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"containers", []string{`[{"name":"web","privileged":false,"user":"1000","readonly_root_filesystem":false,"log_driver":"awslogs","environment_names":["LOG_LEVEL","DB_PASSWORD_SECRET_ARN"],"capabilities_added":["NET_BIND_SERVICE"]}]`}},
 		},
 	},
+	"aws-ecs-007": {
+		"aws_ecs_task_definition": {
+			{"ipc_mode", []string{`"host"`}},
+			{"pid_mode", []string{`"host"`}},
+		},
+	},
 	"aws-ecs-008": {
 		"aws_ecs_task_definition": {
 			{"containers", []string{`[{"name":"web","privileged":false,"user":"1000","readonly_root_filesystem":true,"log_driver":"awslogs","environment_names":["LOG_LEVEL","DB_PASSWORD_SECRET_ARN"],"capabilities_added":["SYS_ADMIN"]}]`}},
+		},
+	},
+	"aws-ecs-009": {
+		"aws_ecs_task_definition": {
+			{"volumes", []string{`[{"name":"shared","efs_transit_encryption":"DISABLED"}]`}},
+		},
+	},
+	"aws-ecs-010": {
+		"aws_ecs_task_definition": {
+			{"volumes", []string{`[{"name":"docker","host_source_path":"/var/run/docker.sock"}]`}},
+		},
+	},
+	"aws-ecs-011": {
+		"aws_ecs_cluster": {
+			{"container_insights", []string{`"disabled"`}},
+		},
+	},
+	"aws-ecs-012": {
+		"aws_ecs_cluster": {
+			{"execute_command_logging", []string{`"NONE"`}},
+		},
+	},
+	"aws-ecs-013": {
+		"aws_ecs_service": {
+			{"assign_public_ip", []string{`"ENABLED"`}},
 		},
 	},
 	"aws-ecs-014": {
@@ -409,6 +504,12 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-ecs-015": {
 		"aws_ecs_service": {
 			{"circuit_breaker", []string{`false`}},
+		},
+	},
+	"aws-ecs-016": {
+		"aws_ecs_service": {
+			{"launch_type", []string{`"FARGATE"`}},
+			{"platform_version", []string{`"1.3.0"`}},
 		},
 	},
 	"aws-ecs-017": {
@@ -434,6 +535,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-eks-001": {
 		"aws_eks_cluster": {
 			{"endpoint_public_access", []string{`true`}},
+			{"public_access_cidrs", []string{`["0.0.0.0/0"]`}},
 		},
 	},
 	"aws-eks-002": {
@@ -490,6 +592,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-elasticache-006": {
 		"aws_elasticache_cluster": {
 			{"engine", []string{`"redis"`}},
+			{"engine_version", []string{`"3.2.10"`}},
 		},
 	},
 	"aws-elb-001": {
@@ -541,6 +644,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-elb-011": {
 		"aws_lb_listener": {
 			{"protocol", []string{`"HTTPS"`}},
+			{"ssl_policy", []string{`"ELBSecurityPolicy-2016-08"`}},
 		},
 	},
 	"aws-elb-012": {
@@ -551,6 +655,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-elb-013": {
 		"aws_lb": {
+			{"desync_mitigation_mode", []string{`"monitor"`}},
 			{"load_balancer_type", []string{`"application"`}},
 		},
 	},
@@ -577,6 +682,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"security_configuration", []string{`""`}},
 		},
 	},
+	"aws-glue-002": {
+		"aws_glue_job": {
+			{"glue_version", []string{`"2.0"`}},
+		},
+	},
 	"aws-guardduty-001": {
 		"aws_guardduty_detector": {
 			{"s3_protection", []string{`false`}},
@@ -592,6 +702,16 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"mfa_active", []string{`false`}},
 		},
 	},
+	"aws-iam-002": {
+		"aws_iam_access_key": {
+			{"create_date", []string{`"2025-01-01T00:00:00Z"`}},
+		},
+	},
+	"aws-iam-003": {
+		"aws_iam_access_key": {
+			{"last_used_date", []string{`null`}},
+		},
+	},
 	"aws-iam-004": {
 		"aws_iam_account": {
 			{"root_access_keys_present", []string{`true`}},
@@ -600,6 +720,16 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-iam-005": {
 		"aws_iam_account": {
 			{"root_mfa_enabled", []string{`false`}},
+		},
+	},
+	"aws-iam-006": {
+		"aws_iam_user": {
+			{"attached_policy_arns", []string{`["arn:aws:iam::aws:policy/AdministratorAccess"]`}},
+		},
+	},
+	"aws-iam-007": {
+		"aws_iam_account": {
+			{"root_last_used", []string{`"2025-05-20T00:00:00Z"`}},
 		},
 	},
 	"aws-iam-008": {
@@ -612,6 +742,12 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"password_policy", []string{`null`}},
 		},
 	},
+	"aws-iam-010": {
+		"aws_iam_user": {
+			{"attached_policy_arns", []string{`["arn:aws:iam::aws:policy/ReadOnlyAccess"]`}},
+			{"inline_policy_names", []string{`["x"]`}},
+		},
+	},
 	"aws-iam-011": {
 		"aws_iam_account": {
 			{"root_hardware_mfa", []string{`false`}},
@@ -620,6 +756,16 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-iam-012": {
 		"aws_iam_policy": {
 			{"document", []string{`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`}},
+		},
+	},
+	"aws-iam-013": {
+		"aws_iam_role": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}}]`}},
+		},
+	},
+	"aws-iam-014": {
+		"aws_iam_group": {
+			{"attached_policy_arns", []string{`["arn:aws:iam::aws:policy/AdministratorAccess"]`}},
 		},
 	},
 	"aws-iam-015": {
@@ -633,8 +779,17 @@ var ruleReads = map[string]map[string][]attrRead{
 		},
 	},
 	"aws-iam-017": {
+		"aws_iam_group": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":["iam:PassRole","ec2:RunInstances"],"Resource":"*"}]}}]`}},
+		},
 		"aws_iam_policy": {
 			{"document", []string{`{"Statement":[{"Effect":"Allow","Action":["iam:PassRole","ec2:RunInstances"],"Resource":"*"}]}`}},
+		},
+		"aws_iam_role": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":["iam:PassRole","ec2:RunInstances"],"Resource":"*"}]}}]`}},
+		},
+		"aws_iam_user": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":["iam:PassRole","ec2:RunInstances"],"Resource":"*"}]}}]`}},
 		},
 	},
 	"aws-iam-018": {
@@ -642,14 +797,27 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"assume_role_policy", []string{`{"Statement":[{"Effect":"Allow","Principal":{"Federated":"arn:aws:iam::111122223333:oidc-provider/token.actions.githubusercontent.com"},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringEquals":{"token.actions.githubusercontent.com:aud":"sts.amazonaws.com"}}}]}`}},
 		},
 	},
+	"aws-iam-019": {
+		"aws_iam_role": {
+			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`}},
+		},
+	},
 	"aws-iam-022": {
 		"aws_iam_policy": {
 			{"document", []string{`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["kms:Decrypt"],"Resource":["*"]}]}`}},
 		},
 	},
+	"aws-iam-023": {
+		"aws_iam_role": {
+			{"inline_policies", []string{`[{"name":"inline","document":{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["kms:*"],"Resource":["*"]}]}}]`}},
+		},
+	},
 	"aws-iam-024": {
 		"aws_iam_policy": {
 			{"document", []string{`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["kms:Decrypt","cloudtrail:*"],"Resource":["*"]}]}`}},
+		},
+		"aws_iam_role": {
+			{"inline_policies", []string{`[{"name":"inline","document":{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["cloudtrail:Stop*"],"Resource":["*"]}]}}]`}},
 		},
 	},
 	"aws-kinesis-001": {
@@ -673,9 +841,19 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"key_state", []string{`"PendingDeletion"`}},
 		},
 	},
+	"aws-kms-003": {
+		"aws_kms_key": {
+			{"policy", []string{`{"Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"*"}]}`}},
+		},
+	},
 	"aws-kms-004": {
 		"aws_kms_key": {
 			{"key_state", []string{`"Disabled"`}},
+		},
+	},
+	"aws-lambda-001": {
+		"aws_lambda_function": {
+			{"function_url_auth_type", []string{`"NONE"`}},
 		},
 	},
 	"aws-lambda-002": {
@@ -691,6 +869,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-lambda-004": {
 		"aws_lambda_function": {
 			{"dead_letter_target_arn", []string{`""`}},
+		},
+	},
+	"aws-lambda-006": {
+		"aws_lambda_function": {
+			{"vpc_subnet_ids", []string{`["subnet-0a"]`}},
 		},
 	},
 	"aws-lambda-007": {
@@ -761,6 +944,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-opensearch-003": {
 		"aws_opensearch_domain": {
 			{"enforce_https", []string{`false`}},
+		},
+	},
+	"aws-opensearch-004": {
+		"aws_opensearch_domain": {
+			{"tls_security_policy", []string{`"Policy-Min-TLS-1-0-2019-07"`}},
 		},
 	},
 	"aws-opensearch-005": {
@@ -878,6 +1066,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"multi_az", []string{`false`}},
 		},
 	},
+	"aws-rds-017": {
+		"aws_rds_cluster": {
+			{"master_username", []string{`"postgres"`}},
+		},
+	},
 	"aws-rds-018": {
 		"aws_rds_cluster": {
 			{"backtrack_window", []string{`0`}},
@@ -917,6 +1110,13 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-rds-025": {
 		"aws_rds_cluster_snapshot": {
 			{"db_cluster_identifier", []string{`"acme-prod-orders-aurora"`}},
+			{"snapshot_create_time", []string{`"2025-01-15T03:00:00Z"`}},
+		},
+	},
+	"aws-rds-026": {
+		"aws_db_snapshot": {
+			{"db_instance_identifier", []string{`"acme-prod-orders"`}},
+			{"snapshot_create_time", []string{`"2025-02-01T03:00:00Z"`}},
 		},
 	},
 	"aws-redshift-001": {
@@ -949,6 +1149,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"enhanced_vpc_routing", []string{`false`}},
 		},
 	},
+	"aws-redshift-007": {
+		"aws_redshift_cluster": {
+			{"master_username", []string{`"awsuser"`}},
+		},
+	},
 	"aws-redshift-008": {
 		"aws_redshift_cluster": {
 			{"node_type", []string{`"ds2.xlarge"`}},
@@ -972,6 +1177,8 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-s3-002": {
 		"aws_s3_bucket": {
+			{"acl", []string{`"public-read"`}},
+			{"acl_grants", []string{`[{"grantee":"AllUsers","permission":"READ"}]`}},
 			{"public_access_block", []string{`null`}},
 		},
 	},
@@ -1061,6 +1268,12 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-secretsmanager-003": {
 		"aws_secretsmanager_secret": {
 			{"rotation_enabled", []string{`true`}},
+			{"rotation_interval_days", []string{`365`}},
+		},
+	},
+	"aws-sfn-001": {
+		"aws_sfn_state_machine": {
+			{"logging_level", []string{`"OFF"`}},
 		},
 	},
 	"aws-sfn-002": {
@@ -1073,6 +1286,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"kms_master_key_id", []string{`""`}},
 		},
 	},
+	"aws-sns-002": {
+		"aws_sns_topic": {
+			{"policy", []string{`{"Statement":[{"Effect":"Allow","Principal":{"AWS":["*"]},"Action":"*"}]}`}},
+		},
+	},
 	"aws-sqs-001": {
 		"aws_sqs_queue": {
 			{"dead_letter_target_arn", []string{`""`}},
@@ -1082,6 +1300,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-sqs-002": {
 		"aws_sqs_queue": {
 			{"sqs_managed_sse_enabled", []string{`false`}},
+		},
+	},
+	"aws-sqs-003": {
+		"aws_sqs_queue": {
+			{"policy", []string{`{"Statement":[{"Effect":"Allow","Principal":"*","Action":"*"}]}`}},
 		},
 	},
 	"aws-sqs-004": {
@@ -1129,6 +1352,11 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-vpc-008": {
 		"aws_transit_gateway": {
 			{"auto_accept_shared_attachments", []string{`"enable"`}},
+		},
+	},
+	"aws-vpc-009": {
+		"aws_vpn_connection": {
+			{"tunnel_statuses", []string{`["UP","DOWN"]`}},
 		},
 	},
 	"aws-vpc-010": {

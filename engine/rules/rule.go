@@ -150,10 +150,14 @@ type Subject struct {
 	// or nothing): a check that reads attributes and passes has read
 	// nothing, so it is not evaluated (see recordedNothing).
 	blank bool
-	// readIndex and present record which of the attributes the type's
-	// rules read the source recorded (see judged); set on first use.
+	// readIndex, present, written and canonical record which of the
+	// attributes the type's rules read, which of the keys its canonical
+	// attributes always write, and whether any canonical key at all, the
+	// source recorded (see judged and canonical.go); set on first use.
 	readIndex *typeReads
 	present   uint64
+	written   uint64
+	canonical bool
 }
 
 // NewSubject parses res's attributes for the rules of its type.
@@ -425,13 +429,15 @@ func violation(r *Rule, res Result) (Violation, bool) {
 var readsTagsOnly = map[string]bool{"aws-tag-001": true}
 
 // recordedNothing turns a pass on a resource whose source recorded no
-// attribute into "not evaluated": a check that reads attributes and finds
+// attribute (blank, or foreign: no key of the type's canonical
+// attributes, like loadgen's {"index":N,"synthetic":true}) into "not
+// evaluated": a check that reads attributes and finds
 // none has read nothing, and a pass on nothing read is not evidence (issue
 // 29: unknown is not false, and not true either). Failures stand: they
 // fire on the resource's existence (a Classic Load Balancer) or on
 // defaults that hold whatever is recorded.
 func recordedNothing(s *Subject, r *Rule, res Result) Result {
-	if !s.blank || res.Failed || res.NotEvaluated || res.deferred || readsTagsOnly[r.ID] {
+	if res.Failed || res.NotEvaluated || res.deferred || readsTagsOnly[r.ID] || !s.blank && !s.foreign() {
 		return res
 	}
 	return notEvaluated("attributes")

@@ -344,13 +344,27 @@ func TestPolicyRules_UnknownIsNotEvaluated(t *testing.T) {
 			assertNotEvaluated(t, tt.res, tt.rule, tt.missing)
 		})
 	}
-	// Known to have no policy (SQS and SNS omit it, ECR writes null): they pass.
+	// Known to have no policy (SQS and SNS omit it, ECR writes null): they
+	// pass on a record the importer wrote whole. On a partial record (one
+	// lacking a key its type writes even when zero) the omitted policy may
+	// just be unrecorded: not evaluated (issue 29).
 	for _, r := range []engine.Resource{mk(inv.TypeSQSQueue, `{"name":"q"}`), mk(inv.TypeSNSTopic, `{"name":"t"}`),
 		mk(inv.TypeECRRepository, `{"repository_name":"r","policy":null}`), mk(inv.TypeIAMUser, `{"user_name":"u"}`)} {
-		for _, ne := range Assess(r, testNow).NotEvaluated {
+		for _, ne := range Assess(wholeRecord(t, r), testNow).NotEvaluated {
 			if slices.Contains(policyRules, ne.Rule.ID) {
 				t.Errorf("%s: %s not evaluated", r.Type, ne.Rule.ID)
 			}
+		}
+	}
+	for _, c := range []struct {
+		res  engine.Resource
+		rule string
+	}{
+		{mk(inv.TypeSQSQueue, `{"name":"q"}`), "aws-sqs-003"}, {mk(inv.TypeSNSTopic, `{"name":"t"}`), "aws-sns-002"},
+		{mk(inv.TypeIAMUser, `{"user_name":"u"}`), "aws-iam-017"}, {mk(inv.TypeIAMRole, `{"role_name":"r","role_id":"R"}`), "aws-iam-017"},
+	} {
+		if !slices.ContainsFunc(Assess(c.res, testNow).NotEvaluated, func(ne NotEvaluated) bool { return ne.Rule.ID == c.rule }) {
+			t.Errorf("%s %s: %s is judged on a partial record", c.res.Type, c.res.Attributes, c.rule)
 		}
 	}
 }

@@ -57,8 +57,9 @@ func TestRules_UnknownIsNotEvaluated(t *testing.T) {
 		t.Run(id, func(t *testing.T) { assertNotEvaluated(t, c.res, id, c.missing) })
 	}
 	// A user without console access needs no MFA, whatever the source
-	// says of MFA.
-	u := mk(inv.TypeIAMUser, `{"user_name":"u","password_enabled":false}`)
+	// says of MFA (on a whole record: on a partial one the omitted
+	// policies are unknown, TestPolicyRules_UnknownIsNotEvaluated).
+	u := wholeRecord(t, mk(inv.TypeIAMUser, `{"user_name":"u","password_enabled":false}`))
 	o := Assess(u, testNow)
 	if _, fired := firedIDs(o.Violations)["aws-iam-001"]; fired || len(o.NotEvaluated) > 0 {
 		t.Errorf("user without a password: %+v", o)
