@@ -69,6 +69,26 @@ func (r *auditSummaryResolver) NotEvaluated(ctx context.Context, obj *engine.Aud
 	return out, nil
 }
 
+// Evaluated lists the rules that judged resources, most first, then by
+// rule id: empty when no check ran, null (nil) for audits completed before
+// fourd counted them.
+func (r *auditSummaryResolver) Evaluated(ctx context.Context, obj *engine.AuditSummary) ([]model.EvaluatedCount, error) {
+	if obj.Evaluated == nil {
+		return nil, nil
+	}
+	out := make([]model.EvaluatedCount, 0, len(obj.Evaluated))
+	for id, n := range obj.Evaluated {
+		out = append(out, model.EvaluatedCount{RuleID: id, Count: int(n)})
+	}
+	slices.SortFunc(out, func(a, b model.EvaluatedCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.RuleID, b.RuleID)
+	})
+	return out, nil
+}
+
 // StartAudit queues an audit.
 func (r *mutationResolver) StartAudit(ctx context.Context) (*engine.Audit, error) {
 	a, err := r.audits.StartAudit(ctx, caller(ctx))

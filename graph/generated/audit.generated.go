@@ -27,6 +27,7 @@ type AuditSummaryResolver interface {
 	BySeverity(ctx context.Context, obj *engine.AuditSummary) ([]model.SeverityCount, error)
 	ByDimension(ctx context.Context, obj *engine.AuditSummary) ([]model.DimensionCount, error)
 	NotEvaluated(ctx context.Context, obj *engine.AuditSummary) ([]model.NotEvaluatedCount, error)
+	Evaluated(ctx context.Context, obj *engine.AuditSummary) ([]model.EvaluatedCount, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -783,6 +784,38 @@ func (ec *executionContext) fieldContext_AuditSummary_notEvaluated(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _AuditSummary_evaluated(ctx context.Context, field graphql.CollectedField, obj *engine.AuditSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditSummary_evaluated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditSummary().Evaluated(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.EvaluatedCount) graphql.Marshaler {
+			return ec.marshalOEvaluatedCount2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐEvaluatedCountᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditSummary_evaluated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditSummary",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EvaluatedCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AuditSummary_policyErrors(ctx context.Context, field graphql.CollectedField, obj *engine.AuditSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -859,6 +892,52 @@ func (ec *executionContext) _DimensionCount_count(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_DimensionCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DimensionCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _EvaluatedCount_ruleId(ctx context.Context, field graphql.CollectedField, obj *model.EvaluatedCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EvaluatedCount_ruleId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RuleID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EvaluatedCount_ruleId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EvaluatedCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EvaluatedCount_count(ctx context.Context, field graphql.CollectedField, obj *model.EvaluatedCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EvaluatedCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EvaluatedCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EvaluatedCount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _NotEvaluatedCount_ruleId(ctx context.Context, field graphql.CollectedField, obj *model.NotEvaluatedCount) (ret graphql.Marshaler) {
@@ -1542,6 +1621,44 @@ func (ec *executionContext) _AuditSummary(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "evaluated":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AuditSummary_evaluated(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "policyErrors":
 			out.Values[i] = ec._AuditSummary_policyErrors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -1587,6 +1704,49 @@ func (ec *executionContext) _DimensionCount(ctx context.Context, sel ast.Selecti
 			}
 		case "count":
 			out.Values[i] = ec._DimensionCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var evaluatedCountImplementors = []string{"EvaluatedCount"}
+
+func (ec *executionContext) _EvaluatedCount(ctx context.Context, sel ast.SelectionSet, obj *model.EvaluatedCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, evaluatedCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EvaluatedCount")
+		case "ruleId":
+			out.Values[i] = ec._EvaluatedCount_ruleId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._EvaluatedCount_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -1872,6 +2032,10 @@ func (ec *executionContext) marshalNDimensionCount2ᚕgithubᚗcomᚋfourdᚑdev
 	return ret
 }
 
+func (ec *executionContext) marshalNEvaluatedCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐEvaluatedCount(ctx context.Context, sel ast.SelectionSet, v model.EvaluatedCount) graphql.Marshaler {
+	return ec._EvaluatedCount(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNNotEvaluatedCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐNotEvaluatedCount(ctx context.Context, sel ast.SelectionSet, v model.NotEvaluatedCount) graphql.Marshaler {
 	return ec._NotEvaluatedCount(ctx, sel, &v)
 }
@@ -1944,6 +2108,25 @@ func (ec *executionContext) marshalOAuditSummary2ᚖgithubᚗcomᚋfourdᚑdev�
 		return graphql.Null
 	}
 	return ec._AuditSummary(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOEvaluatedCount2ᚕgithubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐEvaluatedCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EvaluatedCount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEvaluatedCount2githubᚗcomᚋfourdᚑdevᚋfourdᚋgraphᚋmodelᚐEvaluatedCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 // endregion ***************************** type.gotpl *****************************

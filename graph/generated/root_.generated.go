@@ -82,6 +82,7 @@ type ComplexityRoot struct {
 	AuditSummary struct {
 		ByDimension      func(childComplexity int) int
 		BySeverity       func(childComplexity int) int
+		Evaluated        func(childComplexity int) int
 		FindingsNew      func(childComplexity int) int
 		FindingsOpen     func(childComplexity int) int
 		FindingsResolved func(childComplexity int) int
@@ -195,6 +196,11 @@ type ComplexityRoot struct {
 	DimensionCount struct {
 		Count     func(childComplexity int) int
 		Dimension func(childComplexity int) int
+	}
+
+	EvaluatedCount struct {
+		Count  func(childComplexity int) int
+		RuleID func(childComplexity int) int
 	}
 
 	Finding struct {
@@ -722,6 +728,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditSummary.BySeverity(childComplexity), true
+	case "AuditSummary.evaluated":
+		if e.ComplexityRoot.AuditSummary.Evaluated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditSummary.Evaluated(childComplexity), true
 	case "AuditSummary.findingsNew":
 		if e.ComplexityRoot.AuditSummary.FindingsNew == nil {
 			break
@@ -1172,6 +1184,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DimensionCount.Dimension(childComplexity), true
+
+	case "EvaluatedCount.count":
+		if e.ComplexityRoot.EvaluatedCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EvaluatedCount.Count(childComplexity), true
+	case "EvaluatedCount.ruleId":
+		if e.ComplexityRoot.EvaluatedCount.RuleID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EvaluatedCount.RuleID(childComplexity), true
 
 	case "Finding.account":
 		if e.ComplexityRoot.Finding.Account == nil {
@@ -3052,6 +3077,15 @@ type AuditSummary {
   """
   notEvaluated: [NotEvaluatedCount!]!
   """
+  Per rule, how many resources (or accounts) the rule judged, passed or
+  failed: the checks that actually ran. Most first, then by rule id; rules
+  that judged nothing are absent. Empty when no check ran (a ` + "`" + `fourd loadgen` + "`" + `
+  audit, recorded without evaluation); null for audits completed before
+  fourd counted them. The compliance posture passes a control only on checks
+  that judged resources.
+  """
+  evaluated: [EvaluatedCount!]
+  """
   The tenant's policies whose evaluation failed on some resources (cost or
   size limit, runtime error), by policy id, each with its count and first
   failure: the audit completed without their verdict on those resources.
@@ -3070,6 +3104,12 @@ type PolicyErrors {
   message: String!
   "The resource of the first failure."
   resourceId: ID!
+}
+
+"How many resources (or accounts) one rule judged, passed or failed, in an audit."
+type EvaluatedCount {
+  ruleId: String!
+  count: Int!
 }
 
 "How many resources one rule could not evaluate in an audit."
@@ -4098,6 +4138,8 @@ func (ec *executionContext) childFields_AuditSummary(ctx context.Context, field 
 		return ec.fieldContext_AuditSummary_byDimension(ctx, field)
 	case "notEvaluated":
 		return ec.fieldContext_AuditSummary_notEvaluated(ctx, field)
+	case "evaluated":
+		return ec.fieldContext_AuditSummary_evaluated(ctx, field)
 	case "policyErrors":
 		return ec.fieldContext_AuditSummary_policyErrors(ctx, field)
 	}
@@ -4316,6 +4358,16 @@ func (ec *executionContext) childFields_DimensionCount(ctx context.Context, fiel
 		return ec.fieldContext_DimensionCount_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DimensionCount", field.Name)
+}
+
+func (ec *executionContext) childFields_EvaluatedCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ruleId":
+		return ec.fieldContext_EvaluatedCount_ruleId(ctx, field)
+	case "count":
+		return ec.fieldContext_EvaluatedCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EvaluatedCount", field.Name)
 }
 
 func (ec *executionContext) childFields_Finding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -39,6 +39,12 @@ type DimensionCount struct {
 	Count     int              `json:"count"`
 }
 
+// How many resources (or accounts) one rule judged, passed or failed, in an audit.
+type EvaluatedCount struct {
+	RuleID string `json:"ruleId"`
+	Count  int    `json:"count"`
+}
+
 type Mutation struct {
 }
 
