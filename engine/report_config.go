@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"slices"
-	"time"
 )
 
 // ReportJobs is the write side of reports: the job queue and the stored
@@ -16,20 +15,6 @@ type ReportJobs interface {
 	// "pdf"; not_found when the report is missing, another tenant's or not
 	// ready; validation_failed for another format.
 	ReportContent(ctx context.Context, tenantID, id, format string) ([]byte, error)
-}
-
-// ReportConfig is what report generation needs; without Jobs, generating
-// and downloading reports is unavailable.
-type ReportConfig struct {
-	Jobs     ReportJobs
-	Renderer ReportRenderer
-	// Queue, Analytics and Catalog are what report workers need to turn
-	// pending reports ready (engine/findings/report_worker.go); Lease is how long a
-	// worker holds a report before another may claim it (default 10 min).
-	Queue     ReportQueue
-	Analytics ReportAnalytics
-	Catalog   RuleCatalog
-	Lease     time.Duration
 }
 
 // Bounds of a report's filters.

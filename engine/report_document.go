@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -46,6 +47,14 @@ type ReportFilters struct {
 	// Frameworks selects compliance frameworks by id prefix, e.g.
 	// "CIS-AWS-4.0.1"; compliance_evidence only.
 	Frameworks []string `json:"frameworks"`
+}
+
+// Match reports whether a finding passes the filters' dimensions,
+// severities and accounts (Frameworks select controls, not findings).
+func (f ReportFilters) Match(x Finding) bool {
+	return (len(f.Dimensions) == 0 || slices.Contains(f.Dimensions, x.Dimension)) &&
+		(len(f.Severities) == 0 || slices.Contains(f.Severities, x.Severity)) &&
+		(len(f.Accounts) == 0 || slices.Contains(f.Accounts, x.Account))
 }
 
 // Severity weights of the posture score: an open finding of severity s

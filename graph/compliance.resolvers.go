@@ -38,13 +38,13 @@ func (r *compliancePostureResolver) Controls(ctx context.Context, obj *engine.Co
 		q.Status = *status
 	}
 	p := caller(ctx)
-	got, err := r.svc.ComplianceFramework(ctx, p, obj.ID, q)
+	got, err := r.posture.ComplianceFramework(ctx, p, obj.ID, q)
 	if err != nil {
 		return nil, err
 	}
 	audit := got.Framework.AuditID
 	return model.NewControlPostureConnection(got.Controls, func(c engine.ControlPosture) string {
-		return r.svc.ControlCursor(p, obj.ID, q, audit, c.ID)
+		return r.posture.ControlCursor(p, obj.ID, q, audit, c.ID)
 	}), nil
 }
 
@@ -55,12 +55,12 @@ func (r *compliancePostureResolver) Trend(ctx context.Context, obj *engine.Compl
 		return nil, err
 	}
 	p := caller(ctx)
-	got, err := r.svc.ComplianceTrend(ctx, p, obj.ID, pr)
+	got, err := r.posture.ComplianceTrend(ctx, p, obj.ID, pr)
 	if err != nil {
 		return nil, err
 	}
 	return model.NewCompliancePostureConnection(got, func(c engine.CompliancePosture) string {
-		return r.svc.ComplianceTrendCursor(p, c)
+		return r.posture.ComplianceTrendCursor(p, c)
 	}), nil
 }
 
@@ -70,7 +70,7 @@ func (r *queryResolver) ComplianceFrameworks(ctx context.Context, auditID *strin
 	if auditID != nil {
 		q.AuditID = *auditID
 	}
-	return r.svc.ComplianceFrameworks(ctx, caller(ctx), q)
+	return r.posture.ComplianceFrameworks(ctx, caller(ctx), q)
 }
 
 // ComplianceFramework judges one framework; its controls are read by the
@@ -80,7 +80,7 @@ func (r *queryResolver) ComplianceFramework(ctx context.Context, id string, audi
 	if auditID != nil {
 		q.AuditID = *auditID
 	}
-	got, err := r.svc.ComplianceFramework(ctx, caller(ctx), id, q)
+	got, err := r.posture.ComplianceFramework(ctx, caller(ctx), id, q)
 	if err != nil {
 		return nil, err
 	}

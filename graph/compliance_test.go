@@ -13,20 +13,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/audit"
-	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
-	"github.com/fourd-dev/fourd/store/clickhouse"
 )
 
-// complianceEnv is newEnv with the compliance posture configured (the
-// report analytics and the rule catalog) and tenant A's latest audit one
-// with known findings (complianceFixture).
+// complianceEnv is newEnv (whose services judge the compliance posture,
+// as fourd serve's do) with tenant A's latest audit one with known
+// findings (complianceFixture).
 func complianceEnv(t *testing.T) (*env, engine.Audit) {
 	t.Helper()
-	e := newEnv(t, envOptions{findingsA: 24, findingsB: 4, engine: func(c *findings.Config) {
-		c.Reporting = engine.ReportConfig{Analytics: c.Snapshots.(*clickhouse.Store), Catalog: audit.NewCatalog()}
-	}})
+	e := newEnv(t, envOptions{findingsA: 24, findingsB: 4})
 	return e, complianceFixture(t, e)
 }
 

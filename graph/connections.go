@@ -116,11 +116,11 @@ func (r *Resolver) listReports(ctx context.Context, first *int, after *string, l
 		return nil, err
 	}
 	p := caller(ctx)
-	page, err := r.svc.ListReports(ctx, p, pr)
+	page, err := r.reports.ListReports(ctx, p, pr)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewReportConnection(page, func(x engine.Report) string { return r.svc.ReportCursor(p, x.ID) }), nil
+	return model.NewReportConnection(page, func(x engine.Report) string { return r.reports.ReportCursor(p, x.ID) }), nil
 }
 
 // selectedResources reports whether the current findings connection field

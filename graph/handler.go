@@ -21,6 +21,8 @@ import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/posture"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/graphiql"
 	"github.com/fourd-dev/fourd/internal/gate"
@@ -40,6 +42,11 @@ type Config struct {
 	// Audits starts, reanalyzes and cancels audits (engine/audit);
 	// optional, those mutations answer unavailable without it.
 	Audits *audit.Service
+	// Reports lists, generates and reads reports (engine/reporting);
+	// Compliance judges the compliance posture (engine/posture). Optional:
+	// those fields answer unavailable without them.
+	Reports    *reporting.Service
+	Compliance *posture.Service
 	// Identity authenticates bearer tokens (engine/identity).
 	Identity *identity.Service
 	Logger   *slog.Logger
@@ -157,7 +164,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	cfg = cfg.withDefaults()
 	es := generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, log: cfg.Logger},
+		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, log: cfg.Logger},
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)

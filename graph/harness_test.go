@@ -16,6 +16,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/rest"
@@ -29,18 +30,19 @@ import (
 // wrapped in counters so tests can assert how many store queries an
 // operation makes.
 type env struct {
-	url    string
-	client *http.Client
-	svc    *findings.Service
-	audits *audit.Service     // the audit service both APIs use
-	ingest *ingest.Service    // the inventory intake (POST /v1/resources)
-	ids    *identity.Service  // the identity service both APIs use
-	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
-	ch     *clickhouse.Store
-	pg     *postgres.Store
-	stack  *testserver.Stack
-	calls  *counter
-	a, b   testserver.TenantSeed
+	url     string
+	client  *http.Client
+	svc     *findings.Service
+	reports *reporting.Service // the report service the handler uses
+	audits  *audit.Service     // the audit service both APIs use
+	ingest  *ingest.Service    // the inventory intake (POST /v1/resources)
+	ids     *identity.Service  // the identity service both APIs use
+	ops     *identity.Operator // its operator surface, as cmd/fourd holds it
+	ch      *clickhouse.Store
+	pg      *postgres.Store
+	stack   *testserver.Stack
+	calls   *counter
+	a, b    testserver.TenantSeed
 	// Tokens of tenant A: admin (every scope) and resources-only; of B: admin.
 	tokA, tokAResources, tokB string
 }
@@ -56,6 +58,8 @@ type envOptions struct {
 	limiter *rest.RateLimiter
 	// engine changes the Service's configuration last (its stores).
 	engine func(*findings.Config)
+	// reporting changes the report service's configuration (its stores).
+	reporting func(*reporting.Config)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -71,9 +75,9 @@ func newEnv(t testing.TB, o envOptions) *env {
 		if o.engine != nil {
 			o.engine(c)
 		}
-	}})
+	}, Reporting: o.reporting})
 	w := st.SeedTwo(t, o.findingsA, o.findingsB, false)
-	e := &env{client: testserver.Client(), svc: st.Engine, audits: st.Audits, ingest: st.Ingest, ids: st.Identity, ops: st.Operator,
+	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ingest: st.Ingest, ids: st.Identity, ops: st.Operator,
 		ch: st.CH, pg: st.PG, stack: st, calls: calls, a: w.A, b: w.B, tokA: w.TokA, tokAResources: w.TokAResourcesOnly, tokB: w.TokB}
 	e.url = serveBoth(t, st, st.Services, o.limiter, o.graph)
 	return e
@@ -84,8 +88,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 // listener, both rate-limited by limiter when not nil, and returns the URL.
 func serveBoth(t testing.TB, st *testserver.Stack, s testserver.Services, limiter *rest.RateLimiter, configure func(*graph.Config)) string {
 	t.Helper()
-	rcfg := rest.Config{Service: s.Engine, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Secret: s.Config.Secret, Logger: st.Logger}
-	gcfg := graph.Config{Service: s.Engine, Audits: s.Audits, Identity: s.Identity, Logger: st.Logger, Authenticate: true}
+	rcfg := rest.Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Secret: s.Config.Secret, Logger: st.Logger}
+	gcfg := graph.Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Audits: s.Audits, Identity: s.Identity, Logger: st.Logger, Authenticate: true}
 	if limiter != nil {
 		rcfg.Limiter, gcfg.Limiter = limiter, limiter
 	}

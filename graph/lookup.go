@@ -26,7 +26,7 @@ func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
 	case engine.PrefixPolicy:
 		n, err = orNil(r.svc.GetPolicy(ctx, p, id))
 	case engine.PrefixReport:
-		n, err = orNil(r.svc.GetReport(ctx, p, id))
+		n, err = orNil(r.reports.GetReport(ctx, p, id))
 	default:
 		return nil, engine.Errorf(engine.CodeNotFound, "no object with id %q", truncate(id, 64))
 	}

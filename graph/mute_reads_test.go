@@ -7,9 +7,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
-	"github.com/fourd-dev/fourd/store/clickhouse"
 )
 
 // createMute creates a mute rule through GraphQL and returns its id and
@@ -36,9 +34,7 @@ func createMute(t *testing.T, e *env, tok, expr string) (string, int) {
 // is untouched by A's rule.
 func TestDashboardMuted(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20, engine: func(c *findings.Config) {
-		c.Reporting.Analytics = c.Snapshots.(*clickhouse.Store)
-	}})
+	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20})
 	const q = `{ topRules(first: 100) { ruleId open }
 	  topResources(first: 100) { resourceId open }
 	  topAccounts(first: 100) { account critical high open } }`

@@ -15,7 +15,7 @@ import (
 
 // GenerateReport queues a report, as POST /v1/reports does.
 func (r *mutationResolver) GenerateReport(ctx context.Context, input engine.GenerateReportInput) (*engine.Report, error) {
-	return orNil(r.svc.GenerateReport(ctx, caller(ctx), normalizeReportInput(input)))
+	return orNil(r.reports.GenerateReport(ctx, caller(ctx), normalizeReportInput(input)))
 }
 
 // Reports lists the tenant's reports, newest first.
@@ -25,7 +25,7 @@ func (r *queryResolver) Reports(ctx context.Context, first *int, after *string, 
 
 // Report returns one report; not_found when absent.
 func (r *queryResolver) Report(ctx context.Context, id string) (*engine.Report, error) {
-	return orNil(r.svc.GetReport(ctx, caller(ctx), id))
+	return orNil(r.reports.GetReport(ctx, caller(ctx), id))
 }
 
 // Audit returns the audit the report describes.

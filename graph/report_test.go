@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/reports"
 )
@@ -21,9 +20,9 @@ import (
 func newReportEnv(t *testing.T) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20})
-	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *findings.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
+	s := e.stack.NewServices(t, testserver.Replica{Renderer: reports.Renderer{}})
 	e.url = serveBoth(t, e.stack, s, nil, nil)
-	e.svc, e.audits = s.Engine, s.Audits
+	e.svc, e.reports, e.audits = s.Engine, s.Reporting, s.Audits
 	return e
 }
 
@@ -85,7 +84,7 @@ func TestGenerateReport(t *testing.T) {
 	}
 
 	// The worker makes it ready; then both APIs describe it alike.
-	if _, ok, err := e.svc.RunReportOnce(ctx, "test"); err != nil || !ok {
+	if _, ok, err := e.reports.RunReportOnce(ctx, "test"); err != nil || !ok {
 		t.Fatalf("RunReportOnce = %v, %v; want a report generated", ok, err)
 	}
 	var rest restReport
@@ -166,7 +165,7 @@ func TestGenerateReportErrors(t *testing.T) {
 		})
 	}
 	// Nothing was queued by the failures.
-	if _, ok, err := e.svc.RunReportOnce(context.Background(), "test"); err != nil || ok {
+	if _, ok, err := e.reports.RunReportOnce(context.Background(), "test"); err != nil || ok {
 		t.Errorf("RunReportOnce = %v, %v; want nothing pending", ok, err)
 	}
 }

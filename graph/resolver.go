@@ -5,6 +5,8 @@ import (
 
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/posture"
+	"github.com/fourd-dev/fourd/engine/reporting"
 )
 
 // Resolver is the root of gqlgen's resolvers and their one dependency
@@ -13,5 +15,9 @@ import (
 type Resolver struct {
 	svc    *findings.Service
 	audits *audit.Service
-	log    *slog.Logger
+	// reports and posture serve reports and the compliance posture (nil:
+	// those answer unavailable).
+	reports *reporting.Service
+	posture *posture.Service
+	log     *slog.Logger
 }

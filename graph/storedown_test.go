@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/graph"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -28,8 +29,9 @@ func TestStoreDownAnswers503(t *testing.T) {
 		engine: func(c *findings.Config) {
 			px = storetest.NewProxied(t, c.Snapshots.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 			c.Findings, c.Resources, c.Snapshots, c.Inventory, c.Trends = px.CH, px.CH, px.CH, px.CH, px.CH
-			c.Tenants, c.Audits, c.Policies, c.Reports, c.Overrides = px.PG, px.PG, px.PG, px.PG, px.PG
-		}})
+			c.Tenants, c.Audits, c.Policies, c.Overrides = px.PG, px.PG, px.PG, px.PG
+		},
+		reporting: func(c *reporting.Config) { c.Reports = px.PG }})
 	n := 0
 	for _, c := range []struct {
 		store, field string

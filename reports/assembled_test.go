@@ -24,14 +24,14 @@ import (
 func (a *assembled) generate(t *testing.T, kind engine.ReportKind) engine.Report {
 	t.Helper()
 	ctx := context.Background()
-	r, err := a.svc.GenerateReport(ctx, a.writer, engine.GenerateReportInput{Kind: string(kind)})
+	r, err := a.reports.GenerateReport(ctx, a.writer, engine.GenerateReportInput{Kind: string(kind)})
 	if err != nil {
 		t.Fatalf("GenerateReport(%s): %v", kind, err)
 	}
-	if _, ok, err := a.svc.RunReportOnce(ctx, "w1"); err != nil || !ok {
+	if _, ok, err := a.reports.RunReportOnce(ctx, "w1"); err != nil || !ok {
 		t.Fatalf("RunReportOnce = %v, %v; want the report generated", ok, err)
 	}
-	got, err := a.svc.GetReport(ctx, a.writer, r.ID)
+	got, err := a.reports.GetReport(ctx, a.writer, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func (a *assembled) generate(t *testing.T, kind engine.ReportKind) engine.Report
 
 func (a *assembled) download(t *testing.T, id, format string) []byte {
 	t.Helper()
-	d, err := a.svc.DownloadReport(context.Background(), a.writer, id, format)
+	d, err := a.reports.DownloadReport(context.Background(), a.writer, id, format)
 	if err != nil {
 		t.Fatalf("DownloadReport(%s, %s): %v", id, format, err)
 	}
@@ -198,7 +198,7 @@ func TestAssembledReportFailures(t *testing.T) {
 				strings.Contains(r.Error, "font cache") {
 				t.Errorf("%s: status %s, error %q; want failed with the generic reason", kind, r.Status, r.Error)
 			}
-			_, err := a.svc.DownloadReport(context.Background(), a.writer, r.ID, "pdf")
+			_, err := a.reports.DownloadReport(context.Background(), a.writer, r.ID, "pdf")
 			if engine.ErrorCode(err) != engine.CodeConflict || !strings.Contains(engine.ErrorMessage(err), r.Error) {
 				t.Errorf("%s: download of a failed report: %v; want conflict with the reason", kind, err)
 			}
@@ -207,7 +207,7 @@ func TestAssembledReportFailures(t *testing.T) {
 	t.Run("lease expired", func(t *testing.T) {
 		a := newAssembled(t, nil)
 		ctx := context.Background()
-		r, err := a.svc.GenerateReport(ctx, a.writer, engine.GenerateReportInput{Kind: "executive_summary"})
+		r, err := a.reports.GenerateReport(ctx, a.writer, engine.GenerateReportInput{Kind: "executive_summary"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,14 +215,14 @@ func TestAssembledReportFailures(t *testing.T) {
 		if _, err := a.pg.ClaimReportJob(ctx, "dead", time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, err := a.svc.RunReportOnce(ctx, "w2"); err != nil || ok {
+		if _, ok, err := a.reports.RunReportOnce(ctx, "w2"); err != nil || ok {
 			t.Fatalf("within the lease: RunReportOnce = %v, %v; want nothing to claim", ok, err)
 		}
 		a.clock.Advance(61 * time.Second)
-		if _, ok, err := a.svc.RunReportOnce(ctx, "w2"); err != nil || !ok {
+		if _, ok, err := a.reports.RunReportOnce(ctx, "w2"); err != nil || !ok {
 			t.Fatalf("after the lease: RunReportOnce = %v, %v; want the report re-claimed", ok, err)
 		}
-		got, err := a.svc.GetReport(ctx, a.writer, r.ID)
+		got, err := a.reports.GetReport(ctx, a.writer, r.ID)
 		if err != nil || got.Status != engine.ReportReady {
 			t.Fatalf("report after re-claim: %+v, %v; want ready", got, err)
 		}

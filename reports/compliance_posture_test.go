@@ -27,7 +27,7 @@ func TestReportsReadCompliancePosture(t *testing.T) {
 		docs[kind] = d
 	}
 	reader := engine.Principal{TenantID: a.tenant.ID, Scopes: []engine.Scope{engine.ScopeFindingsRead}}
-	list, err := a.svc.ComplianceFrameworks(ctx, reader, engine.ComplianceQuery{})
+	list, err := a.posture.ComplianceFrameworks(ctx, reader, engine.ComplianceQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestReportsReadCompliancePosture(t *testing.T) {
 		var controls []engine.ControlPosture
 		q := engine.ComplianceControlQuery{Page: engine.PageRequest{Limit: engine.MaxLimit}}
 		for {
-			got, err := a.svc.ComplianceFramework(ctx, reader, rf.ID, q)
+			got, err := a.posture.ComplianceFramework(ctx, reader, rf.ID, q)
 			if err != nil {
 				t.Fatal(err)
 			}

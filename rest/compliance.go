@@ -28,7 +28,7 @@ func (a *api) listComplianceFrameworks(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	got, err := a.svc.ComplianceFrameworks(r.Context(), principal(r), engine.ComplianceQuery{AuditID: q["audit_id"]})
+	got, err := a.posture.ComplianceFrameworks(r.Context(), principal(r), engine.ComplianceQuery{AuditID: q["audit_id"]})
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (a *api) getComplianceFramework(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	got, err := a.svc.ComplianceFramework(r.Context(), principal(r), r.PathValue("id"),
+	got, err := a.posture.ComplianceFramework(r.Context(), principal(r), r.PathValue("id"),
 		engine.ComplianceControlQuery{AuditID: q["audit_id"], Status: engine.ControlStatus(q["status"]), Page: pr})
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (a *api) complianceTrend(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	got, err := a.svc.ComplianceTrend(r.Context(), principal(r), r.PathValue("id"), pr)
+	got, err := a.posture.ComplianceTrend(r.Context(), principal(r), r.PathValue("id"), pr)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/posture"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/internal/gate"
 	"github.com/prometheus/client_golang/prometheus"
@@ -51,6 +53,12 @@ type Config struct {
 	// Ingest takes inventory (POST /v1/resources, engine/ingest); optional,
 	// it answers 503 unavailable without it.
 	Ingest *ingest.Service
+	// Reports lists, generates and serves reports (engine/reporting);
+	// optional, /v1/reports answers 503 unavailable without it.
+	Reports *reporting.Service
+	// Compliance judges the compliance posture (engine/posture); optional,
+	// /v1/compliance answers 503 unavailable without it.
+	Compliance *posture.Service
 	// Secret keys the OAuth consent form's CSRF tokens: at least 32 bytes,
 	// the same on every replica (cmd/fourd gives FOURD_SECRET). Without it
 	// every consent form is refused as expired.

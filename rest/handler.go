@@ -14,6 +14,8 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/posture"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/internal/gate"
 )
@@ -24,9 +26,11 @@ type api struct {
 	cfg     Config
 	svc     *findings.Service
 	ids     *identity.Service
-	audits  *audit.Service    // nil: audit writes answer unavailable
-	hooks   *webhooks.Service // nil: the webhook use cases answer unavailable
-	ingest  *ingest.Service   // nil: POST /v1/resources answers unavailable
+	audits  *audit.Service     // nil: audit writes answer unavailable
+	hooks   *webhooks.Service  // nil: the webhook use cases answer unavailable
+	ingest  *ingest.Service    // nil: POST /v1/resources answers unavailable
+	reports *reporting.Service // nil: reports answer unavailable
+	posture *posture.Service   // nil: compliance answers unavailable
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
@@ -49,7 +53,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()
@@ -74,8 +78,8 @@ func (a *api) routes() {
 	a.get("/v1/audits/{id}", a.authenticated(getOf(s.GetAudit)))
 	a.get("/v1/policies", a.authenticated(listOf(s.ListPolicies)))
 	a.get("/v1/policies/{id}", a.authenticated(getOf(s.GetPolicy)))
-	a.get("/v1/reports", a.authenticated(listOf(s.ListReports)))
-	a.get("/v1/reports/{id}", a.authenticated(getOf(s.GetReport)))
+	a.get("/v1/reports", a.authenticated(listOf(a.reports.ListReports)))
+	a.get("/v1/reports/{id}", a.authenticated(getOf(a.reports.GetReport)))
 	a.auditRoutes()
 	a.webhookRoutes()
 	a.identityRoutes()

@@ -9,6 +9,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
@@ -19,16 +20,17 @@ import (
 // PostgreSQL stores (a database of each per test; internal/testserver),
 // seeded with two tenants.
 type env struct {
-	url    string
-	client *http.Client
-	svc    *findings.Service
-	audits *audit.Service     // the audit service the handler uses
-	ids    *identity.Service  // the identity service the handler uses
-	ops    *identity.Operator // its operator surface, as cmd/fourd holds it
-	ch     *clickhouse.Store
-	pg     *postgres.Store
-	reg    *prometheus.Registry
-	stack  *testserver.Stack
+	url     string
+	client  *http.Client
+	svc     *findings.Service
+	reports *reporting.Service // the report service the handler uses
+	audits  *audit.Service     // the audit service the handler uses
+	ids     *identity.Service  // the identity service the handler uses
+	ops     *identity.Operator // its operator surface, as cmd/fourd holds it
+	ch      *clickhouse.Store
+	pg      *postgres.Store
+	reg     *prometheus.Registry
+	stack   *testserver.Stack
 	// clock is the Service's clock; tests move it forward.
 	clock *testserver.Clock
 	a, b  testserver.TenantSeed
@@ -47,6 +49,8 @@ type envOptions struct {
 	// engine changes the Service's configuration (its stores); the test
 	// stores time their calls into the server's registry either way.
 	engine func(*findings.Config)
+	// reporting changes the report service's configuration (its stores).
+	reporting func(*reporting.Config)
 	// server changes the test server's settings (timeouts) before it starts.
 	server func(*http.Server)
 }
@@ -55,12 +59,12 @@ type envOptions struct {
 func newEnv(t testing.TB, o envOptions) *env {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	st := testserver.New(t, testserver.Options{Registry: reg, Engine: o.engine})
+	st := testserver.New(t, testserver.Options{Registry: reg, Engine: o.engine, Reporting: o.reporting})
 	w := st.SeedTwo(t, o.findingsA, o.findingsB, true)
-	e := &env{client: testserver.Client(), svc: st.Engine, audits: st.Audits, ids: st.Identity, ops: st.Operator, ch: st.CH, pg: st.PG,
+	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ids: st.Identity, ops: st.Operator, ch: st.CH, pg: st.PG,
 		reg: reg, stack: st, clock: st.Clock, a: w.A, b: w.B, tokA: w.TokA, tokAResourcesOnly: w.TokAResourcesOnly,
 		tokAFindingsOnly: w.TokAFindingsOnly, tokARevoked: w.TokARevoked, tokB: w.TokB}
-	cfg := Config{Service: st.Engine, Audits: st.Audits, Identity: st.Identity, Ingest: st.Ingest, Secret: testserver.Secret, Logger: st.Logger,
+	cfg := Config{Service: st.Engine, Reports: st.Reporting, Compliance: st.Posture, Audits: st.Audits, Identity: st.Identity, Ingest: st.Ingest, Secret: testserver.Secret, Logger: st.Logger,
 		Registry: reg, MetricsOnAPI: true}
 	if o.config != nil {
 		o.config(&cfg)

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/findings"
-	"github.com/fourd-dev/fourd/store/clickhouse"
 )
 
 // TestFindingRankingsMuted: GET /v1/findings/rankings leaves out what
@@ -17,9 +15,7 @@ import (
 // nothing; disabling the rule brings its findings back at once.
 func TestFindingRankingsMuted(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{findingsA: 90, findingsB: 30, engine: func(c *findings.Config) {
-		c.Reporting.Analytics = c.Snapshots.(*clickhouse.Store)
-	}})
+	e := newEnv(t, envOptions{findingsA: 90, findingsB: 30})
 	open := map[string]int64{}
 	for _, f := range e.a.Findings {
 		if f.Status == engine.StatusOpen {

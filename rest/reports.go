@@ -25,7 +25,7 @@ func (a *api) generateReport(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	rep, err := a.svc.GenerateReport(r.Context(), principal(r), in)
+	rep, err := a.reports.GenerateReport(r.Context(), principal(r), in)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (a *api) downloadReport(w http.ResponseWriter, r *http.Request) error {
 	if format == "" {
 		format = "json"
 	}
-	d, err := a.svc.DownloadReport(r.Context(), principal(r), r.PathValue("id"), format)
+	d, err := a.reports.DownloadReport(r.Context(), principal(r), r.PathValue("id"), format)
 	if err != nil {
 		return err
 	}

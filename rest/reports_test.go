@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/reports"
 )
@@ -21,13 +20,13 @@ import (
 func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	t.Helper()
 	e := newEnv(t, envOptions{findingsA: 40, findingsB: 10})
-	s := e.stack.NewServices(t, testserver.Replica{Engine: func(c *findings.Config) { c.Reporting = e.stack.Reporting(reports.Renderer{}) }})
+	s := e.stack.NewServices(t, testserver.Replica{Renderer: reports.Renderer{}})
 	lim, err := NewRateLimiter(RateLimitConfig{TokenRate: 1000, HeavyRate: heavyRate})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.url = serve(t, Config{Service: s.Engine, Audits: s.Audits, Identity: e.ids, Logger: e.stack.Logger, Limiter: lim}, nil)
-	e.svc, e.audits = s.Engine, s.Audits
+	e.url = serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Audits: s.Audits, Identity: e.ids, Logger: e.stack.Logger, Limiter: lim}, nil)
+	e.svc, e.reports, e.audits = s.Engine, s.Reporting, s.Audits
 	return e
 }
 
@@ -107,7 +106,7 @@ func TestReportErrors(t *testing.T) {
 	})
 	// The worker turns every pending report ready, the seeded ones too.
 	for {
-		_, ok, err := e.svc.RunReportOnce(context.Background(), "w1")
+		_, ok, err := e.reports.RunReportOnce(context.Background(), "w1")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/storetest"
@@ -22,7 +23,7 @@ func viaProxies(t *testing.T, px **storetest.Proxied) func(*findings.Config) {
 		p := storetest.NewProxied(t, c.Findings.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 		*px = p
 		c.Findings, c.Resources, c.Snapshots, c.Inventory, c.EventLog = p.CH, p.CH, p.CH, p.CH, p.CH
-		c.Tenants, c.Audits, c.Policies, c.Reports, c.Overrides, c.Idempotency, c.Events = p.PG, p.PG, p.PG, p.PG, p.PG, p.PG, p.PG
+		c.Tenants, c.Audits, c.Policies, c.Overrides, c.Idempotency, c.Events = p.PG, p.PG, p.PG, p.PG, p.PG, p.PG
 	}
 }
 
@@ -34,7 +35,8 @@ func TestStoreDownAnswers503(t *testing.T) {
 	const readTimeout = 2 * time.Second
 	var px *storetest.Proxied
 	e := newEnv(t, envOptions{findingsA: 8, findingsB: 2, engine: viaProxies(t, &px),
-		config: func(c *Config) { c.ReadTimeout = readTimeout }})
+		reporting: func(c *reporting.Config) { c.Reports = px.PG },
+		config:    func(c *Config) { c.ReadTimeout = readTimeout }})
 	// Each subtest asks with another limit, so that no answer comes from a
 	// cache the first success filled.
 	chPaths := []string{"/v1/findings?limit=%d", "/v1/findings/summary?severity=high&group_by=dimension&rule_id=r%d", "/v1/resources?limit=%d"}

@@ -36,11 +36,7 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
-	if err != nil {
-		return err
-	}
-	audits, err := newAudits(log, s, svc)
+	svc, audits, err := newAuditing(cfg, log, s)
 	if err != nil {
 		return err
 	}

@@ -33,11 +33,7 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
-	if err != nil {
-		return err
-	}
-	audits, err := newAudits(log, s, svc)
+	_, audits, err := newAuditing(cfg, log, s)
 	if err != nil {
 		return err
 	}

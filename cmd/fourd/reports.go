@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/reporting"
 )
 
 // reportWorkers is how many reports one serve process generates at once;
@@ -20,7 +20,7 @@ import (
 const reportWorkers = 1
 
 // startReportWorkers runs serve's report workers until ctx is done.
-func startReportWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service, log *slog.Logger, worker string) {
+func startReportWorkers(ctx context.Context, wg *sync.WaitGroup, svc *reporting.Service, log *slog.Logger, worker string) {
 	for i := range reportWorkers {
 		wg.Add(1)
 		go func() {
@@ -52,7 +52,12 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer s.close()
-	svc, err := newService(cfg, log, s, cfg.secretOrEphemeral())
+	secret := cfg.secretOrEphemeral()
+	reads, err := newService(cfg, log, s, secret)
+	if err != nil {
+		return err
+	}
+	svc, err := newReporting(log, s, reads, secret)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/posture"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/reports"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
@@ -85,21 +87,51 @@ func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*findin
 func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
 	return findings.Config{
 		Findings: s.ch, Resources: s.ch,
-		Tenants: s.pg, Audits: s.pg, Policies: s.pg, Reports: s.pg,
-		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, CompliancePostures: s.pg, Idempotency: s.pg,
+		Tenants: s.pg, Audits: s.pg, Policies: s.pg,
+		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
-		Users: s.pg,
-		Reporting: engine.ReportConfig{Jobs: s.pg, Queue: s.pg, Renderer: reports.Renderer{}, Analytics: s.ch,
-			Catalog: audit.NewCatalog()},
+		Users: s.pg, Analytics: s.ch, Catalog: audit.NewCatalog(),
 		Secret: secret, Logger: log,
 	}
 }
 
-// newAudits builds the audit service over the stores and svc's read path.
-func newAudits(log *slog.Logger, s *stores, svc *findings.Service) (*audit.Service, error) {
+// newReporting builds the report service over the stores and svc's read
+// path, with report generation and workers.
+func newReporting(log *slog.Logger, s *stores, svc *findings.Service, secret []byte) (*reporting.Service, error) {
+	return reporting.New(reporting.Config{Reports: s.pg, Audits: s.pg, Reads: svc.CountReads(), Jobs: s.pg, Queue: s.pg,
+		Renderer: reports.Renderer{}, Analytics: s.ch, Catalog: audit.NewCatalog(), Resources: s.ch, Snapshots: s.ch, Trends: s.ch,
+		Explainer: audit.New(nil), Secret: secret, Logger: log})
+}
+
+// newPosture builds the compliance judge over the stores and svc's read
+// path.
+func newPosture(log *slog.Logger, s *stores, svc *findings.Service, secret []byte) (*posture.Service, error) {
+	return posture.New(posture.Config{Audits: s.pg, Reads: svc.CountReads(), Types: s.ch, Catalog: audit.NewCatalog(),
+		Postures: s.pg, Secret: secret, Logger: log})
+}
+
+// newAudits builds the audit service over the stores and svc's read path;
+// judge records each completed audit's compliance posture.
+func newAudits(log *slog.Logger, s *stores, svc *findings.Service, judge *posture.Service) (*audit.Service, error) {
 	return audit.NewService(audit.Config{Audits: s.pg, Snapshots: s.ch, Inventory: s.ch, Queue: s.pg,
-		Evaluators: audit.New(nil), Findings: s.ch, Resources: s.ch, Reads: svc.AuditReads(),
+		Evaluators: audit.New(nil), Findings: s.ch, Resources: s.ch, Reads: svc.AuditReads(), Postures: judge,
 		Events: s.pg, EventLog: s.ch, Logger: log})
+}
+
+// newAuditing builds the read path, the compliance judge and the audit
+// service over the stores, for the commands that run audits.
+func newAuditing(cfg config, log *slog.Logger, s *stores) (*findings.Service, *audit.Service, error) {
+	secret := cfg.secretOrEphemeral()
+	svc, err := newService(cfg, log, s, secret)
+	if err != nil {
+		return nil, nil, err
+	}
+	judge, err := newPosture(log, s, svc, secret)
+	if err != nil {
+		return nil, nil, err
+	}
+	audits, err := newAudits(log, s, svc, judge)
+	return svc, audits, err
 }
 
 func migrate(ctx context.Context, cfg config, log *slog.Logger, stdout io.Writer) error {
@@ -119,11 +151,13 @@ func newIngest(log *slog.Logger, s *stores) (*ingest.Service, error) {
 
 // apiServices are the services the API adapters take.
 type apiServices struct {
-	engine   *findings.Service
-	audits   *audit.Service
-	identity *identity.Service
-	webhooks *webhooks.Service
-	ingest   *ingest.Service
+	engine    *findings.Service
+	audits    *audit.Service
+	reporting *reporting.Service
+	posture   *posture.Service
+	identity  *identity.Service
+	webhooks  *webhooks.Service
+	ingest    *ingest.Service
 }
 
 // newAPIServices builds the engine, audit, identity, webhook and ingest services
@@ -143,7 +177,15 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	audits, err := newAudits(log, s, svc)
+	reps, err := newReporting(log, s, svc, cfg.Secret)
+	if err != nil {
+		return apiServices{}, err
+	}
+	judge, err := newPosture(log, s, svc, cfg.Secret)
+	if err != nil {
+		return apiServices{}, err
+	}
+	audits, err := newAudits(log, s, svc, judge)
 	if err != nil {
 		return apiServices{}, err
 	}
@@ -155,7 +197,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/reporting"
 )
 
 // auditWorkers is how many audits one serve process runs at once; an audit
@@ -17,7 +18,7 @@ import (
 const auditWorkers = 2
 
 // startWorkers runs the background workers of serve until ctx is done.
-func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service, audits *audit.Service, log *slog.Logger, worker string) {
+func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service, audits *audit.Service, reps *reporting.Service, log *slog.Logger, worker string) {
 	for i := range auditWorkers {
 		wg.Add(1)
 		go func() {
@@ -27,7 +28,7 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service
 			}
 		}()
 	}
-	startReportWorkers(ctx, wg, svc, log, worker)
+	startReportWorkers(ctx, wg, reps, log, worker)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

@@ -110,7 +110,7 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 	}
 	now := func() time.Time { return h.now }
 	svc, err := findings.NewService(findings.Config{
-		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
+		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 		Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: now,

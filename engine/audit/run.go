@@ -286,7 +286,9 @@ func (s *Service) runAudit(ctx context.Context, a engine.Audit) (engine.Audit, e
 	}
 	phase("diff_and_commit", t0)
 	t0 = time.Now()
-	s.cfg.Reads.RecordCompliancePosture(ctx, a)
+	if s.cfg.Postures != nil {
+		s.cfg.Postures.RecordCompliancePosture(ctx, a)
+	}
 	phase("compliance_posture", t0)
 	s.log.InfoContext(ctx, "audit phases", "audit_id", a.ID, "phases", phases)
 	return a, nil

@@ -25,8 +25,11 @@ type Reads interface {
 	// Invalidate forgets what the read caches hold for the tenant (its
 	// latest completed audit changed, or may have).
 	Invalidate(tenantID string)
-	// RecordCompliancePosture records a completed audit's compliance
-	// posture for the trend (best effort: failures are logged).
+}
+
+// PostureRecorder records a completed audit's compliance posture for the
+// trend, best effort: failures are logged (engine/posture's Service).
+type PostureRecorder interface {
 	RecordCompliancePosture(ctx context.Context, a engine.Audit)
 }
 
@@ -46,6 +49,9 @@ type Config struct {
 	Resources engine.ResourceStore
 	// Reads is the read path's side of an audit.
 	Reads Reads
+	// Postures records each completed audit's compliance posture;
+	// optional, audits record none without it.
+	Postures PostureRecorder
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   engine.EventStore
 	EventLog engine.EventLog

@@ -8,8 +8,8 @@ import (
 
 // AuditReads is the read path's side of an audit, what engine/audit's
 // Service needs from this one (its Reads interface): overrides, the mute
-// rules applied to a new snapshot, and the caches and trend a completed
-// audit changes. cmd/fourd wires it; the API adapters never see it.
+// rules applied to a new snapshot, and the caches a completed audit
+// changes. cmd/fourd wires it; the API adapters never see it.
 type AuditReads struct{ s *Service }
 
 // AuditReads returns the read path's side of audits.
@@ -33,8 +33,3 @@ func (r AuditReads) SettleMuteSet(ctx context.Context, tenantID, auditID string)
 
 // Invalidate forgets the tenant's cached latest audit and overrides.
 func (r AuditReads) Invalidate(tenantID string) { r.s.reads.invalidate(tenantID) }
-
-// RecordCompliancePosture records a completed audit's compliance posture.
-func (r AuditReads) RecordCompliancePosture(ctx context.Context, a engine.Audit) {
-	r.s.recordCompliancePosture(ctx, a)
-}

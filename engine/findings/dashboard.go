@@ -15,7 +15,7 @@ func (s *Service) dashboardScope(ctx context.Context, p engine.Principal, q *eng
 	if err := p.Require(engine.ScopeFindingsRead); err != nil {
 		return scope, nil, false, err
 	}
-	if s.cfg.Reporting.Analytics == nil {
+	if s.cfg.Analytics == nil {
 		return scope, nil, false, engine.Errorf(engine.CodeUnavailable, "dashboard analytics are not configured on this server")
 	}
 	switch {
@@ -60,7 +60,7 @@ func (s *Service) dashboardCounts(ctx context.Context, p engine.Principal, q *en
 	if err != nil || !ok {
 		return nil, err
 	}
-	counts, err := s.cfg.Reporting.Analytics.OpenCounts(ctx, scope)
+	counts, err := s.cfg.Analytics.OpenCounts(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +101,12 @@ func (s *Service) TopRules(ctx context.Context, p engine.Principal, q engine.Das
 			r.Severity = c.Severity
 		}
 	}
-	out := topN(rules, q.Limit, func(a, b *engine.RuleRank) int {
+	out := engine.TopN(rules, q.Limit, func(a, b *engine.RuleRank) int {
 		return cmp.Or(cmp.Compare(b.Open, a.Open), cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(a.RuleID, b.RuleID))
 	})
 	for i := range out {
 		out[i].Title = out[i].RuleID
-		if c := s.cfg.Reporting.Catalog; c != nil {
+		if c := s.cfg.Catalog; c != nil {
 			if r, ok := c.Rule(out[i].RuleID); ok {
 				out[i].Title = r.Title
 			}
@@ -122,7 +122,7 @@ func (s *Service) TopResources(ctx context.Context, p engine.Principal, q engine
 	if err != nil || !ok {
 		return []engine.ResourceRank{}, err
 	}
-	out, err := s.cfg.Reporting.Analytics.TopResources(ctx, scope, q.Limit)
+	out, err := s.cfg.Analytics.TopResources(ctx, scope, q.Limit)
 	if out == nil && err == nil {
 		out = []engine.ResourceRank{}
 	}
@@ -139,9 +139,9 @@ func (s *Service) RankAccounts(ctx context.Context, p engine.Principal, q engine
 	}
 	accounts := map[string]*engine.AccountRank{}
 	for _, c := range counts {
-		countAccount(accounts, c.Account, c.Severity, c.Count)
+		engine.CountAccount(accounts, c.Account, c.Severity, c.Count)
 	}
-	return topN(accounts, q.Limit, func(a, b *engine.AccountRank) int {
+	return engine.TopN(accounts, q.Limit, func(a, b *engine.AccountRank) int {
 		return cmp.Or(cmp.Compare(b.Critical+b.High, a.Critical+a.High), cmp.Compare(b.Critical, a.Critical),
 			cmp.Compare(b.Open, a.Open), cmp.Compare(a.Account, b.Account))
 	}), nil
@@ -158,7 +158,7 @@ func (s *Service) MeanTimeToResolve(ctx context.Context, p engine.Principal, q e
 	if err != nil || !ok {
 		return []engine.ResolutionTime{}, err
 	}
-	out, err := s.cfg.Reporting.Analytics.ResolutionTimes(ctx, scope)
+	out, err := s.cfg.Analytics.ResolutionTimes(ctx, scope)
 	if err != nil {
 		return nil, err
 	}

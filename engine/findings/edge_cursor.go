@@ -26,11 +26,6 @@ func (s *Service) PolicyCursor(p engine.Principal, id string) string {
 	return s.cursors.Encode(p.TenantID, "policies", id)
 }
 
-// ReportCursor returns the cursor after the report with id in ListReports.
-func (s *Service) ReportCursor(p engine.Principal, id string) string {
-	return s.cursors.Encode(p.TenantID, "reports", id)
-}
-
 // MuteRuleCursor returns the cursor after the mute rule with id in
 // ListMuteRules.
 func (s *Service) MuteRuleCursor(p engine.Principal, id string) string {

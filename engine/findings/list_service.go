@@ -125,24 +125,3 @@ func (s *Service) GetPolicy(ctx context.Context, p engine.Principal, id string) 
 	}
 	return s.cfg.Policies.GetPolicy(ctx, p.TenantID, id)
 }
-
-// ListReports returns a page of the tenant's reports, newest first.
-func (s *Service) ListReports(ctx context.Context, p engine.Principal, pr engine.PageRequest) (engine.Page[engine.Report], error) {
-	if err := p.Require(engine.ScopeReportsRead); err != nil {
-		return engine.Page[engine.Report]{}, err
-	}
-	return idPage(s, p, "reports", pr, func(r engine.Report) string { return r.ID }, func(before string, limit int) ([]engine.Report, error) {
-		return s.cfg.Reports.ListReports(ctx, engine.ReportQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
-	})
-}
-
-// GetReport returns one report of the tenant.
-func (s *Service) GetReport(ctx context.Context, p engine.Principal, id string) (engine.Report, error) {
-	if err := p.Require(engine.ScopeReportsRead); err != nil {
-		return engine.Report{}, err
-	}
-	if !engine.ValidID(engine.PrefixReport, id) {
-		return engine.Report{}, engine.ErrNotFound("report", id)
-	}
-	return s.cfg.Reports.GetReport(ctx, p.TenantID, id)
-}

@@ -18,7 +18,6 @@ type Config struct {
 	Tenants   engine.TenantStore
 	Audits    engine.AuditStore
 	Policies  engine.PolicyStore
-	Reports   engine.ReportStore
 	// Snapshots reads findings across snapshots (activity, bulk updates,
 	// reports); Inventory streams the inventory for policy dry runs;
 	// Evaluators checks policies and compiles mute rules and explanations.
@@ -41,12 +40,12 @@ type Config struct {
 	// Trends counts findings over several snapshots; optional, finding
 	// trends are unavailable without it.
 	Trends engine.TrendStore
-	// CompliancePostures keeps each audit's compliance posture for the
-	// trend (issue 33 §4); optional, the trend is unavailable without it
-	// and audits record none.
-	CompliancePostures engine.CompliancePostureStore
-	// Reporting generates and serves reports; optional (issue 8).
-	Reporting engine.ReportConfig
+	// Analytics answers the dashboard's aggregates and the open counts
+	// reports and the compliance posture read (CountReads); Catalog names
+	// the rules in rankings. Optional: those are unavailable without
+	// Analytics.
+	Analytics engine.ReportAnalytics
+	Catalog   engine.RuleCatalog
 	// Users looks up a tenant's users (a finding's assignee must be one);
 	// optional, assignment is unavailable without it. engine/identity's
 	// store implements it.
@@ -83,8 +82,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Findings == nil || c.Resources == nil:
 		return errors.New("engine: analytics stores (Findings, Resources) are required")
-	case c.Tenants == nil || c.Audits == nil || c.Policies == nil || c.Reports == nil:
-		return errors.New("engine: control stores (Tenants, Audits, Policies, Reports) are required")
+	case c.Tenants == nil || c.Audits == nil || c.Policies == nil:
+		return errors.New("engine: control stores (Tenants, Audits, Policies) are required")
 	case len(c.Secret) < 32:
 		return errors.New("engine: Secret must be at least 32 bytes")
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/posture"
+	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
@@ -43,6 +45,9 @@ type Options struct {
 	// Engine changes the engine configuration last (its stores, reports);
 	// it runs again for each NewServices.
 	Engine func(*findings.Config)
+	// Reporting changes the report configuration last (its stores); it
+	// runs again for each NewServices.
+	Reporting func(*reporting.Config)
 	// NoUserStore builds identity without its store: no users, sign-in or
 	// OAuth, tokens only.
 	NoUserStore bool
@@ -53,7 +58,7 @@ type Options struct {
 	// `fourd serve` does, from before New returns until the test ends.
 	FollowChanges bool
 	// Renderer, when not nil, turns report generation and its workers on
-	// (Stack.Reporting); ReportLease is the workers' lease (0: default).
+	// (Services.Reporting); ReportLease is the workers' lease (0: default).
 	Renderer    engine.ReportRenderer
 	ReportLease time.Duration
 	// ClickHouse, when not nil, is the ClickHouse store to use instead of
@@ -78,8 +83,13 @@ type Services struct {
 	Config findings.Config
 	Engine *findings.Service
 	// Audits starts, runs and cancels audits over Engine's read path.
-	Audits   *audit.Service
-	Identity *identity.Service
+	Audits *audit.Service
+	// Reporting lists, generates and serves reports, and runs the report
+	// workers when the stack has a Renderer; Posture judges compliance.
+	// Both read open counts through Engine's read path.
+	Reporting *reporting.Service
+	Posture   *posture.Service
+	Identity  *identity.Service
 	// Operator is the identity operator surface, as cmd/fourd holds it.
 	Operator *identity.Operator
 	Ingest   *ingest.Service
@@ -115,30 +125,42 @@ func New(t testing.TB, o Options) *Stack {
 }
 
 // EngineConfig is the engine configuration of `fourd serve` over the
-// stack's stores, without report generation (ReportConfig) and the change
-// feed.
+// stack's stores, without the change feed.
 func (s *Stack) EngineConfig() findings.Config {
 	ch, pg := s.CH, s.PG
 	return findings.Config{
-		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg, Reports: pg,
+		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
 		Snapshots: ch, Inventory: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
-		MuteRules: pg, MuteMatches: ch, CompliancePostures: pg, Idempotency: pg,
-		Events: pg, EventLog: ch, Users: pg,
-		Reporting: engine.ReportConfig{Analytics: ch, Catalog: audit.NewCatalog()},
-		Secret:    Secret, Logger: s.Logger, Now: s.Clock.Now,
+		MuteRules: pg, MuteMatches: ch, Idempotency: pg,
+		Events: pg, EventLog: ch, Users: pg, Analytics: ch, Catalog: audit.NewCatalog(),
+		Secret: Secret, Logger: s.Logger, Now: s.Clock.Now,
 	}
 }
 
-// Reporting is the report configuration of `fourd serve` with renderer
-// (reports.Renderer{} in the suites): report generation and workers.
-func (s *Stack) Reporting(renderer engine.ReportRenderer) engine.ReportConfig {
-	return engine.ReportConfig{Jobs: s.PG, Queue: s.PG, Renderer: renderer, Analytics: s.CH, Catalog: audit.NewCatalog()}
+// ReportingConfig is the report configuration of `fourd serve` over the
+// stack's stores and the engine configuration ecfg, reading open counts
+// through reads; with renderer (reports.Renderer{} in the suites), report
+// generation and workers, else reports are listed only.
+func (s *Stack) ReportingConfig(ecfg findings.Config, reads reporting.Reads, renderer engine.ReportRenderer) reporting.Config {
+	c := reporting.Config{Reports: s.PG, Audits: ecfg.Audits, Reads: reads, Resources: ecfg.Resources,
+		Analytics: ecfg.Analytics, Catalog: ecfg.Catalog, Snapshots: ecfg.Snapshots, Trends: ecfg.Trends,
+		Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now}
+	if ex, ok := ecfg.Evaluators.(engine.Explainer); ok {
+		c.Explainer = ex
+	}
+	if renderer != nil {
+		c.Jobs, c.Queue, c.Renderer, c.Lease = s.PG, s.PG, renderer, s.opts.ReportLease
+	}
+	return c
 }
 
 // Replica changes how NewServices builds one replica's services.
 type Replica struct {
 	// Engine changes the engine configuration after the Options' hook.
 	Engine func(*findings.Config)
+	// Renderer, when not nil, turns report generation and its workers on
+	// for this replica (the Options' Renderer otherwise).
+	Renderer engine.ReportRenderer
 	// TokenCacheTTL, when not 0, replaces the Options' one.
 	TokenCacheTTL time.Duration
 	// FollowChanges has the replica follow PostgreSQL's change feed until
@@ -152,10 +174,6 @@ type Replica struct {
 func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	t.Helper()
 	ecfg := s.EngineConfig()
-	if s.opts.Renderer != nil {
-		ecfg.Reporting = s.Reporting(s.opts.Renderer)
-		ecfg.Reporting.Lease = s.opts.ReportLease
-	}
 	if s.opts.Engine != nil {
 		s.opts.Engine(&ecfg)
 	}
@@ -185,9 +203,26 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
+	renderer := s.opts.Renderer
+	if r.Renderer != nil {
+		renderer = r.Renderer
+	}
+	rcfg := s.ReportingConfig(ecfg, svc.CountReads(), renderer)
+	if s.opts.Reporting != nil {
+		s.opts.Reporting(&rcfg)
+	}
+	reps, err := reporting.New(rcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge, err := posture.New(posture.Config{Audits: ecfg.Audits, Reads: svc.CountReads(), Types: ecfg.Analytics,
+		Catalog: ecfg.Catalog, Postures: s.PG, Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
-		Reads: svc.AuditReads(), Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
+		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +242,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the

@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"bytes"
@@ -16,8 +16,7 @@ import (
 const defaultReportLease = 10 * time.Minute
 
 func (s *Service) reportWorkerDeps() error {
-	r := s.cfg.Reporting
-	if r.Queue == nil || r.Analytics == nil || r.Renderer == nil || r.Catalog == nil || s.cfg.Audits == nil {
+	if s == nil || s.cfg.Queue == nil || s.cfg.Analytics == nil || s.cfg.Renderer == nil || s.cfg.Catalog == nil {
 		return engine.Errorf(engine.CodeUnavailable, "report workers are not configured on this server")
 	}
 	return nil
@@ -55,11 +54,11 @@ func (s *Service) RunReportOnce(ctx context.Context, worker string) (t engine.Re
 	if err := s.reportWorkerDeps(); err != nil {
 		return t, false, err
 	}
-	lease := s.cfg.Reporting.Lease
+	lease := s.cfg.Lease
 	if lease <= 0 {
 		lease = defaultReportLease
 	}
-	job, err := s.cfg.Reporting.Queue.ClaimReportJob(ctx, worker, lease)
+	job, err := s.cfg.Queue.ClaimReportJob(ctx, worker, lease)
 	if engine.IsNotFound(err) {
 		return t, false, nil
 	}
@@ -75,7 +74,7 @@ func (s *Service) RunReportOnce(ctx context.Context, worker string) (t engine.Re
 			CompletedAt: s.now().UTC()}
 		s.log.Warn("report failed", "report", job.Report.ID, "err", genErr)
 	}
-	return t, true, s.cfg.Reporting.Queue.CompleteReport(ctx, out)
+	return t, true, s.cfg.Queue.CompleteReport(ctx, out)
 }
 
 // reportFailure is the reason a failed report shows: an engine error's
@@ -149,8 +148,8 @@ func (b *reportBuilder) renderAggregate(ctx context.Context, jsonW, pdfW *bytes.
 	}
 	start = time.Now()
 	defer func() { b.timings.Rendering += time.Since(start) }()
-	if err := b.svc.cfg.Reporting.Renderer.RenderJSON(jsonW, doc); err != nil {
+	if err := b.svc.cfg.Renderer.RenderJSON(jsonW, doc); err != nil {
 		return err
 	}
-	return b.svc.cfg.Reporting.Renderer.RenderPDF(pdfW, doc)
+	return b.svc.cfg.Renderer.RenderPDF(pdfW, doc)
 }

@@ -1,4 +1,4 @@
-package findings
+package posture
 
 import (
 	"context"
@@ -7,27 +7,27 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// recordCompliancePosture judges every framework against audit a, just
+// RecordCompliancePosture judges every framework against audit a, just
 // completed, and records the postures for the trend. It is best effort: a
 // failure is logged and the audit stays completed; its point is missing
-// from the trend.
-func (s *Service) recordCompliancePosture(ctx context.Context, a engine.Audit) {
-	if s.cfg.CompliancePostures == nil || s.cfg.Reporting.Analytics == nil || s.cfg.Reporting.Catalog == nil {
+// from the trend. engine/audit calls it (cmd/fourd wires it).
+func (s *Service) RecordCompliancePosture(ctx context.Context, a engine.Audit) {
+	if s == nil || s.cfg.Postures == nil || s.cfg.Types == nil || s.cfg.Catalog == nil {
 		return
 	}
 	start := time.Now()
 	err := func() error {
-		facts, err := s.tenantPostureFacts(ctx, a.TenantID, a)
+		facts, err := s.tenantFacts(ctx, a.TenantID, a)
 		if err != nil {
 			return err
 		}
-		fws := s.cfg.Reporting.Catalog.Frameworks()
+		fws := s.cfg.Catalog.Frameworks()
 		out := make([]engine.CompliancePosture, 0, len(fws))
 		for _, fw := range fws {
-			p, _ := facts.judgeFramework(fw)
+			p, _ := facts.JudgeFramework(fw)
 			out = append(out, p)
 		}
-		return s.cfg.CompliancePostures.PutCompliancePostures(ctx, a.TenantID, out)
+		return s.cfg.Postures.PutCompliancePostures(ctx, a.TenantID, out)
 	}()
 	if err != nil {
 		s.log.WarnContext(ctx, "recording the compliance posture failed; the audit has no trend point", "audit_id", a.ID, "error", err)
@@ -44,7 +44,7 @@ func (s *Service) ComplianceTrend(ctx context.Context, p engine.Principal, id st
 	if err := s.complianceReady(p); err != nil {
 		return out, err
 	}
-	if s.cfg.CompliancePostures == nil {
+	if s.cfg.Postures == nil {
 		return out, engine.Errorf(engine.CodeUnavailable, "the compliance trend is not configured on this server")
 	}
 	fw, err := s.catalogFramework(id)
@@ -64,7 +64,7 @@ func (s *Service) ComplianceTrend(ctx context.Context, p engine.Principal, id st
 		}
 		q.After = &k
 	}
-	got, err := s.cfg.CompliancePostures.ListCompliancePostures(ctx, q)
+	got, err := s.cfg.Postures.ListCompliancePostures(ctx, q)
 	if err != nil {
 		return out, err
 	}

@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*engine.Executive
 	for _, c := range b.counts {
 		rep.OpenFindings += c.Count
 		bySev[c.Severity] += c.Count
-		countAccount(accounts, c.Account, c.Severity, c.Count)
+		engine.CountAccount(accounts, c.Account, c.Severity, c.Count)
 		r := rules[c.RuleID]
 		if r == nil {
 			r = &engine.RuleRank{RuleID: c.RuleID, Severity: c.Severity, Dimension: c.Dimension}
@@ -41,11 +41,11 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*engine.Executive
 	resources := b.resourcesScanned(b.audit)
 	score, weighted := engine.ComputePostureScore(bySev, resources)
 	rep.Posture = engine.PostureScore{Score: score, WeightedOpen: weighted, ResourcesScanned: resources}
-	rep.TopAccounts = topN(accounts, reportTopAccounts, func(a, b *engine.AccountRank) int {
+	rep.TopAccounts = engine.TopN(accounts, reportTopAccounts, func(a, b *engine.AccountRank) int {
 		return cmp.Or(cmp.Compare(b.Critical, a.Critical), cmp.Compare(b.High, a.High), cmp.Compare(b.Open, a.Open),
 			cmp.Compare(a.Account, b.Account))
 	})
-	rep.TopRules = topN(rules, reportTopRules, func(a, b *engine.RuleRank) int {
+	rep.TopRules = engine.TopN(rules, reportTopRules, func(a, b *engine.RuleRank) int {
 		return cmp.Or(cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(b.Open, a.Open), cmp.Compare(a.RuleID, b.RuleID))
 	})
 	for i := range rep.TopRules {
@@ -56,7 +56,7 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*engine.Executive
 	// findings, the top resources' aggregation) instead of their sum.
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		rep.TopResources, err = b.svc.cfg.Reporting.Analytics.TopResources(gctx, b.scope, reportTopResources)
+		rep.TopResources, err = b.svc.cfg.Analytics.TopResources(gctx, b.scope, reportTopResources)
 		return err
 	})
 	g.Go(func() (err error) { rep.CostWaste, err = b.costWaste(gctx); return err })
@@ -89,27 +89,13 @@ func (b *reportBuilder) resourcesScanned(a engine.Audit) int64 {
 	return a.Progress.ResourcesScanned
 }
 
-// topN returns the first n values of m in the order cmpFn gives.
-func topN[K comparable, V any](m map[K]*V, n int, cmpFn func(a, b *V) int) []V {
-	all := make([]*V, 0, len(m))
-	for _, v := range m {
-		all = append(all, v)
-	}
-	slices.SortFunc(all, cmpFn)
-	out := make([]V, 0, min(n, len(all)))
-	for _, v := range all[:min(n, len(all))] {
-		out = append(out, *v)
-	}
-	return out
-}
-
 // costWaste estimates the monthly waste of the open cost findings.
 func (b *reportBuilder) costWaste(ctx context.Context) (engine.CostWaste, error) {
 	w := engine.CostWaste{ByRule: []engine.CostWasteRule{}}
 	if len(b.filters.Dimensions) > 0 && !slices.Contains(b.filters.Dimensions, engine.DimensionCost) {
 		return w, nil
 	}
-	costs, err := b.svc.cfg.Reporting.Analytics.CostByRule(ctx, b.scope)
+	costs, err := b.svc.cfg.Analytics.CostByRule(ctx, b.scope)
 	if err != nil {
 		return w, err
 	}
@@ -152,7 +138,7 @@ func (b *reportBuilder) trend(ctx context.Context, score float64, open int64, by
 		if err != nil {
 			return nil, err
 		}
-		if err := b.svc.muteTrend(ctx, b.scope.TenantID, ids, open, counts); err != nil {
+		if err := b.svc.cfg.Reads.MuteTrend(ctx, b.scope.TenantID, ids, open, counts); err != nil {
 			return nil, err
 		}
 		for i := len(b.prev) - 1; i >= 0; i-- {
@@ -164,7 +150,7 @@ func (b *reportBuilder) trend(ctx context.Context, score float64, open int64, by
 			sev := map[engine.Severity]int64{}
 			for _, g := range counts[a.ID] {
 				s := engine.Severity(g.Key[engine.GroupBySeverity])
-				if !filtersMatch(b.filters, engine.Finding{Severity: s, Dimension: engine.Dimension(g.Key[engine.GroupByDimension]), Account: g.Key[engine.GroupByAccount]}) {
+				if !b.filters.Match(engine.Finding{Severity: s, Dimension: engine.Dimension(g.Key[engine.GroupByDimension]), Account: g.Key[engine.GroupByAccount]}) {
 					continue
 				}
 				sev[s] += g.Count
@@ -194,7 +180,7 @@ func (b *reportBuilder) changes(ctx context.Context) (engine.AuditChanges, error
 		if err != nil {
 			return ch, err
 		}
-		if !filtersMatch(b.filters, c.Finding) {
+		if !b.filters.Match(c.Finding) {
 			continue
 		}
 		ex := engine.ChangeExample{FindingID: c.Finding.ID, RuleID: c.Finding.RuleID, Title: b.ruleTitle(c.Finding.RuleID, c.Finding.Title),
@@ -223,14 +209,7 @@ func (b *reportBuilder) changes(ctx context.Context) (engine.AuditChanges, error
 // report's snapshot: what they mute changed for nobody who reads counts of
 // open findings, so the diff leaves it out as every other count does.
 func (b *reportBuilder) diffMutes(ctx context.Context) (engine.DiffMutes, error) {
-	if b.svc.cfg.MuteMatches == nil {
-		return engine.DiffMutes{}, nil
-	}
-	set, err := b.svc.cachedOverrides(ctx, b.scope.TenantID)
-	if err != nil {
-		return engine.DiffMutes{}, err
-	}
-	return engine.DiffMutes{Prev: set.muteRefs(b.prev[0].ID), Cur: set.muteRefs(b.audit.ID)}, nil
+	return b.svc.cfg.Reads.DiffMutes(ctx, b.scope.TenantID, b.prev[0].ID, b.audit.ID)
 }
 
 // nameChangedResources sets the examples' resource names, in one narrow
@@ -255,21 +234,4 @@ func (b *reportBuilder) nameChangedResources(ctx context.Context, examples []eng
 		examples[i].ResourceName = names[examples[i].ResourceID]
 	}
 	return nil
-}
-
-// countAccount adds n open findings of severity sev to account's rank,
-// making the rank when it is the account's first.
-func countAccount(accounts map[string]*engine.AccountRank, account string, sev engine.Severity, n int64) {
-	a := accounts[account]
-	if a == nil {
-		a = &engine.AccountRank{Account: account}
-		accounts[account] = a
-	}
-	a.Open += n
-	switch sev {
-	case engine.SeverityCritical:
-		a.Critical += n
-	case engine.SeverityHigh:
-		a.High += n
-	}
 }

@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"cmp"
@@ -8,19 +8,20 @@ import (
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/posture"
 	"golang.org/x/sync/errgroup"
 )
 
 // complianceEvidence builds the body of a compliance_evidence report: every
 // control of the selected frameworks with its status (the compliance judge,
-// compliance_judge.go, as the posture API answers) and evidence.
+// engine/posture, as the posture API answers) and evidence.
 func (b *reportBuilder) complianceEvidence(ctx context.Context) (*engine.ComplianceEvidenceReport, error) {
-	facts, err := b.svc.postureFacts(ctx, b.scope.TenantID, b.audit, b.counts)
+	facts, err := posture.Gather(ctx, b.svc.cfg.Analytics, b.svc.cfg.Catalog, b.scope.TenantID, b.audit, b.counts)
 	if err != nil {
 		return nil, err
 	}
 	var frameworks []engine.CatalogFramework
-	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
+	for _, fw := range b.svc.cfg.Catalog.Frameworks() {
 		if b.frameworkSelected(fw.ID) {
 			frameworks = append(frameworks, fw)
 		}
@@ -29,7 +30,7 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*engine.Complia
 	// control, read while the failing evidence is.
 	var judgedRules []string
 	for _, fw := range frameworks {
-		_, judged := facts.judgeFramework(fw)
+		_, judged := facts.JudgeFramework(fw)
 		for i, c := range fw.Controls {
 			if s := judged[i].Status; s == engine.ControlPass || s == engine.ControlFail {
 				for _, r := range c.Rules {
@@ -51,7 +52,7 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*engine.Complia
 	g.Go(func() error {
 		// The failing checks' titles, severities and distinct resources,
 		// for the list of failing checks; which checks fail is the judge's.
-		totals, err := b.svc.cfg.Reporting.Analytics.RuleTotals(gctx, b.scope)
+		totals, err := b.svc.cfg.Analytics.RuleTotals(gctx, b.scope)
 		if err != nil {
 			return err
 		}
@@ -63,13 +64,13 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*engine.Complia
 		for _, fw := range frameworks {
 			for _, c := range fw.Controls {
 				for _, r := range c.Rules {
-					if facts.byRule[r].Findings > 0 && !slices.Contains(failing, r) {
+					if facts.Failing(r) > 0 && !slices.Contains(failing, r) {
 						failing = append(failing, r)
 					}
 				}
 			}
 		}
-		a := b.svc.cfg.Reporting.Analytics
+		a := b.svc.cfg.Analytics
 		for lo := 0; lo < len(failing); lo += engine.MaxAffectedRules {
 			got, err := a.AffectedResources(gctx, b.scope, failing[lo:min(lo+engine.MaxAffectedRules, len(failing))], engine.MaxFailingResourcesPerControl)
 			if err != nil {
@@ -88,7 +89,7 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*engine.Complia
 	rep := &engine.ComplianceEvidenceReport{Frameworks: make([]engine.ComplianceFramework, 0, len(frameworks))}
 	evaluated := b.audit.CompletedAt.UTC()
 	for _, fw := range frameworks {
-		posture, judged := facts.judgeFramework(fw)
+		posture, judged := facts.JudgeFramework(fw)
 		out := engine.ComplianceFramework{ID: fw.ID, Title: fw.Title, Passed: posture.Counts.Passed, Failed: posture.Counts.Failed,
 			NotApplicable: posture.Counts.NotApplicable, InsufficientData: posture.Counts.InsufficientData,
 			Manual: posture.Counts.Manual, NotAssessed: posture.Counts.NotAssessed, ScorePercent: posture.ScorePercent,
@@ -103,12 +104,12 @@ func (b *reportBuilder) complianceEvidence(ctx context.Context) (*engine.Complia
 			}
 			ctl.PassingResources = []engine.PassingResource{}
 			if j.Status == engine.ControlPass || j.Status == engine.ControlFail {
-				ctl.ResourcesPassing = facts.passingCount(c.Rules)
+				ctl.ResourcesPassing = facts.PassingCount(c.Rules)
 				ctl.PassingResources = controlPassing(c.Rules, passing)
 				ctl.PassingOmitted = max(ctl.ResourcesPassing-int64(len(ctl.PassingResources)), 0)
 			}
 			for _, r := range c.Rules {
-				if facts.byRule[r].Findings > 0 {
+				if facts.Failing(r) > 0 {
 					refs[r] = append(refs[r], engine.ControlRef{Framework: fw.ID, Control: c.ID})
 				}
 				ctl.FailingResources = append(ctl.FailingResources, resources[r]...)
@@ -134,7 +135,7 @@ func (b *reportBuilder) failingEvidence(ctx context.Context, failing []string, r
 	for _, r := range failing {
 		all = append(all, resources[r]...)
 	}
-	if err := b.svc.cfg.Reporting.Analytics.AffectedEvidence(ctx, b.scope, all); err != nil {
+	if err := b.svc.cfg.Analytics.AffectedEvidence(ctx, b.scope, all); err != nil {
 		return err
 	}
 	off := 0

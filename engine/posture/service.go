@@ -1,12 +1,83 @@
-package findings
+package posture
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
+
+// Audits reads audits (store/postgres).
+type Audits interface {
+	GetAudit(ctx context.Context, tenantID, id string) (engine.Audit, error)
+}
+
+// Reads is what the judge needs of the read path (engine/findings gives it
+// through CountReads): the open counts as the findings API reads them, and
+// the tenant's latest completed audit.
+type Reads interface {
+	// OpenCounts returns the open findings of scope's snapshot by
+	// severity, dimension, account and rule, with the decisions people
+	// made applied and what active mute rules match left out; it sets
+	// scope's forced statuses and mute selection for later queries.
+	OpenCounts(ctx context.Context, scope *engine.ReportScope) (counts []engine.ReportCount, muted int64, err error)
+	// LatestAudit returns the id of the tenant's latest completed audit;
+	// not_found when it has none.
+	LatestAudit(ctx context.Context, tenantID string) (string, error)
+}
+
+// Config holds what a Service needs. Audits, Reads and Secret are
+// required; without Types and Catalog every posture answers unavailable,
+// without Postures the trend does and audits record none.
+type Config struct {
+	Audits  Audits
+	Reads   Reads
+	Types   TypeCounter
+	Catalog engine.RuleCatalog
+	// Postures keeps each audit's compliance posture for the trend (issue
+	// 33 §4).
+	Postures engine.CompliancePostureStore
+	// Secret keys cursors (the same as the other services', at least 32
+	// bytes); CursorTTL bounds how long a cursor stays valid (default 24 h).
+	Secret    []byte
+	CursorTTL time.Duration
+	Logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// Service judges a tenant's compliance posture: every framework of the
+// catalog against a completed audit, one framework's controls, and the
+// posture's trend over audits. Each method checks the caller's tenant and
+// scope itself.
+type Service struct {
+	cfg     Config
+	log     *slog.Logger
+	cursors *engine.Cursors
+}
+
+// New returns a Service over cfg.
+func New(cfg Config) (*Service, error) {
+	switch {
+	case cfg.Audits == nil || cfg.Reads == nil:
+		return nil, errors.New("posture: Audits and Reads are required")
+	case len(cfg.Secret) < 32:
+		return nil, errors.New("posture: Secret must be at least 32 bytes")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CursorTTL == 0 {
+		cfg.CursorTTL = 24 * time.Hour
+	}
+	return &Service{cfg: cfg, log: cfg.Logger, cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now)}, nil
+}
 
 // controlCursor is a position in a framework's controls: after the control
 // with id After, in the audit Audit ("" before the first audit).
@@ -15,12 +86,13 @@ type controlCursor struct {
 	Audit string `json:"u"`
 }
 
-// complianceReady checks the caller and that the server can judge.
+// complianceReady checks the caller and that the server can judge (a nil
+// Service cannot: the adapter was given none).
 func (s *Service) complianceReady(p engine.Principal) error {
 	if err := p.Require(engine.ScopeFindingsRead); err != nil {
 		return err
 	}
-	if s.cfg.Reporting.Analytics == nil || s.cfg.Reporting.Catalog == nil {
+	if s == nil || s.cfg.Types == nil || s.cfg.Catalog == nil {
 		return engine.Errorf(engine.CodeUnavailable, "compliance posture is not configured on this server")
 	}
 	return nil
@@ -31,7 +103,7 @@ func (s *Service) complianceReady(p engine.Principal) error {
 // completes).
 func (s *Service) complianceAudit(ctx context.Context, tenantID, auditID string) (engine.Audit, error) {
 	if auditID == "" {
-		id, err := s.latestSnapshot(ctx, tenantID)
+		id, err := s.cfg.Reads.LatestAudit(ctx, tenantID)
 		if engine.IsNotFound(err) {
 			return engine.Audit{}, nil
 		}
@@ -52,31 +124,19 @@ func (s *Service) complianceAudit(ctx context.Context, tenantID, auditID string)
 	return a, nil
 }
 
-// tenantPostureFacts reads the facts of a tenant's audit a: its open
-// findings by rule with the decisions people made applied and the findings
-// active mute rules match left out, as the findings API and reports read
-// them.
-func (s *Service) tenantPostureFacts(ctx context.Context, tenantID string, a engine.Audit) (postureFacts, error) {
-	if a.ID == "" {
-		return s.postureFacts(ctx, tenantID, a, nil)
+// tenantFacts reads the facts of a tenant's audit a: its open findings by
+// rule with the decisions people made applied and the findings active mute
+// rules match left out, as the findings API and reports read them.
+func (s *Service) tenantFacts(ctx context.Context, tenantID string, a engine.Audit) (Facts, error) {
+	var counts []engine.ReportCount
+	if a.ID != "" {
+		scope := engine.ReportScope{TenantID: tenantID, AuditID: a.ID}
+		var err error
+		if counts, _, err = s.cfg.Reads.OpenCounts(ctx, &scope); err != nil {
+			return Facts{}, err
+		}
 	}
-	scope := engine.ReportScope{TenantID: tenantID, AuditID: a.ID}
-	ov, err := s.overrides(ctx, tenantID)
-	if err != nil {
-		return postureFacts{}, err
-	}
-	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
-	counts, err := s.cfg.Reporting.Analytics.OpenCounts(ctx, scope)
-	if err != nil {
-		return postureFacts{}, err
-	}
-	if counts, err = s.adjustReportCounts(ctx, scope, ov, counts); err != nil {
-		return postureFacts{}, err
-	}
-	if counts, _, err = s.subtractMutes(ctx, &scope, counts); err != nil {
-		return postureFacts{}, err
-	}
-	return s.postureFacts(ctx, tenantID, a, counts)
+	return Gather(ctx, s.cfg.Types, s.cfg.Catalog, tenantID, a, counts)
 }
 
 // ComplianceFrameworks judges every framework of the catalog against the
@@ -90,14 +150,14 @@ func (s *Service) ComplianceFrameworks(ctx context.Context, p engine.Principal, 
 	if err != nil {
 		return nil, err
 	}
-	facts, err := s.tenantPostureFacts(ctx, p.TenantID, a)
+	facts, err := s.tenantFacts(ctx, p.TenantID, a)
 	if err != nil {
 		return nil, err
 	}
-	fws := s.cfg.Reporting.Catalog.Frameworks()
+	fws := s.cfg.Catalog.Frameworks()
 	out := make([]engine.CompliancePosture, 0, len(fws))
 	for _, fw := range fws {
-		posture, _ := facts.judgeFramework(fw)
+		posture, _ := facts.JudgeFramework(fw)
 		out = append(out, posture)
 	}
 	return out, nil
@@ -106,7 +166,7 @@ func (s *Service) ComplianceFrameworks(ctx context.Context, p engine.Principal, 
 // catalogFramework returns the framework with the given id; not_found when
 // the catalog has none.
 func (s *Service) catalogFramework(id string) (engine.CatalogFramework, error) {
-	for _, fw := range s.cfg.Reporting.Catalog.Frameworks() {
+	for _, fw := range s.cfg.Catalog.Frameworks() {
 		if fw.ID == id {
 			return fw, nil
 		}
@@ -154,11 +214,11 @@ func (s *Service) ComplianceFramework(ctx context.Context, p engine.Principal, i
 			return out, err
 		}
 	}
-	facts, err := s.tenantPostureFacts(ctx, p.TenantID, a)
+	facts, err := s.tenantFacts(ctx, p.TenantID, a)
 	if err != nil {
 		return out, err
 	}
-	posture, controls := facts.judgeFramework(fw)
+	posture, controls := facts.JudgeFramework(fw)
 	out.Framework = posture
 	start := 0
 	if pos.After != "" {

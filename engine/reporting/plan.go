@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"cmp"
@@ -29,7 +29,7 @@ var remediationChecklist = []string{
 // both formats.
 func (b *reportBuilder) writeRemediationPlan(ctx context.Context, jsonW, pdfW io.Writer) error {
 	start := time.Now()
-	totals, err := b.svc.cfg.Reporting.Analytics.OwnerRuleTotals(ctx, b.scope)
+	totals, err := b.svc.cfg.Analytics.OwnerRuleTotals(ctx, b.scope)
 	b.timings.Queries += time.Since(start)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func (b *reportBuilder) writeRemediationPlan(ctx context.Context, jsonW, pdfW io
 	doc := b.document()
 	doc.RemediationPlan = &engine.RemediationPlanReport{Summary: sum, Playbooks: b.playbooks(totals), Groups: []engine.RemediationGroup{}}
 	start = time.Now()
-	w, err := b.svc.cfg.Reporting.Renderer.NewRemediationWriter(jsonW, pdfW, doc)
+	w, err := b.svc.cfg.Renderer.NewRemediationWriter(jsonW, pdfW, doc)
 	b.timings.Rendering += time.Since(start)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (b *reportBuilder) writeRemediationPlan(ctx context.Context, jsonW, pdfW io
 			pairs[i] = engine.OwnerRule{Owner: t.Owner, RuleID: t.RuleID}
 		}
 		start = time.Now()
-		res, err := b.svc.cfg.Reporting.Analytics.OwnerAffectedResources(ctx, b.scope, pairs, engine.RemediationResourcesPerGroup)
+		res, err := b.svc.cfg.Analytics.OwnerAffectedResources(ctx, b.scope, pairs, engine.RemediationResourcesPerGroup)
 		b.timings.Queries += time.Since(start)
 		if err != nil {
 			return err
@@ -161,7 +161,7 @@ func (b *reportBuilder) playbooks(totals []engine.OwnerRuleTotals) []engine.Reme
 	for _, r := range order {
 		title := b.ruleTitle(r.RuleID, r.Title)
 		remediation := r.Remediation
-		if c, ok := b.svc.cfg.Reporting.Catalog.Rule(r.RuleID); ok && c.Remediation != "" {
+		if c, ok := b.svc.cfg.Catalog.Rule(r.RuleID); ok && c.Remediation != "" {
 			remediation = c.Remediation
 		}
 		out = append(out, engine.RemediationPlaybook{RuleID: r.RuleID, Title: title, Severity: r.Severity, Dimension: r.Dimension,

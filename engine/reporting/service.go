@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"bytes"
@@ -11,11 +11,17 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+// errNotConfigured answers every report use case of a nil Service (an
+// adapter given none).
+func errNotConfigured() error {
+	return engine.Errorf(engine.CodeUnavailable, "reports are not configured on this server")
+}
+
 func (s *Service) reportJobs() (engine.ReportJobs, error) {
-	if s.cfg.Reporting.Jobs == nil {
+	if s == nil || s.cfg.Jobs == nil {
 		return nil, engine.Errorf(engine.CodeUnavailable, "report generation is not configured on this server")
 	}
-	return s.cfg.Reporting.Jobs, nil
+	return s.cfg.Jobs, nil
 }
 
 // GenerateReport validates the request and queues a pending report, which
@@ -134,7 +140,7 @@ func (s *Service) DownloadReport(ctx context.Context, p engine.Principal, id, fo
 
 // reportHTML renders a stored JSON document as HTML.
 func (s *Service) reportHTML(stored []byte) ([]byte, error) {
-	if s.cfg.Reporting.Renderer == nil {
+	if s.cfg.Renderer == nil {
 		return nil, engine.Errorf(engine.CodeUnavailable, "reports are not configured on this server")
 	}
 	var doc engine.ReportDocument
@@ -142,8 +148,40 @@ func (s *Service) reportHTML(stored []byte) ([]byte, error) {
 		return nil, fmt.Errorf("decoding the stored report document: %w", err)
 	}
 	var buf bytes.Buffer
-	if err := s.cfg.Reporting.Renderer.RenderHTML(&buf, doc); err != nil {
+	if err := s.cfg.Renderer.RenderHTML(&buf, doc); err != nil {
 		return nil, fmt.Errorf("rendering the report as HTML: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// ListReports returns a page of the tenant's reports, newest first.
+func (s *Service) ListReports(ctx context.Context, p engine.Principal, pr engine.PageRequest) (engine.Page[engine.Report], error) {
+	if err := p.Require(engine.ScopeReportsRead); err != nil {
+		return engine.Page[engine.Report]{}, err
+	}
+	if s == nil {
+		return engine.Page[engine.Report]{}, errNotConfigured()
+	}
+	return engine.IDPage(s.cursors, p, "reports", pr, func(r engine.Report) string { return r.ID }, func(before string, limit int) ([]engine.Report, error) {
+		return s.cfg.Reports.ListReports(ctx, engine.ReportQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+	})
+}
+
+// GetReport returns one report of the tenant.
+func (s *Service) GetReport(ctx context.Context, p engine.Principal, id string) (engine.Report, error) {
+	if err := p.Require(engine.ScopeReportsRead); err != nil {
+		return engine.Report{}, err
+	}
+	if s == nil {
+		return engine.Report{}, errNotConfigured()
+	}
+	if !engine.ValidID(engine.PrefixReport, id) {
+		return engine.Report{}, engine.ErrNotFound("report", id)
+	}
+	return s.cfg.Reports.GetReport(ctx, p.TenantID, id)
+}
+
+// ReportCursor returns the cursor after the report with id in ListReports.
+func (s *Service) ReportCursor(p engine.Principal, id string) string {
+	return s.cursors.Encode(p.TenantID, "reports", id)
 }

@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"context"
@@ -12,9 +12,41 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// fakeAudits is an in-memory Audits.
+type fakeAudits struct{ audits []engine.Audit }
+
+func (c *fakeAudits) GetAudit(_ context.Context, tenant, id string) (engine.Audit, error) {
+	for _, a := range c.audits {
+		if a.TenantID == tenant && a.ID == id {
+			return a, nil
+		}
+	}
+	return engine.Audit{}, engine.ErrNotFound("audit", id)
+}
+
+func (c *fakeAudits) LatestCompletedAudit(_ context.Context, tenant string) (engine.Audit, error) {
+	var best *engine.Audit
+	for i, a := range c.audits {
+		if a.TenantID == tenant && a.Status == engine.AuditCompleted && (best == nil || a.CompletedAt.After(*best.CompletedAt)) {
+			best = &c.audits[i]
+		}
+	}
+	if best == nil {
+		return engine.Audit{}, engine.ErrNotFound("audit", "latest")
+	}
+	return *best, nil
+}
+
+func (c *fakeAudits) ListAudits(context.Context, engine.AuditQuery) ([]engine.Audit, error) {
+	return nil, nil
+}
+
+// noReads is a Reads that no test here reaches (generation runs in
+// workers, tested over real stores in reports/ and rest/).
+type noReads struct{ Reads }
+
 // fakeReports is an in-memory ReportStore and ReportJobs.
 type fakeReports struct {
-	*fakeControl
 	reports map[string]engine.Report
 	content map[string][]byte // id/format
 }
@@ -32,6 +64,10 @@ func (f *fakeReports) GetReport(_ context.Context, tenant, id string) (engine.Re
 	return r, nil
 }
 
+func (f *fakeReports) ListReports(context.Context, engine.ReportQuery) ([]engine.Report, error) {
+	return nil, nil
+}
+
 func (f *fakeReports) ReportContent(_ context.Context, tenant, id, format string) ([]byte, error) {
 	b, ok := f.content[id+"/"+format]
 	if !ok || f.reports[id].TenantID != tenant {
@@ -40,12 +76,27 @@ func (f *fakeReports) ReportContent(_ context.Context, tenant, id, format string
 	return b, nil
 }
 
+// testEnv is a Service over fakes, with a clock tests move.
+type testEnv struct {
+	audits *fakeAudits
+	now    time.Time
+}
+
+// completedAudit records a completed audit of tenant.
+func (e *testEnv) completedAudit(t *testing.T, tenant string) string {
+	t.Helper()
+	e.now = e.now.Add(time.Minute)
+	done := e.now
+	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, e.now), TenantID: tenant, Status: engine.AuditCompleted, CompletedAt: &done}
+	e.audits.audits = append(e.audits.audits, a)
+	return a.ID
+}
+
 func newReportEnv(t *testing.T) (*Service, *fakeReports, *testEnv) {
 	t.Helper()
-	env := newTestEnv(t)
-	reps := &fakeReports{fakeControl: env.control, reports: map[string]engine.Report{}, content: map[string][]byte{}}
-	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-		Audits: env.control, Policies: env.control, Reports: reps, Reporting: engine.ReportConfig{Jobs: reps},
+	env := &testEnv{audits: &fakeAudits{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	reps := &fakeReports{reports: map[string]engine.Report{}, content: map[string][]byte{}}
+	svc, err := New(Config{Reports: reps, Audits: env.audits, Reads: noReads{}, Resources: noResources{}, Jobs: reps,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)
@@ -53,17 +104,20 @@ func newReportEnv(t *testing.T) (*Service, *fakeReports, *testEnv) {
 	return svc, reps, env
 }
 
+// noResources is a Resources that no test here reaches.
+type noResources struct{ Resources }
+
 var reportWriter = engine.Principal{TenantID: "ten_a", Scopes: []engine.Scope{engine.ScopeReportsRead, engine.ScopeReportsWrite}}
 
 func TestGenerateReport(t *testing.T) {
 	svc, reps, env := newReportEnv(t)
 	ctx := context.Background()
-	mine := env.completedAudit(t, "ten_a", 10)
-	latest := env.completedAudit(t, "ten_a", 5)
-	theirs := env.completedAudit(t, "ten_b", 3)
+	mine := env.completedAudit(t, "ten_a")
+	latest := env.completedAudit(t, "ten_a")
+	theirs := env.completedAudit(t, "ten_b")
 	env.now = env.now.Add(time.Minute)
 	running := engine.Audit{ID: engine.NewID(engine.PrefixAudit, env.now), TenantID: "ten_a", Status: engine.AuditRunning}
-	env.control.audits = append(env.control.audits, running)
+	env.audits.audits = append(env.audits.audits, running)
 
 	tests := []struct {
 		name      string

@@ -1,7 +1,8 @@
-package findings
+package reporting
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -62,5 +63,22 @@ func TestKeyMessages(t *testing.T) {
 	}
 	if groupDigits(-1234567) != "-1,234,567" || groupDigits(123456) != "123,456" {
 		t.Errorf("groupDigits: %q, %q", groupDigits(-1234567), groupDigits(123456))
+	}
+}
+
+// TestDistinctResources: a resource failing several of a control's rules is
+// listed once, with its first (most severe) finding; the cap counts
+// resources, and covered counts the findings of the listed resources.
+func TestDistinctResources(t *testing.T) {
+	r := func(id string, sev engine.Severity) engine.AffectedResource {
+		return engine.AffectedResource{ResourceID: id, Severity: sev}
+	}
+	rs := []engine.AffectedResource{r("a", engine.SeverityCritical), r("b", engine.SeverityHigh), r("a", engine.SeverityHigh), r("c", engine.SeverityLow), r("b", engine.SeverityLow), r("d", engine.SeverityLow)}
+	kept, covered := distinctResources(rs, 2)
+	if len(kept) != 2 || !reflect.DeepEqual(kept[0], r("a", engine.SeverityCritical)) || !reflect.DeepEqual(kept[1], r("b", engine.SeverityHigh)) {
+		t.Errorf("kept %v; want a (critical) and b (high) once each", kept)
+	}
+	if covered != 4 { // a twice, b twice; c and d are not listed
+		t.Errorf("covered %d; want 4", covered)
 	}
 }

@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"cmp"
@@ -25,9 +25,8 @@ const checkScopeResource = "resource"
 // times its time; those checks have no sample.
 func (b *reportBuilder) passingEvidence(ctx context.Context, rules []string) (map[string][]engine.PassingResource, error) {
 	out := map[string][]engine.PassingResource{}
-	ex, ok := b.svc.cfg.Evaluators.(engine.Explainer)
-	catalog := b.svc.cfg.Reporting.Catalog
-	if !ok || catalog == nil || len(rules) == 0 {
+	ex, catalog := b.svc.cfg.Explainer, b.svc.cfg.Catalog
+	if ex == nil || catalog == nil || len(rules) == 0 {
 		return out, nil
 	}
 	wanted := map[string]bool{}
@@ -48,7 +47,7 @@ func (b *reportBuilder) passingEvidence(ctx context.Context, rules []string) (ma
 		return out, nil
 	}
 	slices.Sort(types)
-	sample, err := b.svc.cfg.Reporting.Analytics.SampleResourceIDs(ctx, b.scope.TenantID, types, passingSamplePerType)
+	sample, err := b.svc.cfg.Analytics.SampleResourceIDs(ctx, b.scope.TenantID, types, passingSamplePerType)
 	if err != nil {
 		return nil, err
 	}
@@ -98,15 +97,4 @@ func controlPassing(rules []string, passing map[string][]engine.PassingResource)
 	}
 	slices.SortStableFunc(out, func(x, y engine.PassingResource) int { return cmp.Compare(x.ResourceID, y.ResourceID) })
 	return out[:min(len(out), engine.MaxPassingResourcesPerControl)]
-}
-
-// passingCount counts, over a control's rules, the resources each judged
-// and passed in the audit (rulePassing; a resource passing two rules
-// counts twice, as failing resources do).
-func (f postureFacts) passingCount(rules []string) int64 {
-	var n int64
-	for _, r := range rules {
-		n += f.rulePassing(r)
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package findings
+package posture
 
 import (
 	"context"
@@ -16,23 +16,29 @@ const (
 	reasonNotApplicable = "no resource of the checks' types was audited"
 )
 
-// postureFacts is what one audit says that controls are judged from.
-type postureFacts struct {
+// Facts is what one audit says that controls are judged from. The zero
+// Facts judges every control "not assessed: no completed audit yet".
+type Facts struct {
 	audit   engine.Audit // zero before the first audit completes
 	catalog engine.RuleCatalog
 	byRule  map[string]engine.RuleTotals // open findings per rule, decisions applied
 	types   map[string]int64             // the tenant's resources by type
 }
 
-// postureFacts gathers what the judge needs of audit a: counts are its
-// snapshot's open findings by rule (OpenCounts with the decisions people
-// made applied, as reports and the dashboard read them), and the tenant's
-// resources are counted by type. A finding is one check on one resource
-// (its id is derived from both), so a rule's open findings are also its
-// failing resources: the precomputed counts answer both, without a pass
-// over the snapshot's rows.
-func (s *Service) postureFacts(ctx context.Context, tenantID string, a engine.Audit, counts []engine.ReportCount) (postureFacts, error) {
-	f := postureFacts{audit: a, catalog: s.cfg.Reporting.Catalog, byRule: map[string]engine.RuleTotals{}, types: map[string]int64{}}
+// TypeCounter counts a tenant's resources by type (store/clickhouse).
+type TypeCounter interface {
+	ResourceCountsByType(ctx context.Context, tenantID string) (map[string]int64, error)
+}
+
+// Gather collects what the judge needs of audit a: counts are its
+// snapshot's open findings by rule (with the decisions people made and the
+// active mute rules applied, as reports and the dashboard read them), and
+// the tenant's resources are counted by type. A finding is one check on
+// one resource (its id is derived from both), so a rule's open findings
+// are also its failing resources: the precomputed counts answer both,
+// without a pass over the snapshot's rows.
+func Gather(ctx context.Context, types TypeCounter, catalog engine.RuleCatalog, tenantID string, a engine.Audit, counts []engine.ReportCount) (Facts, error) {
+	f := Facts{audit: a, catalog: catalog, byRule: map[string]engine.RuleTotals{}, types: map[string]int64{}}
 	if a.ID == "" {
 		return f, nil
 	}
@@ -44,15 +50,19 @@ func (s *Service) postureFacts(ctx context.Context, tenantID string, a engine.Au
 		f.byRule[c.RuleID] = t
 	}
 	var err error
-	if f.types, err = s.cfg.Reporting.Analytics.ResourceCountsByType(ctx, tenantID); err != nil {
+	if f.types, err = types.ResourceCountsByType(ctx, tenantID); err != nil {
 		return f, err
 	}
 	return f, nil
 }
 
-// judgeFramework judges every control of fw, in catalog order, and sums
+// Failing is how many open findings rule r has in the audit (decisions
+// and mutes applied).
+func (f Facts) Failing(r string) int64 { return f.byRule[r].Findings }
+
+// JudgeFramework judges every control of fw, in catalog order, and sums
 // them up.
-func (f postureFacts) judgeFramework(fw engine.CatalogFramework) (engine.CompliancePosture, []engine.ControlPosture) {
+func (f Facts) JudgeFramework(fw engine.CatalogFramework) (engine.CompliancePosture, []engine.ControlPosture) {
 	p := engine.CompliancePosture{ID: fw.ID, Name: fw.Title, Version: fw.Version, Controls: len(fw.Controls), AuditID: f.audit.ID}
 	if f.audit.CompletedAt != nil {
 		at := f.audit.CompletedAt.UTC()
@@ -68,7 +78,7 @@ func (f postureFacts) judgeFramework(fw engine.CatalogFramework) (engine.Complia
 }
 
 // judgeControl judges one control.
-func (f postureFacts) judgeControl(c engine.CatalogControl) engine.ControlPosture {
+func (f Facts) judgeControl(c engine.CatalogControl) engine.ControlPosture {
 	out := engine.ControlPosture{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Assessment: c.Assessment,
 		Checks: slices.Clone(c.Rules)}
 	if out.Checks == nil {
@@ -138,7 +148,7 @@ func controlStatus(failingFindings int64, judged bool, checked, notEvaluated int
 // resource in the audit: by the audit's Evaluated counts, or for an audit
 // completed before fourd counted them, when the rule met more resources of
 // its types than it left not evaluated.
-func (f postureFacts) ruleJudged(r string) bool {
+func (f Facts) ruleJudged(r string) bool {
 	if sum := f.audit.Summary; sum != nil && sum.Evaluated != nil {
 		return sum.Evaluated[r] > 0
 	}
@@ -149,7 +159,7 @@ func (f postureFacts) ruleJudged(r string) bool {
 // judged less those it failed (Evaluated counts both); for an audit
 // completed before fourd counted them, the resources of its types less its
 // findings and those it left not evaluated.
-func (f postureFacts) rulePassing(r string) int64 {
+func (f Facts) rulePassing(r string) int64 {
 	sum := f.audit.Summary
 	if sum != nil && sum.Evaluated != nil {
 		return max(sum.Evaluated[r]-f.byRule[r].Findings, 0)
@@ -166,4 +176,15 @@ func (f postureFacts) rulePassing(r string) int64 {
 		notEvaluated = sum.NotEvaluated[r]
 	}
 	return max(ofTypes-f.byRule[r].Findings-notEvaluated, 0)
+}
+
+// PassingCount counts, over a control's rules, the resources each judged
+// and passed in the audit (a resource passing two rules counts twice, as
+// failing resources do).
+func (f Facts) PassingCount(rules []string) int64 {
+	var n int64
+	for _, r := range rules {
+		n += f.rulePassing(r)
+	}
+	return n
 }

@@ -1,4 +1,4 @@
-package findings
+package reporting
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/posture"
 )
 
 // reportTopActions is how many actions an executive summary ranks.
@@ -17,7 +18,7 @@ const reportTopActions = 5
 
 // exposure counts the resources with an open critical or high finding.
 func (b *reportBuilder) exposure(ctx context.Context, scanned int64) (engine.ResourceExposure, error) {
-	n, err := b.svc.cfg.Reporting.Analytics.SevereResources(ctx, b.scope)
+	n, err := b.svc.cfg.Analytics.SevereResources(ctx, b.scope)
 	if err != nil {
 		return engine.ResourceExposure{}, err
 	}
@@ -57,16 +58,16 @@ func (b *reportBuilder) rankActions(rules map[string]*engine.RuleRank) []engine.
 }
 
 // compliancePosture rates every framework with the compliance judge
-// (compliance_judge.go), as the compliance evidence report and the posture
+// (engine/posture), as the compliance evidence report and the posture
 // API do.
 func (b *reportBuilder) compliancePosture(ctx context.Context) ([]engine.FrameworkPosture, error) {
-	facts, err := b.svc.postureFacts(ctx, b.scope.TenantID, b.audit, b.counts)
+	facts, err := posture.Gather(ctx, b.svc.cfg.Analytics, b.svc.cfg.Catalog, b.scope.TenantID, b.audit, b.counts)
 	if err != nil {
 		return nil, err
 	}
 	out := []engine.FrameworkPosture{}
-	for _, fw := range b.svc.cfg.Reporting.Catalog.Frameworks() {
-		p, _ := facts.judgeFramework(fw)
+	for _, fw := range b.svc.cfg.Catalog.Frameworks() {
+		p, _ := facts.JudgeFramework(fw)
 		fp := engine.FrameworkPosture{Framework: fw.ID, Title: fw.Title, Controls: p.Controls,
 			Checked: p.Counts.Passed + p.Counts.Failed, Failing: p.Counts.Failed}
 		if p.ScorePercent != nil {

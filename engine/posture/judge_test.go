@@ -1,7 +1,6 @@
-package findings
+package posture
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -68,37 +67,20 @@ func TestJudgeCountsChecksThatRan(t *testing.T) {
 		{"ran, some failed", map[string]int64{"aws-s3-004": 40}, 7, engine.ControlFail, 33},
 		{"before the counts", nil, 7, engine.ControlFail, 100000 - 7},
 	} {
-		f := postureFacts{audit: engine.Audit{ID: "a", Summary: &engine.AuditSummary{Evaluated: tc.evaluated}}, catalog: cat,
+		f := Facts{audit: engine.Audit{ID: "a", Summary: &engine.AuditSummary{Evaluated: tc.evaluated}}, catalog: cat,
 			byRule: map[string]engine.RuleTotals{}, types: map[string]int64{"aws_s3_bucket": 100000}}
 		if tc.findings > 0 {
 			f.byRule["aws-s3-004"] = engine.RuleTotals{RuleID: "aws-s3-004", Findings: tc.findings, Resources: tc.findings}
 		}
-		p, controls := f.judgeFramework(fw)
+		p, controls := f.JudgeFramework(fw)
 		if got := controls[0].Status; got != tc.want {
 			t.Errorf("%s: %s (%s); want %s", tc.name, got, controls[0].Reason, tc.want)
 		}
-		if got := f.passingCount(controls[0].Checks); got != tc.passing {
+		if got := f.PassingCount(controls[0].Checks); got != tc.passing {
 			t.Errorf("%s: %d passing; want %d", tc.name, got, tc.passing)
 		}
 		if tc.want == engine.ControlInsufficientData && (p.Counts.Passed != 0 || p.ScorePercent != nil) {
 			t.Errorf("%s: posture %+v counts a pass", tc.name, p.Counts)
 		}
-	}
-}
-
-// TestDistinctResources: a resource failing several of a control's rules is
-// listed once, with its first (most severe) finding; the cap counts
-// resources, and covered counts the findings of the listed resources.
-func TestDistinctResources(t *testing.T) {
-	r := func(id string, sev engine.Severity) engine.AffectedResource {
-		return engine.AffectedResource{ResourceID: id, Severity: sev}
-	}
-	rs := []engine.AffectedResource{r("a", engine.SeverityCritical), r("b", engine.SeverityHigh), r("a", engine.SeverityHigh), r("c", engine.SeverityLow), r("b", engine.SeverityLow), r("d", engine.SeverityLow)}
-	kept, covered := distinctResources(rs, 2)
-	if len(kept) != 2 || !reflect.DeepEqual(kept[0], r("a", engine.SeverityCritical)) || !reflect.DeepEqual(kept[1], r("b", engine.SeverityHigh)) {
-		t.Errorf("kept %v; want a (critical) and b (high) once each", kept)
-	}
-	if covered != 4 { // a twice, b twice; c and d are not listed
-		t.Errorf("covered %d; want 4", covered)
 	}
 }
