@@ -198,12 +198,15 @@ type AuditChanges struct {
 
 // ChangeExample is one finding that changed since the previous audit.
 type ChangeExample struct {
-	Change           string   `json:"change"` // new, resolved or severity_changed
-	FindingID        string   `json:"finding_id"`
-	RuleID           string   `json:"rule_id"`
-	Title            string   `json:"title"`
-	ResourceID       string   `json:"resource_id"`
-	ResourceName     string   `json:"resource_name"` // empty when the resource has none (or is gone)
+	Change       string `json:"change"` // new, resolved or severity_changed
+	FindingID    string `json:"finding_id"`
+	RuleID       string `json:"rule_id"`
+	Title        string `json:"title"`
+	ResourceID   string `json:"resource_id"`
+	ResourceName string `json:"resource_name"` // empty when the resource has none (or is gone)
+	// NativeID is the provider's id (an ARN, an instance id), empty for a
+	// resource the inventory no longer holds.
+	NativeID         string   `json:"native_id,omitempty"`
 	Severity         Severity `json:"severity"`
 	PreviousSeverity Severity `json:"previous_severity,omitempty"`
 }

@@ -222,16 +222,20 @@ func executiveRankings(d *pdfDoc, s *engine.ExecutiveSummaryReport) {
 		d.empty("No change to show.")
 		return
 	}
-	t := d.newTable(8, column{"Change", 28, "L"}, column{"Rule", ruleColW, "L"}, column{"Title", 98 - ruleColW, "L"},
-		column{"Resource", 34, "L"}, column{"Severity", 20, "L"})
+	// The resource column holds an ARN under the name (two lines,
+	// breaking at its ':' or '/').
+	t := d.newTable(8, column{"Change", 24, "L"}, column{"Rule", ruleColW, "L"}, column{"Title", 82 - ruleColW, "L"},
+		column{"Resource", 54, "L"}, column{"Severity", 20, "L"})
 	for _, e := range c.Examples {
 		sev := string(e.Severity)
 		if e.PreviousSeverity != "" {
 			sev = string(e.PreviousSeverity) + " → " + sev
 		}
-		resource := e.ResourceName
-		if resource == "" {
-			resource = e.ResourceID
+		// The provider's id (an ARN) under the name; fourd's internal id
+		// only for a resource the inventory no longer holds.
+		resource := cmp.Or(e.NativeID, e.ResourceID)
+		if e.ResourceName != "" {
+			resource = e.ResourceName + "\n" + resource
 		}
 		t.row(e.Change, e.RuleID, e.Title, resource, sev)
 	}

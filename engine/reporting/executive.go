@@ -212,8 +212,9 @@ func (b *reportBuilder) diffMutes(ctx context.Context) (engine.DiffMutes, error)
 	return b.svc.cfg.Reads.DiffMutes(ctx, b.scope.TenantID, b.prev[0].ID, b.audit.ID)
 }
 
-// nameChangedResources sets the examples' resource names, in one narrow
-// read: a reader recognizes "prod-db" where a res_… id says nothing.
+// nameChangedResources sets the examples' resource names and native ids
+// (ARNs), in one narrow read: a reader recognizes "prod-db" or finds an
+// ARN in the console, where a res_… id says nothing.
 func (b *reportBuilder) nameChangedResources(ctx context.Context, examples []engine.ChangeExample) error {
 	if len(examples) == 0 {
 		return nil
@@ -226,12 +227,13 @@ func (b *reportBuilder) nameChangedResources(ctx context.Context, examples []eng
 	if err != nil {
 		return err
 	}
-	names := make(map[string]string, len(rs))
+	byID := make(map[string]engine.Resource, len(rs))
 	for _, r := range rs {
-		names[r.ID] = r.Name
+		byID[r.ID] = r
 	}
 	for i := range examples {
-		examples[i].ResourceName = names[examples[i].ResourceID]
+		r := byID[examples[i].ResourceID]
+		examples[i].ResourceName, examples[i].NativeID = r.Name, r.NativeID
 	}
 	return nil
 }
