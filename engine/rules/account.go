@@ -168,10 +168,13 @@ func (a *Auditor) Record(res engine.Resource, o Outcome) {
 
 // countJudged counts the rules o passed or failed, but for those joining
 // other resources' facts when skipJoins.
-func (a *Auditor) countJudged(o Outcome, skipJoins bool) {
+func (a *Auditor) countJudged(o Outcome, skipJoins bool) { countJudgedInto(a.judged, o, skipJoins) }
+
+// countJudgedInto is countJudged into judged, by Rule.idx.
+func countJudgedInto(judged []int64, o Outcome, skipJoins bool) {
 	for i, r := range o.rules {
 		if i < 64 && o.judged&(1<<i) != 0 && !(skipJoins && len(r.Joins) > 0) {
-			a.judged[r.idx]++
+			judged[r.idx]++
 		}
 	}
 }
@@ -325,21 +328,7 @@ func (a *Auditor) Finish() []AccountViolation {
 		}
 	}
 	// The checks that waited for their account's facts.
-	for i := range a.deferred {
-		res := &a.deferred[i]
-		s := NewSubject(res, a.now)
-		s.account = a.accounts[res.Account]
-		// Only the checks that join other resources' facts deferred: the
-		// others were judged when the resource was recorded.
-		o := assessRules(s, p.joinsByType[res.Type])
-		for _, ne := range o.NotEvaluated {
-			a.notEval[ne.Rule.ID]++
-		}
-		a.countJudged(o, false)
-		for _, v := range o.Violations {
-			out = append(out, AccountViolation{Resource: *res, Violation: v})
-		}
-	}
+	out = a.finishDeferred(out)
 	a.deferred = nil
 	return out
 }
