@@ -42,6 +42,10 @@ type StringList []string
 
 // UnmarshalJSON accepts a string or an array of strings.
 func (l *StringList) UnmarshalJSON(b []byte) error {
+	if ss, ok := plainStrings(b); ok {
+		*l = ss
+		return nil
+	}
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '"' {
 		var s string
@@ -72,16 +76,58 @@ func (d *PolicyDocument) UnmarshalJSON(b []byte) error {
 		*d = PolicyDocument{}
 		return nil
 	}
-	type plain PolicyDocument
-	var p plain
-	// A single statement may be an object instead of an array.
-	var probe struct {
-		Statement json.RawMessage `json:"Statement"`
+	// One pass over the document keeps its statements raw; they are read
+	// next, as an array or as a single statement written as an object.
+	var doc struct {
+		Version   string        `json:"Version"`
+		ID        string        `json:"Id"`
+		Statement rawStatements `json:"Statement"`
 	}
-	if err := json.Unmarshal(b, &probe); err != nil {
+	if err := json.Unmarshal(b, &doc); err != nil {
 		return err
 	}
-	if st := bytes.TrimSpace(probe.Statement); len(st) > 0 && st[0] == '{' {
+	st := bytes.TrimSpace(doc.Statement.last)
+	if doc.Statement.n > 1 {
+		// A document naming its statements more than once is decoded as
+		// it always was (the kind of the last decides, the first may
+		// fail): rare, and not worth a second way.
+		return d.unmarshalByKind(b, len(st) > 0 && st[0] == '{')
+	}
+	out := PolicyDocument{Version: doc.Version, ID: doc.ID}
+	switch {
+	case len(st) > 0 && st[0] == '{':
+		var one PolicyStatement
+		if err := json.Unmarshal(st, &one); err != nil {
+			return err
+		}
+		out.Statement = []PolicyStatement{one}
+	case len(st) > 0:
+		if err := json.Unmarshal(st, &out.Statement); err != nil {
+			return err
+		}
+	}
+	*d = out
+	return nil
+}
+
+// rawStatements is a document's Statement kept raw, with how many times
+// the document names it.
+type rawStatements struct {
+	last []byte
+	n    int
+}
+
+// UnmarshalJSON keeps b (encoding/json calls it once per key naming the
+// statements, with a slice of the document it decodes).
+func (r *rawStatements) UnmarshalJSON(b []byte) error {
+	r.last, r.n = b, r.n+1
+	return nil
+}
+
+// unmarshalByKind decodes the whole document b with its statements as one
+// object (single) or as an array.
+func (d *PolicyDocument) unmarshalByKind(b []byte, single bool) error {
+	if single {
 		var one struct {
 			Version   string          `json:"Version"`
 			ID        string          `json:"Id"`
@@ -93,6 +139,8 @@ func (d *PolicyDocument) UnmarshalJSON(b []byte) error {
 		*d = PolicyDocument{Version: one.Version, ID: one.ID, Statement: []PolicyStatement{one.Statement}}
 		return nil
 	}
+	type plain PolicyDocument
+	var p plain
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
