@@ -132,7 +132,7 @@ func witnessed(s *Subject, r *Rule, key string) int {
 	for _, w := range r.witnesses[s.Resource.Type][key] {
 		res := *s.Resource
 		res.Attributes = withTopLevelKey(s.Resource.Attributes, key, w)
-		v := NewSubject(&res, s.Now)
+		v := s.witnessSubject(&res, key, w)
 		v.account, v.pending = s.account, s.pending
 		if v.bad {
 			return witnessDecides

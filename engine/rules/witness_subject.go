@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// witnessFromParsed lets witnessSubject reuse the subject's parse; tests
+// turn it off to compare with a parse of the whole record.
+var witnessFromParsed = true
+
+// witnessSubject is NewSubject(res, s.Now) for res, s's resource with the
+// attribute key, which its record lacks, set to the witness w (res's
+// attributes are withTopLevelKey's). Rather than parsing the whole record
+// again, it copies the attributes s parsed and decodes {"key": w} into the
+// copy: the field key names is zero there, so the copy shares no memory the
+// decode writes to, and it ends as a parse of res would. It parses res when
+// that could differ: s did not parse or recorded nothing, the attribute
+// type decodes itself, or s's record has a key that encoding/json decodes
+// into the same field as key (equal up to case), which a parse of res
+// would decode after the witness.
+func (s *Subject) witnessSubject(res *engine.Resource, key, w string) *Subject {
+	if !witnessFromParsed || s.bad || s.blank || s.attrs == nil || recordsFoldedKey(s.Resource.Attributes, key) {
+		return NewSubject(res, s.Now)
+	}
+	if _, ok := s.attrs.(json.Unmarshaler); ok {
+		return NewSubject(res, s.Now)
+	}
+	v := &Subject{Resource: res, Now: s.Now, blank: blankAttributes(res.Attributes)}
+	src := reflect.ValueOf(s.attrs)
+	c := reflect.New(src.Type().Elem())
+	c.Elem().Set(src.Elem())
+	v.attrs = c.Interface()
+	k, _ := json.Marshal(key)
+	obj := make([]byte, 0, len(k)+len(w)+3)
+	obj = append(append(append(append(append(obj, '{'), k...), ':'), w...), '}')
+	v.bad = json.Unmarshal(obj, v.attrs) != nil
+	return v
+}
+
+// recordsFoldedKey reports whether the JSON object b has a top-level key
+// other than key that equals it up to case, as encoding/json matches keys
+// to fields (bytes.EqualFold).
+func recordsFoldedKey(b []byte, key string) bool {
+	found := false
+	eachTopLevelKey(b, func(name []byte) {
+		if !found && string(name) != key && bytes.EqualFold(name, []byte(key)) {
+			found = true
+		}
+	})
+	return found
+}
