@@ -162,3 +162,23 @@ func SetTagIndex(on bool) (restore func()) {
 	useTagIndex = on
 	return func() { useTagIndex = old }
 }
+
+// SetRangeProbes sets useRangeProbes until the returned function restores
+// it.
+func SetRangeProbes(on bool) (restore func()) {
+	old := useRangeProbes
+	useRangeProbes = on
+	return func() { useRangeProbes = old }
+}
+
+// SetRowFilterReadLimit sets the most rows one query of a row-filtered
+// page may read (0: no limit) until the returned function restores it.
+func SetRowFilterReadLimit(n int) (restore func()) {
+	old := rowFilterReadLimit
+	rowFilterReadLimit = n
+	return func() { rowFilterReadLimit = old }
+}
+
+// RowFilterPasses is how many unbounded passes row-filtered pages have
+// read so far.
+func RowFilterPasses() int64 { return rowFilterPasses.Load() }

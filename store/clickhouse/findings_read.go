@@ -69,14 +69,12 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 		return s.listByResource(ctx, q, out)
 	}
 	if q.Filter.RowFilters() || q.OnlyIDs != nil {
-		ctx := ch.Context(ctx, ch.WithSettings(idListSettings))
+		ctx := ch.Context(ctx, ch.WithSettings(rowFilterSettings()))
 		sel, err := s.resolveSelective(ctx, q.TenantID, q.Filter)
 		if err != nil {
 			return nil, err
 		}
-		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, rowFilterPageQuery{
-			tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs,
-			after: q.After, limit: q.Limit, columns: pageColumns(q), sel: sel}, out)
+		return s.listRowFiltered(ctx, q, sel, out)
 	}
 	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
 		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, scanPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/google/go-cmp/cmp"
@@ -38,6 +39,26 @@ func TestQueriesToSQL(t *testing.T) {
 			bucketPageQuery{tenantID: "t", auditID: "a", bucket: 4, lo: "fnd_2", loInclusive: true, hi: "fnd_3", limit: 7},
 			cols + " WHERE snapshot = ? AND sev_order = ? AND id >= ? AND id < ? ORDER BY id LIMIT 7",
 			[]any{snapshotKey("t", "a"), uint8(4), idRangeKey("fnd_2"), idRangeKey("fnd_3")}},
+		{"row filters, a probe of a bucket's range",
+			rowFilterPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{FirstSeenAfter: time.Unix(100, 0), Dimension: "cost"},
+				rng: &bucketRange{bucket: 1, lo: "fnd_2", loInclusive: true, hi: "fnd_3"}, limit: 7},
+			cols + " PREWHERE first_seen_at >= toDateTime(?, 'UTC') WHERE snapshot = ? AND sev_order = ? AND id >= ? AND id < ? AND dimension = ? ORDER BY id LIMIT 7",
+			[]any{int64(100), snapshotKey("t", "a"), uint8(1), idRangeKey("fnd_2"), idRangeKey("fnd_3"), "cost"}},
+		{"row filters, a probe after a cursor to the bucket's end",
+			rowFilterPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{FirstSeenBefore: time.Unix(100, 1)},
+				rng: &bucketRange{bucket: 3, lo: "fnd_2"}, limit: 5},
+			cols + " PREWHERE first_seen_at < toDateTime(?, 'UTC') WHERE snapshot = ? AND sev_order = ? AND id > ? ORDER BY id LIMIT 5",
+			[]any{int64(101), snapshotKey("t", "a"), uint8(3), idRangeKey("fnd_2")}},
+		{"row filters, the pass after the probes",
+			rowFilterPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{FirstSeenAfter: time.Unix(100, 0)},
+				from: &keyPos{bucket: 2, bound: "fnd_4", inclusive: true}, limit: 3},
+			cols + " WHERE snapshot = ? AND (sev_order, id) IN (SELECT sev_order, id FROM snapshot_findings PREWHERE first_seen_at >= toDateTime(?, 'UTC') WHERE snapshot = ? AND (sev_order > ? OR (sev_order = ? AND id >= ?)) ORDER BY sev_order, id LIMIT 3) ORDER BY sev_order, id LIMIT 3",
+			[]any{snapshotKey("t", "a"), int64(100), snapshotKey("t", "a"), uint8(2), uint8(2), idRangeKey("fnd_4")}},
+		{"row filters, a pass after a cursor",
+			rowFilterPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{FirstSeenAfter: time.Unix(100, 0)},
+				from: &keyPos{bucket: 0, bound: "fnd_4"}, limit: 3},
+			cols + " WHERE snapshot = ? AND (sev_order, id) IN (SELECT sev_order, id FROM snapshot_findings PREWHERE first_seen_at >= toDateTime(?, 'UTC') WHERE snapshot = ? AND (sev_order > ? OR (sev_order = ? AND id > ?)) ORDER BY sev_order, id LIMIT 3) ORDER BY sev_order, id LIMIT 3",
+			[]any{snapshotKey("t", "a"), int64(100), snapshotKey("t", "a"), uint8(0), uint8(0), idRangeKey("fnd_4")}},
 		{"scan with a resource",
 			scanPageQuery{tenantID: "t", auditID: "a", filter: engine.FindingFilter{ResourceID: "res_1", Severity: "high"},
 				after: &engine.FindingKey{SeverityRank: 4, ID: "fnd_9"}, limit: 3},

@@ -139,44 +139,6 @@ func ceilUnix(t time.Time) int64 {
 	return s
 }
 
-// rowFilterPageQuery reads up to limit findings after a position, in list
-// order, under row filters: the matching keys first, from the narrow
-// columns of the rows after the position (a subquery, sorted and cut to
-// the page), then the page's rows by key (point ranges of the primary
-// key). The density of the matches is unknown to the counts, so there is
-// no range to bound; what a page costs is one pass over the narrow columns
-// after the position.
-type rowFilterPageQuery struct {
-	tenantID, auditID string
-	filter            engine.FindingFilter
-	forced            forced
-	onlyIDs           []string
-	after             *engine.FindingKey
-	limit             int
-	columns           string // selectColumns
-	sel               *selectiveResources
-}
-
-func (q rowFilterPageQuery) toSQL() (string, []any) {
-	var pre conds
-	addRowFilter(&pre, q.tenantID, q.filter, q.onlyIDs, q.sel)
-	var c conds
-	addSnapshot(&c, q.tenantID, q.auditID)
-	if q.after != nil {
-		o := uint8(numBuckets - q.after.SeverityRank)
-		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
-	}
-	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
-	addPageFilter(&c, q.filter, q.forced, bounds)
-	limit := strconv.Itoa(q.limit)
-	keys := "SELECT sev_order, id FROM snapshot_findings PREWHERE " + pre.sql() + " WHERE " + c.sql() +
-		" ORDER BY sev_order, id LIMIT " + limit
-	sql := "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings WHERE snapshot = ? AND (sev_order, id) IN (" + keys + ")" +
-		" ORDER BY sev_order, id LIMIT " + limit
-	args := append([]any{snapshotKey(q.tenantID, q.auditID)}, pre.args...)
-	return sql, append(args, c.args...)
-}
-
 // effectiveStatus is the status a row has once people's decisions and the
 // mutes are applied, as an SQL expression ('open', 'resolved' or 'muted'):
 // the conditions addPageFilter writes for each status filter, in one.

@@ -1,0 +1,155 @@
+package clickhouse_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
+	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
+)
+
+// TestRowFilterProbes is the differential test of the bounded probes of
+// row-filtered pages (row_filter_page.go): first-seen and compliance
+// filters that keep every row, half of them, few or none, alone and with
+// ordinary filters, a status under people's decisions and mutes, page
+// through the same findings in the same order, with cursors across pages
+// and severity buckets, with the probes as without them (one unbounded
+// pass a page), and as computed from the findings written; tenant B's
+// snapshot under the same audit id never shows.
+func TestRowFilterProbes(t *testing.T) {
+	s := chtest.New(t)
+	aud := engine.NewID(engine.PrefixAudit, testNow)
+	a := mustWriteSnapshot(t, s, "ten_a", aud, 1500)
+	mustWriteSnapshot(t, s, "ten_b", aud, 500)
+	resolved, reopened := a.findings[10].ID, ""
+	for _, f := range a.findings {
+		if f.Status == engine.StatusResolved && f.Resolution != engine.ResolutionFixed {
+			reopened = f.ID
+		}
+	}
+	// A mute rule matching the open findings of rule_003.
+	mute := engine.MuteRef{RuleID: "mrl_probe", Version: 1}
+	var muted []engine.Finding
+	for _, f := range a.findings {
+		if f.RuleID == "rule_003" && f.Status == engine.StatusOpen {
+			muted = append(muted, f)
+		}
+	}
+	if err := s.PutMuteMatches(context.Background(), "ten_a", aud, mute, muted); err != nil || len(muted) == 0 {
+		t.Fatalf("PutMuteMatches of %d: %v", len(muted), err)
+	}
+	hours := func(h int) time.Time { return testNow.Add(time.Duration(h) * time.Hour) }
+	for i, q := range []engine.FindingQuery{
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-100)}},                             // every row
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-36)}},                              // half
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-1)}},                               // 1 in 72
+		{Filter: engine.FindingFilter{FirstSeenBefore: hours(-100)}},                            // none
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-60), FirstSeenBefore: hours(-10)}}, // a window
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-100), Severity: engine.SeverityLow}},
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-100), Status: engine.StatusOpen}},
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-100), Status: engine.StatusOpen}, ForceResolved: []string{resolved}},
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-100), Status: engine.StatusResolved}, ForceOpen: []string{reopened}},
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-100), Status: engine.StatusOpen}, Mutes: []engine.MuteRef{mute}},
+		{Filter: engine.FindingFilter{FirstSeenAfter: hours(-36), Status: engine.StatusMuted}, Mutes: []engine.MuteRef{mute}},
+		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-4.0.1"}},     // every row
+		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-4.0.1:1.1"}}, // few
+		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-3.0.0"}},     // none
+		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-4.0.1", FirstSeenAfter: hours(-36), Dimension: engine.DimensionCost}},
+	} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			var want []engine.Finding
+			for _, f := range a.findings {
+				if keeps(q, f) {
+					want = append(want, f)
+				}
+			}
+			if len(want) == 0 && q.Filter.Compliance != "CIS-AWS-3.0.0" && q.Filter.FirstSeenBefore.IsZero() {
+				t.Fatal("the filter matches nothing: the test proves little")
+			}
+			for _, limit := range []int{13, 200} {
+				for _, probes := range []bool{true, false} {
+					restore := clickhouse.SetRangeProbes(probes)
+					got := pageAllQuery(t, s, "ten_a", aud, q, limit)
+					restore()
+					if diff := gocmp.Diff(want, got); diff != "" {
+						t.Errorf("limit %d, probes %v: pages (-want +got):\n%s", limit, probes, diff)
+					}
+				}
+			}
+		})
+	}
+}
+
+// keeps is the reference of a row-filtered read of the generated
+// snapshot: q's filter, decisions and mutes (a mute on one rule id) on f.
+func keeps(q engine.FindingQuery, f engine.Finding) bool {
+	flt := q.Filter
+	if t := flt.FirstSeenAfter; !t.IsZero() && f.FirstSeenAt.Before(t) {
+		return false
+	}
+	if t := flt.FirstSeenBefore; !t.IsZero() && !f.FirstSeenAt.Before(t) {
+		return false
+	}
+	if c := flt.Compliance; c != "" && !slices.ContainsFunc(f.Compliance, func(x string) bool {
+		return x == c || strings.HasPrefix(x, c+":")
+	}) {
+		return false
+	}
+	status := f.Status
+	switch {
+	case slices.Contains(q.ForceResolved, f.ID):
+		status = engine.StatusResolved
+	case slices.Contains(q.ForceOpen, f.ID) && f.Resolution != engine.ResolutionFixed:
+		status = engine.StatusOpen
+	}
+	if len(q.Mutes) > 0 && status == engine.StatusOpen && f.RuleID == "rule_003" {
+		status = engine.StatusMuted
+	}
+	nf := flt
+	nf.Status = ""
+	return matches(f, nf) && (flt.Status == "" || status == flt.Status)
+}
+
+// TestRowFilterProbeReadsLittle: a page under a first-seen filter that
+// keeps every row reads a few granules, as an unfiltered page does, not
+// every row of the snapshot: its queries read at most a sixth of the
+// snapshot's rows (max_rows_to_read) and none is the unbounded pass of
+// before, which the same page without the probes takes, and which the
+// probes keep for a filter keeping nothing.
+func TestRowFilterProbeReadsLittle(t *testing.T) {
+	s := chtest.New(t)
+	aud := engine.NewID(engine.PrefixAudit, testNow)
+	const n = 60_000
+	mustWriteSnapshot(t, s, "ten_a", aud, n)
+	defer clickhouse.SetRowFilterReadLimit(n / 6)()
+	list := func(f engine.FindingFilter, probes bool) (passes int64) {
+		t.Helper()
+		defer clickhouse.SetRangeProbes(probes)()
+		f.AuditID = aud
+		before := clickhouse.RowFilterPasses()
+		page, err := s.ListFindings(context.Background(), engine.FindingQuery{TenantID: "ten_a", Filter: f, Limit: 100})
+		if err != nil || (len(page) != 100 && f.FirstSeenBefore.IsZero()) {
+			t.Fatalf("%+v: %d findings, %v", f, len(page), err)
+		}
+		return clickhouse.RowFilterPasses() - before
+	}
+	all := engine.FindingFilter{FirstSeenAfter: testNow.Add(-100 * time.Hour)}
+	if got := list(all, false); got != 1 {
+		t.Errorf("without probes: %d unbounded passes, want 1", got)
+	}
+	if got := list(all, true); got != 0 {
+		t.Errorf("a filter keeping every row: %d unbounded passes, want 0", got)
+	}
+	none := engine.FindingFilter{FirstSeenBefore: testNow.Add(-100 * time.Hour)}
+	defer clickhouse.SetRowFilterReadLimit(0)()
+	if got := list(none, true); got != 1 {
+		t.Errorf("a filter keeping nothing: %d unbounded passes, want 1", got)
+	}
+}
