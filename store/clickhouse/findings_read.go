@@ -74,6 +74,9 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 		if err != nil {
 			return nil, err
 		}
+		if sel.none() {
+			return out, nil
+		}
 		return s.listRowFiltered(ctx, q, sel, out)
 	}
 	if q.Filter.Status != "" && len(q.ForceResolved)+len(q.ForceOpen) > 0 {
@@ -264,9 +267,15 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 			if err != nil {
 				return nil, err
 			}
-			text, args := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}.toSQL()
-			if groups, err = s.countRows(ctx, text, args, len(cols)); err != nil {
-				return nil, err
+			if sel.none() {
+				if len(cols) == 0 {
+					groups = []countGroup{{keys: []string{}}} // the total: none
+				}
+			} else {
+				text, args := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}.toSQL()
+				if groups, err = s.countRows(ctx, text, args, len(cols)); err != nil {
+					return nil, err
+				}
 			}
 			ok = true
 		}

@@ -274,3 +274,38 @@ func TestSelectiveRowFilterSQL(t *testing.T) {
 		t.Errorf("unresolved tag filter: %s", got)
 	}
 }
+
+// TestComplianceFilterSQL: the compliance filter keeps the findings of the
+// texts holding its control (or a control of its framework), listed when
+// resolved beforehand (none listed: nothing), else by a subquery.
+func TestComplianceFilterSQL(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		f        engine.FindingFilter
+		sel      *selectiveResources
+		wantSQL  string
+		wantArgs []any
+	}{
+		{"a control, by subquery", engine.FindingFilter{Compliance: "CIS-AWS-4.0.1:2.1.4"}, nil,
+			"text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND has(compliance, ?))",
+			[]any{"t", "CIS-AWS-4.0.1:2.1.4"}},
+		{"a framework, by subquery", engine.FindingFilter{Compliance: "SOC2"}, &selectiveResources{q: []string{}},
+			"text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND arrayExists(x -> substring(x, 1, ?) = ?, compliance))",
+			[]any{"t", uint64(5), "SOC2:"}},
+		{"texts listed", engine.FindingFilter{Compliance: "SOC2"}, &selectiveResources{compliance: []uint64{3, 5}},
+			"text_id IN ?", []any{ch.GroupSet{Value: []any{uint64(3), uint64(5)}}}},
+		{"no text holds it", engine.FindingFilter{Compliance: "SOC2"}, &selectiveResources{compliance: []uint64{}}, "0", nil},
+	} {
+		var c conds
+		addRowFilter(&c, "t", tc.f, nil, tc.sel)
+		if got := c.sql(); got != tc.wantSQL {
+			t.Errorf("%s: SQL\n got %s\nwant %s", tc.name, got, tc.wantSQL)
+		}
+		if diff := cmp.Diff(tc.wantArgs, c.args); diff != "" {
+			t.Errorf("%s: args (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	if !(&selectiveResources{compliance: []uint64{}}).none() || (&selectiveResources{}).none() || (*selectiveResources)(nil).none() {
+		t.Error("none() is true only when the compliance filter's texts are listed and empty")
+	}
+}

@@ -62,13 +62,12 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 		c.add("first_seen_at < toDateTime(?, 'UTC')", ceilUnix(t))
 	}
 	if f.Compliance != "" {
-		fw, control := f.ComplianceParts()
-		if control != "" {
-			c.add("text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND has(compliance, ?))", tenantID, f.Compliance)
+		if sel != nil && sel.compliance != nil {
+			expr, args := textsIn(sel.compliance)
+			c.add(expr, args...)
 		} else {
-			prefix := fw + ":"
-			c.add("text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND arrayExists(x -> substring(x, 1, ?) = ?, compliance))",
-				tenantID, uint64(len(prefix)), prefix)
+			sub, args := complianceTexts(tenantID, f)
+			c.add("text_id IN ("+sub+")", args...)
 		}
 	}
 	if f.Tags != "" {
@@ -99,6 +98,18 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 			c.add("("+title+" OR "+resources+")", append(titleArgs, resArgs...)...)
 		}
 	}
+}
+
+// complianceTexts is the query of the tenant's texts (text_id) that hold
+// the compliance filter of f: its control, or a control of its framework.
+func complianceTexts(tenantID string, f engine.FindingFilter) (string, []any) {
+	fw, control := f.ComplianceParts()
+	if control != "" {
+		return "SELECT text_id FROM finding_texts WHERE tenant_id = ? AND has(compliance, ?)", []any{tenantID, f.Compliance}
+	}
+	prefix := fw + ":"
+	return "SELECT text_id FROM finding_texts WHERE tenant_id = ? AND arrayExists(x -> substring(x, 1, ?) = ?, compliance)",
+		[]any{tenantID, uint64(len(prefix)), prefix}
 }
 
 // tagMatching is the IN subquery of the resources the tag filter of f

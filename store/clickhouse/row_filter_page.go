@@ -21,16 +21,21 @@ import (
 // 172 ms at 10M findings for what an unfiltered page reads in 12 ms.
 //
 // So a page under cheap row filters first probes bounded key ranges as if
-// the filter kept every row the ordinary filters keep (the counts' totals,
-// ranges widened ×rangeWidening), and reads the rest in one unbounded pass
-// as soon as a probe comes back empty (the filter is sparse: a pass reads
-// no more than the probes would) or after probeTries probes. A probe that
+// the filter kept every row the ordinary filters keep (the counts'
+// totals), then ranges sized by the density the probes saw, and reads the
+// rest in one unbounded pass after probeTries short probes (the filter is
+// sparse: the pass reads what the probes would). A probe that
 // fills the page is the page: it read every row of the bucket from the
 // position to its bound.
 
-// probeTries is the most bounded probes of one bucket before the rest of
-// the page is read in one pass.
-const probeTries = 3
+// probeTries is the most probes of a page that come back short before
+// the rest of the page is read in one pass; a probe that finds nothing
+// makes the next one emptyWidening times as wide. A filter that keeps
+// nothing costs the pass and three probes (~2,000 rows per row asked).
+const (
+	probeTries    = 3
+	emptyWidening = 16.0
+)
 
 // useRangeProbes is whether row-filtered pages probe bounded ranges;
 // tests turn it off to compare with one unbounded pass a page.
@@ -99,6 +104,7 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 	if from != nil {
 		start = from.bucket
 	}
+	factor, tries := initialRangeFactor, 0
 	for b := start; b < numBuckets; b++ {
 		r := bucketRange{bucket: b}
 		if b == start && from != nil {
@@ -107,8 +113,7 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 		if totals[b] == 0 {
 			continue
 		}
-		factor := initialRangeFactor
-		for try := 1; ; try++ {
+		for {
 			need := q.Limit - len(out)
 			r.hi = rangeEnd(engine.PrefixFinding, r.lo, need, totals[b], factor)
 			before := len(out)
@@ -122,14 +127,26 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 				break // the rest of the bucket is read: on to the next
 			}
 			r.lo, r.loInclusive = r.hi, true
-			if len(out) == before || try == probeTries {
-				// Sparse here: everything after the last probe in one pass.
+			if tries++; tries == probeTries {
+				// Sparse: everything after the last probe in one pass.
 				return pass(&keyPos{bucket: b, bound: r.lo, inclusive: true})
 			}
-			factor *= rangeWidening
+			factor = nextFactor(factor, need, len(out)-before)
 		}
 	}
 	return out, nil
+}
+
+// nextFactor is the range factor of the probe after one that was to hold
+// need×factor rows at full density and found got matches: sized for twice
+// the matches still needed at the density seen, at least twice as wide,
+// ×emptyWidening when it found none.
+func nextFactor(factor float64, need, got int) float64 {
+	if got == 0 {
+		return factor * emptyWidening
+	}
+	density := float64(got) / (float64(need) * factor)
+	return min(max(2/density, factor*2), factor*emptyWidening*emptyWidening)
 }
 
 // withoutRowFilters is f with its row filters cleared: what the counts

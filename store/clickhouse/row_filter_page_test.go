@@ -73,14 +73,28 @@ func TestRowFilterProbes(t *testing.T) {
 			if len(want) == 0 && q.Filter.Compliance != "CIS-AWS-3.0.0" && q.Filter.FirstSeenBefore.IsZero() {
 				t.Fatal("the filter matches nothing: the test proves little")
 			}
-			for _, limit := range []int{13, 200} {
-				for _, probes := range []bool{true, false} {
-					restore := clickhouse.SetRangeProbes(probes)
+			// The new way (probes, the compliance filter's texts listed),
+			// the old (one pass a page, the texts' subquery), and probes
+			// with the subquery.
+			for _, way := range []struct{ probes, lists bool }{{true, true}, {false, false}, {true, false}} {
+				restore := clickhouse.SetRangeProbes(way.probes)
+				restoreLists := func() {}
+				if !way.lists {
+					restoreLists = clickhouse.SetMaxSelectiveResources(0)
+				}
+				for _, limit := range []int{13, 200} {
 					got := pageAllQuery(t, s, "ten_a", aud, q, limit)
-					restore()
 					if diff := gocmp.Diff(want, got); diff != "" {
-						t.Errorf("limit %d, probes %v: pages (-want +got):\n%s", limit, probes, diff)
+						t.Errorf("limit %d, %+v: pages (-want +got):\n%s", limit, way, diff)
 					}
+				}
+				cq := engine.FindingCountQuery{TenantID: "ten_a", Filter: q.Filter, ForceResolved: q.ForceResolved, ForceOpen: q.ForceOpen, Mutes: q.Mutes}
+				cq.Filter.AuditID = aud
+				counts, err := s.CountFindings(context.Background(), cq)
+				restoreLists()
+				restore()
+				if err != nil || len(counts) != 1 || counts[0].Count != int64(len(want)) {
+					t.Errorf("%+v: count %+v (%v), want %d", way, counts, err, len(want))
 				}
 			}
 		})
@@ -129,27 +143,27 @@ func TestRowFilterProbeReadsLittle(t *testing.T) {
 	const n = 60_000
 	mustWriteSnapshot(t, s, "ten_a", aud, n)
 	defer clickhouse.SetRowFilterReadLimit(n / 6)()
-	list := func(f engine.FindingFilter, probes bool) (passes int64) {
+	list := func(f engine.FindingFilter, probes bool, limit int) (passes int64) {
 		t.Helper()
 		defer clickhouse.SetRangeProbes(probes)()
 		f.AuditID = aud
 		before := clickhouse.RowFilterPasses()
-		page, err := s.ListFindings(context.Background(), engine.FindingQuery{TenantID: "ten_a", Filter: f, Limit: 100})
-		if err != nil || (len(page) != 100 && f.FirstSeenBefore.IsZero()) {
+		page, err := s.ListFindings(context.Background(), engine.FindingQuery{TenantID: "ten_a", Filter: f, Limit: limit})
+		if err != nil || (len(page) != limit && f.FirstSeenBefore.IsZero()) {
 			t.Fatalf("%+v: %d findings, %v", f, len(page), err)
 		}
 		return clickhouse.RowFilterPasses() - before
 	}
 	all := engine.FindingFilter{FirstSeenAfter: testNow.Add(-100 * time.Hour)}
-	if got := list(all, false); got != 1 {
+	if got := list(all, false, 100); got != 1 {
 		t.Errorf("without probes: %d unbounded passes, want 1", got)
 	}
-	if got := list(all, true); got != 0 {
+	if got := list(all, true, 100); got != 0 {
 		t.Errorf("a filter keeping every row: %d unbounded passes, want 0", got)
 	}
 	none := engine.FindingFilter{FirstSeenBefore: testNow.Add(-100 * time.Hour)}
 	defer clickhouse.SetRowFilterReadLimit(0)()
-	if got := list(none, true); got != 1 {
+	if got := list(none, true, 1); got != 1 { // three probes of 2, 32 and 512 rows, then the pass
 		t.Errorf("a filter keeping nothing: %d unbounded passes, want 1", got)
 	}
 }

@@ -30,11 +30,13 @@ var maxSelectiveTitles = 10_000
 // selectiveResources are the resources (ids) a snapshot read's tag and q
 // filters matched, each nil when that filter is absent or matched too many
 // to list; titles are the texts (text_id) whose title holds q, nil when
-// not listed.
+// not listed; compliance are the texts that hold the compliance filter,
+// nil when absent or not listed.
 type selectiveResources struct {
-	snapshot uint64
-	tags, q  []string
-	titles   []uint64
+	snapshot   uint64
+	tags, q    []string
+	titles     []uint64
+	compliance []uint64
 }
 
 // textsOf is the condition that keeps the findings of the titles: "" when
@@ -44,11 +46,26 @@ func (s *selectiveResources) textsOf() (string, []any) {
 	if len(s.titles) == 0 {
 		return "", nil
 	}
-	ids := make([]any, len(s.titles))
-	for i, t := range s.titles {
+	return textsIn(s.titles)
+}
+
+// textsIn is the condition that keeps the findings of the texts ids: "0"
+// when none.
+func textsIn(texts []uint64) (string, []any) {
+	if len(texts) == 0 {
+		return "0", nil
+	}
+	ids := make([]any, len(texts))
+	for i, t := range texts {
 		ids[i] = t
 	}
 	return "text_id IN ?", []any{ch.GroupSet{Value: ids}}
+}
+
+// none reports whether the filters resolved match no finding: no text
+// holds the compliance filter's control (the snapshot need not be read).
+func (s *selectiveResources) none() bool {
+	return s != nil && s.compliance != nil && len(s.compliance) == 0
 }
 
 // keysOf is the condition that keeps the findings of the resources ids:
@@ -67,14 +84,21 @@ func (s *selectiveResources) keysOf(ids []string) (string, []any) {
 }
 
 // resolveSelective resolves the tag and q filters of f to the resources
-// they match when they match at most maxSelectiveResources; nil when f has
-// neither or both match more.
+// they match when they match at most maxSelectiveResources, and the
+// compliance filter to the texts holding it; nil when f has none of them
+// or each matches too many to list.
 func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.FindingFilter) (*selectiveResources, error) {
-	if f.Tags == "" && f.Q == "" {
+	if f.Tags == "" && f.Q == "" && f.Compliance == "" {
 		return nil, nil
 	}
 	sel := &selectiveResources{snapshot: snapshotKey(tenantID, f.AuditID)}
 	var err error
+	if f.Compliance != "" {
+		sub, args := complianceTexts(tenantID, f)
+		if sel.compliance, err = s.fewTexts(ctx, sub, args); err != nil {
+			return nil, err
+		}
+	}
 	if f.Tags != "" {
 		few, err := s.fewTagCandidates(ctx, tenantID, f)
 		if err != nil {
@@ -96,7 +120,7 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 			return nil, err
 		}
 	}
-	if sel.tags == nil && sel.q == nil && sel.titles == nil {
+	if sel.tags == nil && sel.q == nil && sel.titles == nil && sel.compliance == nil {
 		return nil, nil
 	}
 	return sel, nil
@@ -128,9 +152,15 @@ func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.
 // fewTitles returns the tenant's texts whose title holds q (never nil), or
 // nil when there are more than maxSelectiveTitles.
 func (s *Store) fewTitles(ctx context.Context, tenantID, q string) ([]uint64, error) {
+	return s.fewTexts(ctx, "SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0", []any{tenantID, q})
+}
+
+// fewTexts runs a text_id query over finding_texts: its distinct ids,
+// never nil, or nil when there are more than maxSelectiveTitles.
+func (s *Store) fewTexts(ctx context.Context, sub string, args []any) ([]uint64, error) {
 	out := []uint64{}
-	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0 LIMIT " +
-		strconv.Itoa(maxSelectiveTitles+1), args: []any{tenantID, q}}, func(sc scanner) error {
+	err := s.each(ctx, rawQuery{sql: "SELECT DISTINCT text_id FROM (" + sub + ") LIMIT " +
+		strconv.Itoa(maxSelectiveTitles+1), args: args}, func(sc scanner) error {
 		var id uint64
 		err := sc.Scan(&id)
 		out = append(out, id)
