@@ -14,6 +14,15 @@
 # tag=owner=h3-bench is a selective tag: loadgen writes none (it then matches
 # nothing); docs/benchmarks.md says how the issue 33 runs gave it to 20
 # resources of a copy of the tenant.
+# rule_id=loadgen-000 (1M of 10M findings) is the page a compliance filter is
+# compared with. loadgen's texts map to no control: for the compliance rows
+# of docs/benchmarks.md, h4_bench gave CIS-AWS-4.0.1:1.4 to 20 of its 200
+# texts (10% of the findings, so the framework too) and CIS-AWS-4.0.1:2.1.4
+# to 2 of them (1%); SOC2 is held by none:
+#   INSERT INTO finding_texts (tenant_id, text_id, title, description, remediation, compliance, written_at)
+#   SELECT tenant_id, text_id, title, description, remediation, if(rn < 2, ['CIS-AWS-4.0.1:2.1.4', 'CIS-AWS-4.0.1:1.4'],
+#     ['CIS-AWS-4.0.1:1.4']), now() FROM (SELECT *, rowNumberInAllBlocks() AS rn
+#     FROM (SELECT * FROM finding_texts ORDER BY text_id LIMIT 20))
 # Usage: URL=http://127.0.0.1:18101 TOKEN=pat_… ASSIGNEE=usr_… scripts/bench-filters.sh [rounds]
 #   The 10M tenant: serve the database h3bench (tenant h3m-0, `fourd loadgen --resources 1000000
 #   --findings 10000000`) and run it with its token, e.g. scripts/bench-filters.sh 6.
@@ -27,7 +36,10 @@ filters=(
   "tag=team%3Dteam-3"
   "tag=env%3Dprod&tag=team%3Dteam-3"
   "tag=owner%3Dh3-bench"
+  "rule_id=loadgen-000"
   "compliance=CIS-AWS-4.0.1"
+  "compliance=CIS-AWS-4.0.1:2.1.4"
+  "compliance=SOC2"
   "q=lg-eip-4242"
   "q=synthetic%20CRITICAL"
   "first_seen_before=2020-01-01T00:00:00Z"
