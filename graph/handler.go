@@ -21,6 +21,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/graph/generated"
@@ -47,6 +48,9 @@ type Config struct {
 	// those fields answer unavailable without them.
 	Reports    *reporting.Service
 	Compliance *posture.Service
+	// Mutes keeps mute rules (engine/mutes); optional, those fields
+	// answer unavailable without it.
+	Mutes *mutes.Service
 	// Identity authenticates bearer tokens (engine/identity).
 	Identity *identity.Service
 	Logger   *slog.Logger
@@ -164,7 +168,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	cfg = cfg.withDefaults()
 	es := generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, log: cfg.Logger},
+		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, log: cfg.Logger},
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)

@@ -14,17 +14,17 @@ import (
 
 // CreateMuteRule validates, stores and applies a mute rule.
 func (r *mutationResolver) CreateMuteRule(ctx context.Context, input engine.MuteRuleInput) (*engine.MuteRule, error) {
-	return orNil(r.svc.CreateMuteRule(ctx, caller(ctx), input))
+	return orNil(r.mutes.CreateMuteRule(ctx, caller(ctx), input))
 }
 
 // UpdateMuteRule changes a mute rule, making a new version.
 func (r *mutationResolver) UpdateMuteRule(ctx context.Context, id string, input engine.MuteRuleInput) (*engine.MuteRule, error) {
-	return orNil(r.svc.UpdateMuteRule(ctx, caller(ctx), id, input))
+	return orNil(r.mutes.UpdateMuteRule(ctx, caller(ctx), id, input))
 }
 
 // DeleteMuteRule removes a mute rule.
 func (r *mutationResolver) DeleteMuteRule(ctx context.Context, id string) (*model.DeleteMuteRulePayload, error) {
-	if err := r.svc.DeleteMuteRule(ctx, caller(ctx), id); err != nil {
+	if err := r.mutes.DeleteMuteRule(ctx, caller(ctx), id); err != nil {
 		return nil, err
 	}
 	return &model.DeleteMuteRulePayload{ID: id, Deleted: true}, nil
@@ -39,7 +39,7 @@ func (r *mutationResolver) DryRunMuteRule(ctx context.Context, expression string
 			n = -1 // an explicit 0 is out of range, not the default
 		}
 	}
-	return orNil(r.svc.DryRunMuteRule(ctx, caller(ctx), expression, n))
+	return orNil(r.mutes.DryRunMuteRule(ctx, caller(ctx), expression, n))
 }
 
 // MuteRules lists the tenant's mute rules, newest first.
@@ -49,16 +49,16 @@ func (r *queryResolver) MuteRules(ctx context.Context, first *int, after *string
 		return nil, err
 	}
 	p := caller(ctx)
-	page, err := r.svc.ListMuteRules(ctx, p, pr)
+	page, err := r.mutes.ListMuteRules(ctx, p, pr)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewMuteRuleConnection(page, func(x engine.MuteRule) string { return r.svc.MuteRuleCursor(p, x.ID) }), nil
+	return model.NewMuteRuleConnection(page, func(x engine.MuteRule) string { return r.mutes.MuteRuleCursor(p, x.ID) }), nil
 }
 
 // MuteRule returns one mute rule; not_found when absent.
 func (r *queryResolver) MuteRule(ctx context.Context, id string) (*engine.MuteRule, error) {
-	return orNil(r.svc.GetMuteRule(ctx, caller(ctx), id))
+	return orNil(r.mutes.GetMuteRule(ctx, caller(ctx), id))
 }
 
 // MuteRuleHistory returns a mute rule's first changes, oldest first.
@@ -67,7 +67,7 @@ func (r *queryResolver) MuteRuleHistory(ctx context.Context, id string, first *i
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.svc.ListMuteRuleHistory(ctx, caller(ctx), id, pr)
+	page, err := r.mutes.ListMuteRuleHistory(ctx, caller(ctx), id, pr)
 	if err != nil {
 		return nil, err
 	}

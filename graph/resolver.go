@@ -5,6 +5,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 )
@@ -19,5 +20,6 @@ type Resolver struct {
 	// those answer unavailable).
 	reports *reporting.Service
 	posture *posture.Service
+	mutes   *mutes.Service
 	log     *slog.Logger
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
 	inv "github.com/fourd-dev/fourd/engine/inventory"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/internal/testserver"
@@ -35,6 +36,7 @@ type assembled struct {
 	svc          *findings.Service
 	reports      *reporting.Service
 	posture      *posture.Service
+	mutes        *mutes.Service
 	pg           *postgres.Store
 	ch           *clickhouse.Store
 	clock        *testserver.Clock
@@ -63,7 +65,7 @@ func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 	st := testserver.New(t, testserver.Options{Clock: testserver.FixedClock(goldenNow), ClockedPostgres: true,
 		Renderer: renderer, ReportLease: time.Minute})
 	svc, pg, ch, clock, url := st.Engine, st.PG, st.CH, st.Clock, pgtest.URL(t, st.PG)
-	a := &assembled{svc: svc, reports: st.Reporting, posture: st.Posture, pg: pg, ch: ch, clock: clock,
+	a := &assembled{svc: svc, reports: st.Reporting, posture: st.Posture, mutes: st.Mutes, pg: pg, ch: ch, clock: clock,
 		tenant: engine.Tenant{ID: fixedID(engine.PrefixTenant, goldenNow.Add(-30*24*time.Hour), 1), Slug: "acme", Name: "Acme Électronique GmbH"}}
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {

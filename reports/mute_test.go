@@ -51,7 +51,7 @@ func TestReportsLeaveMutedFindingsOut(t *testing.T) {
 	}
 	p := engine.Principal{TenantID: a.tenant.ID, UserID: u.ID, Scopes: engine.AllScopes}
 	expr, reason, expires := `finding.rule_id == "`+muted+`"`, "versioning is handled by the backup vault", a.clock.Now().Add(30*24*time.Hour)
-	rule, err := a.svc.CreateMuteRule(ctx, p, engine.MuteRuleInput{Expression: &expr, Reason: &reason, ExpiresAt: &expires})
+	rule, err := a.mutes.CreateMuteRule(ctx, p, engine.MuteRuleInput{Expression: &expr, Reason: &reason, ExpiresAt: &expires})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestReportChangesLeaveMutedFindingsOut(t *testing.T) {
 	}
 	p := engine.Principal{TenantID: a.tenant.ID, UserID: u.ID, Scopes: engine.AllScopes}
 	expr, reason, expires := `finding.rule_id == "`+muted+`"`, "bastions are reached through the VPN only", a.clock.Now().Add(30*24*time.Hour)
-	if _, err := a.svc.CreateMuteRule(ctx, p, engine.MuteRuleInput{Expression: &expr, Reason: &reason, ExpiresAt: &expires}); err != nil {
+	if _, err := a.mutes.CreateMuteRule(ctx, p, engine.MuteRuleInput{Expression: &expr, Reason: &reason, ExpiresAt: &expires}); err != nil {
 		t.Fatal(err)
 	}
 	after := changes()

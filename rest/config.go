@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -59,6 +60,9 @@ type Config struct {
 	// Compliance judges the compliance posture (engine/posture); optional,
 	// /v1/compliance answers 503 unavailable without it.
 	Compliance *posture.Service
+	// Mutes keeps mute rules (engine/mutes); optional, /v1/mute_rules
+	// answers 503 unavailable without it.
+	Mutes *mutes.Service
 	// Secret keys the OAuth consent form's CSRF tokens: at least 32 bytes,
 	// the same on every replica (cmd/fourd gives FOURD_SECRET). Without it
 	// every consent form is refused as expired.

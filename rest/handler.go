@@ -14,6 +14,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -31,6 +32,7 @@ type api struct {
 	ingest  *ingest.Service    // nil: POST /v1/resources answers unavailable
 	reports *reporting.Service // nil: reports answer unavailable
 	posture *posture.Service   // nil: compliance answers unavailable
+	mutes   *mutes.Service     // nil: mute rules answer unavailable
 	log     *slog.Logger
 	metrics *httpMetrics
 	mux     *http.ServeMux
@@ -53,7 +55,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()

@@ -9,7 +9,7 @@ import (
 // muteRuleRoutes registers the mute rules API (issue 33 §1): CRUD, a dry
 // run and each rule's history.
 func (a *api) muteRuleRoutes() {
-	s := a.svc
+	s := a.mutes
 	a.get("/v1/mute_rules", a.authenticated(listOf(s.ListMuteRules)))
 	a.route(http.MethodPost, "/v1/mute_rules", a.authenticated(a.createMuteRule))
 	a.route(http.MethodPost, "/v1/mute_rules/dry_run", a.authenticated(a.dryRunMuteRule))
@@ -29,7 +29,7 @@ func (a *api) createMuteRule(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	m, err := a.svc.CreateMuteRule(r.Context(), principal(r), in)
+	m, err := a.mutes.CreateMuteRule(r.Context(), principal(r), in)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (a *api) updateMuteRule(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	m, err := a.svc.UpdateMuteRule(r.Context(), principal(r), r.PathValue("id"), in)
+	m, err := a.mutes.UpdateMuteRule(r.Context(), principal(r), r.PathValue("id"), in)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (a *api) deleteMuteRule(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	if err := a.svc.DeleteMuteRule(r.Context(), principal(r), r.PathValue("id")); err != nil {
+	if err := a.mutes.DeleteMuteRule(r.Context(), principal(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -80,7 +80,7 @@ func (a *api) dryRunMuteRule(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	out, err := a.svc.DryRunMuteRule(r.Context(), principal(r), in.Expression, in.Limit)
+	out, err := a.mutes.DryRunMuteRule(r.Context(), principal(r), in.Expression, in.Limit)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (a *api) muteRuleHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.svc.ListMuteRuleHistory(r.Context(), principal(r), r.PathValue("id"), pr)
+	page, err := a.mutes.ListMuteRuleHistory(r.Context(), principal(r), r.PathValue("id"), pr)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -155,6 +156,7 @@ type apiServices struct {
 	audits    *audit.Service
 	reporting *reporting.Service
 	posture   *posture.Service
+	mutes     *mutes.Service
 	identity  *identity.Service
 	webhooks  *webhooks.Service
 	ingest    *ingest.Service
@@ -185,6 +187,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	rules, err := mutes.New(mutes.Config{Rules: s.pg, Compiler: audit.New(nil), Reads: svc.MuteReads(), Secret: cfg.Secret, Logger: log})
+	if err != nil {
+		return apiServices{}, err
+	}
 	audits, err := newAudits(log, s, svc, judge)
 	if err != nil {
 		return apiServices{}, err
@@ -197,7 +203,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

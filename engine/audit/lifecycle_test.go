@@ -14,6 +14,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -85,6 +86,8 @@ type harness struct {
 	t   *testing.T
 	pg  *postgres.Store
 	svc *findings.Service
+	// mutes keeps mute rules over svc's read path (engine/mutes).
+	mutes *mutes.Service
 	// audits runs audits (this package's Service).
 	audits *audit.Service
 	// intake takes inventory (engine/ingest).
@@ -119,6 +122,10 @@ func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue
 		t.Fatal(err)
 	}
 	h.svc = svc
+	if h.mutes, err = mutes.New(mutes.Config{Rules: pg, Compiler: audit.New(nil), Reads: svc.MuteReads(),
+		Secret: []byte(strings.Repeat("k", 32)), Now: now}); err != nil {
+		t.Fatal(err)
+	}
 	if h.audits, err = audit.NewService(audit.Config{Audits: pg, Snapshots: ch, Inventory: ch, Queue: h.queue,
 		Evaluators: audit.New(nil), Findings: ch, Resources: ch, Reads: svc.AuditReads(),
 		Events: recordingEvents{pg, h.rec}, EventLog: ch, Now: now}); err != nil {

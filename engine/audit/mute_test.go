@@ -19,7 +19,7 @@ func TestAuditAppliesMuteRules(t *testing.T) {
 	h.runAudit()
 	h.rec.take()
 
-	rule, err := h.svc.CreateMuteRule(h.ctx, h.p, engine.MuteRuleInput{
+	rule, err := h.mutes.CreateMuteRule(h.ctx, h.p, engine.MuteRuleInput{
 		Expression: ptr(`resource.tags[?"env"].orValue("") == "sandbox"`), Reason: ptr("sandboxes are throwaway"),
 		ExpiresAt: ptr(h.now.Add(30 * 24 * time.Hour))})
 	if err != nil {
@@ -52,7 +52,7 @@ func TestAuditAppliesMuteRules(t *testing.T) {
 	if f := h.finding(public, staging); f.Status != engine.StatusOpen {
 		t.Errorf("staging finding: %s", f.Status)
 	}
-	got, err := h.svc.GetMuteRule(h.ctx, h.p, rule.ID)
+	got, err := h.mutes.GetMuteRule(h.ctx, h.p, rule.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

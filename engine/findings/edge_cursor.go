@@ -25,9 +25,3 @@ func (s *Service) AuditCursor(p engine.Principal, id string) string {
 func (s *Service) PolicyCursor(p engine.Principal, id string) string {
 	return s.cursors.Encode(p.TenantID, "policies", id)
 }
-
-// MuteRuleCursor returns the cursor after the mute rule with id in
-// ListMuteRules.
-func (s *Service) MuteRuleCursor(p engine.Principal, id string) string {
-	return s.cursors.Encode(p.TenantID, "mute_rules", id)
-}

@@ -15,6 +15,16 @@ type compiledMute struct {
 	page    []engine.Finding // matches of the current page
 }
 
+// muteRulesAvailable reports unavailable when the server has no mute
+// rules configured.
+func (s *Service) muteRulesAvailable() (engine.MuteCompiler, error) {
+	mc, ok := s.cfg.Evaluators.(engine.MuteCompiler)
+	if s.cfg.MuteRules == nil || s.cfg.MuteMatches == nil || !ok {
+		return nil, engine.Errorf(engine.CodeUnavailable, "mute rules are not configured on this server")
+	}
+	return mc, nil
+}
+
 // muteBatch is how many open findings are evaluated (and their matches
 // written) at a time when a rule is applied.
 const muteBatch = 20_000

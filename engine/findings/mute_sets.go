@@ -95,7 +95,7 @@ func (s *Service) buildMuteSetLater(tenantID, auditID string) {
 	}
 	go func() {
 		defer s.muteBuilds.Delete(key)
-		ctx, cancel := context.WithTimeout(context.Background(), muteApplyTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), engine.MuteApplyTimeout)
 		defer cancel()
 		if err := s.settleMuteSet(ctx, tenantID, auditID); err != nil {
 			s.log.WarnContext(ctx, "building a mute set failed", "tenant_id", tenantID, "audit_id", auditID, "error", err)

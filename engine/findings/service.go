@@ -31,9 +31,6 @@ type Config struct {
 	// (issue 33); optional, with an Evaluators that is a MuteCompiler.
 	MuteRules   engine.MuteRuleStore
 	MuteMatches engine.MuteMatchStore
-	// MuteApplyWait is how long a write of a mute rule waits for its
-	// application before answering; default DefaultMuteApplyWait.
-	MuteApplyWait time.Duration
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   engine.EventStore
 	EventLog engine.EventLog

@@ -13,6 +13,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -89,7 +90,9 @@ type Services struct {
 	// Both read open counts through Engine's read path.
 	Reporting *reporting.Service
 	Posture   *posture.Service
-	Identity  *identity.Service
+	// Mutes keeps mute rules, applied through Engine's read path.
+	Mutes    *mutes.Service
+	Identity *identity.Service
 	// Operator is the identity operator surface, as cmd/fourd holds it.
 	Operator *identity.Operator
 	Ingest   *ingest.Service
@@ -220,6 +223,12 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mc, _ := ecfg.Evaluators.(engine.MuteCompiler)
+	mutesSvc, err := mutes.New(mutes.Config{Rules: ecfg.MuteRules, Compiler: mc, Reads: svc.MuteReads(),
+		Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
 		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
@@ -242,7 +251,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the

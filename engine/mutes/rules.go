@@ -1,4 +1,4 @@
-package findings
+package mutes
 
 import (
 	"context"
@@ -8,28 +8,6 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 )
-
-// muteApplyTimeout bounds applying a rule to the latest snapshot when it is
-// written: the write stands even if the caller goes away meanwhile.
-const muteApplyTimeout = 10 * time.Minute
-
-// muteApplyWait is Config.MuteApplyWait or its default.
-func (s *Service) muteApplyWait() time.Duration {
-	if s.cfg.MuteApplyWait > 0 {
-		return s.cfg.MuteApplyWait
-	}
-	return engine.DefaultMuteApplyWait
-}
-
-// muteRulesAvailable reports unavailable when the server has no mute
-// rules configured.
-func (s *Service) muteRulesAvailable() (engine.MuteCompiler, error) {
-	mc, ok := s.cfg.Evaluators.(engine.MuteCompiler)
-	if s.cfg.MuteRules == nil || s.cfg.MuteMatches == nil || !ok {
-		return nil, engine.Errorf(engine.CodeUnavailable, "mute rules are not configured on this server")
-	}
-	return mc, nil
-}
 
 // validateMuteRule checks a rule being written at now: the expression
 // compiles and type-checks, the reason is given, expires_at is ahead and
@@ -96,7 +74,7 @@ func (s *Service) CreateMuteRule(ctx context.Context, p engine.Principal, in eng
 	if err := p.Require(engine.ScopeFindingsWrite); err != nil {
 		return engine.MuteRule{}, err
 	}
-	mc, err := s.muteRulesAvailable()
+	mc, err := s.available()
 	if err != nil {
 		return engine.MuteRule{}, err
 	}
@@ -110,9 +88,9 @@ func (s *Service) CreateMuteRule(ctx context.Context, p engine.Principal, in eng
 		return engine.MuteRule{}, err
 	}
 	after := r
-	err = s.cfg.MuteRules.CreateMuteRule(ctx, r, engine.MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
+	err = s.cfg.Rules.CreateMuteRule(ctx, r, engine.MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
 		Action: engine.MuteRuleCreated, Actor: actor(p), At: now, After: withActive(&after, now)})
-	s.reads.invalidate(p.TenantID)
+	s.cfg.Reads.Invalidate(p.TenantID)
 	if err != nil {
 		return engine.MuteRule{}, err
 	}
@@ -126,7 +104,7 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p engine.Principal, id str
 	if err := p.Require(engine.ScopeFindingsWrite); err != nil {
 		return engine.MuteRule{}, err
 	}
-	mc, err := s.muteRulesAvailable()
+	mc, err := s.available()
 	if err != nil {
 		return engine.MuteRule{}, err
 	}
@@ -151,9 +129,9 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p engine.Principal, id str
 	}
 	before, after := cur, r
 	before.Applied = nil
-	err = s.cfg.MuteRules.UpdateMuteRule(ctx, r, engine.MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
+	err = s.cfg.Rules.UpdateMuteRule(ctx, r, engine.MuteRuleChange{TenantID: p.TenantID, RuleID: r.ID,
 		Action: engine.MuteRuleUpdated, Actor: actor(p), At: now, Before: withActive(&before, now), After: withActive(&after, now)})
-	s.reads.invalidate(p.TenantID)
+	s.cfg.Reads.Invalidate(p.TenantID)
 	if err != nil {
 		return engine.MuteRule{}, err
 	}
@@ -162,26 +140,26 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p engine.Principal, id str
 
 // settleMuteRule applies a written rule to the latest snapshot when it is
 // active, then builds the latest snapshot's mute set (the active rules'
-// muted findings, mute_sets.go), and returns the rule as stored. When
+// muted findings, engine/findings' mute_sets.go), and returns the rule as stored. When
 // applying fails the rule stands, unapplied (applied null); the next write
 // or audit applies it.
 func (s *Service) settleMuteRule(ctx context.Context, p engine.Principal, r engine.MuteRule) (engine.MuteRule, error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), engine.MuteApplyTimeout)
 		defer cancel()
 		if r.Enabled && r.ExpiresAt.After(s.now()) {
-			err := s.applyToLatest(actx, p.TenantID, r)
-			s.reads.invalidate(p.TenantID)
+			err := s.cfg.Reads.ApplyToLatest(actx, p.TenantID, r)
+			s.cfg.Reads.Invalidate(p.TenantID)
 			if err != nil {
 				s.log.ErrorContext(actx, "applying a mute rule failed", "mute_rule_id", r.ID, "version", r.Version, "error", err)
 				return
 			}
 		}
-		s.settleLatestMuteSet(actx, p.TenantID)
+		s.cfg.Reads.SettleLatestMuteSet(actx, p.TenantID)
 	}()
-	wait := time.NewTimer(s.muteApplyWait())
+	wait := time.NewTimer(s.cfg.ApplyWait)
 	select {
 	case <-done:
 	case <-wait.C: // answered with applied null; the application goes on
@@ -197,7 +175,7 @@ func (s *Service) DeleteMuteRule(ctx context.Context, p engine.Principal, id str
 	if err := p.Require(engine.ScopeFindingsWrite); err != nil {
 		return err
 	}
-	if _, err := s.muteRulesAvailable(); err != nil {
+	if _, err := s.available(); err != nil {
 		return err
 	}
 	cur, err := s.GetMuteRule(ctx, p, id)
@@ -206,9 +184,9 @@ func (s *Service) DeleteMuteRule(ctx context.Context, p engine.Principal, id str
 	}
 	now := s.now().UTC()
 	cur.Applied = nil
-	err = s.cfg.MuteRules.DeleteMuteRule(ctx, p.TenantID, id, engine.MuteRuleChange{TenantID: p.TenantID, RuleID: id,
+	err = s.cfg.Rules.DeleteMuteRule(ctx, p.TenantID, id, engine.MuteRuleChange{TenantID: p.TenantID, RuleID: id,
 		Action: engine.MuteRuleDeleted, Actor: actor(p), At: now, Before: withActive(&cur, now)})
-	s.reads.invalidate(p.TenantID)
+	s.cfg.Reads.Invalidate(p.TenantID)
 	if err != nil {
 		return err
 	}
@@ -218,11 +196,11 @@ func (s *Service) DeleteMuteRule(ctx context.Context, p engine.Principal, id str
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), muteApplyTimeout)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), engine.MuteApplyTimeout)
 		defer cancel()
-		s.settleLatestMuteSet(sctx, p.TenantID)
+		s.cfg.Reads.SettleLatestMuteSet(sctx, p.TenantID)
 	}()
-	wait := time.NewTimer(s.muteApplyWait())
+	wait := time.NewTimer(s.cfg.ApplyWait)
 	defer wait.Stop()
 	select {
 	case <-done:
@@ -237,13 +215,13 @@ func (s *Service) GetMuteRule(ctx context.Context, p engine.Principal, id string
 	if err := p.Require(engine.ScopeFindingsRead); err != nil {
 		return engine.MuteRule{}, err
 	}
-	if _, err := s.muteRulesAvailable(); err != nil {
+	if _, err := s.available(); err != nil {
 		return engine.MuteRule{}, err
 	}
 	if !engine.ValidID(engine.PrefixMuteRule, id) {
 		return engine.MuteRule{}, engine.ErrNotFound("mute rule", id)
 	}
-	r, err := s.cfg.MuteRules.GetMuteRule(ctx, p.TenantID, id)
+	r, err := s.cfg.Rules.GetMuteRule(ctx, p.TenantID, id)
 	if err != nil {
 		return engine.MuteRule{}, err
 	}
@@ -255,12 +233,12 @@ func (s *Service) ListMuteRules(ctx context.Context, p engine.Principal, pr engi
 	if err := p.Require(engine.ScopeFindingsRead); err != nil {
 		return engine.Page[engine.MuteRule]{}, err
 	}
-	if _, err := s.muteRulesAvailable(); err != nil {
+	if _, err := s.available(); err != nil {
 		return engine.Page[engine.MuteRule]{}, err
 	}
 	now := s.now()
-	return idPage(s, p, "mute_rules", pr, func(r engine.MuteRule) string { return r.ID }, func(before string, limit int) ([]engine.MuteRule, error) {
-		rs, err := s.cfg.MuteRules.ListMuteRules(ctx, engine.MuteRuleQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
+	return engine.IDPage(s.cursors, p, "mute_rules", pr, func(r engine.MuteRule) string { return r.ID }, func(before string, limit int) ([]engine.MuteRule, error) {
+		rs, err := s.cfg.Rules.ListMuteRules(ctx, engine.MuteRuleQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
 		for i := range rs {
 			withActive(&rs[i], now)
 		}
@@ -274,7 +252,7 @@ func (s *Service) ListMuteRuleHistory(ctx context.Context, p engine.Principal, i
 	if err := p.Require(engine.ScopeFindingsRead); err != nil {
 		return engine.Page[engine.MuteRuleChange]{}, err
 	}
-	if _, err := s.muteRulesAvailable(); err != nil {
+	if _, err := s.available(); err != nil {
 		return engine.Page[engine.MuteRuleChange]{}, err
 	}
 	if !engine.ValidID(engine.PrefixMuteRule, id) {
@@ -291,7 +269,7 @@ func (s *Service) ListMuteRuleHistory(ctx context.Context, p engine.Principal, i
 			return engine.Page[engine.MuteRuleChange]{}, err
 		}
 	}
-	items, err := s.cfg.MuteRules.ListMuteRuleHistory(ctx, p.TenantID, id, after, limit+1)
+	items, err := s.cfg.Rules.ListMuteRuleHistory(ctx, p.TenantID, id, after, limit+1)
 	if err != nil {
 		return engine.Page[engine.MuteRuleChange]{}, err
 	}
@@ -309,7 +287,7 @@ func (s *Service) checkActiveLimit(ctx context.Context, tenantID string, r engin
 	if !r.Enabled {
 		return nil
 	}
-	active, err := s.cfg.MuteRules.EnabledMuteRules(ctx, tenantID, now)
+	active, err := s.cfg.Rules.EnabledMuteRules(ctx, tenantID, now)
 	if err != nil {
 		return err
 	}
@@ -323,4 +301,10 @@ func (s *Service) checkActiveLimit(ctx context.Context, tenantID string, r engin
 func withActive(r *engine.MuteRule, now time.Time) *engine.MuteRule {
 	r.Active = r.Enabled && r.ExpiresAt.After(now)
 	return r
+}
+
+// MuteRuleCursor returns the cursor after the mute rule with id in
+// ListMuteRules.
+func (s *Service) MuteRuleCursor(p engine.Principal, id string) string {
+	return s.cursors.Encode(p.TenantID, "mute_rules", id)
 }
