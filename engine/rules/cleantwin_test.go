@@ -42,7 +42,7 @@ func passingStreams(t *testing.T, id string) [][]engine.Resource {
 		out = append(out, decodeItems(t, c.pass))
 	}
 	for _, c := range typeRuleCases[id] {
-		out = append(out, []engine.Resource{c.pass})
+		out = append(out, c.pass)
 	}
 	return out
 }

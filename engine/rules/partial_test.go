@@ -119,7 +119,7 @@ func failingStreams(t *testing.T, id string) [][]engine.Resource {
 		out = append(out, decodeItems(t, c.fail))
 	}
 	for _, c := range typeRuleCases[id] {
-		out = append(out, []engine.Resource{c.fail})
+		out = append(out, c.fail)
 	}
 	return out
 }
@@ -179,7 +179,7 @@ func readsOf(t *testing.T, r *Rule, p probe, own, pool map[string][]json.RawMess
 // delete, and its passing case has versioning "Enabled" already, so
 // varying one key of it never shows that versioning is read; the failing
 // input with versioning "Suspended" passes, and restoring "Enabled" fails
-// it again.
+// it again. Each key's zero value is tried too.
 func flippedStreams(t *testing.T, r *Rule, pool valuePool) [][]engine.Resource {
 	var out [][]engine.Resource
 	for _, stream := range failingStreams(t, r.ID) {
@@ -191,11 +191,11 @@ func flippedStreams(t *testing.T, r *Rule, pool valuePool) [][]engine.Resource {
 			cur := attrMap(t, res)
 			for _, k := range slices.Sorted(maps.Keys(cur)) {
 				tried := 0
-				for _, v := range pool[res.Type][k] {
+				for _, v := range append(slices.Clone(pool[res.Type][k]), zeroOf(cur[k])) {
 					if string(v) == string(cur[k]) {
 						continue
 					}
-					if tried++; tried > 16 {
+					if tried++; tried > 17 {
 						break
 					}
 					if s := withAttr(t, stream, i, k, v); outcomeWord(checkOutcome(r, s, i, true)) == OutcomePassed {
@@ -207,6 +207,24 @@ func flippedStreams(t *testing.T, r *Rule, pool valuePool) [][]engine.Resource {
 		}
 	}
 	return out
+}
+
+// zeroOf returns the zero value of v's JSON kind (false, 0, "", [] or
+// null): the value the cases may never give a key (no case has a disabled
+// GuardDuty detector), yet the one a record without it reads as.
+func zeroOf(v json.RawMessage) json.RawMessage {
+	s := strings.TrimSpace(string(v))
+	switch {
+	case s == "true" || s == "false":
+		return json.RawMessage(`false`)
+	case strings.HasPrefix(s, `"`):
+		return json.RawMessage(`""`)
+	case strings.HasPrefix(s, "["):
+		return json.RawMessage(`[]`)
+	case strings.HasPrefix(s, "{") || s == "null":
+		return json.RawMessage(`null`)
+	}
+	return json.RawMessage(`0`)
 }
 
 // writtenWhenZero returns the top-level attributes the canonical type of

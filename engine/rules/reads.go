@@ -114,6 +114,17 @@ func judged(s *Subject, r *Rule, res Result) Result {
 			decided = append(decided, k)
 		}
 	}
+	if len(decided) == 0 && len(missing) > 1 {
+		// A check failing only on several attributes at once (a stopped
+		// instance, stopped long ago) passes with each witness alone:
+		// put them all in together.
+		switch witnessedTogether(s, r, missing) {
+		case witnessDefers:
+			return Result{deferred: true}
+		case witnessDecides:
+			decided = missing
+		}
+	}
 	if len(decided) > 0 {
 		return notEvaluated(decided...)
 	}
@@ -132,18 +143,39 @@ func witnessed(s *Subject, r *Rule, key string) int {
 	for _, w := range r.witnesses[s.Resource.Type][key] {
 		res := *s.Resource
 		res.Attributes = withTopLevelKey(s.Resource.Attributes, key, w)
-		v := s.witnessSubject(&res, key, w)
-		v.account, v.pending = s.account, s.pending
-		if v.bad {
-			return witnessDecides
+		if out := witnessOutcome(s, r, s.witnessSubject(&res, key, w)); out != witnessIrrelevant {
+			return out
 		}
-		out := recordedNothing(v, r, r.Check(v))
-		switch {
-		case out.deferred:
-			return witnessDefers
-		case out.Failed || out.NotEvaluated:
-			return witnessDecides
+	}
+	return witnessIrrelevant
+}
+
+// witnessedTogether runs r on s's resource with every missing attribute
+// of keys set to its first witness at once, and says whether they decide
+// the outcome together.
+func witnessedTogether(s *Subject, r *Rule, keys []string) int {
+	res := *s.Resource
+	for _, k := range keys {
+		if w := r.witnesses[s.Resource.Type][k]; len(w) > 0 {
+			res.Attributes = withTopLevelKey(res.Attributes, k, w[0])
 		}
+	}
+	return witnessOutcome(s, r, NewSubject(&res, s.Now))
+}
+
+// witnessOutcome runs r on v, a subject made from s's resource with
+// witnesses put in, and says whether they decide the outcome.
+func witnessOutcome(s *Subject, r *Rule, v *Subject) int {
+	v.account, v.pending = s.account, s.pending
+	if v.bad {
+		return witnessDecides
+	}
+	out := recordedNothing(v, r, r.Check(v))
+	switch {
+	case out.deferred:
+		return witnessDefers
+	case out.Failed || out.NotEvaluated:
+		return witnessDecides
 	}
 	return witnessIrrelevant
 }

@@ -8,6 +8,7 @@ package rules
 var ruleReads = map[string]map[string][]attrRead{
 	"aws-acm-001": {
 		"aws_acm_certificate": {
+			{"in_use_by", []string{`["arn:aws:elasticloadbalancing:eu-west-1:111122223333:loadbalancer/app/web/1"]`}},
 			{"not_after", []string{`"2025-06-20T23:59:59Z"`}},
 		},
 	},
@@ -66,6 +67,8 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-asg-002": {
 		"aws_autoscaling_group": {
 			{"health_check_type", []string{`"EC2"`}},
+			{"load_balancers", []string{`["acme-prod-web-classic"]`}},
+			{"target_group_arns", []string{`["tg"]`}},
 		},
 	},
 	"aws-asg-003": {
@@ -90,7 +93,9 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-asg-007": {
 		"aws_autoscaling_group": {
+			{"load_balancers", []string{`["acme-prod-web-classic"]`}},
 			{"min_size", []string{`1`}},
+			{"target_group_arns", []string{`["arn:aws:elasticloadbalancing:eu-west-1:111122223333:targetgroup/web/3"]`}},
 		},
 	},
 	"aws-athena-001": {
@@ -157,6 +162,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-cloudfront-004": {
 		"aws_cloudfront_distribution": {
+			{"enabled", []string{`true`}},
 			{"web_acl_id", []string{`""`}},
 		},
 	},
@@ -390,6 +396,7 @@ var ruleReads = map[string]map[string][]attrRead{
 		"aws_instance": {
 			{"state", []string{`"stopped"`}},
 			{"state_changed_at", []string{`"2025-01-01T00:00:00Z"`}},
+			{"volume_ids", []string{`["vol-1"]`}},
 		},
 	},
 	"aws-ec2-012": {
@@ -689,27 +696,32 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-guardduty-001": {
 		"aws_guardduty_detector": {
+			{"enabled", []string{`true`}},
 			{"s3_protection", []string{`false`}},
 		},
 	},
 	"aws-guardduty-002": {
 		"aws_guardduty_detector": {
 			{"eks_audit_logs", []string{`false`}},
+			{"enabled", []string{`true`}},
 		},
 	},
 	"aws-iam-001": {
 		"aws_iam_user": {
 			{"mfa_active", []string{`false`}},
+			{"password_enabled", []string{`true`}},
 		},
 	},
 	"aws-iam-002": {
 		"aws_iam_access_key": {
 			{"create_date", []string{`"2025-01-01T00:00:00Z"`}},
+			{"status", []string{`"Active"`}},
 		},
 	},
 	"aws-iam-003": {
 		"aws_iam_access_key": {
 			{"last_used_date", []string{`null`}},
+			{"status", []string{`"Active"`}},
 		},
 	},
 	"aws-iam-004": {
@@ -798,7 +810,13 @@ var ruleReads = map[string]map[string][]attrRead{
 		},
 	},
 	"aws-iam-019": {
+		"aws_iam_group": {
+			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`}},
+		},
 		"aws_iam_role": {
+			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`}},
+		},
+		"aws_iam_user": {
 			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`}},
 		},
 	},
@@ -808,16 +826,28 @@ var ruleReads = map[string]map[string][]attrRead{
 		},
 	},
 	"aws-iam-023": {
+		"aws_iam_group": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":"kms:Decrypt","Resource":"*"}]}}]`}},
+		},
 		"aws_iam_role": {
 			{"inline_policies", []string{`[{"name":"inline","document":{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["kms:*"],"Resource":["*"]}]}}]`}},
 		},
+		"aws_iam_user": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":"kms:Decrypt","Resource":"*"}]}}]`}},
+		},
 	},
 	"aws-iam-024": {
+		"aws_iam_group": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":"cloudtrail:StopLogging","Resource":"*"}]}}]`}},
+		},
 		"aws_iam_policy": {
 			{"document", []string{`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["kms:Decrypt","cloudtrail:*"],"Resource":["*"]}]}`}},
 		},
 		"aws_iam_role": {
 			{"inline_policies", []string{`[{"name":"inline","document":{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["cloudtrail:Stop*"],"Resource":["*"]}]}}]`}},
+		},
+		"aws_iam_user": {
+			{"inline_policies", []string{`[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":"cloudtrail:StopLogging","Resource":"*"}]}}]`}},
 		},
 	},
 	"aws-kinesis-001": {
@@ -832,6 +862,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-kms-001": {
 		"aws_kms_key": {
+			{"key_manager", []string{`"CUSTOMER"`}},
 			{"key_rotation_enabled", []string{`false`}},
 			{"key_state", []string{`"Enabled"`}},
 		},
@@ -848,6 +879,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-kms-004": {
 		"aws_kms_key": {
+			{"key_manager", []string{`"CUSTOMER"`}},
 			{"key_state", []string{`"Disabled"`}},
 		},
 	},
@@ -1053,6 +1085,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-rds-014": {
 		"aws_rds_cluster": {
+			{"engine", []string{`"aurora-postgresql"`}},
 			{"iam_database_authentication_enabled", []string{`false`}},
 		},
 	},
@@ -1109,14 +1142,16 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-rds-025": {
 		"aws_rds_cluster_snapshot": {
-			{"db_cluster_identifier", []string{`"acme-prod-orders-aurora"`}},
+			{"db_cluster_identifier", []string{`"acme-prod-orders-aurora"`, `"orders"`}},
 			{"snapshot_create_time", []string{`"2025-01-15T03:00:00Z"`}},
+			{"snapshot_type", []string{`"manual"`}},
 		},
 	},
 	"aws-rds-026": {
 		"aws_db_snapshot": {
-			{"db_instance_identifier", []string{`"acme-prod-orders"`}},
+			{"db_instance_identifier", []string{`"acme-prod-orders"`, `"orders-db"`}},
 			{"snapshot_create_time", []string{`"2025-02-01T03:00:00Z"`}},
+			{"snapshot_type", []string{`"manual"`}},
 		},
 	},
 	"aws-redshift-001": {
@@ -1342,11 +1377,14 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-vpc-006": {
 		"aws_nat_gateway": {
 			{"route_table_count", []string{`0`}},
+			{"state", []string{`"available"`}},
 		},
 	},
 	"aws-vpc-007": {
 		"aws_vpc_endpoint": {
+			{"state", []string{`"available"`}},
 			{"subnet_ids", []string{`["subnet-0a"]`}},
+			{"vpc_endpoint_type", []string{`"Interface"`}},
 		},
 	},
 	"aws-vpc-008": {
@@ -1356,6 +1394,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-vpc-009": {
 		"aws_vpn_connection": {
+			{"state", []string{`"available"`}},
 			{"tunnel_statuses", []string{`["UP","DOWN"]`}},
 		},
 	},
@@ -1367,6 +1406,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	},
 	"aws-waf-001": {
 		"aws_wafv2_web_acl": {
+			{"default_action", []string{`"allow"`}},
 			{"rule_count", []string{`0`}},
 		},
 	},
@@ -1378,6 +1418,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-waf-003": {
 		"aws_wafv2_web_acl": {
 			{"counting_rules", []string{`1`}},
+			{"default_action", []string{`"allow"`}},
 			{"rule_count", []string{`1`}},
 		},
 	},
