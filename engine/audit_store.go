@@ -91,21 +91,6 @@ type AuditQueue interface {
 	AllPolicies(ctx context.Context, tenantID string) ([]Policy, error)
 }
 
-// OverrideStore holds manual resolutions of findings (PostgreSQL).
-type OverrideStore interface {
-	// PutOverride creates or replaces the override of a finding.
-	PutOverride(ctx context.Context, o FindingOverride) error
-	// ListOverrides returns the tenant's overrides that have not expired at
-	// now (at most a few thousand: they are people's decisions).
-	ListOverrides(ctx context.Context, tenantID string, now time.Time) ([]FindingOverride, error)
-	// ChangeOverride writes o (as PutOverride) and appends acts to the
-	// finding's activity, in one transaction.
-	ChangeOverride(ctx context.Context, o FindingOverride, acts []FindingActivity) error
-	// ListFindingActivity returns the recorded activity of a finding, newest
-	// first, at most limit entries.
-	ListFindingActivity(ctx context.Context, tenantID, findingID string, limit int) ([]FindingActivity, error)
-}
-
 // FindingOverride is a person's decision on a finding: accepted as a known
 // risk (held across audits until it expires or is reopened) or reopened.
 type FindingOverride struct {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"context"
 	"time"
 )
 
@@ -46,19 +45,6 @@ type IdempotencyRecord struct {
 	Answer    []byte
 	CreatedAt time.Time
 	ExpiresAt time.Time
-}
-
-// IdempotencyStore keeps idempotency records.
-type IdempotencyStore interface {
-	// ClaimIdempotencyKey stores rec (under way) unless an unexpired
-	// record holds its key; then it returns that record and false.
-	ClaimIdempotencyKey(ctx context.Context, rec IdempotencyRecord) (existing IdempotencyRecord, claimed bool, err error)
-	// CompleteIdempotencyKey stores the answer of the request holding the
-	// key.
-	CompleteIdempotencyKey(ctx context.Context, rec IdempotencyRecord) error
-	// ReleaseIdempotencyKey forgets the key (a request that failed or
-	// whose answer is not kept), so that a retry runs again.
-	ReleaseIdempotencyKey(ctx context.Context, tenantID, scope, key string) error
 }
 
 // ValidIdempotencyKey checks a key: 1 to MaxIdempotencyKey visible ASCII

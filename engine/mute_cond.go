@@ -1,7 +1,5 @@
 package engine
 
-import "context"
-
 // MuteCond is a mute rule's expression in a form the analytics store can
 // evaluate over a snapshot's rows itself, with no finding leaving it: a tree
 // of conjunctions, disjunctions and negations over comparisons of one
@@ -60,13 +58,4 @@ type MuteConditioner interface {
 	// Condition returns the expression as a MuteCond, or false when it
 	// reads anything else (title, compliance, tags, attributes, a function).
 	Condition() (MuteCond, bool)
-}
-
-// MuteMatchWriter is implemented by a MuteMatchStore that evaluates a
-// MuteCond itself.
-type MuteMatchWriter interface {
-	// PutMuteMatchesWhere stores, as matched by ref, the open findings of
-	// the snapshot of auditID that cond matches (in the store, with no
-	// transfer), and returns how many.
-	PutMuteMatchesWhere(ctx context.Context, tenantID, auditID string, ref MuteRef, cond MuteCond) (int64, error)
 }

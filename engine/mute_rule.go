@@ -140,27 +140,6 @@ type MuteRuleStore interface {
 	ListMuteRuleHistory(ctx context.Context, tenantID, ruleID string, afterID int64, limit int) ([]MuteRuleChange, error)
 }
 
-// MuteMatchStore keeps which findings of a snapshot each rule version
-// matched (ClickHouse), and answers reads with them.
-type MuteMatchStore interface {
-	// PutMuteMatches stores findings of the snapshot of auditID as matched
-	// by ref.
-	PutMuteMatches(ctx context.Context, tenantID, auditID string, ref MuteRef, matched []Finding) error
-	// ScanOpenFindings calls fn with every open finding of a snapshot, in
-	// no particular order, without evidence, description or remediation.
-	ScanOpenFindings(ctx context.Context, tenantID, auditID string, fn func(Finding) error) error
-	// MutedAmong returns, of the findings with the given keys, those that
-	// refs match in the snapshot, each with the first of refs (in their
-	// order) that matches it; set, when not empty, is the build of refs'
-	// materialised set, read instead of the matches.
-	MutedAmong(ctx context.Context, tenantID, auditID string, refs []MuteRef, set string, keys []FindingKey) (map[string]string, error)
-	// CountMuted counts the snapshot's findings that refs match, filtered
-	// by q.Filter (its status ignored) and grouped by q.GroupBy, leaving out
-	// the ids in exclude (findings people resolved since): from the counts
-	// of the materialised set q.MuteSet when it is given.
-	CountMuted(ctx context.Context, q FindingCountQuery, refs []MuteRef, exclude []string) ([]FindingCount, error)
-}
-
 // MuteMatcher is a compiled mute rule expression.
 type MuteMatcher interface {
 	// NeedsResource reports whether the expression reads a resource field

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"slices"
 	"strings"
 )
@@ -56,58 +55,6 @@ type RuleCost struct {
 	// PricedUSD sums those figures.
 	Priced    int64
 	PricedUSD float64
-}
-
-// ReportAnalytics answers the analytic queries reports are built from
-// (store/clickhouse). Every method reads only scope's snapshot; an audit
-// whose snapshot is missing simply has no rows.
-type ReportAnalytics interface {
-	// OpenCounts counts open findings by severity, dimension, account and
-	// rule, from the per-snapshot counts; ForceResolved, ForceOpen and
-	// Mutes are not applied (the engine moves them between groups itself).
-	OpenCounts(ctx context.Context, scope ReportScope) ([]ReportCount, error)
-	// TopResources returns the limit resources whose open findings weigh
-	// most (PostureWeights), heaviest first.
-	TopResources(ctx context.Context, scope ReportScope, limit int) ([]ResourceRank, error)
-	// CostByRule sums the open cost findings' monthly figures
-	// (evidence estimated_monthly_usd, else estimated_monthly_saving_usd)
-	// per rule.
-	CostByRule(ctx context.Context, scope ReportScope) ([]RuleCost, error)
-	// RuleTotals returns every rule with open findings in remediation
-	// priority order: severity, production resources, resources, rule id.
-	RuleTotals(ctx context.Context, scope ReportScope) ([]RuleTotals, error)
-	// AffectedResources returns, for each of ruleIDs, the first perRule of
-	// its open findings (most severe first, then by resource id) with their
-	// resources. validation_failed for more than MaxAffectedRules rules.
-	AffectedResources(ctx context.Context, scope ReportScope, ruleIDs []string, perRule int) (map[string][]AffectedResource, error)
-	// OwnerRuleTotals returns every (owner, rule) pair with open findings,
-	// by owner then in the rule's remediation priority order. A resource's
-	// owner is its tag whose key is OwnerTagKey (any case), else its
-	// account (ResourceOwner).
-	OwnerRuleTotals(ctx context.Context, scope ReportScope) ([]OwnerRuleTotals, error)
-	// OwnerAffectedResources returns, for each pair, the first perGroup of
-	// its open findings (most severe first, then by resource id) with their
-	// resources. validation_failed for more than MaxAffectedRules pairs.
-	OwnerAffectedResources(ctx context.Context, scope ReportScope, pairs []OwnerRule, perGroup int) (map[OwnerRule][]AffectedResource, error)
-	// AffectedEvidence fills in rows' Evidence (their findings' evidence
-	// in scope's snapshot: what the check read), ObservedAt (their
-	// resources' latest sighting) and CapturedAt (when the source captured
-	// their stored configuration, when known), in place.
-	AffectedEvidence(ctx context.Context, scope ReportScope, rows []AffectedResource) error
-	// SevereResources counts the distinct resources with at least one
-	// open critical or high finding in scope (decisions applied).
-	SevereResources(ctx context.Context, scope ReportScope) (int64, error)
-	// ResourceCountsByType counts the tenant's resources by type.
-	ResourceCountsByType(ctx context.Context, tenantID string) (map[string]int64, error)
-	// SampleResourceIDs returns, per type, the ids of the tenant's first
-	// perType resources of that type (lowest ids first); types it has none
-	// of are absent.
-	SampleResourceIDs(ctx context.Context, tenantID string, types []string, perType int) (map[string][]string, error)
-	// ResolutionTimes counts scope's resolved findings by severity with
-	// their mean time from first seen to resolved; scope.Filters apply,
-	// ForceOpen findings are left out, and so are findings without a
-	// resolution time (ForceResolved ones among them).
-	ResolutionTimes(ctx context.Context, scope ReportScope) ([]ResolutionTime, error)
 }
 
 // MaxAffectedRules bounds the rules of one AffectedResources call, so that

@@ -1,21 +1,8 @@
 package engine
 
 import (
-	"context"
 	"slices"
 )
-
-// ReportJobs is the write side of reports: the job queue and the stored
-// content (store/postgres).
-type ReportJobs interface {
-	// CreateReport stores a new pending report; conflict when the id exists,
-	// validation_failed for an audit that is not the tenant's.
-	CreateReport(ctx context.Context, r Report) error
-	// ReportContent returns a ready report's content in format "json" or
-	// "pdf"; not_found when the report is missing, another tenant's or not
-	// ready; validation_failed for another format.
-	ReportContent(ctx context.Context, tenantID, id, format string) ([]byte, error)
-}
 
 // Bounds of a report's filters.
 const (

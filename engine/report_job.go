@@ -1,21 +1,8 @@
 package engine
 
 import (
-	"context"
 	"time"
 )
-
-// ReportQueue is the job side of reports a worker uses (store/postgres).
-type ReportQueue interface {
-	// ClaimReportJob gives worker the oldest pending report for lease; a
-	// report whose worker's lease expired is claimed again. not_found when
-	// nothing is pending.
-	ClaimReportJob(ctx context.Context, worker string, lease time.Duration) (ReportJob, error)
-	// CompleteReport stores a claimed report's outcome: ready with its
-	// content, or failed with a reason. not_found when the report is no
-	// longer pending (it is finished once).
-	CompleteReport(ctx context.Context, out ReportOutcome) error
-}
 
 // ReportJob is a claimed report with what its header needs.
 type ReportJob struct {

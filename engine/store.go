@@ -6,10 +6,12 @@ import (
 	"time"
 )
 
-// The interfaces below are what engine needs from its storage. store/clickhouse
-// implements FindingStore and ResourceStore (the analytics side);
-// store/postgres implements the rest (what people configure and what must
-// change atomically). Unless a method says otherwise it returns not_found
+// The interfaces below are the stores several concerns share (a store only
+// one concern calls is declared in that concern: findings.OverrideStore,
+// reporting.Queue, posture.Store, …). store/clickhouse implements
+// FindingStore and ResourceStore (the analytics side); store/postgres
+// implements the rest (what people configure and what must change
+// atomically). Unless a method says otherwise it returns not_found
 // for a missing record (also for another tenant's id), conflict for a
 // uniqueness violation, and wraps anything else as an internal error.
 
@@ -90,13 +92,6 @@ type TenantStore interface {
 	RevokeToken(ctx context.Context, tenantID, id string, at time.Time) error
 }
 
-// UserStore looks up users.
-type UserStore interface {
-	// GetUser returns a user of the tenant by id; not_found when the tenant
-	// has none with that id.
-	GetUser(ctx context.Context, tenantID, id string) (User, error)
-}
-
 // AuditStore holds audits.
 type AuditStore interface {
 	// CreateAudit stores a new audit; conflict when its id exists or when
@@ -113,30 +108,6 @@ type AuditStore interface {
 	// UpdateAudit overwrites the mutable fields (status, progress, summary,
 	// error, timestamps) of an audit.
 	UpdateAudit(ctx context.Context, a Audit) error
-}
-
-// PolicyStore holds custom policies.
-type PolicyStore interface {
-	CreatePolicy(ctx context.Context, p Policy) error
-	// UpdatePolicy overwrites a live policy whose stored version is
-	// p.Version and returns it with the next version; conflict when the
-	// version moved on (a concurrent update) or the name is taken,
-	// not_found when the policy is missing or deleted.
-	UpdatePolicy(ctx context.Context, p Policy) (Policy, error)
-	// DeletePolicy marks a live policy deleted; not_found otherwise.
-	DeletePolicy(ctx context.Context, tenantID, id string, at time.Time) error
-	GetPolicy(ctx context.Context, tenantID, id string) (Policy, error)
-	// ListPolicies returns up to q.Limit policies, newest first, strictly
-	// before q.BeforeID.
-	ListPolicies(ctx context.Context, q PolicyQuery) ([]Policy, error)
-}
-
-// ReportStore holds report jobs and their documents.
-type ReportStore interface {
-	GetReport(ctx context.Context, tenantID, id string) (Report, error)
-	// ListReports returns up to q.Limit reports, newest first, strictly
-	// before q.BeforeID.
-	ListReports(ctx context.Context, q ReportQuery) ([]Report, error)
 }
 
 // Pinger is a dependency whose health /readyz reports.

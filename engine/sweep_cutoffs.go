@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"time"
 )
 
@@ -22,10 +21,4 @@ type SweepCutoffs struct {
 	OAuthCodes, OAuthTokens, IdempotencyKeys time.Time
 	// SignInAttempts: sign-in throttling windows that ended.
 	SignInAttempts time.Time
-}
-
-// ExpiredSweeper deletes expired records; Config.Users (the identity
-// store) or Config.Idempotency may implement it.
-type ExpiredSweeper interface {
-	PurgeExpired(ctx context.Context, c SweepCutoffs) (deleted int64, err error)
 }

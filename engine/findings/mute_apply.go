@@ -80,7 +80,7 @@ func (s *Service) applyMuteRules(ctx context.Context, tenantID, auditID string, 
 	start := time.Now()
 	for _, c := range pushed {
 		cond, _ := s.muteCondition(c.matcher, collect)
-		n, err := s.cfg.MuteMatches.(engine.MuteMatchWriter).PutMuteMatchesWhere(ctx, tenantID, auditID, engine.MuteRef{RuleID: c.rule.ID, Version: c.rule.Version}, cond)
+		n, err := s.cfg.MuteMatches.(MuteMatchWriter).PutMuteMatchesWhere(ctx, tenantID, auditID, engine.MuteRef{RuleID: c.rule.ID, Version: c.rule.Version}, cond)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +115,7 @@ func (s *Service) muteCondition(m engine.MuteMatcher, collect bool) (engine.Mute
 	if collect {
 		return engine.MuteCond{}, false
 	}
-	if _, ok := s.cfg.MuteMatches.(engine.MuteMatchWriter); !ok {
+	if _, ok := s.cfg.MuteMatches.(MuteMatchWriter); !ok {
 		return engine.MuteCond{}, false
 	}
 	mc, ok := m.(engine.MuteConditioner)

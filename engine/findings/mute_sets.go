@@ -31,9 +31,9 @@ func muteSetKey(refs []engine.MuteRef) string {
 }
 
 // muteSets returns the set stores when both are configured.
-func (s *Service) muteSets() (engine.MuteSetStore, engine.MuteSetWriter, bool) {
-	st, ok1 := s.cfg.MuteRules.(engine.MuteSetStore)
-	w, ok2 := s.cfg.MuteMatches.(engine.MuteSetWriter)
+func (s *Service) muteSets() (MuteSetStore, MuteSetWriter, bool) {
+	st, ok1 := s.cfg.MuteRules.(MuteSetStore)
+	w, ok2 := s.cfg.MuteMatches.(MuteSetWriter)
 	return st, w, ok1 && ok2
 }
 

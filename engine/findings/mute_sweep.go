@@ -70,7 +70,7 @@ func (s *Service) SweepMuteSets(ctx context.Context) (engine.MuteSweep, error) {
 
 // settleTenantMuteSets settles the sets of the tenant's snapshots that
 // have a live one, and of its latest snapshot; it returns how many.
-func (s *Service) settleTenantMuteSets(ctx context.Context, st engine.MuteSetStore, tenantID string) (int, error) {
+func (s *Service) settleTenantMuteSets(ctx context.Context, st MuteSetStore, tenantID string) (int, error) {
 	audits, err := st.LiveMuteSetAudits(ctx, tenantID)
 	if err != nil {
 		return 0, err

@@ -44,7 +44,7 @@ func TestReadCacheKeepsTheTenantsRead(t *testing.T) {
 
 // countingMutes is a MuteMatchStore whose CountMuted counts its calls.
 type countingMutes struct {
-	engine.MuteMatchStore
+	MuteMatchStore
 	calls int
 }
 

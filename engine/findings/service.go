@@ -17,7 +17,7 @@ type Config struct {
 	Resources engine.ResourceStore
 	Tenants   engine.TenantStore
 	Audits    engine.AuditStore
-	Policies  engine.PolicyStore
+	Policies  PolicyStore
 	// Snapshots reads findings across snapshots (activity, bulk updates,
 	// reports); Inventory streams the inventory for policy dry runs;
 	// Evaluators checks policies and compiles mute rules and explanations.
@@ -26,27 +26,27 @@ type Config struct {
 	Snapshots  engine.SnapshotStore
 	Inventory  engine.InventoryReader
 	Evaluators engine.Evaluators
-	Overrides  engine.OverrideStore
+	Overrides  OverrideStore
 	// MuteRules and MuteMatches keep mute rules and their matches
 	// (issue 33); optional, with an Evaluators that is a MuteCompiler.
 	MuteRules   engine.MuteRuleStore
-	MuteMatches engine.MuteMatchStore
+	MuteMatches MuteMatchStore
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   engine.EventStore
 	EventLog engine.EventLog
 	// Trends counts findings over several snapshots; optional, finding
 	// trends are unavailable without it.
-	Trends engine.TrendStore
+	Trends TrendStore
 	// Analytics answers the dashboard's aggregates and the open counts
 	// reports and the compliance posture read (CountReads); Catalog names
 	// the rules in rankings. Optional: those are unavailable without
 	// Analytics.
-	Analytics engine.ReportAnalytics
+	Analytics Analytics
 	Catalog   engine.RuleCatalog
 	// Users looks up a tenant's users (a finding's assignee must be one);
 	// optional, assignment is unavailable without it. engine/identity's
 	// store implements it.
-	Users engine.UserStore
+	Users UserStore
 	// ChangeListeners are told every change the feed reports, after the
 	// Service's own caches (engine/identity's Service purges its token
 	// cache there).
@@ -58,7 +58,7 @@ type Config struct {
 	Changes engine.ChangeFeed
 	// Idempotency keeps the answers of requests sent with an
 	// Idempotency-Key; optional, the header is refused without it.
-	Idempotency engine.IdempotencyStore
+	Idempotency IdempotencyStore
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// PageCacheSize is how many finding pages of completed snapshots the

@@ -11,10 +11,10 @@ import (
 // whose window ended, and returns how many. It
 // does nothing when no store can.
 func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
-	var sw engine.ExpiredSweeper
-	if x, ok := s.cfg.Users.(engine.ExpiredSweeper); ok {
+	var sw ExpiredSweeper
+	if x, ok := s.cfg.Users.(ExpiredSweeper); ok {
 		sw = x
-	} else if x, ok := s.cfg.Idempotency.(engine.ExpiredSweeper); ok {
+	} else if x, ok := s.cfg.Idempotency.(ExpiredSweeper); ok {
 		sw = x
 	}
 	if sw == nil {

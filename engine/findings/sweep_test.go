@@ -12,7 +12,7 @@ import (
 // sweepRecorder is an IdempotencyStore that records the cutoffs it is
 // asked to purge with.
 type sweepRecorder struct {
-	engine.IdempotencyStore
+	IdempotencyStore
 	got []engine.SweepCutoffs
 }
 

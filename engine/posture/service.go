@@ -40,7 +40,7 @@ type Config struct {
 	Catalog engine.RuleCatalog
 	// Postures keeps each audit's compliance posture for the trend (issue
 	// 33 §4).
-	Postures engine.CompliancePostureStore
+	Postures Store
 	// Secret keys cursors (the same as the other services', at least 32
 	// bytes); CursorTTL bounds how long a cursor stays valid (default 24 h).
 	Secret    []byte

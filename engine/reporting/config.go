@@ -52,14 +52,14 @@ type TrendCounts interface {
 // Jobs, generating and downloading reports is unavailable; report workers
 // need Queue, Analytics, Renderer and Catalog as well.
 type Config struct {
-	Reports engine.ReportStore
+	Reports Store
 	Audits  Audits
 	Reads   Reads
-	Jobs    engine.ReportJobs
+	Jobs    Jobs
 	// Renderer renders documents as JSON, PDF and HTML (package reports).
 	Renderer  engine.ReportRenderer
-	Queue     engine.ReportQueue
-	Analytics engine.ReportAnalytics
+	Queue     Queue
+	Analytics Analytics
 	Catalog   engine.RuleCatalog
 	// Resources names the resources a report lists.
 	Resources Resources

@@ -17,7 +17,7 @@ func errNotConfigured() error {
 	return engine.Errorf(engine.CodeUnavailable, "reports are not configured on this server")
 }
 
-func (s *Service) reportJobs() (engine.ReportJobs, error) {
+func (s *Service) reportJobs() (Jobs, error) {
 	if s == nil || s.cfg.Jobs == nil {
 		return nil, engine.Errorf(engine.CodeUnavailable, "report generation is not configured on this server")
 	}

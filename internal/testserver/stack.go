@@ -146,7 +146,7 @@ func (s *Stack) EngineConfig() findings.Config {
 // generation and workers, else reports are listed only.
 func (s *Stack) ReportingConfig(ecfg findings.Config, reads reporting.Reads, renderer engine.ReportRenderer) reporting.Config {
 	c := reporting.Config{Reports: s.PG, Audits: ecfg.Audits, Reads: reads, Resources: ecfg.Resources,
-		Analytics: ecfg.Analytics, Catalog: ecfg.Catalog, Snapshots: ecfg.Snapshots, Trends: ecfg.Trends,
+		Analytics: s.CH, Catalog: ecfg.Catalog, Snapshots: ecfg.Snapshots, Trends: ecfg.Trends,
 		Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now}
 	if ex, ok := ecfg.Evaluators.(engine.Explainer); ok {
 		c.Explainer = ex
@@ -218,7 +218,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := posture.New(posture.Config{Audits: ecfg.Audits, Reads: svc.CountReads(), Types: ecfg.Analytics,
+	judge, err := posture.New(posture.Config{Audits: ecfg.Audits, Reads: svc.CountReads(), Types: s.CH,
 		Catalog: ecfg.Catalog, Postures: s.PG, Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)

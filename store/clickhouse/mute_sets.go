@@ -9,9 +9,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.MuteSetWriter = (*Store)(nil)
-
-// PutMuteSet implements engine.MuteSetWriter: the snapshot's matches of
+// PutMuteSet implements findings.MuteSetWriter: the snapshot's matches of
 // refs copied into mute_sets under build, each finding once, with the
 // first of refs (in their order) that matches it; their counts summed into
 // mute_set_counts; one count of them returned. Nothing leaves the server.
@@ -158,7 +156,7 @@ func (s *Store) countMutedSet(ctx context.Context, q engine.FindingCountQuery, c
 	return s.countRows(ctx, sql, c.args, len(cols))
 }
 
-// DeleteMuteSets implements engine.MuteSetWriter: the builds' rows in
+// DeleteMuteSets implements findings.MuteSetWriter: the builds' rows in
 // mute_sets and mute_set_counts, by a mutation of each table (deleted in
 // the background; nothing reads a build once PostgreSQL forgot it).
 func (s *Store) DeleteMuteSets(ctx context.Context, builds []engine.MuteSetBuild) (err error) {

@@ -9,8 +9,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.MuteMatchWriter = (*Store)(nil)
-
 // muteCondColumns are the snapshot_findings expressions of the fields a
 // MuteCond compares. The enums are compared as text: a constant that is no
 // member of the enum then matches nothing instead of failing the query.
@@ -75,7 +73,7 @@ func muteCondSQL(cond engine.MuteCond, c *conds) (string, error) {
 	return "", fmt.Errorf("mute condition: unknown operation %d", cond.Op)
 }
 
-// PutMuteMatchesWhere implements engine.MuteMatchWriter: one INSERT …
+// PutMuteMatchesWhere implements findings.MuteMatchWriter: one INSERT …
 // SELECT copies the snapshot's open findings that cond matches into
 // mute_matches (nothing leaves the server), then one count over the
 // snapshot's matches of ref says how many.

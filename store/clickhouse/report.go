@@ -6,9 +6,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.ReportAnalytics = (*Store)(nil)
-
-// OpenCounts implements engine.ReportAnalytics from the per-snapshot
+// OpenCounts implements reporting.Analytics from the per-snapshot
 // counts.
 func (s *Store) OpenCounts(ctx context.Context, scope engine.ReportScope) (out []engine.ReportCount, err error) {
 	defer wrap(&err, "OpenCounts(%q, %q)", scope.TenantID, scope.AuditID)
@@ -29,7 +27,7 @@ func (s *Store) OpenCounts(ctx context.Context, scope engine.ReportScope) (out [
 	return out, err
 }
 
-// TopResources implements engine.ReportAnalytics: one aggregation over the
+// TopResources implements reporting.Analytics: one aggregation over the
 // snapshot's open rows, then the ranked resources' names.
 func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limit int) (out []engine.ResourceRank, err error) {
 	defer wrap(&err, "TopResources(%q, %q)", scope.TenantID, scope.AuditID)
@@ -95,7 +93,7 @@ func (s *Store) TopResources(ctx context.Context, scope engine.ReportScope, limi
 	return out, err
 }
 
-// CostByRule implements engine.ReportAnalytics.
+// CostByRule implements reporting.Analytics.
 func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out []engine.RuleCost, err error) {
 	defer wrap(&err, "CostByRule(%q, %q)", scope.TenantID, scope.AuditID)
 	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
@@ -123,7 +121,7 @@ func (s *Store) CostByRule(ctx context.Context, scope engine.ReportScope) (out [
 	return out, nil
 }
 
-// SevereResources implements engine.ReportAnalytics.
+// SevereResources implements reporting.Analytics.
 func (s *Store) SevereResources(ctx context.Context, scope engine.ReportScope) (n int64, err error) {
 	defer wrap(&err, "SevereResources(%q, %q)", scope.TenantID, scope.AuditID)
 	ctx = s.scoped(ctx, scope.TenantID, "", scope.AuditID)
@@ -140,7 +138,7 @@ func (s *Store) SevereResources(ctx context.Context, scope engine.ReportScope) (
 	return n, err
 }
 
-// RuleTotals implements engine.ReportAnalytics in one aggregation over the
+// RuleTotals implements reporting.Analytics in one aggregation over the
 // snapshot's open rows.
 func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out []engine.RuleTotals, err error) {
 	defer wrap(&err, "RuleTotals(%q, %q)", scope.TenantID, scope.AuditID)
@@ -173,7 +171,7 @@ func (s *Store) RuleTotals(ctx context.Context, scope engine.ReportScope) (out [
 	return out, nil
 }
 
-// AffectedResources implements engine.ReportAnalytics: the findings in one
+// AffectedResources implements reporting.Analytics: the findings in one
 // query (LIMIT n BY rule), then their resources' names and tags.
 func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope, ruleIDs []string, perRule int) (out map[string][]engine.AffectedResource, err error) {
 	defer wrap(&err, "AffectedResources(%q, %q, %d rules)", scope.TenantID, scope.AuditID, len(ruleIDs))
@@ -213,7 +211,7 @@ func (s *Store) AffectedResources(ctx context.Context, scope engine.ReportScope,
 	return out, nil
 }
 
-// ResourceCountsByType implements engine.ReportAnalytics.
+// ResourceCountsByType implements reporting.Analytics.
 func (s *Store) ResourceCountsByType(ctx context.Context, tenantID string) (out map[string]int64, err error) {
 	defer wrap(&err, "ResourceCountsByType(%q)", tenantID)
 	ctx = s.scoped(ctx, tenantID, "")

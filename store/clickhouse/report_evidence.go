@@ -12,7 +12,7 @@ import (
 // maxEvidenceIDs bounds the finding ids of one evidence read (the IN list).
 const maxEvidenceIDs = 5000
 
-// AffectedEvidence implements engine.ReportAnalytics: the findings'
+// AffectedEvidence implements reporting.Analytics: the findings'
 // evidence from the scope's snapshot, a bounded batch of ids at a time,
 // then the resources' last sightings and capture times.
 func (s *Store) AffectedEvidence(ctx context.Context, scope engine.ReportScope, rows []engine.AffectedResource) (err error) {

@@ -52,7 +52,7 @@ func (q ownerAffectedQuery) toSQL() (string, []any) {
 		append(args, groupSet(q.owners), q.perGroup)
 }
 
-// OwnerRuleTotals implements engine.ReportAnalytics in one aggregation
+// OwnerRuleTotals implements reporting.Analytics in one aggregation
 // over the snapshot's open rows joined with their resources' owner tags.
 func (s *Store) OwnerRuleTotals(ctx context.Context, scope engine.ReportScope) (out []engine.OwnerRuleTotals, err error) {
 	defer wrap(&err, "OwnerRuleTotals(%q, %q)", scope.TenantID, scope.AuditID)
@@ -87,7 +87,7 @@ func (s *Store) OwnerRuleTotals(ctx context.Context, scope engine.ReportScope) (
 	return out, nil
 }
 
-// OwnerAffectedResources implements engine.ReportAnalytics: the findings
+// OwnerAffectedResources implements reporting.Analytics: the findings
 // in one query (LIMIT n BY owner and rule), then their resources' names
 // and tags.
 func (s *Store) OwnerAffectedResources(ctx context.Context, scope engine.ReportScope, pairs []engine.OwnerRule, perGroup int) (out map[engine.OwnerRule][]engine.AffectedResource, err error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// The analytic queries reports are built from (engine.ReportAnalytics).
+// The analytic queries reports are built from (reporting.Analytics).
 // Each reads one snapshot; the open-finding condition honours people's
 // decisions (forced statuses) except in openCountsQuery, which reads the
 // per-snapshot counts and leaves them to the engine.

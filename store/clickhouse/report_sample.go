@@ -4,7 +4,7 @@ import (
 	"context"
 )
 
-// SampleResourceIDs implements engine.ReportAnalytics: per type, the ids
+// SampleResourceIDs implements reporting.Analytics: per type, the ids
 // of the tenant's first perType resources of it (lowest ids first), in
 // one pass over two narrow columns, so that a report can show a few
 // passing resources per check without reading any wide column of the

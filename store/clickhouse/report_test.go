@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
@@ -58,7 +59,7 @@ func reportFixture(t *testing.T) (engine.ReportScope, []engine.Finding) {
 	return engine.ReportScope{TenantID: tenant, AuditID: auditID}, fs
 }
 
-var reportStore engine.ReportAnalytics
+var reportStore *clickhouse.Store
 
 func TestReportAnalytics(t *testing.T) {
 	scope, fs := reportFixture(t)

@@ -23,7 +23,7 @@ func (q resolutionTimesQuery) toSQL() (string, []any) {
 		c.sql() + " GROUP BY severity ORDER BY severity DESC", c.args
 }
 
-// ResolutionTimes implements engine.ReportAnalytics: one aggregation over
+// ResolutionTimes implements reporting.Analytics: one aggregation over
 // the snapshot's resolved rows.
 func (s *Store) ResolutionTimes(ctx context.Context, scope engine.ReportScope) (out []engine.ResolutionTime, err error) {
 	defer wrap(&err, "ResolutionTimes(%q, %q)", scope.TenantID, scope.AuditID)

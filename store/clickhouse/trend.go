@@ -10,8 +10,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.TrendStore = (*Store)(nil)
-
 // trendQuery counts the findings of several snapshots grouped by audit and
 // by fields, from the per-snapshot counts (or from the rows when the filter
 // has a resource id, which the counts do not hold).
@@ -55,7 +53,7 @@ func (q trendQuery) toSQL() (string, []any) {
 
 // CountsByAudit counts the findings of the snapshots of auditIDs matching
 // filter, grouped by groupBy, in one aggregation on the server. It
-// implements engine.TrendStore; validation_failed for an unknown group-by
+// implements findings.TrendStore; validation_failed for an unknown group-by
 // field.
 func (s *Store) CountsByAudit(ctx context.Context, tenantID string, auditIDs []string, filter engine.FindingFilter, groupBy []engine.GroupBy) (out map[string][]engine.FindingCount, err error) {
 	defer wrap(&err, "CountsByAudit(%q, %d audits)", tenantID, len(auditIDs))

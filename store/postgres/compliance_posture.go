@@ -9,8 +9,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.CompliancePostureStore = (*Store)(nil)
-
 // PutCompliancePostures records one audit's posture per framework,
 // replacing what was recorded for that audit, in one transaction. Rows of
 // an audit the tenant no longer has are skipped (the INSERT … SELECT finds

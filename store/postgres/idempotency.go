@@ -9,8 +9,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.IdempotencyStore = (*Store)(nil)
-
 // ClaimIdempotencyKey inserts rec, or replaces an expired record of its key,
 // in one statement; when an unexpired record holds the key it returns it.
 // Expired records of the tenant are swept first.

@@ -10,8 +10,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.MuteSetStore = (*Store)(nil)
-
 // ClaimMuteSet claims b's set for building: a new row, or one whose
 // unfinished claim is older than staleBefore (taken over under b.Build).
 // It reports false when the set is built or claimed by a live build.

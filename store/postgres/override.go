@@ -9,8 +9,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.OverrideStore = (*Store)(nil)
-
 // PutOverride creates or replaces the decision on a finding.
 func (s *Store) PutOverride(ctx context.Context, o engine.FindingOverride) (err error) {
 	defer wrap(&err, "PutOverride(%q, %q)", o.TenantID, o.FindingID)

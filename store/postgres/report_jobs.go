@@ -7,9 +7,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.ReportQueue = (*Store)(nil)
-
-// ClaimReportJob implements engine.ReportQueue: ClaimReport plus the
+// ClaimReportJob implements reporting.Queue: ClaimReport plus the
 // tenant's name for the report's header. not_found when nothing is
 // pending.
 func (s *Store) ClaimReportJob(ctx context.Context, worker string, lease time.Duration) (job engine.ReportJob, err error) {
@@ -23,7 +21,7 @@ func (s *Store) ClaimReportJob(ctx context.Context, worker string, lease time.Du
 	return job, notFound(err, "tenant", r.TenantID)
 }
 
-// CompleteReport implements engine.ReportQueue through FinishReport.
+// CompleteReport implements reporting.Queue through FinishReport.
 func (s *Store) CompleteReport(ctx context.Context, out engine.ReportOutcome) error {
 	return s.FinishReport(ctx, ReportResult{TenantID: out.TenantID, ID: out.ID, Document: out.Document,
 		Checksum: out.Checksum, PDF: out.PDF, Error: out.Error, CompletedAt: out.CompletedAt})

@@ -25,8 +25,6 @@ import (
 var (
 	_ engine.TenantStore = (*Store)(nil)
 	_ engine.AuditStore  = (*Store)(nil)
-	_ engine.PolicyStore = (*Store)(nil)
-	_ engine.ReportStore = (*Store)(nil)
 	_ engine.Pinger      = (*Store)(nil)
 )
 

@@ -7,8 +7,6 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var _ engine.ExpiredSweeper = (*Store)(nil)
-
 // sweepBatch bounds the rows one DELETE removes, so that a large backlog
 // never holds locks for long.
 const sweepBatch = 10_000

@@ -1,20 +1,8 @@
 package engine
 
 import (
-	"context"
 	"time"
 )
-
-// TrendStore counts findings of several snapshots at once (ClickHouse, from
-// the per-snapshot counts).
-type TrendStore interface {
-	// CountsByAudit counts, for each audit id, that snapshot's findings
-	// matching filter (AuditID ignored), grouped by groupBy; an audit with
-	// no matching finding is absent from the map. Groups are ordered by
-	// their key values as in FindingStore.CountFindings. validation_failed
-	// for an unknown group-by field.
-	CountsByAudit(ctx context.Context, tenantID string, auditIDs []string, filter FindingFilter, groupBy []GroupBy) (map[string][]FindingCount, error)
-}
 
 // TrendQuery asks for the findings of the snapshots of the audits completed
 // between From and To (inclusive), counted by GroupBy.
