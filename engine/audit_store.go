@@ -76,21 +76,6 @@ type InventoryReader interface {
 	StreamResources(ctx context.Context, tenantID string, fn func(Resource) error) error
 }
 
-// AuditQueue is the durable work queue of audits (PostgreSQL).
-type AuditQueue interface {
-	// ClaimAudit takes the oldest queued audit, or a running one whose lease
-	// expired, for worker; not_found when there is none.
-	ClaimAudit(ctx context.Context, worker string, lease time.Duration) (Audit, error)
-	// CompleteAudit appends the events to the outbox and then writes the
-	// audit returned by final (completed, failed or canceled, as its Status
-	// says), in one transaction: either both are stored or neither. final is
-	// called after events is exhausted, so it may report what they counted.
-	CompleteAudit(ctx context.Context, events iter.Seq2[Event, error], final func() Audit) error
-	// ListPolicies of PolicyStore pages; AllPolicies returns every live
-	// policy of a tenant (enabled or not).
-	AllPolicies(ctx context.Context, tenantID string) ([]Policy, error)
-}
-
 // FindingOverride is a person's decision on a finding: accepted as a known
 // risk (held across audits until it expires or is reopened) or reopened.
 type FindingOverride struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
@@ -33,6 +34,8 @@ var (
 	_ reporting.Jobs        = (*pgstore.Store)(nil)
 	_ reporting.Queue       = (*pgstore.Store)(nil)
 	_ reporting.Audits      = (*pgstore.Store)(nil)
+
+	_ audit.Queue = (*pgstore.Store)(nil)
 
 	_ posture.Store       = (*pgstore.Store)(nil)
 	_ posture.Audits      = (*pgstore.Store)(nil)

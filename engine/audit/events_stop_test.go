@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/audit"
 )
 
 // stoppingQueue fails the commit of an audit's events after the first
 // `after` of them, once.
 type stoppingQueue struct {
-	engine.AuditQueue
+	audit.Queue
 	after   int
 	stopped *bool
 }
@@ -24,7 +25,7 @@ var errStopped = errors.New("the outbox went away")
 
 func (q stoppingQueue) CompleteAudit(ctx context.Context, evs iter.Seq2[engine.Event, error], final func() engine.Audit) error {
 	if *q.stopped {
-		return q.AuditQueue.CompleteAudit(ctx, evs, final)
+		return q.Queue.CompleteAudit(ctx, evs, final)
 	}
 	n := 0
 	for _, err := range evs {
@@ -44,8 +45,8 @@ func (q stoppingQueue) CompleteAudit(ctx context.Context, evs iter.Seq2[engine.E
 // 2,000) fails the audit, and the builder ends instead of waiting forever.
 func TestAuditEventsStopEarly(t *testing.T) {
 	stopped := false
-	h := newHarnessWith(t, func(q engine.AuditQueue) engine.AuditQueue {
-		return stoppingQueue{AuditQueue: q, after: 10, stopped: &stopped}
+	h := newHarnessWith(t, func(q audit.Queue) audit.Queue {
+		return stoppingQueue{Queue: q, after: 10, stopped: &stopped}
 	})
 	var rs []engine.Resource
 	for i := range 700 { // 3 findings each, 2 chunks of events and more

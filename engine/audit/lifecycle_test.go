@@ -21,7 +21,7 @@ import (
 )
 
 // recorder keeps every event the engine commits, through either path: the
-// outbox (EventStore) or an audit's final commit (AuditQueue).
+// outbox (EventStore) or an audit's final commit (audit.Queue).
 type recorder struct {
 	mu     sync.Mutex
 	events []engine.Event
@@ -58,13 +58,13 @@ func (s recordingEvents) AppendEvents(ctx context.Context, evs []engine.Event) e
 }
 
 type recordingQueue struct {
-	engine.AuditQueue
+	audit.Queue
 	rec *recorder
 }
 
 func (q recordingQueue) CompleteAudit(ctx context.Context, evs iter.Seq2[engine.Event, error], final func() engine.Audit) error {
 	var seen []engine.Event
-	err := q.AuditQueue.CompleteAudit(ctx, func(yield func(engine.Event, error) bool) {
+	err := q.Queue.CompleteAudit(ctx, func(yield func(engine.Event, error) bool) {
 		for e, err := range evs {
 			if err == nil {
 				seen = append(seen, e)
@@ -92,7 +92,7 @@ type harness struct {
 	audits *audit.Service
 	// intake takes inventory (engine/ingest).
 	intake *ingest.Service
-	queue  engine.AuditQueue
+	queue  audit.Queue
 	p      engine.Principal
 	rec    *recorder
 	now    time.Time
@@ -103,7 +103,7 @@ func newHarness(t *testing.T) *harness { return newHarnessWith(t, nil) }
 
 // newHarnessWith is newHarness with the audit queue wrapped by wrap (nil:
 // as it is).
-func newHarnessWith(t *testing.T, wrap func(engine.AuditQueue) engine.AuditQueue) *harness {
+func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 	t.Helper()
 	ch, pg := chtest.New(t), pgtest.New(t)
 	h := &harness{t: t, pg: pg, rec: &recorder{}, now: time.Now().UTC().Truncate(time.Second), ctx: context.Background()}

@@ -40,7 +40,7 @@ type Config struct {
 	Audits     engine.AuditStore
 	Snapshots  engine.SnapshotStore
 	Inventory  engine.InventoryReader
-	Queue      engine.AuditQueue
+	Queue      Queue
 	Evaluators engine.Evaluators
 	// Findings counts a completed snapshot for the audit's summary.
 	Findings engine.FindingStore

@@ -12,10 +12,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-var (
-	_ engine.EventStore = (*Store)(nil)
-	_ engine.AuditQueue = (*Store)(nil)
-)
+var _ engine.EventStore = (*Store)(nil)
 
 // querier is what the pool and a transaction have in common.
 type querier interface {
