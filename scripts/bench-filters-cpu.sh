@@ -16,7 +16,8 @@ old=${1:?OLD_BIN} new=${2:?NEW_BIN} rounds=${3:-2}
 export FOURD_ADDR=${FOURD_ADDR:-127.0.0.1:18103} FOURD_LOG_LEVEL=${FOURD_LOG_LEVEL:-warn} FOURD_READ_TIMEOUT=${FOURD_READ_TIMEOUT:-60s}
 url=http://${FOURD_ADDR}
 ch() { clickhouse-client --port "${CH_PORT:-19000}" -q "$1"; }
-filters=("" "tag=owner%3Dh3-bench" "tag=team%3Dteam-3" "q=lg-eip-4242" "q=synthetic%20CRITICAL" "compliance=CIS-AWS-4.0.1")
+filters=("" "tag=owner%3Dh3-bench" "tag=team%3Dteam-3" "q=lg-eip-4242" "q=synthetic%20CRITICAL" "compliance=CIS-AWS-4.0.1"
+  "compliance=CIS-AWS-4.0.1:2.1.4" "rule_id=loadgen-000" "first_seen_after=2020-01-01T00:00:00Z" "first_seen_before=2020-01-01T00:00:00Z")
 echo "start: $(uptime | sed 's/.*load/load/')"
 echo "round build filter kind http_status seconds | queries rows bytes ms cpu_us"
 for r in $(seq 1 "$rounds"); do
