@@ -110,36 +110,6 @@ type MuteRuleQuery struct {
 	Limit    int
 }
 
-// MuteRuleStore keeps mute rules, their history and where they were
-// applied (PostgreSQL).
-type MuteRuleStore interface {
-	// CreateMuteRule stores a new rule and its history entry in one
-	// transaction; validation_failed (field owner) when the owner is not a
-	// user of the tenant.
-	CreateMuteRule(ctx context.Context, r MuteRule, ch MuteRuleChange) error
-	// UpdateMuteRule overwrites a live rule stored at r.Version - 1 and
-	// records ch; conflict when the version moved on, not_found when gone.
-	UpdateMuteRule(ctx context.Context, r MuteRule, ch MuteRuleChange) error
-	// DeleteMuteRule soft-deletes a live rule and records ch.
-	DeleteMuteRule(ctx context.Context, tenantID, id string, ch MuteRuleChange) error
-	// GetMuteRule returns a live rule with its application at its version.
-	GetMuteRule(ctx context.Context, tenantID, id string) (MuteRule, error)
-	// ListMuteRules returns a page of live rules, newest first.
-	ListMuteRules(ctx context.Context, q MuteRuleQuery) ([]MuteRule, error)
-	// EnabledMuteRules returns the live, enabled rules unexpired at now,
-	// oldest first.
-	EnabledMuteRules(ctx context.Context, tenantID string, now time.Time) ([]MuteRule, error)
-	// ActiveMutes returns the enabled rules unexpired at now with every
-	// snapshot their current version was applied to, oldest rule first.
-	ActiveMutes(ctx context.Context, tenantID string, now time.Time) ([]ActiveMute, error)
-	// PutMuteApplication records an application when the rule is still at
-	// a.Version; it reports whether it did.
-	PutMuteApplication(ctx context.Context, a MuteApplication) (bool, error)
-	// ListMuteRuleHistory returns up to limit changes of a rule after
-	// afterID, oldest first (also for a deleted rule).
-	ListMuteRuleHistory(ctx context.Context, tenantID, ruleID string, afterID int64, limit int) ([]MuteRuleChange, error)
-}
-
 // MuteMatcher is a compiled mute rule expression.
 type MuteMatcher interface {
 	// NeedsResource reports whether the expression reads a resource field

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
@@ -25,6 +26,9 @@ var (
 	_ findings.UserStore        = (*pgstore.Store)(nil)
 	_ findings.PolicyStore      = (*pgstore.Store)(nil)
 	_ findings.ExpiredSweeper   = (*pgstore.Store)(nil)
+	_ findings.MuteRuleStore    = (*pgstore.Store)(nil)
+
+	_ mutes.Store = (*pgstore.Store)(nil)
 
 	_ reporting.Analytics   = (*chstore.Store)(nil)
 	_ reporting.Resources   = (*chstore.Store)(nil)

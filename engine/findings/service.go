@@ -29,7 +29,7 @@ type Config struct {
 	Overrides  OverrideStore
 	// MuteRules and MuteMatches keep mute rules and their matches
 	// (issue 33); optional, with an Evaluators that is a MuteCompiler.
-	MuteRules   engine.MuteRuleStore
+	MuteRules   MuteRuleStore
 	MuteMatches MuteMatchStore
 	// Events is the outbox; EventLog its analytic copy. Both optional.
 	Events   engine.EventStore

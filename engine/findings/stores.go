@@ -164,3 +164,17 @@ type TrendStore interface {
 type ExpiredSweeper interface {
 	PurgeExpired(ctx context.Context, c engine.SweepCutoffs) (deleted int64, err error)
 }
+
+// MuteRuleStore is what the read path needs of the mute rules
+// (store/postgres): the rules to apply and honour, and their applications.
+type MuteRuleStore interface {
+	// EnabledMuteRules returns the live, enabled rules unexpired at now,
+	// oldest first.
+	EnabledMuteRules(ctx context.Context, tenantID string, now time.Time) ([]engine.MuteRule, error)
+	// ActiveMutes returns the enabled rules unexpired at now with every
+	// snapshot their current version was applied to, oldest rule first.
+	ActiveMutes(ctx context.Context, tenantID string, now time.Time) ([]engine.ActiveMute, error)
+	// PutMuteApplication records an application when the rule is still at
+	// a.Version; it reports whether it did.
+	PutMuteApplication(ctx context.Context, a engine.MuteApplication) (bool, error)
+}

@@ -34,7 +34,7 @@ type Reads interface {
 // Config holds what a Service needs. Reads and Secret are required; without
 // Rules and Compiler every mute rule use case answers unavailable.
 type Config struct {
-	Rules engine.MuteRuleStore
+	Rules Store
 	// Compiler compiles and type-checks rule expressions (engine/audit's
 	// evaluators).
 	Compiler engine.MuteCompiler

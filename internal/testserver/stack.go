@@ -223,8 +223,10 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The rules the read path applies are the ones the API writes.
 	mc, _ := ecfg.Evaluators.(engine.MuteCompiler)
-	mutesSvc, err := mutes.New(mutes.Config{Rules: ecfg.MuteRules, Compiler: mc, Reads: svc.MuteReads(),
+	rules, _ := ecfg.MuteRules.(mutes.Store)
+	mutesSvc, err := mutes.New(mutes.Config{Rules: rules, Compiler: mc, Reads: svc.MuteReads(),
 		Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
