@@ -575,12 +575,7 @@ AWS::SageMaker::EndpointConfig configuration.ProductionVariants.0.ServerlessConf
 # Terraform nested blocks (block.0.attribute): the provider writes every
 # attribute of a block, so a missing one is a partial state; tfSources
 # names the block, not yet the attribute ("block.attr"), for these.
-aws_cloudtrail attributes.event_selector.0.data_resource aws-cloudtrail-005
 aws_config_configuration_recorder attributes.recording_group.0.include_global_resource_types aws-config-002
-aws_dynamodb_table attributes.point_in_time_recovery.0.enabled aws-dynamodb-002
-aws_efs_file_system attributes.lifecycle_policy.0.transition_to_ia aws-efs-001
-aws_eks_cluster attributes.encryption_config.0.resources aws-eks-002
-aws_lb attributes.access_logs.0.enabled aws-elb-004
 aws_s3_bucket_lifecycle_configuration attributes.rule.0.status aws-s3-006
 aws_s3_bucket_server_side_encryption_configuration attributes.rule.0.apply_server_side_encryption_by_default aws-s3-004
 aws_s3_bucket_versioning attributes.versioning_configuration.0.mfa_delete aws-s3-009
