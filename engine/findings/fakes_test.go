@@ -205,14 +205,6 @@ func (c *fakeControl) ListPolicies(context.Context, engine.PolicyQuery) ([]engin
 	return nil, nil
 }
 
-func (c *fakeControl) GetReport(_ context.Context, _, id string) (engine.Report, error) {
-	return engine.Report{}, engine.ErrNotFound("report", id)
-}
-
-func (c *fakeControl) ListReports(context.Context, engine.ReportQuery) ([]engine.Report, error) {
-	return nil, nil
-}
-
 type fakeResources struct{ rows map[string]engine.Resource }
 
 func (f *fakeResources) ListResources(context.Context, engine.ResourceQuery) ([]engine.Resource, error) {
