@@ -65,6 +65,12 @@ func dataMoreRules() []Rule {
 			Remediation: "Delete the table if it is unused (aws dynamodb delete-table --table-name NAME), or switch it to on-demand: aws dynamodb update-table --table-name NAME --billing-mode PAY_PER_REQUEST.",
 			Check: func(s *Subject) Result {
 				t := get[inv.DynamoDBTable](s)
+				if t.BillingMode == "PROVISIONED" && t.ReadCapacity+t.WriteCapacity == 0 {
+					// No capacity read may be none recorded: a pass needs both.
+					if m := s.unrecorded("read_capacity", "write_capacity"); len(m) > 0 {
+						return notEvaluated(m...)
+					}
+				}
 				if t.BillingMode != "PROVISIONED" || t.ReadCapacity+t.WriteCapacity == 0 {
 					return passed(s, func() map[string]any { return map[string]any{"table": t.Name, "billing_mode": t.BillingMode} })
 				}
