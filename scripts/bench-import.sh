@@ -8,10 +8,12 @@
 # Usage: scripts/bench-import.sh [N]   (default 1000000; needs `make services`)
 #   BIN=path    another build of fourd (to interleave with this one)
 #   PROF=prefix CPU profiles in prefix-first.prof and prefix-re.prof
+#   DB=name     the databases' name (default fourd_bench_import)
+#   DATA=dir    the services' folder with clickhouse.pid (default .data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
-db=fourd_bench_import
+db=${DB:-fourd_bench_import}
 file=${TMPDIR:-/tmp}/fourd-bench-$n.ndjson
 pgadmin="postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable"
 export FOURD_CLICKHOUSE_URL="clickhouse://127.0.0.1:19000/$db"
@@ -33,7 +35,7 @@ clickhouse-client --port 19000 -q "CREATE DATABASE $db"
 psql -q "$pgadmin" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 "$BIN" migrate >/dev/null
 
-chpid=$(cat .data/clickhouse.pid)
+chpid=$(cat "${DATA:-.data}/clickhouse.pid")
 pgpid=$(pgrep -o -x postgres)
 # server_cpu prints the CPU seconds (x100) of ClickHouse and of PostgreSQL
 # (the postmaster with its exited children, and its live backends).

@@ -52,6 +52,7 @@ var shardingKeys = map[string]string{
 	"mute_set_counts":        "snapshot",
 	"resources":              tenantShard,
 	"resource_tag_index":     tenantShard,
+	"resource_tags":          "tenant", // = cityHash64(tenant_id): the resources' shard
 	"resource_sightings":     tenantShard,
 	"finding_texts":          tenantShard,
 	"events":                 tenantShard,

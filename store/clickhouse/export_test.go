@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"testing"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -182,3 +183,23 @@ func SetRowFilterReadLimit(n int) (restore func()) {
 // RowFilterPasses is how many unbounded passes row-filtered pages have
 // read so far.
 func RowFilterPasses() int64 { return rowFilterPasses.Load() }
+
+// TagMatchingIDs returns, sorted, the ids of the tenant's resources the tag
+// filter tags (key=value lines) matches through the tag index.
+func TagMatchingIDs(t *testing.T, s *Store, tenantID, tags string) []string {
+	t.Helper()
+	restore := SetTagIndex(true)
+	defer restore()
+	sub, args := tagMatching(tenantID, engine.FindingFilter{Tags: tags})
+	var ids []string
+	err := s.each(context.Background(), rawQuery{sql: "SELECT id FROM " + sub + " ORDER BY id", args: args}, func(sc scanner) error {
+		var id string
+		err := sc.Scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("tag %q: %v", tags, err)
+	}
+	return ids
+}

@@ -31,6 +31,8 @@ type resourceScratch struct {
 	arrays bulk.StringArrays
 	// announced is the last batch's new resources (newResources).
 	announced []engine.Resource
+	// tags are the tag index rows of a batch written at once.
+	tags tagRows
 }
 
 // insertResourceRows inserts rows, with their decided first sightings, in
@@ -96,6 +98,11 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 	if open != nil {
 		return written, open.append(s, sc, rows, whole, size, firstSeen)
 	}
+	// The tag index's rows first (resource_tags.go).
+	sc.tags.add(rows, whole)
+	if err := s.insertTagRows(ctx, &sc.tags); err != nil {
+		return written, err
+	}
 	b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
 	if err != nil {
 		return written, err
@@ -129,12 +136,15 @@ var (
 
 // wholeInsert is an INSERT into resources that a bulk write's inserter
 // keeps open across batches, sending each batch's whole rows as a block
-// (sorted runs: the server sorts the block it gathers them into).
+// (sorted runs: the server sorts the block it gathers them into). It
+// gathers their tag index rows too, written just before it is sent.
 type wholeInsert struct {
 	ctx   context.Context // of the write, for the INSERTs it opens
+	s     *Store          // set with b
 	b     driver.Batch
 	rows  int // rows appended to b
 	bytes int // their size (resourceRow.size)
+	tags  tagRows
 }
 
 // append appends the rows at order, of size bytes (resourceRow.size; a
@@ -148,7 +158,7 @@ func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, 
 		if err != nil {
 			return err
 		}
-		w.b = b
+		w.b, w.s = b, s
 	}
 	err := appendWholeRows(w.b, sc, rows, order, firstSeen)
 	if err == nil {
@@ -161,6 +171,7 @@ func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, 
 		w.abort()
 		return err
 	}
+	w.tags.add(rows, order)
 	w.rows += len(order)
 	w.bytes += size
 	return nil
@@ -171,13 +182,21 @@ func (w *wholeInsert) full() bool {
 	return w.rows >= wholeRowFlushRows || w.bytes >= wholeRowFlushBytes
 }
 
-// send sends the open INSERT, if any, and returns how many rows it wrote.
+// send sends the open INSERT, if any, after its rows' tag index rows, and
+// returns how many rows it wrote.
 func (w *wholeInsert) send() (int, error) {
 	if w.b == nil {
 		return 0, nil
 	}
+	ctx, cancel := w.s.writeCtx(w.ctx)
+	err := w.s.insertTagRows(ctx, &w.tags)
+	cancel()
+	if err != nil {
+		w.abort()
+		return 0, err
+	}
 	b, n := w.b, w.rows
-	err := b.Send()
+	err = b.Send()
 	w.done()
 	return n, err
 }
@@ -192,6 +211,7 @@ func (w *wholeInsert) abort() {
 
 func (w *wholeInsert) done() {
 	w.b, w.rows, w.bytes = nil, 0, 0
+	w.tags.reset()
 }
 
 // splitSightings divides rows in sorted order into those written whole and

@@ -37,7 +37,7 @@ func latestAmong(tenantID, candidates string, candArgs []any, cond string, condA
 }
 
 // useTagIndex is whether the tag filter takes its candidates from
-// resource_tag_index (0017) rather than a scan of the tenant's resources;
+// resource_tags (0018) rather than a scan of the tenant's resources;
 // tests turn it off to compare the two.
 var useTagIndex = true
 
@@ -114,8 +114,8 @@ func complianceTexts(tenantID string, f engine.FindingFilter) (string, []any) {
 
 // tagMatching is the IN subquery of the resources the tag filter of f
 // matches. Its candidates are the ids with a version indexed under each
-// tag (resource_tag_index: a range of the key per tag), of which those
-// whose latest version carries every tag are kept.
+// tag (resource_tags: a range of the key per tag), of which those whose
+// latest version carries every tag are kept.
 func tagMatching(tenantID string, f engine.FindingFilter) (string, []any) {
 	// A resource has each key once (engine.SortTags): the value at the
 	// key's index is the tag's.
@@ -125,8 +125,8 @@ func tagMatching(tenantID string, f engine.FindingFilter) (string, []any) {
 	for i, t := range tags {
 		exprs[i] = "(has(tags.key, ?) AND tags.value[indexOf(tags.key, ?)] = ?)"
 		args = append(args, t.Key, t.Key, t.Value)
-		cands[i] = "id IN (SELECT id FROM resource_tag_index WHERE tenant_id = ? AND tag_key = ? AND tag_value = ?)"
-		candArgs = append(candArgs, tenantID, t.Key, t.Value)
+		cands[i] = "id IN (SELECT id FROM resource_tags WHERE tenant = ? AND tag = ?)"
+		candArgs = append(candArgs, tenantHash(tenantID), tagHash(t.Key, t.Value))
 	}
 	cond := strings.Join(exprs, " AND ")
 	if !useTagIndex {

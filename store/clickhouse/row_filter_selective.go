@@ -127,7 +127,7 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 }
 
 // fewTagCandidates reports whether one of the tags of f has at most
-// maxSelectiveResources candidates in resource_tag_index (a short read of
+// maxSelectiveResources candidates in resource_tags (a short read of
 // its key range): only then can the filter match few resources, and the
 // latest versions of its candidates are worth checking before the page
 // (which checks them again when there are more).
@@ -137,8 +137,8 @@ func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.
 	}
 	for _, t := range f.TagPairs() {
 		var n uint64
-		err := s.each(ctx, rawQuery{sql: "SELECT count() FROM (SELECT DISTINCT id FROM resource_tag_index WHERE tenant_id = ? AND tag_key = ? AND tag_value = ? LIMIT " +
-			strconv.Itoa(maxSelectiveResources+1) + ")", args: []any{tenantID, t.Key, t.Value}}, func(sc scanner) error { return sc.Scan(&n) })
+		err := s.each(ctx, rawQuery{sql: "SELECT count() FROM (SELECT DISTINCT id FROM resource_tags WHERE tenant = ? AND tag = ? LIMIT " +
+			strconv.Itoa(maxSelectiveResources+1) + ")", args: []any{tenantHash(tenantID), tagHash(t.Key, t.Value)}}, func(sc scanner) error { return sc.Scan(&n) })
 		if err != nil {
 			return false, err
 		}

@@ -133,8 +133,8 @@ func countAll(t *testing.T, s *clickhouse.Store, tenantID string, f engine.Findi
 	return n
 }
 
-// TestTagIndexBackfill: migration 0017 indexes the tags of the resources
-// written before it (the view indexes those written after): with the
+// TestTagIndexBackfill: migration 0018 indexes the tags of the resources
+// written before it (the writer indexes those written after): with the
 // index emptied and the migration run again, the tag filter finds what it
 // found before.
 func TestTagIndexBackfill(t *testing.T) {
@@ -156,11 +156,11 @@ func TestTagIndexBackfill(t *testing.T) {
 	if before == 0 {
 		t.Fatal("the tag matches nothing: the test proves little")
 	}
-	mustExec(t, s, "TRUNCATE TABLE resource_tag_index")
+	mustExec(t, s, "TRUNCATE TABLE resource_tags")
 	if n := countAll(t, s, tenant, f); n != 0 {
 		t.Fatalf("with the index emptied the tag filter still counts %d: the index is not read", n)
 	}
-	mustExec(t, s, "ALTER TABLE schema_migrations DELETE WHERE version = '0017_resource_tag_index'")
+	mustExec(t, s, "ALTER TABLE schema_migrations DELETE WHERE version = '0018_resource_tags'")
 	if err := s.WaitForMutations(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +169,72 @@ func TestTagIndexBackfill(t *testing.T) {
 	}
 	if n := countAll(t, s, tenant, f); n != before {
 		t.Errorf("after the backfill the tag filter counts %d, before %d", n, before)
+	}
+}
+
+// TestTagIndexWrittenByTheWriter (issue 30 §2): the tag index is written
+// by the resource writers, a row per tag of every version they write
+// (the bulk write and ResourceWriter alike), with the keys the server
+// computes (cityHash64, as migration 0018's backfill), and no view runs in
+// the INSERTs into resources any more (0017's cost a first import as much
+// as the resources did). A resource without tags has no row.
+func TestTagIndexWrittenByTheWriter(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	const tenant = "ten_tagwrite"
+	var rs []engine.Resource
+	for i := range 30 {
+		native := "arn:" + strconv.Itoa(i)
+		tags := map[string]string{"team": "team-" + strconv.Itoa(i%4), "env": "prod", "k\u00e9y": "v=" + strconv.Itoa(i%2)}
+		if i%10 == 0 {
+			tags = nil
+		}
+		rs = append(rs, engine.Resource{ID: engine.ResourceID(tenant, "aws", native), TenantID: tenant, Provider: "aws",
+			Account: "acct-1", Region: "region-1", Type: "aws_instance", NativeID: native, Name: "n" + strconv.Itoa(i),
+			Tags: engine.TagsFromMap(tags), FirstSeenAt: testNow, LastSeenAt: testNow})
+	}
+	mustWriteResources(t, s, tenant, rs[:20]) // the bulk write
+	w := s.NewResourceWriter(clickhouse.ResourceWriterConfig{BatchSize: 4, FlushInterval: -1})
+	for _, r := range rs[20:] {
+		if err := w.Write(ctx, tenant, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantRows := 0
+	for _, r := range rs {
+		wantRows += len(r.Tags)
+	}
+	var rows, matching, views uint64
+	mustQueryRow(t, s, "SELECT count() FROM resource_tags", &rows)
+	mustQueryRow(t, s, `SELECT count() FROM resource_tags WHERE (tenant, tag, id) IN (
+SELECT cityHash64(tenant_id), cityHash64(concat(tag_key, '\0', tag_value)), id FROM resources ARRAY JOIN tags.key AS tag_key, tags.value AS tag_value)`, &matching)
+	mustQueryRow(t, s, "SELECT count() FROM system.tables WHERE database = currentDatabase() AND engine = 'MaterializedView' AND name LIKE 'resource%'", &views)
+	if rows != uint64(wantRows) || matching != rows {
+		t.Errorf("resource_tags has %d rows, %d of them the server's keys of a stored tag; want %d", rows, matching, wantRows)
+	}
+	if views != 0 {
+		t.Errorf("%d materialized views still run on resources", views)
+	}
+	// Every way of reading the tag filter agrees with the resources.
+	for _, tags := range []string{"team=team-1", "k\u00e9y=v=1\nenv=prod", "env=staging"} {
+		var want []string
+		for _, r := range rs {
+			ok := true
+			for _, tg := range (engine.FindingFilter{Tags: tags}).TagPairs() {
+				v, has := r.Tags.Get(tg.Key)
+				ok = ok && has && v == tg.Value
+			}
+			if ok {
+				want = append(want, r.ID)
+			}
+		}
+		got := clickhouse.TagMatchingIDs(t, s, tenant, tags)
+		slices.Sort(want)
+		if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("tag %q: the index's resources %v, want %v", tags, got, want)
+		}
 	}
 }
