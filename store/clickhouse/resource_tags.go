@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/go-faster/city"
@@ -43,12 +44,22 @@ func tagHash(key, value string) uint64 {
 // tagRows are resource_tags rows to write, ids copied (the writer's rows
 // are recycled).
 type tagRows struct {
-	tenants, tags []uint64
-	ids           byteColumn
-	order         []int32 // scratch of insert
+	rows []tagEntry
+	ids  byteColumn
+	// scratch of insertTagRows
+	u64  []uint64
+	strs []string
 }
 
-func (t *tagRows) len() int { return len(t.tags) }
+// tagEntry is a row of tagRows by its key, with the first 8 bytes of its
+// id packed (keyPrefix): sorting these compares integers, and ids only on
+// equal prefixes.
+type tagEntry struct {
+	tenant, tag, prefix uint64
+	id                  int32 // in tagRows.ids
+}
+
+func (t *tagRows) len() int { return len(t.rows) }
 
 // add appends the index rows of the rows at order.
 func (t *tagRows) add(rows []resourceRow, order []sortEntry) {
@@ -61,17 +72,17 @@ func (t *tagRows) add(rows []resourceRow, order []sortEntry) {
 		if r.TenantID != lastTenant || th == 0 {
 			lastTenant, th = r.TenantID, tenantHash(r.TenantID)
 		}
+		id, prefix := int32(len(t.ids.end)), keyPrefix(r.ID, 0, 8)
+		t.ids.add(r.ID)
 		for _, tag := range r.Tags {
-			t.tenants = append(t.tenants, th)
-			t.tags = append(t.tags, tagHash(tag.Key, tag.Value))
-			t.ids.add(r.ID)
+			t.rows = append(t.rows, tagEntry{tenant: th, tag: tagHash(tag.Key, tag.Value), prefix: prefix, id: id})
 		}
 	}
 }
 
 // reset empties t, keeping its capacity.
 func (t *tagRows) reset() {
-	t.tenants, t.tags, t.order = t.tenants[:0], t.tags[:0], t.order[:0]
+	t.rows = t.rows[:0]
 	t.ids.reset()
 }
 
@@ -83,33 +94,34 @@ func (s *Store) insertTagRows(ctx context.Context, t *tagRows) error {
 		return nil
 	}
 	defer t.reset()
-	order := slices.Grow(t.order[:0], n)[:n]
-	for i := range order {
-		order[i] = int32(i)
-	}
-	t.order = order
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(t.tenants[a], t.tenants[b]); c != 0 {
-			return c
+	slices.SortFunc(t.rows, func(a, b tagEntry) int {
+		if a.tenant != b.tenant {
+			return cmp.Compare(a.tenant, b.tenant)
 		}
-		if c := cmp.Compare(t.tags[a], t.tags[b]); c != 0 {
-			return c
+		if a.tag != b.tag {
+			return cmp.Compare(a.tag, b.tag)
 		}
-		return bytes.Compare(t.ids.at(int(a)), t.ids.at(int(b)))
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
+		}
+		return bytes.Compare(t.ids.at(int(a.id)), t.ids.at(int(b.id)))
 	})
 	b, err := s.prepareBatch(ctx, "INSERT INTO resource_tags (tenant, tag, id)")
 	if err != nil {
 		return err
 	}
-	tenants, tags, ids := make([]uint64, n), make([]uint64, n), make([]string, n)
-	for j, i := range order {
+	rows := t.rows
+	for i, step := range []func() error{
+		func() error { return bulk.Gather(b.Column(0), &t.u64, n, func(j int) uint64 { return rows[j].tenant }) },
+		func() error { return bulk.Gather(b.Column(1), &t.u64, n, func(j int) uint64 { return rows[j].tag }) },
 		// The driver copies the values before Append returns.
-		tenants[j], tags[j], ids[j] = t.tenants[i], t.tags[i], bulk.String(t.ids.at(int(i)))
-	}
-	for i, col := range []any{tenants, tags, ids} {
-		if err := b.Column(i).Append(col); err != nil {
+		func() error {
+			return bulk.Strings(b.Column(2), &t.strs, n, func(j int) string { return bulk.String(t.ids.at(int(rows[j].id))) })
+		},
+	} {
+		if err := step(); err != nil {
 			b.Abort()
-			return err
+			return fmt.Errorf("resource_tags column %d: %w", i, err)
 		}
 	}
 	return b.Send()
