@@ -13,13 +13,14 @@
 #   QUERY_CPU=1 also the CPU of the import's own ClickHouse queries (query_log,
 #               log_queries=1; materialized views included, background merges
 #               not), which other sessions' work on a shared server leaves out
+#               (the import's queries are told apart by max_query_size=262147)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
 db=${DB:-fourd_bench_import}
 file=${TMPDIR:-/tmp}/fourd-bench-$n.ndjson
 pgadmin="postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable"
-export FOURD_CLICKHOUSE_URL="clickhouse://127.0.0.1:19000/$db${QUERY_CPU:+?log_queries=1}"
+export FOURD_CLICKHOUSE_URL="clickhouse://127.0.0.1:19000/$db${QUERY_CPU:+?log_queries=1&max_query_size=262147}"
 export FOURD_POSTGRES_URL="postgres://fourd@127.0.0.1:55432/$db?sslmode=disable"
 : "${FOURD_SECRET:=$(head -c 32 /dev/urandom | base64)}"
 export FOURD_SECRET
@@ -64,7 +65,7 @@ run() {
   echo "  server CPU: ClickHouse $(((ch1 - ch0) / 100)) s, PostgreSQL $(((pg1 - pg0) / 100)) s"
   if [ -n "${QUERY_CPU:-}" ]; then
     clickhouse-client --port 19000 -q "SYSTEM FLUSH LOGS"
-    clickhouse-client --port 19000 -q "SELECT concat('  ClickHouse query CPU: ', toString(round(sum(arraySum(arrayMap((n, v) -> if(n IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds'), v, 0), ProfileEvents.Names, ProfileEvents.Values))) / 1e6, 2)), ' s in ', toString(count()), ' queries, ', toString(sum(written_rows)), ' rows written') FROM system.query_log WHERE type = 2 AND event_time >= toDateTime('$t0', 'UTC') AND has(Settings.Names, 'log_queries')"
+    clickhouse-client --port 19000 -q "SELECT concat('  ClickHouse query CPU: ', toString(round(sum(arraySum(arrayMap((n, v) -> if(n IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds'), v, 0), ProfileEvents.Names, ProfileEvents.Values))) / 1e6, 2)), ' s in ', toString(count()), ' queries, ', toString(sum(written_rows)), ' rows written') FROM system.query_log WHERE type = 2 AND event_time >= toDateTime('$t0', 'UTC') AND arrayExists((n, v) -> n = 'max_query_size' AND v = '262147', Settings.Names, Settings.Values)"
   fi
 }
 run first

@@ -12,7 +12,6 @@ package clickhouse
 // check each candidate's latest version).
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -22,6 +21,10 @@ import (
 
 	"github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
 )
+
+// tagBlockRows is how many rows of the tag index go in one block of its
+// INSERT.
+const tagBlockRows = 16_384
 
 // tenantHash is resource_tags' tenant key of a tenant id: ClickHouse's
 // cityHash64(tenant_id), the value the resources are sharded by in cluster
@@ -51,12 +54,11 @@ type tagRows struct {
 	strs []string
 }
 
-// tagEntry is a row of tagRows by its key, with the first 8 bytes of its
-// id packed (keyPrefix): sorting these compares integers, and ids only on
-// equal prefixes.
+// tagEntry is a row of tagRows: its key, and its id's place in
+// tagRows.ids.
 type tagEntry struct {
-	tenant, tag, prefix uint64
-	id                  int32 // in tagRows.ids
+	tenant, tag uint64
+	id          int32
 }
 
 func (t *tagRows) len() int { return len(t.rows) }
@@ -72,10 +74,10 @@ func (t *tagRows) add(rows []resourceRow, order []sortEntry) {
 		if r.TenantID != lastTenant || th == 0 {
 			lastTenant, th = r.TenantID, tenantHash(r.TenantID)
 		}
-		id, prefix := int32(len(t.ids.end)), keyPrefix(r.ID, 0, 8)
+		id := int32(len(t.ids.end))
 		t.ids.add(r.ID)
 		for _, tag := range r.Tags {
-			t.rows = append(t.rows, tagEntry{tenant: th, tag: tagHash(tag.Key, tag.Value), prefix: prefix, id: id})
+			t.rows = append(t.rows, tagEntry{tenant: th, tag: tagHash(tag.Key, tag.Value), id: id})
 		}
 	}
 }
@@ -94,35 +96,44 @@ func (s *Store) insertTagRows(ctx context.Context, t *tagRows) error {
 		return nil
 	}
 	defer t.reset()
-	slices.SortFunc(t.rows, func(a, b tagEntry) int {
-		if a.tenant != b.tenant {
-			return cmp.Compare(a.tenant, b.tenant)
-		}
-		if a.tag != b.tag {
-			return cmp.Compare(a.tag, b.tag)
-		}
-		if a.prefix != b.prefix {
-			return cmp.Compare(a.prefix, b.prefix)
-		}
-		return bytes.Compare(t.ids.at(int(a.id)), t.ids.at(int(b.id)))
-	})
+	t.sort()
 	b, err := s.prepareBatch(ctx, "INSERT INTO resource_tags (tenant, tag, id)")
 	if err != nil {
 		return err
 	}
-	rows := t.rows
-	for i, step := range []func() error{
-		func() error { return bulk.Gather(b.Column(0), &t.u64, n, func(j int) uint64 { return rows[j].tenant }) },
-		func() error { return bulk.Gather(b.Column(1), &t.u64, n, func(j int) uint64 { return rows[j].tag }) },
-		// The driver copies the values before Append returns.
-		func() error {
-			return bulk.Strings(b.Column(2), &t.strs, n, func(j int) string { return bulk.String(t.ids.at(int(rows[j].id))) })
-		},
-	} {
-		if err := step(); err != nil {
-			b.Abort()
-			return fmt.Errorf("resource_tags column %d: %w", i, err)
+	// Sent in blocks of tagBlockRows, each flushed before the next: the
+	// driver reuses its column buffers, where one block of every row grew
+	// them (and the garbage collector's work) for each INSERT. The blocks
+	// are consecutive runs of the sorted rows, so the part the server
+	// gathers them into is sorted too.
+	for start := 0; start < n; start += tagBlockRows {
+		rows := t.rows[start:min(n, start+tagBlockRows)]
+		m := len(rows)
+		for i, step := range []func() error{
+			func() error { return bulk.Gather(b.Column(0), &t.u64, m, func(j int) uint64 { return rows[j].tenant }) },
+			func() error { return bulk.Gather(b.Column(1), &t.u64, m, func(j int) uint64 { return rows[j].tag }) },
+			// The driver copies the values before Append returns.
+			func() error {
+				return bulk.Strings(b.Column(2), &t.strs, m, func(j int) string { return bulk.String(t.ids.at(int(rows[j].id))) })
+			},
+			b.Flush,
+		} {
+			if err := step(); err != nil {
+				b.Abort()
+				return fmt.Errorf("resource_tags block step %d: %w", i, err)
+			}
 		}
 	}
 	return b.Send()
+}
+
+// sort orders the rows by the table's key, (tenant, tag): integers only,
+// the ids of one tag in any order.
+func (t *tagRows) sort() {
+	slices.SortFunc(t.rows, func(a, b tagEntry) int {
+		if a.tenant != b.tenant {
+			return cmp.Compare(a.tenant, b.tenant)
+		}
+		return cmp.Compare(a.tag, b.tag)
+	})
 }
