@@ -554,7 +554,6 @@ AWS::ApiGateway::Stage configuration.methodSettings.*/* aws-apigateway-005
 AWS::Athena::WorkGroup configuration.WorkGroupConfiguration.BytesScannedCutoffPerQuery aws-athena-003
 AWS::Backup::RecoveryPoint configuration.Lifecycle.DeleteAfterDays aws-backup-005
 AWS::CodeBuild::Project configuration.logsConfig.s3Logs aws-codebuild-006
-AWS::Config::ConfigurationRecorder configuration.recordingGroup.includeGlobalResourceTypes aws-config-002
 AWS::EC2::VPNConnection configuration.vgwTelemetry.0.status aws-vpc-009
 AWS::EC2::VPNConnection configuration.vgwTelemetry.1.status aws-vpc-009
 AWS::ECS::Service configuration.DeploymentConfiguration.DeploymentCircuitBreaker aws-ecs-015
@@ -575,7 +574,6 @@ AWS::SageMaker::EndpointConfig configuration.ProductionVariants.0.ServerlessConf
 # Terraform nested blocks (block.0.attribute): the provider writes every
 # attribute of a block, so a missing one is a partial state; tfSources
 # names the block, not yet the attribute ("block.attr"), for these.
-aws_config_configuration_recorder attributes.recording_group.0.include_global_resource_types aws-config-002
 aws_s3_bucket_lifecycle_configuration attributes.rule.0.status aws-s3-006
 aws_s3_bucket_server_side_encryption_configuration attributes.rule.0.apply_server_side_encryption_by_default aws-s3-004
 aws_s3_bucket_versioning attributes.versioning_configuration.0.mfa_delete aws-s3-009

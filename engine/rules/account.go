@@ -27,6 +27,11 @@ type accountFacts struct {
 	// cover a region, so a region they would cover is not judged.
 	trailUnknownAll bool
 	trailUnknownIn  map[string]bool
+	// recorded says which kinds the account's source records: at least
+	// one record of the kind holds its deciding keys (kindKeys). Without
+	// one, a region lacking that kind is unknown, not uncovered, and the
+	// account-wide check of the kind is not evaluated (issue 29 §2).
+	recorded map[string]bool
 	// pab is the account's S3 public access block (each switch on if on
 	// in any record of it); nil when the inventory has none.
 	pab *inv.PublicAccessBlock
@@ -60,6 +65,41 @@ func (f *accountFacts) missing(covered map[string]bool) []string {
 	return out
 }
 
+// kindKeys are, by resource type, the deciding keys of the kinds the
+// account-wide checks look for in every region: a record holding none of
+// them (loadgen's {"index":N,"synthetic":true}, {}) is no evidence that the
+// source records that kind.
+var kindKeys = map[string][]string{
+	inv.TypeCloudTrail:        {"is_logging", "is_multi_region_trail"},
+	inv.TypeConfigRecorder:    {"recording"},
+	inv.TypeGuardDutyDetector: {"enabled"},
+}
+
+// observeKind notes that the account's source records res's kind when the
+// record holds one of its deciding keys.
+func (f *accountFacts) observeKind(res *engine.Resource, s *Subject) {
+	keys, ok := kindKeys[res.Type]
+	if !ok || s == nil || f.recorded[res.Type] {
+		return
+	}
+	for _, k := range keys {
+		if s.recorded(k) {
+			f.recorded = setAdd(f.recorded, res.Type)
+			return
+		}
+	}
+}
+
+// unrecordedKind is the "not evaluated" of an account-wide check whose
+// kind (a resource type) the account's source does not record, naming the
+// kind's first deciding key; ok is false when the kind is recorded.
+func (f *accountFacts) unrecordedKind(typ string) (res Result, ok bool) {
+	if f.recorded[typ] {
+		return Result{}, false
+	}
+	return notEvaluated(typ + "." + kindKeys[typ][0]), true
+}
+
 func accountRules() []Rule {
 	return []Rule{
 		{ID: "aws-account-001", Dimension: security, Severity: high, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
@@ -70,6 +110,9 @@ func accountRules() []Rule {
 			accountCheck: func(f *accountFacts) Result {
 				if f.trailAll {
 					return Result{Evidence: map[string]any{"multi_region_trail": true}} // once per account: no cost worth avoiding
+				}
+				if ne, ok := f.unrecordedKind(inv.TypeCloudTrail); ok {
+					return ne // no trail recorded: a region without one is unknown
 				}
 				m := f.missing(f.trailIn)
 				if len(m) > 0 && (f.trailUnknownAll || len(f.missing(f.trailUnknownIn)) < len(m)) {
@@ -83,6 +126,9 @@ func accountRules() []Rule {
 			Description: "Some regions that hold resources have no recording AWS Config recorder, so their configuration history is missing.",
 			Remediation: "Enable AWS Config in every region (an organization conformance pack or the Config console's one-click setup).",
 			accountCheck: func(f *accountFacts) Result {
+				if ne, ok := f.unrecordedKind(inv.TypeConfigRecorder); ok {
+					return ne
+				}
 				m := f.missing(f.configIn)
 				return failIf(nil, len(m) > 0, func() map[string]any { return map[string]any{"regions_without_recorder": m} })
 			}},
@@ -91,6 +137,9 @@ func accountRules() []Rule {
 			Description: "Some regions that hold resources have no enabled GuardDuty detector, so threats there go undetected.",
 			Remediation: "Enable GuardDuty in every region, ideally for the whole organization from a delegated administrator account.",
 			accountCheck: func(f *accountFacts) Result {
+				if ne, ok := f.unrecordedKind(inv.TypeGuardDutyDetector); ok {
+					return ne
+				}
 				var m []string // regions surely without an enabled detector
 				unknown := false
 				for _, r := range f.missing(f.guardIn) {
@@ -244,6 +293,7 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 	if s != nil && s.bad {
 		return
 	}
+	f.observeKind(res, s)
 	switch res.Type {
 	case inv.TypeIAMAccount:
 		if f.root == nil {

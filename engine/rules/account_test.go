@@ -68,13 +68,16 @@ func TestAccountRules_PassAndFail(t *testing.T) {
 func TestAuditor_AccountResource(t *testing.T) {
 	root := in(inv.RegionGlobal, mk(inv.TypeIAMAccount, `{"account_id":"111122223333","root_mfa_enabled":true}`))
 	root.NativeID, root.Name = "arn:aws:iam::111122223333:root", "prod"
+	// A recorder that is off: the source records recorders, so a region
+	// without a recording one is a gap (issue 29 §2).
+	recorderOff := in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":false}`))
 	tests := []struct {
 		name string
 		rs   []engine.Resource
 		want string // native id the violation attaches to
 	}{
-		{"attaches to the account's aws_iam_account", []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, `{}`)), root}, "arn:aws:iam::111122223333:root"},
-		{"synthesizes one when absent", []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, `{}`))}, "arn:aws:iam::111122223333:root"},
+		{"attaches to the account's aws_iam_account", []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, `{}`)), root, recorderOff}, "arn:aws:iam::111122223333:root"},
+		{"synthesizes one when absent", []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, `{}`)), recorderOff}, "arn:aws:iam::111122223333:root"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +91,7 @@ func TestAuditor_AccountResource(t *testing.T) {
 			if diff := cmp.Diff([]string{"eu-west-1"}, v.Evidence["regions_without_recorder"]); diff != "" {
 				t.Errorf("evidence (-want +got)\n%s", diff)
 			}
-			if vs := Evaluate(v.Resource, testNow); len(tt.rs) == 1 && len(vs) != 0 {
+			if vs := Evaluate(v.Resource, testNow); len(tt.rs) == 2 && len(vs) != 0 {
 				t.Errorf("the synthesized account resource raised %d violations", len(vs))
 			}
 		})

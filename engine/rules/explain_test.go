@@ -142,7 +142,13 @@ func TestExplain_Account(t *testing.T) {
 	}
 	other := mk(inv.TypeVPC, `{"vpc_id":"vpc-1"}`)
 	other.Account, other.Region = "123456789012", "us-east-1"
-	if c := outcome([]engine.Resource{other}, "aws-account-001"); c.Outcome != OutcomeFailed {
+	local := mk(inv.TypeCloudTrail, `{"name":"local","is_multi_region_trail":false,"is_logging":true,"home_region":"eu-west-1"}`)
+	local.Account, local.Region, local.NativeID = "123456789012", "eu-west-1", "arn:aws:cloudtrail:eu-west-1:123456789012:trail/local"
+	if c := outcome([]engine.Resource{other, local}, "aws-account-001"); c.Outcome != OutcomeFailed {
+		t.Errorf("with a single-region trail elsewhere: %+v", c)
+	}
+	// Without any trail record the source may simply not record trails.
+	if c := outcome([]engine.Resource{other}, "aws-account-001"); c.Outcome != OutcomeNotEvaluated || len(c.Missing) == 0 {
 		t.Errorf("without a trail: %+v", c)
 	}
 }

@@ -33,9 +33,15 @@ type platformFacts struct {
 	// Recording recorders: one that records every type including global
 	// ones (IAM) was seen; one with an explicit type list was seen.
 	recorderSeen, globalRecorded, explicitRecorder bool
-	// IAM roles: seen at all, and one with AWSSupportAccess attached.
-	rolesSeen   bool
-	supportRole string
+	// globalUnknown: a recording recorder of every type whose source did
+	// not record whether it includes global types.
+	globalUnknown bool
+	// IAM roles: one whose attached policies the source recorded was
+	// seen; one whose attached policies it did not record (a partial or
+	// foreign record: it may hold AWSSupportAccess) was seen; the first
+	// with AWSSupportAccess attached.
+	rolesSeen, rolesUnknown bool
+	supportRole             string
 	// queueRetention is each SQS queue's retention in seconds by ARN
 	// (0 when the source does not say).
 	queueRetention map[string]int
@@ -54,6 +60,7 @@ func (f *accountFacts) observePlatform(res *engine.Resource, s *Subject) {
 		if c.AllSupported {
 			p.recordAllIn = setAdd(p.recordAllIn, res.Region)
 			p.globalRecorded = p.globalRecorded || c.IncludeGlobalResourceTypes
+			p.globalUnknown = p.globalUnknown || !s.recorded("include_global_resource_types")
 		} else {
 			p.explicitRecorder = true
 		}
@@ -65,7 +72,13 @@ func (f *accountFacts) observePlatform(res *engine.Resource, s *Subject) {
 		}
 	case inv.TypeIAMRole:
 		r := get[inv.IAMRole](s)
-		p.rolesSeen = true
+		// attached_policy_arns is omitempty: its absence is "none" only
+		// on a whole record (canonical.go).
+		if len(r.AttachedPolicyARNs) == 0 && !s.whole() {
+			p.rolesUnknown = true
+		} else {
+			p.rolesSeen = true
+		}
 		if p.supportRole == "" && slices.ContainsFunc(r.AttachedPolicyARNs, func(a string) bool { return strings.HasSuffix(a, supportPolicySuffix) }) {
 			p.supportRole = r.RoleName
 		}
@@ -105,7 +118,7 @@ func platformAccountRules() []Rule {
 			Description: "No IAM role of the account has the AWSSupportAccess policy: during an incident, opening and following AWS Support cases needs the root user or an over-privileged principal.",
 			Remediation: "Create a role for incident responders and attach arn:aws:iam::aws:policy/AWSSupportAccess (aws iam attach-role-policy --role-name support --policy-arn arn:aws:iam::aws:policy/AWSSupportAccess).",
 			accountCheck: func(f *accountFacts) Result {
-				if !f.platform.rolesSeen {
+				if f.platform.supportRole == "" && (!f.platform.rolesSeen || f.platform.rolesUnknown) {
 					return notEvaluated("aws_iam_role.attached_policy_arns")
 				}
 				return failIf(nil, f.platform.supportRole == "", func() map[string]any { return map[string]any{"support_role": nil} })
@@ -124,6 +137,8 @@ func platformAccountRules() []Rule {
 				case p.explicitRecorder:
 					// A recorder with an explicit type list may list IAM types.
 					return notEvaluated("aws_config_recorder.resource_types")
+				case p.globalUnknown:
+					return notEvaluated("aws_config_recorder.include_global_resource_types")
 				}
 				return fail(map[string]any{"include_global_resource_types": false})
 			}},

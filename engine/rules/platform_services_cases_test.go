@@ -146,8 +146,8 @@ func init() {
 	accountCases["aws-config-002"] = struct{ pass, fail []engine.Resource }{
 		pass: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true,"include_global_resource_types":true}`)),
 			in("us-east-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true}`))},
-		fail: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true}`)),
-			in("us-east-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true}`))},
+		fail: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true,"include_global_resource_types":false}`)),
+			in("us-east-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true,"include_global_resource_types":false}`))},
 	}
 	for id, c := range map[string]struct {
 		item    string
