@@ -22,7 +22,9 @@ func TestAccountRules_JudgeOnlyRecordedKinds(t *testing.T) {
 		support, global        = "aws-iam-021", "aws-config-002"
 	)
 	twoRegions := []engine.Resource{in("eu-west-1", mk(inv.TypeInstance, synthetic)), in("us-east-1", mk(inv.TypeS3Bucket, synthetic))}
-	with := func(rs ...engine.Resource) []engine.Resource { return append(append([]engine.Resource{}, twoRegions...), rs...) }
+	with := func(rs ...engine.Resource) []engine.Resource {
+		return append(append([]engine.Resource{}, twoRegions...), rs...)
+	}
 	tests := []struct {
 		name         string
 		rs           []engine.Resource
