@@ -48,12 +48,15 @@ func TestAuditJoinsAndNotEvaluated(t *testing.T) {
 	// The account checks of AWS Config's records cannot judge either
 	// account: no recorder says every type is recorded there (aws-iam-020,
 	// aws-config-002), and no IAM role is in the inventory (aws-iam-021).
+	// Neither account's source records recorders or detectors, and the
+	// exposed bucket's account records no trail (aws-account-001..003,
+	// issue 29 §2: no record of a kind is no evidence that none exists).
 	// The hand-written attributes say nothing of the trail's CloudWatch
 	// Logs integration nor of the buckets' policies and MFA delete: those
 	// checks are not evaluated either. The public-policy check (aws-s3-003)
 	// judges the covered bucket (its account's block makes any policy
 	// harmless) but not the exposed one, whose policy is unknown.
-	want := map[string]int64{"aws-cloudtrail-001": 1, "aws-cloudtrail-005": 1, "aws-account-001": 1, "aws-iam-020": 2,
+	want := map[string]int64{"aws-cloudtrail-001": 1, "aws-cloudtrail-005": 1, "aws-account-001": 2, "aws-account-002": 2, "aws-account-003": 2, "aws-iam-020": 2,
 		"aws-config-002": 2, "aws-iam-021": 2, "aws-cloudtrail-004": 1, "aws-s3-003": 1, "aws-s3-005": 2, "aws-s3-009": 2}
 	if diff := cmp.Diff(want, a.Summary.NotEvaluated); diff != "" {
 		t.Errorf("summary not_evaluated (-want +got)\n%s", diff)
