@@ -203,3 +203,7 @@ func TagMatchingIDs(t *testing.T, s *Store, tenantID, tags string) []string {
 	}
 	return ids
 }
+
+// RowFilterProbes is how many bounded probes row-filtered pages have read
+// so far.
+func RowFilterProbes() int64 { return rowFilterProbes.Load() }

@@ -20,21 +20,30 @@ import (
 // match: a filter that keeps most rows (first_seen_after an old date) paid
 // 172 ms at 10M findings for what an unfiltered page reads in 12 ms.
 //
-// So a page under cheap row filters first probes bounded key ranges as if
+// So a page under cheap row filters first probes a bounded key range as if
 // the filter kept every row the ordinary filters keep (the counts'
-// totals), then ranges sized by the density the probes saw, and reads the
-// rest in one unbounded pass after probeTries short probes (the filter is
-// sparse: the pass reads what the probes would). A probe that
-// fills the page is the page: it read every row of the bucket from the
-// position to its bound.
+// totals), at least one granule (granuleRows) wide. A probe that fills the
+// page is the page: it read every row of the bucket from the position to
+// its bound. A probe that comes back short but not empty is followed by
+// one sized by the density it saw; a probe that finds nothing, or
+// probeTries short ones, make the rest of the page one unbounded pass
+// (the filter is sparse: the pass reads what more probes would).
+//
+// Every query costs a few ms of server CPU whatever it reads (the parts'
+// key analysis, a granule of each part): three probes before the pass made
+// a filter keeping nothing cost 43 ms of ClickHouse CPU a page against 25
+// for the pass alone (issue 33 §3). One granule-wide probe finds a filter
+// keeping every row or a tenth of them as well as three narrow ones did,
+// and costs a filter keeping nothing one probe.
 
-// probeTries is the most probes of a page that come back short before
-// the rest of the page is read in one pass; a probe that finds nothing
-// makes the next one emptyWidening times as wide. A filter that keeps
-// nothing costs the pass and three probes (~2,000 rows per row asked).
+// probeTries is the most probes of a page that come back short (not
+// empty) before the rest of the page is read in one pass; granuleRows is
+// the fewest rows (at full density) the first probe's range is sized for:
+// the server reads whole granules of 1,024 rows (index_granularity of
+// snapshot_findings), so a narrower range reads as much and sees less.
 const (
-	probeTries    = 3
-	emptyWidening = 16.0
+	probeTries  = 2
+	granuleRows = 1024
 )
 
 // useRangeProbes is whether row-filtered pages probe bounded ranges;
@@ -48,8 +57,9 @@ var rowFilterReadLimit int
 
 // rowFilterPasses counts the unbounded passes of row-filtered pages (the
 // reads of every later row's narrow columns), for tests: the limit above
-// does not reach the pass's subquery on 18.16.
-var rowFilterPasses atomic.Int64
+// does not reach the pass's subquery on 18.16. rowFilterProbes counts
+// their bounded probes.
+var rowFilterPasses, rowFilterProbes atomic.Int64
 
 // rowFilterSettings are the settings of a row-filtered page's queries.
 func rowFilterSettings() ch.Settings {
@@ -104,7 +114,7 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 	if from != nil {
 		start = from.bucket
 	}
-	factor, tries := initialRangeFactor, 0
+	factor, tries := max(initialRangeFactor, granuleRows/float64(q.Limit-len(out))), 0
 	for b := start; b < numBuckets; b++ {
 		r := bucketRange{bucket: b}
 		if b == start && from != nil {
@@ -117,6 +127,7 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 			need := q.Limit - len(out)
 			r.hi = rangeEnd(engine.PrefixFinding, r.lo, need, totals[b], factor)
 			before := len(out)
+			rowFilterProbes.Add(1)
 			if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, read(&r, nil, need), out); err != nil {
 				return nil, err
 			}
@@ -127,26 +138,24 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 				break // the rest of the bucket is read: on to the next
 			}
 			r.lo, r.loInclusive = r.hi, true
-			if tries++; tries == probeTries {
+			got := len(out) - before
+			if tries++; got == 0 || tries == probeTries {
 				// Sparse: everything after the last probe in one pass.
 				return pass(&keyPos{bucket: b, bound: r.lo, inclusive: true})
 			}
-			factor = nextFactor(factor, need, len(out)-before)
+			factor = nextFactor(factor, need, got)
 		}
 	}
 	return out, nil
 }
 
 // nextFactor is the range factor of the probe after one that was to hold
-// need×factor rows at full density and found got matches: sized for twice
-// the matches still needed at the density seen, at least twice as wide,
-// ×emptyWidening when it found none.
+// need×factor rows at full density and found got (> 0) matches: sized for
+// twice the matches still needed at the density seen, at least twice as
+// wide, at most 256 times.
 func nextFactor(factor float64, need, got int) float64 {
-	if got == 0 {
-		return factor * emptyWidening
-	}
 	density := float64(got) / (float64(need) * factor)
-	return min(max(2/density, factor*2), factor*emptyWidening*emptyWidening)
+	return min(max(2/density, factor*2), factor*256)
 }
 
 // withoutRowFilters is f with its row filters cleared: what the counts
