@@ -8,8 +8,11 @@
 # wall times do not. The serve must log its queries: give it
 # FOURD_CLICKHOUSE_URL='clickhouse://…/db?log_queries=1', and run nothing
 # else against that server meanwhile that logs queries.
+# FILTERS (space-separated query strings, "none" for no filter) and KINDS
+# ("page", "count" or both) narrow a run to some filters, e.g. many rounds of
+# the sparse ones: FILTERS='first_seen_before=2020-01-01T00:00:00Z' KINDS=page.
 # Usage: FOURD_CLICKHOUSE_URL=…?log_queries=1 FOURD_POSTGRES_URL=… FOURD_SECRET=… TOKEN=fdp_… \
-#   scripts/bench-filters-cpu.sh OLD_BIN NEW_BIN [rounds]
+#   [FILTERS=… KINDS=…] scripts/bench-filters-cpu.sh OLD_BIN NEW_BIN [rounds]
 set -euo pipefail
 old=${1:?OLD_BIN} new=${2:?NEW_BIN} rounds=${3:-2}
 : "${TOKEN:?}" "${FOURD_SECRET:?}"
@@ -18,6 +21,11 @@ url=http://${FOURD_ADDR}
 ch() { clickhouse-client --port "${CH_PORT:-19000}" -q "$1"; }
 filters=("" "tag=owner%3Dh3-bench" "tag=team%3Dteam-3" "q=lg-eip-4242" "q=synthetic%20CRITICAL" "compliance=CIS-AWS-4.0.1"
   "compliance=CIS-AWS-4.0.1:2.1.4" "rule_id=loadgen-000" "first_seen_after=2020-01-01T00:00:00Z" "first_seen_before=2020-01-01T00:00:00Z")
+if [ -n "${FILTERS:-}" ]; then
+  filters=()
+  for f in $FILTERS; do [ "$f" = none ] && f=""; filters+=("$f"); done
+fi
+read -r -a kinds <<<"${KINDS:-page count}"
 echo "start: $(uptime | sed 's/.*load/load/')"
 echo "round build filter kind http_status seconds | queries rows bytes ms cpu_us"
 for r in $(seq 1 "$rounds"); do
@@ -27,7 +35,7 @@ for r in $(seq 1 "$rounds"); do
     for _ in $(seq 1 200); do curl -s -o /dev/null "$url/healthz" && break; sleep 0.3; done
     sleep 2
     for f in "${filters[@]}"; do
-      for kind in page count; do
+      for kind in "${kinds[@]}"; do
         path="/v1/findings/summary?group_by=severity&$f"
         [ "$kind" = page ] && path="/v1/findings?limit=$((60 + r))&$f"
         sleep 1.1
