@@ -24,26 +24,34 @@ import (
 // the filter kept every row the ordinary filters keep (the counts'
 // totals), at least one granule (granuleRows) wide. A probe that fills the
 // page is the page: it read every row of the bucket from the position to
-// its bound. A probe that comes back short but not empty is followed by
-// one sized by the density it saw; a probe that finds nothing, or
-// probeTries short ones, make the rest of the page one unbounded pass
-// (the filter is sparse: the pass reads what more probes would).
+// its bound. A probe that comes back short is followed by one sized by the
+// density it saw, up to a few (probeTries), then the rest of the page is
+// one unbounded pass (the filter is sparse: the pass reads what more
+// probes would).
 //
 // Every query costs a few ms of server CPU whatever it reads (the parts'
 // key analysis, a granule of each part): three probes before the pass made
-// a filter keeping nothing cost 43 ms of ClickHouse CPU a page against 25
-// for the pass alone (issue 33 §3). One granule-wide probe finds a filter
-// keeping every row or a tenth of them as well as three narrow ones did,
-// and costs a filter keeping nothing one probe.
+// a first-seen filter keeping nothing cost 43 ms of ClickHouse CPU a page
+// against 25 for the pass alone (issue 33 §3). One granule-wide probe
+// finds a filter keeping every row or a tenth of them as well as three
+// narrow ones did, and under first-seen filters an empty one goes to the
+// pass: a filter keeping nothing costs one probe more than the pass.
 
-// probeTries is the most probes of a page that come back short (not
-// empty) before the rest of the page is read in one pass; granuleRows is
-// the fewest rows (at full density) the first probe's range is sized for:
-// the server reads whole granules of 1,024 rows (index_granularity of
-// snapshot_findings), so a narrower range reads as much and sees less.
+// probeTries is the most probes of a page that come back short before the
+// rest of the page is read in one pass; granuleRows is the fewest rows (at
+// full density) the first probe's range is sized for: the server reads
+// whole granules of 1,024 rows (index_granularity of snapshot_findings), so
+// a narrower range reads as much and sees less. Under first-seen filters
+// alone the pass reads one narrow column (~25 ms of CPU at 10M, five
+// probes' worth): an empty probe ends the probing and at most two short
+// ones are read. A compliance filter's pass also reads text_id and the
+// texts' list (150–350 ms at 10M): there an empty probe makes the next
+// one emptyWidening times as wide, and three short ones are read.
 const (
-	probeTries  = 2
-	granuleRows = 1024
+	probeTries           = 2
+	complianceProbeTries = 3
+	emptyWidening        = 16.0
+	granuleRows          = 1024
 )
 
 // useRangeProbes is whether row-filtered pages probe bounded ranges;
@@ -115,6 +123,10 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 		start = from.bucket
 	}
 	factor, tries := max(initialRangeFactor, granuleRows/float64(q.Limit-len(out))), 0
+	maxTries, emptyEnds := probeTries, true
+	if q.Filter.Compliance != "" {
+		maxTries, emptyEnds = complianceProbeTries, false
+	}
 	for b := start; b < numBuckets; b++ {
 		r := bucketRange{bucket: b}
 		if b == start && from != nil {
@@ -139,7 +151,7 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 			}
 			r.lo, r.loInclusive = r.hi, true
 			got := len(out) - before
-			if tries++; got == 0 || tries == probeTries {
+			if tries++; (got == 0 && emptyEnds) || tries == maxTries {
 				// Sparse: everything after the last probe in one pass.
 				return pass(&keyPos{bucket: b, bound: r.lo, inclusive: true})
 			}
@@ -150,12 +162,15 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 }
 
 // nextFactor is the range factor of the probe after one that was to hold
-// need×factor rows at full density and found got (> 0) matches: sized for
-// twice the matches still needed at the density seen, at least twice as
-// wide, at most 256 times.
+// need×factor rows at full density and found got matches: sized for twice
+// the matches still needed at the density seen, at least twice as wide,
+// ×emptyWidening when it found none.
 func nextFactor(factor float64, need, got int) float64 {
+	if got == 0 {
+		return factor * emptyWidening
+	}
 	density := float64(got) / (float64(need) * factor)
-	return min(max(2/density, factor*2), factor*256)
+	return min(max(2/density, factor*2), factor*emptyWidening*emptyWidening)
 }
 
 // withoutRowFilters is f with its row filters cleared: what the counts

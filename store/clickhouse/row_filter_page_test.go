@@ -189,6 +189,9 @@ func TestRowFilterProbeSparse(t *testing.T) {
 		{"none after", engine.FindingFilter{FirstSeenAfter: hours(100)}, 2, 1},
 		{"1 in 36", engine.FindingFilter{FirstSeenAfter: hours(-1)}, 3, 1},
 		{"half", engine.FindingFilter{FirstSeenAfter: hours(-36)}, 1, 0},
+		// A compliance filter's pass is dear (text_id and the texts'
+		// list): an empty probe widens instead.
+		{"a control", engine.FindingFilter{Compliance: "CIS-AWS-4.0.1:1.1"}, 4, 0},
 	} {
 		for _, limit := range []int{1, 60, 200} {
 			f := c.f
