@@ -77,7 +77,7 @@ func cfgRecorder(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	return TypeConfigRecorder, recordedOnly(ci, conf, ConfigRecorder{Name: c.Name, Recording: orTri(c.Recording.ptr(), status.Recording.ptr()),
-		AllSupported: bool(c.Group.AllSupported), IncludeGlobalResourceTypes: bool(c.Group.Global)},
+		AllSupported: bool(c.Group.AllSupported), IncludeGlobalResourceTypes: bool(c.Group.Global), DeliveredByConfig: !ci.partial},
 		"all_supported=recordingGroup.allSupported", "include_global_resource_types=recordingGroup.includeGlobalResourceTypes"), nil
 }
 

@@ -38,6 +38,13 @@ type ConfigRecorder struct {
 	Recording                  *bool `json:"recording"`
 	AllSupported               bool  `json:"all_supported"`
 	IncludeGlobalResourceTypes bool  `json:"include_global_resource_types"`
+	// DeliveredByConfig is true when AWS Config delivered this record
+	// itself, as a whole configuration item (a snapshot, history,
+	// batch-get or change notification item; not an Advanced Query's
+	// selection, a Terraform state or an NDJSON line that does not say
+	// so): the import comes from the recorder, so a type it records that
+	// is missing from the import is missing in AWS (issue 29, aws-iam-020).
+	DeliveredByConfig bool `json:"delivered_by_config,omitempty"`
 }
 
 // GuardDutyDetector is the canonical attributes of aws_guardduty_detector.

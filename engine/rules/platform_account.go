@@ -27,6 +27,12 @@ type platformFacts struct {
 	// records every supported type (so a type absent there is absent in
 	// AWS); analyzerIn those with an IAM Access Analyzer of external access.
 	recordAllIn, analyzerIn map[string]bool
+	// deliveredIn holds the regions of recordAllIn whose recorder record
+	// AWS Config delivered itself: only there is the import the recorder's
+	// inventory, in which an analyzer would be recorded (a Terraform state
+	// that manages a recorder says nothing about analyzers it does not
+	// manage).
+	deliveredIn map[string]bool
 	// analyzerUnknownIn holds the regions with an analyzer whose type the
 	// source did not record (it may be one of external access).
 	analyzerUnknownIn map[string]bool
@@ -59,6 +65,9 @@ func (f *accountFacts) observePlatform(res *engine.Resource, s *Subject) {
 		p.recorderSeen = true
 		if c.AllSupported {
 			p.recordAllIn = setAdd(p.recordAllIn, res.Region)
+			if c.DeliveredByConfig {
+				p.deliveredIn = setAdd(p.deliveredIn, res.Region)
+			}
 			p.globalRecorded = p.globalRecorded || c.IncludeGlobalResourceTypes
 			p.globalUnknown = p.globalUnknown || !s.recorded("include_global_resource_types")
 		} else {
@@ -96,12 +105,12 @@ func platformAccountRules() []Rule {
 		{ID: "aws-iam-020", Dimension: security, Severity: medium, Account: true, ResourceTypes: []string{inv.TypeIAMAccount},
 			Compliance:  []string{"CIS-AWS-3.0.0:1.20", "CIS-AWS-4.0.1:1.20"},
 			Title:       "IAM Access Analyzer is not enabled in every region in use",
-			Description: "Some regions that hold resources have no IAM Access Analyzer of external access: resources shared outside the account or organization there go unnoticed. Judged only in regions whose AWS Config recorder records every supported type, so that a missing analyzer is absent, not unrecorded.",
+			Description: "Some regions that hold resources have no IAM Access Analyzer of external access: resources shared outside the account or organization there go unnoticed. Judged only in regions whose AWS Config recorder records every supported type and whose import AWS Config delivered itself (the recorder's own configuration item), so that a missing analyzer is absent, not unrecorded: a Terraform state or an Advanced Query says nothing about analyzers it does not hold.",
 			Remediation: "aws accessanalyzer create-analyzer --analyzer-name account --type ACCOUNT in each region (or ORGANIZATION from the delegated administrator).",
 			accountCheck: func(f *accountFacts) Result {
 				var missing, unknown []string
 				for _, r := range f.missing(f.platform.analyzerIn) {
-					if f.platform.recordAllIn[r] && !f.platform.analyzerUnknownIn[r] {
+					if f.platform.recordAllIn[r] && f.platform.deliveredIn[r] && !f.platform.analyzerUnknownIn[r] {
 						missing = append(missing, r)
 					} else {
 						unknown = append(unknown, r)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -143,9 +144,9 @@ func init() {
 		"aws-iam-020": {items(recorder(false, true), analyzer(true), alarm(false, nil)), items(recorder(true, true), alarm(false, nil))},
 	})
 	accountCases["aws-iam-020"] = struct{ pass, fail []engine.Resource }{
-		pass: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true}`)),
+		pass: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true,"delivered_by_config":true}`)),
 			in("eu-west-1", mk(inv.TypeAccessAnalyzerAnalyzer, `{"type":"ORGANIZATION"}`)), in("eu-west-1", mk(inv.TypeInstance, `{}`))},
-		fail: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true}`)),
+		fail: []engine.Resource{in("eu-west-1", mk(inv.TypeConfigRecorder, `{"recording":true,"all_supported":true,"delivered_by_config":true}`)),
 			in("eu-west-1", mk(inv.TypeAccessAnalyzerAnalyzer, `{"type":"ACCOUNT_UNUSED_ACCESS"}`)), in("eu-west-1", mk(inv.TypeInstance, `{}`))},
 	}
 	for id, c := range map[string]struct {
@@ -164,6 +165,57 @@ func init() {
 	}
 	hardened = append(hardened, codebuild(false, nil), codebuild(true, nil), stateMachine(false, nil), alarm(true, nil),
 		identityPool(false, nil), userPoolClient(true, nil), privateCA(false, nil), analyzer(false))
+}
+
+// TestAccessAnalyzerRule_NeedsConfigDelivery checks that a recorder of
+// every type is evidence of a missing analyzer only in an import AWS
+// Config delivered itself (issue 29): a Terraform state that manages a
+// recorder (AWS provider: aws_config_configuration_recorder with
+// recording_group all_supported, and its
+// aws_config_configuration_recorder_status) but no analyzer, and an
+// Advanced Query that selected the recorder, say nothing about analyzers,
+// so the check is not evaluated there. The same recorder in a snapshot
+// without an analyzer still fails (the configCase), with one passes.
+func TestAccessAnalyzerRule_NeedsConfigDelivery(t *testing.T) {
+	tf := `{"version":4,"terraform_version":"1.9.5","resources":[
+ {"mode":"managed","type":"aws_config_configuration_recorder","name":"main","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",
+  "instances":[{"attributes":{"id":"default","name":"default","region":"eu-west-1","role_arn":"arn:aws:iam::111122223333:role/config",
+  "recording_group":[{"all_supported":true,"include_global_resource_types":true}]}}]},
+ {"mode":"managed","type":"aws_config_configuration_recorder_status","name":"main","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",
+  "instances":[{"attributes":{"id":"default","name":"default","region":"eu-west-1","is_enabled":true}}]},
+ {"mode":"managed","type":"aws_sns_topic","name":"t","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",
+  "instances":[{"attributes":{"id":"arn:aws:sns:eu-west-1:111122223333:t","arn":"arn:aws:sns:eu-west-1:111122223333:t","name":"t"}}]}]}`
+	quoted := func(xs ...string) string {
+		var q []string
+		for _, x := range xs {
+			b, _ := json.Marshal(x)
+			q = append(q, string(b))
+		}
+		return `{"QueryInfo":{"SelectFields":[{"Name":"*"}]},"Results":[` + strings.Join(q, ",") + `]}`
+	}
+	for name, input := range map[string]string{
+		"terraform state": tf,
+		"advanced query":  quoted(recorder(false, true), alarm(false, nil)),
+	} {
+		a := NewAuditor(testNow)
+		for _, r := range loadReader(t, strings.NewReader(input)) {
+			a.Evaluate(r)
+		}
+		for _, v := range a.Finish() {
+			if v.Rule.ID == "aws-iam-020" {
+				t.Errorf("%s: fired without evidence that the source records analyzers: %s", name, v.EvidenceJSON())
+			}
+		}
+		if n := a.NotEvaluated()["aws-iam-020"]; n != 1 {
+			t.Errorf("%s: not evaluated %d times, want 1", name, n)
+		}
+	}
+	if n := len(auditAll(decodeItems(t, items(recorder(false, true), alarm(false, nil))), "aws-iam-020")); n != 1 {
+		t.Errorf("a snapshot's recorder of every type without an analyzer: %d findings, want 1", n)
+	}
+	if n := len(auditAll(decodeItems(t, items(recorder(false, true), analyzer(false), alarm(false, nil))), "aws-iam-020")); n != 0 {
+		t.Errorf("a snapshot's recorder of every type with an analyzer: %d findings, want 0", n)
+	}
 }
 
 // TestAccessAnalyzerRule_NeedsFullRecording checks that a region whose
