@@ -93,7 +93,7 @@ func cfgIAMPolicy(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	return TypeIAMPolicy, p, nil
 }
 
-func cfgIAMGroup(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgIAMGroup(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		GroupName string              `json:"groupName"`
 		GroupID   string              `json:"groupId"`
@@ -104,8 +104,9 @@ func cfgIAMGroup(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeIAMGroup, IAMGroup{GroupName: c.GroupName, GroupID: c.GroupID, Path: c.Path,
-		InlinePolicies: inlinePolicies(c.Inline), AttachedPolicyARNs: attachedARNs(c.Attached)}, nil
+	return TypeIAMGroup, recordedOnly(ci, conf, IAMGroup{GroupName: c.GroupName, GroupID: c.GroupID, Path: c.Path,
+		InlinePolicies: inlinePolicies(c.Inline), AttachedPolicyARNs: attachedARNs(c.Attached)},
+		"inline_policies=groupPolicyList", "attached_policy_arns=attachedManagedPolicies"), nil
 }
 
 // cfgECR reads AWS::ECR::Repository, which AWS Config records with

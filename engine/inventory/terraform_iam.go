@@ -73,6 +73,7 @@ func tfIAMPolicy(attrs []byte, c *tfCommon) (any, error) {
 	return &IAMPolicy{PolicyName: c.Name, PolicyID: t.PolicyID, Path: t.Path, AttachmentCount: t.Attachments, Document: d}, nil
 }
 
+// tfIAMGroup maps aws_iam_group: its name, id and path.
 func tfIAMGroup(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
 		UniqueID string `json:"unique_id"`
@@ -81,7 +82,11 @@ func tfIAMGroup(attrs []byte, c *tfCommon) (any, error) {
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	return &IAMGroup{GroupName: c.Name, GroupID: t.UniqueID, Path: t.Path}, nil
+	// aws_iam_group holds no policies (aws_iam_group_policy and
+	// aws_iam_group_policy_attachment are resources of their own, not
+	// joined): the state does not record them.
+	return unrecorded{attrs: &IAMGroup{GroupName: c.Name, GroupID: t.UniqueID, Path: t.Path},
+		keys: []string{"inline_policies", "attached_policy_arns"}}, nil
 }
 
 // tfECR maps aws_ecr_repository; its policy is a separate

@@ -48,13 +48,17 @@ type IAMPolicy struct {
 	Document *PolicyDocument `json:"document"`
 }
 
-// IAMGroup is the canonical attributes of aws_iam_group.
+// IAMGroup is the canonical attributes of aws_iam_group. Its policy
+// lists are written even when empty (null), by a source that recorded the
+// group's policies only: a group record without them (a Terraform
+// aws_iam_group, whose policies are separate resources) is partial, so a
+// check that passes for want of a policy is not evaluated (issue 29).
 type IAMGroup struct {
 	GroupName          string        `json:"group_name"`
 	GroupID            string        `json:"group_id"`
 	Path               string        `json:"path,omitempty"`
-	InlinePolicies     []NamedPolicy `json:"inline_policies,omitempty"`
-	AttachedPolicyARNs []string      `json:"attached_policy_arns,omitempty"`
+	InlinePolicies     []NamedPolicy `json:"inline_policies"`
+	AttachedPolicyARNs []string      `json:"attached_policy_arns"`
 }
 
 // ECRRepository is the canonical attributes of aws_ecr_repository.
