@@ -50,7 +50,7 @@ func demo(ctx context.Context, cfg config, log *slog.Logger, args []string, stdo
 	if err != nil {
 		return err
 	}
-	if err := demoData(ctx, cfg, log, s, audits, p, *samples, stdout); err != nil {
+	if _, err := demoData(ctx, cfg, log, s, audits, p, *samples, stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "demo tenant %q ready; its token is in %s\n", demoTenant, tokenFile)
