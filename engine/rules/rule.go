@@ -165,6 +165,10 @@ type Subject struct {
 func NewSubject(res *engine.Resource, now time.Time) *Subject {
 	s := &Subject{Resource: res, Now: now, blank: blankAttributes(res.Attributes)}
 	if newAttrs, ok := attrTypes[res.Type]; ok {
+		if v, ok := fastAttrs(res.Type, res.Attributes); ok {
+			s.attrs = v
+			return s
+		}
 		s.attrs = newAttrs()
 		if len(res.Attributes) > 0 {
 			s.bad = json.Unmarshal(res.Attributes, s.attrs) != nil
