@@ -28,26 +28,74 @@ import (
 // gives them.
 
 // fastAttrs decodes the attributes b of a resource of type typ into a new
-// value of the type's canonical struct; ok is false when typ has no fast
-// decoder or b holds anything it leaves to encoding/json.
-func fastAttrs(typ string, b []byte) (v any, ok bool) {
+// value of the type's canonical struct, and sets in keys a bit for each of
+// its fields (attrDecoding.keys) that b holds; ok is false when typ has no
+// fast decoder or b holds anything it leaves to encoding/json. When ok, b
+// holds no key but those fields, each once.
+func fastAttrs(typ string, b []byte, keys *fieldMask) (v any, ok bool) {
 	dec, found := attrDecoders[typ]
-	if !found {
+	newAttrs, known := attrTypes[typ]
+	if !found || !known {
 		return nil, false
 	}
-	d := attrDecoder{b: b}
-	d.ws()
-	if v, ok = dec(&d); !ok {
+	v = newAttrs()
+	if !decodeInto(dec, b, v, keys) {
 		return nil, false
 	}
-	d.ws()
-	return v, d.i == len(d.b)
+	return v, true
 }
 
-// attrDecoders are the generated decoders by resource type (attrdecode_gen.go
-// fills it, so that the package builds without that file while it is
-// generated again).
-var attrDecoders = map[string]func(*attrDecoder) (any, bool){}
+// decodeInto decodes the JSON object b into v, a struct of dec's type
+// whose fields b names are zero, setting keys' bit of each.
+func decodeInto(dec attrDecoding, b []byte, v any, keys *fieldMask) bool {
+	d := attrDecoder{b: b}
+	d.ws()
+	if !dec.decode(&d, v, keys[:]) {
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
+}
+
+// attrMaskWords bounds the fields of a struct with a fast decoder (64
+// each); a wider one is left to encoding/json.
+const attrMaskWords = 2
+
+// fieldMask has bit i set for field i of a canonical struct (in the order
+// of attrDecoding.keys).
+type fieldMask [attrMaskWords]uint64
+
+func (k *fieldMask) has(i int) bool { return k[i/64]&(1<<(i%64)) != 0 }
+
+func (k *fieldMask) overlaps(o fieldMask) bool {
+	for i := range k {
+		if k[i]&o[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *fieldMask) union(o fieldMask) fieldMask {
+	for i := range o {
+		o[i] |= k[i]
+	}
+	return o
+}
+
+// attrDecoding is the generated decoder of a canonical type.
+type attrDecoding struct {
+	// decode decodes into v (a pointer to the type's struct), setting bit
+	// i of mask for each field i it meets.
+	decode func(d *attrDecoder, v any, mask []uint64) bool
+	// keys are the JSON keys of the struct's fields, by field index.
+	keys []string
+}
+
+// attrDecoders are the generated decoders by resource type
+// (attrdecode_gen.go fills it, so that the package builds without that
+// file while it is generated again).
+var attrDecoders = map[string]attrDecoding{}
 
 // attrDecoder reads JSON from b at i. Each value method starts at the
 // value's first byte (whitespace skipped) and leaves i just after it.

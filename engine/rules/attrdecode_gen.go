@@ -9,312 +9,465 @@ import (
 )
 
 func init() {
-	attrDecoders["aws_accessanalyzer_analyzer"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.AccessAnalyzerAnalyzer)
-		return v, decInventoryAccessAnalyzerAnalyzer(d, v)
-	}
-	attrDecoders["aws_acm_certificate"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ACMCertificate)
-		return v, decInventoryACMCertificate(d, v)
-	}
-	attrDecoders["aws_acmpca_certificate_authority"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ACMPCACertificateAuthority)
-		return v, decInventoryACMPCACertificateAuthority(d, v)
-	}
-	attrDecoders["aws_api_gateway_stage"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.APIGatewayStage)
-		return v, decInventoryAPIGatewayStage(d, v)
-	}
-	attrDecoders["aws_apigatewayv2_stage"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.APIGatewayV2Stage)
-		return v, decInventoryAPIGatewayV2Stage(d, v)
-	}
-	attrDecoders["aws_athena_workgroup"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.AthenaWorkgroup)
-		return v, decInventoryAthenaWorkgroup(d, v)
-	}
-	attrDecoders["aws_autoscaling_group"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.AutoScalingGroup)
-		return v, decInventoryAutoScalingGroup(d, v)
-	}
-	attrDecoders["aws_backup_plan"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.BackupPlan)
-		return v, decInventoryBackupPlan(d, v)
-	}
-	attrDecoders["aws_backup_recovery_point"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.BackupRecoveryPoint)
-		return v, decInventoryBackupRecoveryPoint(d, v)
-	}
-	attrDecoders["aws_backup_vault"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.BackupVault)
-		return v, decInventoryBackupVault(d, v)
-	}
-	attrDecoders["aws_cloudfront_distribution"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.CloudFrontDistribution)
-		return v, decInventoryCloudFrontDistribution(d, v)
-	}
-	attrDecoders["aws_cloudtrail"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.CloudTrail)
-		return v, decInventoryCloudTrail(d, v)
-	}
-	attrDecoders["aws_cloudwatch_log_group"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.LogGroup)
-		return v, decInventoryLogGroup(d, v)
-	}
-	attrDecoders["aws_cloudwatch_metric_alarm"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.CloudWatchAlarm)
-		return v, decInventoryCloudWatchAlarm(d, v)
-	}
-	attrDecoders["aws_codebuild_project"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.CodeBuildProject)
-		return v, decInventoryCodeBuildProject(d, v)
-	}
-	attrDecoders["aws_cognito_identity_pool"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.CognitoIdentityPool)
-		return v, decInventoryCognitoIdentityPool(d, v)
-	}
-	attrDecoders["aws_cognito_user_pool_client"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.CognitoUserPoolClient)
-		return v, decInventoryCognitoUserPoolClient(d, v)
-	}
-	attrDecoders["aws_config_recorder"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ConfigRecorder)
-		return v, decInventoryConfigRecorder(d, v)
-	}
-	attrDecoders["aws_db_instance"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.DBInstance)
-		return v, decInventoryDBInstance(d, v)
-	}
-	attrDecoders["aws_db_snapshot"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.DBSnapshot)
-		return v, decInventoryDBSnapshot(d, v)
-	}
-	attrDecoders["aws_dynamodb_table"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.DynamoDBTable)
-		return v, decInventoryDynamoDBTable(d, v)
-	}
-	attrDecoders["aws_ebs_snapshot"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.EBSSnapshot)
-		return v, decInventoryEBSSnapshot(d, v)
-	}
-	attrDecoders["aws_ebs_volume"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.EBSVolume)
-		return v, decInventoryEBSVolume(d, v)
-	}
-	attrDecoders["aws_ecr_repository"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ECRRepository)
-		return v, decInventoryECRRepository(d, v)
-	}
-	attrDecoders["aws_ecs_cluster"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ECSCluster)
-		return v, decInventoryECSCluster(d, v)
-	}
-	attrDecoders["aws_ecs_service"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ECSService)
-		return v, decInventoryECSService(d, v)
-	}
-	attrDecoders["aws_ecs_task_definition"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ECSTaskDefinition)
-		return v, decInventoryECSTaskDefinition(d, v)
-	}
-	attrDecoders["aws_efs_file_system"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.EFSFileSystem)
-		return v, decInventoryEFSFileSystem(d, v)
-	}
-	attrDecoders["aws_eip"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.EIP)
-		return v, decInventoryEIP(d, v)
-	}
-	attrDecoders["aws_eks_cluster"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.EKSCluster)
-		return v, decInventoryEKSCluster(d, v)
-	}
-	attrDecoders["aws_elasticache_cluster"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ElastiCacheCluster)
-		return v, decInventoryElastiCacheCluster(d, v)
-	}
-	attrDecoders["aws_elb_classic"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.ClassicLoadBalancer)
-		return v, decInventoryClassicLoadBalancer(d, v)
-	}
-	attrDecoders["aws_glue_job"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.GlueJob)
-		return v, decInventoryGlueJob(d, v)
-	}
-	attrDecoders["aws_guardduty_detector"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.GuardDutyDetector)
-		return v, decInventoryGuardDutyDetector(d, v)
-	}
-	attrDecoders["aws_iam_access_key"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.IAMAccessKey)
-		return v, decInventoryIAMAccessKey(d, v)
-	}
-	attrDecoders["aws_iam_account"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.IAMAccount)
-		return v, decInventoryIAMAccount(d, v)
-	}
-	attrDecoders["aws_iam_group"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.IAMGroup)
-		return v, decInventoryIAMGroup(d, v)
-	}
-	attrDecoders["aws_iam_policy"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.IAMPolicy)
-		return v, decInventoryIAMPolicy(d, v)
-	}
-	attrDecoders["aws_iam_role"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.IAMRole)
-		return v, decInventoryIAMRole(d, v)
-	}
-	attrDecoders["aws_iam_user"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.IAMUser)
-		return v, decInventoryIAMUser(d, v)
-	}
-	attrDecoders["aws_instance"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.Instance)
-		return v, decInventoryInstance(d, v)
-	}
-	attrDecoders["aws_kinesis_firehose_delivery_stream"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.FirehoseStream)
-		return v, decInventoryFirehoseStream(d, v)
-	}
-	attrDecoders["aws_kinesis_stream"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.KinesisStream)
-		return v, decInventoryKinesisStream(d, v)
-	}
-	attrDecoders["aws_kms_key"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.KMSKey)
-		return v, decInventoryKMSKey(d, v)
-	}
-	attrDecoders["aws_lambda_function"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.LambdaFunction)
-		return v, decInventoryLambdaFunction(d, v)
-	}
-	attrDecoders["aws_launch_configuration"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.LaunchConfiguration)
-		return v, decInventoryLaunchConfiguration(d, v)
-	}
-	attrDecoders["aws_launch_template"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.LaunchTemplate)
-		return v, decInventoryLaunchTemplate(d, v)
-	}
-	attrDecoders["aws_lb"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.LoadBalancer)
-		return v, decInventoryLoadBalancer(d, v)
-	}
-	attrDecoders["aws_lb_listener"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.LBListener)
-		return v, decInventoryLBListener(d, v)
-	}
-	attrDecoders["aws_msk_cluster"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.MSKCluster)
-		return v, decInventoryMSKCluster(d, v)
-	}
-	attrDecoders["aws_nat_gateway"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.NATGateway)
-		return v, decInventoryNATGateway(d, v)
-	}
-	attrDecoders["aws_network_acl"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.NetworkACL)
-		return v, decInventoryNetworkACL(d, v)
-	}
-	attrDecoders["aws_network_firewall"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.NetworkFirewall)
-		return v, decInventoryNetworkFirewall(d, v)
-	}
-	attrDecoders["aws_opensearch_domain"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.OpenSearchDomain)
-		return v, decInventoryOpenSearchDomain(d, v)
-	}
-	attrDecoders["aws_rds_cluster"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.RDSCluster)
-		return v, decInventoryRDSCluster(d, v)
-	}
-	attrDecoders["aws_rds_cluster_snapshot"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.RDSClusterSnapshot)
-		return v, decInventoryRDSClusterSnapshot(d, v)
-	}
-	attrDecoders["aws_redshift_cluster"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.RedshiftCluster)
-		return v, decInventoryRedshiftCluster(d, v)
-	}
-	attrDecoders["aws_route53_hosted_zone"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.Route53HostedZone)
-		return v, decInventoryRoute53HostedZone(d, v)
-	}
-	attrDecoders["aws_route_table"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.RouteTable)
-		return v, decInventoryRouteTable(d, v)
-	}
-	attrDecoders["aws_s3_account_public_access_block"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.S3AccountPublicAccessBlock)
-		return v, decInventoryS3AccountPublicAccessBlock(d, v)
-	}
-	attrDecoders["aws_s3_bucket"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.S3Bucket)
-		return v, decInventoryS3Bucket(d, v)
-	}
-	attrDecoders["aws_sagemaker_endpoint_configuration"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SageMakerEndpointConfig)
-		return v, decInventorySageMakerEndpointConfig(d, v)
-	}
-	attrDecoders["aws_sagemaker_notebook_instance"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SageMakerNotebook)
-		return v, decInventorySageMakerNotebook(d, v)
-	}
-	attrDecoders["aws_secretsmanager_secret"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SecretsManagerSecret)
-		return v, decInventorySecretsManagerSecret(d, v)
-	}
-	attrDecoders["aws_security_group"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SecurityGroup)
-		return v, decInventorySecurityGroup(d, v)
-	}
-	attrDecoders["aws_sfn_state_machine"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SFNStateMachine)
-		return v, decInventorySFNStateMachine(d, v)
-	}
-	attrDecoders["aws_sns_topic"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SNSTopic)
-		return v, decInventorySNSTopic(d, v)
-	}
-	attrDecoders["aws_sqs_queue"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.SQSQueue)
-		return v, decInventorySQSQueue(d, v)
-	}
-	attrDecoders["aws_subnet"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.Subnet)
-		return v, decInventorySubnet(d, v)
-	}
-	attrDecoders["aws_transit_gateway"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.TransitGateway)
-		return v, decInventoryTransitGateway(d, v)
-	}
-	attrDecoders["aws_vpc"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.VPC)
-		return v, decInventoryVPC(d, v)
-	}
-	attrDecoders["aws_vpc_endpoint"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.VPCEndpoint)
-		return v, decInventoryVPCEndpoint(d, v)
-	}
-	attrDecoders["aws_vpn_connection"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.VPNConnection)
-		return v, decInventoryVPNConnection(d, v)
-	}
-	attrDecoders["aws_wafv2_web_acl"] = func(d *attrDecoder) (any, bool) {
-		v := new(inventory.WAFv2WebACL)
-		return v, decInventoryWAFv2WebACL(d, v)
+	attrDecoders["aws_accessanalyzer_analyzer"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryAccessAnalyzerAnalyzerWith(d, v.(*inventory.AccessAnalyzerAnalyzer), mask)
+		},
+		keys: []string{"type"},
+	}
+	attrDecoders["aws_acm_certificate"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryACMCertificateWith(d, v.(*inventory.ACMCertificate), mask)
+		},
+		keys: []string{"domain_name", "type", "status", "key_algorithm", "not_after", "in_use_by", "transparency_logging"},
+	}
+	attrDecoders["aws_acmpca_certificate_authority"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryACMPCACertificateAuthorityWith(d, v.(*inventory.ACMPCACertificateAuthority), mask)
+		},
+		keys: []string{"common_name", "type", "crl_enabled", "ocsp_enabled"},
+	}
+	attrDecoders["aws_api_gateway_stage"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryAPIGatewayStageWith(d, v.(*inventory.APIGatewayStage), mask)
+		},
+		keys: []string{"stage_name", "access_log_destination_arn", "web_acl_arn", "tracing_enabled", "cache_cluster_enabled", "execution_logging_level", "cache_data_encrypted"},
+	}
+	attrDecoders["aws_apigatewayv2_stage"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryAPIGatewayV2StageWith(d, v.(*inventory.APIGatewayV2Stage), mask)
+		},
+		keys: []string{"stage_name", "access_log_destination_arn"},
+	}
+	attrDecoders["aws_athena_workgroup"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryAthenaWorkgroupWith(d, v.(*inventory.AthenaWorkgroup), mask)
+		},
+		keys: []string{"name", "state", "result_encryption", "enforce_workgroup_configuration", "bytes_scanned_cutoff_per_query", "publish_cloudwatch_metrics_enabled"},
+	}
+	attrDecoders["aws_autoscaling_group"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryAutoScalingGroupWith(d, v.(*inventory.AutoScalingGroup), mask)
+		},
+		keys: []string{"name", "availability_zones", "min_size", "max_size", "desired_capacity", "health_check_type", "target_group_arns", "load_balancers", "launch_configuration"},
+	}
+	attrDecoders["aws_backup_plan"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryBackupPlanWith(d, v.(*inventory.BackupPlan), mask)
+		},
+		keys: []string{"name", "rules"},
+	}
+	attrDecoders["aws_backup_recovery_point"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryBackupRecoveryPointWith(d, v.(*inventory.BackupRecoveryPoint), mask)
+		},
+		keys: []string{"backup_vault_name", "resource_type", "is_encrypted", "status", "creation_date", "delete_after_days"},
+	}
+	attrDecoders["aws_backup_vault"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryBackupVaultWith(d, v.(*inventory.BackupVault), mask)
+		},
+		keys: []string{"name", "notification_events"},
+	}
+	attrDecoders["aws_cloudfront_distribution"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryCloudFrontDistributionWith(d, v.(*inventory.CloudFrontDistribution), mask)
+		},
+		keys: []string{"distribution_id", "domain_name", "enabled", "viewer_protocol_policy", "minimum_protocol_version", "logging_bucket", "web_acl_id", "price_class", "origins"},
+	}
+	attrDecoders["aws_cloudtrail"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryCloudTrailWith(d, v.(*inventory.CloudTrail), mask)
+		},
+		keys: []string{"name", "home_region", "is_multi_region_trail", "include_global_service_events", "is_logging", "log_file_validation_enabled", "kms_key_id", "s3_bucket_name", "cloud_watch_logs_log_group_arn", "s3_data_events"},
+	}
+	attrDecoders["aws_cloudwatch_log_group"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryLogGroupWith(d, v.(*inventory.LogGroup), mask)
+		},
+		keys: []string{"name", "retention_in_days", "kms_key_id", "stored_bytes"},
+	}
+	attrDecoders["aws_cloudwatch_metric_alarm"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryCloudWatchAlarmWith(d, v.(*inventory.CloudWatchAlarm), mask)
+		},
+		keys: []string{"alarm_name", "actions_enabled", "alarm_actions"},
+	}
+	attrDecoders["aws_codebuild_project"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryCodeBuildProjectWith(d, v.(*inventory.CodeBuildProject), mask)
+		},
+		keys: []string{"name", "privileged_mode", "plaintext_environment_names", "source_url_credentials", "artifacts_encryption_disabled", "cloudwatch_logs_status", "s3_logs_status", "s3_logs_encryption_disabled"},
+	}
+	attrDecoders["aws_cognito_identity_pool"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryCognitoIdentityPoolWith(d, v.(*inventory.CognitoIdentityPool), mask)
+		},
+		keys: []string{"name", "allow_unauthenticated_identities", "allow_classic_flow"},
+	}
+	attrDecoders["aws_cognito_user_pool_client"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryCognitoUserPoolClientWith(d, v.(*inventory.CognitoUserPoolClient), mask)
+		},
+		keys: []string{"client_name", "prevent_user_existence_errors", "enable_token_revocation", "allowed_oauth_flows", "explicit_auth_flows"},
+	}
+	attrDecoders["aws_config_recorder"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryConfigRecorderWith(d, v.(*inventory.ConfigRecorder), mask)
+		},
+		keys: []string{"name", "recording", "all_supported", "include_global_resource_types"},
+	}
+	attrDecoders["aws_db_instance"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryDBInstanceWith(d, v.(*inventory.DBInstance), mask)
+		},
+		keys: []string{"identifier", "engine", "engine_version", "instance_class", "allocated_storage", "storage_type", "storage_encrypted", "kms_key_id", "publicly_accessible", "multi_az", "backup_retention_period", "deletion_protection", "auto_minor_version_upgrade", "availability_zone", "status"},
+	}
+	attrDecoders["aws_db_snapshot"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryDBSnapshotWith(d, v.(*inventory.DBSnapshot), mask)
+		},
+		keys: []string{"db_snapshot_identifier", "db_instance_identifier", "engine", "snapshot_type", "encrypted", "kms_key_id", "snapshot_create_time", "public"},
+	}
+	attrDecoders["aws_dynamodb_table"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryDynamoDBTableWith(d, v.(*inventory.DynamoDBTable), mask)
+		},
+		keys: []string{"name", "billing_mode", "read_capacity", "write_capacity", "autoscaling_enabled", "point_in_time_recovery", "deletion_protection_enabled", "sse_kms_key_arn", "item_count"},
+	}
+	attrDecoders["aws_ebs_snapshot"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryEBSSnapshotWith(d, v.(*inventory.EBSSnapshot), mask)
+		},
+		keys: []string{"snapshot_id", "volume_id", "volume_size", "encrypted", "start_time", "public", "description"},
+	}
+	attrDecoders["aws_ebs_volume"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryEBSVolumeWith(d, v.(*inventory.EBSVolume), mask)
+		},
+		keys: []string{"volume_id", "size", "type", "iops", "encrypted", "kms_key_id", "state", "availability_zone", "attached_to", "create_time"},
+	}
+	attrDecoders["aws_ecr_repository"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryECRRepositoryWith(d, v.(*inventory.ECRRepository), mask)
+		},
+		keys: []string{"repository_name", "image_tag_mutability", "scan_on_push", "policy"},
+	}
+	attrDecoders["aws_ecs_cluster"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryECSClusterWith(d, v.(*inventory.ECSCluster), mask)
+		},
+		keys: []string{"cluster_name", "container_insights", "execute_command_logging", "execute_command_log_encrypted"},
+	}
+	attrDecoders["aws_ecs_service"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryECSServiceWith(d, v.(*inventory.ECSService), mask)
+		},
+		keys: []string{"service_name", "launch_type", "platform_version", "scheduling_strategy", "desired_count", "assign_public_ip", "circuit_breaker"},
+	}
+	attrDecoders["aws_ecs_task_definition"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryECSTaskDefinitionWith(d, v.(*inventory.ECSTaskDefinition), mask)
+		},
+		keys: []string{"family", "status", "network_mode", "pid_mode", "ipc_mode", "containers", "volumes"},
+	}
+	attrDecoders["aws_efs_file_system"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryEFSFileSystemWith(d, v.(*inventory.EFSFileSystem), mask)
+		},
+		keys: []string{"file_system_id", "encrypted", "kms_key_id", "performance_mode", "backup_policy", "transition_to_ia"},
+	}
+	attrDecoders["aws_eip"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryEIPWith(d, v.(*inventory.EIP), mask)
+		},
+		keys: []string{"allocation_id", "public_ip", "association_id", "instance_id", "network_interface_id"},
+	}
+	attrDecoders["aws_eks_cluster"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryEKSClusterWith(d, v.(*inventory.EKSCluster), mask)
+		},
+		keys: []string{"name", "version", "endpoint_public_access", "endpoint_private_access", "public_access_cidrs", "secrets_kms_key_arn", "logging_enabled"},
+	}
+	attrDecoders["aws_elasticache_cluster"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryElastiCacheClusterWith(d, v.(*inventory.ElastiCacheCluster), mask)
+		},
+		keys: []string{"cluster_id", "engine", "engine_version", "node_type", "num_cache_nodes", "az_mode", "at_rest_encryption_enabled", "transit_encryption_enabled", "snapshot_retention_limit"},
+	}
+	attrDecoders["aws_elb_classic"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryClassicLoadBalancerWith(d, v.(*inventory.ClassicLoadBalancer), mask)
+		},
+		keys: []string{"name", "scheme", "availability_zones", "instance_ids", "listeners"},
+	}
+	attrDecoders["aws_glue_job"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryGlueJobWith(d, v.(*inventory.GlueJob), mask)
+		},
+		keys: []string{"name", "glue_version", "security_configuration"},
+	}
+	attrDecoders["aws_guardduty_detector"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryGuardDutyDetectorWith(d, v.(*inventory.GuardDutyDetector), mask)
+		},
+		keys: []string{"detector_id", "enabled", "s3_protection", "eks_audit_logs"},
+	}
+	attrDecoders["aws_iam_access_key"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryIAMAccessKeyWith(d, v.(*inventory.IAMAccessKey), mask)
+		},
+		keys: []string{"access_key_id", "user_name", "status", "create_date", "last_used_date"},
+	}
+	attrDecoders["aws_iam_account"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryIAMAccountWith(d, v.(*inventory.IAMAccount), mask)
+		},
+		keys: []string{"account_id", "root_access_keys_present", "root_mfa_enabled", "root_hardware_mfa", "root_last_used", "password_policy", "synthesized"},
+	}
+	attrDecoders["aws_iam_group"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryIAMGroupWith(d, v.(*inventory.IAMGroup), mask)
+		},
+		keys: []string{"group_name", "group_id", "path", "inline_policies", "attached_policy_arns"},
+	}
+	attrDecoders["aws_iam_policy"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryIAMPolicyWith(d, v.(*inventory.IAMPolicy), mask)
+		},
+		keys: []string{"policy_name", "policy_id", "path", "default_version_id", "attachment_count", "document"},
+	}
+	attrDecoders["aws_iam_role"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryIAMRoleWith(d, v.(*inventory.IAMRole), mask)
+		},
+		keys: []string{"role_name", "role_id", "path", "create_date", "assume_role_policy", "inline_policies", "attached_policy_arns", "permissions_boundary_arn"},
+	}
+	attrDecoders["aws_iam_user"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryIAMUserWith(d, v.(*inventory.IAMUser), mask)
+		},
+		keys: []string{"user_name", "user_id", "create_date", "password_enabled", "password_last_used", "mfa_active", "attached_policy_arns", "inline_policy_names", "groups", "inline_policies"},
+	}
+	attrDecoders["aws_instance"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryInstanceWith(d, v.(*inventory.Instance), mask)
+		},
+		keys: []string{"instance_id", "instance_type", "state", "state_changed_at", "launch_time", "availability_zone", "vpc_id", "subnet_id", "public_ip", "image_id", "iam_instance_profile", "metadata_http_tokens", "volume_ids", "security_group_ids", "autoscaling_group", "monitoring"},
+	}
+	attrDecoders["aws_kinesis_firehose_delivery_stream"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryFirehoseStreamWith(d, v.(*inventory.FirehoseStream), mask)
+		},
+		keys: []string{"name", "delivery_stream_type", "sse_key_type", "error_logging_enabled"},
+	}
+	attrDecoders["aws_kinesis_stream"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryKinesisStreamWith(d, v.(*inventory.KinesisStream), mask)
+		},
+		keys: []string{"name", "retention_period_hours", "encryption_type"},
+	}
+	attrDecoders["aws_kms_key"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryKMSKeyWith(d, v.(*inventory.KMSKey), mask)
+		},
+		keys: []string{"key_id", "key_manager", "key_spec", "key_usage", "key_state", "key_rotation_enabled", "deletion_date", "policy"},
+	}
+	attrDecoders["aws_lambda_function"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryLambdaFunctionWith(d, v.(*inventory.LambdaFunction), mask)
+		},
+		keys: []string{"function_name", "runtime", "memory_size", "timeout", "architectures", "function_url_auth_type", "dead_letter_target_arn", "tracing_mode", "policy", "vpc_subnet_ids"},
+	}
+	attrDecoders["aws_launch_configuration"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryLaunchConfigurationWith(d, v.(*inventory.LaunchConfiguration), mask)
+		},
+		keys: []string{"name", "instance_type", "metadata_http_tokens", "metadata_http_endpoint", "associate_public_ip"},
+	}
+	attrDecoders["aws_launch_template"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryLaunchTemplateWith(d, v.(*inventory.LaunchTemplate), mask)
+		},
+		keys: []string{"launch_template_id", "name", "instance_type", "metadata_http_tokens", "metadata_http_endpoint", "associate_public_ip"},
+	}
+	attrDecoders["aws_lb"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryLoadBalancerWith(d, v.(*inventory.LoadBalancer), mask)
+		},
+		keys: []string{"name", "load_balancer_type", "scheme", "dns_name", "availability_zones", "access_logs_enabled", "deletion_protection", "target_count", "drop_invalid_header_fields", "desync_mitigation_mode", "cross_zone_enabled"},
+	}
+	attrDecoders["aws_lb_listener"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryLBListenerWith(d, v.(*inventory.LBListener), mask)
+		},
+		keys: []string{"listener_arn", "load_balancer_arn", "port", "protocol", "ssl_policy", "default_actions", "redirect_protocol"},
+	}
+	attrDecoders["aws_msk_cluster"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryMSKClusterWith(d, v.(*inventory.MSKCluster), mask)
+		},
+		keys: []string{"cluster_name", "client_broker_encryption", "in_cluster_encryption", "unauthenticated_access", "public_access", "broker_logs_enabled"},
+	}
+	attrDecoders["aws_nat_gateway"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryNATGatewayWith(d, v.(*inventory.NATGateway), mask)
+		},
+		keys: []string{"nat_gateway_id", "vpc_id", "subnet_id", "state", "route_table_count"},
+	}
+	attrDecoders["aws_network_acl"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryNetworkACLWith(d, v.(*inventory.NetworkACL), mask)
+		},
+		keys: []string{"network_acl_id", "vpc_id", "is_default", "subnet_ids", "entries"},
+	}
+	attrDecoders["aws_network_firewall"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryNetworkFirewallWith(d, v.(*inventory.NetworkFirewall), mask)
+		},
+		keys: []string{"name", "vpc_id", "subnet_ids", "delete_protection", "subnet_change_protection"},
+	}
+	attrDecoders["aws_opensearch_domain"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryOpenSearchDomainWith(d, v.(*inventory.OpenSearchDomain), mask)
+		},
+		keys: []string{"domain_name", "engine_version", "encryption_at_rest_enabled", "node_to_node_encryption_enabled", "enforce_https", "tls_security_policy", "in_vpc", "audit_logs_enabled", "error_logs_enabled", "fine_grained_access_control", "instance_type", "instance_count", "dedicated_master_enabled", "zone_awareness_enabled"},
+	}
+	attrDecoders["aws_rds_cluster"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryRDSClusterWith(d, v.(*inventory.RDSCluster), mask)
+		},
+		keys: []string{"identifier", "engine", "engine_mode", "engine_version", "storage_encrypted", "deletion_protection", "backup_retention_period", "iam_database_authentication_enabled", "multi_az", "availability_zones", "enabled_cloudwatch_logs_exports", "master_username", "backtrack_window", "copy_tags_to_snapshot", "auto_minor_version_upgrade", "publicly_accessible", "member_count"},
+	}
+	attrDecoders["aws_rds_cluster_snapshot"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryRDSClusterSnapshotWith(d, v.(*inventory.RDSClusterSnapshot), mask)
+		},
+		keys: []string{"db_cluster_snapshot_identifier", "db_cluster_identifier", "snapshot_type", "storage_encrypted", "allocated_storage", "snapshot_create_time", "public"},
+	}
+	attrDecoders["aws_redshift_cluster"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryRedshiftClusterWith(d, v.(*inventory.RedshiftCluster), mask)
+		},
+		keys: []string{"cluster_identifier", "node_type", "number_of_nodes", "publicly_accessible", "encrypted", "automated_snapshot_retention_period", "allow_version_upgrade", "enhanced_vpc_routing", "master_username", "logging_enabled"},
+	}
+	attrDecoders["aws_route53_hosted_zone"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryRoute53HostedZoneWith(d, v.(*inventory.Route53HostedZone), mask)
+		},
+		keys: []string{"zone_id", "name", "private", "query_log_group_arn"},
+	}
+	attrDecoders["aws_route_table"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryRouteTableWith(d, v.(*inventory.RouteTable), mask)
+		},
+		keys: []string{"route_table_id", "vpc_id", "routes"},
+	}
+	attrDecoders["aws_s3_account_public_access_block"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryS3AccountPublicAccessBlockWith(d, v.(*inventory.S3AccountPublicAccessBlock), mask)
+		},
+		keys: []string{"account_id", "block_public_acls", "ignore_public_acls", "block_public_policy", "restrict_public_buckets"},
+	}
+	attrDecoders["aws_s3_bucket"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryS3BucketWith(d, v.(*inventory.S3Bucket), mask)
+		},
+		keys: []string{"bucket", "acl", "acl_grants", "public_access_block", "policy", "sse_algorithm", "kms_master_key_id", "versioning", "mfa_delete", "logging_target_bucket", "lifecycle_rule_count", "object_lock_enabled", "creation_date"},
+	}
+	attrDecoders["aws_sagemaker_endpoint_configuration"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySageMakerEndpointConfigWith(d, v.(*inventory.SageMakerEndpointConfig), mask)
+		},
+		keys: []string{"name", "kms_key_id", "production_variants"},
+	}
+	attrDecoders["aws_sagemaker_notebook_instance"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySageMakerNotebookWith(d, v.(*inventory.SageMakerNotebook), mask)
+		},
+		keys: []string{"name", "instance_type", "direct_internet_access", "root_access", "kms_key_id", "subnet_id"},
+	}
+	attrDecoders["aws_secretsmanager_secret"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySecretsManagerSecretWith(d, v.(*inventory.SecretsManagerSecret), mask)
+		},
+		keys: []string{"name", "rotation_enabled", "rotation_interval_days", "kms_key_id", "policy"},
+	}
+	attrDecoders["aws_security_group"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySecurityGroupWith(d, v.(*inventory.SecurityGroup), mask)
+		},
+		keys: []string{"group_id", "group_name", "description", "vpc_id", "ingress", "egress"},
+	}
+	attrDecoders["aws_sfn_state_machine"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySFNStateMachineWith(d, v.(*inventory.SFNStateMachine), mask)
+		},
+		keys: []string{"name", "type", "logging_level", "tracing_enabled"},
+	}
+	attrDecoders["aws_sns_topic"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySNSTopicWith(d, v.(*inventory.SNSTopic), mask)
+		},
+		keys: []string{"name", "kms_master_key_id", "policy"},
+	}
+	attrDecoders["aws_sqs_queue"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySQSQueueWith(d, v.(*inventory.SQSQueue), mask)
+		},
+		keys: []string{"name", "url", "sqs_managed_sse_enabled", "kms_master_key_id", "dead_letter_target_arn", "message_retention_seconds", "policy"},
+	}
+	attrDecoders["aws_subnet"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventorySubnetWith(d, v.(*inventory.Subnet), mask)
+		},
+		keys: []string{"subnet_id", "vpc_id", "cidr_block", "map_public_ip_on_launch", "available_ip_address_count"},
+	}
+	attrDecoders["aws_transit_gateway"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryTransitGatewayWith(d, v.(*inventory.TransitGateway), mask)
+		},
+		keys: []string{"transit_gateway_id", "auto_accept_shared_attachments"},
+	}
+	attrDecoders["aws_vpc"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryVPCWith(d, v.(*inventory.VPC), mask)
+		},
+		keys: []string{"vpc_id", "cidr_block", "is_default", "flow_logs_enabled"},
+	}
+	attrDecoders["aws_vpc_endpoint"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryVPCEndpointWith(d, v.(*inventory.VPCEndpoint), mask)
+		},
+		keys: []string{"vpc_endpoint_id", "vpc_id", "service_name", "vpc_endpoint_type", "state", "subnet_ids"},
+	}
+	attrDecoders["aws_vpn_connection"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryVPNConnectionWith(d, v.(*inventory.VPNConnection), mask)
+		},
+		keys: []string{"vpn_connection_id", "state", "tunnel_statuses"},
+	}
+	attrDecoders["aws_wafv2_web_acl"] = attrDecoding{
+		decode: func(d *attrDecoder, v any, mask []uint64) bool {
+			return decInventoryWAFv2WebACLWith(d, v.(*inventory.WAFv2WebACL), mask)
+		},
+		keys: []string{"name", "default_action", "rule_count", "counting_rules", "cloudwatch_metrics_enabled"},
 	}
 }
 
 func decInventoryAccessAnalyzerAnalyzer(d *attrDecoder, v *inventory.AccessAnalyzerAnalyzer) bool {
+	var mask [1]uint64
+	return decInventoryAccessAnalyzerAnalyzerWith(d, v, mask[:])
+}
+
+// decInventoryAccessAnalyzerAnalyzerWith decodes into v, setting bit i of mask for its field i.
+func decInventoryAccessAnalyzerAnalyzerWith(d *attrDecoder, v *inventory.AccessAnalyzerAnalyzer, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -327,7 +480,7 @@ func decInventoryAccessAnalyzerAnalyzer(d *attrDecoder, v *inventory.AccessAnaly
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -340,13 +493,18 @@ func decInventoryAccessAnalyzerAnalyzer(d *attrDecoder, v *inventory.AccessAnaly
 }
 
 func decInventoryACMCertificate(d *attrDecoder, v *inventory.ACMCertificate) bool {
+	var mask [1]uint64
+	return decInventoryACMCertificateWith(d, v, mask[:])
+}
+
+// decInventoryACMCertificateWith decodes into v, setting bit i of mask for its field i.
+func decInventoryACMCertificateWith(d *attrDecoder, v *inventory.ACMCertificate, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -371,7 +529,7 @@ func decInventoryACMCertificate(d *attrDecoder, v *inventory.ACMCertificate) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -384,13 +542,18 @@ func decInventoryACMCertificate(d *attrDecoder, v *inventory.ACMCertificate) boo
 }
 
 func decInventoryACMPCACertificateAuthority(d *attrDecoder, v *inventory.ACMPCACertificateAuthority) bool {
+	var mask [1]uint64
+	return decInventoryACMPCACertificateAuthorityWith(d, v, mask[:])
+}
+
+// decInventoryACMPCACertificateAuthorityWith decodes into v, setting bit i of mask for its field i.
+func decInventoryACMPCACertificateAuthorityWith(d *attrDecoder, v *inventory.ACMPCACertificateAuthority, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -409,7 +572,7 @@ func decInventoryACMPCACertificateAuthority(d *attrDecoder, v *inventory.ACMPCAC
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -422,13 +585,18 @@ func decInventoryACMPCACertificateAuthority(d *attrDecoder, v *inventory.ACMPCAC
 }
 
 func decInventoryAPIGatewayStage(d *attrDecoder, v *inventory.APIGatewayStage) bool {
+	var mask [1]uint64
+	return decInventoryAPIGatewayStageWith(d, v, mask[:])
+}
+
+// decInventoryAPIGatewayStageWith decodes into v, setting bit i of mask for its field i.
+func decInventoryAPIGatewayStageWith(d *attrDecoder, v *inventory.APIGatewayStage, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -453,7 +621,7 @@ func decInventoryAPIGatewayStage(d *attrDecoder, v *inventory.APIGatewayStage) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -466,13 +634,18 @@ func decInventoryAPIGatewayStage(d *attrDecoder, v *inventory.APIGatewayStage) b
 }
 
 func decInventoryAPIGatewayV2Stage(d *attrDecoder, v *inventory.APIGatewayV2Stage) bool {
+	var mask [1]uint64
+	return decInventoryAPIGatewayV2StageWith(d, v, mask[:])
+}
+
+// decInventoryAPIGatewayV2StageWith decodes into v, setting bit i of mask for its field i.
+func decInventoryAPIGatewayV2StageWith(d *attrDecoder, v *inventory.APIGatewayV2Stage, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -487,7 +660,7 @@ func decInventoryAPIGatewayV2Stage(d *attrDecoder, v *inventory.APIGatewayV2Stag
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -500,13 +673,18 @@ func decInventoryAPIGatewayV2Stage(d *attrDecoder, v *inventory.APIGatewayV2Stag
 }
 
 func decInventoryAthenaWorkgroup(d *attrDecoder, v *inventory.AthenaWorkgroup) bool {
+	var mask [1]uint64
+	return decInventoryAthenaWorkgroupWith(d, v, mask[:])
+}
+
+// decInventoryAthenaWorkgroupWith decodes into v, setting bit i of mask for its field i.
+func decInventoryAthenaWorkgroupWith(d *attrDecoder, v *inventory.AthenaWorkgroup, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -529,7 +707,7 @@ func decInventoryAthenaWorkgroup(d *attrDecoder, v *inventory.AthenaWorkgroup) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -542,13 +720,18 @@ func decInventoryAthenaWorkgroup(d *attrDecoder, v *inventory.AthenaWorkgroup) b
 }
 
 func decInventoryAutoScalingGroup(d *attrDecoder, v *inventory.AutoScalingGroup) bool {
+	var mask [1]uint64
+	return decInventoryAutoScalingGroupWith(d, v, mask[:])
+}
+
+// decInventoryAutoScalingGroupWith decodes into v, setting bit i of mask for its field i.
+func decInventoryAutoScalingGroupWith(d *attrDecoder, v *inventory.AutoScalingGroup, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -577,7 +760,7 @@ func decInventoryAutoScalingGroup(d *attrDecoder, v *inventory.AutoScalingGroup)
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -590,13 +773,18 @@ func decInventoryAutoScalingGroup(d *attrDecoder, v *inventory.AutoScalingGroup)
 }
 
 func decInventoryBackupPlan(d *attrDecoder, v *inventory.BackupPlan) bool {
+	var mask [1]uint64
+	return decInventoryBackupPlanWith(d, v, mask[:])
+}
+
+// decInventoryBackupPlanWith decodes into v, setting bit i of mask for its field i.
+func decInventoryBackupPlanWith(d *attrDecoder, v *inventory.BackupPlan, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -611,7 +799,7 @@ func decInventoryBackupPlan(d *attrDecoder, v *inventory.BackupPlan) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -624,13 +812,18 @@ func decInventoryBackupPlan(d *attrDecoder, v *inventory.BackupPlan) bool {
 }
 
 func decInventoryBackupRecoveryPoint(d *attrDecoder, v *inventory.BackupRecoveryPoint) bool {
+	var mask [1]uint64
+	return decInventoryBackupRecoveryPointWith(d, v, mask[:])
+}
+
+// decInventoryBackupRecoveryPointWith decodes into v, setting bit i of mask for its field i.
+func decInventoryBackupRecoveryPointWith(d *attrDecoder, v *inventory.BackupRecoveryPoint, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -653,7 +846,7 @@ func decInventoryBackupRecoveryPoint(d *attrDecoder, v *inventory.BackupRecovery
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -666,13 +859,18 @@ func decInventoryBackupRecoveryPoint(d *attrDecoder, v *inventory.BackupRecovery
 }
 
 func decInventoryBackupVault(d *attrDecoder, v *inventory.BackupVault) bool {
+	var mask [1]uint64
+	return decInventoryBackupVaultWith(d, v, mask[:])
+}
+
+// decInventoryBackupVaultWith decodes into v, setting bit i of mask for its field i.
+func decInventoryBackupVaultWith(d *attrDecoder, v *inventory.BackupVault, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -687,7 +885,7 @@ func decInventoryBackupVault(d *attrDecoder, v *inventory.BackupVault) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -700,13 +898,18 @@ func decInventoryBackupVault(d *attrDecoder, v *inventory.BackupVault) bool {
 }
 
 func decInventoryCloudFrontDistribution(d *attrDecoder, v *inventory.CloudFrontDistribution) bool {
+	var mask [1]uint64
+	return decInventoryCloudFrontDistributionWith(d, v, mask[:])
+}
+
+// decInventoryCloudFrontDistributionWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCloudFrontDistributionWith(d *attrDecoder, v *inventory.CloudFrontDistribution, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -735,7 +938,7 @@ func decInventoryCloudFrontDistribution(d *attrDecoder, v *inventory.CloudFrontD
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -748,13 +951,18 @@ func decInventoryCloudFrontDistribution(d *attrDecoder, v *inventory.CloudFrontD
 }
 
 func decInventoryCloudTrail(d *attrDecoder, v *inventory.CloudTrail) bool {
+	var mask [1]uint64
+	return decInventoryCloudTrailWith(d, v, mask[:])
+}
+
+// decInventoryCloudTrailWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCloudTrailWith(d *attrDecoder, v *inventory.CloudTrail, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -785,7 +993,7 @@ func decInventoryCloudTrail(d *attrDecoder, v *inventory.CloudTrail) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -798,13 +1006,18 @@ func decInventoryCloudTrail(d *attrDecoder, v *inventory.CloudTrail) bool {
 }
 
 func decInventoryLogGroup(d *attrDecoder, v *inventory.LogGroup) bool {
+	var mask [1]uint64
+	return decInventoryLogGroupWith(d, v, mask[:])
+}
+
+// decInventoryLogGroupWith decodes into v, setting bit i of mask for its field i.
+func decInventoryLogGroupWith(d *attrDecoder, v *inventory.LogGroup, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -823,7 +1036,7 @@ func decInventoryLogGroup(d *attrDecoder, v *inventory.LogGroup) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -836,13 +1049,18 @@ func decInventoryLogGroup(d *attrDecoder, v *inventory.LogGroup) bool {
 }
 
 func decInventoryCloudWatchAlarm(d *attrDecoder, v *inventory.CloudWatchAlarm) bool {
+	var mask [1]uint64
+	return decInventoryCloudWatchAlarmWith(d, v, mask[:])
+}
+
+// decInventoryCloudWatchAlarmWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCloudWatchAlarmWith(d *attrDecoder, v *inventory.CloudWatchAlarm, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -859,7 +1077,7 @@ func decInventoryCloudWatchAlarm(d *attrDecoder, v *inventory.CloudWatchAlarm) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -872,13 +1090,18 @@ func decInventoryCloudWatchAlarm(d *attrDecoder, v *inventory.CloudWatchAlarm) b
 }
 
 func decInventoryCodeBuildProject(d *attrDecoder, v *inventory.CodeBuildProject) bool {
+	var mask [1]uint64
+	return decInventoryCodeBuildProjectWith(d, v, mask[:])
+}
+
+// decInventoryCodeBuildProjectWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCodeBuildProjectWith(d *attrDecoder, v *inventory.CodeBuildProject, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -905,7 +1128,7 @@ func decInventoryCodeBuildProject(d *attrDecoder, v *inventory.CodeBuildProject)
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -918,13 +1141,18 @@ func decInventoryCodeBuildProject(d *attrDecoder, v *inventory.CodeBuildProject)
 }
 
 func decInventoryCognitoIdentityPool(d *attrDecoder, v *inventory.CognitoIdentityPool) bool {
+	var mask [1]uint64
+	return decInventoryCognitoIdentityPoolWith(d, v, mask[:])
+}
+
+// decInventoryCognitoIdentityPoolWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCognitoIdentityPoolWith(d *attrDecoder, v *inventory.CognitoIdentityPool, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -941,7 +1169,7 @@ func decInventoryCognitoIdentityPool(d *attrDecoder, v *inventory.CognitoIdentit
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -954,13 +1182,18 @@ func decInventoryCognitoIdentityPool(d *attrDecoder, v *inventory.CognitoIdentit
 }
 
 func decInventoryCognitoUserPoolClient(d *attrDecoder, v *inventory.CognitoUserPoolClient) bool {
+	var mask [1]uint64
+	return decInventoryCognitoUserPoolClientWith(d, v, mask[:])
+}
+
+// decInventoryCognitoUserPoolClientWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCognitoUserPoolClientWith(d *attrDecoder, v *inventory.CognitoUserPoolClient, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -981,7 +1214,7 @@ func decInventoryCognitoUserPoolClient(d *attrDecoder, v *inventory.CognitoUserP
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -994,13 +1227,18 @@ func decInventoryCognitoUserPoolClient(d *attrDecoder, v *inventory.CognitoUserP
 }
 
 func decInventoryConfigRecorder(d *attrDecoder, v *inventory.ConfigRecorder) bool {
+	var mask [1]uint64
+	return decInventoryConfigRecorderWith(d, v, mask[:])
+}
+
+// decInventoryConfigRecorderWith decodes into v, setting bit i of mask for its field i.
+func decInventoryConfigRecorderWith(d *attrDecoder, v *inventory.ConfigRecorder, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1019,7 +1257,7 @@ func decInventoryConfigRecorder(d *attrDecoder, v *inventory.ConfigRecorder) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1032,13 +1270,18 @@ func decInventoryConfigRecorder(d *attrDecoder, v *inventory.ConfigRecorder) boo
 }
 
 func decInventoryDBInstance(d *attrDecoder, v *inventory.DBInstance) bool {
+	var mask [1]uint64
+	return decInventoryDBInstanceWith(d, v, mask[:])
+}
+
+// decInventoryDBInstanceWith decodes into v, setting bit i of mask for its field i.
+func decInventoryDBInstanceWith(d *attrDecoder, v *inventory.DBInstance, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1079,7 +1322,7 @@ func decInventoryDBInstance(d *attrDecoder, v *inventory.DBInstance) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1092,13 +1335,18 @@ func decInventoryDBInstance(d *attrDecoder, v *inventory.DBInstance) bool {
 }
 
 func decInventoryDBSnapshot(d *attrDecoder, v *inventory.DBSnapshot) bool {
+	var mask [1]uint64
+	return decInventoryDBSnapshotWith(d, v, mask[:])
+}
+
+// decInventoryDBSnapshotWith decodes into v, setting bit i of mask for its field i.
+func decInventoryDBSnapshotWith(d *attrDecoder, v *inventory.DBSnapshot, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1125,7 +1373,7 @@ func decInventoryDBSnapshot(d *attrDecoder, v *inventory.DBSnapshot) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1138,13 +1386,18 @@ func decInventoryDBSnapshot(d *attrDecoder, v *inventory.DBSnapshot) bool {
 }
 
 func decInventoryDynamoDBTable(d *attrDecoder, v *inventory.DynamoDBTable) bool {
+	var mask [1]uint64
+	return decInventoryDynamoDBTableWith(d, v, mask[:])
+}
+
+// decInventoryDynamoDBTableWith decodes into v, setting bit i of mask for its field i.
+func decInventoryDynamoDBTableWith(d *attrDecoder, v *inventory.DynamoDBTable, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1173,7 +1426,7 @@ func decInventoryDynamoDBTable(d *attrDecoder, v *inventory.DynamoDBTable) bool 
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1186,13 +1439,18 @@ func decInventoryDynamoDBTable(d *attrDecoder, v *inventory.DynamoDBTable) bool 
 }
 
 func decInventoryEBSSnapshot(d *attrDecoder, v *inventory.EBSSnapshot) bool {
+	var mask [1]uint64
+	return decInventoryEBSSnapshotWith(d, v, mask[:])
+}
+
+// decInventoryEBSSnapshotWith decodes into v, setting bit i of mask for its field i.
+func decInventoryEBSSnapshotWith(d *attrDecoder, v *inventory.EBSSnapshot, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1217,7 +1475,7 @@ func decInventoryEBSSnapshot(d *attrDecoder, v *inventory.EBSSnapshot) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1230,13 +1488,18 @@ func decInventoryEBSSnapshot(d *attrDecoder, v *inventory.EBSSnapshot) bool {
 }
 
 func decInventoryEBSVolume(d *attrDecoder, v *inventory.EBSVolume) bool {
+	var mask [1]uint64
+	return decInventoryEBSVolumeWith(d, v, mask[:])
+}
+
+// decInventoryEBSVolumeWith decodes into v, setting bit i of mask for its field i.
+func decInventoryEBSVolumeWith(d *attrDecoder, v *inventory.EBSVolume, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1267,7 +1530,7 @@ func decInventoryEBSVolume(d *attrDecoder, v *inventory.EBSVolume) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1280,13 +1543,18 @@ func decInventoryEBSVolume(d *attrDecoder, v *inventory.EBSVolume) bool {
 }
 
 func decInventoryECRRepository(d *attrDecoder, v *inventory.ECRRepository) bool {
+	var mask [1]uint64
+	return decInventoryECRRepositoryWith(d, v, mask[:])
+}
+
+// decInventoryECRRepositoryWith decodes into v, setting bit i of mask for its field i.
+func decInventoryECRRepositoryWith(d *attrDecoder, v *inventory.ECRRepository, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1305,7 +1573,7 @@ func decInventoryECRRepository(d *attrDecoder, v *inventory.ECRRepository) bool 
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1318,13 +1586,18 @@ func decInventoryECRRepository(d *attrDecoder, v *inventory.ECRRepository) bool 
 }
 
 func decInventoryECSCluster(d *attrDecoder, v *inventory.ECSCluster) bool {
+	var mask [1]uint64
+	return decInventoryECSClusterWith(d, v, mask[:])
+}
+
+// decInventoryECSClusterWith decodes into v, setting bit i of mask for its field i.
+func decInventoryECSClusterWith(d *attrDecoder, v *inventory.ECSCluster, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1343,7 +1616,7 @@ func decInventoryECSCluster(d *attrDecoder, v *inventory.ECSCluster) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1356,13 +1629,18 @@ func decInventoryECSCluster(d *attrDecoder, v *inventory.ECSCluster) bool {
 }
 
 func decInventoryECSService(d *attrDecoder, v *inventory.ECSService) bool {
+	var mask [1]uint64
+	return decInventoryECSServiceWith(d, v, mask[:])
+}
+
+// decInventoryECSServiceWith decodes into v, setting bit i of mask for its field i.
+func decInventoryECSServiceWith(d *attrDecoder, v *inventory.ECSService, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1387,7 +1665,7 @@ func decInventoryECSService(d *attrDecoder, v *inventory.ECSService) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1400,13 +1678,18 @@ func decInventoryECSService(d *attrDecoder, v *inventory.ECSService) bool {
 }
 
 func decInventoryECSTaskDefinition(d *attrDecoder, v *inventory.ECSTaskDefinition) bool {
+	var mask [1]uint64
+	return decInventoryECSTaskDefinitionWith(d, v, mask[:])
+}
+
+// decInventoryECSTaskDefinitionWith decodes into v, setting bit i of mask for its field i.
+func decInventoryECSTaskDefinitionWith(d *attrDecoder, v *inventory.ECSTaskDefinition, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1431,7 +1714,7 @@ func decInventoryECSTaskDefinition(d *attrDecoder, v *inventory.ECSTaskDefinitio
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1444,13 +1727,18 @@ func decInventoryECSTaskDefinition(d *attrDecoder, v *inventory.ECSTaskDefinitio
 }
 
 func decInventoryEFSFileSystem(d *attrDecoder, v *inventory.EFSFileSystem) bool {
+	var mask [1]uint64
+	return decInventoryEFSFileSystemWith(d, v, mask[:])
+}
+
+// decInventoryEFSFileSystemWith decodes into v, setting bit i of mask for its field i.
+func decInventoryEFSFileSystemWith(d *attrDecoder, v *inventory.EFSFileSystem, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1473,7 +1761,7 @@ func decInventoryEFSFileSystem(d *attrDecoder, v *inventory.EFSFileSystem) bool 
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1486,13 +1774,18 @@ func decInventoryEFSFileSystem(d *attrDecoder, v *inventory.EFSFileSystem) bool 
 }
 
 func decInventoryEIP(d *attrDecoder, v *inventory.EIP) bool {
+	var mask [1]uint64
+	return decInventoryEIPWith(d, v, mask[:])
+}
+
+// decInventoryEIPWith decodes into v, setting bit i of mask for its field i.
+func decInventoryEIPWith(d *attrDecoder, v *inventory.EIP, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1513,7 +1806,7 @@ func decInventoryEIP(d *attrDecoder, v *inventory.EIP) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1526,13 +1819,18 @@ func decInventoryEIP(d *attrDecoder, v *inventory.EIP) bool {
 }
 
 func decInventoryEKSCluster(d *attrDecoder, v *inventory.EKSCluster) bool {
+	var mask [1]uint64
+	return decInventoryEKSClusterWith(d, v, mask[:])
+}
+
+// decInventoryEKSClusterWith decodes into v, setting bit i of mask for its field i.
+func decInventoryEKSClusterWith(d *attrDecoder, v *inventory.EKSCluster, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1557,7 +1855,7 @@ func decInventoryEKSCluster(d *attrDecoder, v *inventory.EKSCluster) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1570,13 +1868,18 @@ func decInventoryEKSCluster(d *attrDecoder, v *inventory.EKSCluster) bool {
 }
 
 func decInventoryElastiCacheCluster(d *attrDecoder, v *inventory.ElastiCacheCluster) bool {
+	var mask [1]uint64
+	return decInventoryElastiCacheClusterWith(d, v, mask[:])
+}
+
+// decInventoryElastiCacheClusterWith decodes into v, setting bit i of mask for its field i.
+func decInventoryElastiCacheClusterWith(d *attrDecoder, v *inventory.ElastiCacheCluster, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1605,7 +1908,7 @@ func decInventoryElastiCacheCluster(d *attrDecoder, v *inventory.ElastiCacheClus
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1618,13 +1921,18 @@ func decInventoryElastiCacheCluster(d *attrDecoder, v *inventory.ElastiCacheClus
 }
 
 func decInventoryClassicLoadBalancer(d *attrDecoder, v *inventory.ClassicLoadBalancer) bool {
+	var mask [1]uint64
+	return decInventoryClassicLoadBalancerWith(d, v, mask[:])
+}
+
+// decInventoryClassicLoadBalancerWith decodes into v, setting bit i of mask for its field i.
+func decInventoryClassicLoadBalancerWith(d *attrDecoder, v *inventory.ClassicLoadBalancer, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1645,7 +1953,7 @@ func decInventoryClassicLoadBalancer(d *attrDecoder, v *inventory.ClassicLoadBal
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1658,13 +1966,18 @@ func decInventoryClassicLoadBalancer(d *attrDecoder, v *inventory.ClassicLoadBal
 }
 
 func decInventoryGlueJob(d *attrDecoder, v *inventory.GlueJob) bool {
+	var mask [1]uint64
+	return decInventoryGlueJobWith(d, v, mask[:])
+}
+
+// decInventoryGlueJobWith decodes into v, setting bit i of mask for its field i.
+func decInventoryGlueJobWith(d *attrDecoder, v *inventory.GlueJob, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1681,7 +1994,7 @@ func decInventoryGlueJob(d *attrDecoder, v *inventory.GlueJob) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1694,13 +2007,18 @@ func decInventoryGlueJob(d *attrDecoder, v *inventory.GlueJob) bool {
 }
 
 func decInventoryGuardDutyDetector(d *attrDecoder, v *inventory.GuardDutyDetector) bool {
+	var mask [1]uint64
+	return decInventoryGuardDutyDetectorWith(d, v, mask[:])
+}
+
+// decInventoryGuardDutyDetectorWith decodes into v, setting bit i of mask for its field i.
+func decInventoryGuardDutyDetectorWith(d *attrDecoder, v *inventory.GuardDutyDetector, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1719,7 +2037,7 @@ func decInventoryGuardDutyDetector(d *attrDecoder, v *inventory.GuardDutyDetecto
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1732,13 +2050,18 @@ func decInventoryGuardDutyDetector(d *attrDecoder, v *inventory.GuardDutyDetecto
 }
 
 func decInventoryIAMAccessKey(d *attrDecoder, v *inventory.IAMAccessKey) bool {
+	var mask [1]uint64
+	return decInventoryIAMAccessKeyWith(d, v, mask[:])
+}
+
+// decInventoryIAMAccessKeyWith decodes into v, setting bit i of mask for its field i.
+func decInventoryIAMAccessKeyWith(d *attrDecoder, v *inventory.IAMAccessKey, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1759,7 +2082,7 @@ func decInventoryIAMAccessKey(d *attrDecoder, v *inventory.IAMAccessKey) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1772,13 +2095,18 @@ func decInventoryIAMAccessKey(d *attrDecoder, v *inventory.IAMAccessKey) bool {
 }
 
 func decInventoryIAMAccount(d *attrDecoder, v *inventory.IAMAccount) bool {
+	var mask [1]uint64
+	return decInventoryIAMAccountWith(d, v, mask[:])
+}
+
+// decInventoryIAMAccountWith decodes into v, setting bit i of mask for its field i.
+func decInventoryIAMAccountWith(d *attrDecoder, v *inventory.IAMAccount, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1803,7 +2131,7 @@ func decInventoryIAMAccount(d *attrDecoder, v *inventory.IAMAccount) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1816,13 +2144,18 @@ func decInventoryIAMAccount(d *attrDecoder, v *inventory.IAMAccount) bool {
 }
 
 func decInventoryIAMGroup(d *attrDecoder, v *inventory.IAMGroup) bool {
+	var mask [1]uint64
+	return decInventoryIAMGroupWith(d, v, mask[:])
+}
+
+// decInventoryIAMGroupWith decodes into v, setting bit i of mask for its field i.
+func decInventoryIAMGroupWith(d *attrDecoder, v *inventory.IAMGroup, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1843,7 +2176,7 @@ func decInventoryIAMGroup(d *attrDecoder, v *inventory.IAMGroup) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1856,13 +2189,18 @@ func decInventoryIAMGroup(d *attrDecoder, v *inventory.IAMGroup) bool {
 }
 
 func decInventoryIAMPolicy(d *attrDecoder, v *inventory.IAMPolicy) bool {
+	var mask [1]uint64
+	return decInventoryIAMPolicyWith(d, v, mask[:])
+}
+
+// decInventoryIAMPolicyWith decodes into v, setting bit i of mask for its field i.
+func decInventoryIAMPolicyWith(d *attrDecoder, v *inventory.IAMPolicy, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1885,7 +2223,7 @@ func decInventoryIAMPolicy(d *attrDecoder, v *inventory.IAMPolicy) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1898,13 +2236,18 @@ func decInventoryIAMPolicy(d *attrDecoder, v *inventory.IAMPolicy) bool {
 }
 
 func decInventoryIAMRole(d *attrDecoder, v *inventory.IAMRole) bool {
+	var mask [1]uint64
+	return decInventoryIAMRoleWith(d, v, mask[:])
+}
+
+// decInventoryIAMRoleWith decodes into v, setting bit i of mask for its field i.
+func decInventoryIAMRoleWith(d *attrDecoder, v *inventory.IAMRole, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1931,7 +2274,7 @@ func decInventoryIAMRole(d *attrDecoder, v *inventory.IAMRole) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1944,13 +2287,18 @@ func decInventoryIAMRole(d *attrDecoder, v *inventory.IAMRole) bool {
 }
 
 func decInventoryIAMUser(d *attrDecoder, v *inventory.IAMUser) bool {
+	var mask [1]uint64
+	return decInventoryIAMUserWith(d, v, mask[:])
+}
+
+// decInventoryIAMUserWith decodes into v, setting bit i of mask for its field i.
+func decInventoryIAMUserWith(d *attrDecoder, v *inventory.IAMUser, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -1981,7 +2329,7 @@ func decInventoryIAMUser(d *attrDecoder, v *inventory.IAMUser) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -1994,13 +2342,18 @@ func decInventoryIAMUser(d *attrDecoder, v *inventory.IAMUser) bool {
 }
 
 func decInventoryInstance(d *attrDecoder, v *inventory.Instance) bool {
+	var mask [1]uint64
+	return decInventoryInstanceWith(d, v, mask[:])
+}
+
+// decInventoryInstanceWith decodes into v, setting bit i of mask for its field i.
+func decInventoryInstanceWith(d *attrDecoder, v *inventory.Instance, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2043,7 +2396,7 @@ func decInventoryInstance(d *attrDecoder, v *inventory.Instance) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2056,13 +2409,18 @@ func decInventoryInstance(d *attrDecoder, v *inventory.Instance) bool {
 }
 
 func decInventoryFirehoseStream(d *attrDecoder, v *inventory.FirehoseStream) bool {
+	var mask [1]uint64
+	return decInventoryFirehoseStreamWith(d, v, mask[:])
+}
+
+// decInventoryFirehoseStreamWith decodes into v, setting bit i of mask for its field i.
+func decInventoryFirehoseStreamWith(d *attrDecoder, v *inventory.FirehoseStream, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2081,7 +2439,7 @@ func decInventoryFirehoseStream(d *attrDecoder, v *inventory.FirehoseStream) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2094,13 +2452,18 @@ func decInventoryFirehoseStream(d *attrDecoder, v *inventory.FirehoseStream) boo
 }
 
 func decInventoryKinesisStream(d *attrDecoder, v *inventory.KinesisStream) bool {
+	var mask [1]uint64
+	return decInventoryKinesisStreamWith(d, v, mask[:])
+}
+
+// decInventoryKinesisStreamWith decodes into v, setting bit i of mask for its field i.
+func decInventoryKinesisStreamWith(d *attrDecoder, v *inventory.KinesisStream, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2117,7 +2480,7 @@ func decInventoryKinesisStream(d *attrDecoder, v *inventory.KinesisStream) bool 
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2130,13 +2493,18 @@ func decInventoryKinesisStream(d *attrDecoder, v *inventory.KinesisStream) bool 
 }
 
 func decInventoryKMSKey(d *attrDecoder, v *inventory.KMSKey) bool {
+	var mask [1]uint64
+	return decInventoryKMSKeyWith(d, v, mask[:])
+}
+
+// decInventoryKMSKeyWith decodes into v, setting bit i of mask for its field i.
+func decInventoryKMSKeyWith(d *attrDecoder, v *inventory.KMSKey, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2163,7 +2531,7 @@ func decInventoryKMSKey(d *attrDecoder, v *inventory.KMSKey) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2176,13 +2544,18 @@ func decInventoryKMSKey(d *attrDecoder, v *inventory.KMSKey) bool {
 }
 
 func decInventoryLambdaFunction(d *attrDecoder, v *inventory.LambdaFunction) bool {
+	var mask [1]uint64
+	return decInventoryLambdaFunctionWith(d, v, mask[:])
+}
+
+// decInventoryLambdaFunctionWith decodes into v, setting bit i of mask for its field i.
+func decInventoryLambdaFunctionWith(d *attrDecoder, v *inventory.LambdaFunction, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2213,7 +2586,7 @@ func decInventoryLambdaFunction(d *attrDecoder, v *inventory.LambdaFunction) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2226,13 +2599,18 @@ func decInventoryLambdaFunction(d *attrDecoder, v *inventory.LambdaFunction) boo
 }
 
 func decInventoryLaunchConfiguration(d *attrDecoder, v *inventory.LaunchConfiguration) bool {
+	var mask [1]uint64
+	return decInventoryLaunchConfigurationWith(d, v, mask[:])
+}
+
+// decInventoryLaunchConfigurationWith decodes into v, setting bit i of mask for its field i.
+func decInventoryLaunchConfigurationWith(d *attrDecoder, v *inventory.LaunchConfiguration, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2253,7 +2631,7 @@ func decInventoryLaunchConfiguration(d *attrDecoder, v *inventory.LaunchConfigur
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2266,13 +2644,18 @@ func decInventoryLaunchConfiguration(d *attrDecoder, v *inventory.LaunchConfigur
 }
 
 func decInventoryLaunchTemplate(d *attrDecoder, v *inventory.LaunchTemplate) bool {
+	var mask [1]uint64
+	return decInventoryLaunchTemplateWith(d, v, mask[:])
+}
+
+// decInventoryLaunchTemplateWith decodes into v, setting bit i of mask for its field i.
+func decInventoryLaunchTemplateWith(d *attrDecoder, v *inventory.LaunchTemplate, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2295,7 +2678,7 @@ func decInventoryLaunchTemplate(d *attrDecoder, v *inventory.LaunchTemplate) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2308,13 +2691,18 @@ func decInventoryLaunchTemplate(d *attrDecoder, v *inventory.LaunchTemplate) boo
 }
 
 func decInventoryLoadBalancer(d *attrDecoder, v *inventory.LoadBalancer) bool {
+	var mask [1]uint64
+	return decInventoryLoadBalancerWith(d, v, mask[:])
+}
+
+// decInventoryLoadBalancerWith decodes into v, setting bit i of mask for its field i.
+func decInventoryLoadBalancerWith(d *attrDecoder, v *inventory.LoadBalancer, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2347,7 +2735,7 @@ func decInventoryLoadBalancer(d *attrDecoder, v *inventory.LoadBalancer) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2360,13 +2748,18 @@ func decInventoryLoadBalancer(d *attrDecoder, v *inventory.LoadBalancer) bool {
 }
 
 func decInventoryLBListener(d *attrDecoder, v *inventory.LBListener) bool {
+	var mask [1]uint64
+	return decInventoryLBListenerWith(d, v, mask[:])
+}
+
+// decInventoryLBListenerWith decodes into v, setting bit i of mask for its field i.
+func decInventoryLBListenerWith(d *attrDecoder, v *inventory.LBListener, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2391,7 +2784,7 @@ func decInventoryLBListener(d *attrDecoder, v *inventory.LBListener) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2404,13 +2797,18 @@ func decInventoryLBListener(d *attrDecoder, v *inventory.LBListener) bool {
 }
 
 func decInventoryMSKCluster(d *attrDecoder, v *inventory.MSKCluster) bool {
+	var mask [1]uint64
+	return decInventoryMSKClusterWith(d, v, mask[:])
+}
+
+// decInventoryMSKClusterWith decodes into v, setting bit i of mask for its field i.
+func decInventoryMSKClusterWith(d *attrDecoder, v *inventory.MSKCluster, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2433,7 +2831,7 @@ func decInventoryMSKCluster(d *attrDecoder, v *inventory.MSKCluster) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2446,13 +2844,18 @@ func decInventoryMSKCluster(d *attrDecoder, v *inventory.MSKCluster) bool {
 }
 
 func decInventoryNATGateway(d *attrDecoder, v *inventory.NATGateway) bool {
+	var mask [1]uint64
+	return decInventoryNATGatewayWith(d, v, mask[:])
+}
+
+// decInventoryNATGatewayWith decodes into v, setting bit i of mask for its field i.
+func decInventoryNATGatewayWith(d *attrDecoder, v *inventory.NATGateway, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2473,7 +2876,7 @@ func decInventoryNATGateway(d *attrDecoder, v *inventory.NATGateway) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2486,13 +2889,18 @@ func decInventoryNATGateway(d *attrDecoder, v *inventory.NATGateway) bool {
 }
 
 func decInventoryNetworkACL(d *attrDecoder, v *inventory.NetworkACL) bool {
+	var mask [1]uint64
+	return decInventoryNetworkACLWith(d, v, mask[:])
+}
+
+// decInventoryNetworkACLWith decodes into v, setting bit i of mask for its field i.
+func decInventoryNetworkACLWith(d *attrDecoder, v *inventory.NetworkACL, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2513,7 +2921,7 @@ func decInventoryNetworkACL(d *attrDecoder, v *inventory.NetworkACL) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2526,13 +2934,18 @@ func decInventoryNetworkACL(d *attrDecoder, v *inventory.NetworkACL) bool {
 }
 
 func decInventoryNetworkFirewall(d *attrDecoder, v *inventory.NetworkFirewall) bool {
+	var mask [1]uint64
+	return decInventoryNetworkFirewallWith(d, v, mask[:])
+}
+
+// decInventoryNetworkFirewallWith decodes into v, setting bit i of mask for its field i.
+func decInventoryNetworkFirewallWith(d *attrDecoder, v *inventory.NetworkFirewall, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2553,7 +2966,7 @@ func decInventoryNetworkFirewall(d *attrDecoder, v *inventory.NetworkFirewall) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2566,13 +2979,18 @@ func decInventoryNetworkFirewall(d *attrDecoder, v *inventory.NetworkFirewall) b
 }
 
 func decInventoryOpenSearchDomain(d *attrDecoder, v *inventory.OpenSearchDomain) bool {
+	var mask [1]uint64
+	return decInventoryOpenSearchDomainWith(d, v, mask[:])
+}
+
+// decInventoryOpenSearchDomainWith decodes into v, setting bit i of mask for its field i.
+func decInventoryOpenSearchDomainWith(d *attrDecoder, v *inventory.OpenSearchDomain, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2611,7 +3029,7 @@ func decInventoryOpenSearchDomain(d *attrDecoder, v *inventory.OpenSearchDomain)
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2624,13 +3042,18 @@ func decInventoryOpenSearchDomain(d *attrDecoder, v *inventory.OpenSearchDomain)
 }
 
 func decInventoryRDSCluster(d *attrDecoder, v *inventory.RDSCluster) bool {
+	var mask [1]uint64
+	return decInventoryRDSClusterWith(d, v, mask[:])
+}
+
+// decInventoryRDSClusterWith decodes into v, setting bit i of mask for its field i.
+func decInventoryRDSClusterWith(d *attrDecoder, v *inventory.RDSCluster, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2675,7 +3098,7 @@ func decInventoryRDSCluster(d *attrDecoder, v *inventory.RDSCluster) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2688,13 +3111,18 @@ func decInventoryRDSCluster(d *attrDecoder, v *inventory.RDSCluster) bool {
 }
 
 func decInventoryRDSClusterSnapshot(d *attrDecoder, v *inventory.RDSClusterSnapshot) bool {
+	var mask [1]uint64
+	return decInventoryRDSClusterSnapshotWith(d, v, mask[:])
+}
+
+// decInventoryRDSClusterSnapshotWith decodes into v, setting bit i of mask for its field i.
+func decInventoryRDSClusterSnapshotWith(d *attrDecoder, v *inventory.RDSClusterSnapshot, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2719,7 +3147,7 @@ func decInventoryRDSClusterSnapshot(d *attrDecoder, v *inventory.RDSClusterSnaps
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2732,13 +3160,18 @@ func decInventoryRDSClusterSnapshot(d *attrDecoder, v *inventory.RDSClusterSnaps
 }
 
 func decInventoryRedshiftCluster(d *attrDecoder, v *inventory.RedshiftCluster) bool {
+	var mask [1]uint64
+	return decInventoryRedshiftClusterWith(d, v, mask[:])
+}
+
+// decInventoryRedshiftClusterWith decodes into v, setting bit i of mask for its field i.
+func decInventoryRedshiftClusterWith(d *attrDecoder, v *inventory.RedshiftCluster, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2769,7 +3202,7 @@ func decInventoryRedshiftCluster(d *attrDecoder, v *inventory.RedshiftCluster) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2782,13 +3215,18 @@ func decInventoryRedshiftCluster(d *attrDecoder, v *inventory.RedshiftCluster) b
 }
 
 func decInventoryRoute53HostedZone(d *attrDecoder, v *inventory.Route53HostedZone) bool {
+	var mask [1]uint64
+	return decInventoryRoute53HostedZoneWith(d, v, mask[:])
+}
+
+// decInventoryRoute53HostedZoneWith decodes into v, setting bit i of mask for its field i.
+func decInventoryRoute53HostedZoneWith(d *attrDecoder, v *inventory.Route53HostedZone, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2807,7 +3245,7 @@ func decInventoryRoute53HostedZone(d *attrDecoder, v *inventory.Route53HostedZon
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2820,13 +3258,18 @@ func decInventoryRoute53HostedZone(d *attrDecoder, v *inventory.Route53HostedZon
 }
 
 func decInventoryRouteTable(d *attrDecoder, v *inventory.RouteTable) bool {
+	var mask [1]uint64
+	return decInventoryRouteTableWith(d, v, mask[:])
+}
+
+// decInventoryRouteTableWith decodes into v, setting bit i of mask for its field i.
+func decInventoryRouteTableWith(d *attrDecoder, v *inventory.RouteTable, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2843,7 +3286,7 @@ func decInventoryRouteTable(d *attrDecoder, v *inventory.RouteTable) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2856,13 +3299,18 @@ func decInventoryRouteTable(d *attrDecoder, v *inventory.RouteTable) bool {
 }
 
 func decInventoryS3AccountPublicAccessBlock(d *attrDecoder, v *inventory.S3AccountPublicAccessBlock) bool {
+	var mask [1]uint64
+	return decInventoryS3AccountPublicAccessBlockWith(d, v, mask[:])
+}
+
+// decInventoryS3AccountPublicAccessBlockWith decodes into v, setting bit i of mask for its field i.
+func decInventoryS3AccountPublicAccessBlockWith(d *attrDecoder, v *inventory.S3AccountPublicAccessBlock, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2883,7 +3331,7 @@ func decInventoryS3AccountPublicAccessBlock(d *attrDecoder, v *inventory.S3Accou
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2896,13 +3344,18 @@ func decInventoryS3AccountPublicAccessBlock(d *attrDecoder, v *inventory.S3Accou
 }
 
 func decInventoryS3Bucket(d *attrDecoder, v *inventory.S3Bucket) bool {
+	var mask [1]uint64
+	return decInventoryS3BucketWith(d, v, mask[:])
+}
+
+// decInventoryS3BucketWith decodes into v, setting bit i of mask for its field i.
+func decInventoryS3BucketWith(d *attrDecoder, v *inventory.S3Bucket, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2939,7 +3392,7 @@ func decInventoryS3Bucket(d *attrDecoder, v *inventory.S3Bucket) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2952,13 +3405,18 @@ func decInventoryS3Bucket(d *attrDecoder, v *inventory.S3Bucket) bool {
 }
 
 func decInventorySageMakerEndpointConfig(d *attrDecoder, v *inventory.SageMakerEndpointConfig) bool {
+	var mask [1]uint64
+	return decInventorySageMakerEndpointConfigWith(d, v, mask[:])
+}
+
+// decInventorySageMakerEndpointConfigWith decodes into v, setting bit i of mask for its field i.
+func decInventorySageMakerEndpointConfigWith(d *attrDecoder, v *inventory.SageMakerEndpointConfig, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -2975,7 +3433,7 @@ func decInventorySageMakerEndpointConfig(d *attrDecoder, v *inventory.SageMakerE
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -2988,13 +3446,18 @@ func decInventorySageMakerEndpointConfig(d *attrDecoder, v *inventory.SageMakerE
 }
 
 func decInventorySageMakerNotebook(d *attrDecoder, v *inventory.SageMakerNotebook) bool {
+	var mask [1]uint64
+	return decInventorySageMakerNotebookWith(d, v, mask[:])
+}
+
+// decInventorySageMakerNotebookWith decodes into v, setting bit i of mask for its field i.
+func decInventorySageMakerNotebookWith(d *attrDecoder, v *inventory.SageMakerNotebook, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3017,7 +3480,7 @@ func decInventorySageMakerNotebook(d *attrDecoder, v *inventory.SageMakerNoteboo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3030,13 +3493,18 @@ func decInventorySageMakerNotebook(d *attrDecoder, v *inventory.SageMakerNoteboo
 }
 
 func decInventorySecretsManagerSecret(d *attrDecoder, v *inventory.SecretsManagerSecret) bool {
+	var mask [1]uint64
+	return decInventorySecretsManagerSecretWith(d, v, mask[:])
+}
+
+// decInventorySecretsManagerSecretWith decodes into v, setting bit i of mask for its field i.
+func decInventorySecretsManagerSecretWith(d *attrDecoder, v *inventory.SecretsManagerSecret, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3057,7 +3525,7 @@ func decInventorySecretsManagerSecret(d *attrDecoder, v *inventory.SecretsManage
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3070,13 +3538,18 @@ func decInventorySecretsManagerSecret(d *attrDecoder, v *inventory.SecretsManage
 }
 
 func decInventorySecurityGroup(d *attrDecoder, v *inventory.SecurityGroup) bool {
+	var mask [1]uint64
+	return decInventorySecurityGroupWith(d, v, mask[:])
+}
+
+// decInventorySecurityGroupWith decodes into v, setting bit i of mask for its field i.
+func decInventorySecurityGroupWith(d *attrDecoder, v *inventory.SecurityGroup, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3099,7 +3572,7 @@ func decInventorySecurityGroup(d *attrDecoder, v *inventory.SecurityGroup) bool 
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3112,13 +3585,18 @@ func decInventorySecurityGroup(d *attrDecoder, v *inventory.SecurityGroup) bool 
 }
 
 func decInventorySFNStateMachine(d *attrDecoder, v *inventory.SFNStateMachine) bool {
+	var mask [1]uint64
+	return decInventorySFNStateMachineWith(d, v, mask[:])
+}
+
+// decInventorySFNStateMachineWith decodes into v, setting bit i of mask for its field i.
+func decInventorySFNStateMachineWith(d *attrDecoder, v *inventory.SFNStateMachine, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3137,7 +3615,7 @@ func decInventorySFNStateMachine(d *attrDecoder, v *inventory.SFNStateMachine) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3150,13 +3628,18 @@ func decInventorySFNStateMachine(d *attrDecoder, v *inventory.SFNStateMachine) b
 }
 
 func decInventorySNSTopic(d *attrDecoder, v *inventory.SNSTopic) bool {
+	var mask [1]uint64
+	return decInventorySNSTopicWith(d, v, mask[:])
+}
+
+// decInventorySNSTopicWith decodes into v, setting bit i of mask for its field i.
+func decInventorySNSTopicWith(d *attrDecoder, v *inventory.SNSTopic, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3173,7 +3656,7 @@ func decInventorySNSTopic(d *attrDecoder, v *inventory.SNSTopic) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3186,13 +3669,18 @@ func decInventorySNSTopic(d *attrDecoder, v *inventory.SNSTopic) bool {
 }
 
 func decInventorySQSQueue(d *attrDecoder, v *inventory.SQSQueue) bool {
+	var mask [1]uint64
+	return decInventorySQSQueueWith(d, v, mask[:])
+}
+
+// decInventorySQSQueueWith decodes into v, setting bit i of mask for its field i.
+func decInventorySQSQueueWith(d *attrDecoder, v *inventory.SQSQueue, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3217,7 +3705,7 @@ func decInventorySQSQueue(d *attrDecoder, v *inventory.SQSQueue) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3230,13 +3718,18 @@ func decInventorySQSQueue(d *attrDecoder, v *inventory.SQSQueue) bool {
 }
 
 func decInventorySubnet(d *attrDecoder, v *inventory.Subnet) bool {
+	var mask [1]uint64
+	return decInventorySubnetWith(d, v, mask[:])
+}
+
+// decInventorySubnetWith decodes into v, setting bit i of mask for its field i.
+func decInventorySubnetWith(d *attrDecoder, v *inventory.Subnet, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3257,7 +3750,7 @@ func decInventorySubnet(d *attrDecoder, v *inventory.Subnet) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3270,13 +3763,18 @@ func decInventorySubnet(d *attrDecoder, v *inventory.Subnet) bool {
 }
 
 func decInventoryTransitGateway(d *attrDecoder, v *inventory.TransitGateway) bool {
+	var mask [1]uint64
+	return decInventoryTransitGatewayWith(d, v, mask[:])
+}
+
+// decInventoryTransitGatewayWith decodes into v, setting bit i of mask for its field i.
+func decInventoryTransitGatewayWith(d *attrDecoder, v *inventory.TransitGateway, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3291,7 +3789,7 @@ func decInventoryTransitGateway(d *attrDecoder, v *inventory.TransitGateway) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3304,13 +3802,18 @@ func decInventoryTransitGateway(d *attrDecoder, v *inventory.TransitGateway) boo
 }
 
 func decInventoryVPC(d *attrDecoder, v *inventory.VPC) bool {
+	var mask [1]uint64
+	return decInventoryVPCWith(d, v, mask[:])
+}
+
+// decInventoryVPCWith decodes into v, setting bit i of mask for its field i.
+func decInventoryVPCWith(d *attrDecoder, v *inventory.VPC, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3329,7 +3832,7 @@ func decInventoryVPC(d *attrDecoder, v *inventory.VPC) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3342,13 +3845,18 @@ func decInventoryVPC(d *attrDecoder, v *inventory.VPC) bool {
 }
 
 func decInventoryVPCEndpoint(d *attrDecoder, v *inventory.VPCEndpoint) bool {
+	var mask [1]uint64
+	return decInventoryVPCEndpointWith(d, v, mask[:])
+}
+
+// decInventoryVPCEndpointWith decodes into v, setting bit i of mask for its field i.
+func decInventoryVPCEndpointWith(d *attrDecoder, v *inventory.VPCEndpoint, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3371,7 +3879,7 @@ func decInventoryVPCEndpoint(d *attrDecoder, v *inventory.VPCEndpoint) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3384,13 +3892,18 @@ func decInventoryVPCEndpoint(d *attrDecoder, v *inventory.VPCEndpoint) bool {
 }
 
 func decInventoryVPNConnection(d *attrDecoder, v *inventory.VPNConnection) bool {
+	var mask [1]uint64
+	return decInventoryVPNConnectionWith(d, v, mask[:])
+}
+
+// decInventoryVPNConnectionWith decodes into v, setting bit i of mask for its field i.
+func decInventoryVPNConnectionWith(d *attrDecoder, v *inventory.VPNConnection, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3407,7 +3920,7 @@ func decInventoryVPNConnection(d *attrDecoder, v *inventory.VPNConnection) bool 
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3420,13 +3933,18 @@ func decInventoryVPNConnection(d *attrDecoder, v *inventory.VPNConnection) bool 
 }
 
 func decInventoryWAFv2WebACL(d *attrDecoder, v *inventory.WAFv2WebACL) bool {
+	var mask [1]uint64
+	return decInventoryWAFv2WebACLWith(d, v, mask[:])
+}
+
+// decInventoryWAFv2WebACLWith decodes into v, setting bit i of mask for its field i.
+func decInventoryWAFv2WebACLWith(d *attrDecoder, v *inventory.WAFv2WebACL, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3447,7 +3965,7 @@ func decInventoryWAFv2WebACL(d *attrDecoder, v *inventory.WAFv2WebACL) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3556,13 +4074,18 @@ func decSliceInventorySGRule(d *attrDecoder, v *[]inventory.SGRule) bool {
 }
 
 func decInventoryBackupPlanRule(d *attrDecoder, v *inventory.BackupPlanRule) bool {
+	var mask [1]uint64
+	return decInventoryBackupPlanRuleWith(d, v, mask[:])
+}
+
+// decInventoryBackupPlanRuleWith decodes into v, setting bit i of mask for its field i.
+func decInventoryBackupPlanRuleWith(d *attrDecoder, v *inventory.BackupPlanRule, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3577,7 +4100,7 @@ func decInventoryBackupPlanRule(d *attrDecoder, v *inventory.BackupPlanRule) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3590,13 +4113,18 @@ func decInventoryBackupPlanRule(d *attrDecoder, v *inventory.BackupPlanRule) boo
 }
 
 func decInventoryCloudFrontOrigin(d *attrDecoder, v *inventory.CloudFrontOrigin) bool {
+	var mask [1]uint64
+	return decInventoryCloudFrontOriginWith(d, v, mask[:])
+}
+
+// decInventoryCloudFrontOriginWith decodes into v, setting bit i of mask for its field i.
+func decInventoryCloudFrontOriginWith(d *attrDecoder, v *inventory.CloudFrontOrigin, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3617,7 +4145,7 @@ func decInventoryCloudFrontOrigin(d *attrDecoder, v *inventory.CloudFrontOrigin)
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3634,13 +4162,18 @@ func decInventoryPolicyDocument(d *attrDecoder, v *inventory.PolicyDocument) boo
 }
 
 func decInventoryECSContainer(d *attrDecoder, v *inventory.ECSContainer) bool {
+	var mask [1]uint64
+	return decInventoryECSContainerWith(d, v, mask[:])
+}
+
+// decInventoryECSContainerWith decodes into v, setting bit i of mask for its field i.
+func decInventoryECSContainerWith(d *attrDecoder, v *inventory.ECSContainer, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3665,7 +4198,7 @@ func decInventoryECSContainer(d *attrDecoder, v *inventory.ECSContainer) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3678,13 +4211,18 @@ func decInventoryECSContainer(d *attrDecoder, v *inventory.ECSContainer) bool {
 }
 
 func decInventoryECSVolume(d *attrDecoder, v *inventory.ECSVolume) bool {
+	var mask [1]uint64
+	return decInventoryECSVolumeWith(d, v, mask[:])
+}
+
+// decInventoryECSVolumeWith decodes into v, setting bit i of mask for its field i.
+func decInventoryECSVolumeWith(d *attrDecoder, v *inventory.ECSVolume, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3701,7 +4239,7 @@ func decInventoryECSVolume(d *attrDecoder, v *inventory.ECSVolume) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3714,13 +4252,18 @@ func decInventoryECSVolume(d *attrDecoder, v *inventory.ECSVolume) bool {
 }
 
 func decInventoryClassicListener(d *attrDecoder, v *inventory.ClassicListener) bool {
+	var mask [1]uint64
+	return decInventoryClassicListenerWith(d, v, mask[:])
+}
+
+// decInventoryClassicListenerWith decodes into v, setting bit i of mask for its field i.
+func decInventoryClassicListenerWith(d *attrDecoder, v *inventory.ClassicListener, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3739,7 +4282,7 @@ func decInventoryClassicListener(d *attrDecoder, v *inventory.ClassicListener) b
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3752,13 +4295,18 @@ func decInventoryClassicListener(d *attrDecoder, v *inventory.ClassicListener) b
 }
 
 func decInventoryPasswordPolicy(d *attrDecoder, v *inventory.PasswordPolicy) bool {
+	var mask [1]uint64
+	return decInventoryPasswordPolicyWith(d, v, mask[:])
+}
+
+// decInventoryPasswordPolicyWith decodes into v, setting bit i of mask for its field i.
+func decInventoryPasswordPolicyWith(d *attrDecoder, v *inventory.PasswordPolicy, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3783,7 +4331,7 @@ func decInventoryPasswordPolicy(d *attrDecoder, v *inventory.PasswordPolicy) boo
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3796,13 +4344,18 @@ func decInventoryPasswordPolicy(d *attrDecoder, v *inventory.PasswordPolicy) boo
 }
 
 func decInventoryNamedPolicy(d *attrDecoder, v *inventory.NamedPolicy) bool {
+	var mask [1]uint64
+	return decInventoryNamedPolicyWith(d, v, mask[:])
+}
+
+// decInventoryNamedPolicyWith decodes into v, setting bit i of mask for its field i.
+func decInventoryNamedPolicyWith(d *attrDecoder, v *inventory.NamedPolicy, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3817,7 +4370,7 @@ func decInventoryNamedPolicy(d *attrDecoder, v *inventory.NamedPolicy) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3830,13 +4383,18 @@ func decInventoryNamedPolicy(d *attrDecoder, v *inventory.NamedPolicy) bool {
 }
 
 func decInventoryNACLEntry(d *attrDecoder, v *inventory.NACLEntry) bool {
+	var mask [1]uint64
+	return decInventoryNACLEntryWith(d, v, mask[:])
+}
+
+// decInventoryNACLEntryWith decodes into v, setting bit i of mask for its field i.
+func decInventoryNACLEntryWith(d *attrDecoder, v *inventory.NACLEntry, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3863,7 +4421,7 @@ func decInventoryNACLEntry(d *attrDecoder, v *inventory.NACLEntry) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3876,13 +4434,18 @@ func decInventoryNACLEntry(d *attrDecoder, v *inventory.NACLEntry) bool {
 }
 
 func decInventoryRoute(d *attrDecoder, v *inventory.Route) bool {
+	var mask [1]uint64
+	return decInventoryRouteWith(d, v, mask[:])
+}
+
+// decInventoryRouteWith decodes into v, setting bit i of mask for its field i.
+func decInventoryRouteWith(d *attrDecoder, v *inventory.Route, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3905,7 +4468,7 @@ func decInventoryRoute(d *attrDecoder, v *inventory.Route) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3918,13 +4481,18 @@ func decInventoryRoute(d *attrDecoder, v *inventory.Route) bool {
 }
 
 func decInventoryACLGrant(d *attrDecoder, v *inventory.ACLGrant) bool {
+	var mask [1]uint64
+	return decInventoryACLGrantWith(d, v, mask[:])
+}
+
+// decInventoryACLGrantWith decodes into v, setting bit i of mask for its field i.
+func decInventoryACLGrantWith(d *attrDecoder, v *inventory.ACLGrant, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3939,7 +4507,7 @@ func decInventoryACLGrant(d *attrDecoder, v *inventory.ACLGrant) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3952,13 +4520,18 @@ func decInventoryACLGrant(d *attrDecoder, v *inventory.ACLGrant) bool {
 }
 
 func decInventoryPublicAccessBlock(d *attrDecoder, v *inventory.PublicAccessBlock) bool {
+	var mask [1]uint64
+	return decInventoryPublicAccessBlockWith(d, v, mask[:])
+}
+
+// decInventoryPublicAccessBlockWith decodes into v, setting bit i of mask for its field i.
+func decInventoryPublicAccessBlockWith(d *attrDecoder, v *inventory.PublicAccessBlock, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -3977,7 +4550,7 @@ func decInventoryPublicAccessBlock(d *attrDecoder, v *inventory.PublicAccessBloc
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -3990,13 +4563,18 @@ func decInventoryPublicAccessBlock(d *attrDecoder, v *inventory.PublicAccessBloc
 }
 
 func decInventorySageMakerVariant(d *attrDecoder, v *inventory.SageMakerVariant) bool {
+	var mask [1]uint64
+	return decInventorySageMakerVariantWith(d, v, mask[:])
+}
+
+// decInventorySageMakerVariantWith decodes into v, setting bit i of mask for its field i.
+func decInventorySageMakerVariantWith(d *attrDecoder, v *inventory.SageMakerVariant, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -4013,7 +4591,7 @@ func decInventorySageMakerVariant(d *attrDecoder, v *inventory.SageMakerVariant)
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {
@@ -4026,13 +4604,18 @@ func decInventorySageMakerVariant(d *attrDecoder, v *inventory.SageMakerVariant)
 }
 
 func decInventorySGRule(d *attrDecoder, v *inventory.SGRule) bool {
+	var mask [1]uint64
+	return decInventorySGRuleWith(d, v, mask[:])
+}
+
+// decInventorySGRuleWith decodes into v, setting bit i of mask for its field i.
+func decInventorySGRuleWith(d *attrDecoder, v *inventory.SGRule, mask []uint64) bool {
 	switch d.open() {
 	case objNull, objEmpty:
 		return true
 	case objBad:
 		return false
 	}
-	var mask [1]uint64
 	for {
 		k, ok := d.key()
 		if !ok {
@@ -4055,7 +4638,7 @@ func decInventorySGRule(d *attrDecoder, v *inventory.SGRule) bool {
 		default:
 			return false
 		}
-		if !ok || !seen(mask[:], f) {
+		if !ok || !seen(mask, f) {
 			return false
 		}
 		switch d.next('}') {

@@ -87,9 +87,21 @@ func generateAttrDecoders() ([]byte, error) {
 	b.WriteString("func init() {\n")
 	for _, typ := range slices.Sorted(maps.Keys(roots)) {
 		rt := reflect.TypeOf(attrTypes[typ]()).Elem()
-		fmt.Fprintf(&b, "\tattrDecoders[%q] = func(d *attrDecoder) (any, bool) {\n\t\tv := new(%s)\n\t\treturn v, %s(d, v)\n\t}\n", typ, g.goType(rt), roots[typ])
+		fs, ok := fields(rt, "")
+		if !ok || len(fs) > 64*attrMaskWords {
+			continue // left to encoding/json (TestFastAttrsEveryType fails)
+		}
+		fmt.Fprintf(&b, "\tattrDecoders[%q] = attrDecoding{\n\t\tdecode: func(d *attrDecoder, v any, mask []uint64) bool { return %sWith(d, v.(*%s), mask) },\n\t\tkeys: []string{", typ, roots[typ], g.goType(rt))
+		for i, f := range fs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", f.key)
+		}
+		b.WriteString("},\n\t}\n")
 	}
 	b.WriteString("}\n\n")
+
 	b.WriteString(body.String())
 	src, err := format.Source([]byte(b.String()))
 	if err != nil {
@@ -273,8 +285,11 @@ func (g *attrGen) writeStruct(t reflect.Type) {
 		g.out.WriteString("\treturn false // fields this generator does not model\n")
 		return
 	}
+	n, gt := g.names[t], g.goType(t)
+	fmt.Fprintf(&g.out, "\tvar mask [%d]uint64\n\treturn %sWith(d, v, mask[:])\n}\n\n", (len(fs)+63)/64, n)
+	fmt.Fprintf(&g.out, "// %sWith decodes into v, setting bit i of mask for its field i.\n", n)
+	fmt.Fprintf(&g.out, "func %sWith(d *attrDecoder, v *%s, mask []uint64) bool {\n", n, gt)
 	g.out.WriteString("\tswitch d.open() {\n\tcase objNull, objEmpty:\n\t\treturn true\n\tcase objBad:\n\t\treturn false\n\t}\n")
-	fmt.Fprintf(&g.out, "\tvar mask [%d]uint64\n", (len(fs)+63)/64)
 	g.out.WriteString("\tfor {\n\t\tk, ok := d.key()\n\t\tif !ok {\n\t\t\treturn false\n\t\t}\n\t\tf := 0\n\t\tswitch string(k) {\n")
 	for i, f := range fs {
 		fmt.Fprintf(&g.out, "\t\tcase %q:\n", f.key)
@@ -285,6 +300,6 @@ func (g *attrGen) writeStruct(t reflect.Type) {
 		fmt.Fprintf(&g.out, "\t\t\tf, ok = %d, %s(d, &v.%s)\n", i, g.name(f.typ), f.path)
 	}
 	g.out.WriteString("\t\tdefault:\n\t\t\treturn false\n\t\t}\n")
-	g.out.WriteString("\t\tif !ok || !seen(mask[:], f) {\n\t\t\treturn false\n\t\t}\n")
+	g.out.WriteString("\t\tif !ok || !seen(mask, f) {\n\t\t\treturn false\n\t\t}\n")
 	g.out.WriteString("\t\tswitch d.next('}') {\n\t\tcase nextEnd:\n\t\t\treturn true\n\t\tcase nextBad:\n\t\t\treturn false\n\t\t}\n\t}\n")
 }

@@ -23,7 +23,8 @@ import (
 // equal value. It reports whether the fast decoder took it.
 func checkFastAttrs(t testing.TB, typ string, b []byte) bool {
 	t.Helper()
-	got, ok := fastAttrs(typ, b)
+	var keys fieldMask
+	got, ok := fastAttrs(typ, b, &keys)
 	want := attrTypes[typ]()
 	err := json.Unmarshal(b, want)
 	if !ok {
@@ -34,6 +35,18 @@ func checkFastAttrs(t testing.TB, typ string, b []byte) bool {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s %q:\nfast    %#v\njson    %#v", typ, b, got, want)
+	}
+	// The keys it saw are the record's top-level keys.
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(b, &m)
+	var seenKeys []string
+	for i, k := range attrDecoders[typ].keys {
+		if keys.has(i) {
+			seenKeys = append(seenKeys, k)
+		}
+	}
+	if have := slices.Sorted(maps.Keys(m)); !slices.Equal(have, slices.Sorted(slices.Values(seenKeys))) {
+		t.Fatalf("%s %q: keys %v, the record has %v", typ, b, seenKeys, have)
 	}
 	return true
 }
@@ -278,7 +291,7 @@ var attrFamilies = sync.OnceValue(func() map[string][]string {
 })
 
 // fuzzedFamilies are the families with a FuzzAttrDecode function.
-var fuzzedFamilies = []string{"analytics", "backup", "compute", "containers", "core", "databases", "edge", "iam",
+var fuzzedFamilies = []string{"analytics", "backup", "compute", "containers", "databases", "edge", "iam",
 	"logging", "network", "platform", "storage", "streaming"}
 
 // TestAttrFamiliesFuzzed: every canonical type belongs to a family that
@@ -318,7 +331,6 @@ func FuzzAttrDecodeAnalytics(f *testing.F)  { fuzzFamily(f, "analytics") }
 func FuzzAttrDecodeBackup(f *testing.F)     { fuzzFamily(f, "backup") }
 func FuzzAttrDecodeCompute(f *testing.F)    { fuzzFamily(f, "compute") }
 func FuzzAttrDecodeContainers(f *testing.F) { fuzzFamily(f, "containers") }
-func FuzzAttrDecodeCore(f *testing.F)       { fuzzFamily(f, "core") }
 func FuzzAttrDecodeDatabases(f *testing.F)  { fuzzFamily(f, "databases") }
 func FuzzAttrDecodeEdge(f *testing.F)       { fuzzFamily(f, "edge") }
 func FuzzAttrDecodeIAM(f *testing.F)        { fuzzFamily(f, "iam") }

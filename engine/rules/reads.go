@@ -55,6 +55,9 @@ type typeReads struct {
 	// has a bit for each of their keys written even when zero.
 	canonical bool
 	written   uint64
+	// fields are the slots of the fast decoder's fields, by index; nil
+	// when the type has none (or its keys are not all in keys).
+	fields []keySlot
 }
 
 // keySlot is what a top-level key means for its type.
@@ -62,6 +65,9 @@ type keySlot struct {
 	read      int8 // bit in Subject.present; -1: no rule reads it (or past 64)
 	written   int8 // bit in Subject.written; -1: not a key written when zero
 	canonical bool // a key of the canonical attributes
+	// field is 1 + the index of the key's field in the type's fast
+	// decoder (attrDecoding.keys); 0 when none.
+	field int16
 }
 
 // indexReads builds the per-type index of the rules' Reads and of the
@@ -92,7 +98,27 @@ func indexReads(byType map[string][]*Rule) map[string]*typeReads {
 			}
 		}
 	}
+	for typ, tr := range out {
+		indexFastFields(tr, attrDecoders[typ].keys)
+	}
 	return out
+}
+
+// indexFastFields gives tr the slots of the fast decoder's fields, keys.
+func indexFastFields(tr *typeReads, keys []string) {
+	fields := make([]keySlot, len(keys))
+	for i, k := range keys {
+		slot, ok := tr.keys[k]
+		if !ok {
+			return // a field that is no canonical key: scan instead
+		}
+		slot.field = int16(i + 1)
+		tr.keys[k] = slot
+		fields[i] = slot
+	}
+	if len(keys) > 0 {
+		tr.fields = fields
+	}
 }
 
 // judged is what a check's result becomes once its input is accounted
@@ -212,7 +238,7 @@ func (s *Subject) unrecordedReads(keys []string) []string {
 		if ok && slot.read >= 0 {
 			present = s.present&(1<<slot.read) != 0
 		} else {
-			present = hasTopLevelKey(s.Resource.Attributes, k)
+			present = s.hasKey(k)
 		}
 		if present || ok && slot.canonical && slot.written < 0 && s.whole() {
 			continue
@@ -233,20 +259,48 @@ func (s *Subject) reads() *typeReads {
 		tr = &typeReads{}
 	}
 	s.readIndex = tr
+	if s.fastKeys() {
+		// The fast decoder saw the keys: no scan.
+		for i, slot := range tr.fields {
+			if s.keys.has(i) {
+				s.mark(slot)
+			}
+		}
+		return tr
+	}
 	eachTopLevelKey(s.Resource.Attributes, func(name []byte) {
-		slot, ok := tr.keys[string(name)]
-		if !ok {
-			return
+		if slot, ok := tr.keys[string(name)]; ok {
+			s.mark(slot)
 		}
-		if slot.read >= 0 {
-			s.present |= 1 << slot.read
-		}
-		if slot.written >= 0 {
-			s.written |= 1 << slot.written
-		}
-		s.canonical = s.canonical || slot.canonical
 	})
 	return tr
+}
+
+// mark records that the attributes hold the key of slot.
+func (s *Subject) mark(slot keySlot) {
+	if slot.read >= 0 {
+		s.present |= 1 << slot.read
+	}
+	if slot.written >= 0 {
+		s.written |= 1 << slot.written
+	}
+	s.canonical = s.canonical || slot.canonical
+}
+
+// fastKeys reports whether s.keys tells the record's keys (the fast
+// decoder read it, and the type's fields are indexed).
+func (s *Subject) fastKeys() bool {
+	return s.keysKnown && s.reads().fields != nil
+}
+
+// hasKey reports whether the attributes hold the top-level key.
+func (s *Subject) hasKey(key string) bool {
+	if s.fastKeys() {
+		// The record holds no key but its type's fields.
+		slot, ok := s.reads().keys[key]
+		return ok && slot.field > 0 && s.keys.has(int(slot.field)-1)
+	}
+	return hasTopLevelKey(s.Resource.Attributes, key)
 }
 
 // eachTopLevelKey calls fn with each key of the JSON object b's top level

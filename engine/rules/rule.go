@@ -158,6 +158,11 @@ type Subject struct {
 	present   uint64
 	written   uint64
 	canonical bool
+	// keysKnown is set when the fast decoder read the attributes: the
+	// record's top-level keys are then exactly the fields of the type's
+	// struct whose bit keys has (see fastAttrs), and no scan is needed.
+	keys      fieldMask
+	keysKnown bool
 }
 
 // NewSubject parses res's attributes for the rules of its type.
@@ -165,10 +170,11 @@ type Subject struct {
 func NewSubject(res *engine.Resource, now time.Time) *Subject {
 	s := &Subject{Resource: res, Now: now, blank: blankAttributes(res.Attributes)}
 	if newAttrs, ok := attrTypes[res.Type]; ok {
-		if v, ok := fastAttrs(res.Type, res.Attributes); ok {
-			s.attrs = v
+		if v, ok := fastAttrs(res.Type, res.Attributes, &s.keys); ok {
+			s.attrs, s.keysKnown = v, true
 			return s
 		}
+		s.keys = fieldMask{}
 		s.attrs = newAttrs()
 		if len(res.Attributes) > 0 {
 			s.bad = json.Unmarshal(res.Attributes, s.attrs) != nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -23,7 +24,7 @@ var witnessFromParsed = true
 // into the same field as key (equal up to case), which a parse of res
 // would decode after the witness.
 func (s *Subject) witnessSubject(res *engine.Resource, key, w string) *Subject {
-	if !witnessFromParsed || s.bad || s.blank || s.attrs == nil || recordsFoldedKey(s.Resource.Attributes, key) {
+	if !witnessFromParsed || s.bad || s.blank || s.attrs == nil || s.recordsFoldedKey(key) {
 		return NewSubject(res, s.Now)
 	}
 	if _, ok := s.attrs.(json.Unmarshaler); ok {
@@ -37,8 +38,32 @@ func (s *Subject) witnessSubject(res *engine.Resource, key, w string) *Subject {
 	k, _ := json.Marshal(key)
 	obj := make([]byte, 0, len(k)+len(w)+3)
 	obj = append(append(append(append(append(obj, '{'), k...), ':'), w...), '}')
+	if dec, ok := attrDecoders[res.Type]; ok && s.keysKnown {
+		// The fast decoder reads the witness into the copy when it can;
+		// the record's keys are then s's and key.
+		var m fieldMask
+		if decodeInto(dec, obj, v.attrs, &m) && !m.overlaps(s.keys) {
+			v.keys, v.keysKnown = m.union(s.keys), true
+			return v
+		}
+		c.Elem().Set(src.Elem())
+	}
 	v.bad = json.Unmarshal(obj, v.attrs) != nil
 	return v
+}
+
+// recordsFoldedKey is recordsFoldedKey of s's attributes, from the keys
+// the fast decoder saw when it read them.
+func (s *Subject) recordsFoldedKey(key string) bool {
+	if !s.fastKeys() {
+		return recordsFoldedKey(s.Resource.Attributes, key)
+	}
+	for i, k := range attrDecoders[s.Resource.Type].keys {
+		if s.keys.has(i) && k != key && strings.EqualFold(k, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // recordsFoldedKey reports whether the JSON object b has a top-level key
