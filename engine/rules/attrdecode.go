@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"unicode/utf8"
+
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 //go:generate go test -run TestAttrDecodersGenerated -update .
@@ -103,10 +105,6 @@ type attrDecoder struct {
 	b []byte
 	i int
 }
-
-// maxRawDepth bounds the nesting raw validates; deeper input is left to
-// encoding/json (which allows 10000).
-const maxRawDepth = 1000
 
 func (d *attrDecoder) ws() {
 	for d.i < len(d.b) {
@@ -456,138 +454,14 @@ func unmarshal(d *attrDecoder, u json.Unmarshaler) bool {
 	return ok && u.UnmarshalJSON(raw) == nil
 }
 
-// raw validates the next value and returns its bytes.
+// raw validates the next value and returns its bytes (jsonvalid.Skip: a
+// value nested deeper than it walks is left to encoding/json).
 func (d *attrDecoder) raw() ([]byte, bool) {
 	start := d.i
-	if !d.skip(0) {
+	end, ok := jsonvalid.Skip(d.b, d.i)
+	if !ok {
 		return nil, false
 	}
-	return d.b[start:d.i], true
-}
-
-// skip validates and passes the next value.
-func (d *attrDecoder) skip(depth int) bool {
-	if depth > maxRawDepth {
-		return false
-	}
-	switch c := d.peek(); {
-	case c == '"':
-		return d.skipString()
-	case c == '{':
-		d.i++
-		d.ws()
-		if d.peek() == '}' {
-			d.i++
-			return true
-		}
-		for {
-			if !d.skipString() {
-				return false
-			}
-			d.ws()
-			if d.peek() != ':' {
-				return false
-			}
-			d.i++
-			d.ws()
-			if !d.skip(depth + 1) {
-				return false
-			}
-			switch d.next('}') {
-			case nextEnd:
-				return true
-			case nextBad:
-				return false
-			}
-		}
-	case c == '[':
-		d.i++
-		d.ws()
-		if d.peek() == ']' {
-			d.i++
-			return true
-		}
-		for {
-			if !d.skip(depth + 1) {
-				return false
-			}
-			switch d.next(']') {
-			case nextEnd:
-				return true
-			case nextBad:
-				return false
-			}
-		}
-	case c == 't':
-		return d.literal("true")
-	case c == 'f':
-		return d.literal("false")
-	case c == 'n':
-		return d.literal("null")
-	case c == '-' || '0' <= c && c <= '9':
-		return d.skipNumber()
-	}
-	return false
-}
-
-// skipString validates and passes a string.
-func (d *attrDecoder) skipString() bool {
-	if d.peek() != '"' {
-		return false
-	}
-	for j := d.i + 1; j < len(d.b); j++ {
-		switch c := d.b[j]; {
-		case c == '"':
-			d.i = j + 1
-			return true
-		case c == '\\':
-			n := escapeLen(d.b, j)
-			if n == 0 {
-				return false
-			}
-			j += n - 1
-		case c < 0x20:
-			return false
-		}
-	}
-	return false
-}
-
-// skipNumber validates and passes a number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (d *attrDecoder) skipNumber() bool {
-	b, i := d.b, d.i
-	digits := func() int {
-		n := 0
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	if i < len(b) && b[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	d.i = i
-	return true
+	d.i = end
+	return d.b[start:end], true
 }
