@@ -115,7 +115,7 @@ func init() {
 		decode: func(d *attrDecoder, v any, mask []uint64) bool {
 			return decInventoryConfigRecorderWith(d, v.(*inventory.ConfigRecorder), mask)
 		},
-		keys: []string{"name", "recording", "all_supported", "include_global_resource_types"},
+		keys: []string{"name", "recording", "all_supported", "include_global_resource_types", "delivered_by_config"},
 	}
 	attrDecoders["aws_db_instance"] = attrDecoding{
 		decode: func(d *attrDecoder, v any, mask []uint64) bool {
@@ -1254,6 +1254,8 @@ func decInventoryConfigRecorderWith(d *attrDecoder, v *inventory.ConfigRecorder,
 			f, ok = 2, decBool(d, &v.AllSupported)
 		case "include_global_resource_types":
 			f, ok = 3, decBool(d, &v.IncludeGlobalResourceTypes)
+		case "delivered_by_config":
+			f, ok = 4, decBool(d, &v.DeliveredByConfig)
 		default:
 			return false
 		}
