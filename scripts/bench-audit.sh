@@ -10,9 +10,16 @@
 #   BIN=path    another build of fourd (to interleave with this one)
 #   PROF=prefix CPU profiles in prefix-import.prof, prefix-first.prof, prefix-second.prof
 #   SECOND=0    no second audit
+#   DB=name     fresh databases of that name on both servers (dropped, made
+#               again and migrated by this build); without it the databases
+#               of FOURD_CLICKHOUSE_URL / FOURD_POSTGRES_URL are used as they are
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
+if [ -n "${DB:-}" ]; then
+  export FOURD_CLICKHOUSE_URL="clickhouse://127.0.0.1:19000/$DB"
+  export FOURD_POSTGRES_URL="postgres://fourd@127.0.0.1:55432/$DB?sslmode=disable"
+fi
 tenant=bench-audit-$n-$(date +%s%N | cut -c1-13)
 file=${TMPDIR:-/tmp}/fourd-bench-$n.ndjson
 : "${FOURD_SECRET:=$(head -c 32 /dev/urandom | base64)}"
@@ -22,6 +29,12 @@ if [ -z "${BIN:-}" ]; then
   BIN=./bin/fourd
 fi
 scripts/gen-inventory.sh "$n" "$file"
+if [ -n "${DB:-}" ]; then
+  clickhouse-client --port 19000 -q "DROP DATABASE IF EXISTS $DB"
+  clickhouse-client --port 19000 -q "CREATE DATABASE $DB"
+  psql -q "postgres://fourd@127.0.0.1:55432/fourd?sslmode=disable" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+  "$BIN" migrate >/dev/null 2>&1
+fi
 
 data=${FOURD_SERVICES_DATA:-.data}
 [ -f "$data/clickhouse.pid" ] || data=/work/main/.data
