@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"math"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/fourd-dev/fourd/internal/jsonvalid"
@@ -98,6 +99,19 @@ type attrDecoding struct {
 // (attrdecode_gen.go fills it, so that the package builds without that
 // file while it is generated again).
 var attrDecoders = map[string]attrDecoding{}
+
+// attrFieldIndex is, by resource type, the field index of each key of its
+// fast decoder.
+var attrFieldIndex = sync.OnceValue(func() map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for typ, dec := range attrDecoders {
+		out[typ] = make(map[string]int, len(dec.keys))
+		for i, k := range dec.keys {
+			out[typ][k] = i
+		}
+	}
+	return out
+})
 
 // attrDecoder reads JSON from b at i. Each value method starts at the
 // value's first byte (whitespace skipped) and leaves i just after it.

@@ -48,6 +48,14 @@ func checkFastAttrs(t testing.TB, typ string, b []byte) bool {
 	if have := slices.Sorted(maps.Keys(m)); !slices.Equal(have, slices.Sorted(slices.Values(seenKeys))) {
 		t.Fatalf("%s %q: keys %v, the record has %v", typ, b, seenKeys, have)
 	}
+	// A subject answers recorded from those keys as the scan would.
+	res := engine.Resource{Type: typ, Attributes: b}
+	s := NewSubject(&res, sampleNow)
+	for _, k := range append(attrDecoders[typ].keys, "other", strings.ToUpper(attrDecoders[typ].keys[0])) {
+		if s.recorded(k) != hasTopLevelKey(b, k) || s.hasKey(k) != hasTopLevelKey(b, k) {
+			t.Fatalf("%s %q: recorded(%q) %v, the scan says %v", typ, b, k, s.recorded(k), hasTopLevelKey(b, k))
+		}
+	}
 	return true
 }
 

@@ -19,12 +19,17 @@ import (
 var recordedHook func(resourceType, key string)
 
 // recorded reports whether the resource's canonical attributes have the
-// top-level key, whatever its value. It scans the attributes without
-// allocating; checks ask only when their condition holds on a zero value,
-// so a well-configured resource pays nothing.
+// top-level key, whatever its value: from the keys the fast decoder saw,
+// or else a scan of the attributes without allocating; checks ask only
+// when their condition holds on a zero value.
 func (s *Subject) recorded(key string) bool {
 	if recordedHook != nil {
 		recordedHook(s.Resource.Type, key)
+	}
+	if s.keysKnown {
+		// The fast decoder saw the record's keys: all its type's fields.
+		i, ok := attrFieldIndex()[s.Resource.Type][key]
+		return ok && s.keys.has(i)
 	}
 	return hasTopLevelKey(s.Resource.Attributes, key)
 }
