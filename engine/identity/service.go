@@ -28,7 +28,8 @@ type Config struct {
 	// Store holds passwords and the OAuth 2.0 records (issue 4); optional:
 	// sign-in, OAuth, users and the tokens API are unavailable without it.
 	Store Store
-	// Secret keys consent sessions and CSRF tokens; at least 32 bytes.
+	// Secret keys consent sessions (rest keys its CSRF tokens itself); at
+	// least 32 bytes.
 	Secret []byte
 	// TokenCacheSize and TokenCacheTTL bound the in-process cache of token
 	// lookups: defaults 10,000 entries and 5 s (at most MaxTokenCacheTTL).
