@@ -105,8 +105,12 @@ func mutedSetSubquery(build string, bounds conds) (string, []any) {
 func (s *Store) mutedAmongSet(ctx context.Context, tenantID, auditID, build string, keys []findingKey) (map[string]string, error) {
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	rows, err := s.conn.Query(ctx, `SELECT id, mute_rule FROM mute_sets WHERE snapshot = ? AND build = ? AND (sev_order, id) IN ?`,
-		snapshotKey(tenantID, auditID), build, keysGroupSet(keys))
+	ctx, err := withKeysTable(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.conn.Query(ctx, `SELECT id, mute_rule FROM mute_sets WHERE snapshot = ? AND build = ? AND (sev_order, id) IN (SELECT sev_order, id FROM `+keysTableName+`)`,
+		snapshotKey(tenantID, auditID), build)
 	if err != nil {
 		return nil, err
 	}
