@@ -33,7 +33,7 @@ func attachedARNs(in []cfgAttachedPolicy) []string {
 	return out
 }
 
-func cfgIAMRole(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgIAMRole(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		RoleName   string              `json:"roleName"`
 		RoleID     string              `json:"roleId"`
@@ -54,7 +54,7 @@ func cfgIAMRole(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if c.Boundary != nil {
 		r.PermissionsBoundaryARN = c.Boundary.ARN
 	}
-	return TypeIAMRole, r, nil
+	return TypeIAMRole, recordedOnly(ci, conf, r, "inline_policies=rolePolicyList", "attached_policy_arns=attachedManagedPolicies"), nil
 }
 
 func cfgIAMPolicy(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -153,7 +153,7 @@ func cfgSecret(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	return TypeSecretsManagerSecret, recordedOnly(ci, conf, s, "rotation_enabled=?RotationEnabled"), nil
 }
 
-func cfgIAMUser(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgIAMUser(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		UserName   string            `json:"userName"`
 		UserID     string            `json:"userId"`
@@ -175,7 +175,8 @@ func cfgIAMUser(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, p := range c.Attached {
 		u.AttachedPolicyARNs = append(u.AttachedPolicyARNs, p.ARN)
 	}
-	return TypeIAMUser, u, nil
+	return TypeIAMUser, recordedOnly(ci, conf, u, "attached_policy_arns=attachedManagedPolicies", "inline_policy_names=userPolicyList",
+		"inline_policies=userPolicyList"), nil
 }
 
 func cfgKMSKey(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

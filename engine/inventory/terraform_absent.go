@@ -43,6 +43,7 @@ var tfSources = map[string][]string{
 	"aws_vpc_endpoint":             {"subnet_ids=subnet_ids"},
 	"aws_wafv2_web_acl":            {"cloudwatch_metrics_enabled=visibility_config.cloudwatch_metrics_enabled"},
 	"aws_guardduty_detector":       {"enabled=enable"},
+	"aws_iam_role":                 {"attached_policy_arns=managed_policy_arns", "inline_policies=inline_policy"},
 	"aws_dynamodb_table":           {"point_in_time_recovery=point_in_time_recovery.enabled"},
 	"aws_lb":                       {"access_logs_enabled=access_logs.enabled"},
 }

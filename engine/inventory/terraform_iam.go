@@ -155,7 +155,10 @@ func tfIAMUser(attrs []byte, c *tfCommon) (any, error) {
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
-	return &IAMUser{UserName: c.Name, UserID: t.UniqueID}, nil
+	// aws_iam_user holds no policies (aws_iam_user_policy and
+	// aws_iam_user_policy_attachment are resources of their own, not
+	// joined): the state does not record them.
+	return unrecorded{attrs: &IAMUser{UserName: c.Name, UserID: t.UniqueID}, keys: []string{"attached_policy_arns", "inline_policy_names"}}, nil
 }
 
 func tfAccessKey(attrs []byte, c *tfCommon) (any, error) {

@@ -28,10 +28,14 @@ type IAMRole struct {
 	Path       string    `json:"path,omitempty"`
 	CreateDate time.Time `json:"create_date,omitzero"`
 	// AssumeRolePolicy is the trust policy; null when the source omits it.
-	AssumeRolePolicy       *PolicyDocument `json:"assume_role_policy"`
-	InlinePolicies         []NamedPolicy   `json:"inline_policies,omitempty"`
-	AttachedPolicyARNs     []string        `json:"attached_policy_arns,omitempty"`
-	PermissionsBoundaryARN string          `json:"permissions_boundary_arn,omitempty"`
+	AssumeRolePolicy *PolicyDocument `json:"assume_role_policy"`
+	// InlinePolicies and AttachedPolicyARNs are written even when empty
+	// (null), by a source that recorded them only: a role record without
+	// them is partial (issue 29), so no check passes it for want of a
+	// policy.
+	InlinePolicies         []NamedPolicy `json:"inline_policies"`
+	AttachedPolicyARNs     []string      `json:"attached_policy_arns"`
+	PermissionsBoundaryARN string        `json:"permissions_boundary_arn,omitempty"`
 }
 
 // IAMPolicy is the canonical attributes of aws_iam_policy: a customer
@@ -132,12 +136,16 @@ type IAMUser struct {
 	// PasswordEnabled (console access) and MFAActive come from the IAM
 	// credential report; null when the source has none (AWS Config does
 	// not record them).
-	PasswordEnabled    *bool     `json:"password_enabled"`
-	PasswordLastUsed   time.Time `json:"password_last_used,omitzero"`
-	MFAActive          *bool     `json:"mfa_active"`
-	AttachedPolicyARNs []string  `json:"attached_policy_arns,omitempty"`
-	InlinePolicyNames  []string  `json:"inline_policy_names,omitempty"`
-	Groups             []string  `json:"groups,omitempty"`
+	PasswordEnabled  *bool     `json:"password_enabled"`
+	PasswordLastUsed time.Time `json:"password_last_used,omitzero"`
+	MFAActive        *bool     `json:"mfa_active"`
+	// AttachedPolicyARNs and InlinePolicyNames are written even when
+	// empty (null), by a source that recorded the user's policies only: a
+	// user record without them (a Terraform aws_iam_user, whose policies
+	// are separate resources) is partial (issue 29).
+	AttachedPolicyARNs []string `json:"attached_policy_arns"`
+	InlinePolicyNames  []string `json:"inline_policy_names"`
+	Groups             []string `json:"groups,omitempty"`
 	// InlinePolicies holds the inline policies' documents when the source
 	// has them (AWS Config's userPolicyList does).
 	InlinePolicies []NamedPolicy `json:"inline_policies,omitempty"`
