@@ -23,9 +23,12 @@ import (
 // recordedOnly returns attrs without the canonical attributes whose source
 // keys ci does not carry. Each source is "attr=key": attr the canonical
 // attribute, key its top-level configuration key (matched ignoring case,
-// as encoding/json does), "supp:Name" for a supplementaryConfiguration
-// entry, several keys joined by "|" when any of them gives the attribute,
-// and a leading "?" for an optional source.
+// as encoding/json does) or a "."-separated path into it, "supp:Name" for
+// a supplementaryConfiguration entry, several keys joined by "|" when any
+// of them gives the attribute, and a leading "?" for an optional source.
+// A "?" before a nested step ("Lifecycle.?DeleteAfterDays") makes that
+// step optional the same way: AWS leaves it out of a whole item when the
+// setting is off, so only a partial item lacking it leaves attr unknown.
 func recordedOnly(ci *configItem, conf []byte, attrs any, sources ...string) any {
 	var unknown []string
 	for _, s := range sources {
@@ -45,6 +48,16 @@ func recordedOnly(ci *configItem, conf []byte, attrs any, sources ...string) any
 	return unrecorded{attrs: attrs, keys: unknown}
 }
 
+// withUnknown returns v (canonical attributes, or recordedOnly's answer)
+// without the attributes keys as well.
+func withUnknown(v any, keys ...string) any {
+	if u, ok := v.(unrecorded); ok {
+		u.keys = append(u.keys, keys...)
+		return u
+	}
+	return unrecorded{attrs: v, keys: keys}
+}
+
 // carries reports whether the item has any of the "|"-separated keys:
 // a top-level key of conf, or "supp:Name" a supplementary entry.
 func carries(ci *configItem, conf []byte, keys string) bool {
@@ -55,7 +68,7 @@ func carries(ci *configItem, conf []byte, keys string) bool {
 			}
 			continue
 		}
-		if hasPath(conf, k) {
+		if hasPathIn(conf, k, !ci.partial) {
 			return true
 		}
 	}
@@ -82,10 +95,19 @@ func carriesTop(conf []byte, keys string) bool {
 // holds, an object written as a JSON string included; through an array,
 // every element must carry the rest.
 func hasPath(b []byte, path string) bool {
+	return hasPathIn(b, path, false)
+}
+
+// hasPathIn is hasPath where a step written "?key" is optional: missing
+// from an object of a whole item (whole true), it counts as carried (AWS
+// leaves the key out when the setting is off); in a partial item it is
+// missing like any other step.
+func hasPathIn(b []byte, path string, whole bool) bool {
 	first, rest, nested := strings.Cut(path, ".")
-	v, ok := keyValue(b, first)
+	optional := strings.HasPrefix(first, "?")
+	v, ok := keyValue(b, strings.TrimPrefix(first, "?"))
 	if !ok {
-		return false
+		return optional && whole
 	}
 	if !nested {
 		return true
@@ -94,12 +116,12 @@ func hasPath(b []byte, path string) bool {
 	if len(v) > 0 && v[0] == '[' {
 		all := true
 		eachElement(v, func(e []byte) bool {
-			all = hasPath(jsonObject(e), rest)
+			all = hasPathIn(jsonObject(e), rest, whole)
 			return all
 		})
 		return all
 	}
-	return hasPath(jsonObject(v), rest)
+	return hasPathIn(jsonObject(v), rest, whole)
 }
 
 // keyValue returns the raw value of the top-level key of the JSON object

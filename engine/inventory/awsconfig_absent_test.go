@@ -60,3 +60,34 @@ func TestAWSConfig_AbsentKeyRule(t *testing.T) {
 		}
 	}
 }
+
+// TestHasPathIn_OptionalSteps pins the "?" steps of recordedOnly's nested
+// sources (issue 29): a step AWS leaves out of a whole item when the
+// setting is off counts as carried there and as missing in a partial item;
+// a step without "?" is missing in both; through an array every element
+// must carry the rest.
+func TestHasPathIn_OptionalSteps(t *testing.T) {
+	conf := []byte(`{"LogPublishingOptions":{"ES_APPLICATION_LOGS":{"Enabled":true}},"Lifecycle":{},
+ "ContainerDefinitions":[{"Name":"a","LogConfiguration":{"LogDriver":"awslogs"}},{"Name":"b"}]}`)
+	for _, c := range []struct {
+		path           string
+		whole, partial bool
+	}{
+		{"LogPublishingOptions.?AUDIT_LOGS", true, false},
+		{"LogPublishingOptions.AUDIT_LOGS", false, false},
+		{"?LogPublishingOptions.?ES_APPLICATION_LOGS", true, true},
+		{"?logpublishingoptions.?es_application_logs.Enabled", true, true},
+		{"?Lifecycle.?DeleteAfterDays", true, false},
+		{"?Missing.?Key", true, false},
+		{"Missing.?Key", false, false},
+		{"ContainerDefinitions.?LogConfiguration", true, false},
+		{"ContainerDefinitions.Name", true, true},
+	} {
+		if got := hasPathIn(conf, c.path, true); got != c.whole {
+			t.Errorf("%s in a whole item: %v, want %v", c.path, got, c.whole)
+		}
+		if got := hasPathIn(conf, c.path, false); got != c.partial {
+			t.Errorf("%s in a partial item: %v, want %v", c.path, got, c.partial)
+		}
+	}
+}

@@ -32,8 +32,8 @@ func cfgSageMakerEndpointConfig(ci *configItem, conf []byte, _ *joiner) (string,
 		Name     string `json:"EndpointConfigName"`
 		KMSKeyID string `json:"KmsKeyId"`
 		Variants []struct {
-			Name       string  `json:"VariantName"`
-			Count      flexInt `json:"InitialInstanceCount"`
+			Name       string   `json:"VariantName"`
+			Count      *flexInt `json:"InitialInstanceCount"`
 			Serverless *struct {
 				MaxConcurrency flexInt `json:"MaxConcurrency"`
 			} `json:"ServerlessConfig"`
@@ -43,10 +43,22 @@ func cfgSageMakerEndpointConfig(ci *configItem, conf []byte, _ *joiner) (string,
 		return "", nil, err
 	}
 	e := SageMakerEndpointConfig{Name: firstNonEmpty(c.Name, ci.ResourceName), KMSKeyID: c.KMSKeyID}
+	partialVariant := false
 	for _, v := range c.Variants {
-		e.Variants = append(e.Variants, SageMakerVariant{VariantName: v.Name, InitialInstanceCount: int(v.Count), Serverless: v.Serverless != nil})
+		n := 0
+		if v.Count != nil {
+			n = int(*v.Count)
+		}
+		// A variant has an instance count or a serverless configuration;
+		// one without either was not recorded whole.
+		partialVariant = partialVariant || v.Count == nil && v.Serverless == nil
+		e.Variants = append(e.Variants, SageMakerVariant{VariantName: v.Name, InitialInstanceCount: n, Serverless: v.Serverless != nil})
 	}
-	return TypeSageMakerEndpointConfig, recordedOnly(ci, conf, e, "kms_key_id=?KmsKeyId", "production_variants=ProductionVariants"), nil
+	out := recordedOnly(ci, conf, e, "kms_key_id=?KmsKeyId", "production_variants=ProductionVariants")
+	if partialVariant {
+		out = withUnknown(out, "production_variants")
+	}
+	return TypeSageMakerEndpointConfig, out, nil
 }
 
 // cfgAthenaWorkgroup maps AWS::Athena::WorkGroup.
@@ -72,7 +84,7 @@ func cfgAthenaWorkgroup(ci *configItem, conf []byte, _ *joiner) (string, any, er
 		ResultEncryption: c.Conf.Result.Encryption.Option, EnforceConfiguration: bool(c.Conf.Enforce),
 		BytesScannedCutoffPerQuery: int64(c.Conf.Cutoff), PublishCloudWatchMetrics: bool(c.Conf.Metrics)},
 		"state=State", "result_encryption=WorkGroupConfiguration.ResultConfiguration", "enforce_workgroup_configuration=WorkGroupConfiguration.EnforceWorkGroupConfiguration",
-		"bytes_scanned_cutoff_per_query=WorkGroupConfiguration", "publish_cloudwatch_metrics_enabled=WorkGroupConfiguration.PublishCloudWatchMetricsEnabled"), nil
+		"bytes_scanned_cutoff_per_query=WorkGroupConfiguration.?BytesScannedCutoffPerQuery", "publish_cloudwatch_metrics_enabled=WorkGroupConfiguration.PublishCloudWatchMetricsEnabled"), nil
 }
 
 // cfgGlueJob maps AWS::Glue::Job.
@@ -147,7 +159,7 @@ func cfgOpenSearch(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 	clusterKeys := "ClusterConfig|elasticsearchClusterConfig"
 	return TypeOpenSearchDomain, recordedOnly(ci, conf, d, "encryption_at_rest_enabled=EncryptionAtRestOptions.Enabled",
 		"node_to_node_encryption_enabled=NodeToNodeEncryptionOptions.Enabled", "enforce_https=DomainEndpointOptions.EnforceHTTPS",
-		"in_vpc=?VPCOptions", "audit_logs_enabled=?LogPublishingOptions", "error_logs_enabled=?LogPublishingOptions",
+		"in_vpc=?VPCOptions.?SubnetIds", "audit_logs_enabled=?LogPublishingOptions.?AUDIT_LOGS", "error_logs_enabled=?LogPublishingOptions.?ES_APPLICATION_LOGS",
 		"fine_grained_access_control=AdvancedSecurityOptions.Enabled", "instance_type="+clusterKeys, "instance_count="+clusterKeys,
 		"dedicated_master_enabled=ClusterConfig.DedicatedMasterEnabled|elasticsearchClusterConfig.DedicatedMasterEnabled", "zone_awareness_enabled=ClusterConfig.ZoneAwarenessEnabled|elasticsearchClusterConfig.ZoneAwarenessEnabled"), nil
 }

@@ -59,5 +59,5 @@ func cfgRecoveryPoint(ci *configItem, conf []byte, _ *joiner) (string, any, erro
 	}
 	return TypeBackupRecoveryPoint, recordedOnly(ci, conf, BackupRecoveryPoint{BackupVaultName: c.Vault, ResourceType: c.Type, IsEncrypted: bool(c.Encrypted),
 		Status: c.Status, CreationDate: c.Created.t(), DeleteAfterDays: int(c.Lifecycle.DeleteAfterDays)},
-		"is_encrypted=IsEncrypted", "delete_after_days=?Lifecycle"), nil
+		"is_encrypted=IsEncrypted", "delete_after_days=?Lifecycle.?DeleteAfterDays"), nil
 }

@@ -168,7 +168,7 @@ func cfgLambda(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := supp(ci, "Policy", &f.Policy); err != nil {
 		return "", nil, err
 	}
-	return TypeLambdaFunction, recordedOnly(ci, conf, f, "architectures=?architectures", "dead_letter_target_arn=?deadLetterConfig",
+	return TypeLambdaFunction, recordedOnly(ci, conf, f, "architectures=?architectures", "dead_letter_target_arn=?deadLetterConfig.?targetArn",
 		"tracing_mode=tracingConfig.mode", "runtime=runtime", "memory_size=memorySize", "timeout=timeout"), nil
 }
 

@@ -88,7 +88,12 @@ func cfgECSTaskDefinition(ci *configItem, conf []byte, _ *joiner) (string, any, 
 		}
 		td.Volumes = append(td.Volumes, vol)
 	}
-	return TypeECSTaskDefinition, td, nil
+	// A container definition leaves LogConfiguration and
+	// ReadonlyRootFilesystem out when they are not set: in a partial item
+	// (an Advanced Query that selected other keys) their absence is
+	// unknown, and so are the containers.
+	return TypeECSTaskDefinition, recordedOnly(ci, conf, td, "containers=?ContainerDefinitions.?LogConfiguration",
+		"containers=?ContainerDefinitions.?ReadonlyRootFilesystem"), nil
 }
 
 func cfgECSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -173,7 +178,8 @@ func cfgECSService(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		// has it off (ECS's default).
 		s.CircuitBreaker = boolPtr(c.Deployment.Breaker != nil && bool(c.Deployment.Breaker.Enable))
 	}
-	return TypeECSService, recordedOnly(ci, conf, s, "scheduling_strategy=SchedulingStrategy", "desired_count=DesiredCount"), nil
+	return TypeECSService, recordedOnly(ci, conf, s, "scheduling_strategy=SchedulingStrategy", "desired_count=DesiredCount",
+		"circuit_breaker=?DeploymentConfiguration.?DeploymentCircuitBreaker"), nil
 }
 
 func cfgEKSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -223,7 +229,7 @@ func cfgEKSCluster(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 		}
 		k.LoggingEnabled = types
 	}
-	return TypeEKSCluster, recordedOnly(ci, conf, k, "secrets_kms_key_arn=?EncryptionConfig.Provider", "logging_enabled=Logging.ClusterLogging", "endpoint_public_access=ResourcesVpcConfig", "endpoint_private_access=ResourcesVpcConfig"), nil
+	return TypeEKSCluster, recordedOnly(ci, conf, k, "secrets_kms_key_arn=?EncryptionConfig.Provider", "secrets_kms_key_arn=?EncryptionConfig.Resources", "logging_enabled=Logging.ClusterLogging", "endpoint_public_access=ResourcesVpcConfig", "endpoint_private_access=ResourcesVpcConfig"), nil
 }
 
 // eksLogTypes reads the enabled control plane log types from either shape

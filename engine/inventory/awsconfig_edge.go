@@ -70,7 +70,8 @@ func cfgAPIGatewayStage(ci *configItem, conf []byte, _ *joiner) (string, any, er
 		}
 		st.CacheDataEncrypted = boolPtr(bool(all.Encrypted))
 	}
-	return TypeAPIGatewayStage, recordedOnly(ci, conf, st, "access_log_destination_arn=?accessLogSettings", "web_acl_arn=?webAclArn", "tracing_enabled=?tracingEnabled", "cache_cluster_enabled=?cacheClusterEnabled"), nil
+	return TypeAPIGatewayStage, recordedOnly(ci, conf, st, "access_log_destination_arn=?accessLogSettings.?destinationArn", "web_acl_arn=?webAclArn", "tracing_enabled=?tracingEnabled", "cache_cluster_enabled=?cacheClusterEnabled",
+		"execution_logging_level=?methodSettings.?*/*", "cache_data_encrypted=?methodSettings.?*/*"), nil
 }
 
 func cfgAPIGatewayV2Stage(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -87,7 +88,7 @@ func cfgAPIGatewayV2Stage(ci *configItem, conf []byte, _ *joiner) (string, any, 
 	if st.StageName == "" {
 		st.StageName = ci.ResourceName
 	}
-	return TypeAPIGatewayV2Stage, recordedOnly(ci, conf, st, "access_log_destination_arn=?accessLogSettings"), nil
+	return TypeAPIGatewayV2Stage, recordedOnly(ci, conf, st, "access_log_destination_arn=?accessLogSettings.?destinationArn"), nil
 }
 
 func cfgWAFv2WebACL(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -288,5 +289,5 @@ func cfgCloudFront(ci *configItem, conf []byte, _ *joiner) (string, any, error) 
 	if c.Config.Logging.Enabled {
 		d.LoggingBucket = c.Config.Logging.Bucket
 	}
-	return TypeCloudFrontDistribution, recordedOnly(ci, conf, d, "enabled=distributionConfig", "viewer_protocol_policy=distributionConfig", "minimum_protocol_version=distributionConfig", "logging_bucket=distributionConfig.logging", "web_acl_id=distributionConfig", "origins=distributionConfig"), nil
+	return TypeCloudFrontDistribution, recordedOnly(ci, conf, d, "enabled=distributionConfig", "viewer_protocol_policy=distributionConfig", "minimum_protocol_version=distributionConfig", "logging_bucket=distributionConfig.logging", "web_acl_id=distributionConfig.?webACLId", "origins=distributionConfig"), nil
 }

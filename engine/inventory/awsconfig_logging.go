@@ -120,6 +120,9 @@ func cfgGuardDuty(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	}
 	for _, f := range c.Features {
 		on := boolPtr(strings.EqualFold(f.Status, "ENABLED"))
+		if f.Status == "" {
+			on = nil // a feature without its status (a partial item) says nothing
+		}
 		switch f.Name {
 		case "S3_DATA_EVENTS":
 			d.S3Protection = on

@@ -224,7 +224,7 @@ func cfgTransitGateway(ci *configItem, conf []byte, _ *joiner) (string, any, err
 	return TypeTransitGateway, TransitGateway{TransitGatewayID: c.ID, AutoAcceptSharedAttachments: strings.ToLower(c.AutoAccept)}, nil
 }
 
-func cfgVPNConnection(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgVPNConnection(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		ID        string  `json:"vpnConnectionId"`
 		State     cfgEnum `json:"state"`
@@ -239,7 +239,7 @@ func cfgVPNConnection(_ *configItem, conf []byte, _ *joiner) (string, any, error
 	for _, t := range c.Telemetry {
 		v.TunnelStatuses = append(v.TunnelStatuses, strings.ToUpper(string(t.Status)))
 	}
-	return TypeVPNConnection, v, nil
+	return TypeVPNConnection, recordedOnly(ci, conf, v, "tunnel_statuses=?vgwTelemetry.status"), nil
 }
 
 type cfgIPPermission struct {

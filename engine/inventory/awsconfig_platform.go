@@ -77,7 +77,7 @@ func cfgCodeBuild(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 			p.S3LogsEncryptionDisabled = bool(c.Logs.S3.EncryptionDisabled)
 		}
 	}
-	return TypeCodeBuildProject, p, nil
+	return TypeCodeBuildProject, recordedOnly(ci, conf, p, "cloudwatch_logs_status=?logsConfig.?cloudWatchLogs", "s3_logs_status=?logsConfig.?s3Logs"), nil
 }
 
 func cfgStateMachine(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -158,7 +158,7 @@ func cfgUserPoolClient(ci *configItem, conf []byte, _ *joiner) (string, any, err
 	return TypeCognitoUserPoolClient, p, nil
 }
 
-func cfgPrivateCA(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
+func cfgPrivateCA(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		Type    string `json:"Type"`
 		Subject struct {
@@ -188,7 +188,8 @@ func cfgPrivateCA(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 			ca.OCSPEnabled = c.Revocation.OCSP.Enabled.ptr()
 		}
 	}
-	return TypeACMPCACertAuthority, ca, nil
+	return TypeACMPCACertAuthority, recordedOnly(ci, conf, ca, "crl_enabled=?RevocationConfiguration.?CrlConfiguration",
+		"ocsp_enabled=?RevocationConfiguration.?OcspConfiguration"), nil
 }
 
 func cfgAnalyzer(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -257,7 +257,7 @@ func cfgEFS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		}
 	}
 	return TypeEFSFileSystem, recordedOnly(ci, conf, f, "encrypted=Encrypted", "performance_mode=PerformanceMode",
-		"transition_to_ia=?LifecyclePolicies", "backup_policy=?BackupPolicy", "kms_key_id=?KmsKeyId"), nil
+		"transition_to_ia=?LifecyclePolicies.?TransitionToIA", "backup_policy=?BackupPolicy", "kms_key_id=?KmsKeyId"), nil
 }
 
 // cfgAccountPAB maps AWS::S3::AccountPublicAccessBlock, whose configuration

@@ -36,8 +36,8 @@ var firehoseDestinations = []string{"ExtendedS3DestinationConfiguration", "S3Des
 // logging from the destination's CloudWatchLoggingOptions.Enabled.
 func cfgFirehose(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	type dest struct {
-		Logging struct {
-			Enabled flexBool `json:"Enabled"`
+		Logging *struct {
+			Enabled *flexBool `json:"Enabled"`
 		} `json:"CloudWatchLoggingOptions"`
 	}
 	var c struct {
@@ -51,6 +51,9 @@ func cfgFirehose(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		return "", nil, err
 	}
 	f := FirehoseStream{Name: firstNonEmpty(c.Name, ci.ResourceName), SourceType: c.Type, SSEKeyType: c.SSE.KeyType}
+	// A destination without CloudWatchLoggingOptions.Enabled has error
+	// logging off in a whole item; in a partial one it is unknown.
+	unknownLogging := false
 	if conf != nil {
 		var all map[string]json.RawMessage
 		if err := decodeConf(conf, &all); err != nil {
@@ -65,10 +68,15 @@ func cfgFirehose(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 				if err := decodeConf(jsonObject(raw), &d); err != nil {
 					return "", nil, err
 				}
-				on := bool(d.Logging.Enabled) || f.ErrorLoggingEnabled != nil && *f.ErrorLoggingEnabled
+				enabled := d.Logging != nil && d.Logging.Enabled != nil && bool(*d.Logging.Enabled)
+				unknownLogging = unknownLogging || ci.partial && (d.Logging == nil || d.Logging.Enabled == nil)
+				on := enabled || f.ErrorLoggingEnabled != nil && *f.ErrorLoggingEnabled
 				f.ErrorLoggingEnabled = &on
 			}
 		}
+	}
+	if unknownLogging && !*f.ErrorLoggingEnabled {
+		f.ErrorLoggingEnabled = nil
 	}
 	return TypeFirehoseStream, recordedOnly(ci, conf, f, "sse_key_type=?DeliveryStreamEncryptionConfigurationInput.KeyType", "delivery_stream_type=DeliveryStreamType"), nil
 }
@@ -112,7 +120,7 @@ func cfgMSK(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 		ClientBrokerEncryption: c.Encryption.Transit.ClientBroker, InClusterEncryption: c.Encryption.Transit.InCluster.ptr(),
 		UnauthenticatedAccess: bool(c.Auth.Unauthenticated.Enabled),
 		PublicAccess:          c.Broker.Connectivity.Public.Type == "SERVICE_PROVIDED_EIPS",
-		BrokerLogsEnabled:     bool(b.CloudWatch.Enabled) || bool(b.Firehose.Enabled) || bool(b.S3.Enabled)}, "broker_logs_enabled=?LoggingInfo"), nil
+		BrokerLogsEnabled:     bool(b.CloudWatch.Enabled) || bool(b.Firehose.Enabled) || bool(b.S3.Enabled)}, "broker_logs_enabled=?LoggingInfo.?BrokerLogs"), nil
 }
 
 func cfgSQS(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

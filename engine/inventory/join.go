@@ -63,6 +63,14 @@ func (j *joiner) hold(res engine.Resource) bool {
 			return false
 		}
 		key, attrs = "sg:"+g.GroupID, g
+		// Rules the source did not record stay unknown when
+		// aws_security_group_rule resources patch the group: the patch
+		// adds to a list whose other rules nobody knows.
+		for _, k := range []string{"ingress", "egress"} {
+			if !hasExactKey(res.Attributes, k) {
+				j.unknown(key, k)
+			}
+		}
 	case TypeNATGateway:
 		n := new(NATGateway)
 		if json.Unmarshal(res.Attributes, n) != nil {

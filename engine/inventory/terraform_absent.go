@@ -44,8 +44,10 @@ var tfSources = map[string][]string{
 	"aws_wafv2_web_acl":            {"cloudwatch_metrics_enabled=visibility_config.cloudwatch_metrics_enabled"},
 	"aws_guardduty_detector":       {"enabled=enable"},
 	"aws_iam_role":                 {"attached_policy_arns=managed_policy_arns", "inline_policies=inline_policy"},
-	"aws_dynamodb_table":           {"point_in_time_recovery=point_in_time_recovery.enabled"},
-	"aws_lb":                       {"access_logs_enabled=access_logs.enabled"},
+	"aws_security_group": {"ingress=ingress.from_port", "ingress=ingress.to_port", "ingress=ingress.protocol",
+		"egress=egress.from_port", "egress=egress.to_port", "egress=egress.protocol"},
+	"aws_dynamodb_table": {"point_in_time_recovery=point_in_time_recovery.enabled"},
+	"aws_lb":             {"access_logs_enabled=access_logs.enabled"},
 }
 
 // tfRecordedOnly returns v without the canonical attributes of a resource

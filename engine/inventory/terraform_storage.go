@@ -147,7 +147,7 @@ func tfS3Versioning(attrs []byte, j *joiner) error {
 			b.MFADelete = v.MFADelete == "Enabled"
 		}
 		return nil
-	}, "versioning=versioning_configuration", "mfa_delete=versioning_configuration")
+	}, "versioning=versioning_configuration.status", "mfa_delete=versioning_configuration.mfa_delete")
 }
 
 func tfS3Encryption(attrs []byte, j *joiner) error {
@@ -161,7 +161,7 @@ func tfS3Encryption(attrs []byte, j *joiner) error {
 			}
 		}
 		return nil
-	}, "sse_algorithm=rule", "kms_master_key_id=rule")
+	}, "sse_algorithm=rule.apply_server_side_encryption_by_default", "kms_master_key_id=rule.apply_server_side_encryption_by_default")
 }
 
 func tfS3Logging(attrs []byte, j *joiner) error {
@@ -235,7 +235,7 @@ func tfS3Lifecycle(attrs []byte, j *joiner) error {
 			}
 		}
 		return nil
-	}, "lifecycle_rule_count=rule")
+	}, "lifecycle_rule_count=rule.status")
 }
 
 func tfVolume(attrs []byte, c *tfCommon) (any, error) {

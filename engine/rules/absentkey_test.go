@@ -514,75 +514,28 @@ AWS::IAM::Role configuration.roleName aws-iam-021
 AWS::RDS::DBCluster configuration.dbclusterIdentifier aws-rds-025
 AWS::RDS::DBInstance configuration.dBInstanceIdentifier aws-rds-026
 aws_config_configuration_recorder attributes.region aws-account-002
-# An account-wide check over several resources: some role manages Support
-# (attached_policy_arns is omitted when empty, so an unrecorded list cannot
-# be told from an empty one).
-AWS::IAM::Role configuration.attachedManagedPolicies aws-iam-021
 `
 
 // nestedKnownGaps are the nested keys whose removal still raises a
-// finding: the decoders read them into plain values, so a missing one reads
-// as false, 0 or "" (not yet converted to presence-aware decoding, see
-// present in engine/inventory). Fixed: the S3 public access block's
-// switches (an incomplete block is unknown), security group rules' ports,
-// network ACL entries and associations, load balancer attribute entries.
+// finding. Fixed (issue 29): the S3 public access block's switches (an
+// incomplete block is unknown), security group rules' ports, network ACL
+// entries and associations, load balancer attribute entries; then the
+// settings objects (a "?" nested source in recordedOnly: a key AWS leaves
+// out of a whole item when the setting is off is the setting's absence
+// there, and unknown in a partial item, as the fixtures here are), the
+// Terraform S3 companions' block attributes ("block.attr" sources) and
+// Terraform's inline security group rules (a rule without its ports leaves
+// ingress or egress unknown, kept so when aws_security_group_rule
+// resources patch the group).
 const nestedKnownGaps = `
-# Keys that link two records: without them the record points at nothing
-# (a role's attachment of no policy, a route to no gateway).
+# Keys that link two records: without them the record points at nothing.
+# A route whose natGatewayId is removed routes to no target, so the subnet
+# has no known NAT route; a role's attachment without policyArn attaches no
+# policy, so no role is known to hold AWSSupportAccess. A partial item
+# could lack them only by a query that selected the route or the
+# attachment but not its target: a finding then rests on what the query
+# kept, which the item in AWS's shape never omits (each route names its
+# target, each attachment its policy).
 AWS::EC2::RouteTable configuration.routes.1.natGatewayId aws-vpc-006
 AWS::IAM::Role configuration.attachedManagedPolicies.0.policyArn aws-iam-021
-# Keys AWS Config leaves out of their object when the setting is off (a
-# stage's accessLogSettings without destinationArn, a distribution without
-# webACLId, a domain's VPCOptions without SubnetIds, a function's
-# deadLetterConfig without targetArn: the seeded estate and the cases'
-# failing inputs are shaped so): their absence is the evidence.
-AWS::ApiGateway::Stage configuration.accessLogSettings.destinationArn aws-apigateway-001
-AWS::ApiGatewayV2::Stage configuration.accessLogSettings.destinationArn aws-apigateway-006
-AWS::CloudFront::Distribution configuration.distributionConfig.webACLId aws-cloudfront-004
-AWS::Elasticsearch::Domain configuration.vpcoptions.subnetIds aws-opensearch-005
-AWS::Lambda::Function configuration.deadLetterConfig.targetArn aws-lambda-004
-AWS::OpenSearch::Domain configuration.VPCOptions.SubnetIds aws-opensearch-005
-# Settings objects of AWS Config configurations whose mapper does not yet
-# name the nested key as its source (recordedOnly's "Options.Enabled"
-# paths), and keys AWS leaves out when the setting is off, so that their
-# absence is the evidence (OpenSearch's LogPublishingOptions.AUDIT_LOGS,
-# Athena's BytesScannedCutoffPerQuery without a limit, a recovery point's
-# Lifecycle without expiry, a container without LogConfiguration).
-AWS::ACMPCA::CertificateAuthority configuration.RevocationConfiguration.OcspConfiguration aws-acmpca-001
-AWS::ApiGateway::Stage configuration.methodSettings.*/* aws-apigateway-002
-AWS::ApiGateway::Stage configuration.methodSettings.*/* aws-apigateway-005
-AWS::Athena::WorkGroup configuration.WorkGroupConfiguration.BytesScannedCutoffPerQuery aws-athena-003
-AWS::Backup::RecoveryPoint configuration.Lifecycle.DeleteAfterDays aws-backup-005
-AWS::CodeBuild::Project configuration.logsConfig.s3Logs aws-codebuild-006
-AWS::EC2::VPNConnection configuration.vgwTelemetry.0.status aws-vpc-009
-AWS::EC2::VPNConnection configuration.vgwTelemetry.1.status aws-vpc-009
-AWS::ECS::Service configuration.DeploymentConfiguration.DeploymentCircuitBreaker aws-ecs-015
-AWS::ECS::TaskDefinition configuration.ContainerDefinitions.0.LogConfiguration aws-ecs-005
-AWS::ECS::TaskDefinition configuration.ContainerDefinitions.0.ReadonlyRootFilesystem aws-ecs-006
-AWS::EFS::FileSystem configuration.LifecyclePolicies.0.TransitionToIA aws-efs-001
-AWS::EKS::Cluster configuration.EncryptionConfig.0.Resources aws-eks-002
-AWS::Elasticsearch::Domain configuration.logPublishingOptions.AUDIT_LOGS aws-opensearch-006
-AWS::Elasticsearch::Domain configuration.logPublishingOptions.ES_APPLICATION_LOGS aws-opensearch-011
-AWS::GuardDuty::Detector configuration.Features.0.Status aws-guardduty-001
-AWS::GuardDuty::Detector configuration.Features.1.Status aws-guardduty-002
-AWS::KinesisFirehose::DeliveryStream configuration.ExtendedS3DestinationConfiguration.CloudWatchLoggingOptions aws-firehose-002
-AWS::MSK::Cluster configuration.LoggingInfo.BrokerLogs aws-msk-005
-AWS::OpenSearch::Domain configuration.LogPublishingOptions.AUDIT_LOGS aws-opensearch-006
-AWS::OpenSearch::Domain configuration.LogPublishingOptions.ES_APPLICATION_LOGS aws-opensearch-011
-AWS::SageMaker::EndpointConfig configuration.ProductionVariants.0.InitialInstanceCount aws-sagemaker-007
-AWS::SageMaker::EndpointConfig configuration.ProductionVariants.0.ServerlessConfig aws-sagemaker-007
-# Terraform nested blocks (block.0.attribute): the provider writes every
-# attribute of a block, so a missing one is a partial state; tfSources
-# names the block, not yet the attribute ("block.attr"), for these.
-aws_s3_bucket_lifecycle_configuration attributes.rule.0.status aws-s3-006
-aws_s3_bucket_server_side_encryption_configuration attributes.rule.0.apply_server_side_encryption_by_default aws-s3-004
-aws_s3_bucket_versioning attributes.versioning_configuration.0.mfa_delete aws-s3-009
-aws_s3_bucket_versioning attributes.versioning_configuration.0.status aws-s3-007
-# Terraform inline security group rules decode straight into SGRule; a rule
-# without from_port reads as port 0. Leaving ingress unknown here also
-# needs the joiner to keep it unknown when aws_security_group_rule
-# resources patch the group (join.go): not done.
-aws_security_group attributes.ingress.0.from_port aws-ec2-001
-aws_security_group attributes.ingress.0.from_port aws-ec2-003
-aws_security_group attributes.ingress.1.from_port aws-ec2-005
 `
