@@ -2,8 +2,9 @@ package inventory
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
+
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // The absent-key rule of the AWS Config decoder: a canonical attribute is
@@ -141,24 +142,24 @@ func keyValue(b []byte, key string) ([]byte, bool) {
 // eachElement calls fn with each element of the JSON array b until fn
 // returns false.
 func eachElement(b []byte, fn func(e []byte) bool) {
-	i := skipWS(b, 0)
+	i := jsonvalid.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return
 	}
-	i = skipWS(b, i+1)
+	i = jsonvalid.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return
 	}
 	for i < len(b) {
-		end := skipVal(b, i)
+		end := jsonvalid.SkipTrusted(b, i)
 		if !fn(b[i:end]) {
 			return
 		}
-		i = skipWS(b, end)
+		i = jsonvalid.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ',' {
 			return
 		}
-		i = skipWS(b, i+1)
+		i = jsonvalid.SkipSpace(b, i+1)
 	}
 }
 
@@ -181,44 +182,9 @@ func eachKey(b []byte, fn func(name []byte) bool) {
 	eachKeyValue(b, func(name, _ []byte) bool { return fn(name) })
 }
 
-// eachKeyValue is eachKey with each key's raw value.
+// eachKeyValue is eachKey with each key's raw value (jsonvalid.Members).
 func eachKeyValue(b []byte, fn func(name, value []byte) bool) {
-	i := skipWS(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return
-	}
-	i++
-	for {
-		i = skipWS(b, i)
-		if i >= len(b) || b[i] != '"' {
-			return
-		}
-		end := skipStr(b, i)
-		var name []byte
-		if raw := b[i:end]; len(raw) >= 2 {
-			name = raw[1 : len(raw)-1]
-			if bytes.IndexByte(name, '\\') >= 0 {
-				var k string
-				if json.Unmarshal(raw, &k) == nil {
-					name = []byte(k)
-				}
-			}
-		}
-		i = skipWS(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return
-		}
-		start := skipWS(b, i+1)
-		vend := skipVal(b, start)
-		if name != nil && !fn(name, b[start:vend]) {
-			return
-		}
-		i = skipWS(b, vend)
-		if i >= len(b) || b[i] != ',' {
-			return
-		}
-		i++
-	}
+	jsonvalid.Members(b, fn)
 }
 
 func bytesEqualFold(b []byte, s string) bool {
@@ -235,55 +201,4 @@ func bytesEqualFold(b []byte, s string) bool {
 		}
 	}
 	return true
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipStr returns the index after the string starting at b[i] == '"'.
-func skipStr(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipVal returns the index after the value starting at b[i].
-func skipVal(b []byte, i int) int {
-	depth := 0
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			i = skipStr(b, i)
-			if depth == 0 {
-				return i
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i // the end of the enclosing object or array
-			}
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		case ',':
-			if depth == 0 {
-				return i
-			}
-		}
-		i++
-	}
-	return i
 }

@@ -1,6 +1,10 @@
 package inventory
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
+)
 
 // plainStrings reads b when it is a JSON string, or an array of strings,
 // written plainly: no escape, valid UTF-8, JSON whitespace only. It then
@@ -10,13 +14,13 @@ import "unicode/utf8"
 // encoding/json. IAM policies write every action and resource this way,
 // and a 1M-resource audit decodes hundreds of thousands of them.
 func plainStrings(b []byte) (out StringList, ok bool) {
-	i := skipJSONSpace(b, 0)
+	i := jsonvalid.SkipSpace(b, 0)
 	if i == len(b) {
 		return nil, false
 	}
 	if b[i] == '"' {
 		s, j, ok := plainString(b, i)
-		if !ok || skipJSONSpace(b, j) != len(b) {
+		if !ok || jsonvalid.SkipSpace(b, j) != len(b) {
 			return nil, false
 		}
 		return StringList{s}, true
@@ -25,9 +29,9 @@ func plainStrings(b []byte) (out StringList, ok bool) {
 		return nil, false
 	}
 	out = StringList{}
-	i = skipJSONSpace(b, i+1)
+	i = jsonvalid.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		return out, skipJSONSpace(b, i+1) == len(b)
+		return out, jsonvalid.SkipSpace(b, i+1) == len(b)
 	}
 	for {
 		s, j, ok := plainString(b, i)
@@ -35,15 +39,15 @@ func plainStrings(b []byte) (out StringList, ok bool) {
 			return nil, false
 		}
 		out = append(out, s)
-		i = skipJSONSpace(b, j)
+		i = jsonvalid.SkipSpace(b, j)
 		if i == len(b) {
 			return nil, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipJSONSpace(b, i+1)
+			i = jsonvalid.SkipSpace(b, i+1)
 		case ']':
-			return out, skipJSONSpace(b, i+1) == len(b)
+			return out, jsonvalid.SkipSpace(b, i+1) == len(b)
 		default:
 			return nil, false
 		}
@@ -69,13 +73,4 @@ func plainString(b []byte, i int) (string, int, bool) {
 		}
 	}
 	return "", 0, false
-}
-
-// skipJSONSpace returns the index of the first byte at or after i that is
-// not JSON whitespace.
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

@@ -2,7 +2,8 @@ package rules
 
 import (
 	"encoding/json"
-	"slices"
+
+	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
 // A pass needs what it read. Each rule's Reads names the top-level
@@ -268,10 +269,11 @@ func (s *Subject) reads() *typeReads {
 		}
 		return tr
 	}
-	eachTopLevelKey(s.Resource.Attributes, func(name []byte) {
+	eachTopLevelKey(s.Resource.Attributes, func(name, _ []byte) bool {
 		if slot, ok := tr.keys[string(name)]; ok {
 			s.mark(slot)
 		}
+		return true
 	})
 	return tr
 }
@@ -304,38 +306,6 @@ func (s *Subject) hasKey(key string) bool {
 }
 
 // eachTopLevelKey calls fn with each key of the JSON object b's top level
-// (unescaped when written with escapes). Like hasTopLevelKey it trusts the
-// grammar of attributes that have parsed.
-func eachTopLevelKey(b []byte, fn func(name []byte)) {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return
-	}
-	i++
-	for {
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != '"' {
-			return
-		}
-		end := skipString(b, i)
-		if raw := b[i:end]; len(raw) >= 2 {
-			name := raw[1 : len(raw)-1]
-			if slices.Contains(name, '\\') {
-				var k string
-				if json.Unmarshal(raw, &k) == nil {
-					name = []byte(k)
-				}
-			}
-			fn(name)
-		}
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return
-		}
-		i = skipSpace(b, skipValue(b, skipSpace(b, i+1)))
-		if i >= len(b) || b[i] != ',' {
-			return
-		}
-		i++
-	}
-}
+// (unescaped when written with escapes) and its value, until fn returns
+// false (jsonvalid.Members).
+func eachTopLevelKey(b []byte, fn func(name, value []byte) bool) { jsonvalid.Members(b, fn) }

@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"encoding/json"
-	"slices"
-)
+import "github.com/fourd-dev/fourd/internal/jsonvalid"
 
 // Unknown is not false. A resource's canonical attributes carry every fact
 // its importer knows, each written explicitly even when it is false, "", 0
@@ -80,88 +77,17 @@ func failIfZero(s *Subject, cond, zero bool, attr string, evidence func() map[st
 
 // hasTopLevelKey reports whether the JSON object b has the key at its top
 // level. The attributes have parsed already, so the scan trusts their
-// grammar; a key written with escapes is unescaped to compare.
+// grammar (jsonvalid.Members); a key written with escapes is unescaped to
+// compare.
 func hasTopLevelKey(b []byte, key string) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i++
-	for {
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		end := skipString(b, i)
-		raw := b[i:end]
-		if len(raw) >= 2 {
-			name := raw[1 : len(raw)-1]
-			if string(name) == key {
-				return true
-			}
-			if slices.Contains(name, '\\') {
-				var k string
-				if json.Unmarshal(raw, &k) == nil && k == key {
-					return true
-				}
-			}
-		}
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, skipValue(b, skipSpace(b, i+1)))
-		if i >= len(b) || b[i] != ',' {
-			return false
-		}
-		i++
-	}
+	found := false
+	eachTopLevelKey(b, func(name, _ []byte) bool {
+		found = string(name) == key
+		return !found
+	})
+	return found
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] == '"'.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the index after the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	depth := 0
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			i = skipString(b, i)
-			if depth == 0 {
-				return i
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth <= 0 {
-				return i + 1
-			}
-		case ',':
-			if depth == 0 {
-				return i
-			}
-		}
-		i++
-	}
-	return i
-}
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func skipSpace(b []byte, i int) int { return jsonvalid.SkipSpace(b, i) }

@@ -71,10 +71,9 @@ func (s *Subject) recordsFoldedKey(key string) bool {
 // to fields (bytes.EqualFold).
 func recordsFoldedKey(b []byte, key string) bool {
 	found := false
-	eachTopLevelKey(b, func(name []byte) {
-		if !found && string(name) != key && bytes.EqualFold(name, []byte(key)) {
-			found = true
-		}
+	eachTopLevelKey(b, func(name, _ []byte) bool {
+		found = string(name) != key && bytes.EqualFold(name, []byte(key))
+		return !found
 	})
 	return found
 }

@@ -1,10 +1,13 @@
 package jsonvalid
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // validCases are documents on both sides of json.Valid's line.
@@ -179,4 +182,55 @@ func BenchmarkValid(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzMembers checks the presence scans' trusted walk against
+// encoding/json: on every valid document SkipTrusted ends where Skip (and
+// encoding/json) ends, and Members yields exactly the members
+// encoding/json decodes, in order, with their raw values; on any input it
+// must not panic.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1,{"c":"}"}],"d":"x\"y"}`, ` [1, 2] `, `"s"`, `true`, `{}`, `{"a\u0062":null}`,
+		`{"a" : { "b" : [ ] } , "c" : 2 }`, `{"a":1}x`, `{`, `{"a":1,`, `{"a":tru}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		end := SkipTrusted(b, 0)
+		if end < 0 || end > len(b) {
+			t.Fatalf("SkipTrusted(%q) = %d, out of range", b, end)
+		}
+		var names, values []string
+		Members(b, func(name, value []byte) bool {
+			names, values = append(names, string(name)), append(values, strings.TrimRight(string(value), " \t\n\r"))
+			return true
+		})
+		if !json.Valid(b) || !utf8.Valid(b) { // encoding/json rewrites invalid UTF-8 in names
+			return
+		}
+		if want, ok := Skip(b, 0); ok && end != want && SkipSpace(b, want) != end {
+			t.Fatalf("SkipTrusted(%q) = %d, Skip (encoding/json's answer) %d", b, end, want)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			if len(names) != 0 {
+				t.Fatalf("Members(%q) found %q in a value that is not an object", b, names)
+			}
+			return
+		}
+		var want, wantValues []string
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			want, wantValues = append(want, tok.(string)), append(wantValues, string(v))
+		}
+		if !slices.Equal(names, want) || !slices.Equal(values, wantValues) {
+			t.Fatalf("Members(%q) = %q %q, encoding/json %q %q", b, names, values, want, wantValues)
+		}
+	})
 }
