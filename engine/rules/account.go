@@ -114,8 +114,19 @@ func accountRules() []Rule {
 				if ne, ok := f.unrecordedKind(inv.TypeCloudTrail); ok {
 					return ne // no trail recorded: a region without one is unknown
 				}
-				m := f.missing(f.trailIn)
-				if len(m) > 0 && (f.trailUnknownAll || len(f.missing(f.trailUnknownIn)) < len(m)) {
+				// Regions without a logging trail are surely uncovered when
+				// no trail of unknown status may cover them: fail on those
+				// alone, and leave the rest unjudged.
+				var m []string
+				unknown := false
+				for _, r := range f.missing(f.trailIn) {
+					if f.trailUnknownAll || f.trailUnknownIn[r] {
+						unknown = true
+					} else {
+						m = append(m, r)
+					}
+				}
+				if len(m) == 0 && unknown {
 					return notEvaluated("is_logging") // a trail whose status is unknown may cover them
 				}
 				return failIf(nil, len(m) > 0, func() map[string]any { return map[string]any{"regions_without_trail": m, "multi_region_trail": false} })

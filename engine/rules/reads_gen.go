@@ -276,6 +276,7 @@ var ruleReads = map[string]map[string][]attrRead{
 	"aws-config-001": {
 		"aws_config_recorder": {
 			{"all_supported", []string{`false`}},
+			{"recording", []string{`false`}},
 		},
 	},
 	"aws-dynamodb-001": {
@@ -817,7 +818,7 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`}},
 		},
 		"aws_iam_user": {
-			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`}},
+			{"attached_policy_arns", []string{`["arn:aws:iam::111122223333:policy/all"]`, `["arn:aws:iam::111122223333:policy/deploy-policy"]`}},
 		},
 	},
 	"aws-iam-022": {
