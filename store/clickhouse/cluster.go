@@ -47,6 +47,7 @@ var shardingKeys = map[string]string{
 	"finding_rows":           "snapshot",
 	"snapshot_findings":      "snapshot",
 	"snapshot_finding_index": "snapshot",
+	"snapshot_first_seen":    "snapshot",
 	"mute_matches":           "snapshot",
 	"mute_sets":              "snapshot",
 	"mute_set_counts":        "snapshot",

@@ -12,12 +12,15 @@ import (
 // hashing and compares cost a fraction of a struct key's, which was a
 // tenth of a snapshot write's client CPU), else as they are (wide). Past
 // max groups it gives up (overflow) and the server aggregates instead.
+// It also keeps the range of the rows' first_seen_at (firstSeen), which
+// never overflows.
 type snapshotCounts struct {
-	max      int
-	packed   map[uint64]uint64
-	wide     map[countCodes]uint64
-	dicts    *snapshotDicts
-	overflow bool
+	max       int
+	packed    map[uint64]uint64
+	wide      map[countCodes]uint64
+	dicts     *snapshotDicts
+	overflow  bool
+	firstSeen firstSeenRange
 }
 
 func newSnapshotCounts(max int) *snapshotCounts {

@@ -207,3 +207,20 @@ func TagMatchingIDs(t *testing.T, s *Store, tenantID, tags string) []string {
 // RowFilterProbes is how many bounded probes row-filtered pages have read
 // so far.
 func RowFilterProbes() int64 { return rowFilterProbes.Load() }
+
+// SetFirstSeenRanges sets useFirstSeenRanges until the returned function
+// restores it.
+func SetFirstSeenRanges(on bool) (restore func()) {
+	old := useFirstSeenRanges
+	useFirstSeenRanges = on
+	return func() { useFirstSeenRanges = old }
+}
+
+// FirstSeenRange returns the recorded range of first_seen_at of a
+// snapshot (not cached), and whether there is one.
+func (s *Store) FirstSeenRange(ctx context.Context, tenantID, auditID string) (lo, hi time.Time, ok bool, err error) {
+	s.ranges.Purge()
+	r, err := s.firstSeenRangeOf(ctx, tenantID, auditID)
+	s.ranges.Purge()
+	return time.Unix(int64(r.lo), 0).UTC(), time.Unix(int64(r.hi), 0).UTC(), r.known, err
+}

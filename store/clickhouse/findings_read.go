@@ -65,6 +65,11 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 	if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
 		return out, nil // no active mute rule: nothing is muted
 	}
+	f, none, err := s.narrowFirstSeen(ctx, q.TenantID, q.Filter)
+	if err != nil || none {
+		return out, err // none: the first-seen filters keep no row of the snapshot
+	}
+	q.Filter = f
 	if q.Filter.ResourceID != "" {
 		return s.listByResource(ctx, q, out)
 	}
@@ -250,15 +255,27 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 	}
 	ctx, cancel := s.readCtx(ctx)
 	defer cancel()
-	// What the precomputed counts cannot answer is counted from the rows.
+	// What the precomputed counts cannot answer is counted from the rows
+	// (and so are the row filters' counts, with the decisions and mutes
+	// given, even when the snapshot's range of first_seen_at drops them).
 	q.Rows = q.Rows || q.Filter.RowFilters() || q.OnlyIDs != nil || slices.Contains(q.GroupBy, engine.GroupByAge)
+	f, none, err := s.narrowFirstSeen(ctx, q.TenantID, q.Filter)
+	if err != nil {
+		return nil, err
+	}
+	q.Filter = f
 	if q.Now.IsZero() {
 		q.Now = time.Now()
 	}
 	cq := countQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, groupBy: cols}
 	var groups []countGroup
 	ok := false
-	if q.Rows {
+	if none { // the first-seen filters keep no row of the snapshot
+		if len(cols) == 0 {
+			groups = []countGroup{{keys: []string{}}} // the total: none
+		}
+		ok = true
+	} else if q.Rows {
 		if q.Filter.Status == engine.StatusMuted && len(q.Mutes) == 0 {
 			ok = true // no active mute rule: nothing is muted
 		} else {

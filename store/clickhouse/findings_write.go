@@ -86,6 +86,9 @@ func (s *Store) WriteSnapshot(ctx context.Context, tenantID, auditID string, fin
 		err = s.writeCounts(ctx, tenantID, auditID, writtenAt, counts)
 	}
 	if err == nil {
+		err = s.writeFirstSeen(ctx, tenantID, auditID, writtenAt, counts.firstSeen)
+	}
+	if err == nil {
 		err = s.awaitCounts(ctx, tenantID, auditID, uint64(n))
 	}
 	if err == nil {
@@ -304,6 +307,7 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 		}
 		if counts != nil {
 			counts.add(cc)
+			counts.firstSeen.add(b.firstSeen[len(b.firstSeen)-1])
 		}
 		n++
 		if b.len() >= bucketRows || b.bytes >= maxBatchBytes {
@@ -458,6 +462,7 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 // first so that it is never complete with rows missing.
 func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
 	s.totals.Purge()
+	s.ranges.Purge()
 	// Rows under a key that another snapshot has are that snapshot's:
 	// this one was refused before it wrote any (checkSnapshotKey).
 	taken, err := s.snapshotKeyTaken(ctx, tenantID, auditID)
@@ -473,7 +478,7 @@ func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string
 		}
 		where, args := "tenant_id = ? AND audit_id = ?", []any{tenantID, auditID}
 		if table == "snapshot_finding_index" || table == "snapshot_findings" || table == "mute_matches" ||
-			table == "mute_sets" || table == "mute_set_counts" {
+			table == "mute_sets" || table == "mute_set_counts" || table == "snapshot_first_seen" {
 			if taken {
 				continue
 			}

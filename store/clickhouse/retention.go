@@ -13,7 +13,7 @@ import (
 // their rows were written, never before their snapshot's: a month dropped
 // holds no match of a snapshot kept.
 var snapshotTables = append([]string{"finding_snapshots", "finding_counts", "snapshot_finding_index", "snapshot_findings",
-	"mute_matches", "mute_sets", "mute_set_counts"}, legacyTables...)
+	"mute_matches", "mute_sets", "mute_set_counts", "snapshot_first_seen"}, legacyTables...)
 
 // legacyTables held snapshots until a migration copied them into the
 // tables read now: findings until 0012 (into finding_rows); finding_rows,

@@ -154,8 +154,8 @@ WHERE snapshot = ? AND (status = 'open' OR resolution IN ('accepted_risk', 'fals
 	return rows.Err()
 }
 
-// FinalizeSnapshot counts the snapshot on the server and writes the marker
-// that makes it complete.
+// FinalizeSnapshot counts the snapshot on the server, records its range of
+// first_seen_at and writes the marker that makes it complete.
 func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) (err error) {
 	defer wrap(&err, "FinalizeSnapshot(%q, %q)", tenantID, auditID)
 	ctx = s.scoped(ctx, tenantID, auditID)
@@ -182,6 +182,9 @@ func (s *Store) FinalizeSnapshot(ctx context.Context, tenantID, auditID string) 
 		finalizeFault("counts")
 	}
 	if err := s.writeCounts(ctx, tenantID, auditID, at, &snapshotCounts{overflow: true}); err != nil {
+		return err
+	}
+	if err := s.writeFirstSeen(ctx, tenantID, auditID, at, firstSeenRange{}); err != nil {
 		return err
 	}
 	if finalizeFault != nil {

@@ -122,6 +122,7 @@ type Store struct {
 	log      *slog.Logger
 	database string
 	totals   *cache.LRU[totalsKey, []uint64]       // totals_cache.go
+	ranges   *cache.LRU[uint64, firstSeenRange]    // first_seen_range.go
 	texts    *cache.LRU[textCacheKey, findingText] // finding_texts.go
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
@@ -226,7 +227,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		conn = clusterConn{Conn: conn}
 	}
 	s := &Store{conn: conn, cfg: cfg, opts: opts, log: cfg.Logger, database: opts.Auth.Database,
-		totals: newTotalsCache(), texts: newTextCache(),
+		totals: newTotalsCache(), ranges: newRangeCache(), texts: newTextCache(),
 		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
 	if s.database == "" {
 		s.database = "default"
