@@ -77,16 +77,23 @@ func rowFilterSettings() ch.Settings {
 	return ch.Settings{"max_query_size": idListSettings["max_query_size"], "max_rows_to_read": rowFilterReadLimit}
 }
 
-// probesRanges reports whether a page under q's row filters is worth
-// probing: its row filters are conditions on the snapshot's own columns
-// or the tenant's texts (first seen, compliance), cheap to evaluate on a
+// probesRanges reports whether a page under q's row filters (sel: the
+// ones resolved beforehand) is worth probing: its row filters are
+// conditions on the snapshot's own columns, the tenant's texts (first
+// seen, compliance) or a tag on many resources, cheap to evaluate on a
 // range, and the counts' totals bound every bucket's matches (people's
-// decisions do not move rows across the status the filter names). The tag
-// and q filters' subqueries over resources cost the same whatever the
-// range, and an assignee's findings are few (at most 10,000 ids).
-func probesRanges(q engine.FindingQuery) bool {
+// decisions do not move rows across the status the filter names). A tag's
+// probe checks the latest versions of the range's candidates only
+// (tagMatchingIn); a tag on few resources reads their findings from the
+// resource index instead. The q filter's subquery over resources costs the
+// same whatever the range, and an assignee's findings are few (at most
+// 10,000 ids).
+func probesRanges(q engine.FindingQuery, sel *selectiveResources) bool {
 	f := q.Filter
-	if !useRangeProbes || f.Tags != "" || f.Q != "" || f.Assignee != "" || q.OnlyIDs != nil {
+	if !useRangeProbes || f.Q != "" || f.Assignee != "" || q.OnlyIDs != nil {
+		return false
+	}
+	if f.Tags != "" && (!useTagIndex || (sel != nil && sel.tags != nil)) {
 		return false
 	}
 	return f.Status == "" || len(q.ForceResolved)+len(q.ForceOpen) == 0
@@ -107,7 +114,7 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 		rowFilterPasses.Add(1)
 		return s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, read(nil, from, q.Limit-len(out)), out)
 	}
-	if !probesRanges(q) {
+	if !probesRanges(q, sel) {
 		return pass(from)
 	}
 	tf := withoutRowFilters(q.Filter)
@@ -124,7 +131,10 @@ func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel 
 	}
 	factor, tries := max(initialRangeFactor, granuleRows/float64(q.Limit-len(out))), 0
 	maxTries, emptyEnds := probeTries, true
-	if q.Filter.Compliance != "" {
+	if q.Filter.Compliance != "" || q.Filter.Tags != "" {
+		// Their pass is dear: a tag's checks every candidate's latest
+		// version and reads every later row's resource_id (~0.8 s at 10M
+		// for a tag on 6 % of the resources).
 		maxTries, emptyEnds = complianceProbeTries, false
 	}
 	for b := start; b < numBuckets; b++ {
@@ -220,8 +230,6 @@ type rowFilterPageQuery struct {
 }
 
 func (q rowFilterPageQuery) toSQL() (string, []any) {
-	var pre conds
-	addRowFilter(&pre, q.tenantID, q.filter, q.onlyIDs, q.sel)
 	var c conds
 	addSnapshot(&c, q.tenantID, q.auditID)
 	switch {
@@ -246,6 +254,18 @@ func (q rowFilterPageQuery) toSQL() (string, []any) {
 		c.add(op, o, o, idRangeKey(q.from.bound))
 	}
 	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
+	sel := q.sel
+	if q.rng != nil && q.filter.Tags != "" && (sel == nil || sel.tags == nil) {
+		// A probe: the tag's candidates are the range's.
+		scoped := selectiveResources{}
+		if sel != nil {
+			scoped = *sel
+		}
+		scoped.tagScope = &bounds
+		sel = &scoped
+	}
+	var pre conds
+	addRowFilter(&pre, q.tenantID, q.filter, q.onlyIDs, sel)
 	addPageFilter(&c, q.filter, q.forced, bounds)
 	limit := strconv.Itoa(q.limit)
 	if q.rng != nil {

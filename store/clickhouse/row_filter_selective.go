@@ -31,12 +31,15 @@ var maxSelectiveTitles = 10_000
 // filters matched, each nil when that filter is absent or matched too many
 // to list; titles are the texts (text_id) whose title holds q, nil when
 // not listed; compliance are the texts that hold the compliance filter,
-// nil when absent or not listed.
+// nil when absent or not listed. tagScope, set on a probe of a key range
+// (row_filter_page.go) when tags is nil, is the range's conditions: the tag
+// filter's candidates are then the range's (tagMatchingIn).
 type selectiveResources struct {
 	snapshot   uint64
 	tags, q    []string
 	titles     []uint64
 	compliance []uint64
+	tagScope   *conds
 }
 
 // textsOf is the condition that keeps the findings of the titles: "" when
