@@ -11,6 +11,9 @@
 # FILTERS (space-separated query strings, "none" for no filter) and KINDS
 # ("page", "count" or both) narrow a run to some filters, e.g. many rounds of
 # the sparse ones: FILTERS='first_seen_before=2020-01-01T00:00:00Z' KINDS=page.
+# QUERY_MATCH, a regular expression (e.g. the tenant id and the snapshot key,
+# 'h1m-0|1234…'), keeps only the logged queries it matches: other clients
+# of the server that log queries meanwhile are then left out.
 # Usage: FOURD_CLICKHOUSE_URL=…?log_queries=1 FOURD_POSTGRES_URL=… FOURD_SECRET=… TOKEN=fdp_… \
 #   [FILTERS=… KINDS=…] scripts/bench-filters-cpu.sh OLD_BIN NEW_BIN [rounds]
 set -euo pipefail
@@ -47,7 +50,7 @@ for r in $(seq 1 "$rounds"); do
         q=$(ch "SELECT count(), sum(read_rows), formatReadableSize(sum(read_bytes)), sum(query_duration_ms),
   sum(arraySum(arrayFilter((v, n) -> n = 'OSCPUVirtualTimeMicroseconds', ProfileEvents.Values, ProfileEvents.Names)))
 FROM system.query_log WHERE type = 2 AND is_initial_query AND query_start_time >= toDateTime($t0)
-  AND query_start_time < toDateTime($t1) AND query NOT LIKE '%system.%'" | tr '\t' ' ')
+  AND query_start_time < toDateTime($t1) AND query NOT LIKE '%system.%' AND match(query, '${QUERY_MATCH:-.}')" | tr '\t' ' ')
         echo "$r $(basename "$bin") ${f:-none} $kind $w | $q"
       done
     done
