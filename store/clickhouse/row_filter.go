@@ -75,7 +75,7 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 			expr, args := sel.keysOf(sel.tags)
 			c.add(expr, args...)
 		} else if sel != nil && sel.tagScope != nil && useTagIndex {
-			sub, subArgs := tagMatchingIn(tenantID, f, *sel.tagScope)
+			sub, subArgs := tagMatchingIn(tenantID, f, sel.probeTag, *sel.tagScope)
 			c.add("resource_id IN "+sub, subArgs...)
 		} else {
 			sub, subArgs := tagMatching(tenantID, f)
@@ -124,19 +124,24 @@ func tagMatching(tenantID string, f engine.FindingFilter) (string, []any) {
 	if !useTagIndex {
 		return latestMatching(tenantID, cond, args...)
 	}
-	cands, candArgs := tagCandidates(tenantID, f, "id")
+	cands, candArgs := tagCandidates(tenantID, f.TagPairs(), "id")
 	return latestAmong(tenantID, cands, candArgs, cond, args)
 }
 
 // tagMatchingIn is tagMatching for the rows of a snapshot's key range
 // (scope: conditions on snapshot_findings' key): its candidates are the
-// resources of the range's rows indexed under each tag, so that the latest
-// versions read are those of the range's candidates only, not of every
-// resource carrying the tag (a tag on 6 % of 1M resources read all of
-// their granules of resources, whatever the page).
-func tagMatchingIn(tenantID string, f engine.FindingFilter, scope conds) (string, []any) {
+// resources of the range's rows indexed under the tag at index probeTag of
+// f.TagPairs() (the latest versions are checked for every tag), so that
+// the latest versions read are those of the range's candidates only, not
+// of every resource carrying the tag (a tag on 6 % of 1M resources read
+// all of their granules of resources, whatever the page).
+func tagMatchingIn(tenantID string, f engine.FindingFilter, probeTag int, scope conds) (string, []any) {
 	cond, args := tagCondition(f)
-	cands, candArgs := tagCandidates(tenantID, f, "resource_id")
+	tags := f.TagPairs()
+	if probeTag < len(tags) {
+		tags = tags[probeTag : probeTag+1]
+	}
+	cands, candArgs := tagCandidates(tenantID, tags, "resource_id")
 	inRange := "id IN (SELECT resource_id FROM snapshot_findings PREWHERE " + cands + " WHERE " + scope.sql() + ")"
 	return latestAmong(tenantID, inRange, append(candArgs, scope.args...), cond, args)
 }
@@ -155,10 +160,9 @@ func tagCondition(f engine.FindingFilter) (string, []any) {
 }
 
 // tagCandidates is the condition that col (a resource id) has a version
-// indexed under each tag of f in resource_tags (a key range per tag), and
+// indexed under each of tags in resource_tags (a key range per tag), and
 // its arguments.
-func tagCandidates(tenantID string, f engine.FindingFilter, col string) (string, []any) {
-	tags := f.TagPairs()
+func tagCandidates(tenantID string, tags []engine.Tag, col string) (string, []any) {
 	cands, args := make([]string, len(tags)), []any(nil)
 	for i, t := range tags {
 		cands[i] = col + " IN (SELECT id FROM resource_tags WHERE tenant = ? AND tag = ?)"

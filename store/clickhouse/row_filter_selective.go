@@ -33,13 +33,15 @@ var maxSelectiveTitles = 10_000
 // not listed; compliance are the texts that hold the compliance filter,
 // nil when absent or not listed. tagScope, set on a probe of a key range
 // (row_filter_page.go) when tags is nil, is the range's conditions: the tag
-// filter's candidates are then the range's (tagMatchingIn).
+// filter's candidates are then the range's under its tag probeTag (an index
+// in TagPairs: rarestTag).
 type selectiveResources struct {
 	snapshot   uint64
 	tags, q    []string
 	titles     []uint64
 	compliance []uint64
 	tagScope   *conds
+	probeTag   int
 }
 
 // textsOf is the condition that keeps the findings of the titles: "" when
@@ -112,6 +114,8 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 			if sel.tags, err = s.fewIDs(ctx, sub, args); err != nil {
 				return nil, err
 			}
+		} else if sel.probeTag, err = s.rarestTag(ctx, tenantID, f); err != nil {
+			return nil, err
 		}
 	}
 	if f.Q != "" {
@@ -123,7 +127,7 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 			return nil, err
 		}
 	}
-	if sel.tags == nil && sel.q == nil && sel.titles == nil && sel.compliance == nil {
+	if sel.tags == nil && sel.q == nil && sel.titles == nil && sel.compliance == nil && sel.probeTag == 0 {
 		return nil, nil
 	}
 	return sel, nil
@@ -150,6 +154,37 @@ func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.
 		}
 	}
 	return false, nil
+}
+
+// rarestTag is the index in f.TagPairs() of the tag with the fewest rows
+// in resource_tags (a count over the tags' key ranges, which reads no id):
+// a probe of a dense tag filter takes its candidates from it alone
+// (tagMatchingIn), not from a set of every tag's (env=prod on a third of
+// 1M resources cost a probe ~0.3 s of CPU to build).
+func (s *Store) rarestTag(ctx context.Context, tenantID string, f engine.FindingFilter) (int, error) {
+	tags := f.TagPairs()
+	if len(tags) < 2 {
+		return 0, nil
+	}
+	hashes := make([]any, len(tags))
+	for i, t := range tags {
+		hashes[i] = tagHash(t.Key, t.Value)
+	}
+	counts := map[uint64]uint64{}
+	err := s.each(ctx, rawQuery{sql: "SELECT tag, count() FROM resource_tags WHERE tenant = ? AND tag IN ? GROUP BY tag",
+		args: []any{tenantHash(tenantID), ch.GroupSet{Value: hashes}}}, func(sc scanner) error {
+		var tag, n uint64
+		err := sc.Scan(&tag, &n)
+		counts[tag] = n
+		return err
+	})
+	best := 0
+	for i := range tags {
+		if counts[hashes[i].(uint64)] < counts[hashes[best].(uint64)] {
+			best = i
+		}
+	}
+	return best, err
 }
 
 // fewTitles returns the tenant's texts whose title holds q (never nil), or
