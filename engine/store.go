@@ -52,21 +52,6 @@ type ResourceStore interface {
 	WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error]) (WriteResourcesResult, error)
 }
 
-// ResourceNotifier is a ResourceStore that reports the resources new to the
-// tenant (with their observations) as it writes them, so that announcing
-// them needs no read back. It calls prepare with each batch's new resources
-// once it has decided they are new, possibly before their rows are stored
-// and from several goroutines at once; it calls the commit prepare returned
-// once those rows are stored, one batch at a time and in batch order. The
-// resources passed to prepare are the caller's again once it returns (the
-// store reuses their memory): prepare keeps a copy of what the commit
-// needs. A commit's error stops the write and is returned. engine/ingest
-// uses it when the store has it.
-type ResourceNotifier interface {
-	WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[Resource, error],
-		prepare func([]Resource) (commit func() error)) (WriteResourcesResult, error)
-}
-
 // WriteResourcesResult reports what WriteResources stored.
 type WriteResourcesResult struct {
 	Written int64

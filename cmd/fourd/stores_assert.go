@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
@@ -44,4 +45,7 @@ var (
 	_ posture.Store       = (*pgstore.Store)(nil)
 	_ posture.Audits      = (*pgstore.Store)(nil)
 	_ posture.TypeCounter = (*chstore.Store)(nil)
+
+	_ ingest.Store       = (*chstore.Store)(nil)
+	_ ingest.BatchWriter = (*chstore.Store)(nil)
 )

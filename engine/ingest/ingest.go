@@ -153,23 +153,17 @@ func (s *Service) IngestResources(ctx context.Context, p engine.Principal, items
 			}
 		}
 	}
-	if n, ok := s.cfg.Resources.(engine.ResourceNotifier); ok && s.cfg.Events != nil {
-		// Announce each batch's new resources once it is written.
+	if w, ok := s.cfg.Resources.(BatchWriter); ok && s.cfg.Events != nil {
+		// Announce each batch's new resources once it is stored.
 		kept = nil
-		copier := s.startLogCopier()
-		written, err := n.WriteResourcesNotify(ctx, p.TenantID, valid, func(rs []engine.Resource) func() error {
-			return s.prepareResources(ctx, p.TenantID, rs, copier)
-		})
-		if copier != nil {
-			copier.close() // the committed events are in the event log
-		}
+		newIDs, err := s.writeAnnounced(ctx, p.TenantID, w, valid)
 		if err != nil {
 			return engine.IngestResult{}, err
 		}
 		if stopErr != nil {
 			return engine.IngestResult{}, partialIngest(stopErr, res)
 		}
-		res.New = int64(len(written.NewIDs))
+		res.New = newIDs
 		return res, nil
 	}
 	written, err := s.cfg.Resources.WriteResources(ctx, p.TenantID, valid)

@@ -101,9 +101,9 @@ func TestLogCopier(t *testing.T) {
 				for i := range rs {
 					rs[i] = engine.Resource{ID: engine.ResourceID("ten_a", "aws", fmt.Sprint(b, "-", i)), Provider: "aws", Type: "aws_s3_bucket",
 						Tags: engine.TagsFromMap(map[string]string{"batch": fmt.Sprint(b)})}
-					want = append(want, string(appendResourceAdded(nil, &rs[i])))
+					want = append(want, string(engine.AppendResourceAdded(nil, &rs[i])))
 				}
-				if err := env.svc.prepareResources(context.Background(), "ten_a", rs, copier)(); err != nil {
+				if err := env.svc.publishAdded(context.Background(), "ten_a", engine.PackAddedResources(rs), copier); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -142,7 +142,7 @@ func TestLogCopierFailures(t *testing.T) {
 	copier := env.svc.startLogCopier()
 	rs := []engine.Resource{{ID: engine.ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
 	ctx, cancel := context.WithCancel(context.Background())
-	commit := env.svc.prepareResources(ctx, "ten_a", rs, copier)
+	commit := func() error { return env.svc.publishAdded(ctx, "ten_a", engine.PackAddedResources(rs), copier) }
 	env.events.fail = errors.New("outbox down")
 	if err := commit(); err == nil {
 		t.Fatal("a failed outbox write committed")
@@ -150,7 +150,7 @@ func TestLogCopierFailures(t *testing.T) {
 	env.events.fail = nil
 	log.fail = errors.New("event log down")
 	cancel() // the caller gone: the commit and its copy go on
-	if err := env.svc.prepareResources(ctx, "ten_a", rs, copier)(); err != nil {
+	if err := env.svc.publishAdded(ctx, "ten_a", engine.PackAddedResources(rs), copier); err != nil {
 		t.Fatalf("a failing event log failed the commit: %v", err)
 	}
 	copier.close()

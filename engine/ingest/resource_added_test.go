@@ -33,9 +33,9 @@ func TestAppendResourceAdded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := appendResourceAdded([]byte("prefix"), &r)
+		got := engine.AppendResourceAdded([]byte("prefix"), &r)
 		if string(got) != "prefix"+string(want) {
-			t.Errorf("appendResourceAdded(%+v)\n got %s\nwant %s", r, got[6:], want)
+			t.Errorf("engine.AppendResourceAdded(%+v)\n got %s\nwant %s", r, got[6:], want)
 		}
 	}
 }
@@ -43,17 +43,13 @@ func TestAppendResourceAdded(t *testing.T) {
 // A bulk import's resource.added come in runs of EventRunMax: consecutive
 // ids and one creation time each, so that the outbox can store a run as
 // one row.
-func TestPrepareResourcesInRuns(t *testing.T) {
+func TestPublishAddedInRuns(t *testing.T) {
 	env := newTestEnv(t)
 	rs := make([]engine.Resource, 2500)
 	for i := range rs {
 		rs[i] = engine.Resource{ID: engine.ResourceID("ten_a", "aws", fmt.Sprint(i)), Provider: "aws", Type: "aws_s3_bucket"}
 	}
-	commit := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)
-	if n := len(env.events.events); n != 0 {
-		t.Fatalf("%d events published before the commit", n)
-	}
-	if err := commit(); err != nil {
+	if err := env.svc.publishAdded(context.Background(), "ten_a", engine.PackAddedResources(rs), nil); err != nil {
 		t.Fatal(err)
 	}
 	evs := env.events.events
@@ -61,7 +57,7 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 		t.Fatalf("%d events; want %d", len(evs), len(rs))
 	}
 	for i, e := range evs {
-		if want := appendResourceAdded(nil, &rs[i]); string(e.Data) != string(want) || e.Type != engine.EventResourceAdded {
+		if want := engine.AppendResourceAdded(nil, &rs[i]); string(e.Data) != string(want) || e.Type != engine.EventResourceAdded {
 			t.Fatalf("event %d: %s %s; want resource.added %s", i, e.Type, e.Data, want)
 		}
 	}
@@ -75,10 +71,9 @@ func TestPrepareResourcesInRuns(t *testing.T) {
 	}
 }
 
-// Commits give their payload buffers back for later batches: what was
-// committed stays as committed (the stores keep copies), and a commit run
-// twice publishes nothing more.
-func TestPrepareResourcesReusesBuffers(t *testing.T) {
+// Published batches give their payload buffers back for later packs:
+// what was published stays as published (the stores keep copies).
+func TestPublishAddedReusesBuffers(t *testing.T) {
 	env := newTestEnv(t)
 	batch := func(from, n int) []engine.Resource {
 		rs := make([]engine.Resource, n)
@@ -89,24 +84,20 @@ func TestPrepareResourcesReusesBuffers(t *testing.T) {
 		return rs
 	}
 	var want []string
-	var commits []func() error
-	var again func() error
+	var packed []engine.AddedResources
 	for b := range 4 {
 		rs := batch(b*300, 300)
 		for i := range rs {
-			want = append(want, string(appendResourceAdded(nil, &rs[i])))
+			want = append(want, string(engine.AppendResourceAdded(nil, &rs[i])))
 		}
-		commits = append(commits, env.svc.prepareResources(context.Background(), "ten_a", rs, nil))
-		if b == 0 {
-			again = commits[0]
-		}
-		if b%2 == 1 { // commit two at a time: later prepares reuse their buffers
-			for _, c := range commits {
-				if err := c(); err != nil {
+		packed = append(packed, engine.PackAddedResources(rs))
+		if b%2 == 1 { // publish two at a time: later packs reuse their buffers
+			for _, a := range packed {
+				if err := env.svc.publishAdded(context.Background(), "ten_a", a, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
-			commits = nil
+			packed = nil
 		}
 	}
 	var got []string
@@ -116,18 +107,15 @@ func TestPrepareResourcesReusesBuffers(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("published data (-want +got):\n%s", diff)
 	}
-	if err := again(); err != nil || len(env.events.events) != len(want) {
-		t.Fatalf("a commit again: %v, %d events published; want %d", err, len(env.events.events), len(want))
-	}
 }
 
 // A commit runs once the resources are stored: it announces them even
 // when the caller's context ended meanwhile.
-func TestPrepareResourcesCommitOutlivesCaller(t *testing.T) {
+func TestPublishAddedCommitOutlivesCaller(t *testing.T) {
 	env := newTestEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	rs := []engine.Resource{{ID: engine.ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
-	commit := env.svc.prepareResources(ctx, "ten_a", rs, nil)
+	commit := func() error { return env.svc.publishAdded(ctx, "ten_a", engine.PackAddedResources(rs), nil) }
 	cancel()
 	if err := commit(); err != nil {
 		t.Fatal(err)
@@ -140,7 +128,7 @@ func TestPrepareResourcesCommitOutlivesCaller(t *testing.T) {
 // Prepared resource.added events say their data is strict JSON
 // (jsonvalid.Strict) unless a NUL byte made it hold \u0000, which the
 // outbox must then check itself.
-func TestPrepareResourcesStrict(t *testing.T) {
+func TestPublishAddedStrict(t *testing.T) {
 	for _, tc := range []struct {
 		tags   map[string]string
 		strict bool
@@ -151,7 +139,7 @@ func TestPrepareResourcesStrict(t *testing.T) {
 	} {
 		env := newTestEnv(t)
 		rs := []engine.Resource{{ID: "res_1", Provider: "aws", Type: "aws_s3_bucket", Tags: engine.TagsFromMap(tc.tags)}, {ID: "res_2", Provider: "aws"}}
-		if err := env.svc.prepareResources(context.Background(), "ten_a", rs, nil)(); err != nil {
+		if err := env.svc.publishAdded(context.Background(), "ten_a", engine.PackAddedResources(rs), nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range env.events.events {
@@ -176,7 +164,7 @@ func BenchmarkAppendResourceAdded(b *testing.B) {
 	buf := make([]byte, 0, 1024)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = appendResourceAdded(buf[:0], &r)
+		buf = engine.AppendResourceAdded(buf[:0], &r)
 	}
 	b.SetBytes(int64(len(buf)))
 }

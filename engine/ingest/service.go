@@ -17,8 +17,9 @@ import (
 )
 
 // Store is what ingest needs of the inventory store (store/clickhouse). A
-// Store that is also an engine.ResourceNotifier has each batch's new
-// resources announced as soon as they are stored.
+// Store that is also a BatchWriter has each batch's new resources
+// announced as soon as they are stored; otherwise they are announced once
+// the whole write returns, read back past maxKeptSummaries.
 type Store interface {
 	// WriteResources stores observations in large batches and returns the
 	// ids seen for the first time for the tenant.

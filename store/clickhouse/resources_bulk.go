@@ -12,27 +12,27 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// A bulk write of resource observations (WriteResourcesNotify: `fourd
+// A bulk write of resource observations (WriteResourceBatches: `fourd
 // import`, POST /v1/resources) runs as a pipeline, so that decoding,
 // looking up first sightings, inserting and announcing new resources
 // overlap instead of taking turns:
 //
-//	caller ──batches──▶ dispatcher ──▶ 2 inserters ───▶ notifier
-//	(validate rows)     (first seen,   (sort, insert,    (commit, in
-//	                     new ids)       prepare)          batch order)
+//	feeder ──batches──▶ dispatcher ──▶ 2 inserters ───▶ notifier ──▶ caller
+//	(validate rows)     (first seen,   (sort, insert,    (batch      (publishes
+//	                     new ids)       pack added)       order)      resource.added)
 //
 // The dispatcher alone decides which ids are new, in batch order, so an id
 // met twice is new once. An inserter gathers the whole rows of several
-// batches into one INSERT (wholeInsert), prepares each batch's
-// announcement as it appends the batch's rows, and lets go of the rows;
-// the notifier commits a batch's announcement only after its INSERT was
-// sent. The first error stops every stage; what was written before it
-// stays written and is counted.
+// batches into one INSERT (wholeInsert), packs each batch's new resources
+// (engine.PackAddedResources) as it appends the batch's rows, and lets go
+// of the rows; the notifier hands a batch to the caller only after its
+// INSERT was sent. The first error stops every stage; what was written
+// before it stays written and is counted.
 
 // A bulk batch holds up to bulkResourceBatchRows rows or
 // bulkResourceBatchBytes of row data (attributes make resource rows wide).
 // About six batches are in flight as decoded resources, each taking in
-// memory about twice its row data; each inserter also holds the prepared
+// memory about twice its row data; each inserter also holds the packed
 // announcements of the batches of its open INSERT (wholeRowFlushRows
 // bounds them). So an import's memory stays a few hundred MiB whatever its
 // size.
@@ -48,16 +48,19 @@ type resourceBatch struct {
 	size      int // of the rows (resourceRow.size)
 	firstSeen []time.Time
 	newIDs    []tenantIDs
-	// commits announce the batch's new resources, prepared by its
-	// inserter, one per tenant.
-	commits []func() error
+	// added is the resource.added data of the batch's new resources,
+	// packed by its inserter (WriteResourceBatches only).
+	added engine.AddedResources
 }
 
 // resourcePipeline runs the stages of one bulk write.
 type resourcePipeline struct {
-	s       *Store
-	ctx     context.Context
-	prepare func(tenantID string, rs []engine.Resource) (commit func() error)
+	s   *Store
+	ctx context.Context
+	// pack says to pack each batch's new resources (engine.ResourceBatch);
+	// deliver, when set, hands each stored batch over, in batch order.
+	pack    bool
+	deliver func(engine.ResourceBatch) error
 
 	mu       sync.Mutex
 	firstErr error
@@ -81,8 +84,8 @@ type resourcePipeline struct {
 	sightings sightingBuffer
 }
 
-func (s *Store) newResourcePipeline(ctx context.Context, prepare func(string, []engine.Resource) func() error) *resourcePipeline {
-	p := &resourcePipeline{s: s, ctx: ctx, prepare: prepare, failed: make(chan struct{}),
+func (s *Store) newResourcePipeline(ctx context.Context, pack bool, deliver func(engine.ResourceBatch) error) *resourcePipeline {
+	p := &resourcePipeline{s: s, ctx: ctx, pack: pack, deliver: deliver, failed: make(chan struct{}),
 		// Unbuffered stages: at most one batch filling, one being decided
 		// and one per inserter exist at a time as decoded rows.
 		batches: make(chan *resourceBatch), prepared: make(chan *resourceBatch),
@@ -248,7 +251,7 @@ func (p *resourcePipeline) dispatch() {
 // insert writes prepared batches: their sightings gathered across the
 // write (sightingBuffer), their whole rows gathered into an INSERT kept
 // open across batches (wholeInsert). Once a batch's rows are appended and
-// its announcement prepared, its rows go back to the caller; the batch
+// its new resources packed, its rows go back to the caller; the batch
 // goes to the notifier once its INSERT is sent: when it is full, when no
 // batch came for wholeRowFlushIdle, or when the write ends.
 func (p *resourcePipeline) insert() {
@@ -296,7 +299,7 @@ func (p *resourcePipeline) insert() {
 		}
 		if p.stopped() {
 			// Rows appended but not sent are dropped: their announcements
-			// will not be committed.
+			// will not be handed over.
 			open.abort()
 			continue
 		}
@@ -316,7 +319,7 @@ func (p *resourcePipeline) insert() {
 			p.fail(err)
 			continue
 		}
-		p.prepareAnnouncement(b, &sc)
+		p.packAdded(b, &sc)
 		clear(b.rows)
 		select {
 		case p.free <- b.rows[:0]:
@@ -337,23 +340,25 @@ func (p *resourcePipeline) insert() {
 // (by its place in the write) when it returns an error.
 var insertFault func(seq int) error
 
-// prepareAnnouncement prepares the announcement of a batch's new resources.
-func (p *resourcePipeline) prepareAnnouncement(b *resourceBatch, sc *resourceScratch) {
-	if p.prepare == nil || len(b.newIDs) == 0 {
+// packAdded packs the resource.added data of a batch's new resources.
+func (p *resourcePipeline) packAdded(b *resourceBatch, sc *resourceScratch) {
+	if !p.pack || len(b.newIDs) == 0 {
 		return
 	}
 	order, byTenant := newResources(b.rows, b.firstSeen, b.newIDs, &sc.announced)
-	for _, t := range order {
-		b.commits = append(b.commits, p.prepare(t, byTenant[t]))
+	rs := byTenant[order[0]] // a write is of one tenant
+	for _, t := range order[1:] {
+		rs = append(slices.Clip(rs), byTenant[t]...)
 	}
+	b.added = engine.PackAddedResources(rs)
 }
 
-// notify commits the announcements of written batches, in batch order.
-// A batch whose rows are stored is announced even when the write failed
+// notify hands written batches over (deliver), in batch order. A batch
+// whose rows are stored is handed over even when the write failed
 // elsewhere (a later batch, the caller's context): a retry would find its
 // resources known and announce nothing. A batch that failed never comes;
-// the stored ones after it are announced at the end, in order. After a
-// commit fails, the next would too, and none is tried.
+// the stored ones after it are handed over at the end, in order. After a
+// delivery fails (the caller stopped), none is tried.
 func (p *resourcePipeline) notify() {
 	defer close(p.notified)
 	committing := true
@@ -384,17 +389,16 @@ func (p *resourcePipeline) notify() {
 	}
 }
 
-// announce records a batch's new ids and commits its announcements.
+// announce records a batch's new ids and hands the batch over.
 func (p *resourcePipeline) announce(b *resourceBatch) error {
+	start := len(p.newIDs)
 	for _, t := range b.newIDs {
 		p.newIDs = append(p.newIDs, t.ids...)
 	}
-	for _, commit := range b.commits {
-		if err := commit(); err != nil {
-			return err
-		}
+	if p.deliver == nil {
+		return nil
 	}
-	return nil
+	return p.deliver(engine.ResourceBatch{NewIDs: p.newIDs[start:len(p.newIDs):len(p.newIDs)], Added: b.added})
 }
 
 // newResources picks out of rows the observations of the new ids, once
@@ -410,7 +414,7 @@ func (p *resourcePipeline) announce(b *resourceBatch) error {
 //
 // The resources are laid out in *scratch when given (grown as needed), for
 // a caller done with them before the next call: a bulk write's announcement
-// copies what it needs of them at once (prepareAnnouncement), and a new
+// packs what it needs of them at once (packAdded), and a new
 // slice for each batch was 200 MB of allocations in a first import of 1M
 // resources.
 func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs, scratch *[]engine.Resource) (order []string, byTenant map[string][]engine.Resource) {
@@ -457,14 +461,15 @@ func newResources(rows []resourceRow, firstSeen []time.Time, newIDs []tenantIDs,
 	return order, byTenant
 }
 
-// writeBulk streams resources of one tenant through a pipeline.
+// writeBulk streams resources of one tenant through a pipeline; see
+// resourcePipeline for pack and deliver.
 func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
-	prepare func(string, []engine.Resource) func() error) (written int64, newIDs []string, err error) {
+	pack bool, deliver func(engine.ResourceBatch) error) (written int64, newIDs []string, err error) {
 	// No deadline on the whole write (it lasts as long as its input); each
 	// query of a stage has the store's write timeout.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := s.newResourcePipeline(ctx, prepare)
+	p := s.newResourcePipeline(ctx, pack, deliver)
 	seq, bytes := 0, 0
 	rows := p.rowsBuffer()
 	now := s.cfg.Now()

@@ -92,35 +92,41 @@ func TestWriteResourcesPipeline(t *testing.T) {
 	rs = append(rs, again)
 	var announced []string
 	var unreadable []string
-	var mu sync.Mutex // prepare runs on the inserters
-	prepared := 0
-	res, err := s.WriteResourcesNotify(ctx, "ten_pipe", sliceSeq(rs), func(batch []engine.Resource) func() error {
-		mu.Lock()
-		prepared += len(batch)
-		mu.Unlock()
-		ids := make([]string, len(batch)) // the batch is not the prepare's to keep
-		for i, r := range batch {
-			ids[i] = r.ID
+	batches := 0
+	for b, err := range s.WriteResourceBatches(ctx, "ten_pipe", sliceSeq(rs)) {
+		if err != nil {
+			t.Fatal(err)
 		}
-		return func() error {
-			for _, id := range []string{ids[0], ids[len(ids)-1]} {
-				if _, err := s.GetResource(ctx, "ten_pipe", id); err != nil {
-					unreadable = append(unreadable, id)
-				}
+		batches++
+		if len(b.NewIDs) == 0 {
+			continue
+		}
+		for _, id := range []string{b.NewIDs[0], b.NewIDs[len(b.NewIDs)-1]} {
+			if _, err := s.GetResource(ctx, "ten_pipe", id); err != nil {
+				unreadable = append(unreadable, id)
 			}
-			announced = append(announced, ids...)
-			return nil
 		}
-	})
-	if err != nil {
-		t.Fatal(err)
+		if b.Added.Len() != len(b.NewIDs) {
+			t.Fatalf("%d new ids, %d packed", len(b.NewIDs), b.Added.Len())
+		}
+		for i, id := range b.NewIDs {
+			var data struct{ Resource struct{ ID, Type string } }
+			if err := json.Unmarshal(b.Added.Data(i), &data); err != nil || data.Resource.ID != id || data.Resource.Type == "" {
+				t.Fatalf("packed data %d %s (%v); want resource %s", i, b.Added.Data(i), err, id)
+			}
+		}
+		b.Added.Release()
+		announced = append(announced, b.NewIDs...)
 	}
-	if res.Written != int64(len(rs)) || len(res.NewIDs) != 12_000 || len(announced) != 12_000 || prepared != 12_000 {
-		t.Fatalf("written %d, new %d, prepared %d, announced %d; want %d, 12000, 12000, 12000",
-			res.Written, len(res.NewIDs), prepared, len(announced), len(rs))
+	if len(announced) != 12_000 || batches < 2 {
+		t.Fatalf("%d batches, announced %d; want several and 12000", batches, len(announced))
 	}
-	if !slices.Equal(announced, res.NewIDs) {
-		t.Errorf("announced in another order than the new ids")
+	want := make([]string, 12_000)
+	for i := range want {
+		want[i] = rs[i].ID
+	}
+	if !slices.Equal(announced, want) {
+		t.Errorf("announced in another order than first observed")
 	}
 	if len(unreadable) > 0 {
 		t.Errorf("announced before their rows were written: %v", unreadable)
@@ -142,8 +148,10 @@ func TestWriteResourcesPipeline(t *testing.T) {
 	}
 }
 
-// An error of the announcement stops the write and is returned; what was
-// written is counted, and an iterator's error still writes what came before.
+// A caller that stops reading the batches (its announcement failed) stops
+// the write; what was written before stays. An iterator's error still
+// writes what came before, and WriteResourceBatches yields those batches,
+// then the error.
 func TestWriteResourcesPipelineErrors(t *testing.T) {
 	s := chtest.New(t)
 	ctx := context.Background()
@@ -152,18 +160,25 @@ func TestWriteResourcesPipelineErrors(t *testing.T) {
 		rs = append(rs, wideResource("ten_err", i, testNow))
 	}
 	boom := errors.New("outbox down")
-	calls := 0
-	res, err := s.WriteResourcesNotify(ctx, "ten_err", sliceSeq(rs), func([]engine.Resource) func() error {
-		return func() error {
-			calls++
-			return boom
+	calls, read := 0, 0
+	many := func(yield func(engine.Resource, error) bool) { // ~15 batches: more than the stages hold
+		for i := range 30_000 {
+			read++
+			if !yield(wideResource("ten_err", i, testNow), nil) {
+				return
+			}
 		}
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("err = %v, want the announcement's", err)
 	}
-	if calls != 1 || res.Written == 0 {
-		t.Errorf("announcements %d (want 1: the write stops), written %d (want > 0)", calls, res.Written)
+	for _, err := range s.WriteResourceBatches(ctx, "ten_err", many) {
+		if err != nil {
+			t.Fatalf("err = %v; want none (the caller stopped)", err)
+		}
+		calls++
+		break
+	}
+	stored, err := s.QueryStrings(ctx, "SELECT DISTINCT id FROM resources WHERE tenant_id = 'ten_err'")
+	if calls != 1 || err != nil || len(stored) == 0 || read == 30_000 || len(stored) > read {
+		t.Errorf("batches read %d (want 1), %d resources read, %d stored (%v); want some, not all: the write stops", calls, read, len(stored), err)
 	}
 	broken := func(yield func(engine.Resource, error) bool) {
 		for i, r := range rs[:5000] {
@@ -176,9 +191,21 @@ func TestWriteResourcesPipelineErrors(t *testing.T) {
 			}
 		}
 	}
-	res, err = s.WriteResources(ctx, "ten_err2", broken)
+	res, err := s.WriteResources(ctx, "ten_err2", broken)
 	if !errors.Is(err, boom) || res.Written != 4500 || len(res.NewIDs) != 4500 {
 		t.Errorf("iterator error: err %v, written %d, new %d; want it, 4500, 4500", err, res.Written, len(res.NewIDs))
+	}
+	var newIDs int
+	var last error
+	for b, err := range s.WriteResourceBatches(ctx, "ten_err3", broken) {
+		if last != nil {
+			t.Fatalf("a batch after the error %v", last)
+		}
+		newIDs += len(b.NewIDs)
+		last = err
+	}
+	if !errors.Is(last, boom) || newIDs != 4500 {
+		t.Errorf("iterator error through WriteResourceBatches: last %v, %d new; want it, 4500", last, newIDs)
 	}
 }
 
@@ -261,23 +288,19 @@ func TestWriteResourcesIdleFlush(t *testing.T) {
 			}
 		}
 	}
-	res, err := s.WriteResourcesNotify(ctx, "ten_idle", seq, func(batch []engine.Resource) func() error {
-		n := len(batch)
-		return func() error {
-			mu.Lock()
-			committed += n
-			mu.Unlock()
-			return nil
+	for b, err := range s.WriteResourceBatches(ctx, "ten_idle", seq) {
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
-	if err != nil {
-		t.Fatal(err)
+		mu.Lock()
+		committed += len(b.NewIDs)
+		mu.Unlock()
 	}
 	if !readable || !announced {
 		t.Errorf("during the pause: first row readable %v, announced %v; want both", readable, announced)
 	}
-	if res.Written != 6000 || len(res.NewIDs) != 6000 || committed != 6000 {
-		t.Errorf("written %d, new %d, announced %d; want 6000 each", res.Written, len(res.NewIDs), committed)
+	if committed != 6000 {
+		t.Errorf("announced %d; want 6000", committed)
 	}
 }
 
@@ -310,34 +333,23 @@ func TestWriteResourcesFailureAnnouncesStored(t *testing.T) {
 		close(faulted)
 		return errors.New("injected insert failure")
 	})
-	var mu sync.Mutex
 	announced := map[string]int{}
 	first := true
-	all := func(yield func(engine.Resource, error) bool) {
-		for _, r := range rs {
-			if !yield(r, nil) {
-				return
-			}
+	var err error
+	for b, berr := range s.WriteResourceBatches(ctx, "ten_fail", sliceSeq(rs)) {
+		if berr != nil {
+			err = berr
+			break
+		}
+		if first { // the first batch's announcement outlasts the failure
+			first = false
+			<-faulted
+			time.Sleep(100 * time.Millisecond)
+		}
+		for _, id := range b.NewIDs {
+			announced[id]++
 		}
 	}
-	_, err := s.WriteResourcesNotify(ctx, "ten_fail", all, func(batch []engine.Resource) func() error {
-		return func() error {
-			mu.Lock()
-			wait := first
-			first = false
-			mu.Unlock()
-			if wait { // the first batch's commit outlasts the failure
-				<-faulted
-				time.Sleep(100 * time.Millisecond)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, r := range batch {
-				announced[r.ID]++
-			}
-			return nil
-		}
-	})
 	if err == nil || !strings.Contains(err.Error(), "injected insert failure") {
 		t.Fatalf("write error %v; want the injected failure", err)
 	}

@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"time"
 
@@ -237,18 +238,6 @@ func (s *Store) firstSeen(ctx context.Context, rows []resourceRow, known map[str
 // internal one) the observations before it are still written and the
 // result says so.
 func (s *Store) WriteResources(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error]) (res engine.WriteResourcesResult, err error) {
-	return s.WriteResourcesNotify(ctx, tenantID, resources, nil)
-}
-
-var _ engine.ResourceNotifier = (*Store)(nil)
-
-// WriteResourcesNotify is WriteResources that also announces the
-// resources new to the tenant (engine.ResourceNotifier): prepare is called
-// with each batch's new ones as their rows are appended to an INSERT, and
-// the commit it returns once that INSERT is sent, in batch order (nil
-// prepare: none). A commit's error stops the write and is returned.
-func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error],
-	prepare func([]engine.Resource) func() error) (res engine.WriteResourcesResult, err error) {
 	defer s.metrics.Observe("resources", "WriteResources", time.Now(), &err)
 	defer wrap(&err, "WriteResources(%q)", tenantID)
 	ctx = s.scoped(ctx, tenantID, "")
@@ -256,14 +245,63 @@ func (s *Store) WriteResourcesNotify(ctx context.Context, tenantID string, resou
 	if tenantID == "" {
 		return res, engine.FieldErrorf("tenant_id", "tenant id is required")
 	}
-	var notify func(string, []engine.Resource) func() error
-	if prepare != nil {
-		notify = func(_ string, rs []engine.Resource) func() error { return prepare(rs) }
-	}
-	written, newIDs, err := s.writeBulk(ctx, tenantID, resources, notify)
+	written, newIDs, err := s.writeBulk(ctx, tenantID, resources, false, nil)
 	res.Written = written
 	if newIDs != nil {
 		res.NewIDs = newIDs
 	}
 	return res, err
+}
+
+// errBatchesStopped is what the notifier sees once the caller of
+// WriteResourceBatches stopped its loop.
+var errBatchesStopped = errors.New("clickhouse: the caller stopped reading the batches")
+
+// WriteResourceBatches is WriteResources handing each stored batch back to
+// the caller (engine/ingest.BatchWriter): its ids new to the tenant and
+// their resource.added data, packed as their rows are appended to an
+// INSERT and yielded once that INSERT is sent, in batch order. The
+// pipeline reads resources on a goroutine of its own and goes on while the
+// loop body runs; the notifier waits for the body, so a slow caller slows
+// the write rather than piling up batches. Stopping the loop stops the
+// write; a failure yields the stored batches, then the error.
+func (s *Store) WriteResourceBatches(ctx context.Context, tenantID string, resources iter.Seq2[engine.Resource, error]) iter.Seq2[engine.ResourceBatch, error] {
+	return func(yield func(engine.ResourceBatch, error) bool) {
+		var err error
+		defer s.metrics.Observe("resources", "WriteResources", time.Now(), &err)
+		if tenantID == "" {
+			err = engine.FieldErrorf("tenant_id", "tenant id is required")
+			yield(engine.ResourceBatch{}, err)
+			return
+		}
+		ctx := s.scoped(ctx, tenantID, "")
+		batches := make(chan engine.ResourceBatch)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer close(batches)
+			_, _, err = s.writeBulk(ctx, tenantID, resources, true, func(b engine.ResourceBatch) error {
+				select {
+				case batches <- b:
+					return nil
+				case <-stop:
+					return errBatchesStopped
+				}
+			})
+		}()
+		for b := range batches {
+			if !yield(b, nil) {
+				close(stop) // the notifier's next delivery fails: the write stops
+				<-done
+				err = nil // the caller's choice, not the store's failure
+				return
+			}
+		}
+		<-done
+		if err != nil {
+			wrap(&err, "WriteResources(%q)", tenantID)
+			yield(engine.ResourceBatch{}, err)
+		}
+	}
 }
