@@ -13,20 +13,20 @@ import (
 
 // TopRules ranks rules by open findings.
 func (r *queryResolver) TopRules(ctx context.Context, first *int, auditID *string, dimension *engine.Dimension) ([]engine.RuleRank, error) {
-	return r.svc.TopRules(ctx, caller(ctx), dashboardQuery(first, auditID, dimension))
+	return r.dashboard.TopRules(ctx, caller(ctx), dashboardQuery(first, auditID, dimension))
 }
 
 // TopResources ranks resources by their open findings weighted by severity.
 func (r *queryResolver) TopResources(ctx context.Context, first *int, auditID *string, dimension *engine.Dimension) ([]engine.ResourceRank, error) {
-	return r.svc.TopResources(ctx, caller(ctx), dashboardQuery(first, auditID, dimension))
+	return r.dashboard.TopResources(ctx, caller(ctx), dashboardQuery(first, auditID, dimension))
 }
 
 // TopAccounts ranks accounts by open critical and high findings.
 func (r *queryResolver) TopAccounts(ctx context.Context, first *int, auditID *string, dimension *engine.Dimension) ([]engine.AccountRank, error) {
-	return r.svc.RankAccounts(ctx, caller(ctx), dashboardQuery(first, auditID, dimension))
+	return r.dashboard.RankAccounts(ctx, caller(ctx), dashboardQuery(first, auditID, dimension))
 }
 
 // MeanTimeToResolve is the mean time to resolve per severity.
 func (r *queryResolver) MeanTimeToResolve(ctx context.Context, auditID *string, dimension *engine.Dimension) ([]engine.ResolutionTime, error) {
-	return r.svc.MeanTimeToResolve(ctx, caller(ctx), dashboardQuery(nil, auditID, dimension))
+	return r.dashboard.MeanTimeToResolve(ctx, caller(ctx), dashboardQuery(nil, auditID, dimension))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/mutes"
@@ -48,6 +49,9 @@ type Config struct {
 	// those fields answer unavailable without them.
 	Reports    *reporting.Service
 	Compliance *posture.Service
+	// Dashboard ranks open findings (engine/dashboard); optional, the
+	// rankings answer unavailable without it.
+	Dashboard *dashboard.Service
 	// Mutes keeps mute rules (engine/mutes); optional, those fields
 	// answer unavailable without it.
 	Mutes *mutes.Service
@@ -168,7 +172,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	cfg = cfg.withDefaults()
 	es := generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, log: cfg.Logger},
+		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, dashboard: cfg.Dashboard, log: cfg.Logger},
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/posture"
@@ -21,5 +22,7 @@ type Resolver struct {
 	reports *reporting.Service
 	posture *posture.Service
 	mutes   *mutes.Service
-	log     *slog.Logger
+	// dashboard ranks open findings (nil: the rankings answer unavailable).
+	dashboard *dashboard.Service
+	log       *slog.Logger
 }

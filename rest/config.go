@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -60,6 +61,9 @@ type Config struct {
 	// Compliance judges the compliance posture (engine/posture); optional,
 	// /v1/compliance answers 503 unavailable without it.
 	Compliance *posture.Service
+	// Dashboard ranks open findings (engine/dashboard); optional,
+	// /v1/findings/rankings answers 503 unavailable without it.
+	Dashboard *dashboard.Service
 	// Mutes keeps mute rules (engine/mutes); optional, /v1/mute_rules
 	// answers 503 unavailable without it.
 	Mutes *mutes.Service

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -33,11 +34,13 @@ type api struct {
 	reports *reporting.Service // nil: reports answer unavailable
 	posture *posture.Service   // nil: compliance answers unavailable
 	mutes   *mutes.Service     // nil: mute rules answer unavailable
-	log     *slog.Logger
-	metrics *httpMetrics
-	mux     *http.ServeMux
-	bodies  *pageBodies // nil: disabled
-	gate    *gate.Gate  // authentication and rate limits, shared with graph
+	// dashboard ranks open findings; nil: the rankings answer unavailable.
+	dashboard *dashboard.Service
+	log       *slog.Logger
+	metrics   *httpMetrics
+	mux       *http.ServeMux
+	bodies    *pageBodies // nil: disabled
+	gate      *gate.Gate  // authentication and rate limits, shared with graph
 	// patterns lists the registered GET paths (the OpenAPI test compares
 	// them with the document's).
 	patterns []string
@@ -55,7 +58,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()

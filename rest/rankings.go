@@ -39,16 +39,16 @@ func (a *api) rankFindings(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, p := r.Context(), principal(r)
 	var out FindingRankings
-	if out.TopRules, err = a.svc.TopRules(ctx, p, dq); err != nil {
+	if out.TopRules, err = a.dashboard.TopRules(ctx, p, dq); err != nil {
 		return err
 	}
-	if out.TopResources, err = a.svc.TopResources(ctx, p, dq); err != nil {
+	if out.TopResources, err = a.dashboard.TopResources(ctx, p, dq); err != nil {
 		return err
 	}
-	if out.TopAccounts, err = a.svc.RankAccounts(ctx, p, dq); err != nil {
+	if out.TopAccounts, err = a.dashboard.RankAccounts(ctx, p, dq); err != nil {
 		return err
 	}
-	if out.MeanTimeToResolve, err = a.svc.MeanTimeToResolve(ctx, p, dq); err != nil {
+	if out.MeanTimeToResolve, err = a.dashboard.MeanTimeToResolve(ctx, p, dq); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
@@ -45,6 +46,8 @@ var (
 	_ posture.Store       = (*pgstore.Store)(nil)
 	_ posture.Audits      = (*pgstore.Store)(nil)
 	_ posture.TypeCounter = (*chstore.Store)(nil)
+
+	_ dashboard.Analytics = (*chstore.Store)(nil)
 
 	_ ingest.Store       = (*chstore.Store)(nil)
 	_ ingest.BatchWriter = (*chstore.Store)(nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -156,6 +157,7 @@ type apiServices struct {
 	audits    *audit.Service
 	reporting *reporting.Service
 	posture   *posture.Service
+	dashboard *dashboard.Service
 	mutes     *mutes.Service
 	identity  *identity.Service
 	webhooks  *webhooks.Service
@@ -187,6 +189,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	ranks, err := dashboard.New(dashboard.Config{Reads: svc.CountReads(), Analytics: s.ch, Catalog: audit.NewCatalog()})
+	if err != nil {
+		return apiServices{}, err
+	}
 	rules, err := mutes.New(mutes.Config{Rules: s.pg, Compiler: audit.New(nil), Reads: svc.MuteReads(), Secret: cfg.Secret, Logger: log})
 	if err != nil {
 		return apiServices{}, err
@@ -203,7 +209,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

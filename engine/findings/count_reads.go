@@ -42,6 +42,31 @@ func (r CountReads) OpenCounts(ctx context.Context, scope *engine.ReportScope) (
 	return s.subtractMutes(ctx, scope, counts)
 }
 
+// Snapshot returns the completed audit a read of auditID sees: the
+// tenant's latest when auditID is empty (not_found when it has none), else
+// that audit, conflict while it has not completed.
+func (r CountReads) Snapshot(ctx context.Context, tenantID, auditID string) (string, error) {
+	return r.s.snapshotFor(ctx, tenantID, auditID)
+}
+
+// Decide sets scope's forced statuses (people's decisions) and mute
+// selection (the active mute rules), so that the analytic queries made
+// with it read the open findings OpenCounts counts.
+func (r CountReads) Decide(ctx context.Context, scope *engine.ReportScope) error {
+	s := r.s
+	ov, err := s.overrides(ctx, scope.TenantID)
+	if err != nil {
+		return err
+	}
+	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
+	set, err := s.cachedOverrides(ctx, scope.TenantID)
+	if err != nil {
+		return err
+	}
+	scope.Mutes, scope.MuteSet = s.muteSel(scope.TenantID, set, scope.AuditID) // muted findings are not open
+	return nil
+}
+
 // MuteTrend moves, in each snapshot's counts (by audit id, as
 // TrendStore.CountsByAudit returns them), the findings the active mute
 // rules match out, as the findings trend counts them.

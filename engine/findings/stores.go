@@ -11,22 +11,14 @@ import (
 // store/clickhouse and store/postgres implement them (cmd/fourd asserts
 // it at compile time).
 
-// Analytics answers the dashboard's aggregates and the open counts
-// CountReads adjusts (store/clickhouse). Every method reads only scope's
-// snapshot; an audit whose snapshot is missing simply has no rows.
+// Analytics answers the open counts CountReads adjusts (store/clickhouse).
+// It reads only scope's snapshot; an audit whose snapshot is missing
+// simply has no rows.
 type Analytics interface {
 	// OpenCounts counts open findings by severity, dimension, account and
 	// rule, from the per-snapshot counts; ForceResolved, ForceOpen and
 	// Mutes are not applied (the engine moves them between groups itself).
 	OpenCounts(ctx context.Context, scope engine.ReportScope) ([]engine.ReportCount, error)
-	// TopResources returns the limit resources whose open findings weigh
-	// most (PostureWeights), heaviest first.
-	TopResources(ctx context.Context, scope engine.ReportScope, limit int) ([]engine.ResourceRank, error)
-	// ResolutionTimes counts scope's resolved findings by severity with
-	// their mean time from first seen to resolved; scope.Filters apply,
-	// ForceOpen findings are left out, and so are findings without a
-	// resolution time (ForceResolved ones among them).
-	ResolutionTimes(ctx context.Context, scope engine.ReportScope) ([]engine.ResolutionTime, error)
 }
 
 // OverrideStore holds manual resolutions of findings (PostgreSQL).

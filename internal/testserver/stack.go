@@ -10,6 +10,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
+	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -90,6 +91,8 @@ type Services struct {
 	// Both read open counts through Engine's read path.
 	Reporting *reporting.Service
 	Posture   *posture.Service
+	// Dashboard ranks open findings through Engine's read path.
+	Dashboard *dashboard.Service
 	// Mutes keeps mute rules, applied through Engine's read path.
 	Mutes    *mutes.Service
 	Identity *identity.Service
@@ -223,6 +226,10 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ranks, err := dashboard.New(dashboard.Config{Reads: svc.CountReads(), Analytics: s.CH, Catalog: ecfg.Catalog})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The rules the read path applies are the ones the API writes.
 	mc, _ := ecfg.Evaluators.(engine.MuteCompiler)
 	rules, _ := ecfg.MuteRules.(mutes.Store)
@@ -253,7 +260,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the

@@ -1,91 +1,100 @@
-package findings
+package dashboard
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// dashboardScope checks the caller and the query and returns the scope of
-// the snapshot it reads; ok is false when the tenant has no completed
-// audit yet (every ranking is then empty).
-func (s *Service) dashboardScope(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) (scope engine.ReportScope, ov map[string]engine.FindingOverride, ok bool, err error) {
-	if err := p.Require(engine.ScopeFindingsRead); err != nil {
-		return scope, nil, false, err
+// Config holds what a Service needs. Reads is required; without
+// Analytics every ranking answers unavailable. Catalog names the rules
+// (their titles).
+type Config struct {
+	Reads     Reads
+	Analytics Analytics
+	Catalog   engine.RuleCatalog
+}
+
+// Service ranks a tenant's open findings for its dashboard. Each method
+// checks the caller's tenant and scope itself; a nil Service answers
+// unavailable.
+type Service struct {
+	cfg Config
+}
+
+// New returns a Service over cfg.
+func New(cfg Config) (*Service, error) {
+	if cfg.Reads == nil {
+		return nil, errors.New("dashboard: Reads is required")
 	}
-	if s.cfg.Analytics == nil {
-		return scope, nil, false, engine.Errorf(engine.CodeUnavailable, "dashboard analytics are not configured on this server")
+	return &Service{cfg: cfg}, nil
+}
+
+// scope checks the caller and the query and returns the scope of the
+// snapshot it reads; ok is false when the tenant has no completed audit
+// yet (every ranking is then empty).
+func (s *Service) scope(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) (scope engine.ReportScope, ok bool, err error) {
+	if err := p.Require(engine.ScopeFindingsRead); err != nil {
+		return scope, false, err
+	}
+	if s == nil || s.cfg.Analytics == nil {
+		return scope, false, engine.Errorf(engine.CodeUnavailable, "dashboard analytics are not configured on this server")
 	}
 	switch {
 	case q.Limit == 0:
 		q.Limit = engine.DefaultDashboardLimit
 	case q.Limit < 0 || q.Limit > engine.MaxDashboardLimit:
-		return scope, nil, false, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit",
+		return scope, false, &engine.Error{Code: engine.CodeInvalidLimit, Field: "limit",
 			Message: "a ranking holds from 1 to 100 entries (limit; first in GraphQL)"}
 	}
 	scope = engine.ReportScope{TenantID: p.TenantID}
 	if q.Dimension != "" {
 		if !slices.Contains(engine.Dimensions, q.Dimension) {
-			return scope, nil, false, engine.FieldErrorf("dimension", "unknown dimension %q", q.Dimension)
+			return scope, false, engine.FieldErrorf("dimension", "unknown dimension %q", q.Dimension)
 		}
 		scope.Filters.Dimensions = []engine.Dimension{q.Dimension}
 	}
 	if q.AuditID != "" && !engine.ValidID(engine.PrefixAudit, q.AuditID) {
-		return scope, nil, false, engine.ErrNotFound("audit", q.AuditID)
+		return scope, false, engine.ErrNotFound("audit", q.AuditID)
 	}
-	if scope.AuditID, err = s.snapshotFor(ctx, p.TenantID, q.AuditID); err != nil {
+	if scope.AuditID, err = s.cfg.Reads.Snapshot(ctx, p.TenantID, q.AuditID); err != nil {
 		if engine.IsNotFound(err) && q.AuditID == "" {
-			return scope, nil, false, nil
+			return scope, false, nil
 		}
-		return scope, nil, false, err
+		return scope, false, err
 	}
-	if ov, err = s.overrides(ctx, p.TenantID); err != nil {
-		return scope, nil, false, err
-	}
-	scope.ForceResolved, scope.ForceOpen = forcedStatuses(ov)
-	set, err := s.cachedOverrides(ctx, p.TenantID)
-	if err != nil {
-		return scope, nil, false, err
-	}
-	scope.Mutes, scope.MuteSet = s.muteSel(p.TenantID, set, scope.AuditID) // muted findings are not open
-	return scope, ov, true, nil
+	return scope, true, nil
 }
 
-// dashboardCounts is the scope's open findings by severity, dimension,
-// account and rule, with people's decisions applied.
-func (s *Service) dashboardCounts(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) ([]engine.ReportCount, error) {
-	scope, ov, ok, err := s.dashboardScope(ctx, p, q)
+// counts is the scope's open findings by severity, dimension, account and
+// rule, with people's decisions applied and muted findings left out.
+func (s *Service) counts(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) ([]engine.ReportCount, error) {
+	scope, ok, err := s.scope(ctx, p, q)
 	if err != nil || !ok {
 		return nil, err
 	}
-	counts, err := s.cfg.Analytics.OpenCounts(ctx, scope)
-	if err != nil {
-		return nil, err
+	counts, _, err := s.cfg.Reads.OpenCounts(ctx, &scope)
+	return counts, err
+}
+
+// decided is scope with people's decisions and the mute selection set, for
+// the analytic queries.
+func (s *Service) decided(ctx context.Context, p engine.Principal, q *engine.DashboardQuery) (engine.ReportScope, bool, error) {
+	scope, ok, err := s.scope(ctx, p, q)
+	if err != nil || !ok {
+		return scope, ok, err
 	}
-	if counts, err = s.adjustReportCounts(ctx, scope, ov, counts); err != nil || len(scope.Mutes) == 0 {
-		return counts, err
-	}
-	// The muted findings leave the open counts as in reports (applyMutes).
-	set, err := s.cachedOverrides(ctx, p.TenantID)
-	if err != nil {
-		return nil, err
-	}
-	muted, err := s.countMuted(ctx, set, engine.FindingCountQuery{TenantID: p.TenantID, Filter: engine.FindingFilter{AuditID: scope.AuditID},
-		GroupBy: []engine.GroupBy{engine.GroupBySeverity, engine.GroupByDimension, engine.GroupByAccount, engine.GroupByRule}, MuteSet: scope.MuteSet}, scope.Mutes)
-	if err != nil {
-		return nil, err
-	}
-	counts, _ = subtractMuted(counts, muted, scope.Filters)
-	return counts, nil
+	return scope, true, s.cfg.Reads.Decide(ctx, &scope)
 }
 
 // TopRules ranks the rules (built-in and custom policies) by their open
 // findings, most first; ties by highest severity, then rule id. Severity
 // is the highest of the rule's open findings.
 func (s *Service) TopRules(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.RuleRank, error) {
-	counts, err := s.dashboardCounts(ctx, p, &q)
+	counts, err := s.counts(ctx, p, &q)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +127,7 @@ func (s *Service) TopRules(ctx context.Context, p engine.Principal, q engine.Das
 // TopResources ranks resources by their open findings weighted by
 // severity (PostureWeights), heaviest first.
 func (s *Service) TopResources(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.ResourceRank, error) {
-	scope, _, ok, err := s.dashboardScope(ctx, p, &q)
+	scope, ok, err := s.decided(ctx, p, &q)
 	if err != nil || !ok {
 		return []engine.ResourceRank{}, err
 	}
@@ -133,7 +142,7 @@ func (s *Service) TopResources(ctx context.Context, p engine.Principal, q engine
 // findings together, most first; ties by critical, then all open findings,
 // then account.
 func (s *Service) RankAccounts(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.AccountRank, error) {
-	counts, err := s.dashboardCounts(ctx, p, &q)
+	counts, err := s.counts(ctx, p, &q)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +163,7 @@ func (s *Service) RankAccounts(ctx context.Context, p engine.Principal, q engine
 // records when it was resolved. Severities with no resolved finding are
 // left out. q.Limit is not used.
 func (s *Service) MeanTimeToResolve(ctx context.Context, p engine.Principal, q engine.DashboardQuery) ([]engine.ResolutionTime, error) {
-	scope, _, ok, err := s.dashboardScope(ctx, p, &q)
+	scope, ok, err := s.decided(ctx, p, &q)
 	if err != nil || !ok {
 		return []engine.ResolutionTime{}, err
 	}
