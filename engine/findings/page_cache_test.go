@@ -6,21 +6,22 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/internal/enginetest"
 )
 
 type countingFindings struct {
-	*fakeFindings
+	*enginetest.Findings
 	lists int
 }
 
 func (c *countingFindings) ListFindings(ctx context.Context, q engine.FindingQuery) ([]engine.Finding, error) {
 	c.lists++
-	return c.fakeFindings.ListFindings(ctx, q)
+	return c.Findings.ListFindings(ctx, q)
 }
 
 func TestPageCache(t *testing.T) {
 	env := newTestEnv(t)
-	counting := &countingFindings{fakeFindings: env.findings}
+	counting := &countingFindings{Findings: env.findings}
 	env.svc.cfg.Findings = counting
 	env.completedAudit(t, "ten_a", 30)
 	ctx := context.Background()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/internal/enginetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -58,13 +59,13 @@ func (f *fakeOverrides) ListOverrides(_ context.Context, tenantID string, now ti
 
 // countingAudits counts LatestCompletedAudit calls.
 type countingAudits struct {
-	*fakeControl
+	*enginetest.Control
 	latest int
 }
 
 func (c *countingAudits) LatestCompletedAudit(ctx context.Context, tenant string) (engine.Audit, error) {
 	c.latest++
-	return c.fakeControl.LatestCompletedAudit(ctx, tenant)
+	return c.Control.LatestCompletedAudit(ctx, tenant)
 }
 
 // cachedEnv is a test env whose Service has overrides and a change feed;
@@ -73,7 +74,7 @@ func cachedEnv(t *testing.T) (*testEnv, *fakeOverrides, *countingAudits, engine.
 	t.Helper()
 	env := newTestEnv(t)
 	ov := &fakeOverrides{rows: map[string]engine.FindingOverride{}}
-	audits := &countingAudits{fakeControl: env.control}
+	audits := &countingAudits{Control: env.control}
 	feed := &fakeFeed{listener: make(chan engine.ChangeListener, 1)}
 	env.svc.cfg.Overrides, env.svc.cfg.Audits, env.svc.cfg.Changes = ov, audits, feed
 	env.svc.log = slog.New(slog.DiscardHandler)

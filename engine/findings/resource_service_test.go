@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/internal/enginetest"
 	"github.com/google/go-cmp/cmp"
 )
 
 // partialReads records the GetResourcesPartial calls that reach the store.
 type partialReads struct {
-	*fakeResources
+	*enginetest.Resources
 	calls []partialRead
 }
 
@@ -23,13 +24,13 @@ type partialRead struct {
 
 func (r *partialReads) GetResourcesPartial(ctx context.Context, tenant string, ids []string, f engine.ResourceFields) ([]engine.Resource, error) {
 	r.calls = append(r.calls, partialRead{tenant, ids, f})
-	return r.fakeResources.GetResourcesPartial(ctx, tenant, ids, f)
+	return r.Resources.GetResourcesPartial(ctx, tenant, ids, f)
 }
 
 func TestGetResourcesPartial(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
-	store := &partialReads{fakeResources: env.resources}
+	store := &partialReads{Resources: env.resources}
 	svc, err := NewService(Config{Findings: env.findings, Resources: store, Tenants: env.control, Events: env.events,
 		Audits: env.control, Policies: env.control, Secret: []byte("0123456789abcdef0123456789abcdef")})
 	if err != nil {
@@ -40,7 +41,7 @@ func TestGetResourcesPartial(t *testing.T) {
 			Tags: engine.TagsFromMap(map[string]string{"env": "prod"}), Attributes: json.RawMessage(`{"public":true}`)}
 	}
 	a1, a2, b1 := mk("ten_a", "one"), mk("ten_a", "two"), mk("ten_b", "one")
-	env.resources.rows = map[string]engine.Resource{a1.ID: a1, a2.ID: a2, b1.ID: b1}
+	env.resources.Rows = map[string]engine.Resource{a1.ID: a1, a2.ID: a2, b1.ID: b1}
 	unknown := engine.ResourceID("ten_a", "aws", "never")
 	p := engine.Principal{TenantID: "ten_a", Scopes: []engine.Scope{engine.ScopeResourcesRead}}
 

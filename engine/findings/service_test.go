@@ -9,21 +9,22 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/internal/enginetest"
 	"github.com/google/go-cmp/cmp"
 )
 
 type testEnv struct {
 	svc       *Service
-	findings  *fakeFindings
-	control   *fakeControl
-	resources *fakeResources
-	events    *fakeEvents
+	findings  *enginetest.Findings
+	control   *enginetest.Control
+	resources *enginetest.Resources
+	events    *enginetest.Events
 	now       time.Time
 }
 
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
-	env := &testEnv{findings: &fakeFindings{}, control: &fakeControl{}, resources: &fakeResources{}, events: &fakeEvents{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	env := &testEnv{findings: &enginetest.Findings{}, control: &enginetest.Control{}, resources: &enginetest.Resources{}, events: &enginetest.Events{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control, Events: env.events,
 		Audits: env.control, Policies: env.control,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
@@ -40,7 +41,7 @@ func (e *testEnv) completedAudit(t *testing.T, tenant string, n int) string {
 	e.now = e.now.Add(time.Minute)
 	done := e.now
 	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, e.now), TenantID: tenant, Status: engine.AuditCompleted, CompletedAt: &done}
-	e.control.audits = append(e.control.audits, a)
+	e.control.Audits = append(e.control.Audits, a)
 	_, err := e.findings.WriteSnapshot(context.Background(), tenant, a.ID, func(yield func(engine.Finding, error) bool) {
 		for i := range n {
 			f := engine.Finding{ID: engine.FindingID(tenant, fmt.Sprint("rule-", i%7), fmt.Sprint("r", i)),
@@ -88,7 +89,7 @@ func TestListFindingsPagesEverythingOnceInOrder(t *testing.T) {
 	if len(got) != 103 {
 		t.Fatalf("paged %d findings, want 103", len(got))
 	}
-	if !slices.IsSortedFunc(got, findingLess) {
+	if !slices.IsSortedFunc(got, enginetest.FindingLess) {
 		t.Error("findings are not most severe first, then by id")
 	}
 	for _, f := range got {

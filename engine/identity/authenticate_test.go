@@ -24,8 +24,8 @@ func TestAuthenticate(t *testing.T) {
 	if err != nil || p.TenantID != issued.Tenant.ID || slices.Contains(p.Scopes, engine.ScopeFindingsWrite) {
 		t.Fatalf("Authenticate = %+v, %v", p, err)
 	}
-	if _, err := env.svc.Authenticate(ctx, issued.Secret); err != nil || env.tenants.touched != 1 {
-		t.Errorf("second use touched the token again (%d) or failed: %v", env.tenants.touched, err)
+	if _, err := env.svc.Authenticate(ctx, issued.Secret); err != nil || env.tenants.Touched != 1 {
+		t.Errorf("second use touched the token again (%d) or failed: %v", env.tenants.Touched, err)
 	}
 	if _, err := env.ops.IssueToken(ctx, IssueTokenInput{TenantSlug: "acme", Email: "v@acme.test", Role: engine.RoleViewer,
 		Scopes: []engine.Scope{engine.ScopeTokensWrite}}); engine.ErrorCode(err) != engine.CodeValidationFailed {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/internal/enginetest"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -161,18 +162,18 @@ func TestTokenCache(t *testing.T) {
 // countingTenants counts token lookups, to show the cache keeps the store
 // off the hot path.
 type countingTenants struct {
-	*fakeTenants
+	*enginetest.Tenants
 	lookups int
 }
 
 func (c *countingTenants) GetTokenByHash(ctx context.Context, hash string) (engine.Token, error) {
 	c.lookups++
-	return c.fakeTenants.GetTokenByHash(ctx, hash)
+	return c.Tenants.GetTokenByHash(ctx, hash)
 }
 
 func TestAuthenticateCaches(t *testing.T) {
 	env := newTestEnv(t)
-	counting := &countingTenants{fakeTenants: env.tenants}
+	counting := &countingTenants{Tenants: env.tenants}
 	cfg := env.svc.cfg
 	cfg.Tenants = counting
 	svc, ops, err := New(cfg)
@@ -222,7 +223,7 @@ func TestAuthenticateFollowsRole(t *testing.T) {
 	if got, err := scopes(); err != nil || !slices.Equal(got, engine.AllScopes) {
 		t.Fatalf("admin's token: %v, %v", got, err)
 	}
-	env.tenants.roles[issued.User.ID] = engine.RoleViewer
+	env.tenants.Roles[issued.User.ID] = engine.RoleViewer
 	if got, _ := scopes(); !slices.Equal(got, engine.AllScopes) {
 		t.Errorf("within the cache's TTL the cached lookup serves: %v", got)
 	}
@@ -235,7 +236,7 @@ func TestAuthenticateFollowsRole(t *testing.T) {
 	if err := p.Require(engine.ScopePoliciesWrite); engine.ErrorCode(err) != engine.CodeInsufficientScope {
 		t.Errorf("policies:write after demotion: %v", err)
 	}
-	delete(env.tenants.roles, issued.User.ID) // disabled
+	delete(env.tenants.Roles, issued.User.ID) // disabled
 	env.now = env.now.Add(DefaultTokenCacheTTL)
 	if _, err := scopes(); engine.ErrorCode(err) != engine.CodeUnauthorized {
 		t.Errorf("disabled user's token: %v, want unauthorized", err)
@@ -273,15 +274,15 @@ func TestChangedPurgesTokenLookups(t *testing.T) {
 		return p.Scopes
 	}
 	scopes() // cached
-	env.tenants.roles[issued.User.ID] = engine.RoleViewer
+	env.tenants.Roles[issued.User.ID] = engine.RoleViewer
 	env.svc.Changed(engine.Change{Kind: engine.ChangeOverrides, TenantID: issued.Tenant.ID})
 	if got := scopes(); !slices.Equal(got, engine.AllScopes) {
 		t.Errorf("after an overrides change the cached lookup should serve: %v", got)
 	}
 	for _, c := range []engine.Change{{Kind: engine.ChangeTokens, TenantID: issued.Tenant.ID}, {}} {
-		env.tenants.roles[issued.User.ID] = engine.RoleAdmin
+		env.tenants.Roles[issued.User.ID] = engine.RoleAdmin
 		scopes()
-		env.tenants.roles[issued.User.ID] = engine.RoleViewer
+		env.tenants.Roles[issued.User.ID] = engine.RoleViewer
 		env.svc.Changed(c)
 		if diff := cmp.Diff(engine.RoleViewer.Scopes(), scopes()); diff != "" {
 			t.Errorf("after %+v (-want +got):\n%s", c, diff)

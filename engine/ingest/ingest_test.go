@@ -52,14 +52,14 @@ func TestIngestResources(t *testing.T) {
 			t.Errorf("error %d = %+v, want index %d field %s", i, e, i+1, wantFields[i])
 		}
 	}
-	if len(env.events.events) != 1 || env.events.events[0].Type != engine.EventResourceAdded ||
-		!strings.Contains(string(env.events.events[0].Data), engine.ResourceID("ten_a", "aws", bucket.NativeID)) {
-		t.Fatalf("events = %+v", env.events.events)
+	if len(env.events.Events) != 1 || env.events.Events[0].Type != engine.EventResourceAdded ||
+		!strings.Contains(string(env.events.Events[0].Data), engine.ResourceID("ten_a", "aws", bucket.NativeID)) {
+		t.Fatalf("events = %+v", env.events.Events)
 	}
 	// Idempotent on the native id: the same resource again is not new.
 	res, err = env.svc.IngestResources(ctx, writer, items(engine.IngestItem{Resource: bucket}))
-	if err != nil || res.New != 0 || res.Accepted != 1 || len(env.events.events) != 1 {
-		t.Fatalf("second ingest: %+v, %v, %d events", res, err, len(env.events.events))
+	if err != nil || res.New != 0 || res.Accepted != 1 || len(env.events.Events) != 1 {
+		t.Fatalf("second ingest: %+v, %v, %d events", res, err, len(env.events.Events))
 	}
 	got, err := env.resources.GetResource(ctx, "ten_a", engine.ResourceID("ten_a", "aws", bucket.NativeID))
 	if err != nil {

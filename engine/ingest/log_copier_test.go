@@ -107,7 +107,7 @@ func TestLogCopier(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if n := len(env.events.events); n != len(want) {
+			if n := len(env.events.Events); n != len(want) {
 				t.Fatalf("%d events in the outbox before the copies; want %d", n, len(want))
 			}
 			close(log.hold)
@@ -115,7 +115,7 @@ func TestLogCopier(t *testing.T) {
 			var got []string
 			for i, e := range log.logged {
 				got = append(got, string(e.Data))
-				if o := env.events.events[i]; e.ID != o.ID || !e.CreatedAt.Equal(o.CreatedAt) || e.Type != engine.EventResourceAdded {
+				if o := env.events.Events[i]; e.ID != o.ID || !e.CreatedAt.Equal(o.CreatedAt) || e.Type != engine.EventResourceAdded {
 					t.Fatalf("logged event %d is %s %s; the outbox's is %s %s", i, e.ID, e.Type, o.ID, o.Type)
 				}
 			}
@@ -143,19 +143,19 @@ func TestLogCopierFailures(t *testing.T) {
 	rs := []engine.Resource{{ID: engine.ResourceID("ten_a", "aws", "1"), Provider: "aws", Type: "aws_s3_bucket"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	commit := func() error { return env.svc.publishAdded(ctx, "ten_a", engine.PackAddedResources(rs), copier) }
-	env.events.fail = errors.New("outbox down")
+	env.events.Fail = errors.New("outbox down")
 	if err := commit(); err == nil {
 		t.Fatal("a failed outbox write committed")
 	}
-	env.events.fail = nil
+	env.events.Fail = nil
 	log.fail = errors.New("event log down")
 	cancel() // the caller gone: the commit and its copy go on
 	if err := env.svc.publishAdded(ctx, "ten_a", engine.PackAddedResources(rs), copier); err != nil {
 		t.Fatalf("a failing event log failed the commit: %v", err)
 	}
 	copier.close()
-	if len(env.events.events) != 1 || len(log.logged) != 0 || log.calls != 1 {
-		t.Fatalf("%d events committed, %d logged in %d calls; want 1, 0 in 1", len(env.events.events), len(log.logged), log.calls)
+	if len(env.events.Events) != 1 || len(log.logged) != 0 || log.calls != 1 {
+		t.Fatalf("%d events committed, %d logged in %d calls; want 1, 0 in 1", len(env.events.Events), len(log.logged), log.calls)
 	}
 	// Without an event log there is no copier.
 	env.svc.cfg.EventLog = nil

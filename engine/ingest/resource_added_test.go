@@ -52,7 +52,7 @@ func TestPublishAddedInRuns(t *testing.T) {
 	if err := env.svc.publishAdded(context.Background(), "ten_a", engine.PackAddedResources(rs), nil); err != nil {
 		t.Fatal(err)
 	}
-	evs := env.events.events
+	evs := env.events.Events
 	if len(evs) != len(rs) {
 		t.Fatalf("%d events; want %d", len(evs), len(rs))
 	}
@@ -101,7 +101,7 @@ func TestPublishAddedReusesBuffers(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, e := range env.events.events {
+	for _, e := range env.events.Events {
 		got = append(got, string(e.Data))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -120,7 +120,7 @@ func TestPublishAddedCommitOutlivesCaller(t *testing.T) {
 	if err := commit(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(env.events.events); n != 1 {
+	if n := len(env.events.Events); n != 1 {
 		t.Fatalf("%d events published; want 1", n)
 	}
 }
@@ -142,7 +142,7 @@ func TestPublishAddedStrict(t *testing.T) {
 		if err := env.svc.publishAdded(context.Background(), "ten_a", engine.PackAddedResources(rs), nil); err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range env.events.events {
+		for _, e := range env.events.Events {
 			if e.Strict != tc.strict || e.Strict && !jsonvalid.Strict(e.Data) {
 				t.Errorf("tags %q: event %s strict %v (valid strict %v); want %v", tc.tags, e.Data, e.Strict, jsonvalid.Strict(e.Data), tc.strict)
 			}

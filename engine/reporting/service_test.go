@@ -9,37 +9,9 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/internal/enginetest"
 	"github.com/google/go-cmp/cmp"
 )
-
-// fakeAudits is an in-memory Audits.
-type fakeAudits struct{ audits []engine.Audit }
-
-func (c *fakeAudits) GetAudit(_ context.Context, tenant, id string) (engine.Audit, error) {
-	for _, a := range c.audits {
-		if a.TenantID == tenant && a.ID == id {
-			return a, nil
-		}
-	}
-	return engine.Audit{}, engine.ErrNotFound("audit", id)
-}
-
-func (c *fakeAudits) LatestCompletedAudit(_ context.Context, tenant string) (engine.Audit, error) {
-	var best *engine.Audit
-	for i, a := range c.audits {
-		if a.TenantID == tenant && a.Status == engine.AuditCompleted && (best == nil || a.CompletedAt.After(*best.CompletedAt)) {
-			best = &c.audits[i]
-		}
-	}
-	if best == nil {
-		return engine.Audit{}, engine.ErrNotFound("audit", "latest")
-	}
-	return *best, nil
-}
-
-func (c *fakeAudits) ListAudits(context.Context, engine.AuditQuery) ([]engine.Audit, error) {
-	return nil, nil
-}
 
 // noReads is a Reads that no test here reaches (generation runs in
 // workers, tested over real stores in reports/ and rest/).
@@ -78,7 +50,7 @@ func (f *fakeReports) ReportContent(_ context.Context, tenant, id, format string
 
 // testEnv is a Service over fakes, with a clock tests move.
 type testEnv struct {
-	audits *fakeAudits
+	audits *enginetest.AuditList
 	now    time.Time
 }
 
@@ -88,13 +60,13 @@ func (e *testEnv) completedAudit(t *testing.T, tenant string) string {
 	e.now = e.now.Add(time.Minute)
 	done := e.now
 	a := engine.Audit{ID: engine.NewID(engine.PrefixAudit, e.now), TenantID: tenant, Status: engine.AuditCompleted, CompletedAt: &done}
-	e.audits.audits = append(e.audits.audits, a)
+	e.audits.Audits = append(e.audits.Audits, a)
 	return a.ID
 }
 
 func newReportEnv(t *testing.T) (*Service, *fakeReports, *testEnv) {
 	t.Helper()
-	env := &testEnv{audits: &fakeAudits{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	env := &testEnv{audits: &enginetest.AuditList{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	reps := &fakeReports{reports: map[string]engine.Report{}, content: map[string][]byte{}}
 	svc, err := New(Config{Reports: reps, Audits: env.audits, Reads: noReads{}, Resources: noResources{}, Jobs: reps,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
@@ -117,7 +89,7 @@ func TestGenerateReport(t *testing.T) {
 	theirs := env.completedAudit(t, "ten_b")
 	env.now = env.now.Add(time.Minute)
 	running := engine.Audit{ID: engine.NewID(engine.PrefixAudit, env.now), TenantID: "ten_a", Status: engine.AuditRunning}
-	env.audits.audits = append(env.audits.audits, running)
+	env.audits.Audits = append(env.audits.Audits, running)
 
 	tests := []struct {
 		name      string
