@@ -160,6 +160,9 @@ func TestWriteResourcesPipelineErrors(t *testing.T) {
 		rs = append(rs, wideResource("ten_err", i, testNow))
 	}
 	boom := errors.New("outbox down")
+	// Each batch an INSERT of its own, so that the first is handed over
+	// while the feeder is still reading (gathered INSERTs could hold all).
+	clickhouse.SetWholeRowFlush(t, 1, time.Second)
 	calls, read := 0, 0
 	many := func(yield func(engine.Resource, error) bool) { // ~15 batches: more than the stages hold
 		for i := range 30_000 {
