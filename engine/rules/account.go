@@ -45,6 +45,10 @@ type accountFacts struct {
 	// and "cluster|instance/region" for each region where the inventory
 	// records that kind, for the orphaned-snapshot checks.
 	rds map[string]bool
+	// ebs holds the account's EBS volumes by "region/volume id", and
+	// "region" for each region where the inventory records volumes, for
+	// the orphaned EBS snapshot check (aws-ebs-009).
+	ebs map[string]bool
 }
 
 // policyFact is what the principal checks need of a customer managed
@@ -277,6 +281,7 @@ var factTypes = map[string]bool{
 	inv.TypeCloudTrail: true, inv.TypeConfigRecorder: true, inv.TypeGuardDutyDetector: true,
 	inv.TypeS3AccountPublicAccessBlock: true, inv.TypeIAMPolicy: true, inv.TypeRDSCluster: true,
 	inv.TypeDBInstance: true, inv.TypeAccessAnalyzerAnalyzer: true, inv.TypeSQSQueue: true, inv.TypeIAMRole: true,
+	inv.TypeEBSVolume: true,
 }
 
 // factSubject is s, already parsed for the checks of res, when observe
@@ -342,6 +347,8 @@ func (a *Auditor) observe(res *engine.Resource, s *Subject) {
 		f.observeRDS("cluster", res.Region, get[inv.RDSCluster](s).Identifier)
 	case inv.TypeDBInstance:
 		f.observeRDS("instance", res.Region, get[inv.DBInstance](s).Identifier)
+	case inv.TypeEBSVolume:
+		f.observeEBSVolume(res, s)
 	case inv.TypeConfigRecorder:
 		// A recorder whose status the source did not record counts as
 		// recording: an unknown is no evidence of a gap.

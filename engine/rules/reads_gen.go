@@ -341,6 +341,11 @@ var ruleReads = map[string]map[string][]attrRead{
 			{"type", []string{`"standard"`}},
 		},
 	},
+	"aws-ebs-009": {
+		"aws_ebs_snapshot": {
+			{"volume_id", []string{`"vol-0deadbeef0000001"`}},
+		},
+	},
 	"aws-ec2-001": {
 		"aws_security_group": {
 			{"ingress", []string{`[{"protocol":"tcp","from_port":22,"to_port":22,"cidr_blocks":["0.0.0.0/0"]}]`}},

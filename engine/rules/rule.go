@@ -300,6 +300,7 @@ var loadPack = sync.OnceValue(func() *pack {
 	all = append(all, securityIAMRules()...)
 	all = append(all, securityIAMPolicyRules()...)
 	all = append(all, costRules()...)
+	all = append(all, ebsOrphanRules()...)
 	all = append(all, architectureRules()...)
 	all = append(all, complianceRules()...)
 	all = append(all, accountRules()...)

@@ -24,7 +24,9 @@ var sampleFiles = []string{"fourd.ndjson", "aws-config-snapshot.json", "terrafor
 // findings only, so they count for "every rule fires" but not for "every
 // dimension". The seeded estate of testdata/estates counts too: a rule
 // added with an AWS Config case also gets a labelled misconfiguration there.
-var policySampleFiles = []string{"aws-config-iam.json", "fourd-secrets.ndjson", "../estates/seeded.aws-config.json"}
+// fourd-snapshots.ndjson holds an EBS volume, a snapshot of it and one
+// whose volume was deleted (aws-ebs-009; AWS Config records no snapshots).
+var policySampleFiles = []string{"aws-config-iam.json", "fourd-secrets.ndjson", "fourd-snapshots.ndjson", "../estates/seeded.aws-config.json"}
 
 func loadSample(t testing.TB, name string) []engine.Resource {
 	t.Helper()
