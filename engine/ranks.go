@@ -2,7 +2,7 @@ package engine
 
 import "slices"
 
-// Rankings are built by the dashboard (engine/findings) and the executive
+// Rankings are built by the dashboard (engine/dashboard) and the executive
 // summary (engine/reporting) alike, from the same open counts.
 
 // CountAccount adds n open findings of severity sev to account's rank,
@@ -19,6 +19,21 @@ func CountAccount(accounts map[string]*AccountRank, account string, sev Severity
 		a.Critical += n
 	case SeverityHigh:
 		a.High += n
+	}
+}
+
+// CountRule adds n open findings of severity sev to the rule's rank,
+// making the rank when it is the rule's first; the rank's severity is the
+// highest of its findings.
+func CountRule(rules map[string]*RuleRank, ruleID string, sev Severity, dim Dimension, n int64) {
+	r := rules[ruleID]
+	if r == nil {
+		r = &RuleRank{RuleID: ruleID, Severity: sev, Dimension: dim}
+		rules[ruleID] = r
+	}
+	r.Open += n
+	if sev.Rank() > r.Severity.Rank() {
+		r.Severity = sev
 	}
 }
 

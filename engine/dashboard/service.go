@@ -100,15 +100,7 @@ func (s *Service) TopRules(ctx context.Context, p engine.Principal, q engine.Das
 	}
 	rules := map[string]*engine.RuleRank{}
 	for _, c := range counts {
-		r := rules[c.RuleID]
-		if r == nil {
-			r = &engine.RuleRank{RuleID: c.RuleID, Severity: c.Severity, Dimension: c.Dimension}
-			rules[c.RuleID] = r
-		}
-		r.Open += c.Count
-		if c.Severity.Rank() > r.Severity.Rank() {
-			r.Severity = c.Severity
-		}
+		engine.CountRule(rules, c.RuleID, c.Severity, c.Dimension, c.Count)
 	}
 	out := engine.TopN(rules, q.Limit, func(a, b *engine.RuleRank) int {
 		return cmp.Or(cmp.Compare(b.Open, a.Open), cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(a.RuleID, b.RuleID))

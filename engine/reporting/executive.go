@@ -28,15 +28,7 @@ func (b *reportBuilder) executiveSummary(ctx context.Context) (*engine.Executive
 		rep.OpenFindings += c.Count
 		bySev[c.Severity] += c.Count
 		engine.CountAccount(accounts, c.Account, c.Severity, c.Count)
-		r := rules[c.RuleID]
-		if r == nil {
-			r = &engine.RuleRank{RuleID: c.RuleID, Severity: c.Severity, Dimension: c.Dimension}
-			rules[c.RuleID] = r
-		}
-		r.Open += c.Count
-		if c.Severity.Rank() > r.Severity.Rank() {
-			r.Severity = c.Severity
-		}
+		engine.CountRule(rules, c.RuleID, c.Severity, c.Dimension, c.Count)
 	}
 	resources := b.resourcesScanned(b.audit)
 	score, weighted := engine.ComputePostureScore(bySev, resources)
