@@ -11,6 +11,6 @@ func dataRules() []Rule {
 	out = append(out, dataStreamRules()...)
 	out = append(out, dataBackupRules()...)
 	out = append(out, dataMLRules()...)
-	out = append(out, dataMoreRules()...)
+	out = append(out, cacheDynamoRules()...)
 	return out
 }

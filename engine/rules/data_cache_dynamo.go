@@ -33,9 +33,9 @@ func majorVersion(v string) int {
 	return n
 }
 
-// dataMoreRules are the family's further checks of types older than it
+// cacheDynamoRules are the family's further checks of types older than it
 // (ElastiCache clusters, DynamoDB tables; issue 29 §4).
-func dataMoreRules() []Rule {
+func cacheDynamoRules() []Rule {
 	return []Rule{
 		{ID: "aws-elasticache-006", Dimension: security, Severity: medium, ResourceTypes: []string{inv.TypeElastiCacheCluster},
 			Title:       "ElastiCache cluster runs a Redis OSS version past standard support",
