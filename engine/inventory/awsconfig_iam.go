@@ -33,6 +33,21 @@ func attachedARNs(in []cfgAttachedPolicy) []string {
 	return out
 }
 
+// attachedKnown returns attrs with attached_policy_arns unknown when an
+// entry of attachedManagedPolicies names no policy: AWS writes each
+// attachment with its policyArn (AWS::IAM::{Role,User,Group} in
+// awslabs/aws-config-resource-schema: attachedManagedPolicies.policyArn),
+// so such an entry lost it, and the principal's attached policies are
+// unknown, not "a policy of no name".
+func attachedKnown(attrs any, in []cfgAttachedPolicy) any {
+	for _, p := range in {
+		if p.ARN == "" {
+			return withUnrecorded(attrs, "attached_policy_arns")
+		}
+	}
+	return attrs
+}
+
 func cfgIAMRole(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
 		RoleName   string              `json:"roleName"`
@@ -54,7 +69,7 @@ func cfgIAMRole(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if c.Boundary != nil {
 		r.PermissionsBoundaryARN = c.Boundary.ARN
 	}
-	return TypeIAMRole, recordedOnly(ci, conf, r, "inline_policies=rolePolicyList", "attached_policy_arns=attachedManagedPolicies"), nil
+	return TypeIAMRole, attachedKnown(recordedOnly(ci, conf, r, "inline_policies=rolePolicyList", "attached_policy_arns=attachedManagedPolicies"), c.Attached), nil
 }
 
 func cfgIAMPolicy(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
@@ -104,9 +119,9 @@ func cfgIAMGroup(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
 	}
-	return TypeIAMGroup, recordedOnly(ci, conf, IAMGroup{GroupName: c.GroupName, GroupID: c.GroupID, Path: c.Path,
+	return TypeIAMGroup, attachedKnown(recordedOnly(ci, conf, IAMGroup{GroupName: c.GroupName, GroupID: c.GroupID, Path: c.Path,
 		InlinePolicies: inlinePolicies(c.Inline), AttachedPolicyARNs: attachedARNs(c.Attached)},
-		"inline_policies=groupPolicyList", "attached_policy_arns=attachedManagedPolicies"), nil
+		"inline_policies=groupPolicyList", "attached_policy_arns=attachedManagedPolicies"), c.Attached), nil
 }
 
 // cfgECR reads AWS::ECR::Repository, which AWS Config records with
@@ -155,14 +170,12 @@ func cfgSecret(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 func cfgIAMUser(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	var c struct {
-		UserName   string            `json:"userName"`
-		UserID     string            `json:"userId"`
-		CreateDate flexTime          `json:"createDate"`
-		Inline     []cfgInlinePolicy `json:"userPolicyList"`
-		Attached   []struct {
-			ARN string `json:"policyArn"`
-		} `json:"attachedManagedPolicies"`
-		Groups []string `json:"groupList"`
+		UserName   string              `json:"userName"`
+		UserID     string              `json:"userId"`
+		CreateDate flexTime            `json:"createDate"`
+		Inline     []cfgInlinePolicy   `json:"userPolicyList"`
+		Attached   []cfgAttachedPolicy `json:"attachedManagedPolicies"`
+		Groups     []string            `json:"groupList"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
 		return "", nil, err
@@ -175,8 +188,8 @@ func cfgIAMUser(ci *configItem, conf []byte, _ *joiner) (string, any, error) {
 	for _, p := range c.Attached {
 		u.AttachedPolicyARNs = append(u.AttachedPolicyARNs, p.ARN)
 	}
-	return TypeIAMUser, recordedOnly(ci, conf, u, "attached_policy_arns=attachedManagedPolicies", "inline_policy_names=userPolicyList",
-		"inline_policies=userPolicyList"), nil
+	return TypeIAMUser, attachedKnown(recordedOnly(ci, conf, u, "attached_policy_arns=attachedManagedPolicies", "inline_policy_names=userPolicyList",
+		"inline_policies=userPolicyList"), c.Attached), nil
 }
 
 func cfgKMSKey(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -69,7 +69,11 @@ func cfgSubnet(_ *configItem, conf []byte, _ *joiner) (string, any, error) {
 
 // cfgRouteTable keeps the route table and counts, for each NAT gateway it
 // routes to, one route table towards that gateway (joined at the end of
-// the input).
+// the input). A route that names no target at all is not a route to
+// nothing: AWS writes each route with its target (routeTarget), so such a
+// route lost its target key (a query that kept the route, not its
+// target), and the table's routes are unknown, to the checks that read
+// them and to the NAT gateways a known table does not route to.
 func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) {
 	var c struct {
 		RouteTableID string `json:"routeTableId"`
@@ -82,6 +86,16 @@ func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 			Peering string  `json:"vpcPeeringConnectionId"`
 			Transit string  `json:"transitGatewayId"`
 			State   cfgEnum `json:"state"`
+			// The other targets of EC2's Route shape, read only to
+			// tell a route to them from a route without a target.
+			Interface   string `json:"networkInterfaceId"`
+			Instance    string `json:"instanceId"`
+			EgressOnly  string `json:"egressOnlyInternetGatewayId"`
+			Carrier     string `json:"carrierGatewayId"`
+			Local       string `json:"localGatewayId"`
+			CoreNetwork string `json:"coreNetworkArn"`
+			Endpoint    string `json:"vpcEndpointId"`
+			ODBNetwork  string `json:"odbNetworkArn"`
 		} `json:"routes"`
 	}
 	if err := decodeConf(conf, &c); err != nil {
@@ -89,15 +103,18 @@ func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 	}
 	t := RouteTable{RouteTableID: c.RouteTableID, VPCID: c.VPCID, Routes: []Route{}}
 	nats := map[string]bool{}
+	targetless := false
 	for _, r := range c.Routes {
 		t.Routes = append(t.Routes, Route{DestinationCIDRBlock: r.Dest, DestinationIPv6CIDRBlock: r.Dest6, GatewayID: r.Gateway,
 			NATGatewayID: r.NAT, VPCPeeringConnectionID: r.Peering, TransitGatewayID: r.Transit})
 		if r.NAT != "" && !strings.EqualFold(string(r.State), "blackhole") {
 			nats[r.NAT] = true
 		}
+		targetless = targetless || !routeTarget(r.Gateway, r.NAT, r.Peering, r.Transit, r.Interface, r.Instance, r.EgressOnly,
+			r.Carrier, r.Local, r.CoreNetwork, r.Endpoint, r.ODBNetwork)
 	}
 	if j != nil {
-		if carries(ci, conf, "routes") {
+		if carries(ci, conf, "routes") && !targetless {
 			j.seen["route_tables:"+scope(ci)] = true
 		} else {
 			j.seen["route_tables_unknown:"+scope(ci)] = true // a gateway routed to by no known table may be routed to by this one
@@ -106,7 +123,28 @@ func cfgRouteTable(ci *configItem, conf []byte, j *joiner) (string, any, error) 
 			j.patch("nat:"+id, func(a any) { a.(*NATGateway).routes++ })
 		}
 	}
-	return TypeRouteTable, recordedOnly(ci, conf, t, "routes=routes"), nil
+	attrs := recordedOnly(ci, conf, t, "routes=routes")
+	if targetless {
+		attrs = withUnrecorded(attrs, "routes")
+	}
+	return TypeRouteTable, attrs, nil
+}
+
+// routeTarget reports whether a route names a target: one of the target
+// ids of EC2's Route shape (docs.aws.amazon.com/AWSEC2/latest/APIReference/
+// API_Route.html: gatewayId, natGatewayId, vpcPeeringConnectionId,
+// transitGatewayId, networkInterfaceId, instanceId,
+// egressOnlyInternetGatewayId, carrierGatewayId, localGatewayId,
+// coreNetworkArn, odbNetworkArn; AWS Config's AWS::EC2::RouteTable
+// properties in awslabs/aws-config-resource-schema list the first seven)
+// or the vpcEndpointId of CreateRoute and Terraform's route block.
+func routeTarget(ids ...string) bool {
+	for _, id := range ids {
+		if id != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func cfgNetworkACL(ci *configItem, conf []byte, _ *joiner) (string, any, error) {

@@ -24,6 +24,10 @@ func tfSubnet(attrs []byte, c *tfCommon) (any, error) {
 	return &Subnet{SubnetID: c.ID, VPCID: t.VPCID, CIDRBlock: t.CIDRBlock, MapPublicIPOnLaunch: t.MapPublic}, nil
 }
 
+// tfRouteTable maps aws_route_table and its route blocks. As in AWS
+// Config's items, a route block that names no target (every target
+// attribute of the provider's route block empty or missing) lost its
+// target: the table's routes are unknown, not routes to nothing.
 func tfRouteTable(attrs []byte, c *tfCommon) (any, error) {
 	var t struct {
 		VPCID  string `json:"vpc_id"`
@@ -34,15 +38,31 @@ func tfRouteTable(attrs []byte, c *tfCommon) (any, error) {
 			NAT     string `json:"nat_gateway_id"`
 			Peering string `json:"vpc_peering_connection_id"`
 			Transit string `json:"transit_gateway_id"`
+			// The provider's other targets, read only to tell a
+			// route to them from one without a target.
+			Interface   string `json:"network_interface_id"`
+			Instance    string `json:"instance_id"` // providers before v4
+			EgressOnly  string `json:"egress_only_gateway_id"`
+			Carrier     string `json:"carrier_gateway_id"`
+			Local       string `json:"local_gateway_id"`
+			CoreNetwork string `json:"core_network_arn"`
+			Endpoint    string `json:"vpc_endpoint_id"`
+			ODBNetwork  string `json:"odb_network_arn"`
 		} `json:"route"`
 	}
 	if err := json.Unmarshal(attrs, &t); err != nil {
 		return nil, err
 	}
 	rt := &RouteTable{RouteTableID: c.ID, VPCID: t.VPCID, Routes: []Route{}}
+	targetless := false
 	for _, r := range t.Routes {
 		rt.Routes = append(rt.Routes, Route{DestinationCIDRBlock: r.CIDR, DestinationIPv6CIDRBlock: r.CIDR6, GatewayID: r.Gateway,
 			NATGatewayID: r.NAT, VPCPeeringConnectionID: r.Peering, TransitGatewayID: r.Transit})
+		targetless = targetless || !routeTarget(r.Gateway, r.NAT, r.Peering, r.Transit, r.Interface, r.Instance, r.EgressOnly,
+			r.Carrier, r.Local, r.CoreNetwork, r.Endpoint, r.ODBNetwork)
+	}
+	if targetless {
+		return withUnrecorded(rt, "routes"), nil
 	}
 	return rt, nil
 }
