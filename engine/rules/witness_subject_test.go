@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/inventory"
 )
 
 // TestWitnessSubjectMatchesParsingTheRecord is the differential test of
@@ -134,5 +135,29 @@ func compareOutcomes(t *testing.T, in engine.Resource) {
 		if got, want := outcome(true, pending), outcome(false, pending); got != want {
 			t.Errorf("%s %s (pending %v): with witness subjects\n%s\nwith full parses\n%s", in.Type, in.NativeID, pending, got, want)
 		}
+	}
+}
+
+// TestWitnessFieldsDecodedOnce: a witness the fast decoder reads is decoded
+// once and its fields are then copied (the differential test above checks
+// the subjects it makes); one it cannot read is left to witnessSubject's
+// decode.
+func TestWitnessFieldsDecodedOnce(t *testing.T) {
+	w := `[{"name":"i","document":{"Statement":[{"Effect":"Allow","Action":"kms:Decrypt","Resource":"*"}]}}]`
+	a := witnessFieldsOf("aws_iam_user", "inline_policies", w)
+	if a == nil || !slices.Equal(a.fields, []int{9}) {
+		t.Fatalf("witness fields %+v, want field 9 (InlinePolicies)", a)
+	}
+	if b := witnessFieldsOf("aws_iam_user", "inline_policies", w); b != a {
+		t.Fatalf("decoded twice: %p, %p", a, b)
+	}
+	if got := len(a.val.Field(9).Index(0).Field(1).Elem().FieldByName("Statement").Interface().([]inventory.PolicyStatement)); got != 1 {
+		t.Fatalf("decoded %d statements, want 1", got)
+	}
+	if x := witnessFieldsOf("aws_iam_user", "inline_policies", `[{"name":1}]`); x != nil {
+		t.Fatalf("a witness the decoder refuses gave fields %+v", x)
+	}
+	if x := witnessFieldsOf("no_such_type", "k", `1`); x != nil {
+		t.Fatalf("a type without a decoder gave fields %+v", x)
 	}
 }
