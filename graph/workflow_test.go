@@ -112,4 +112,38 @@ func TestFindingWorkflowGraphQL(t *testing.T) {
 	if rf.WorkflowStatus != engine.WorkflowOpen {
 		t.Errorf("B changed A's finding: %+v", rf)
 	}
+
+	// Only an open finding can be in progress: the false positive fails
+	// alone, in updateFinding and in a bulk update whose empty filter
+	// selects what Query.findings lists without a filter (every status).
+	if r := e.gql(t, e.tokA, `mutation { updateFinding(input: {id: "`+open[1]+`", status: IN_PROGRESS}) { id } }`, nil); r.code() != engine.CodeConflict {
+		t.Errorf("IN_PROGRESS on a false positive: %q, want %q", r.code(), engine.CodeConflict)
+	}
+	listed := data[struct{ Findings struct{ Nodes []fnd } }](t, e.gql(t, e.tokA, `{ findings(first: 100) { nodes { `+fields+` } } }`, nil))
+	all := data[struct {
+		BulkUpdateFindings struct {
+			Updated, Failed int
+			Results         []struct {
+				ID    string
+				OK    bool
+				Error *struct{ Code string }
+			}
+		}
+	}](t, e.gql(t, e.tokA, `mutation { bulkUpdateFindings(input: {filter: {}, status: IN_PROGRESS}) { updated failed results { id ok error { code } } } }`, nil))
+	if got := all.BulkUpdateFindings; len(got.Results) != len(listed.Findings.Nodes) || got.Failed == 0 {
+		t.Errorf("bulk with an empty filter: %d results (%d failed) for %d listed", len(got.Results), got.Failed, len(listed.Findings.Nodes))
+	}
+	for i, it := range all.BulkUpdateFindings.Results {
+		if i < len(listed.Findings.Nodes) && listed.Findings.Nodes[i].ID != it.ID {
+			t.Errorf("result %d is %s, listed %s", i, it.ID, listed.Findings.Nodes[i].ID)
+		}
+		if it.ID == open[1] && (it.OK || it.Error == nil || it.Error.Code != engine.CodeConflict) {
+			t.Errorf("bulk IN_PROGRESS on the false positive: %+v", it)
+		}
+	}
+	var after engine.Finding
+	e.rest(t, "/v1/findings/"+open[1], e.tokA, &after)
+	if after.WorkflowStatus != engine.WorkflowFalsePositive {
+		t.Errorf("the false positive after the bulk update: %s", after.WorkflowStatus)
+	}
 }

@@ -249,3 +249,80 @@ func TestFindingBulkUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingBulkUpdate_FilterMeansTheList: a bulk filter selects exactly
+// what the same filter lists on GET /v1/findings (which, without status,
+// lists every status), and a status change that makes no sense for a
+// finding fails that finding alone with PATCH's error: a fixed finding's
+// status never changes, and only an open finding can be in_progress. On
+// the old code {"filter":{},"status":"in_progress"} reopened every
+// accepted risk and false positive into in_progress, and PATCH did the
+// same (issue 33 §2).
+func TestFindingBulkUpdate_FilterMeansTheList(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 30, findingsB: 5})
+	post := func(body string) response {
+		return do(t, e.client, http.MethodPost, e.url+"/v1/findings/bulk_update", e.tokA, []byte(body), jsonHeader("application/json"))
+	}
+	open0, _ := e.openIDs(t)
+	accepted, falsePos := open0[0], open0[1]
+	if r := e.patchFinding(t, accepted, e.tokA, `{"status":"resolved","resolution":"accepted_risk"}`); r.status != 200 {
+		t.Fatalf("accept: %d %s", r.status, r.body)
+	}
+	if r := e.patchFinding(t, falsePos, e.tokA, `{"status":"false_positive","note":"sandbox"}`); r.status != 200 {
+		t.Fatalf("false positive: %d %s", r.status, r.body)
+	}
+	// PATCH: in_progress on a resolved finding is 409, nothing changes.
+	for _, id := range []string{accepted, falsePos, e.a.Findings[4].ID} {
+		r := e.patchFinding(t, id, e.tokA, `{"status":"in_progress"}`)
+		if r.status != 409 || errCode(r.body) != engine.CodeConflict {
+			t.Errorf("PATCH in_progress on resolved %s: %d %s", id, r.status, r.body)
+		}
+	}
+	listed := map[string]engine.Finding{}
+	for _, f := range getJSON[listBody[engine.Finding]](t, e, "/v1/findings?limit=200", e.tokA).Data {
+		listed[f.ID] = f
+	}
+	r := post(`{"filter":{},"status":"in_progress"}`)
+	res := decodeBody[engine.BulkResult](t, r)
+	if r.status != 200 || len(res.Results) != len(listed) {
+		t.Fatalf("bulk {}: %d, %d results for %d listed: %s", r.status, len(res.Results), len(listed), r.body)
+	}
+	wantFailed := 0
+	for _, it := range res.Results {
+		f, ok := listed[it.ID]
+		switch {
+		case !ok:
+			t.Errorf("%s changed but not listed by GET /v1/findings", it.ID)
+		case f.Status == engine.StatusOpen && !it.OK:
+			t.Errorf("open %s failed: %+v", it.ID, it.Error)
+		case f.Status == engine.StatusResolved:
+			wantFailed++
+			if it.OK || it.Error == nil || it.Error.Code != engine.CodeConflict || !strings.Contains(it.Error.Message, it.ID) {
+				t.Errorf("resolved %s (%s): %+v %+v", it.ID, f.WorkflowStatus, it.OK, it.Error)
+			}
+		}
+	}
+	if res.Failed != wantFailed || res.Updated != len(listed)-wantFailed || wantFailed < 3 {
+		t.Errorf("updated %d, failed %d; want %d failed of %d", res.Updated, res.Failed, wantFailed, len(listed))
+	}
+	for id, want := range map[string]engine.WorkflowStatus{accepted: engine.WorkflowAcceptedRisk, falsePos: engine.WorkflowFalsePositive,
+		open0[2]: engine.WorkflowInProgress} {
+		if got := getJSON[engine.Finding](t, e, "/v1/findings/"+id, e.tokA); got.WorkflowStatus != want {
+			t.Errorf("%s after the bulk update: %s, want %s", id, got.WorkflowStatus, want)
+		}
+	}
+	// Reopened first, the accepted risk can then go in progress.
+	if r := e.patchFinding(t, accepted, e.tokA, `{"status":"open"}`); r.status != 200 {
+		t.Errorf("reopen: %d %s", r.status, r.body)
+	}
+	if r := e.patchFinding(t, accepted, e.tokA, `{"status":"in_progress"}`); r.status != 200 {
+		t.Errorf("in_progress after reopening: %d %s", r.status, r.body)
+	}
+	// A filter naming a status selects that status only, as the list does.
+	resolved := getJSON[listBody[engine.Finding]](t, e, "/v1/findings?status=resolved&limit=200", e.tokA).Data
+	res = decodeBody[engine.BulkResult](t, post(`{"filter":{"status":"resolved"},"note":"reviewed"}`))
+	if len(res.Results) != len(resolved) || res.Failed != 0 {
+		t.Errorf("filter status=resolved: %d results (%d failed) for %d listed", len(res.Results), res.Failed, len(resolved))
+	}
+}

@@ -119,6 +119,12 @@ func (s *Service) changeFinding(ctx context.Context, p engine.Principal, f engin
 		if before == engine.WorkflowFixed {
 			return engine.Finding{}, engine.Errorf(engine.CodeConflict, "finding %s was fixed (no longer detected); its status cannot change", f.ID)
 		}
+		if after == engine.WorkflowInProgress && before != engine.WorkflowOpen {
+			// in_progress is work on an open finding: a finding resolved
+			// by a decision is reopened first, its own recorded change.
+			return engine.Finding{}, engine.Errorf(engine.CodeConflict,
+				"finding %s is resolved as %s: only an open finding can be in_progress; reopen it (status open) first", f.ID, before)
+		}
 		o.Resolution, o.State, o.ExpiresAt = engine.ResolutionNone, "", nil
 		switch after {
 		case engine.WorkflowInProgress:

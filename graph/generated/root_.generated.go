@@ -3987,7 +3987,11 @@ type FindingActivityEdge {
 """
 A change to a finding (as PATCH /v1/findings/{id}): a workflow status
 (FIXED is refused: a finding is fixed when an audit no longer detects it),
-an assignee, a note; at least one. FALSE_POSITIVE needs a note.
+an assignee, a note; at least one. FALSE_POSITIVE needs a note. A status
+change that makes no sense for the finding is a "conflict" error: a fixed
+finding's status never changes, and only an open finding can become
+IN_PROGRESS (an accepted risk or a false positive is reopened with OPEN
+first).
 """
 input UpdateFindingInput {
   id: ID!
@@ -4000,7 +4004,13 @@ input UpdateFindingInput {
   assignee: ID
 }
 
-"The same change on up to 1,000 findings: ids, or a filter matching at most 1,000 (exactly one)."
+"""
+The same change on up to 1,000 findings: ids, or a filter matching at most
+1,000 (exactly one). The filter means what it means on Query.findings: every
+status unless it names one, so an empty filter selects every finding of the
+latest snapshot; a finding that cannot take the change fails alone with
+updateFinding's error.
+"""
 input BulkUpdateFindingsInput {
   ids: [ID!]
   filter: FindingFilter

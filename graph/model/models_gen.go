@@ -12,7 +12,11 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// The same change on up to 1,000 findings: ids, or a filter matching at most 1,000 (exactly one).
+// The same change on up to 1,000 findings: ids, or a filter matching at most
+// 1,000 (exactly one). The filter means what it means on Query.findings: every
+// status unless it names one, so an empty filter selects every finding of the
+// latest snapshot; a finding that cannot take the change fails alone with
+// updateFinding's error.
 type BulkUpdateFindingsInput struct {
 	Ids       []string               `json:"ids,omitempty"`
 	Filter    *engine.FindingFilter  `json:"filter,omitempty"`
@@ -73,7 +77,11 @@ type SeverityCount struct {
 
 // A change to a finding (as PATCH /v1/findings/{id}): a workflow status
 // (FIXED is refused: a finding is fixed when an audit no longer detects it),
-// an assignee, a note; at least one. FALSE_POSITIVE needs a note.
+// an assignee, a note; at least one. FALSE_POSITIVE needs a note. A status
+// change that makes no sense for the finding is a "conflict" error: a fixed
+// finding's status never changes, and only an open finding can become
+// IN_PROGRESS (an accepted risk or a false positive is reopened with OPEN
+// first).
 type UpdateFindingInput struct {
 	ID     string                 `json:"id"`
 	Status *engine.WorkflowStatus `json:"status,omitempty"`
