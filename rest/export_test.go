@@ -292,24 +292,36 @@ func TestExportFindingsClientGone(t *testing.T) {
 }
 
 // ocsfRequired lists, per OCSF 1.3.0 class, the attributes the schema
-// (github.com/ocsf/ocsf-schema at tag 1.3.0) marks "requirement":
-// "required", inherited ones included, as paths into an event:
+// (github.com/ocsf/ocsf-schema at tag 1.3.0, re-read in session 26) marks
+// "requirement": "required", inherited ones included, as paths into an
+// event:
 //   - events/base_event.json: metadata, severity_id; its $include
 //     includes/classification.json: activity_id, category_uid, class_uid,
 //     type_uid; includes/occurrence.json: time.
 //   - events/findings/finding.json (extends base_event): finding_info.
 //   - events/findings/detection_finding.json (uid 4, extends finding):
-//     none of its own.
+//     none of its own (remediation optional, resources recommended).
 //   - events/findings/compliance_finding.json (uid 3, extends finding):
-//     compliance.
+//     compliance (remediation, resources recommended).
 //   - objects: finding_info.json uid, title; metadata.json product,
 //     version; product.json vendor_name; remediation.json desc (when the
-//     object is present); compliance.json standards; resource_details.json
-//     via _entity.json: at least one of name, uid.
+//     object is present); compliance.json standards.
+//   - constraints (ocsfAtLeastOne): product.json and resource_details.json
+//     (via _resource.json) extend _entity.json, whose constraint is
+//     at_least_one of name, uid.
+//   - profiles: base_event.json's cloud (profiles/cloud.json: cloud
+//     required), detection_finding.json's security_control (action_id
+//     required), finding.json's host, and data_classification (in
+//     metadata, product, _resource) bind only an event whose
+//     metadata.profiles names them; the export names none.
 var ocsfRequired = map[float64][]string{
 	2004: {"metadata", "metadata.product", "metadata.product.vendor_name", "metadata.version", "severity_id",
 		"activity_id", "category_uid", "class_uid", "type_uid", "time", "finding_info", "finding_info.uid", "finding_info.title"},
 }
+
+// ocsfAtLeastOne are the _entity.json constraints: each object at the
+// path (an array: each element) holds one of name, uid.
+var ocsfAtLeastOne = []string{"metadata.product", "resources"}
 
 func init() {
 	ocsfRequired[2003] = append(slices.Clone(ocsfRequired[2004]), "compliance", "compliance.standards")
@@ -341,10 +353,18 @@ func ocsfPath(ev map[string]any, path string) (any, bool) {
 func TestExportFindingsOCSF(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{findingsA: 40, engine: func(c *findings.Config) { c.ExportPageSize = 6 }})
-	accepted := e.a.Findings[1]
-	body := `{"status":"resolved","resolution":"accepted_risk","note":"ocsf"}`
-	if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+accepted.ID, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
-		t.Fatalf("PATCH: %d %s", r.status, r.body)
+	var open []engine.Finding
+	for _, f := range e.a.Findings {
+		if f.Status == engine.StatusOpen {
+			open = append(open, f)
+		}
+	}
+	accepted, falsePos, inProgress := open[0], open[1], open[2]
+	for id, body := range map[string]string{accepted.ID: `{"status":"resolved","resolution":"accepted_risk","note":"ocsf"}`,
+		falsePos.ID: `{"status":"false_positive","note":"ocsf"}`, inProgress.ID: `{"status":"in_progress"}`} {
+		if r := do(t, e.client, http.MethodPatch, e.url+"/v1/findings/"+id, e.tokA, []byte(body), jsonHeader("application/json")); r.status != 200 {
+			t.Fatalf("PATCH: %d %s", r.status, r.body)
+		}
 	}
 	r := e.get(t, "/v1/findings/export?format=ocsf", e.tokA)
 	if r.status != 200 || r.header.Get("Content-Type") != "application/x-ndjson" || !strings.HasSuffix(attachmentName(t, r), ".ocsf.ndjson") {
@@ -380,6 +400,21 @@ func TestExportFindingsOCSF(t *testing.T) {
 				t.Errorf("line %d (class %v) lacks required %s: %s", i, class, p, line)
 			}
 		}
+		for _, p := range ocsfAtLeastOne {
+			v, _ := ocsfPath(ev, p)
+			objs, isList := v.([]any)
+			if !isList {
+				objs = []any{v}
+			}
+			for _, o := range objs {
+				m, _ := o.(map[string]any)
+				_, name := ocsfPath(m, "name")
+				_, uid := ocsfPath(m, "uid")
+				if !name && !uid {
+					t.Errorf("line %d: %s without name or uid: %s", i, p, line)
+				}
+			}
+		}
 		if rem, ok := ev["remediation"]; ok {
 			if _, ok := ocsfPath(map[string]any{"r": rem}, "r.desc"); !ok {
 				t.Errorf("line %d: remediation without desc", i)
@@ -410,12 +445,14 @@ func TestExportFindingsOCSF(t *testing.T) {
 		if v, _ := ocsfPath(ev, "metadata.version"); v != engine.OCSFVersion {
 			t.Errorf("line %d: metadata.version %v", i, v)
 		}
-		wantStatus := 1.0
+		wantStatus := 1.0 // New
 		switch {
-		case f.ID == accepted.ID:
-			wantStatus = 3
+		case f.ID == accepted.ID, f.ID == falsePos.ID:
+			wantStatus = 3 // Suppressed: "reviewed, determined to be benign or a false positive"
+		case f.ID == inProgress.ID:
+			wantStatus = 2 // In Progress
 		case f.Status == engine.StatusResolved:
-			wantStatus = 4
+			wantStatus = 4 // Resolved
 		}
 		if ev["status_id"] != wantStatus {
 			t.Errorf("line %d: status_id %v, want %v (%s %s)", i, ev["status_id"], wantStatus, f.Status, f.Resolution)
@@ -424,6 +461,15 @@ func TestExportFindingsOCSF(t *testing.T) {
 			std, _ := ocsfPath(ev, "compliance.standards")
 			if fmt.Sprint(std) != "[CIS-AWS-4.0.1]" || ev["compliance"].(map[string]any)["control"] != "2.1.1" {
 				t.Errorf("line %d: compliance %v", i, ev["compliance"])
+			}
+			// objects/compliance.json status_id: Pass 1 once fixed or a
+			// false positive, else Fail 3.
+			wantCompliance := 3.0
+			if f.ID == falsePos.ID || (f.Status == engine.StatusResolved && f.ID != accepted.ID) {
+				wantCompliance = 1
+			}
+			if got, _ := ocsfPath(ev, "compliance.status_id"); got != wantCompliance {
+				t.Errorf("line %d: compliance.status_id %v, want %v", i, got, wantCompliance)
 			}
 		}
 	}

@@ -9,6 +9,11 @@ import (
 )
 
 // OCSF class and category ids (schema 1.3.0, events/findings/*.json).
+// The finding statuses are events/findings/finding.json's status_id: New
+// ("yet to be reviewed"), In Progress ("under review"), Suppressed
+// ("reviewed, determined to be benign or a false positive and is now
+// suppressed"), Resolved ("reviewed, remediated"); the compliance
+// statuses objects/compliance.json's status_id (1 Pass, 3 Fail).
 const (
 	ocsfCategoryFindings     = 2
 	ocsfClassCompliance      = 2003
@@ -16,6 +21,7 @@ const (
 	ocsfActivityCreate       = 1
 	ocsfActivityClose        = 3
 	ocsfStatusNew            = 1
+	ocsfStatusInProgress     = 2
 	ocsfStatusSuppressed     = 3
 	ocsfStatusResolved       = 4
 	ocsfComplianceStatusFail = 3
@@ -51,13 +57,19 @@ func ocsfFinding(f engine.Finding, native, name string) engine.OCSFEvent {
 			"dimension": f.Dimension, "provider": f.Provider, "account": f.Account},
 	}
 	ev.Severity = ocsfSeverityNames[ev.SeverityID]
-	if f.Status == engine.StatusResolved {
+	switch {
+	case f.Status == engine.StatusResolved:
 		ev.ActivityID, ev.ActivityName = ocsfActivityClose, "Close"
 		ev.StatusID, ev.Status = ocsfStatusResolved, "Resolved"
-		if f.Resolution == engine.ResolutionAcceptedRisk {
+		if f.Resolution.Manual() { // an accepted risk or a false positive
 			ev.StatusID, ev.Status = ocsfStatusSuppressed, "Suppressed"
 		}
 		ev.Unmapped["resolution"] = f.Resolution
+	case f.Status == engine.StatusMuted:
+		ev.StatusID, ev.Status = ocsfStatusSuppressed, "Suppressed"
+		ev.Unmapped["mute_rule_id"] = f.MuteRuleID
+	case f.WorkflowStatus == engine.WorkflowInProgress:
+		ev.StatusID, ev.Status = ocsfStatusInProgress, "In Progress"
 	}
 	uid := native
 	if uid == "" {
@@ -70,7 +82,9 @@ func ocsfFinding(f engine.Finding, native, name string) engine.OCSFEvent {
 	if len(f.Compliance) > 0 {
 		if f.Dimension == engine.DimensionCompliance {
 			c := &engine.OCSFCompliance{Requirements: slices.Clone(f.Compliance), StatusID: ocsfComplianceStatusFail, Status: "Fail"}
-			if f.Status == engine.StatusResolved {
+			// The control passes once the finding is fixed or was never
+			// true; an accepted risk or a mute leaves it failing.
+			if f.Status == engine.StatusResolved && f.Resolution != engine.ResolutionAcceptedRisk {
 				c.StatusID, c.Status = ocsfComplianceStatusPass, "Pass"
 			}
 			var controls []string
