@@ -3,12 +3,16 @@
 # `fourd import` (NDJSON), a first audit of them, a second audit (the diff of
 # two N-sized snapshots). For each step: wall time, peak RSS and CPU of the
 # client, the CPU the ClickHouse and PostgreSQL servers spent meanwhile, the
-# load average before it and, for audits, the wall time of each phase.
+# load average before it and, for audits, the wall time of each phase. Each
+# step also prints its peak live heap (the largest heap a garbage collection
+# marked live, from GODEBUG=gctrace=1): less noisy than the peak RSS.
 #
 # The inventory comes from scripts/gen-inventory.sh.
 # Usage: scripts/bench-audit.sh [N]   (default 1000000; needs `make services`)
 #   BIN=path    another build of fourd (to interleave with this one)
 #   PROF=prefix CPU profiles in prefix-import.prof, prefix-first.prof, prefix-second.prof
+#   HEAP=prefix heap profiles of the audits at their peak live heap in
+#               prefix-first.heap, prefix-second.heap (`fourd audit --memprofile`)
 #   SECOND=0    no second audit
 #   DB=name     fresh databases of that name on both servers (dropped, made
 #               again and migrated by this build); without it the databases
@@ -57,11 +61,15 @@ step() {
   local name=$1 prof=() out
   shift
   [ -n "${PROF:-}" ] && prof=(--cpuprofile "$PROF-$name.prof")
+  [ -n "${HEAP:-}" ] && [ "$name" != import ] && prof+=(--memprofile "$HEAP-$name.heap")
   echo "== $name ($(uptime | sed 's/.*load/load/'))"
   read -r ch0 pg0 < <(server_cpu)
-  out=$(/usr/bin/time -f "  wall %e s, peak RSS %M KiB, client CPU %U+%S s" "$BIN" "$@" "${prof[@]}" 2>&1)
+  out=$(GODEBUG=gctrace=1 /usr/bin/time -f "  wall %e s, peak RSS %M KiB, client CPU %U+%S s" "$BIN" "$@" "${prof[@]}" 2>&1)
   read -r ch1 pg1 < <(server_cpu)
-  grep -v '^{' <<<"$out" | tail -4
+  grep -v -e '^{' -e '^gc ' <<<"$out" | tail -4
+  # gctrace's "A->B->C MB": C is the heap marked live by that GC.
+  grep '^gc ' <<<"$out" | sed -n 's/.* [0-9]*->[0-9]*->\([0-9]*\) MB.*/\1/p' |
+    sort -n | tail -1 | sed 's/^/  peak live heap (gctrace) /; s/$/ MB/' || true
   grep -o '"phases":{[^}]*}' <<<"$out" | sed 's/^/  /' || true
   echo "  server CPU: ClickHouse $(((ch1 - ch0) / 100)).$(((ch1 - ch0) % 100 / 10)) s, PostgreSQL $(((pg1 - pg0) / 100)).$(((pg1 - pg0) % 100 / 10)) s"
 }

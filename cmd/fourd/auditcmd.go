@@ -19,6 +19,7 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 	fs := newFlags("audit", stdout)
 	tenant := fs.String("tenant", "", "tenant slug")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the audit to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the audit's peak live heap to this file (and print the peak)")
 	explain := fs.String("explain", "", "instead of auditing, explain the checks on one resource (its id or native id, e.g. an ARN)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
@@ -28,6 +29,11 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 		return err
 	}
 	defer stopProfile()
+	stopHeap, err := startPeakHeapProfile(*memProfile)
+	if err != nil {
+		return err
+	}
+	defer stopHeap() // on an early return; a completed audit reports it below
 	if *tenant == "" {
 		return usageError{"audit: want: audit --tenant T [--explain RESOURCE]"}
 	}
@@ -57,6 +63,13 @@ func auditCmd(ctx context.Context, cfg config, log *slog.Logger, args []string, 
 		done.ID, time.Since(start).Round(time.Millisecond), sum.ResourcesScanned, sum.FindingsOpen, sum.FindingsNew, sum.FindingsResolved)
 	for _, d := range engine.Dimensions {
 		fmt.Fprintf(stdout, "  %-13s %d\n", d, sum.ByDimension[d])
+	}
+	if *memProfile != "" {
+		peak, err := stopHeap()
+		if err != nil {
+			return fmt.Errorf("writing the heap profile: %w", err)
+		}
+		fmt.Fprintf(stdout, "peak live heap %d MiB (heap profile in %s)\n", peak>>20, *memProfile)
 	}
 	return nil
 }
