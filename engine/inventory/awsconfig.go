@@ -99,6 +99,11 @@ type AWSConfigDecoder struct {
 	// id), the capture time of the newest version read; nil for a snapshot.
 	captured map[uint64]int64
 	snapshot bool
+	// pending holds a history input's versioned items until a later
+	// deletion or version may still replace them (awsconfig_pending.go);
+	// ready are the resources released from it, not yet returned.
+	pending pending
+	ready   []engine.Resource
 }
 
 type cfgFrame int
@@ -121,10 +126,21 @@ func (d *AWSConfigDecoder) Next() (engine.Resource, error) {
 			d.out = d.out[1:]
 			return r, nil
 		}
+		if len(d.ready) > 0 {
+			r := d.ready[0]
+			d.ready = d.ready[1:]
+			if d.joins.hold(r) {
+				continue
+			}
+			return r, nil
+		}
 		if d.err != nil {
 			return engine.Resource{}, d.err
 		}
 		if d.done {
+			if d.ready = d.pending.all(); len(d.ready) > 0 {
+				continue
+			}
 			d.out = d.joins.flush()
 			d.err = io.EOF
 			continue
@@ -309,11 +325,16 @@ func (d *AWSConfigDecoder) invokingEvent() (engine.Resource, bool, error) {
 }
 
 func (d *AWSConfigDecoder) convert(ci *configItem, start int64) (engine.Resource, bool, error) {
-	if !d.newest(ci) {
+	key, tracked, newest := d.newest(ci)
+	if !newest {
 		return engine.Resource{}, false, nil // an older version of a resource already read
 	}
 	switch ci.Status {
 	case "ResourceDeleted", "ResourceDeletedNotRecorded", "ResourceNotRecorded":
+		if tracked { // a live version read before is gone too
+			d.pending.drop(key)
+			d.joins.forget(joinKey(ci))
+		}
 		return engine.Resource{}, false, nil
 	}
 	res, err := fromConfigItem(ci, d.joins)
@@ -323,16 +344,22 @@ func (d *AWSConfigDecoder) convert(ci *configItem, start int64) (engine.Resource
 	if err != nil {
 		return engine.Resource{}, false, &LineError{Offset: start, Err: err}
 	}
+	if tracked {
+		d.ready = append(d.ready, d.pending.add(key, res)...)
+		return engine.Resource{}, false, nil
+	}
 	return res, true, nil
 }
 
 // newest records ci's capture time for its resource and reports whether ci
 // is at least as new as every version of the resource read before (deleted
 // ones included, so that an older live version does not come back).
-func (d *AWSConfigDecoder) newest(ci *configItem) bool {
+// tracked is false for an item without a capture time or resource id, or
+// in a snapshot file (one item per resource): versions are not compared.
+func (d *AWSConfigDecoder) newest(ci *configItem) (key uint64, tracked, newest bool) {
 	at := ci.CaptureTime.t()
 	if d.snapshot || at.IsZero() || ci.ResourceID == "" {
-		return true
+		return 0, false, true
 	}
 	h := xxhash.New()
 	for _, s := range [...]string{ci.ResourceType, firstNonEmpty(ci.AWSAccountID, ci.AccountID), ci.AWSRegion, ci.ResourceID} {
@@ -341,10 +368,21 @@ func (d *AWSConfigDecoder) newest(ci *configItem) bool {
 	}
 	key, ns := h.Sum64(), at.UnixNano()
 	if prev, ok := d.captured[key]; ok && ns < prev {
-		return false
+		return key, true, false
 	}
 	d.captured[key] = ns
-	return true
+	return key, true, true
+}
+
+// joinKey is the joiner's key of the resource ci names, for the types the
+// joiner holds to the end of the input (their resourceId is the id the
+// key uses); "" for the others.
+func joinKey(ci *configItem) string {
+	prefix := map[string]string{"AWS::EC2::VPC": "vpc:", "AWS::S3::Bucket": "s3:", "AWS::EC2::SecurityGroup": "sg:", "AWS::EC2::NatGateway": "nat:"}[ci.ResourceType]
+	if prefix == "" {
+		return ""
+	}
+	return prefix + ci.ResourceID
 }
 
 // jsonObject returns raw as a JSON value's bytes: the configuration

@@ -1,9 +1,11 @@
 package inventory
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fourd-dev/fourd/engine"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -58,5 +60,63 @@ func TestAWSConfigDeletedItemsEveryPath(t *testing.T) {
 		if len(res) != 1 || strings.Contains(string(res[0].Attributes), `"flow_logs_enabled":true`) {
 			t.Errorf("%s flow log: %d resources, VPC %s", status, len(res), res[0].Attributes)
 		}
+	}
+}
+
+// TestAWSConfigHistory_DeletionAfterRelease: when the pending buffer is
+// full, versions leave it in input order; a deletion read after its
+// resource left it still drops a resource the joiner holds to the end of
+// the input (a VPC), and cannot take back a streamed one (a volume: the
+// documented limit of awsconfig_pending.go).
+func TestAWSConfigHistory_DeletionAfterRelease(t *testing.T) {
+	defer func(n int) { maxPendingBytes = n }(maxPendingBytes)
+	maxPendingBytes = 1 // every version leaves the buffer at once
+	item := func(typ, arn, id, status, captured, conf string) string {
+		return `{"version":"1.3","accountId":"111122223333","configurationItemCaptureTime":"` + captured + `","configurationItemStatus":"` + status + `",
+		"arn":"` + arn + `","resourceType":"` + typ + `","resourceId":"` + id + `","awsRegion":"eu-west-1","tags":{},"relationships":[],
+		"configuration":` + conf + `,"supplementaryConfiguration":{}}`
+	}
+	const older, newer = "2025-05-01T10:00:00.000Z", "2025-06-01T10:00:00.000Z"
+	vpcARN, volARN := "arn:aws:ec2:eu-west-1:111122223333:vpc/vpc-1", "arn:aws:ec2:eu-west-1:111122223333:volume/vol-1"
+	in := `{"configurationItems":[` +
+		item("AWS::EC2::VPC", vpcARN, "vpc-1", "OK", older, `"{\"vpcId\":\"vpc-1\",\"cidrBlock\":\"10.0.0.0/16\"}"`) + `,` +
+		item("AWS::EC2::Volume", volARN, "vol-1", "OK", older, `"{\"volumeId\":\"vol-1\",\"size\":10,\"volumeType\":\"gp3\",\"state\":\"in-use\"}"`) + `,` +
+		item("AWS::EC2::VPC", vpcARN, "vpc-1", "ResourceDeleted", newer, "null") + `,` +
+		item("AWS::EC2::Volume", volARN, "vol-1", "ResourceDeleted", newer, "null") + `]}`
+	got := drain(NewAWSConfigDecoder(strings.NewReader(in)))
+	if diff := cmp.Diff([]outcome{{NativeID: volARN}}, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+// TestPendingBuffer pins the buffer's bookkeeping: input order out, a
+// newer version replaces the pending one, a dropped version never comes
+// out, and the byte count returns to zero.
+func TestPendingBuffer(t *testing.T) {
+	defer func(n int) { maxPendingBytes = n }(maxPendingBytes)
+	maxPendingBytes = 3 * (pendingOverhead + 1)
+	res := func(id string) engine.Resource { return engine.Resource{NativeID: id, Attributes: []byte("x")} }
+	var p pending
+	var out []string
+	take := func(rs []engine.Resource) {
+		for _, r := range rs {
+			out = append(out, r.NativeID)
+		}
+	}
+	take(p.add(1, res("a1")))
+	take(p.add(2, res("b1")))
+	take(p.add(1, res("a2"))) // replaces a1
+	take(p.add(3, res("c1")))
+	if p.drop(9) || !p.drop(2) { // b1 deleted
+		t.Errorf("drop of an absent or a pending key answered wrongly")
+	}
+	take(p.add(4, res("d1")))
+	take(p.add(5, res("e1"))) // over the bound: a2 leaves
+	take(p.all())
+	if want := []string{"a2", "c1", "d1", "e1"}; !slices.Equal(out, want) {
+		t.Errorf("out %v, want %v", out, want)
+	}
+	if p.bytes != 0 || len(p.at) != 0 {
+		t.Errorf("after all: %d bytes, %d keys", p.bytes, len(p.at))
 	}
 }

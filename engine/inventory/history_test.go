@@ -10,7 +10,8 @@ import (
 // yields for it is the newest by configurationItemCaptureTime (an older
 // version after a newer one is skipped), for a streamed type (a volume) and
 // a held one (a VPC, completed by flow logs). A newer ResourceDeleted item
-// keeps an older live version out. Items in get-resource-config-history's
+// keeps an older live version out, and so does one that comes after it
+// (forward order). Items in get-resource-config-history's
 // shape (lower-case arn/accountId, configuration as a JSON string; AWS
 // Config API Reference, ConfigurationItem).
 func TestAWSConfigHistory_NewestWins(t *testing.T) {
@@ -37,6 +38,15 @@ func TestAWSConfigHistory_NewestWins(t *testing.T) {
 			map[string]string{"vol-1": `"type":"gp3"`, "vpc-1": `"cidr_block":"10.1.0.0/16"`}},
 		"deleted since": {[]string{item("AWS::EC2::Volume", "vol-1", "ResourceDeleted", newer, "null"), vol(older, "gp2")},
 			map[string]string{"vol-1": ""}},
+		// Forward order (a history file delivered to S3, or
+		// --chronological-order Forward): the deletion comes after the
+		// live version, which was yielded on the old code.
+		"deleted later": {[]string{vol(older, "gp2"), vpc(older, "10.0.0.0/16"), item("AWS::EC2::Volume", "vol-1", "ResourceDeleted", newer, "null"),
+			item("AWS::EC2::VPC", "vpc-1", "ResourceDeleted", newer, "null")},
+			map[string]string{"vol-1": "", "vpc-1": ""}},
+		"deleted, then created again": {[]string{vol(older, "gp2"), item("AWS::EC2::Volume", "vol-1", "ResourceDeleted", "2025-05-15T10:00:00.000Z", "null"),
+			vol(newer, "gp3")},
+			map[string]string{"vol-1": `"type":"gp3"`}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			res, _ := decodeAll(t, []byte(`{"configurationItems":[`+strings.Join(c.items, ",")+`],"nextToken":null}`))

@@ -25,7 +25,17 @@ type joiner struct {
 
 type heldResource struct {
 	res   engine.Resource
-	attrs any // *VPC, *S3Bucket or *SecurityGroup
+	attrs any  // *VPC, *S3Bucket or *SecurityGroup
+	gone  bool // deleted by a later item: not emitted
+}
+
+// forget drops the held resource with the given key (a later item says it
+// was deleted); its companions' patches stay for a newer version.
+func (j *joiner) forget(key string) {
+	if i, ok := j.byKey[key]; ok && key != "" {
+		j.held[i] = heldResource{gone: true}
+		delete(j.byKey, key)
+	}
 }
 
 func newJoiner() *joiner {
@@ -139,7 +149,9 @@ func (j *joiner) flush() []engine.Resource {
 		}
 	}
 	for _, h := range j.held {
-		out = append(out, h.res)
+		if !h.gone {
+			out = append(out, h.res)
+		}
 	}
 	j.held, j.byKey, j.patches, j.seen, j.unknowns = nil, map[string]int{}, map[string][]func(any){}, map[string]bool{}, map[string][]string{}
 	return out
