@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/fourd-dev/fourd/engine/inventory"
 	"github.com/fourd-dev/fourd/internal/jsonvalid"
 )
 
@@ -464,6 +465,14 @@ func slice[T any](d *attrDecoder, v *[]T, elem func(*attrDecoder, *T) bool) bool
 // unmarshal hands the bytes of the next value to u, as encoding/json does
 // for a type that decodes itself (null included).
 func unmarshal(d *attrDecoder, u json.Unmarshaler) bool {
+	if doc, ok := u.(*inventory.PolicyDocument); ok {
+		// A plain document is read in this pass (attrdecode_policy.go).
+		start := d.i
+		if d.policyDocument(doc) {
+			return true
+		}
+		d.i = start
+	}
 	raw, ok := d.raw()
 	return ok && u.UnmarshalJSON(raw) == nil
 }
