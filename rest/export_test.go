@@ -319,6 +319,59 @@ var ocsfRequired = map[float64][]string{
 		"activity_id", "category_uid", "class_uid", "type_uid", "time", "finding_info", "finding_info.uid", "finding_info.title"},
 }
 
+// ocsfDeclared are the attributes each class and object declares in
+// ocsf-schema 1.3.0 (the class's own, finding.json's, base_event.json's
+// and its includes'; profiles' left out, as the export names none): an
+// event carries no other (a Detection Finding has no compliance).
+var ocsfDeclared = map[string][]string{
+	"2004": {"activity_id", "activity_name", "category_name", "category_uid", "class_name", "class_uid", "comment", "confidence",
+		"confidence_id", "confidence_score", "count", "device", "duration", "end_time", "enrichments", "evidences", "finding_info",
+		"impact", "impact_id", "impact_score", "message", "metadata", "observables", "raw_data", "remediation", "resources",
+		"risk_details", "risk_level", "risk_level_id", "risk_score", "severity", "severity_id", "start_time", "status",
+		"status_code", "status_detail", "status_id", "time", "timezone_offset", "type_name", "type_uid", "unmapped", "vulnerabilities"},
+	"2003": {"activity_id", "activity_name", "category_name", "category_uid", "class_name", "class_uid", "comment", "compliance",
+		"confidence", "confidence_id", "confidence_score", "count", "device", "duration", "end_time", "enrichments", "finding_info",
+		"message", "metadata", "observables", "raw_data", "remediation", "resource", "resources", "severity", "severity_id",
+		"start_time", "status", "status_code", "status_detail", "status_id", "time", "timezone_offset", "type_name", "type_uid", "unmapped"},
+	// objects/finding_info.json
+	"finding_info": {"analytic", "attacks", "created_time", "data_sources", "desc", "first_seen_time", "kill_chain", "last_seen_time",
+		"modified_time", "product_uid", "related_events", "related_analytics", "src_url", "title", "types", "uid"},
+	// objects/metadata.json, product.json (+ _entity.json name, uid)
+	"metadata":         {"correlation_uid", "event_code", "extension", "extensions", "labels", "log_level", "log_name", "log_provider", "log_version", "logged_time", "modified_time", "loggers", "original_time", "processed_time", "product", "profiles", "sequence", "tenant_uid", "uid", "version"},
+	"metadata.product": {"feature", "cpe_name", "lang", "name", "path", "uid", "url_string", "vendor_name", "version"},
+	// objects/resource_details.json (+ _resource.json, _entity.json)
+	"resources": {"agent_list", "cloud_partition", "criticality", "group", "namespace", "owner", "region", "version", "data", "labels", "name", "type", "uid"},
+	// objects/remediation.json, compliance.json
+	"remediation": {"desc", "references", "kb_articles", "kb_article_list"},
+	"compliance":  {"compliance_references", "compliance_standards", "control", "requirements", "standards", "status", "status_code", "status_detail", "status_id"},
+}
+
+// ocsfUndeclared returns the keys of ev (and of its objects) that its
+// class or object does not declare.
+func ocsfUndeclared(ev map[string]any, class float64) []string {
+	var out []string
+	check := func(where string, obj any) {
+		m, _ := obj.(map[string]any)
+		for k := range m {
+			if !slices.Contains(ocsfDeclared[where], k) {
+				out = append(out, where+"."+k)
+			}
+		}
+	}
+	check(fmt.Sprint(class), ev)
+	for _, where := range []string{"finding_info", "metadata", "remediation", "compliance"} {
+		check(where, ev[where])
+	}
+	if md, ok := ev["metadata"].(map[string]any); ok {
+		check("metadata.product", md["product"])
+	}
+	res, _ := ev["resources"].([]any)
+	for _, r := range res {
+		check("resources", r)
+	}
+	return out
+}
+
 // ocsfAtLeastOne are the _entity.json constraints: each object at the
 // path (an array: each element) holds one of name, uid.
 var ocsfAtLeastOne = []string{"metadata.product", "resources"}
@@ -399,6 +452,9 @@ func TestExportFindingsOCSF(t *testing.T) {
 			if _, ok := ocsfPath(ev, p); !ok {
 				t.Errorf("line %d (class %v) lacks required %s: %s", i, class, p, line)
 			}
+		}
+		if bad := ocsfUndeclared(ev, class); len(bad) > 0 {
+			t.Errorf("line %d: attributes OCSF 1.3.0 does not declare there: %v", i, bad)
 		}
 		for _, p := range ocsfAtLeastOne {
 			v, _ := ocsfPath(ev, p)
