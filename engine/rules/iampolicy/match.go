@@ -9,15 +9,24 @@ import (
 // and resource ARNs. fold makes the match case-insensitive (actions are;
 // resource ARNs are not).
 func Glob(pattern, s string, fold bool) bool {
-	if fold {
-		pattern, s = strings.ToLower(pattern), strings.ToLower(s)
+	if fold && (!ascii(pattern) || !ascii(s)) {
+		// Unicode case mapping may change lengths: lower both first.
+		return glob(strings.ToLower(pattern), strings.ToLower(s), false)
 	}
+	// ASCII folds byte by byte, without lowering copies of both strings:
+	// the privilege-escalation checks match every action of a principal's
+	// policies against ~40 action sets (actions are written in camel case).
+	return glob(pattern, s, fold)
+}
+
+// glob is Glob on bytes, folding ASCII letters when fold is set.
+func glob(pattern, s string, fold bool) bool {
 	// Iterative matching with backtracking to the last star.
 	p, i := 0, 0
 	star, mark := -1, 0
 	for i < len(s) {
 		switch {
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i]):
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i] || fold && lowerASCII(pattern[p]) == lowerASCII(s[i])):
 			p++
 			i++
 		case p < len(pattern) && pattern[p] == '*':
@@ -35,6 +44,22 @@ func Glob(pattern, s string, fold bool) bool {
 		p++
 	}
 	return p == len(pattern)
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // matchesAction reports whether any pattern matches action
