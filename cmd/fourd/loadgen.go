@@ -27,6 +27,7 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 	findings := fs.Int("findings", 1_000_000, "findings per tenant (at most resources × 100)")
 	accounts := fs.Int("accounts", 12, "accounts per tenant")
 	seed := fs.Uint64("seed", 1, "random seed (same seed, same data)")
+	owners := fs.Int("owners", 0, "if > 0, resource i also carries the tag owner=owner-<i mod owners>, so that each owner tags resources/owners resources (a selective tag that matches findings)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
@@ -41,8 +42,8 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		return err
 	}
 	defer stopProfile()
-	if *tenants < 1 || *resources < 1 || *findings < 0 || *accounts < 1 || *findings > *resources*len(loadgenRules) {
-		return usageError{"loadgen: want tenants ≥ 1, resources ≥ 1, accounts ≥ 1, 0 ≤ findings ≤ resources × 100"}
+	if *tenants < 1 || *resources < 1 || *findings < 0 || *accounts < 1 || *findings > *resources*len(loadgenRules) || *owners < 0 {
+		return usageError{"loadgen: want tenants ≥ 1, resources ≥ 1, accounts ≥ 1, owners ≥ 0, 0 ≤ findings ≤ resources × 100"}
 	}
 	s, err := openStores(ctx, cfg, log, true)
 	if err != nil {
@@ -61,7 +62,7 @@ func loadgen(ctx context.Context, cfg config, log *slog.Logger, args []string, s
 		if err != nil {
 			return err
 		}
-		g := &synth{tenant: ten.ID, resources: *resources, accounts: *accounts, seed: *seed + uint64(t), now: time.Now().UTC().Truncate(time.Second)}
+		g := &synth{tenant: ten.ID, resources: *resources, accounts: *accounts, owners: *owners, seed: *seed + uint64(t), now: time.Now().UTC().Truncate(time.Second)}
 		start := time.Now()
 		var written atomic.Int64
 		stopProgress := progress(stderr, slug+" resources", int64(*resources), &written)
@@ -136,6 +137,7 @@ var (
 type synth struct {
 	tenant              string
 	resources, accounts int
+	owners              int // > 0: the tag owner=owner-<i mod owners> on resource i
 	seed                uint64
 	now                 time.Time
 }
@@ -153,9 +155,14 @@ func (g *synth) resource(i int) engine.Resource {
 	id, native, acct, region, typ := g.resourceKey(i)
 	env := []string{"prod", "staging", "dev"}[i%3]
 	attrs, _ := json.Marshal(map[string]any{"synthetic": true, "index": i})
+	tags := engine.Tags{{Key: "env", Value: env}}
+	if g.owners > 0 {
+		tags = append(tags, engine.Tag{Key: "owner", Value: "owner-" + strconv.Itoa(i%g.owners)})
+	}
+	tags = append(tags, engine.Tag{Key: "team", Value: fmt.Sprintf("team-%d", i%17)}) // key order: env, owner, team
 	return engine.Resource{ID: id, TenantID: g.tenant, Provider: "aws",
 		Account: acct, Region: region, Type: typ, NativeID: native, Name: fmt.Sprintf("lg-%s-%d", typ[4:], i),
-		Tags: engine.Tags{{Key: "env", Value: env}, {Key: "team", Value: fmt.Sprintf("team-%d", i%17)}}, Attributes: attrs,
+		Tags: tags, Attributes: attrs,
 		FirstSeenAt: g.now, LastSeenAt: g.now}
 }
 

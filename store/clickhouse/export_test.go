@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -223,4 +224,41 @@ func (s *Store) FirstSeenRange(ctx context.Context, tenantID, auditID string) (l
 	r, err := s.firstSeenRangeOf(ctx, tenantID, auditID)
 	s.ranges.Purge()
 	return time.Unix(int64(r.lo), 0).UTC(), time.Unix(int64(r.hi), 0).UTC(), r.known, err
+}
+
+// SetKeyedReads sets useKeyedReads until the returned function restores
+// it.
+func SetKeyedReads(on bool) (restore func()) {
+	old := useKeyedReads
+	useKeyedReads = on
+	return func() { useKeyedReads = old }
+}
+
+// RowFilterKeyedReads is how many key reads pages by key have made so far.
+func RowFilterKeyedReads() int64 { return rowFilterKeyedReads.Load() }
+
+// SelectedMarks runs read with the queries of row-filtered pages logged
+// and returns the granules (SelectedMarks) that its queries naming the
+// snapshot of tenantID and auditID read, subqueries included (their rows
+// are not in read_rows on 18.16).
+func SelectedMarks(t *testing.T, s *Store, tenantID, auditID string, read func()) uint64 {
+	t.Helper()
+	old := logRowFilterQueries
+	logRowFilterQueries = true
+	start := time.Now().Add(-time.Second)
+	read()
+	logRowFilterQueries = old
+	ctx := context.Background()
+	if err := s.conn.Exec(ctx, "SYSTEM FLUSH LOGS"); err != nil {
+		t.Fatal(err)
+	}
+	var marks uint64
+	err := s.each(ctx, rawQuery{sql: "SELECT sum(ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SelectedMarks')]) FROM " +
+		s.systemTable("query_log") + " WHERE type = 2 AND event_time >= toDateTime(?) AND position(query, ?) > 0",
+		args: []any{start.Unix(), "snapshot = " + strconv.FormatUint(snapshotKey(tenantID, auditID), 10)}},
+		func(sc scanner) error { return sc.Scan(&marks) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return marks
 }

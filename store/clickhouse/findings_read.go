@@ -289,7 +289,20 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 					groups = []countGroup{{keys: []string{}}} // the total: none
 				}
 			} else {
-				text, args := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}.toSQL()
+				rq := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}
+				if ids := sel.keyedResources(q.Filter); ids != nil && useKeyedReads {
+					keys, err := s.keyedCountKeys(ctx, q.TenantID, q.Filter, ids)
+					if err != nil {
+						return nil, err
+					}
+					if keys != nil {
+						if ctx, err = withKeyedCount(ctx, keys); err != nil {
+							return nil, err
+						}
+						rq.byKeys = true
+					}
+				}
+				text, args := rq.toSQL()
 				if groups, err = s.countRows(ctx, text, args, len(cols)); err != nil {
 					return nil, err
 				}

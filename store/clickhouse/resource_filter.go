@@ -21,10 +21,13 @@ type findingKey struct {
 // that fires on it: tens, not thousands.)
 const maxResourceKeys = 20_000
 
-// resourceKeysQuery reads the keys of a resource's findings in a snapshot,
-// after a position, in list order.
+// resourceKeysQuery reads the keys of a resource's findings in a snapshot
+// (or of several resources': resourceIDs), after a position, in list
+// order, of one severity when severity is set.
 type resourceKeysQuery struct {
 	tenantID, auditID, resourceID string
+	resourceIDs                   []string
+	severity                      engine.Severity
 	after                         *engine.FindingKey
 	limit                         int
 }
@@ -36,7 +39,18 @@ type resourceKeysQuery struct {
 func (q resourceKeysQuery) toSQL() (string, []any) {
 	var c conds
 	c.add("snapshot = ?", snapshotKey(q.tenantID, q.auditID))
-	c.add("resource_hash = ?", resourceHash(q.resourceID))
+	if q.resourceIDs == nil {
+		c.add("resource_hash = ?", resourceHash(q.resourceID))
+	} else {
+		hashes := make([]any, len(q.resourceIDs))
+		for i, id := range q.resourceIDs {
+			hashes[i] = resourceHash(id)
+		}
+		c.add("resource_hash IN ?", ch.GroupSet{Value: hashes})
+	}
+	if q.severity != "" {
+		c.add("sev_order = ?", sevOrder(q.severity))
+	}
 	if q.after != nil {
 		o := uint8(numBuckets - q.after.SeverityRank)
 		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
@@ -55,7 +69,9 @@ func keysGroupSet(keys []findingKey) ch.GroupSet {
 }
 
 // byKeysPageQuery reads the findings with the given keys that match the
-// rest of the filter, in list order: point ranges of the primary key.
+// rest of the filter, in list order: point ranges of the primary key. sel,
+// when not nil, is the tag and q filters' resources the keys were read for
+// (keyedRead): those filters are then conditions on resource_id.
 type byKeysPageQuery struct {
 	tenantID, auditID string
 	filter            engine.FindingFilter
@@ -64,6 +80,7 @@ type byKeysPageQuery struct {
 	keys              []findingKey
 	limit             int
 	columns           string // selectColumns
+	sel               *selectiveResources
 }
 
 func (q byKeysPageQuery) toSQL() (string, []any) {
@@ -71,8 +88,10 @@ func (q byKeysPageQuery) toSQL() (string, []any) {
 	addSnapshot(&c, q.tenantID, q.auditID)
 	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
 	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
-	c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
-	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs, nil)
+	if q.filter.ResourceID != "" {
+		c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
+	}
+	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs, q.sel)
 	addPageFilter(&c, q.filter, q.forced, bounds)
 	return "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings WHERE " + c.sql() +
 		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args

@@ -71,7 +71,10 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 		}
 	}
 	if f.Tags != "" {
-		if sel != nil && sel.tags != nil {
+		if sel != nil && sel.tags != nil && sel.keyed {
+			expr, args := resourcesIn(sel.tags)
+			c.add(expr, args...)
+		} else if sel != nil && sel.tags != nil {
 			expr, args := sel.keysOf(sel.tags)
 			c.add(expr, args...)
 		} else if sel != nil && sel.tagScope != nil && useTagIndex {
@@ -84,7 +87,9 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 	}
 	if f.Q != "" {
 		resources, resArgs := "", []any(nil)
-		if sel != nil && sel.q != nil {
+		if sel != nil && sel.q != nil && sel.keyed {
+			resources, resArgs = resourcesIn(sel.q)
+		} else if sel != nil && sel.q != nil {
 			resources, resArgs = sel.keysOf(sel.q)
 		} else {
 			sub, subArgs := qMatching(tenantID, f)
@@ -233,6 +238,9 @@ type rowCountQuery struct {
 	q       engine.FindingCountQuery
 	groupBy []engine.GroupBy
 	sel     *selectiveResources
+	// byKeys: the rows are those of the keys in the query's external
+	// table (withKeyedCount), sel's resources' findings.
+	byKeys bool
 }
 
 func (r rowCountQuery) toSQL() (string, []any) {
@@ -241,6 +249,11 @@ func (r rowCountQuery) toSQL() (string, []any) {
 	fc := forced{resolved: q.ForceResolved, open: q.ForceOpen, mutes: q.Mutes, muteSet: q.MuteSet}
 	var snap conds
 	addSnapshot(&snap, q.TenantID, f.AuditID)
+	rsel := r.sel
+	if r.byKeys {
+		snap.add(keyedInTable)
+		rsel = rsel.byKey()
+	}
 	var sel []string
 	var selArgs []any
 	status, statusArgs := effectiveStatus(fc, snap)
@@ -262,7 +275,7 @@ func (r rowCountQuery) toSQL() (string, []any) {
 	if f.ResourceID != "" {
 		pre.add("resource_id = ?", f.ResourceID)
 	}
-	addRowFilter(&pre, q.TenantID, f, q.OnlyIDs, r.sel)
+	addRowFilter(&pre, q.TenantID, f, q.OnlyIDs, rsel)
 	c := conds{exprs: slices.Clone(snap.exprs), args: slices.Clone(snap.args)}
 	nf := f
 	nf.Status = ""

@@ -69,12 +69,23 @@ var rowFilterReadLimit int
 // their bounded probes.
 var rowFilterPasses, rowFilterProbes atomic.Int64
 
+// logRowFilterQueries, set by tests, logs the queries of row-filtered
+// pages (system.query_log) to count what they read.
+var logRowFilterQueries bool
+
 // rowFilterSettings are the settings of a row-filtered page's queries.
 func rowFilterSettings() ch.Settings {
-	if rowFilterReadLimit == 0 {
+	if rowFilterReadLimit == 0 && !logRowFilterQueries {
 		return idListSettings
 	}
-	return ch.Settings{"max_query_size": idListSettings["max_query_size"], "max_rows_to_read": rowFilterReadLimit}
+	out := ch.Settings{"max_query_size": idListSettings["max_query_size"]}
+	if rowFilterReadLimit != 0 {
+		out["max_rows_to_read"] = rowFilterReadLimit
+	}
+	if logRowFilterQueries {
+		out["log_queries"] = 1
+	}
+	return out
 }
 
 // probesRanges reports whether a page under q's row filters (sel: the
@@ -102,6 +113,9 @@ func probesRanges(q engine.FindingQuery, sel *selectiveResources) bool {
 // listRowFiltered appends up to q.Limit findings of q under row filters
 // (sel: the tag and q filters' resources resolved beforehand, or nil).
 func (s *Store) listRowFiltered(ctx context.Context, q engine.FindingQuery, sel *selectiveResources, out []engine.Finding) ([]engine.Finding, error) {
+	if ids := sel.keyedResources(q.Filter); ids != nil && useKeyedReads {
+		return s.listKeyed(ctx, q, sel, ids, out)
+	}
 	read := func(rng *bucketRange, from *keyPos, limit int) rowFilterPageQuery {
 		return rowFilterPageQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q),
 			onlyIDs: q.OnlyIDs, from: from, rng: rng, limit: limit, columns: pageColumns(q), sel: sel}

@@ -42,6 +42,10 @@ type selectiveResources struct {
 	compliance []uint64
 	tagScope   *conds
 	probeTag   int
+	// keyed: the read is bounded to the keys of the listed resources'
+	// findings (row_filter_keyed.go), so the listed tag and q resources
+	// are conditions on resource_id, not on the resource index.
+	keyed bool
 }
 
 // textsOf is the condition that keeps the findings of the titles: "" when

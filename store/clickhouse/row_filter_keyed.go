@@ -1,0 +1,174 @@
+package clickhouse
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Reads by key under a selective tag or q filter (issue 33 §3). A
+// finding's key (sev_order, id) is a uniform hash, so the findings of a
+// hundred resources lie in a thousand different granules of their
+// snapshot: a page that keeps them by an IN subquery over the resource
+// index (keysOf) reads every one of those granules, and every later row's
+// narrow columns before its LIMIT (3.7M rows for 111 resources at 10M).
+// When the filters' resources are listed (resolveSelective), a page reads
+// their keys from the resource index in list order, then the rows of the
+// first few keys only (point ranges of the primary key, as the resource
+// filter does: listByResource), and a count the rows of all their keys.
+
+// maxKeyedCountKeys is the most finding keys a count under a selective
+// filter reads from the resource index to count by key; past it the count
+// reads the rows as before (a thousand resources have a few thousand).
+var maxKeyedCountKeys = 50_000
+
+// useKeyedReads is whether pages and counts under a selective tag or q
+// filter read by key; tests turn it off to compare with the reads before.
+var useKeyedReads = true
+
+// rowFilterKeyedReads counts the key reads of pages by key, for tests.
+var rowFilterKeyedReads atomic.Int64
+
+// keyedChunk is the most keys one query of a page by key names (a literal
+// of ~40 bytes a key).
+const keyedChunk = 1000
+
+// keyedResources returns the resources whose findings hold every finding
+// the tag and q filters of f may keep, as resolveSelective listed them: the
+// tag's, and q's when q holds no title (its matches are then its
+// resources' findings only), intersected. Nil when they cannot bound the
+// read: neither filter listed, or q also matching titles with no tag.
+func (s *selectiveResources) keyedResources(f engine.FindingFilter) []string {
+	if s == nil {
+		return nil
+	}
+	var ids []string
+	if f.Tags != "" && s.tags != nil {
+		ids = s.tags
+	}
+	if f.Q != "" && s.q != nil && s.titles != nil && len(s.titles) == 0 {
+		if ids == nil {
+			ids = s.q
+		} else {
+			ids = intersectIDs(ids, s.q)
+		}
+	}
+	return ids
+}
+
+// intersectIDs returns the ids in both a and b (never nil).
+func intersectIDs(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, id := range b {
+		in[id] = true
+	}
+	out := []string{}
+	for _, id := range a {
+		if in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// byKey returns a copy of s whose tag and q filters are conditions on
+// resource_id (addRowFilter), for a read already bounded to their
+// resources' keys.
+func (s *selectiveResources) byKey() *selectiveResources {
+	c := *s
+	c.keyed = true
+	return &c
+}
+
+// listKeyed appends up to q.Limit findings of q, whose tag and q filters
+// keep only findings of resources ids (keyedResources): their keys after
+// the position from the resource index, the page's worth and a quarter
+// more first (every key a granule read in each part of the snapshot),
+// then the rows of those keys a chunk at a time; when the other filters
+// leave the page short, the rest of the keys.
+func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selectiveResources, ids []string, out []engine.Finding) ([]engine.Finding, error) {
+	if len(ids) == 0 {
+		return out, nil
+	}
+	sel = sel.byKey()
+	// The keys are a read of the resource index bounded by the resources
+	// (tests' rowFilterReadLimit is on the snapshot's rows).
+	keySettings := idListSettings
+	if logRowFilterQueries {
+		keySettings = ch.Settings{"max_query_size": idListSettings["max_query_size"], "log_queries": 1}
+	}
+	keysCtx := ch.Context(ctx, ch.WithSettings(keySettings))
+	after, want := q.After, (q.Limit-len(out))*5/4+8
+	for len(out) < q.Limit {
+		keys, err := s.resourceKeys(keysCtx, resourceKeysQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
+			resourceIDs: ids, severity: q.Filter.Severity, after: after, limit: want})
+		if err != nil || len(keys) == 0 {
+			return out, err
+		}
+		rowFilterKeyedReads.Add(1)
+		for c := range slices.Chunk(keys, keyedChunk) {
+			if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID,
+				auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs, keys: c,
+				limit: q.Limit - len(out), columns: pageColumns(q), sel: sel}, out); err != nil {
+				return nil, err
+			}
+			if len(out) == q.Limit {
+				return out, nil
+			}
+		}
+		if len(keys) < want {
+			return out, nil
+		}
+		last := keys[len(keys)-1]
+		id, err := findingIDText(last.id)
+		if err != nil {
+			return nil, err
+		}
+		after, want = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: id}, maxKeyedCountKeys
+	}
+	return out, nil
+}
+
+// keyedCountKeys returns the keys of every finding of resources ids in the
+// snapshot (of f's severity, when set), for a count by key; nil when there
+// are more than maxKeyedCountKeys (the count then reads as before).
+func (s *Store) keyedCountKeys(ctx context.Context, tenantID string, f engine.FindingFilter, ids []string) ([]findingKey, error) {
+	if len(ids) == 0 {
+		return []findingKey{}, nil
+	}
+	keys, err := s.resourceKeys(ctx, resourceKeysQuery{tenantID: tenantID, auditID: f.AuditID, resourceIDs: ids,
+		severity: f.Severity, limit: maxKeyedCountKeys + 1})
+	if err != nil || len(keys) > maxKeyedCountKeys {
+		return nil, err
+	}
+	if keys == nil {
+		keys = []findingKey{}
+	}
+	return keys, nil
+}
+
+// withKeyedCount returns ctx with the keys of a count by key as its
+// external table (withKeysTable): written into the SQL, a few thousand
+// keys cost the server more to parse than the count.
+func withKeyedCount(ctx context.Context, keys []findingKey) (context.Context, error) {
+	if len(keys) == 0 {
+		keys = []findingKey{{sevOrder: 255}} // matches nothing, keeps one query shape
+	}
+	return withKeysTable(ctx, keys)
+}
+
+// keyedInTable is the condition of a count by key on its keys.
+const keyedInTable = "(sev_order, id) IN (SELECT sev_order, id FROM " + keysTableName + ")"
+
+// resourcesIn is the condition that a row is a finding of the resources
+// ids: "0" when none.
+func resourcesIn(ids []string) (string, []any) {
+	if len(ids) == 0 {
+		return "0", nil
+	}
+	return "resource_id IN ?", []any{groupSet(ids)}
+}
