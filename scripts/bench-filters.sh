@@ -14,6 +14,13 @@
 # tag=owner=h3-bench is a selective tag: loadgen writes none (it then matches
 # nothing); docs/benchmarks.md says how the issue 33 runs gave it to 20
 # resources of a copy of the tenant.
+# tag=owner=owner-@R@ is a selective tag that matches findings: a tenant
+# written by `fourd loadgen --owners 10000` tags each of its 1M resources
+# with one of 10,000 owners (100 resources, 1,000 findings each); each round
+# asks another owner (@R@ is 42+round for pages, 4242+round for counts), so
+# that no answer comes from what an earlier round resolved.
+# FILTERS (space-separated query strings, "none" for no filter) narrows a
+# run to some filters, e.g. FILTERS='tag=owner%3Downer-@R@ tag=team%3Dteam-3'.
 # rule_id=loadgen-000 (1M of 10M findings) is the page a compliance filter is
 # compared with. loadgen's texts map to no control: for the compliance rows
 # of docs/benchmarks.md, h4_bench gave CIS-AWS-4.0.1:1.4 to 20 of its 200
@@ -36,6 +43,7 @@ filters=(
   "tag=team%3Dteam-3"
   "tag=env%3Dprod&tag=team%3Dteam-3"
   "tag=owner%3Dh3-bench"
+  "tag=owner%3Downer-@R@"
   "rule_id=loadgen-000"
   "compliance=CIS-AWS-4.0.1"
   "compliance=CIS-AWS-4.0.1:2.1.4"
@@ -45,18 +53,22 @@ filters=(
   "first_seen_before=2020-01-01T00:00:00Z"
   "first_seen_after=2020-01-01T00:00:00Z"
 )
+if [ -n "${FILTERS:-}" ]; then
+  filters=()
+  for f in $FILTERS; do [ "$f" = none ] && f=""; filters+=("$f"); done
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 get() { curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -H "Authorization: Bearer $TOKEN" "$URL$1"; }
 echo "start: $(uptime | sed 's/.*load/load/')"
 for r in $(seq 0 $((rounds - 1))); do
   for i in "${!filters[@]}"; do
-    get "/v1/findings?limit=$((60 + r))&${filters[$i]}" >>"$out/page.$i"
+    get "/v1/findings?limit=$((60 + r))&${filters[$i]//@R@/$((42 + r))}" >>"$out/page.$i"
   done
 done
 for r in $(seq 0 $((rounds / 3 - 1))); do
   for i in "${!filters[@]}"; do
-    get "/v1/findings/summary?group_by=severity&${filters[$i]}" >>"$out/count.$i"
+    get "/v1/findings/summary?group_by=severity&${filters[$i]//@R@/$((4242 + r))}" >>"$out/count.$i"
   done
 done
 echo "end: $(uptime | sed 's/.*load/load/')"

@@ -155,14 +155,16 @@ func (s *Store) SystemTable(name string) string { return s.systemTable(name) }
 func SetMaxSelectiveResources(n int) (restore func()) {
 	old, oldTitles := maxSelectiveResources, maxSelectiveTitles
 	maxSelectiveResources, maxSelectiveTitles = n, n
-	return func() { maxSelectiveResources, maxSelectiveTitles = old, oldTitles }
+	memoGen.Add(1)
+	return func() { maxSelectiveResources, maxSelectiveTitles = old, oldTitles; memoGen.Add(1) }
 }
 
 // SetTagIndex sets useTagIndex until the returned function restores it.
 func SetTagIndex(on bool) (restore func()) {
 	old := useTagIndex
 	useTagIndex = on
-	return func() { useTagIndex = old }
+	memoGen.Add(1)
+	return func() { useTagIndex = old; memoGen.Add(1) }
 }
 
 // SetRangeProbes sets useRangeProbes until the returned function restores
@@ -262,3 +264,15 @@ func SelectedMarks(t *testing.T, s *Store, tenantID, auditID string, read func()
 	}
 	return marks
 }
+
+// SetFilterMemo sets useFilterMemo until the returned function restores
+// it.
+func SetFilterMemo(on bool) (restore func()) {
+	old := useFilterMemo
+	useFilterMemo = on
+	return func() { useFilterMemo = old }
+}
+
+// SelectiveResolutions is how many times reads have resolved their tag, q
+// and compliance filters without the memo so far.
+func SelectiveResolutions() int64 { return selectiveResolutions.Load() }

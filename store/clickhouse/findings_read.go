@@ -75,7 +75,7 @@ func (s *Store) ListFindings(ctx context.Context, q engine.FindingQuery) (out []
 	}
 	if q.Filter.RowFilters() || q.OnlyIDs != nil {
 		ctx := ch.Context(ctx, ch.WithSettings(rowFilterSettings()))
-		sel, err := s.resolveSelective(ctx, q.TenantID, q.Filter)
+		sel, err := s.resolveSelectiveMemo(ctx, q.TenantID, q.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -280,7 +280,7 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 			ok = true // no active mute rule: nothing is muted
 		} else {
 			ctx := ch.Context(ctx, ch.WithSettings(idListSettings))
-			sel, err := s.resolveSelective(ctx, q.TenantID, q.Filter)
+			sel, err := s.resolveSelectiveMemo(ctx, q.TenantID, q.Filter)
 			if err != nil {
 				return nil, err
 			}

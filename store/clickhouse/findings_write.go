@@ -463,6 +463,7 @@ func (s *Store) DropSnapshot(ctx context.Context, tenantID, auditID string) (err
 func (s *Store) deleteSnapshotRows(ctx context.Context, tenantID, auditID string) error {
 	s.totals.Purge()
 	s.ranges.Purge()
+	s.memo.purge()
 	// Rows under a key that another snapshot has are that snapshot's:
 	// this one was refused before it wrote any (checkSnapshotKey).
 	taken, err := s.snapshotKeyTaken(ctx, tenantID, auditID)

@@ -56,6 +56,7 @@ WHERE database = ? AND table IN ? AND active AND partition < ?`,
 	}
 	slices.Sort(dropped)
 	s.totals.Purge()
+	s.memo.purge()
 	for _, p := range dropped {
 		if len(p) != 6 || p < "197001" || p > "210612" {
 			return nil, fmt.Errorf("unexpected partition %q", p)

@@ -2,7 +2,7 @@ package clickhouse
 
 import (
 	"context"
-	"slices"
+	"sort"
 	"sync/atomic"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -85,11 +85,14 @@ func (s *selectiveResources) byKey() *selectiveResources {
 }
 
 // listKeyed appends up to q.Limit findings of q, whose tag and q filters
-// keep only findings of resources ids (keyedResources): their keys after
-// the position from the resource index, the page's worth and a quarter
-// more first (every key a granule read in each part of the snapshot),
-// then the rows of those keys a chunk at a time; when the other filters
-// leave the page short, the rest of the keys.
+// keep only findings of resources ids (keyedResources): the keys of their
+// findings (keyedKeys: every one, from the memo or one read of the
+// resource index; as cheap to read as the first few, which the server
+// finds only by sorting them all) after the position, then the rows of
+// those keys, the page's worth and a quarter more first (every key costs
+// a granule in each part of the snapshot), then a chunk at a time while
+// the other filters leave the page short. With more keys than the memo
+// keeps, the keys are read after the position a chunk at a time.
 func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selectiveResources, ids []string, out []engine.Finding) ([]engine.Finding, error) {
 	if len(ids) == 0 {
 		return out, nil
@@ -102,53 +105,79 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		keySettings = ch.Settings{"max_query_size": idListSettings["max_query_size"], "log_queries": 1}
 	}
 	keysCtx := ch.Context(ctx, ch.WithSettings(keySettings))
-	after, want := q.After, (q.Limit-len(out))*5/4+8
-	for len(out) < q.Limit {
+	all, err := s.keyedKeys(keysCtx, q.TenantID, q.Filter, ids)
+	if err != nil {
+		return nil, err
+	}
+	want := (q.Limit-len(out))*5/4 + 8
+	read := func(keys []findingKey) (full bool, err error) {
+		for len(keys) > 0 {
+			n := min(len(keys), want, keyedChunk)
+			if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID,
+				auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs, keys: keys[:n],
+				limit: q.Limit - len(out), columns: pageColumns(q), sel: sel}, out); err != nil {
+				return false, err
+			}
+			if len(out) == q.Limit {
+				return true, nil
+			}
+			keys, want = keys[n:], keyedChunk
+		}
+		return false, nil
+	}
+	if all != nil {
+		_, err := read(keysAfter(all, q.Filter.Severity, q.After))
+		return out, err
+	}
+	after := q.After
+	for {
 		keys, err := s.resourceKeys(keysCtx, resourceKeysQuery{tenantID: q.TenantID, auditID: q.Filter.AuditID,
-			resourceIDs: ids, severity: q.Filter.Severity, after: after, limit: want})
+			resourceIDs: ids, severity: q.Filter.Severity, after: after, limit: maxKeyedCountKeys})
 		if err != nil || len(keys) == 0 {
 			return out, err
 		}
 		rowFilterKeyedReads.Add(1)
-		for c := range slices.Chunk(keys, keyedChunk) {
-			if out, err = s.queryFindings(ctx, q.TenantID, q.Filter.AuditID, byKeysPageQuery{tenantID: q.TenantID,
-				auditID: q.Filter.AuditID, filter: q.Filter, forced: forcedOf(q), onlyIDs: q.OnlyIDs, keys: c,
-				limit: q.Limit - len(out), columns: pageColumns(q), sel: sel}, out); err != nil {
-				return nil, err
-			}
-			if len(out) == q.Limit {
-				return out, nil
-			}
-		}
-		if len(keys) < want {
-			return out, nil
+		if full, err := read(keys); err != nil || full || len(keys) < maxKeyedCountKeys {
+			return out, err
 		}
 		last := keys[len(keys)-1]
 		id, err := findingIDText(last.id)
 		if err != nil {
 			return nil, err
 		}
-		after, want = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: id}, maxKeyedCountKeys
+		after = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: id}
 	}
-	return out, nil
+}
+
+// keysAfter returns the keys of keys (in list order) after the position
+// after (nil: from the start), of severity sev when set.
+func keysAfter(keys []findingKey, sev engine.Severity, after *engine.FindingKey) []findingKey {
+	if after != nil {
+		o, id := sevOrder(engine.SeverityFromRank(after.SeverityRank)), idRangeKey(after.ID)
+		keys = keys[sort.Search(len(keys), func(i int) bool {
+			k := keys[i]
+			return k.sevOrder > o || (k.sevOrder == o && k.id > id)
+		}):]
+	}
+	if sev == "" {
+		return keys
+	}
+	o := sevOrder(sev)
+	lo := sort.Search(len(keys), func(i int) bool { return keys[i].sevOrder >= o })
+	hi := sort.Search(len(keys), func(i int) bool { return keys[i].sevOrder > o })
+	return keys[lo:hi]
 }
 
 // keyedCountKeys returns the keys of every finding of resources ids in the
-// snapshot (of f's severity, when set), for a count by key; nil when there
-// are more than maxKeyedCountKeys (the count then reads as before).
+// snapshot of f (of its severity, when set), for a count by key; nil
+// when there are more than maxKeyedCountKeys (the count then reads as
+// before).
 func (s *Store) keyedCountKeys(ctx context.Context, tenantID string, f engine.FindingFilter, ids []string) ([]findingKey, error) {
-	if len(ids) == 0 {
-		return []findingKey{}, nil
-	}
-	keys, err := s.resourceKeys(ctx, resourceKeysQuery{tenantID: tenantID, auditID: f.AuditID, resourceIDs: ids,
-		severity: f.Severity, limit: maxKeyedCountKeys + 1})
-	if err != nil || len(keys) > maxKeyedCountKeys {
+	keys, err := s.keyedKeys(ctx, tenantID, f, ids)
+	if err != nil || keys == nil {
 		return nil, err
 	}
-	if keys == nil {
-		keys = []findingKey{}
-	}
-	return keys, nil
+	return keysAfter(keys, f.Severity, nil), nil
 }
 
 // withKeyedCount returns ctx with the keys of a count by key as its

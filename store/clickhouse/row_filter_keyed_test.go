@@ -38,6 +38,7 @@ func tagResources(t *testing.T, s *clickhouse.Store, tenantID string, idx []int,
 // findings written; tenant B's snapshot under the same audit id, whose
 // resources carry the same tags, never shows.
 func TestKeyedTagPages(t *testing.T) {
+	defer clickhouse.SetFilterMemo(false)() // every read its own (TestFilterMemo: with the memo)
 	s := chtest.New(t)
 	aud := engine.NewID(engine.PrefixAudit, testNow)
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 3000) // resources 0…599
@@ -157,6 +158,7 @@ func TestKeyedTagPages(t *testing.T) {
 // in system.query_log (18.16 leaves subqueries out of read_rows). Its
 // count is the same both ways.
 func TestKeyedTagPageReadsLittle(t *testing.T) {
+	defer clickhouse.SetFilterMemo(false)()
 	s := chtest.New(t)
 	aud := engine.NewID(engine.PrefixAudit, testNow)
 	const n = 120_000

@@ -124,6 +124,7 @@ type Store struct {
 	totals   *cache.LRU[totalsKey, []uint64]       // totals_cache.go
 	ranges   *cache.LRU[uint64, firstSeenRange]    // first_seen_range.go
 	texts    *cache.LRU[textCacheKey, findingText] // finding_texts.go
+	memo     *filterMemo                           // filter_memo.go
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
 	snapshotSlots chan struct{}
@@ -227,7 +228,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		conn = clusterConn{Conn: conn}
 	}
 	s := &Store{conn: conn, cfg: cfg, opts: opts, log: cfg.Logger, database: opts.Auth.Database,
-		totals: newTotalsCache(), ranges: newRangeCache(), texts: newTextCache(),
+		totals: newTotalsCache(), ranges: newRangeCache(), texts: newTextCache(), memo: newFilterMemo(),
 		snapshotSlots: make(chan struct{}, snapshotWriteSlots(cfg.MaxOpenConns))}
 	if s.database == "" {
 		s.database = "default"
