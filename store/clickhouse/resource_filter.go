@@ -84,17 +84,20 @@ type byKeysPageQuery struct {
 }
 
 func (q byKeysPageQuery) toSQL() (string, []any) {
-	var c conds
+	// The keys as PREWHERE: a key's point range is a granule in each part
+	// of the snapshot, and those of the parts without it need none of the
+	// other (wide) columns read.
+	var c, pre conds
 	addSnapshot(&c, q.tenantID, q.auditID)
-	c.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
-	bounds := conds{exprs: slices.Clone(c.exprs), args: slices.Clone(c.args)}
+	pre.add("(sev_order, id) IN ?", keysGroupSet(q.keys))
+	bounds := conds{exprs: append(slices.Clone(c.exprs), pre.exprs...), args: append(slices.Clone(c.args), pre.args...)}
 	if q.filter.ResourceID != "" {
 		c.add("resource_id = ?", q.filter.ResourceID) // the keys may hold another's (resourceKeysQuery)
 	}
 	addRowFilter(&c, q.tenantID, q.filter, q.onlyIDs, q.sel)
 	addPageFilter(&c, q.filter, q.forced, bounds)
-	return "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings WHERE " + c.sql() +
-		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
+	return "SELECT " + selectColumns(q.columns) + " FROM snapshot_findings PREWHERE " + pre.sql() + " WHERE " + c.sql() +
+		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), append(pre.args, c.args...)
 }
 
 // resourceKeys returns up to limit keys of a resource's findings after a

@@ -271,12 +271,23 @@ func (r rowCountQuery) toSQL() (string, []any) {
 			sel = append(sel, "toString("+col+")")
 		}
 	}
-	var pre conds
+	var rows conds
 	if f.ResourceID != "" {
-		pre.add("resource_id = ?", f.ResourceID)
+		rows.add("resource_id = ?", f.ResourceID)
 	}
-	addRowFilter(&pre, q.TenantID, f, q.OnlyIDs, rsel)
+	addRowFilter(&rows, q.TenantID, f, q.OnlyIDs, rsel)
 	c := conds{exprs: slices.Clone(snap.exprs), args: slices.Clone(snap.args)}
+	pre := rows
+	if r.byKeys {
+		// By key, the keys come first: a key's point range is a granule
+		// in each part of the snapshot, and those of the parts without
+		// the key need none of the other columns read.
+		c = conds{}
+		addSnapshot(&c, q.TenantID, f.AuditID)
+		pre = conds{}
+		pre.add(keyedInTable)
+		c.exprs, c.args = append(c.exprs, rows.exprs...), append(c.args, rows.args...)
+	}
 	nf := f
 	nf.Status = ""
 	addFindingFilter(&c, nf)
