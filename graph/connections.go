@@ -102,11 +102,11 @@ func (r *Resolver) listPolicies(ctx context.Context, first *int, after *string, 
 		return nil, err
 	}
 	p := caller(ctx)
-	page, err := r.svc.ListPolicies(ctx, p, pr)
+	page, err := r.policies.ListPolicies(ctx, p, pr)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewPolicyConnection(page, func(x engine.Policy) string { return r.svc.PolicyCursor(p, x.ID) }), nil
+	return model.NewPolicyConnection(page, func(x engine.Policy) string { return r.policies.PolicyCursor(p, x.ID) }), nil
 }
 
 // listReports lists the tenant's reports, newest first.

@@ -23,6 +23,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/graph/generated"
@@ -52,6 +53,9 @@ type Config struct {
 	// Dashboard ranks open findings (engine/dashboard); optional, the
 	// rankings answer unavailable without it.
 	Dashboard *dashboard.Service
+	// Policies keeps custom policies (engine/policies); optional, those
+	// fields answer unavailable without it.
+	Policies *policies.Service
 	// Mutes keeps mute rules (engine/mutes); optional, those fields
 	// answer unavailable without it.
 	Mutes *mutes.Service
@@ -172,7 +176,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	cfg = cfg.withDefaults()
 	es := generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, dashboard: cfg.Dashboard, log: cfg.Logger},
+		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, dashboard: cfg.Dashboard, log: cfg.Logger},
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)

@@ -24,7 +24,7 @@ func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
 	case engine.PrefixAudit:
 		n, err = orNil(r.svc.GetAudit(ctx, p, id))
 	case engine.PrefixPolicy:
-		n, err = orNil(r.svc.GetPolicy(ctx, p, id))
+		n, err = orNil(r.policies.GetPolicy(ctx, p, id))
 	case engine.PrefixReport:
 		n, err = orNil(r.reports.GetReport(ctx, p, id))
 	default:

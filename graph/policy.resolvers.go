@@ -14,17 +14,17 @@ import (
 
 // CreatePolicy validates and stores a policy.
 func (r *mutationResolver) CreatePolicy(ctx context.Context, input engine.PolicyInput) (*engine.Policy, error) {
-	return orNil(r.svc.CreatePolicy(ctx, caller(ctx), input))
+	return orNil(r.policies.CreatePolicy(ctx, caller(ctx), input))
 }
 
 // UpdatePolicy changes a policy, making a new version.
 func (r *mutationResolver) UpdatePolicy(ctx context.Context, id string, input engine.PolicyInput) (*engine.Policy, error) {
-	return orNil(r.svc.UpdatePolicy(ctx, caller(ctx), id, input))
+	return orNil(r.policies.UpdatePolicy(ctx, caller(ctx), id, input))
 }
 
 // DeletePolicy removes a policy.
 func (r *mutationResolver) DeletePolicy(ctx context.Context, id string) (*model.DeletePolicyPayload, error) {
-	if err := r.svc.DeletePolicy(ctx, caller(ctx), id); err != nil {
+	if err := r.policies.DeletePolicy(ctx, caller(ctx), id); err != nil {
 		return nil, err
 	}
 	return &model.DeletePolicyPayload{ID: id, Deleted: true}, nil
@@ -36,7 +36,7 @@ func (r *mutationResolver) DryRunPolicy(ctx context.Context, input engine.Policy
 	if err != nil {
 		return nil, err
 	}
-	return orNil(r.svc.DryRunNewPolicy(ctx, caller(ctx), input, n))
+	return orNil(r.policies.DryRunNewPolicy(ctx, caller(ctx), input, n))
 }
 
 // TestPolicy evaluates a stored policy.
@@ -45,7 +45,7 @@ func (r *mutationResolver) TestPolicy(ctx context.Context, id string, limit *int
 	if err != nil {
 		return nil, err
 	}
-	return orNil(r.svc.TestPolicy(ctx, caller(ctx), id, n))
+	return orNil(r.policies.TestPolicy(ctx, caller(ctx), id, n))
 }
 
 // Policies lists the tenant's policies, newest first.
@@ -55,5 +55,5 @@ func (r *queryResolver) Policies(ctx context.Context, first *int, after *string,
 
 // Policy returns one policy; not_found when absent.
 func (r *queryResolver) Policy(ctx context.Context, id string) (*engine.Policy, error) {
-	return orNil(r.svc.GetPolicy(ctx, caller(ctx), id))
+	return orNil(r.policies.GetPolicy(ctx, caller(ctx), id))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 )
@@ -22,6 +23,8 @@ type Resolver struct {
 	reports *reporting.Service
 	posture *posture.Service
 	mutes   *mutes.Service
+	// policies keeps custom policies (nil: those fields answer unavailable).
+	policies *policies.Service
 	// dashboard ranks open findings (nil: the rankings answer unavailable).
 	dashboard *dashboard.Service
 	log       *slog.Logger

@@ -28,8 +28,8 @@ func TestStoreDownAnswers503(t *testing.T) {
 		graph: func(c *graph.Config) { c.ReadTimeout = readTimeout },
 		engine: func(c *findings.Config) {
 			px = storetest.NewProxied(t, c.Snapshots.(*clickhouse.Store), c.Tenants.(*postgres.Store))
-			c.Findings, c.Resources, c.Snapshots, c.Inventory, c.Trends = px.CH, px.CH, px.CH, px.CH, px.CH
-			c.Tenants, c.Audits, c.Policies, c.Overrides = px.PG, px.PG, px.PG, px.PG
+			c.Findings, c.Resources, c.Snapshots, c.Trends = px.CH, px.CH, px.CH, px.CH
+			c.Tenants, c.Audits, c.Overrides = px.PG, px.PG, px.PG
 		},
 		reporting: func(c *reporting.Config) { c.Reports = px.PG }})
 	n := 0

@@ -206,7 +206,7 @@ func (a *api) createPolicy(w http.ResponseWriter, r *http.Request) error {
 	if b.DryRun != nil {
 		return errDryRunField
 	}
-	p, err := a.svc.CreatePolicy(r.Context(), principal(r), b.input())
+	p, err := a.policies.CreatePolicy(r.Context(), principal(r), b.input())
 	if err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func (a *api) dryRunPolicy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.svc.DryRunNewPolicy(r.Context(), principal(r), b.input(), limit)
+	res, err := a.policies.DryRunNewPolicy(r.Context(), principal(r), b.input(), limit)
 	if err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func (a *api) updatePolicy(w http.ResponseWriter, r *http.Request) error {
 	if b.DryRun != nil {
 		return errDryRunField
 	}
-	p, err := a.svc.UpdatePolicy(r.Context(), principal(r), r.PathValue("id"), b.input())
+	p, err := a.policies.UpdatePolicy(r.Context(), principal(r), r.PathValue("id"), b.input())
 	if err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (a *api) deletePolicy(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseQuery(r); err != nil {
 		return err
 	}
-	if err := a.svc.DeletePolicy(r.Context(), principal(r), r.PathValue("id")); err != nil {
+	if err := a.policies.DeletePolicy(r.Context(), principal(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -284,7 +284,7 @@ func (a *api) testPolicy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.svc.TestPolicy(r.Context(), principal(r), r.PathValue("id"), limit)
+	res, err := a.policies.TestPolicy(r.Context(), principal(r), r.PathValue("id"), limit)
 	if err != nil {
 		return err
 	}

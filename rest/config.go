@@ -12,6 +12,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -64,6 +65,9 @@ type Config struct {
 	// Dashboard ranks open findings (engine/dashboard); optional,
 	// /v1/findings/rankings answers 503 unavailable without it.
 	Dashboard *dashboard.Service
+	// Policies keeps custom policies (engine/policies); optional,
+	// /v1/policies answers 503 unavailable without it.
+	Policies *policies.Service
 	// Mutes keeps mute rules (engine/mutes); optional, /v1/mute_rules
 	// answers 503 unavailable without it.
 	Mutes *mutes.Service

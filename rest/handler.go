@@ -16,6 +16,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -34,6 +35,8 @@ type api struct {
 	reports *reporting.Service // nil: reports answer unavailable
 	posture *posture.Service   // nil: compliance answers unavailable
 	mutes   *mutes.Service     // nil: mute rules answer unavailable
+	// policies keeps custom policies; nil: /v1/policies answers unavailable.
+	policies *policies.Service
 	// dashboard ranks open findings; nil: the rankings answer unavailable.
 	dashboard *dashboard.Service
 	log       *slog.Logger
@@ -58,7 +61,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()
@@ -81,8 +84,8 @@ func (a *api) routes() {
 	a.get("/v1/resources/{id}/explain", a.authenticated(getOf(s.ExplainResource)))
 	a.get("/v1/audits", a.authenticated(listOf(s.ListAudits)))
 	a.get("/v1/audits/{id}", a.authenticated(getOf(s.GetAudit)))
-	a.get("/v1/policies", a.authenticated(listOf(s.ListPolicies)))
-	a.get("/v1/policies/{id}", a.authenticated(getOf(s.GetPolicy)))
+	a.get("/v1/policies", a.authenticated(listOf(a.policies.ListPolicies)))
+	a.get("/v1/policies/{id}", a.authenticated(getOf(a.policies.GetPolicy)))
 	a.get("/v1/reports", a.authenticated(listOf(a.reports.ListReports)))
 	a.get("/v1/reports/{id}", a.authenticated(getOf(a.reports.GetReport)))
 	a.auditRoutes()

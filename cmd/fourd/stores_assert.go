@@ -6,6 +6,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
@@ -26,11 +27,13 @@ var (
 	_ findings.IdempotencyStore = (*pgstore.Store)(nil)
 	_ findings.MuteSetStore     = (*pgstore.Store)(nil)
 	_ findings.UserStore        = (*pgstore.Store)(nil)
-	_ findings.PolicyStore      = (*pgstore.Store)(nil)
 	_ findings.ExpiredSweeper   = (*pgstore.Store)(nil)
 	_ findings.MuteRuleStore    = (*pgstore.Store)(nil)
 
 	_ mutes.Store = (*pgstore.Store)(nil)
+
+	_ policies.Store   = (*pgstore.Store)(nil)
+	_ policies.Checker = (*audit.Evaluators)(nil)
 
 	_ reporting.Analytics   = (*chstore.Store)(nil)
 	_ reporting.Resources   = (*chstore.Store)(nil)

@@ -15,6 +15,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -89,8 +90,8 @@ func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*findin
 func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
 	return findings.Config{
 		Findings: s.ch, Resources: s.ch,
-		Tenants: s.pg, Audits: s.pg, Policies: s.pg,
-		Snapshots: s.ch, Inventory: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
+		Tenants: s.pg, Audits: s.pg,
+		Snapshots: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
 		Users: s.pg, Analytics: s.ch, Catalog: audit.NewCatalog(),
 		Secret: secret, Logger: log,
@@ -158,6 +159,7 @@ type apiServices struct {
 	reporting *reporting.Service
 	posture   *posture.Service
 	dashboard *dashboard.Service
+	policies  *policies.Service
 	mutes     *mutes.Service
 	identity  *identity.Service
 	webhooks  *webhooks.Service
@@ -193,6 +195,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	pols, err := policies.New(policies.Config{Store: s.pg, Checker: audit.New(nil), Inventory: s.ch, Secret: cfg.Secret})
+	if err != nil {
+		return apiServices{}, err
+	}
 	rules, err := mutes.New(mutes.Config{Rules: s.pg, Compiler: audit.New(nil), Reads: svc.MuteReads(), Secret: cfg.Secret, Logger: log})
 	if err != nil {
 		return apiServices{}, err
@@ -209,7 +215,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

@@ -15,6 +15,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -88,6 +89,8 @@ type harness struct {
 	svc *findings.Service
 	// mutes keeps mute rules over svc's read path (engine/mutes).
 	mutes *mutes.Service
+	// policies keeps custom policies (engine/policies).
+	policies *policies.Service
 	// audits runs audits (this package's Service).
 	audits *audit.Service
 	// intake takes inventory (engine/ingest).
@@ -113,8 +116,8 @@ func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 	}
 	now := func() time.Time { return h.now }
 	svc, err := findings.NewService(findings.Config{
-		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
-		Snapshots: ch, Inventory: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
+		Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
+		Snapshots: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: now,
 	})
@@ -123,6 +126,10 @@ func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 	}
 	h.svc = svc
 	if h.mutes, err = mutes.New(mutes.Config{Rules: pg, Compiler: audit.New(nil), Reads: svc.MuteReads(),
+		Secret: []byte(strings.Repeat("k", 32)), Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	if h.policies, err = policies.New(policies.Config{Store: pg, Checker: audit.New(nil), Inventory: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: now}); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +281,7 @@ func TestLifecycleAcrossThreeAudits(t *testing.T) {
 	}
 
 	// Audit 2: the bucket moved to prod, and a policy says prod is critical.
-	pol, err := h.svc.CreatePolicy(h.ctx, h.p, engine.PolicyInput{Name: ptr("prod is critical"),
+	pol, err := h.policies.CreatePolicy(h.ctx, h.p, engine.PolicyInput{Name: ptr("prod is critical"),
 		Expression: ptr(`resource.tags["env"] == "prod"`), Effect: ptr(engine.PolicySeverityAtLeast),
 		Dimension: ptr(engine.DimensionSecurity), Severity: ptr(engine.SeverityCritical)})
 	if err != nil {

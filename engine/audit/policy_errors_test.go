@@ -19,7 +19,7 @@ func TestAuditCompletesAndNamesFailedPolicies(t *testing.T) {
 		expr = "[" + expr + "].map(a, a + a)[0]"
 	}
 	expr = "size(" + expr + ") > 0"
-	if _, err := h.svc.CreatePolicy(h.ctx, h.p, engine.PolicyInput{Name: ptr("doubling"), Expression: ptr(expr),
+	if _, err := h.policies.CreatePolicy(h.ctx, h.p, engine.PolicyInput{Name: ptr("doubling"), Expression: ptr(expr),
 		Dimension: ptr(engine.DimensionCost), Severity: ptr(engine.SeverityLow)}); engine.ErrorCode(err) != engine.CodeValidationFailed {
 		t.Fatalf("writing the doubling policy: %v, want validation_failed", err)
 	}
@@ -29,7 +29,7 @@ func TestAuditCompletesAndNamesFailedPolicies(t *testing.T) {
 	if err := h.pg.CreatePolicy(h.ctx, bad); err != nil {
 		t.Fatal(err)
 	}
-	good, err := h.svc.CreatePolicy(h.ctx, h.p, engine.PolicyInput{Name: ptr("every bucket"), Expression: ptr(`resource.type == "aws_s3_bucket"`),
+	good, err := h.policies.CreatePolicy(h.ctx, h.p, engine.PolicyInput{Name: ptr("every bucket"), Expression: ptr(`resource.type == "aws_s3_bucket"`),
 		Dimension: ptr(engine.DimensionCost), Severity: ptr(engine.SeverityLow)})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestAuditCompletesAndNamesFailedPolicies(t *testing.T) {
 	}
 
 	// Clean twin: without the failing policy, the next audit lists none.
-	if err := h.svc.DeletePolicy(h.ctx, h.p, bad.ID); err != nil {
+	if err := h.policies.DeletePolicy(h.ctx, h.p, bad.ID); err != nil {
 		t.Fatal(err)
 	}
 	if a := h.runAudit(); a.Summary.PolicyErrors != nil {

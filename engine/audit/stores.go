@@ -22,7 +22,7 @@ type Queue interface {
 	// says), in one transaction: either both are stored or neither. final is
 	// called after events is exhausted, so it may report what they counted.
 	CompleteAudit(ctx context.Context, events iter.Seq2[engine.Event, error], final func() engine.Audit) error
-	// engine/findings' PolicyStore pages policies; AllPolicies returns every live
+	// engine/policies' Store pages policies; AllPolicies returns every live
 	// policy of a tenant (enabled or not).
 	AllPolicies(ctx context.Context, tenantID string) ([]engine.Policy, error)
 }

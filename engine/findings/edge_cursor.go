@@ -20,8 +20,3 @@ func (s *Service) ResourceCursor(p engine.Principal, f engine.ResourceFilter, id
 func (s *Service) AuditCursor(p engine.Principal, id string) string {
 	return s.cursors.Encode(p.TenantID, "audits", id)
 }
-
-// PolicyCursor returns the cursor after the policy with id in ListPolicies.
-func (s *Service) PolicyCursor(p engine.Principal, id string) string {
-	return s.cursors.Encode(p.TenantID, "policies", id)
-}

@@ -38,7 +38,7 @@ func TestIdempotentRules(t *testing.T) {
 	env := newTestEnv(t)
 	store := &memIdempotency{recs: map[string]engine.IdempotencyRecord{}}
 	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-		Audits: env.control, Policies: env.control, Idempotency: store,
+		Audits: env.control, Idempotency: store,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestIdempotentAnswerSealed(t *testing.T) {
 	store := &memIdempotency{recs: map[string]engine.IdempotencyRecord{}}
 	newSvc := func(secret string) *Service {
 		svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-			Audits: env.control, Policies: env.control, Idempotency: store,
+			Audits: env.control, Idempotency: store,
 			Secret: []byte(strings.Repeat(secret, 32)), Now: func() time.Time { return env.now }})
 		if err != nil {
 			t.Fatal(err)

@@ -104,24 +104,3 @@ func (s *Service) GetAudit(ctx context.Context, p engine.Principal, id string) (
 	}
 	return s.cfg.Audits.GetAudit(ctx, p.TenantID, id)
 }
-
-// ListPolicies returns a page of the tenant's policies, newest first.
-func (s *Service) ListPolicies(ctx context.Context, p engine.Principal, pr engine.PageRequest) (engine.Page[engine.Policy], error) {
-	if err := p.Require(engine.ScopePoliciesRead); err != nil {
-		return engine.Page[engine.Policy]{}, err
-	}
-	return idPage(s, p, "policies", pr, func(x engine.Policy) string { return x.ID }, func(before string, limit int) ([]engine.Policy, error) {
-		return s.cfg.Policies.ListPolicies(ctx, engine.PolicyQuery{TenantID: p.TenantID, BeforeID: before, Limit: limit})
-	})
-}
-
-// GetPolicy returns one policy of the tenant.
-func (s *Service) GetPolicy(ctx context.Context, p engine.Principal, id string) (engine.Policy, error) {
-	if err := p.Require(engine.ScopePoliciesRead); err != nil {
-		return engine.Policy{}, err
-	}
-	if !engine.ValidID(engine.PrefixPolicy, id) {
-		return engine.Policy{}, engine.ErrNotFound("policy", id)
-	}
-	return s.cfg.Policies.GetPolicy(ctx, p.TenantID, id)
-}

@@ -32,7 +32,7 @@ func TestGetResourcesPartial(t *testing.T) {
 	ctx := context.Background()
 	store := &partialReads{Resources: env.resources}
 	svc, err := NewService(Config{Findings: env.findings, Resources: store, Tenants: env.control, Events: env.events,
-		Audits: env.control, Policies: env.control, Secret: []byte("0123456789abcdef0123456789abcdef")})
+		Audits: env.control, Secret: []byte("0123456789abcdef0123456789abcdef")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,14 +17,11 @@ type Config struct {
 	Resources engine.ResourceStore
 	Tenants   engine.TenantStore
 	Audits    engine.AuditStore
-	Policies  PolicyStore
 	// Snapshots reads findings across snapshots (activity, bulk updates,
-	// reports); Inventory streams the inventory for policy dry runs;
-	// Evaluators checks policies and compiles mute rules and explanations.
-	// All optional: what needs them is unavailable without them. Audits
-	// themselves run in engine/audit.
+	// reports); Evaluators compiles mute rules and explanations. Both
+	// optional: what needs them is unavailable without them. Audits
+	// themselves run in engine/audit, policies are engine/policies'.
 	Snapshots  engine.SnapshotStore
-	Inventory  engine.InventoryReader
 	Evaluators engine.Evaluators
 	Overrides  OverrideStore
 	// MuteRules and MuteMatches keep mute rules and their matches
@@ -79,8 +76,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Findings == nil || c.Resources == nil:
 		return errors.New("engine: analytics stores (Findings, Resources) are required")
-	case c.Tenants == nil || c.Audits == nil || c.Policies == nil:
-		return errors.New("engine: control stores (Tenants, Audits, Policies) are required")
+	case c.Tenants == nil || c.Audits == nil:
+		return errors.New("engine: control stores (Tenants, Audits) are required")
 	case len(c.Secret) < 32:
 		return errors.New("engine: Secret must be at least 32 bytes")
 	}

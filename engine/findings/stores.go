@@ -124,22 +124,6 @@ type UserStore interface {
 	GetUser(ctx context.Context, tenantID, id string) (engine.User, error)
 }
 
-// PolicyStore holds custom policies.
-type PolicyStore interface {
-	CreatePolicy(ctx context.Context, p engine.Policy) error
-	// UpdatePolicy overwrites a live policy whose stored version is
-	// p.Version and returns it with the next version; conflict when the
-	// version moved on (a concurrent update) or the name is taken,
-	// not_found when the policy is missing or deleted.
-	UpdatePolicy(ctx context.Context, p engine.Policy) (engine.Policy, error)
-	// DeletePolicy marks a live policy deleted; not_found otherwise.
-	DeletePolicy(ctx context.Context, tenantID, id string, at time.Time) error
-	GetPolicy(ctx context.Context, tenantID, id string) (engine.Policy, error)
-	// ListPolicies returns up to q.Limit policies, newest first, strictly
-	// before q.BeforeID.
-	ListPolicies(ctx context.Context, q engine.PolicyQuery) ([]engine.Policy, error)
-}
-
 // TrendStore counts findings of several snapshots at once (ClickHouse, from
 // the per-snapshot counts).
 type TrendStore interface {

@@ -25,7 +25,7 @@ func TestSweepExpiredCutoffs(t *testing.T) {
 	env := newTestEnv(t)
 	rec := &sweepRecorder{}
 	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-		Audits: env.control, Policies: env.control, Idempotency: rec,
+		Audits: env.control, Idempotency: rec,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)

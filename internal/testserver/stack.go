@@ -15,6 +15,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
+	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/engine/webhooks"
@@ -93,6 +94,8 @@ type Services struct {
 	Posture   *posture.Service
 	// Dashboard ranks open findings through Engine's read path.
 	Dashboard *dashboard.Service
+	// Policies keeps custom policies.
+	Policies *policies.Service
 	// Mutes keeps mute rules, applied through Engine's read path.
 	Mutes    *mutes.Service
 	Identity *identity.Service
@@ -135,8 +138,8 @@ func New(t testing.TB, o Options) *Stack {
 func (s *Stack) EngineConfig() findings.Config {
 	ch, pg := s.CH, s.PG
 	return findings.Config{
-		Findings: ch, Resources: ch, Tenants: pg, Audits: pg, Policies: pg,
-		Snapshots: ch, Inventory: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
+		Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
+		Snapshots: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
 		MuteRules: pg, MuteMatches: ch, Idempotency: pg,
 		Events: pg, EventLog: ch, Users: pg, Analytics: ch, Catalog: audit.NewCatalog(),
 		Secret: Secret, Logger: s.Logger, Now: s.Clock.Now,
@@ -238,7 +241,20 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: ecfg.Inventory,
+	// Policies are kept next to the audits (store/postgres) and dry runs
+	// read the inventory next to the resources (store/clickhouse): the
+	// stores the Engine hooks gave those (a test's proxies) serve them too.
+	pstore, _ := ecfg.Audits.(policies.Store)
+	inventory, _ := ecfg.Resources.(engine.InventoryReader)
+	var pols *policies.Service
+	if pstore != nil {
+		checker, _ := ecfg.Evaluators.(policies.Checker)
+		if pols, err = policies.New(policies.Config{Store: pstore, Checker: checker, Inventory: inventory,
+			Secret: ecfg.Secret, Now: ecfg.Now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
 		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
@@ -260,7 +276,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the
