@@ -8,6 +8,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/dashboard"
+	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -65,6 +66,10 @@ type Config struct {
 	// Dashboard ranks open findings (engine/dashboard); optional,
 	// /v1/findings/rankings answers 503 unavailable without it.
 	Dashboard *dashboard.Service
+	// Exports streams the findings and resources exports (engine/exports);
+	// optional, /v1/findings/export and /v1/resources/export answer 503
+	// unavailable without it.
+	Exports *exports.Service
 	// Policies keeps custom policies (engine/policies); optional,
 	// /v1/policies answers 503 unavailable without it.
 	Policies *policies.Service

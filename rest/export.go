@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
-	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/exports"
 )
 
 // exportFindings serves GET /v1/findings/export?format=csv|ndjson|ocsf (default
@@ -23,8 +23,8 @@ func (a *api) exportFindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	exp, err := a.prepareExport(r, func(ctx context.Context) (*findings.Export, error) {
-		return a.svc.ExportFindings(ctx, principal(r), f, exportFormat(q))
+	exp, err := a.prepareExport(r, func(ctx context.Context) (*exports.Export, error) {
+		return a.exports.ExportFindings(ctx, principal(r), f, exportFormat(q))
 	})
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func isExportPath(p string) bool {
 // prepareExport runs an export's preparation (scope, validation, snapshot)
 // within Config.ReadTimeout, as any read is, and has each store page of
 // the stream bounded by it too.
-func (a *api) prepareExport(r *http.Request, prepare func(context.Context) (*findings.Export, error)) (*findings.Export, error) {
+func (a *api) prepareExport(r *http.Request, prepare func(context.Context) (*exports.Export, error)) (*exports.Export, error) {
 	ctx := r.Context()
 	if a.cfg.ReadTimeout > 0 {
 		var cancel context.CancelFunc
@@ -69,7 +69,7 @@ func exportFormat(q query) string {
 // a long export is bounded by its progress, not by the server's
 // WriteTimeout. Once the status is sent an error can only cut the body
 // short: it is logged, and the client sees a truncated transfer.
-func (a *api) streamExport(w http.ResponseWriter, r *http.Request, exp *findings.Export) error {
+func (a *api) streamExport(w http.ResponseWriter, r *http.Request, exp *exports.Export) error {
 	h := w.Header()
 	h.Set("Content-Type", exp.ContentType)
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": exp.Filename}))
@@ -117,8 +117,8 @@ func (a *api) exportResources(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := engine.ResourceFilter{Type: q["type"], Provider: q["provider"], Account: q["account"], Region: q["region"]}
-	exp, err := a.prepareExport(r, func(ctx context.Context) (*findings.Export, error) {
-		return a.svc.ExportResources(ctx, principal(r), f, exportFormat(q))
+	exp, err := a.prepareExport(r, func(ctx context.Context) (*exports.Export, error) {
+		return a.exports.ExportResources(ctx, principal(r), f, exportFormat(q))
 	})
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/internal/testserver"
 )
@@ -498,7 +499,7 @@ func TestExportFindingsOCSF(t *testing.T) {
 			rd != f.Remediation || ev["time"] != float64(f.FirstSeenAt.Truncate(time.Second).UnixMilli()) { // stored to the second
 			t.Errorf("line %d does not map finding %+v: %s", i, f, line)
 		}
-		if v, _ := ocsfPath(ev, "metadata.version"); v != engine.OCSFVersion {
+		if v, _ := ocsfPath(ev, "metadata.version"); v != exports.OCSFVersion {
 			t.Errorf("line %d: metadata.version %v", i, v)
 		}
 		wantStatus := 1.0 // New

@@ -12,6 +12,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/dashboard"
+	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -36,6 +37,9 @@ type api struct {
 	posture *posture.Service   // nil: compliance answers unavailable
 	mutes   *mutes.Service     // nil: mute rules answer unavailable
 	// policies keeps custom policies; nil: /v1/policies answers unavailable.
+	// exports streams the findings and resources exports; nil: those answer
+	// unavailable.
+	exports  *exports.Service
 	policies *policies.Service
 	// dashboard ranks open findings; nil: the rankings answer unavailable.
 	dashboard *dashboard.Service
@@ -61,7 +65,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, exports: cfg.Exports, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()

@@ -11,6 +11,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/dashboard"
+	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -160,6 +161,7 @@ type apiServices struct {
 	posture   *posture.Service
 	dashboard *dashboard.Service
 	policies  *policies.Service
+	exports   *exports.Service
 	mutes     *mutes.Service
 	identity  *identity.Service
 	webhooks  *webhooks.Service
@@ -199,6 +201,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	exps, err := exports.New(exports.Config{Reads: svc.ExportReads(), Resources: s.ch})
+	if err != nil {
+		return apiServices{}, err
+	}
 	rules, err := mutes.New(mutes.Config{Rules: s.pg, Compiler: audit.New(nil), Reads: svc.MuteReads(), Secret: cfg.Secret, Logger: log})
 	if err != nil {
 		return apiServices{}, err
@@ -215,7 +221,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

@@ -62,8 +62,9 @@ type Config struct {
 	// Service keeps in memory (they never change); 0 means
 	// DefaultPageCacheSize, negative disables the cache.
 	PageCacheSize int
-	// ExportPageSize is how many rows an export reads from the store per
-	// query (default and at most MaxExportPageSize).
+	// ExportPageSize is how many findings a scan of a snapshot (an
+	// export's pages through ExportReads, a mute rule's dry run) reads from
+	// the store per query (default and at most MaxExportPageSize).
 	ExportPageSize int
 	// CursorTTL bounds how long a cursor stays valid; default 24 h.
 	CursorTTL time.Duration

@@ -11,6 +11,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/dashboard"
+	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
@@ -96,6 +97,8 @@ type Services struct {
 	Dashboard *dashboard.Service
 	// Policies keeps custom policies.
 	Policies *policies.Service
+	// Exports streams exports through Engine's read path.
+	Exports *exports.Service
 	// Mutes keeps mute rules, applied through Engine's read path.
 	Mutes    *mutes.Service
 	Identity *identity.Service
@@ -254,6 +257,12 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 			t.Fatal(err)
 		}
 	}
+	// One page size for both exports: the hook that pages findings exports
+	// small pages resource exports alike.
+	exps, err := exports.New(exports.Config{Reads: svc.ExportReads(), Resources: ecfg.Resources, PageSize: ecfg.ExportPageSize, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
 		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
@@ -276,7 +285,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the

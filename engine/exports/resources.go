@@ -1,4 +1,4 @@
-package findings
+package exports
 
 import (
 	"bufio"
@@ -33,14 +33,14 @@ func resourceCSVRecord(r engine.Resource, rec []string) ([]string, error) {
 // line, as the list shows it), in id order, read a store page at a time
 // when the Export is written.
 func (s *Service) ExportResources(ctx context.Context, p engine.Principal, f engine.ResourceFilter, format string) (*Export, error) {
-	if err := p.Require(engine.ScopeResourcesRead); err != nil {
+	if err := s.require(p, engine.ScopeResourcesRead); err != nil {
 		return nil, err
 	}
 	ef, err := engine.ParseExportFormat(format, engine.ExportCSV, engine.ExportNDJSON)
 	if err != nil {
 		return nil, err
 	}
-	exp := &Export{ContentType: exportContentType(ef), Filename: exportFile("resources", ef, s.now())}
+	exp := &Export{ContentType: exportContentType(ef), Filename: exportFile("resources", ef, s.cfg.Now())}
 	exp.write = func(ctx context.Context, w *bufio.Writer, flush func() error) error {
 		var put func(engine.Resource) error
 		sync := func() error { return nil }
@@ -65,7 +65,7 @@ func (s *Service) ExportResources(ctx context.Context, p engine.Principal, f eng
 			enc := json.NewEncoder(w)
 			put = func(r engine.Resource) error { return enc.Encode(r) }
 		}
-		q := engine.ResourceQuery{TenantID: p.TenantID, Filter: f, Limit: s.cfg.ExportPageSize}
+		q := engine.ResourceQuery{TenantID: p.TenantID, Filter: f, Limit: s.cfg.PageSize}
 		for {
 			if err := ctx.Err(); err != nil {
 				return err

@@ -1,4 +1,4 @@
-package findings
+package exports
 
 import (
 	"context"
@@ -45,13 +45,13 @@ func splitControl(ref string) (standard, control string) {
 // ocsfFinding is f as an OCSF event; native is its resource's native id
 // and name (empty when the resource is no longer known: the fourd id is
 // used then).
-func ocsfFinding(f engine.Finding, native, name string) engine.OCSFEvent {
-	ev := engine.OCSFEvent{
+func ocsfFinding(f engine.Finding, native, name string) OCSFEvent {
+	ev := OCSFEvent{
 		ActivityID: ocsfActivityCreate, ActivityName: "Create", CategoryUID: ocsfCategoryFindings, CategoryName: "Findings",
 		ClassUID: ocsfClassDetection, ClassName: "Detection Finding", Time: f.FirstSeenAt.UnixMilli(),
 		SeverityID: ocsfSeverityIDs[f.Severity], StatusID: ocsfStatusNew, Status: "New", Message: f.Title,
-		Metadata: engine.OCSFMetadata{Product: engine.OCSFProduct{Name: "fourd", VendorName: "fourd"}, Version: engine.OCSFVersion},
-		FindingInfo: engine.OCSFFindingInfo{UID: f.ID, Title: f.Title, Desc: f.Description, Types: []string{string(f.Dimension)},
+		Metadata: OCSFMetadata{Product: OCSFProduct{Name: "fourd", VendorName: "fourd"}, Version: OCSFVersion},
+		FindingInfo: OCSFFindingInfo{UID: f.ID, Title: f.Title, Desc: f.Description, Types: []string{string(f.Dimension)},
 			FirstSeenTime: f.FirstSeenAt.UnixMilli(), LastSeenTime: f.LastSeenAt.UnixMilli(), ProductUID: f.RuleID},
 		Unmapped: map[string]any{"rule_id": f.RuleID, "resource_id": f.ResourceID, "audit_id": f.AuditID,
 			"dimension": f.Dimension, "provider": f.Provider, "account": f.Account},
@@ -75,13 +75,13 @@ func ocsfFinding(f engine.Finding, native, name string) engine.OCSFEvent {
 	if uid == "" {
 		uid = f.ResourceID
 	}
-	ev.Resources = []engine.OCSFResource{{UID: uid, Name: name, Type: f.ResourceType, Region: f.Region}}
+	ev.Resources = []OCSFResource{{UID: uid, Name: name, Type: f.ResourceType, Region: f.Region}}
 	if f.Remediation != "" {
-		ev.Remediation = &engine.OCSFRemediation{Desc: f.Remediation}
+		ev.Remediation = &OCSFRemediation{Desc: f.Remediation}
 	}
 	if len(f.Compliance) > 0 {
 		if f.Dimension == engine.DimensionCompliance {
-			c := &engine.OCSFCompliance{Requirements: slices.Clone(f.Compliance), StatusID: ocsfComplianceStatusFail, Status: "Fail"}
+			c := &OCSFCompliance{Requirements: slices.Clone(f.Compliance), StatusID: ocsfComplianceStatusFail, Status: "Fail"}
 			// The control passes once the finding is fixed or was never
 			// true; an accepted risk or a mute leaves it failing.
 			if f.Status == engine.StatusResolved && f.Resolution != engine.ResolutionAcceptedRisk {

@@ -1,4 +1,4 @@
-package engine
+package exports
 
 // OCSFVersion is the OCSF schema version of the ocsf export.
 const OCSFVersion = "1.3.0"

@@ -1,4 +1,4 @@
-package findings
+package exports
 
 import (
 	"bufio"
