@@ -3,6 +3,10 @@ package engine
 // MaxBulkFindings is the most findings one bulk update changes.
 const MaxBulkFindings = 1000
 
+// MaxFindingOverrides is the most decisions on findings (a status, an
+// assignee) a tenant holds at once.
+const MaxFindingOverrides = 10000
+
 // BulkFindingUpdate changes several findings of the latest snapshot at
 // once: those with the given ids, or those matching Filter (exactly one of
 // the two).

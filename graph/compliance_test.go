@@ -88,7 +88,7 @@ func complianceFixture(t *testing.T, e *env) engine.Audit {
 		t.Fatal(err)
 	}
 	p := engine.Principal{TenantID: e.a.ID, UserID: u.ID, Scopes: engine.AllScopes}
-	if _, err := e.svc.UpdateFinding(ctx, p, fs[4].ID, engine.FindingUpdate{Status: engine.StatusResolved,
+	if _, err := e.stack.Triage.UpdateFinding(ctx, p, fs[4].ID, engine.FindingUpdate{Status: engine.StatusResolved,
 		Resolution: engine.ResolutionAcceptedRisk, Note: "buckets of the archive account keep versions without MFA delete"}); err != nil {
 		t.Fatal(err)
 	}

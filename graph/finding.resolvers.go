@@ -35,7 +35,7 @@ func (r *findingResolver) Activity(ctx context.Context, obj *engine.Finding, fir
 	if err != nil {
 		return nil, err
 	}
-	page, total, err := r.svc.ListFindingActivity(ctx, caller(ctx), obj.ID, pr)
+	page, total, err := r.triage.ListFindingActivity(ctx, caller(ctx), obj.ID, pr)
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +48,12 @@ func (r *mutationResolver) ResolveFinding(ctx context.Context, input model.Resol
 	if input.Note != nil {
 		u.Note = *input.Note
 	}
-	return orNil(r.svc.UpdateFinding(ctx, caller(ctx), input.ID, u))
+	return orNil(r.triage.UpdateFinding(ctx, caller(ctx), input.ID, u))
 }
 
 // ReopenFinding reopens a finding accepted as a risk.
 func (r *mutationResolver) ReopenFinding(ctx context.Context, id string) (*engine.Finding, error) {
-	return orNil(r.svc.UpdateFinding(ctx, caller(ctx), id, engine.FindingUpdate{Status: engine.StatusOpen}))
+	return orNil(r.triage.UpdateFinding(ctx, caller(ctx), id, engine.FindingUpdate{Status: engine.StatusOpen}))
 }
 
 // Findings lists the tenant's findings.

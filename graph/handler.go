@@ -26,6 +26,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/fourd-dev/fourd/graph/generated"
 	"github.com/fourd-dev/fourd/graph/graphiql"
 	"github.com/fourd-dev/fourd/internal/gate"
@@ -53,6 +54,9 @@ type Config struct {
 	// Dashboard ranks open findings (engine/dashboard); optional, the
 	// rankings answer unavailable without it.
 	Dashboard *dashboard.Service
+	// Triage changes findings and reads their activity (engine/triage);
+	// optional, those fields answer unavailable without it.
+	Triage *triage.Service
 	// Policies keeps custom policies (engine/policies); optional, those
 	// fields answer unavailable without it.
 	Policies *policies.Service
@@ -176,7 +180,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	cfg = cfg.withDefaults()
 	es := generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, dashboard: cfg.Dashboard, log: cfg.Logger},
+		Resolvers:  &Resolver{svc: cfg.Service, audits: cfg.Audits, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, triage: cfg.Triage, dashboard: cfg.Dashboard, log: cfg.Logger},
 		Complexity: complexity(),
 	})
 	srv := handler.New(es)

@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 )
 
 // Resolver is the root of gqlgen's resolvers and their one dependency
@@ -25,6 +26,9 @@ type Resolver struct {
 	mutes   *mutes.Service
 	// policies keeps custom policies (nil: those fields answer unavailable).
 	policies *policies.Service
+	// triage changes findings and reads their activity (nil: those fields
+	// answer unavailable).
+	triage *triage.Service
 	// dashboard ranks open findings (nil: the rankings answer unavailable).
 	dashboard *dashboard.Service
 	log       *slog.Logger

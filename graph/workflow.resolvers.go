@@ -18,7 +18,7 @@ func (r *mutationResolver) UpdateFinding(ctx context.Context, input model.Update
 	if err != nil {
 		return nil, err
 	}
-	return orNil(r.svc.UpdateFinding(ctx, caller(ctx), input.ID, u))
+	return orNil(r.triage.UpdateFinding(ctx, caller(ctx), input.ID, u))
 }
 
 // BulkUpdateFindings changes up to 1,000 findings at once.
@@ -35,7 +35,7 @@ func (r *mutationResolver) BulkUpdateFindings(ctx context.Context, input model.B
 		}
 		b.Filter = &f
 	}
-	res, err := r.svc.BulkUpdateFindings(ctx, caller(ctx), b)
+	res, err := r.triage.BulkUpdateFindings(ctx, caller(ctx), b)
 	if err != nil {
 		return nil, err
 	}

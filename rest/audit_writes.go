@@ -101,7 +101,7 @@ func (a *api) updateFinding(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &b); err != nil {
 		return err
 	}
-	f, err := a.svc.UpdateFinding(r.Context(), principal(r), r.PathValue("id"), b.update())
+	f, err := a.triage.UpdateFinding(r.Context(), principal(r), r.PathValue("id"), b.update())
 	if err != nil {
 		return err
 	}

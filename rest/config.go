@@ -16,6 +16,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/internal/gate"
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,6 +67,10 @@ type Config struct {
 	// Dashboard ranks open findings (engine/dashboard); optional,
 	// /v1/findings/rankings answers 503 unavailable without it.
 	Dashboard *dashboard.Service
+	// Triage changes findings (status, assignee, notes; one or many) and
+	// reads their activity (engine/triage); optional, those endpoints
+	// answer 503 unavailable without it.
+	Triage *triage.Service
 	// Exports streams the findings and resources exports (engine/exports);
 	// optional, /v1/findings/export and /v1/resources/export answer 503
 	// unavailable without it.

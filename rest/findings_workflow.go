@@ -57,7 +57,7 @@ func (a *api) bulkUpdateFindings(w http.ResponseWriter, r *http.Request) error {
 		}
 		in.Filter = &f
 	}
-	res, err := a.svc.BulkUpdateFindings(r.Context(), principal(r), in)
+	res, err := a.triage.BulkUpdateFindings(r.Context(), principal(r), in)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (a *api) findingActivity(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := principal(r)
-	page, _, err := a.svc.ListFindingActivity(r.Context(), p, r.PathValue("id"), pr)
+	page, _, err := a.triage.ListFindingActivity(r.Context(), p, r.PathValue("id"), pr)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/internal/gate"
 )
@@ -39,7 +40,10 @@ type api struct {
 	// policies keeps custom policies; nil: /v1/policies answers unavailable.
 	// exports streams the findings and resources exports; nil: those answer
 	// unavailable.
-	exports  *exports.Service
+	exports *exports.Service
+	// triage changes findings and reads their activity; nil: those answer
+	// unavailable.
+	triage   *triage.Service
 	policies *policies.Service
 	// dashboard ranks open findings; nil: the rankings answer unavailable.
 	dashboard *dashboard.Service
@@ -65,7 +69,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, exports: cfg.Exports, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, exports: cfg.Exports, triage: cfg.Triage, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()

@@ -40,7 +40,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer closeLimiter()
-	h, err := rest.New(rest.Config{Service: svc, Audits: api.audits, Identity: ids, Webhooks: api.webhooks, Ingest: api.ingest, Reports: api.reporting, Compliance: api.posture, Dashboard: api.dashboard, Policies: api.policies, Exports: api.exports, Mutes: api.mutes, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
+	h, err := rest.New(rest.Config{Service: svc, Audits: api.audits, Identity: ids, Webhooks: api.webhooks, Ingest: api.ingest, Reports: api.reporting, Compliance: api.posture, Dashboard: api.dashboard, Policies: api.policies, Exports: api.exports, Triage: api.triage, Mutes: api.mutes, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
 		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
 		Limiter: limiter, ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {
@@ -49,7 +49,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	// GraphQL at /graphql (GraphiQL on a browser's GET), everything else
 	// REST. GraphQL authenticates with the same tokens and counts against
 	// the same rate limiter; its query cost has its own budget.
-	gql, err := graph.NewHandler(graph.Config{Service: svc, Audits: api.audits, Reports: api.reporting, Compliance: api.posture, Dashboard: api.dashboard, Policies: api.policies, Mutes: api.mutes, Identity: ids, Logger: log, Authenticate: true, Limiter: limiter,
+	gql, err := graph.NewHandler(graph.Config{Service: svc, Audits: api.audits, Reports: api.reporting, Compliance: api.posture, Dashboard: api.dashboard, Policies: api.policies, Triage: api.triage, Mutes: api.mutes, Identity: ids, Logger: log, Authenticate: true, Limiter: limiter,
 		ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
 	pgstore "github.com/fourd-dev/fourd/store/postgres"
 )
@@ -26,11 +27,15 @@ var (
 	_ findings.OverrideStore    = (*pgstore.Store)(nil)
 	_ findings.IdempotencyStore = (*pgstore.Store)(nil)
 	_ findings.MuteSetStore     = (*pgstore.Store)(nil)
-	_ findings.UserStore        = (*pgstore.Store)(nil)
 	_ findings.ExpiredSweeper   = (*pgstore.Store)(nil)
 	_ findings.MuteRuleStore    = (*pgstore.Store)(nil)
 
 	_ mutes.Store = (*pgstore.Store)(nil)
+
+	_ triage.Decisions   = (*pgstore.Store)(nil)
+	_ triage.Users       = (*pgstore.Store)(nil)
+	_ triage.AuditLister = (*pgstore.Store)(nil)
+	_ triage.Sightings   = (*chstore.Store)(nil)
 
 	_ policies.Store   = (*pgstore.Store)(nil)
 	_ policies.Checker = (*audit.Evaluators)(nil)

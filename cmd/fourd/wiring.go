@@ -19,6 +19,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/reports"
 	chstore "github.com/fourd-dev/fourd/store/clickhouse"
@@ -94,7 +95,7 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
 		Tenants: s.pg, Audits: s.pg,
 		Snapshots: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
-		Users: s.pg, Analytics: s.ch, Catalog: audit.NewCatalog(),
+		Sweeper: s.pg, Analytics: s.ch, Catalog: audit.NewCatalog(),
 		Secret: secret, Logger: log,
 	}
 }
@@ -162,6 +163,7 @@ type apiServices struct {
 	dashboard *dashboard.Service
 	policies  *policies.Service
 	exports   *exports.Service
+	triage    *triage.Service
 	mutes     *mutes.Service
 	identity  *identity.Service
 	webhooks  *webhooks.Service
@@ -205,6 +207,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	tri, err := triage.New(triage.Config{Reads: svc.TriageReads(), Decisions: s.pg, Users: s.pg, Audits: s.pg, Snapshots: s.ch, Secret: cfg.Secret})
+	if err != nil {
+		return apiServices{}, err
+	}
 	rules, err := mutes.New(mutes.Config{Rules: s.pg, Compiler: audit.New(nil), Reads: svc.MuteReads(), Secret: cfg.Secret, Logger: log})
 	if err != nil {
 		return apiServices{}, err
@@ -221,7 +227,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

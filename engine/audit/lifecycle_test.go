@@ -16,6 +16,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/policies"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/postgres/pgtest"
@@ -89,6 +90,8 @@ type harness struct {
 	svc *findings.Service
 	// mutes keeps mute rules over svc's read path (engine/mutes).
 	mutes *mutes.Service
+	// triage changes findings over svc's read path (engine/triage).
+	triage *triage.Service
 	// policies keeps custom policies (engine/policies).
 	policies *policies.Service
 	// audits runs audits (this package's Service).
@@ -117,7 +120,7 @@ func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 	now := func() time.Time { return h.now }
 	svc, err := findings.NewService(findings.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
-		Snapshots: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch, Users: pg,
+		Snapshots: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: now,
 	})
@@ -126,6 +129,10 @@ func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 	}
 	h.svc = svc
 	if h.mutes, err = mutes.New(mutes.Config{Rules: pg, Compiler: audit.New(nil), Reads: svc.MuteReads(),
+		Secret: []byte(strings.Repeat("k", 32)), Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	if h.triage, err = triage.New(triage.Config{Reads: svc.TriageReads(), Decisions: pg, Users: pg, Audits: pg, Snapshots: ch,
 		Secret: []byte(strings.Repeat("k", 32)), Now: now}); err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +266,7 @@ func TestLifecycleAcrossThreeAudits(t *testing.T) {
 	}
 
 	// A person accepts the missing encryption as a known risk: visible at once.
-	if _, err := h.svc.UpdateFinding(h.ctx, h.p, enc.ID, engine.FindingUpdate{Status: engine.StatusResolved,
+	if _, err := h.triage.UpdateFinding(h.ctx, h.p, enc.ID, engine.FindingUpdate{Status: engine.StatusResolved,
 		Resolution: engine.ResolutionAcceptedRisk, Note: "archive bucket, encrypted client-side"}); err != nil {
 		t.Fatal(err)
 	}
@@ -329,10 +336,10 @@ func TestLifecycleAcrossThreeAudits(t *testing.T) {
 	}
 
 	// Reopening the accepted risk shows at once.
-	if f, err := h.svc.UpdateFinding(h.ctx, h.p, enc.ID, engine.FindingUpdate{Status: engine.StatusOpen}); err != nil || f.Status != engine.StatusOpen {
+	if f, err := h.triage.UpdateFinding(h.ctx, h.p, enc.ID, engine.FindingUpdate{Status: engine.StatusOpen}); err != nil || f.Status != engine.StatusOpen {
 		t.Errorf("reopen: %+v, %v", f, err)
 	}
-	if _, err := h.svc.UpdateFinding(h.ctx, h.p, fixed.ID, engine.FindingUpdate{Status: engine.StatusOpen}); engine.ErrorCode(err) != engine.CodeConflict {
+	if _, err := h.triage.UpdateFinding(h.ctx, h.p, fixed.ID, engine.FindingUpdate{Status: engine.StatusOpen}); engine.ErrorCode(err) != engine.CodeConflict {
 		t.Errorf("reopening a fixed finding: %v, want conflict", err)
 	}
 }

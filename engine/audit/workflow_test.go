@@ -21,12 +21,12 @@ func TestWorkflowAcrossAudits(t *testing.T) {
 	h.ingest(logs)
 	a1 := h.runAudit()
 	pub, enc := h.finding(public, logs), h.finding(unencrypted, logs)
-	if _, err := h.svc.UpdateFinding(h.ctx, h.p, enc.ID, engine.FindingUpdate{Status: engine.StatusFalsePositive,
+	if _, err := h.triage.UpdateFinding(h.ctx, h.p, enc.ID, engine.FindingUpdate{Status: engine.StatusFalsePositive,
 		Note: "encrypted client-side"}); err != nil {
 		t.Fatal(err)
 	}
 	me := h.p.UserID
-	if _, err := h.svc.UpdateFinding(h.ctx, h.p, pub.ID, engine.FindingUpdate{Status: engine.StatusInProgress, Assignee: &me}); err != nil {
+	if _, err := h.triage.UpdateFinding(h.ctx, h.p, pub.ID, engine.FindingUpdate{Status: engine.StatusInProgress, Assignee: &me}); err != nil {
 		t.Fatal(err)
 	}
 	openIDs := func() []string {
@@ -73,7 +73,7 @@ func TestWorkflowAcrossAudits(t *testing.T) {
 		t.Errorf("the fixed finding is not in the resolved list: %v", err)
 	}
 
-	act, total, err := h.svc.ListFindingActivity(h.ctx, h.p, pub.ID, engine.PageRequest{Limit: 200})
+	act, total, err := h.triage.ListFindingActivity(h.ctx, h.p, pub.ID, engine.PageRequest{Limit: 200})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/internal/enginetest"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -177,7 +178,12 @@ func TestUpdateFindingVisibleAtOnce(t *testing.T) {
 	if again := mustList(t, env, findingsWriter, engine.PageRequest{Limit: 5}); again.Key == "" || again.Key != before.Key {
 		t.Fatalf("the same page twice: Keys %q and %q; want one non-empty Key", before.Key, again.Key)
 	}
-	if _, err := env.svc.UpdateFinding(ctx, findingsWriter, target, engine.FindingUpdate{Status: engine.StatusResolved, Resolution: engine.ResolutionAcceptedRisk}); err != nil {
+	// Decisions are made through engine/triage over this Service's read path.
+	tri, err := triage.New(triage.Config{Reads: env.svc.TriageReads(), Decisions: ov, Secret: env.svc.cfg.Secret, Now: env.svc.cfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tri.UpdateFinding(ctx, findingsWriter, target, engine.FindingUpdate{Status: engine.StatusResolved, Resolution: engine.ResolutionAcceptedRisk}); err != nil {
 		t.Fatal(err)
 	}
 	after := mustList(t, env, findingsWriter, engine.PageRequest{Limit: 5})
@@ -205,7 +211,7 @@ func TestUpdateFindingVisibleAtOnce(t *testing.T) {
 	}
 	// Reopened through the first Service: the replica keeps its cached
 	// decisions until its feed reports the change (the documented window).
-	if _, err := env.svc.UpdateFinding(ctx, findingsWriter, target, engine.FindingUpdate{Status: engine.StatusOpen}); err != nil {
+	if _, err := tri.UpdateFinding(ctx, findingsWriter, target, engine.FindingUpdate{Status: engine.StatusOpen}); err != nil {
 		t.Fatal(err)
 	}
 	if got := statusOf(mustList(t, env, findingsWriter, engine.PageRequest{Limit: 5}), target); got != engine.StatusOpen {

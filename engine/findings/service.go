@@ -40,10 +40,10 @@ type Config struct {
 	// Analytics.
 	Analytics Analytics
 	Catalog   engine.RuleCatalog
-	// Users looks up a tenant's users (a finding's assignee must be one);
-	// optional, assignment is unavailable without it. engine/identity's
-	// store implements it.
-	Users UserStore
+	// Sweeper deletes expired OAuth codes, tokens, sign-in attempts and
+	// idempotency keys (SweepExpired); optional, Idempotency sweeps when
+	// it can and Sweeper is nil.
+	Sweeper ExpiredSweeper
 	// ChangeListeners are told every change the feed reports, after the
 	// Service's own caches (engine/identity's Service purges its token
 	// cache there).

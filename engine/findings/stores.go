@@ -21,19 +21,12 @@ type Analytics interface {
 	OpenCounts(ctx context.Context, scope engine.ReportScope) ([]engine.ReportCount, error)
 }
 
-// OverrideStore holds manual resolutions of findings (PostgreSQL).
+// OverrideStore holds people's decisions on findings (PostgreSQL; written
+// by engine/triage).
 type OverrideStore interface {
-	// PutOverride creates or replaces the override of a finding.
-	PutOverride(ctx context.Context, o engine.FindingOverride) error
 	// ListOverrides returns the tenant's overrides that have not expired at
 	// now (at most a few thousand: they are people's decisions).
 	ListOverrides(ctx context.Context, tenantID string, now time.Time) ([]engine.FindingOverride, error)
-	// ChangeOverride writes o (as PutOverride) and appends acts to the
-	// finding's activity, in one transaction.
-	ChangeOverride(ctx context.Context, o engine.FindingOverride, acts []engine.FindingActivity) error
-	// ListFindingActivity returns the recorded activity of a finding, newest
-	// first, at most limit entries.
-	ListFindingActivity(ctx context.Context, tenantID, findingID string, limit int) ([]engine.FindingActivity, error)
 }
 
 // IdempotencyStore keeps idempotency records.
@@ -117,13 +110,6 @@ type MuteMatchWriter interface {
 	PutMuteMatchesWhere(ctx context.Context, tenantID, auditID string, ref engine.MuteRef, cond engine.MuteCond) (int64, error)
 }
 
-// UserStore looks up users.
-type UserStore interface {
-	// GetUser returns a user of the tenant by id; not_found when the tenant
-	// has none with that id.
-	GetUser(ctx context.Context, tenantID, id string) (engine.User, error)
-}
-
 // TrendStore counts findings of several snapshots at once (ClickHouse, from
 // the per-snapshot counts).
 type TrendStore interface {
@@ -135,8 +121,8 @@ type TrendStore interface {
 	CountsByAudit(ctx context.Context, tenantID string, auditIDs []string, filter engine.FindingFilter, groupBy []engine.GroupBy) (map[string][]engine.FindingCount, error)
 }
 
-// ExpiredSweeper deletes expired records; Config.Users (the identity
-// store) or Config.Idempotency may implement it.
+// ExpiredSweeper deletes expired records (Config.Sweeper; Config.Idempotency
+// may implement it too).
 type ExpiredSweeper interface {
 	PurgeExpired(ctx context.Context, c engine.SweepCutoffs) (deleted int64, err error)
 }

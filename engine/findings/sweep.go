@@ -11,10 +11,8 @@ import (
 // whose window ended, and returns how many. It
 // does nothing when no store can.
 func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
-	var sw ExpiredSweeper
-	if x, ok := s.cfg.Users.(ExpiredSweeper); ok {
-		sw = x
-	} else if x, ok := s.cfg.Idempotency.(ExpiredSweeper); ok {
+	sw := s.cfg.Sweeper
+	if x, ok := s.cfg.Idempotency.(ExpiredSweeper); ok && sw == nil {
 		sw = x
 	}
 	if sw == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/policies"
 	"github.com/fourd-dev/fourd/engine/posture"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/engine/triage"
 	"github.com/fourd-dev/fourd/engine/webhooks"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
@@ -99,6 +100,8 @@ type Services struct {
 	Policies *policies.Service
 	// Exports streams exports through Engine's read path.
 	Exports *exports.Service
+	// Triage changes findings through Engine's read path.
+	Triage *triage.Service
 	// Mutes keeps mute rules, applied through Engine's read path.
 	Mutes    *mutes.Service
 	Identity *identity.Service
@@ -144,7 +147,7 @@ func (s *Stack) EngineConfig() findings.Config {
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
 		Snapshots: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
 		MuteRules: pg, MuteMatches: ch, Idempotency: pg,
-		Events: pg, EventLog: ch, Users: pg, Analytics: ch, Catalog: audit.NewCatalog(),
+		Events: pg, EventLog: ch, Sweeper: pg, Analytics: ch, Catalog: audit.NewCatalog(),
 		Secret: Secret, Logger: s.Logger, Now: s.Clock.Now,
 	}
 }
@@ -263,6 +266,14 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Decisions are written where the read path reads them (the store
+	// the Engine hooks gave Overrides).
+	decisions, _ := ecfg.Overrides.(triage.Decisions)
+	tri, err := triage.New(triage.Config{Reads: svc.TriageReads(), Decisions: decisions, Users: s.PG,
+		Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Secret: ecfg.Secret, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
 		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
@@ -285,7 +296,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the

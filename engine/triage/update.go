@@ -1,19 +1,15 @@
-package findings
+package triage
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// Limits on people's decisions on findings.
-const (
-	maxOverrideNote = 2000
-	maxOverrides    = 10000
-)
+// maxOverrideNote bounds the note of a decision on a finding.
+const maxOverrideNote = 2000
 
 // validateUpdate checks u on its own, before any finding is read, and returns it
 // normalized: status false_positive becomes resolved/false_positive.
@@ -53,13 +49,10 @@ func validateUpdate(u engine.FindingUpdate, now time.Time) (engine.FindingUpdate
 // in_progress and the assignee stay until changed. Every change is added
 // to the finding's activity.
 func (s *Service) UpdateFinding(ctx context.Context, p engine.Principal, id string, u engine.FindingUpdate) (engine.Finding, error) {
-	if err := p.Require(engine.ScopeFindingsWrite); err != nil {
+	if err := s.writable(p); err != nil {
 		return engine.Finding{}, err
 	}
-	if s.cfg.Overrides == nil {
-		return engine.Finding{}, engine.Errorf(engine.CodeUnavailable, "finding updates are not configured on this server")
-	}
-	now := s.now().UTC()
+	now := s.cfg.Now().UTC()
 	u, err := validateUpdate(u, now)
 	if err != nil {
 		return engine.Finding{}, err
@@ -67,11 +60,11 @@ func (s *Service) UpdateFinding(ctx context.Context, p engine.Principal, id stri
 	if err := s.checkAssignee(ctx, p, u.Assignee); err != nil {
 		return engine.Finding{}, err
 	}
-	f, err := s.GetFinding(ctx, p, id)
+	f, err := s.cfg.Reads.GetFinding(ctx, p, id)
 	if err != nil {
 		return engine.Finding{}, err
 	}
-	cur, err := s.overrides(ctx, p.TenantID)
+	cur, err := s.cfg.Reads.Decisions(ctx, p.TenantID)
 	if err != nil {
 		return engine.Finding{}, err
 	}
@@ -99,8 +92,8 @@ func (s *Service) checkAssignee(ctx context.Context, p engine.Principal, assigne
 func (s *Service) changeFinding(ctx context.Context, p engine.Principal, f engine.Finding, cur map[string]engine.FindingOverride, u engine.FindingUpdate, now time.Time) (engine.Finding, error) {
 	o, had := cur[f.ID]
 	if !had {
-		if len(cur) >= maxOverrides {
-			return engine.Finding{}, engine.Errorf(engine.CodeConflict, "the tenant already holds %d decisions on findings, the most it may", maxOverrides)
+		if len(cur) >= engine.MaxFindingOverrides {
+			return engine.Finding{}, engine.Errorf(engine.CodeConflict, "the tenant already holds %d decisions on findings, the most it may", engine.MaxFindingOverrides)
 		}
 		o = engine.FindingOverride{TenantID: p.TenantID, FindingID: f.ID}
 	}
@@ -148,120 +141,17 @@ func (s *Service) changeFinding(ctx context.Context, p engine.Principal, f engin
 	if o.CreatedAt.IsZero() {
 		o.CreatedBy, o.CreatedAt = p.UserID, now
 	}
-	err := s.cfg.Overrides.ChangeOverride(ctx, o, acts)
+	err := s.cfg.Decisions.ChangeOverride(ctx, o, acts)
 	// Invalidated even when the write failed: it may have committed.
 	// Other replicas hear of it through the change feed.
-	s.reads.invalidate(p.TenantID)
+	s.cfg.Reads.Invalidate(p.TenantID)
 	if err != nil {
 		return engine.Finding{}, err
 	}
 	cur[f.ID] = o
-	return decorate(applyOverride(undecided(f), o), &o, now), nil
+	return s.cfg.Reads.Redecide(f, o, now), nil
 }
 
 func timePtrEqual(a, b *time.Time) bool {
 	return (a == nil) == (b == nil) && (a == nil || a.Equal(*b))
-}
-
-// overrides returns the tenant's active decisions by finding id, read from
-// the store (audits and writes use it: they must not act on a stale
-// decision; reads use cachedOverrides).
-func (s *Service) overrides(ctx context.Context, tenantID string) (map[string]engine.FindingOverride, error) {
-	if s.cfg.Overrides == nil {
-		return nil, nil
-	}
-	list, err := s.cfg.Overrides.ListOverrides(ctx, tenantID, s.now())
-	if err != nil {
-		return nil, err
-	}
-	if len(list) > maxOverrides {
-		list = list[len(list)-maxOverrides:]
-	}
-	out := make(map[string]engine.FindingOverride, len(list))
-	for _, o := range list {
-		out[o.FindingID] = o
-	}
-	return out, nil
-}
-
-// undecided undoes what applyOverride did to a finding read with decisions
-// applied, as far as the snapshot shows it: a manual resolution the
-// snapshot did not hold is open again.
-func undecided(f engine.Finding) engine.Finding {
-	if f.Status == engine.StatusResolved && f.Resolution.Manual() && f.WorkflowStatus != "" {
-		f.Status, f.Resolution, f.ResolvedAt = engine.StatusOpen, engine.ResolutionNone, nil
-	}
-	return f
-}
-
-// applyOverride shows a decision on a finding read from a snapshot: a
-// manual resolution resolves an open finding; no resolution reopens one the
-// snapshot holds as a manual resolution. A fixed finding stays fixed.
-func applyOverride(f engine.Finding, o engine.FindingOverride) engine.Finding {
-	if o.Resolution.Manual() {
-		if f.Status == engine.StatusOpen || f.Resolution.Manual() {
-			at := o.CreatedAt
-			f.Status, f.Resolution, f.ResolvedAt = engine.StatusResolved, o.Resolution, &at
-		}
-		return f
-	}
-	if f.Resolution.Manual() { // reopened by hand
-		f.Status, f.Resolution, f.ResolvedAt = engine.StatusOpen, engine.ResolutionNone, nil
-	}
-	return f
-}
-
-// decorate fills the workflow fields of a finding (decisions applied): its
-// workflow status, assignee and open age as of now. o is its decision, if
-// any.
-func decorate(f engine.Finding, o *engine.FindingOverride, now time.Time) engine.Finding {
-	f.WorkflowStatus, f.Assignee = engine.WorkflowOpen, nil
-	switch {
-	case f.Status == engine.StatusResolved && f.Resolution == engine.ResolutionFixed:
-		f.WorkflowStatus = engine.WorkflowFixed
-	case f.Status == engine.StatusResolved && f.Resolution.Manual():
-		f.WorkflowStatus = engine.WorkflowStatus(f.Resolution)
-	case f.Status == engine.StatusResolved:
-		f.WorkflowStatus = engine.WorkflowFixed
-	case o != nil && o.State == engine.WorkflowInProgress:
-		f.WorkflowStatus = engine.WorkflowInProgress
-	}
-	if o != nil && o.Assignee != "" {
-		a := o.Assignee
-		f.Assignee = &a
-	}
-	end := now
-	if f.ResolvedAt != nil {
-		end = *f.ResolvedAt
-	}
-	f.OpenAgeSeconds = 0
-	if !f.FirstSeenAt.IsZero() && end.After(f.FirstSeenAt) {
-		f.OpenAgeSeconds = int64(end.Sub(f.FirstSeenAt) / time.Second)
-	}
-	return f
-}
-
-// decide applies the decision on f, if any, from a tenant's decisions and
-// fills its workflow fields.
-func decide(f engine.Finding, byID map[string]engine.FindingOverride, now time.Time) engine.Finding {
-	if o, ok := byID[f.ID]; ok {
-		return decorate(applyOverride(f, o), &o, now)
-	}
-	return decorate(f, nil, now)
-}
-
-// forcedStatuses splits decisions into the ids they force resolved and
-// open, each sorted, as FindingQuery and the report scope take them. The
-// store never forces a fixed finding open.
-func forcedStatuses(ov map[string]engine.FindingOverride) (resolved, open []string) {
-	for id, o := range ov {
-		if o.Resolution.Manual() {
-			resolved = append(resolved, id)
-		} else {
-			open = append(open, id)
-		}
-	}
-	slices.Sort(resolved)
-	slices.Sort(open)
-	return resolved, open
 }

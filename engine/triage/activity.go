@@ -1,4 +1,4 @@
-package findings
+package triage
 
 import (
 	"context"
@@ -30,7 +30,7 @@ type activityCursor struct {
 // the tenant's latest 100 completed audits saw (seen, severity_changed, and
 // status_changed to fixed when an audit no longer detected it).
 func (s *Service) ListFindingActivity(ctx context.Context, p engine.Principal, id string, pr engine.PageRequest) (engine.Page[engine.FindingActivity], int, error) {
-	if err := p.Require(engine.ScopeFindingsRead); err != nil {
+	if err := s.require(p, engine.ScopeFindingsRead); err != nil {
 		return engine.Page[engine.FindingActivity]{}, 0, err
 	}
 	limit, err := pr.PageSize()
@@ -44,12 +44,12 @@ func (s *Service) ListFindingActivity(ctx context.Context, p engine.Principal, i
 			return engine.Page[engine.FindingActivity]{}, 0, err
 		}
 	}
-	if _, err := s.GetFinding(ctx, p, id); err != nil {
+	if _, err := s.cfg.Reads.GetFinding(ctx, p, id); err != nil {
 		return engine.Page[engine.FindingActivity]{}, 0, err
 	}
 	var all []engine.FindingActivity
-	if s.cfg.Overrides != nil {
-		if all, err = s.cfg.Overrides.ListFindingActivity(ctx, p.TenantID, id, maxActivityRecorded); err != nil {
+	if s.cfg.Decisions != nil {
+		if all, err = s.cfg.Decisions.ListFindingActivity(ctx, p.TenantID, id, maxActivityRecorded); err != nil {
 			return engine.Page[engine.FindingActivity]{}, 0, err
 		}
 	}
@@ -94,11 +94,14 @@ func (s *Service) ListFindingActivity(ctx context.Context, p engine.Principal, i
 // auditActivity is what the tenant's latest completed audits saw of a
 // finding, oldest first.
 func (s *Service) auditActivity(ctx context.Context, tenantID, id string) ([]engine.FindingActivity, error) {
+	if s.cfg.Audits == nil || s.cfg.Snapshots == nil {
+		return nil, nil
+	}
 	audits, err := s.cfg.Audits.ListAudits(ctx, engine.AuditQuery{TenantID: tenantID, Status: engine.AuditCompleted, Limit: maxActivityAudits})
 	if err != nil {
 		return nil, err
 	}
-	if len(audits) == 0 || s.cfg.Snapshots == nil {
+	if len(audits) == 0 {
 		return nil, nil
 	}
 	ids := make([]string, len(audits))
