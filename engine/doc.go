@@ -3,9 +3,10 @@
 // store interfaces several concerns share (each concern declares the
 // stores only it calls). It holds no use case and imports no concern
 // package (TestRootImportsNoConcern). The concern packages around it each
-// have their own Service: engine/findings (the read path, triage,
-// applying mute rules, dashboards, exports, policies), engine/mutes (the
-// mute rules API), engine/posture (the compliance judge),
+// have their own Service: engine/findings (the read path and applying
+// mute rules), engine/triage (people's work on findings), engine/exports,
+// engine/policies (custom policies), engine/dashboard (the rankings),
+// engine/mutes (the mute rules API), engine/posture (the compliance judge),
 // engine/reporting (reports), engine/audit (audits: the orchestration and
 // the evaluator), engine/identity, engine/webhooks, engine/ingest and
 // engine/benchdata (loadgen's operator-only writes).

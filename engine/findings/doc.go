@@ -1,11 +1,14 @@
-// Package findings is fourd's read path and the use cases around it: finding
-// lists, counts and summaries over the latest snapshot with people's
-// decisions (overrides) and mute rules applied, the read caches and the
-// change feed that keeps them true, triage writes (updates, bulk updates,
-// mute rules), dashboards and trends, exports, explanations, policies, and
-// the lists of resources and audits. Its Service checks every caller's
-// tenant and scope itself; the REST and GraphQL adapters take it. It gives
-// engine/audit the read path's side of an audit (AuditReads), and
-// engine/reporting and engine/posture the open counts they report and judge
-// (CountReads), so that all three agree with the findings API.
+// Package findings is fourd's read path: finding lists, counts and
+// summaries over the latest snapshot with people's decisions (overrides)
+// and mute rules applied, the read caches and the change feed that keeps
+// them true, applying mute rules to snapshots and their mute sets, trends,
+// explanations, the lists of resources and audits, and idempotency keys.
+// Its Service checks every caller's tenant and scope itself; the REST and
+// GraphQL adapters take it. The concerns built on the read path take a
+// narrow view of it, so that they agree with the findings API:
+// engine/audit the side of an audit (AuditReads), engine/reporting,
+// engine/posture and engine/dashboard the open counts (CountReads),
+// engine/mutes a written rule's application (MuteReads), engine/triage the
+// findings and decisions it changes (TriageReads) and engine/exports the
+// pages it streams (ExportReads).
 package findings

@@ -85,9 +85,9 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Service is fourd's one entry point for every use case. Each method takes
-// the caller's Principal and checks tenant and scope itself; the REST and
-// GraphQL adapters never decide authorization.
+// Service is the read path. Each method that serves a caller takes its
+// Principal and checks tenant and scope itself; the REST and GraphQL
+// adapters never decide authorization.
 type Service struct {
 	cfg     Config
 	log     *slog.Logger
