@@ -40,7 +40,7 @@ type IdempotencyRecord struct {
 	Done     bool
 	// Answer is what the request answered, as the API adapter encoded it
 	// (rest: status, headers and body); engine does not read it. The
-	// store keeps it sealed with the server's Secret (engine.Seal); the
+	// store keeps it sealed with the server's Secret (internal/seal); the
 	// Service seals and opens it.
 	Answer    []byte
 	CreatedAt time.Time

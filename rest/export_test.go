@@ -59,8 +59,8 @@ func TestExportFindingsCSV(t *testing.T) {
 	if name := attachmentName(t, r); !strings.HasPrefix(name, "fourd-findings-") || !strings.HasSuffix(name, ".csv") {
 		t.Errorf("filename %q", name)
 	}
-	if !slices.Equal(header, engine.FindingCSVColumns) {
-		t.Fatalf("header %v, want %v", header, engine.FindingCSVColumns)
+	if !slices.Equal(header, exports.FindingCSVColumns) {
+		t.Fatalf("header %v, want %v", header, exports.FindingCSVColumns)
 	}
 	if !bytes.HasSuffix(r.body, []byte("\r\n")) || bytes.Count(r.body, []byte("\r\n")) != len(rows)+1 {
 		t.Errorf("rows do not end with CRLF (RFC 4180)")
@@ -573,7 +573,7 @@ func TestExportResources(t *testing.T) {
 			}
 		}
 		header, rows := exportedCSV(t, e.get(t, "/v1/resources/export?format=csv"+filter, e.tokA))
-		if !slices.Equal(header, engine.ResourceCSVColumns) || len(rows) != len(listed) {
+		if !slices.Equal(header, exports.ResourceCSVColumns) || len(rows) != len(listed) {
 			t.Fatalf("%s: csv header %v, %d rows, want %d", filter, header, len(rows), len(listed))
 		}
 		for i, row := range rows {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
 )
 
@@ -106,7 +107,7 @@ func TestExportFindingsWorkflowColumns(t *testing.T) {
 	if r := byID(muted.ID); r[col["status"]] != "muted" || r[col["mute_rule_id"]] != rule.ID {
 		t.Errorf("muted row %v (rule %s)", r, rule.ID)
 	}
-	if !slices.Equal(header[:19], engine.FindingCSVColumns[:19]) || len(seen) != len(listed) {
+	if !slices.Equal(header[:19], exports.FindingCSVColumns[:19]) || len(seen) != len(listed) {
 		t.Errorf("header %v", header)
 	}
 

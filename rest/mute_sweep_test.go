@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/engine/findings"
 )
 
 // TestMuteSetSweep: after a rule's expiry, the sweep builds the set of the
@@ -30,7 +31,7 @@ func TestMuteSetSweep(t *testing.T) {
 		}
 		return bs
 	}
-	sweep := func(t *testing.T) engine.MuteSweep {
+	sweep := func(t *testing.T) findings.MuteSweep {
 		t.Helper()
 		n, err := e.svc.SweepMuteSets(ctx)
 		if err != nil {

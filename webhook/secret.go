@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/seal"
 )
 
 // SigningSecretPrefix starts every endpoint signing secret, so secret
@@ -28,20 +29,20 @@ func NewSigningSecret() string {
 	return SigningSecretPrefix + engine.RandomToken(signingSecretBytes)
 }
 
-// SealSecret encrypts an endpoint secret for storage (engine.Seal under a
+// SealSecret encrypts an endpoint secret for storage (seal.Seal under a
 // key derived from master, FOURD_SECRET, for endpoint secrets only). The
 // result is "v1:" and base64url(nonce ‖ ciphertext ‖ tag); sealing the same
 // secret twice gives different values.
 func SealSecret(master []byte, plaintext string) (string, error) {
-	return engine.Seal(master, sealInfo, []byte(plaintext))
+	return seal.Seal(master, sealInfo, []byte(plaintext))
 }
 
 // OpenSecret decrypts a value made by SealSecret with the same master key.
 // It returns ErrSealedSecret when the value is malformed, altered, or
 // sealed under another key.
 func OpenSecret(master []byte, sealed string) (string, error) {
-	pt, err := engine.Open(master, sealInfo, sealed)
-	if errors.Is(err, engine.ErrSealed) {
+	pt, err := seal.Open(master, sealInfo, sealed)
+	if errors.Is(err, seal.ErrSealed) {
 		return "", ErrSealedSecret
 	}
 	return string(pt), err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/seal"
 )
 
 // Defaults of StoreOutboxConfig.
@@ -62,7 +63,7 @@ func NewStoreOutbox(cfg StoreOutboxConfig) (*StoreOutbox, error) {
 	switch {
 	case cfg.Queue == nil:
 		return nil, errors.New("webhook: StoreOutbox needs a Queue")
-	case len(cfg.Master) < engine.MinSealKey:
+	case len(cfg.Master) < seal.MinKey:
 		return nil, errors.New("webhook: StoreOutbox needs the master key (FOURD_SECRET) of at least 32 bytes")
 	case cfg.Worker == "":
 		return nil, errors.New("webhook: StoreOutbox needs a Worker name")

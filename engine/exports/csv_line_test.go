@@ -53,12 +53,12 @@ func TestCSVLineAsEncodingCSV(t *testing.T) {
 	var want, got bytes.Buffer
 	cw := csv.NewWriter(&want)
 	cw.UseCRLF = true
-	if err := cw.Write(engine.FindingCSVColumns); err != nil {
+	if err := cw.Write(FindingCSVColumns); err != nil {
 		t.Fatal(err)
 	}
 	bw := bufio.NewWriter(&got)
 	var l csvLine
-	for _, c := range engine.FindingCSVColumns {
+	for _, c := range FindingCSVColumns {
 		l.cell(c)
 	}
 	if err := l.end(bw); err != nil {

@@ -54,7 +54,7 @@ func (s *Service) ExportFindings(ctx context.Context, p engine.Principal, f engi
 	if err := s.require(p, engine.ScopeFindingsRead); err != nil {
 		return nil, err
 	}
-	ef, err := engine.ParseExportFormat(format, engine.ExportCSV, engine.ExportNDJSON, engine.ExportOCSF)
+	ef, err := parseFormat(format, engine.ExportCSV, engine.ExportNDJSON, engine.ExportOCSF)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) findingEncoder(tenantID string, format engine.ExportFormat) fu
 	case engine.ExportCSV:
 		return func(_ context.Context, w *bufio.Writer) (func(context.Context, []engine.Finding) error, func() error) {
 			var l csvLine
-			for _, c := range engine.FindingCSVColumns {
+			for _, c := range FindingCSVColumns {
 				l.cell(c)
 			}
 			headerErr := l.end(w)

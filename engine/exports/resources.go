@@ -36,7 +36,7 @@ func (s *Service) ExportResources(ctx context.Context, p engine.Principal, f eng
 	if err := s.require(p, engine.ScopeResourcesRead); err != nil {
 		return nil, err
 	}
-	ef, err := engine.ParseExportFormat(format, engine.ExportCSV, engine.ExportNDJSON)
+	ef, err := parseFormat(format, engine.ExportCSV, engine.ExportNDJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (s *Service) ExportResources(ctx context.Context, p engine.Principal, f eng
 		if ef == engine.ExportCSV {
 			cw := csv.NewWriter(w)
 			cw.UseCRLF = true // RFC 4180
-			if err := cw.Write(engine.ResourceCSVColumns); err != nil {
+			if err := cw.Write(ResourceCSVColumns); err != nil {
 				return err
 			}
 			var rec []string

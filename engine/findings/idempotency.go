@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/seal"
 )
 
 // idempotencySealInfo names the key that seals kept answers: an answer can
@@ -52,7 +53,7 @@ func (s *Service) BeginIdempotent(ctx context.Context, p engine.Principal, key, 
 	case !existing.Done:
 		return nil, engine.Errorf(engine.CodeConflict, "the request with this Idempotency-Key is still under way; retry once it has answered")
 	}
-	answer, err := engine.Open(s.cfg.Secret, idempotencySealInfo, string(existing.Answer))
+	answer, err := seal.Open(s.cfg.Secret, idempotencySealInfo, string(existing.Answer))
 	if err != nil {
 		// Sealed under another FOURD_SECRET: running the request again
 		// could repeat its effect, so the key is spent.
@@ -73,7 +74,7 @@ func (s *Service) FinishIdempotent(ctx context.Context, p engine.Principal, rec 
 	if len(rec.Answer) == 0 || len(rec.Answer) > engine.MaxIdempotentAnswer {
 		return s.AbandonIdempotent(ctx, p, rec.Key)
 	}
-	sealed, err := engine.Seal(s.cfg.Secret, idempotencySealInfo, rec.Answer)
+	sealed, err := seal.Seal(s.cfg.Secret, idempotencySealInfo, rec.Answer)
 	if err != nil {
 		return err
 	}

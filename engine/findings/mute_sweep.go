@@ -8,6 +8,13 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+// Mute set upkeep (issue 33 §1). A rule's expiry changes the set a
+// snapshot's reads honour without any write to announce it, so the sweep
+// builds the new set soon after, instead of the first read after the
+// expiry (which answers from the rules' matches meanwhile, slowly at
+// scale). And a set another replaced is never read again once no cache
+// names its build: the sweep deletes it a grace period after.
+
 const (
 	// MuteSweepInterval is how often `fourd serve` sweeps the mute sets.
 	MuteSweepInterval = 30 * time.Second
@@ -28,8 +35,8 @@ const (
 // set, and the latest), and deletes the sets superseded longer ago than
 // the grace period. Every replica may sweep: the builds are claimed and
 // each deletion is returned to one sweeper only.
-func (s *Service) SweepMuteSets(ctx context.Context) (engine.MuteSweep, error) {
-	var out engine.MuteSweep
+func (s *Service) SweepMuteSets(ctx context.Context) (MuteSweep, error) {
+	var out MuteSweep
 	st, w, ok := s.muteSets()
 	if !ok {
 		return out, nil
@@ -94,4 +101,13 @@ func (s *Service) settleTenantMuteSets(ctx context.Context, st MuteSetStore, ten
 		n++
 	}
 	return n, nil
+}
+
+// MuteSweep is what one SweepMuteSets did.
+type MuteSweep struct {
+	// Settled is how many snapshots' sets were brought up to the active
+	// rules (built, or found built) after an expiry.
+	Settled int
+	// Deleted is how many superseded sets were deleted.
+	Deleted int
 }

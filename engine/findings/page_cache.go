@@ -138,3 +138,6 @@ func (c *pageCache) putRendered(key string, page engine.Page[engine.Finding], un
 	c.lru.Put(key, &pageEntry{rendered: &renderedPage{page: page, until: until}})
 	return page
 }
+
+// DefaultPageCacheSize is how many finding pages a Service keeps.
+const DefaultPageCacheSize = 512

@@ -12,9 +12,9 @@ import (
 // and a store page read again (get), over a full cache, one goroutine and
 // all of them. Compare builds with scripts/bench-page-cache.sh.
 func benchPageCache(b *testing.B, parallel bool) {
-	c := newPageCache(engine.DefaultPageCacheSize)
+	c := newPageCache(DefaultPageCacheSize)
 	now := time.Now()
-	n := engine.DefaultPageCacheSize / 2
+	n := DefaultPageCacheSize / 2
 	rendered, items := make([]string, n), make([]string, n)
 	for i := range n {
 		q := engine.FindingQuery{TenantID: "ten_01jn8s7qg01z9d5mprx15gxr1b", Limit: 50,

@@ -122,7 +122,7 @@ func NewService(cfg Config) (*Service, error) {
 		cfg.CursorTTL = 24 * time.Hour
 	}
 	if cfg.PageCacheSize == 0 {
-		cfg.PageCacheSize = engine.DefaultPageCacheSize
+		cfg.PageCacheSize = DefaultPageCacheSize
 	}
 	if cfg.ExportPageSize <= 0 || cfg.ExportPageSize > engine.MaxExportPageSize {
 		cfg.ExportPageSize = engine.MaxExportPageSize

@@ -1,4 +1,6 @@
-package engine
+package exports
+
+import "github.com/fourd-dev/fourd/engine"
 
 // FindingCSVColumns are the columns of a findings CSV export, in order. The
 // evidence object is left out (it is in the NDJSON export); compliance
@@ -11,7 +13,14 @@ var FindingCSVColumns = []string{"id", "audit_id", "resource_id", "rule_id", "di
 	"region", "first_seen_at", "last_seen_at", "resolved_at", "workflow_status", "assignee", "open_age_seconds",
 	"mute_rule_id"}
 
-// ParseExportFormat validates the format of an export among allowed.
-func ParseExportFormat(v string, allowed ...ExportFormat) (ExportFormat, error) {
-	return OneOf("format", v, allowed)
+// parseFormat validates the format of an export among allowed.
+func parseFormat(v string, allowed ...engine.ExportFormat) (engine.ExportFormat, error) {
+	return engine.OneOf("format", v, allowed)
 }
+
+// ResourceCSVColumns are the columns of a resources CSV export, in order:
+// tags as a JSON object; the attributes are left out (they are in the
+// NDJSON export); times RFC 3339 UTC, captured_at empty when the source
+// did not say.
+var ResourceCSVColumns = []string{"id", "provider", "account", "region", "type", "native_id", "name", "tags",
+	"first_seen_at", "last_seen_at", "captured_at"}

@@ -1,4 +1,7 @@
-package engine
+// Package seal keeps secrets the server must read back (webhook signing
+// secrets, answers kept for Idempotency-Key replays) encrypted under a key
+// derived from the server's master secret (FOURD_SECRET), never in clear.
+package seal
 
 import (
 	"crypto/aes"
@@ -11,17 +14,12 @@ import (
 	"strings"
 )
 
-// Sealing: secrets that must be kept readable by the server (webhook
-// signing secrets, answers kept for Idempotency-Key replays that carry a
-// token or a client secret) are stored encrypted under a key derived from
-// the server's master secret (FOURD_SECRET), never in clear.
-
 // sealedPrefix versions the sealed format, so the key derivation or cipher
 // can change later without ambiguity.
 const sealedPrefix = "v1:"
 
-// MinSealKey is the shortest master secret Seal and Open accept, in bytes.
-const MinSealKey = 32
+// MinKey is the shortest master secret Seal and Open accept, in bytes.
+const MinKey = 32
 
 // ErrSealed is returned by Open for a value that is not sealed, was sealed
 // with another key or purpose, or was altered.
@@ -72,7 +70,7 @@ func Open(master []byte, info, sealed string) ([]byte, error) {
 // sealAEAD derives the AES-256 key for info from master and returns the
 // GCM cipher.
 func sealAEAD(master []byte, info string) (cipher.AEAD, error) {
-	if len(master) < MinSealKey {
+	if len(master) < MinKey {
 		return nil, errors.New("sealing: master key must be at least 32 bytes")
 	}
 	key, err := hkdf.Key(sha256.New, master, nil, info, 32)
