@@ -5,6 +5,7 @@
 // package (TestRootImportsNoConcern). The concern packages around it each
 // have their own Service: engine/findings (the read path and applying
 // mute rules), engine/triage (people's work on findings), engine/exports,
+// engine/idempotency (Idempotency-Key records),
 // engine/policies (custom policies), engine/dashboard (the rankings),
 // engine/mutes (the mute rules API), engine/posture (the compliance judge),
 // engine/reporting (reports), engine/audit (audits: the orchestration and

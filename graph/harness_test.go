@@ -88,7 +88,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 // listener, both rate-limited by limiter when not nil, and returns the URL.
 func serveBoth(t testing.TB, st *testserver.Stack, s testserver.Services, limiter *rest.RateLimiter, configure func(*graph.Config)) string {
 	t.Helper()
-	rcfg := rest.Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Secret: s.Config.Secret, Logger: st.Logger}
+	rcfg := rest.Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Idempotency: s.Idempotency, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Secret: s.Config.Secret, Logger: st.Logger}
 	gcfg := graph.Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Triage: s.Triage, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Logger: st.Logger, Authenticate: true}
 	if limiter != nil {
 		rcfg.Limiter, gcfg.Limiter = limiter, limiter

@@ -26,7 +26,7 @@ type replica struct {
 func newReplica(t *testing.T, e *env, tokenCacheTTL time.Duration) *replica {
 	t.Helper()
 	s := e.stack.NewServices(t, testserver.Replica{TokenCacheTTL: tokenCacheTTL, FollowChanges: true})
-	url := serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Logger: e.stack.Logger}, nil)
+	url := serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Idempotency: s.Idempotency, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Ingest: s.Ingest, Logger: e.stack.Logger}, nil)
 	return &replica{url: url, svc: s.Engine, stop: s.StopFollowing}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/idempotency"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
@@ -71,6 +72,10 @@ type Config struct {
 	// reads their activity (engine/triage); optional, those endpoints
 	// answer 503 unavailable without it.
 	Triage *triage.Service
+	// Idempotency keeps the answers of requests sent with an
+	// Idempotency-Key (engine/idempotency); optional, a request with the
+	// header answers 503 unavailable without it.
+	Idempotency *idempotency.Service
 	// Exports streams the findings and resources exports (engine/exports);
 	// optional, /v1/findings/export and /v1/resources/export answer 503
 	// unavailable without it.

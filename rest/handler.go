@@ -14,6 +14,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/idempotency"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
@@ -43,8 +44,11 @@ type api struct {
 	exports *exports.Service
 	// triage changes findings and reads their activity; nil: those answer
 	// unavailable.
-	triage   *triage.Service
-	policies *policies.Service
+	triage *triage.Service
+	// idempotency keeps Idempotency-Key records; nil: the header is
+	// refused (unavailable).
+	idempotency *idempotency.Service
+	policies    *policies.Service
 	// dashboard ranks open findings; nil: the rankings answer unavailable.
 	dashboard *dashboard.Service
 	log       *slog.Logger
@@ -69,7 +73,7 @@ func New(cfg Config) (http.Handler, error) {
 	if _, err := openAPIDocument(); err != nil {
 		return nil, err
 	}
-	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, exports: cfg.Exports, triage: cfg.Triage, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
+	a := &api{cfg: cfg, svc: cfg.Service, ids: cfg.Identity, audits: cfg.Audits, hooks: cfg.Webhooks, ingest: cfg.Ingest, reports: cfg.Reports, posture: cfg.Compliance, mutes: cfg.Mutes, policies: cfg.Policies, exports: cfg.Exports, triage: cfg.Triage, idempotency: cfg.Idempotency, dashboard: cfg.Dashboard, log: cfg.Logger, metrics: newHTTPMetrics(cfg.Registry), mux: http.NewServeMux(),
 		bodies: newPageBodies(cfg.PageBodyCacheBytes)}
 	a.gate = a.newGate()
 	a.routes()

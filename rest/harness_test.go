@@ -64,7 +64,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ids: st.Identity, ops: st.Operator, ch: st.CH, pg: st.PG,
 		reg: reg, stack: st, clock: st.Clock, a: w.A, b: w.B, tokA: w.TokA, tokAResourcesOnly: w.TokAResourcesOnly,
 		tokAFindingsOnly: w.TokAFindingsOnly, tokARevoked: w.TokARevoked, tokB: w.TokB}
-	cfg := Config{Service: st.Engine, Reports: st.Reporting, Compliance: st.Posture, Dashboard: st.Dashboard, Policies: st.Policies, Exports: st.Exports, Triage: st.Triage, Mutes: st.Mutes, Audits: st.Audits, Identity: st.Identity, Ingest: st.Ingest, Secret: testserver.Secret, Logger: st.Logger,
+	cfg := Config{Service: st.Engine, Reports: st.Reporting, Compliance: st.Posture, Dashboard: st.Dashboard, Policies: st.Policies, Exports: st.Exports, Triage: st.Triage, Idempotency: st.Idempotency, Mutes: st.Mutes, Audits: st.Audits, Identity: st.Identity, Ingest: st.Ingest, Secret: testserver.Secret, Logger: st.Logger,
 		Registry: reg, MetricsOnAPI: true}
 	if o.config != nil {
 		o.config(&cfg)

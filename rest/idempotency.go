@@ -12,13 +12,13 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// Idempotency-Key on mutating POSTs (engine/findings/idempotency.go has the rules):
+// Idempotency-Key on mutating POSTs (engine/idempotency has the rules):
 // the first request with a key runs and its answer is kept; a retry with
 // the same key, path and body gets that answer again, marked
 // Idempotent-Replayed: true, without running. A key used for another
 // request is 422, a retry while the first is under way 409. Only a
 // complete, successful (2xx or 3xx) answer is kept, encoded by rest
-// (idempotency_answer.go) and stored by findings.Service.FinishIdempotent;
+// (idempotency_answer.go) and stored by idempotency.Service.Finish;
 // any other releases the key, so that a corrected retry runs again.
 
 const (
@@ -38,7 +38,7 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 	}
 	key := keys[0]
 	request := r.Method + " " + r.URL.RequestURI()
-	prior, err := a.svc.BeginIdempotent(r.Context(), p, key, request)
+	prior, err := a.idempotency.Begin(r.Context(), p, key, request)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 	// From here the key is held: every way out completes or releases it.
 	ctx := context.WithoutCancel(r.Context())
 	release := func() {
-		if err := a.svc.AbandonIdempotent(ctx, p, key); err != nil {
+		if err := a.idempotency.Abandon(ctx, p, key); err != nil {
 			a.log.ErrorContext(ctx, "releasing an idempotency key", "err", err, "request_id", infoFrom(r.Context()).requestID)
 		}
 	}
@@ -90,7 +90,7 @@ func (a *api) withIdempotency(w http.ResponseWriter, r *http.Request, p engine.P
 	}
 	answer := keptAnswer{status: rec.code, contentType: w.Header().Get("Content-Type"),
 		location: w.Header().Get("Location"), body: rec.body.Bytes()}
-	if err := a.svc.FinishIdempotent(ctx, p, engine.IdempotencyRecord{Key: key, Request: request, BodyHash: sum.Sum(nil),
+	if err := a.idempotency.Finish(ctx, p, engine.IdempotencyRecord{Key: key, Request: request, BodyHash: sum.Sum(nil),
 		Answer: answer.encode()}); err != nil {
 		// The answer is sent; only a retry's replay is lost (it runs again).
 		a.log.ErrorContext(ctx, "keeping an idempotent answer", "err", err, "request_id", infoFrom(r.Context()).requestID)

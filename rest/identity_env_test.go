@@ -57,7 +57,7 @@ func newIdentityEnv(t *testing.T, o idOptions) *idEnv {
 	t.Helper()
 	st := testserver.New(t, testserver.Options{TokenCacheTTL: o.cacheTTL})
 	serveWith := func(t *testing.T, s testserver.Services, l Limiter) string {
-		return serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Webhooks: st.Webhooks, Ingest: st.Ingest,
+		return serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Idempotency: s.Idempotency, Mutes: s.Mutes, Audits: s.Audits, Identity: s.Identity, Webhooks: st.Webhooks, Ingest: st.Ingest,
 			Secret: testserver.Secret, Logger: st.Logger, Limiter: l, Now: st.Clock.Now}, nil)
 	}
 	ops := st.Operator

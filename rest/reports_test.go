@@ -25,7 +25,7 @@ func newReportsEnv(t *testing.T, heavyRate int64) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.url = serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Mutes: s.Mutes, Audits: s.Audits, Identity: e.ids, Logger: e.stack.Logger, Limiter: lim}, nil)
+	e.url = serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Idempotency: s.Idempotency, Mutes: s.Mutes, Audits: s.Audits, Identity: e.ids, Logger: e.stack.Logger, Limiter: lim}, nil)
 	e.svc, e.reports, e.audits = s.Engine, s.Reporting, s.Audits
 	return e
 }

@@ -23,7 +23,7 @@ func viaProxies(t *testing.T, px **storetest.Proxied) func(*findings.Config) {
 		p := storetest.NewProxied(t, c.Findings.(*clickhouse.Store), c.Tenants.(*postgres.Store))
 		*px = p
 		c.Findings, c.Resources, c.Snapshots, c.EventLog = p.CH, p.CH, p.CH, p.CH
-		c.Tenants, c.Audits, c.Overrides, c.Idempotency, c.Events = p.PG, p.PG, p.PG, p.PG, p.PG
+		c.Tenants, c.Audits, c.Overrides, c.Events = p.PG, p.PG, p.PG, p.PG
 	}
 }
 

@@ -82,7 +82,7 @@ func newHookEnv(t *testing.T) *hookEnv {
 	policy := webhook.AddressPolicy{AllowLoopbackHTTP: true}
 	admin := st.IssueToken(t, "acme", "a@acme.test", engine.RoleAdmin)
 	viewer := st.IssueToken(t, "acme", "v@acme.test", engine.RoleViewer)
-	url := serve(t, Config{Service: st.Engine, Reports: st.Reporting, Compliance: st.Posture, Dashboard: st.Dashboard, Policies: st.Policies, Exports: st.Exports, Triage: st.Triage, Mutes: st.Mutes, Identity: st.Identity, Webhooks: st.Webhooks, Ingest: st.Ingest, Logger: st.Logger}, nil)
+	url := serve(t, Config{Service: st.Engine, Reports: st.Reporting, Compliance: st.Posture, Dashboard: st.Dashboard, Policies: st.Policies, Exports: st.Exports, Triage: st.Triage, Idempotency: st.Idempotency, Mutes: st.Mutes, Identity: st.Identity, Webhooks: st.Webhooks, Ingest: st.Ingest, Logger: st.Logger}, nil)
 	pg := st.PG
 	sender, err := webhook.NewSender(webhook.Config{Addresses: policy})
 	if err != nil {

@@ -40,7 +40,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer closeLimiter()
-	h, err := rest.New(rest.Config{Service: svc, Audits: api.audits, Identity: ids, Webhooks: api.webhooks, Ingest: api.ingest, Reports: api.reporting, Compliance: api.posture, Dashboard: api.dashboard, Policies: api.policies, Exports: api.exports, Triage: api.triage, Mutes: api.mutes, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
+	h, err := rest.New(rest.Config{Service: svc, Audits: api.audits, Identity: ids, Webhooks: api.webhooks, Ingest: api.ingest, Reports: api.reporting, Compliance: api.posture, Dashboard: api.dashboard, Policies: api.policies, Exports: api.exports, Triage: api.triage, Idempotency: api.idem, Mutes: api.mutes, Secret: cfg.Secret, Logger: log, CORSOrigins: cfg.CORSOrigins,
 		TrustProxyHeaders: cfg.TrustProxy, Registry: reg, MetricsOnAPI: cfg.MetricsToken != "", MetricsToken: cfg.MetricsToken,
 		Limiter: limiter, ReadTimeout: readTimeout(cfg.ReadTimeout)})
 	if err != nil {

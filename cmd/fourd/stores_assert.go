@@ -4,6 +4,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/audit"
 	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/idempotency"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
 	"github.com/fourd-dev/fourd/engine/policies"
@@ -19,18 +20,19 @@ import (
 // The interfaces several concerns share (engine.FindingStore,
 // engine.AuditStore, …) are asserted in the stores.
 var (
-	_ findings.Analytics        = (*chstore.Store)(nil)
-	_ findings.TrendStore       = (*chstore.Store)(nil)
-	_ findings.MuteMatchStore   = (*chstore.Store)(nil)
-	_ findings.MuteMatchWriter  = (*chstore.Store)(nil)
-	_ findings.MuteSetWriter    = (*chstore.Store)(nil)
-	_ findings.OverrideStore    = (*pgstore.Store)(nil)
-	_ findings.IdempotencyStore = (*pgstore.Store)(nil)
-	_ findings.MuteSetStore     = (*pgstore.Store)(nil)
-	_ findings.ExpiredSweeper   = (*pgstore.Store)(nil)
-	_ findings.MuteRuleStore    = (*pgstore.Store)(nil)
+	_ findings.Analytics       = (*chstore.Store)(nil)
+	_ findings.TrendStore      = (*chstore.Store)(nil)
+	_ findings.MuteMatchStore  = (*chstore.Store)(nil)
+	_ findings.MuteMatchWriter = (*chstore.Store)(nil)
+	_ findings.MuteSetWriter   = (*chstore.Store)(nil)
+	_ findings.OverrideStore   = (*pgstore.Store)(nil)
+	_ findings.MuteSetStore    = (*pgstore.Store)(nil)
+	_ findings.ExpiredSweeper  = (*pgstore.Store)(nil)
+	_ findings.MuteRuleStore   = (*pgstore.Store)(nil)
 
 	_ mutes.Store = (*pgstore.Store)(nil)
+
+	_ idempotency.Store = (*pgstore.Store)(nil)
 
 	_ triage.Decisions   = (*pgstore.Store)(nil)
 	_ triage.Users       = (*pgstore.Store)(nil)

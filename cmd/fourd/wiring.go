@@ -13,6 +13,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/idempotency"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
@@ -93,7 +94,7 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
 	return findings.Config{
 		Findings: s.ch, Resources: s.ch,
 		Tenants: s.pg, Audits: s.pg,
-		Snapshots: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch, Idempotency: s.pg,
+		Snapshots: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch,
 		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
 		Sweeper: s.pg, Analytics: s.ch, Catalog: audit.NewCatalog(),
 		Secret: secret, Logger: log,
@@ -164,6 +165,7 @@ type apiServices struct {
 	policies  *policies.Service
 	exports   *exports.Service
 	triage    *triage.Service
+	idem      *idempotency.Service
 	mutes     *mutes.Service
 	identity  *identity.Service
 	webhooks  *webhooks.Service
@@ -211,6 +213,10 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
+	idem, err := idempotency.New(idempotency.Config{Store: s.pg, Secret: cfg.Secret})
+	if err != nil {
+		return apiServices{}, err
+	}
 	rules, err := mutes.New(mutes.Config{Rules: s.pg, Compiler: audit.New(nil), Reads: svc.MuteReads(), Secret: cfg.Secret, Logger: log})
 	if err != nil {
 		return apiServices{}, err
@@ -227,7 +233,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, idem: idem, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

@@ -2,7 +2,7 @@
 // summaries over the latest snapshot with people's decisions (overrides)
 // and mute rules applied, the read caches and the change feed that keeps
 // them true, applying mute rules to snapshots and their mute sets, trends,
-// explanations, the lists of resources and audits, and idempotency keys.
+// explanations, and the lists of resources and audits.
 // Its Service checks every caller's tenant and scope itself; the REST and
 // GraphQL adapters take it. The concerns built on the read path take a
 // narrow view of it, so that they agree with the findings API:

@@ -41,8 +41,8 @@ type Config struct {
 	Analytics Analytics
 	Catalog   engine.RuleCatalog
 	// Sweeper deletes expired OAuth codes, tokens, sign-in attempts and
-	// idempotency keys (SweepExpired); optional, Idempotency sweeps when
-	// it can and Sweeper is nil.
+	// idempotency keys (SweepExpired); optional, nothing is swept without
+	// it.
 	Sweeper ExpiredSweeper
 	// ChangeListeners are told every change the feed reports, after the
 	// Service's own caches (engine/identity's Service purges its token
@@ -53,9 +53,6 @@ type Config struct {
 	// audit and the overrides of each tenant are cached. Optional: without
 	// it every finding read asks the store for them.
 	Changes engine.ChangeFeed
-	// Idempotency keeps the answers of requests sent with an
-	// Idempotency-Key; optional, the header is refused without it.
-	Idempotency IdempotencyStore
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
 	// PageCacheSize is how many finding pages of completed snapshots the

@@ -29,19 +29,6 @@ type OverrideStore interface {
 	ListOverrides(ctx context.Context, tenantID string, now time.Time) ([]engine.FindingOverride, error)
 }
 
-// IdempotencyStore keeps idempotency records.
-type IdempotencyStore interface {
-	// ClaimIdempotencyKey stores rec (under way) unless an unexpired
-	// record holds its key; then it returns that record and false.
-	ClaimIdempotencyKey(ctx context.Context, rec engine.IdempotencyRecord) (existing engine.IdempotencyRecord, claimed bool, err error)
-	// CompleteIdempotencyKey stores the answer of the request holding the
-	// key.
-	CompleteIdempotencyKey(ctx context.Context, rec engine.IdempotencyRecord) error
-	// ReleaseIdempotencyKey forgets the key (a request that failed or
-	// whose answer is not kept), so that a retry runs again.
-	ReleaseIdempotencyKey(ctx context.Context, tenantID, scope, key string) error
-}
-
 // MuteMatchStore keeps which findings of a snapshot each rule version
 // matched (ClickHouse), and answers reads with them.
 type MuteMatchStore interface {
@@ -121,8 +108,7 @@ type TrendStore interface {
 	CountsByAudit(ctx context.Context, tenantID string, auditIDs []string, filter engine.FindingFilter, groupBy []engine.GroupBy) (map[string][]engine.FindingCount, error)
 }
 
-// ExpiredSweeper deletes expired records (Config.Sweeper; Config.Idempotency
-// may implement it too).
+// ExpiredSweeper deletes expired records (Config.Sweeper).
 type ExpiredSweeper interface {
 	PurgeExpired(ctx context.Context, c engine.SweepCutoffs) (deleted int64, err error)
 }

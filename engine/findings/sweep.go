@@ -12,9 +12,6 @@ import (
 // does nothing when no store can.
 func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
 	sw := s.cfg.Sweeper
-	if x, ok := s.cfg.Idempotency.(ExpiredSweeper); ok && sw == nil {
-		sw = x
-	}
 	if sw == nil {
 		return 0, nil
 	}

@@ -9,10 +9,9 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// sweepRecorder is an IdempotencyStore that records the cutoffs it is
-// asked to purge with.
+// sweepRecorder is an ExpiredSweeper that records the cutoffs it is asked
+// to purge with.
 type sweepRecorder struct {
-	IdempotencyStore
 	got []engine.SweepCutoffs
 }
 
@@ -25,7 +24,7 @@ func TestSweepExpiredCutoffs(t *testing.T) {
 	env := newTestEnv(t)
 	rec := &sweepRecorder{}
 	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-		Audits: env.control, Idempotency: rec,
+		Audits: env.control, Sweeper: rec,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/dashboard"
 	"github.com/fourd-dev/fourd/engine/exports"
 	"github.com/fourd-dev/fourd/engine/findings"
+	"github.com/fourd-dev/fourd/engine/idempotency"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/ingest"
 	"github.com/fourd-dev/fourd/engine/mutes"
@@ -102,6 +103,8 @@ type Services struct {
 	Exports *exports.Service
 	// Triage changes findings through Engine's read path.
 	Triage *triage.Service
+	// Idempotency keeps Idempotency-Key records.
+	Idempotency *idempotency.Service
 	// Mutes keeps mute rules, applied through Engine's read path.
 	Mutes    *mutes.Service
 	Identity *identity.Service
@@ -146,7 +149,7 @@ func (s *Stack) EngineConfig() findings.Config {
 	return findings.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
 		Snapshots: ch, Trends: ch, Evaluators: audit.New(nil), Overrides: pg,
-		MuteRules: pg, MuteMatches: ch, Idempotency: pg,
+		MuteRules: pg, MuteMatches: ch,
 		Events: pg, EventLog: ch, Sweeper: pg, Analytics: ch, Catalog: audit.NewCatalog(),
 		Secret: Secret, Logger: s.Logger, Now: s.Clock.Now,
 	}
@@ -274,6 +277,10 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
+	idem, err := idempotency.New(idempotency.Config{Store: s.PG, Secret: ecfg.Secret, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
 		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
@@ -296,7 +303,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, svc, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Idempotency: idem, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the

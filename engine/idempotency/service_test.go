@@ -1,4 +1,4 @@
-package findings
+package idempotency
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// memIdempotency is an in-memory IdempotencyStore.
+// memIdempotency is an in-memory Store.
 type memIdempotency struct {
 	recs map[string]engine.IdempotencyRecord
 }
@@ -35,21 +35,19 @@ func (m *memIdempotency) ReleaseIdempotencyKey(_ context.Context, tenant, scope,
 }
 
 func TestIdempotentRules(t *testing.T) {
-	env := newTestEnv(t)
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	store := &memIdempotency{recs: map[string]engine.IdempotencyRecord{}}
-	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-		Audits: env.control, Idempotency: store,
-		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
+	svc, err := New(Config{Store: store, Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	p := engine.Principal{TenantID: "ten_a", UserID: "usr_a", TokenID: "pat_a", Scopes: engine.AllScopes}
-	if _, err := svc.BeginIdempotent(ctx, engine.Principal{}, "k", "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeUnauthorized {
+	if _, err := svc.Begin(ctx, engine.Principal{}, "k", "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeUnauthorized {
 		t.Errorf("no caller: %v", err)
 	}
 	for _, bad := range []string{"", strings.Repeat("x", engine.MaxIdempotencyKey+1), "has space", "é"} {
-		if _, err := svc.BeginIdempotent(ctx, p, bad, "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeInvalidRequest {
+		if _, err := svc.Begin(ctx, p, bad, "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeInvalidRequest {
 			t.Errorf("key %q: %v, want invalid_request", bad, err)
 		}
 	}
@@ -67,20 +65,20 @@ func TestIdempotentRules(t *testing.T) {
 	} {
 		key := "key " + c.name
 		key = strings.ReplaceAll(key, " ", "-")
-		if prior, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/audits"); err != nil || prior != nil {
+		if prior, err := svc.Begin(ctx, p, key, "POST /v1/audits"); err != nil || prior != nil {
 			t.Fatalf("%s: begin %v %v", c.name, prior, err)
 		}
-		if _, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeConflict {
+		if _, err := svc.Begin(ctx, p, key, "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeConflict {
 			t.Errorf("%s: a retry while under way: %v, want conflict", c.name, err)
 		}
-		if _, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/policies"); engine.ErrorCode(err) != engine.CodeValidationFailed {
+		if _, err := svc.Begin(ctx, p, key, "POST /v1/policies"); engine.ErrorCode(err) != engine.CodeValidationFailed {
 			t.Errorf("%s: another request with the key: %v, want validation_failed", c.name, err)
 		}
 		rec := engine.IdempotencyRecord{Key: key, Request: "POST /v1/audits", BodyHash: []byte{1}, Answer: make([]byte, c.answer)}
-		if err := svc.FinishIdempotent(ctx, p, rec); err != nil {
+		if err := svc.Finish(ctx, p, rec); err != nil {
 			t.Fatal(err)
 		}
-		prior, err := svc.BeginIdempotent(ctx, p, key, "POST /v1/audits")
+		prior, err := svc.Begin(ctx, p, key, "POST /v1/audits")
 		if err != nil {
 			t.Fatalf("%s: retry: %v", c.name, err)
 		}
@@ -105,12 +103,10 @@ func TestIdempotentRules(t *testing.T) {
 // the replay; under another Secret it cannot be replayed (conflict), and
 // the request does not run again either (issue 28).
 func TestIdempotentAnswerSealed(t *testing.T) {
-	env := newTestEnv(t)
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	store := &memIdempotency{recs: map[string]engine.IdempotencyRecord{}}
 	newSvc := func(secret string) *Service {
-		svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
-			Audits: env.control, Idempotency: store,
-			Secret: []byte(strings.Repeat(secret, 32)), Now: func() time.Time { return env.now }})
+		svc, err := New(Config{Store: store, Secret: []byte(strings.Repeat(secret, 32)), Now: func() time.Time { return now }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,11 +116,11 @@ func TestIdempotentAnswerSealed(t *testing.T) {
 	ctx := context.Background()
 	p := engine.Principal{TenantID: "ten_a", UserID: "usr_a", TokenID: "pat_a", Scopes: engine.AllScopes}
 	body := `{"secret":"pat_0123456789abcdefghijklmnop"}`
-	if prior, err := svc.BeginIdempotent(ctx, p, "k", "POST /v1/tokens"); err != nil || prior != nil {
+	if prior, err := svc.Begin(ctx, p, "k", "POST /v1/tokens"); err != nil || prior != nil {
 		t.Fatalf("begin: %v %v", prior, err)
 	}
 	rec := engine.IdempotencyRecord{Key: "k", Request: "POST /v1/tokens", BodyHash: []byte{1}, Answer: []byte(body)}
-	if err := svc.FinishIdempotent(ctx, p, rec); err != nil {
+	if err := svc.Finish(ctx, p, rec); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range store.recs {
@@ -132,11 +128,28 @@ func TestIdempotentAnswerSealed(t *testing.T) {
 			t.Errorf("stored answer %q, want it sealed", r.Answer)
 		}
 	}
-	prior, err := svc.BeginIdempotent(ctx, p, "k", "POST /v1/tokens")
+	prior, err := svc.Begin(ctx, p, "k", "POST /v1/tokens")
 	if err != nil || prior == nil || string(prior.Answer) != body {
 		t.Fatalf("replay: %v %v", prior, err)
 	}
-	if _, err := newSvc("o").BeginIdempotent(ctx, p, "k", "POST /v1/tokens"); engine.ErrorCode(err) != engine.CodeConflict {
+	if _, err := newSvc("o").Begin(ctx, p, "k", "POST /v1/tokens"); engine.ErrorCode(err) != engine.CodeConflict {
 		t.Errorf("replay under another Secret: %v, want conflict", err)
+	}
+}
+
+// TestNilServiceIsUnavailable: a server given no idempotency service
+// refuses the header (unavailable), never a panic.
+func TestNilServiceIsUnavailable(t *testing.T) {
+	var s *Service
+	ctx := context.Background()
+	p := engine.Principal{TenantID: "ten_a", TokenID: "pat_a", Scopes: engine.AllScopes}
+	if _, err := s.Begin(ctx, p, "k", "POST /v1/audits"); engine.ErrorCode(err) != engine.CodeUnavailable {
+		t.Errorf("Begin on a nil Service: %v, want unavailable", err)
+	}
+	if err := s.Abandon(ctx, p, "k"); engine.ErrorCode(err) != engine.CodeUnavailable {
+		t.Errorf("Abandon on a nil Service: %v, want unavailable", err)
+	}
+	if _, err := New(Config{Secret: []byte(strings.Repeat("s", 32))}); err == nil {
+		t.Error("New without Store: no error")
 	}
 }
