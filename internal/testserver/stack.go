@@ -252,16 +252,21 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	}
 	// Policies are kept next to the audits (store/postgres) and dry runs
 	// read the inventory next to the resources (store/clickhouse): the
-	// stores the Engine hooks gave those (a test's proxies) serve them too.
-	pstore, _ := ecfg.Audits.(policies.Store)
-	inventory, _ := ecfg.Resources.(engine.InventoryReader)
-	var pols *policies.Service
-	if pstore != nil {
-		checker, _ := ecfg.Evaluators.(policies.Checker)
-		if pols, err = policies.New(policies.Config{Store: pstore, Checker: checker, Inventory: inventory,
-			Secret: ecfg.Secret, Now: ecfg.Now}); err != nil {
-			t.Fatal(err)
-		}
+	// stores the Engine hooks gave those serve them too when they can (a
+	// test's proxies), else the stack's own (a hook's call counters).
+	var pstore policies.Store = s.PG
+	if x, ok := ecfg.Audits.(policies.Store); ok {
+		pstore = x
+	}
+	var inventory engine.InventoryReader = s.CH
+	if x, ok := ecfg.Resources.(engine.InventoryReader); ok {
+		inventory = x
+	}
+	checker, _ := ecfg.Evaluators.(policies.Checker)
+	pols, err := policies.New(policies.Config{Store: pstore, Checker: checker, Inventory: inventory,
+		Secret: ecfg.Secret, Now: ecfg.Now})
+	if err != nil {
+		t.Fatal(err)
 	}
 	// One page size for both exports: the hook that pages findings exports
 	// small pages resource exports alike.
@@ -270,8 +275,11 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 		t.Fatal(err)
 	}
 	// Decisions are written where the read path reads them (the store
-	// the Engine hooks gave Overrides).
-	decisions, _ := ecfg.Overrides.(triage.Decisions)
+	// the Engine hooks gave Overrides), else into the stack's PostgreSQL.
+	var decisions triage.Decisions = s.PG
+	if x, ok := ecfg.Overrides.(triage.Decisions); ok {
+		decisions = x
+	}
 	tri, err := triage.New(triage.Config{Reads: svc.TriageReads(), Decisions: decisions, Users: s.PG,
 		Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Secret: ecfg.Secret, Now: ecfg.Now})
 	if err != nil {
