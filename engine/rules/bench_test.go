@@ -1,7 +1,11 @@
 package rules
 
 import (
+	"bufio"
+	"bytes"
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -60,4 +64,49 @@ func BenchmarkAuditorSamples(b *testing.B) {
 		a.Finish()
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "resources/s")
+}
+
+// BenchmarkAuditorInventory is BenchmarkAuditor over the first
+// FOURD_BENCH_LINES (default 50,000) resources of the NDJSON inventory
+// FOURD_BENCH_INVENTORY (e.g. scripts/gen-inventory.sh's 1M file), with
+// each violation's evidence JSON and finding id: the evaluation part of
+// `fourd audit` on that inventory's mix, without the stores. Skipped
+// without the variable.
+func BenchmarkAuditorInventory(b *testing.B) {
+	path := os.Getenv("FOURD_BENCH_INVENTORY")
+	if path == "" {
+		b.Skip("FOURD_BENCH_INVENTORY names no inventory")
+	}
+	lines := 50_000
+	if n, err := strconv.Atoi(os.Getenv("FOURD_BENCH_LINES")); err == nil && n > 0 {
+		lines = n
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var head bytes.Buffer
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for i := 0; i < lines && sc.Scan(); i++ {
+		head.Write(sc.Bytes())
+		head.WriteByte('\n')
+	}
+	rs := loadReader(b, &head)
+	b.ReportAllocs()
+	findings := 0
+	for b.Loop() {
+		a := NewAuditor(sampleNow)
+		for _, r := range rs {
+			for _, v := range a.Evaluate(r) {
+				_ = engine.FindingID("bench", v.Rule.ID, r.NativeID)
+				_ = v.EvidenceJSON()
+				findings++
+			}
+		}
+		a.Finish()
+	}
+	b.ReportMetric(float64(len(rs)*b.N)/b.Elapsed().Seconds(), "resources/s")
+	b.ReportMetric(float64(findings)/float64(b.N), "findings/op")
 }
