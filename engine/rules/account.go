@@ -191,7 +191,7 @@ type AccountViolation struct {
 type Auditor struct {
 	now      time.Time
 	accounts map[string]*accountFacts
-	deferred []engine.Resource
+	deferred deferredSet // the resources Record deferred, packed
 	notEval  map[string]int64
 	judged   []int64 // by Rule.idx: resources (or accounts) passed or failed
 }
@@ -212,7 +212,7 @@ func (a *Auditor) Evaluate(res engine.Resource) []Violation {
 
 // Record takes in what AssessDeferring made of res: it gathers the facts
 // the account rules need, counts the checks not evaluated, and holds res
-// for Finish when some of its checks were deferred.
+// (packed: deferredSet) for Finish when some of its checks were deferred.
 func (a *Auditor) Record(res engine.Resource, o Outcome) {
 	if s := o.subject; s != nil && s.Resource.Type == res.Type && s.Resource.NativeID == res.NativeID {
 		a.observe(&res, factSubject(&res, s))
@@ -226,7 +226,7 @@ func (a *Auditor) Record(res engine.Resource, o Outcome) {
 	// counts it then.
 	a.countJudged(o, o.Deferred)
 	if o.Deferred {
-		a.deferred = append(a.deferred, res)
+		a.deferred.add(&res)
 	}
 }
 
@@ -397,7 +397,7 @@ func (a *Auditor) Finish() []AccountViolation {
 	}
 	// The checks that waited for their account's facts.
 	out = a.finishDeferred(out)
-	a.deferred = nil
+	a.deferred = deferredSet{}
 	return out
 }
 

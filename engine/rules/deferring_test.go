@@ -41,7 +41,7 @@ func TestAuditor_DeferringMatchesJudgingAtOnce(t *testing.T) {
 					got = append(got, violationKey(r, v))
 				}
 			}
-			deferred += len(streamed.deferred)
+			deferred += streamed.deferred.len()
 			for _, v := range streamed.Finish() {
 				got = append(got, violationKey(v.Resource, v.Violation))
 			}
