@@ -27,9 +27,13 @@ type deferredSet struct {
 // deferredRef is where one resource lies: chunks[chunk][off:off+n].
 type deferredRef struct{ chunk, off, n uint32 }
 
-// deferredChunkBytes is the size of an arena chunk; a resource larger
-// than that gets a chunk of its own.
-const deferredChunkBytes = 1 << 20
+// deferredChunkBytes is the size of an arena chunk once the first ones,
+// from deferredFirstChunk, doubled up to it; a resource larger than its
+// chunk would be gets a chunk of its own.
+const (
+	deferredFirstChunk = 4 << 10
+	deferredChunkBytes = 1 << 20
+)
 
 // len is how many resources were added.
 func (d *deferredSet) len() int { return len(d.refs) }
@@ -109,7 +113,12 @@ func (d *deferredSet) room(n int) *[]byte {
 	if k := len(d.chunks); k > 0 && cap(d.chunks[k-1])-len(d.chunks[k-1]) >= n {
 		return &d.chunks[k-1]
 	}
-	d.chunks = append(d.chunks, make([]byte, 0, max(n, deferredChunkBytes)))
+	// The first chunks small, so that a small audit does not hold 1 MiB.
+	size := deferredFirstChunk
+	if k := len(d.chunks); k > 0 {
+		size = min(2*cap(d.chunks[k-1]), deferredChunkBytes)
+	}
+	d.chunks = append(d.chunks, make([]byte, 0, max(n, size)))
 	return &d.chunks[len(d.chunks)-1]
 }
 
