@@ -228,10 +228,13 @@ func (ev *evaluator) adjust(in *policy.Input, f *engine.Finding) int {
 func (ev *evaluator) Finish() ([]engine.Finding, []engine.Resource) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
-	var findings []engine.Finding
 	var missing []engine.Resource
 	seen := map[string]bool{}
-	for _, av := range ev.auditor.Finish() {
+	avs := ev.auditor.Finish()
+	findings := make([]engine.Finding, 0, len(avs))
+	for i := range avs {
+		av := avs[i]
+		avs[i] = rules.AccountViolation{} // its evidence and resource may go as the findings grow
 		r := av.Resource
 		r.TenantID = ev.tenantID
 		r.ID = engine.ResourceID(ev.tenantID, r.Provider, r.NativeID)

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -46,13 +47,23 @@ func (a *Auditor) finishDeferred(out []AccountViolation) []AccountViolation {
 		})
 	}
 	wg.Wait()
+	// One slice of the right size, each part's let go once copied: at the
+	// end of a 1M audit the violations are tens of MB, and growing out by
+	// doubling while every part is still held made two or three copies.
+	total := 0
 	for _, part := range parts {
+		total += len(part.violations)
+	}
+	out = slices.Grow(out, total)
+	for i := range parts {
+		part := &parts[i]
 		out = append(out, part.violations...)
+		part.violations = nil
 		for id, n := range part.notEval {
 			a.notEval[id] += n
 		}
-		for i, n := range part.judged {
-			a.judged[i] += n
+		for j, n := range part.judged {
+			a.judged[j] += n
 		}
 	}
 	return out
