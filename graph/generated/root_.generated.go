@@ -3018,7 +3018,7 @@ type TrendPoint {
 }
 
 extend type Query {
-  "Findings counted by fields (default [SEVERITY], as GET /v1/findings/summary; [] for the total only), from the snapshot's precomputed counts (ClickHouse)."
+  "Findings counted by fields (default [SEVERITY], as GET /v1/findings/summary; [] for the total only), from the snapshot's precomputed counts (ClickHouse); the total is how many findings Query.findings pages through with the same filter (muted ones included unless the filter names a status other than MUTED)."
   findingStats(groupBy: [FindingGroupBy!], filter: FindingFilter): FindingStats!
   """
   Findings per completed audit between from and to, oldest first (at most
@@ -3430,6 +3430,7 @@ input FindingFilter {
   auditId: ID
   severity: Severity
   dimension: Dimension
+  "Only findings of this status: OPEN leaves out the muted ones, MUTED lists them (with muteRuleId). Absent: every status, muted findings included (with status MUTED)."
   status: FindingStatus
   resourceId: ID
   ruleId: String
@@ -3455,7 +3456,7 @@ type FindingConnection {
   edges: [FindingEdge!]!
   nodes: [Finding!]!
   pageInfo: PageInfo!
-  "How many findings match the filter: from the snapshot's precomputed counts, less muted findings; counted over the rows under the row filters (tags, compliance, assignee, q, firstSeenAfter/Before)."
+  "How many findings the connection pages through, with the same filter (findingStats' total): every status, muted findings included, when the filter names no status; only open ones (muted ones left out) for OPEN; only muted ones for MUTED. From the snapshot's precomputed counts with people's decisions and mute rules applied; counted over the rows under the row filters (tags, compliance, assignee, q, firstSeenAfter/Before)."
   totalCount: Int!
 }
 
