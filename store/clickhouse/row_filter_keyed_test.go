@@ -158,6 +158,9 @@ func TestKeyedTagPages(t *testing.T) {
 // in system.query_log (18.16 leaves subqueries out of read_rows). Its
 // count is the same both ways.
 func TestKeyedTagPageReadsLittle(t *testing.T) {
+	if chtest.Cluster() != "" {
+		t.Skip("counts the queries in one server's system.query_log")
+	}
 	defer clickhouse.SetFilterMemo(false)()
 	s := chtest.New(t)
 	aud := engine.NewID(engine.PrefixAudit, testNow)
@@ -184,7 +187,7 @@ func TestKeyedTagPageReadsLittle(t *testing.T) {
 		restore()
 	}
 	t.Logf("granules read by a page: by key %d, through the index's subquery %d", marks[true], marks[false])
-	if marks[true] == 0 || marks[true]*2 > marks[false] {
+	if marks[true] == 0 || marks[false] == 0 || marks[true]*2 > marks[false] {
 		t.Errorf("a page by key read %d granules, through the index's subquery %d: want less than half", marks[true], marks[false])
 	}
 }
