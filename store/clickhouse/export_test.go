@@ -279,3 +279,6 @@ func SetFilterMemo(on bool) (restore func()) {
 // SelectiveResolutions is how many times reads have resolved their tag, q
 // and compliance filters without the memo so far.
 func SelectiveResolutions() int64 { return selectiveResolutions.Load() }
+
+// StreamBlockRows is the block size of a resource stream.
+const StreamBlockRows = streamBlockRows

@@ -10,6 +10,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/clickhouse/chtest"
 )
 
@@ -70,5 +71,33 @@ func TestStreamResourcesOddTags(t *testing.T) {
 	slices.SortFunc(arrays, byID)
 	if diff := gocmp.Diff(arrays, got); diff != "" {
 		t.Errorf("StreamResources against GetResources (-arrays +packed):\n%s", diff)
+	}
+}
+
+// StreamResources reads a chunk in blocks of StreamBlockRows rows (the
+// audit's peak heap): resources across several blocks of one chunk come
+// back whole, once each, in id order.
+func TestStreamResourcesManyBlocks(t *testing.T) {
+	s := chtest.New(t)
+	ctx := context.Background()
+	n := 3*clickhouse.StreamBlockRows + 17
+	want := make([]engine.Resource, n)
+	for i := range want {
+		want[i] = genResource("ten_blocks", i, testNow)
+	}
+	mustWriteResources(t, s, "ten_blocks", want)
+	slices.SortFunc(want, byID)
+	var got []engine.Resource
+	if err := s.StreamResources(ctx, "ten_blocks", func(r engine.Resource) error {
+		got = append(got, r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n {
+		t.Fatalf("streamed %d resources, wrote %d", len(got), n)
+	}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("StreamResources (-want +got):\n%s", diff)
 	}
 }
