@@ -33,7 +33,7 @@ s0=$(cpu)
 m0=$(merged)
 # log_queries=1: the INSERTs' own CPU is read back from system.query_log.
 FOURD_CLICKHOUSE_URL="clickhouse://127.0.0.1:19000/fourd_lg?log_queries=1" /usr/bin/time -f "  peak RSS %M KiB, client CPU %U+%S s" \
-  "$BIN" loadgen --tenant lg10m --resources 100000 --findings "$n" "$@" 2>&1 | grep -E 'rows/s|peak RSS'
+  "$BIN" loadgen --tenant "lg$(date +%s)" --resources 100000 --findings "$n" "$@" 2>&1 | grep -E 'rows/s|peak RSS'
 s1=$(cpu)
 sleep 3
 for _ in $(seq 300); do [ "$(ch 'SELECT count() FROM system.merges')" = 0 ] && break; sleep 1; done
