@@ -4,7 +4,7 @@ package engine
 // rule versions (the refs a read honours, in their order), materialised
 // when that set changes: when a rule is written, when an audit writes a new
 // snapshot, and, for a change no write announces (a rule's expiry), by the
-// sweep (SweepMuteSets) or the first read that finds it missing, whichever
+// sweep (findings.Operator.SweepMuteSets) or the first read that finds it missing, whichever
 // comes first. A set another replaced is deleted by the sweep a grace
 // period later. Reads then anti-join one build of the
 // set, one row per muted finding, and read its precomputed counts, instead

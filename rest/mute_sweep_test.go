@@ -33,7 +33,7 @@ func TestMuteSetSweep(t *testing.T) {
 	}
 	sweep := func(t *testing.T) findings.MuteSweep {
 		t.Helper()
-		n, err := e.svc.SweepMuteSets(ctx)
+		n, err := e.stack.Upkeep.SweepMuteSets(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

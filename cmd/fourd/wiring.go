@@ -84,9 +84,11 @@ func openStores(ctx context.Context, cfg config, log *slog.Logger, migrate bool)
 	return &s, nil
 }
 
-// newService builds the engine over the stores.
+// newService builds the read path over the stores, for a command that
+// runs no upkeep (its Operator is dropped).
 func newService(cfg config, log *slog.Logger, s *stores, secret []byte) (*findings.Service, error) {
-	return findings.NewService(engineConfig(log, s, secret))
+	svc, _, err := findings.New(engineConfig(log, s, secret))
+	return svc, err
 }
 
 // engineConfig wires the stores into the engine's interfaces.
@@ -95,7 +97,7 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
 		Findings: s.ch, Resources: s.ch,
 		Tenants: s.pg, Audits: s.pg,
 		Snapshots: s.ch, Trends: s.ch, Evaluators: audit.New(nil), Overrides: s.pg, MuteRules: s.pg, MuteMatches: s.ch,
-		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs FollowChanges
+		Events: s.pg, EventLog: s.ch, Changes: s.pg, // Changes: serve runs Operator.FollowChanges
 		Sweeper: s.pg, Analytics: s.ch, Catalog: audit.NewCatalog(),
 		Secret: secret, Logger: log,
 	}
@@ -155,9 +157,11 @@ func newIngest(log *slog.Logger, s *stores) (*ingest.Service, error) {
 	return ingest.New(ingest.Config{Resources: s.ch, Events: s.pg, EventLog: s.ch, Logger: log})
 }
 
-// apiServices are the services the API adapters take.
+// apiServices are the services the API adapters take, and the read
+// path's upkeep, which serve's workers run and no adapter takes.
 type apiServices struct {
 	engine    *findings.Service
+	upkeep    *findings.Operator
 	audits    *audit.Service
 	reporting *reporting.Service
 	posture   *posture.Service
@@ -185,7 +189,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 		return apiServices{}, err
 	}
 	ec.ChangeListeners = []engine.ChangeListener{ids}
-	svc, err := findings.NewService(ec)
+	svc, upkeep, err := findings.New(ec)
 	if err != nil {
 		return apiServices{}, err
 	}
@@ -233,7 +237,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, idem: idem, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, upkeep: upkeep, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, idem: idem, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

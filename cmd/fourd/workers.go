@@ -18,7 +18,7 @@ import (
 const auditWorkers = 2
 
 // startWorkers runs the background workers of serve until ctx is done.
-func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service, audits *audit.Service, reps *reporting.Service, log *slog.Logger, worker string) {
+func startWorkers(ctx context.Context, wg *sync.WaitGroup, upkeep *findings.Operator, audits *audit.Service, reps *reporting.Service, log *slog.Logger, worker string) {
 	for i := range auditWorkers {
 		wg.Add(1)
 		go func() {
@@ -32,23 +32,23 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, svc *findings.Service
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		sweepExpired(ctx, svc, log)
+		sweepExpired(ctx, upkeep, log)
 	}()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		sweepMuteSets(ctx, svc, log)
+		sweepMuteSets(ctx, upkeep, log)
 	}()
 }
 
 // sweepMuteSets builds the mute sets that rule expiries changed and deletes
 // superseded ones, now and every findings.MuteSweepInterval until ctx ends.
 // Every replica sweeps; builds are claimed and deletions handed to one.
-func sweepMuteSets(ctx context.Context, svc *findings.Service, log *slog.Logger) {
+func sweepMuteSets(ctx context.Context, upkeep *findings.Operator, log *slog.Logger) {
 	t := time.NewTicker(findings.MuteSweepInterval)
 	defer t.Stop()
 	for {
-		n, err := svc.SweepMuteSets(ctx)
+		n, err := upkeep.SweepMuteSets(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Error("sweeping mute sets", "err", err)
@@ -66,11 +66,11 @@ func sweepMuteSets(ctx context.Context, svc *findings.Service, log *slog.Logger)
 // sweepExpired deletes expired OAuth codes and tokens and idempotency keys
 // now and every engine.SweepInterval until ctx ends. Every replica sweeps;
 // the deletes are idempotent.
-func sweepExpired(ctx context.Context, svc *findings.Service, log *slog.Logger) {
+func sweepExpired(ctx context.Context, upkeep *findings.Operator, log *slog.Logger) {
 	t := time.NewTicker(engine.SweepInterval)
 	defer t.Stop()
 	for {
-		n, err := svc.SweepExpired(ctx)
+		n, err := upkeep.SweepExpired(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Error("sweeping expired credentials and idempotency keys", "err", err)

@@ -118,7 +118,7 @@ func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 		h.queue = wrap(h.queue)
 	}
 	now := func() time.Time { return h.now }
-	svc, err := findings.NewService(findings.Config{
+	svc, _, err := findings.New(findings.Config{
 		Findings: ch, Resources: ch, Tenants: pg, Audits: pg,
 		Snapshots: ch, Evaluators: audit.New(nil), Overrides: pg, MuteRules: pg, MuteMatches: ch,
 		Events: recordingEvents{pg, h.rec}, EventLog: ch,

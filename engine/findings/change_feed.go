@@ -7,19 +7,20 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
-// FollowChanges keeps this Service's caches of the latest completed audit
+// FollowChanges keeps the Service's caches of the latest completed audit
 // and of the finding overrides (and, through Config.ChangeListeners, the
 // identity service's token lookups) in step with
 // writes made by every process
 // (other replicas, workers, the CLI), until ctx ends. Until it runs and its
 // feed listens — and whenever the feed is down — those caches are bypassed:
 // every read goes to the store, as without a feed, so nothing stale is ever
-// served because a notification was lost. Writes made through this Service
+// served because a notification was lost. Writes made through the Service
 // invalidate its caches synchronously either way.
 //
 // It returns an error at once when Config.Changes is not set; otherwise
 // ctx's error when ctx ends.
-func (s *Service) FollowChanges(ctx context.Context) error {
+func (o *Operator) FollowChanges(ctx context.Context) error {
+	s := o.s
 	if s.cfg.Changes == nil {
 		return errors.New("engine: FollowChanges needs Config.Changes")
 	}

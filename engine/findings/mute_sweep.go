@@ -35,7 +35,8 @@ const (
 // set, and the latest), and deletes the sets superseded longer ago than
 // the grace period. Every replica may sweep: the builds are claimed and
 // each deletion is returned to one sweeper only.
-func (s *Service) SweepMuteSets(ctx context.Context) (MuteSweep, error) {
+func (o *Operator) SweepMuteSets(ctx context.Context) (MuteSweep, error) {
+	s := o.s
 	var out MuteSweep
 	st, w, ok := s.muteSets()
 	if !ok {
@@ -103,7 +104,7 @@ func (s *Service) settleTenantMuteSets(ctx context.Context, st MuteSetStore, ten
 	return n, nil
 }
 
-// MuteSweep is what one SweepMuteSets did.
+// MuteSweep is what one Operator.SweepMuteSets did.
 type MuteSweep struct {
 	// Settled is how many snapshots' sets were brought up to the active
 	// rules (built, or found built) after an expiry.

@@ -81,7 +81,7 @@ func cachedEnv(t *testing.T) (*testEnv, *fakeOverrides, *countingAudits, engine.
 	env.svc.log = slog.New(slog.DiscardHandler)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- env.svc.FollowChanges(ctx) }()
+	go func() { done <- env.ops.FollowChanges(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != context.Canceled {
@@ -195,7 +195,7 @@ func TestUpdateFindingVisibleAtOnce(t *testing.T) {
 	}
 
 	// A replica: another Service over the same stores, with its own feed.
-	replica, err := NewService(env.svc.cfg)
+	replica, replicaOps, err := New(env.svc.cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestUpdateFindingVisibleAtOnce(t *testing.T) {
 	replica.cfg.Changes, replica.log = feed2, env.svc.log
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() { _ = replica.FollowChanges(rctx) }()
+	go func() { _ = replicaOps.FollowChanges(rctx) }()
 	l2 := <-feed2.listener
 	l2.Up()
 	if got := statusOf(mustList(t, &testEnv{svc: replica}, findingsWriter, engine.PageRequest{Limit: 5}), target); got != engine.StatusResolved {
@@ -378,7 +378,7 @@ func TestChangeListenersHearTheFeed(t *testing.T) {
 	env.svc.log = slog.New(slog.DiscardHandler)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- env.svc.FollowChanges(ctx) }()
+	go func() { done <- env.ops.FollowChanges(ctx) }()
 	l := <-feed.listener
 	l.Up()
 	changes := []engine.Change{{Kind: engine.ChangeTokens, TenantID: "ten_a"}, {Kind: engine.ChangeOverrides, TenantID: "ten_a"}, {}}

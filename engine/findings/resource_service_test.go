@@ -31,7 +31,7 @@ func TestGetResourcesPartial(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
 	store := &partialReads{Resources: env.resources}
-	svc, err := NewService(Config{Findings: env.findings, Resources: store, Tenants: env.control, Events: env.events,
+	svc, _, err := New(Config{Findings: env.findings, Resources: store, Tenants: env.control, Events: env.events,
 		Audits: env.control, Secret: []byte("0123456789abcdef0123456789abcdef")})
 	if err != nil {
 		t.Fatal(err)

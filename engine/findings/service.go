@@ -41,17 +41,17 @@ type Config struct {
 	Analytics Analytics
 	Catalog   engine.RuleCatalog
 	// Sweeper deletes expired OAuth codes, tokens, sign-in attempts and
-	// idempotency keys (SweepExpired); optional, nothing is swept without
-	// it.
+	// idempotency keys (Operator.SweepExpired); optional, nothing is swept
+	// without it.
 	Sweeper ExpiredSweeper
 	// ChangeListeners are told every change the feed reports, after the
 	// Service's own caches (engine/identity's Service purges its token
 	// cache there).
 	ChangeListeners []engine.ChangeListener
 	// Changes reports writes to audits and finding overrides made by any
-	// process; with it (and FollowChanges running), the latest completed
-	// audit and the overrides of each tenant are cached. Optional: without
-	// it every finding read asks the store for them.
+	// process; with it (and Operator.FollowChanges running), the latest
+	// completed audit and the overrides of each tenant are cached.
+	// Optional: without it every finding read asks the store for them.
 	Changes engine.ChangeFeed
 	// Secret keys cursors and other opaque values; at least 32 bytes.
 	Secret []byte
@@ -98,16 +98,18 @@ type Service struct {
 	// muteBuildLocks serialise the builds of each snapshot's mute set
 	// (settleMuteSet), by tenant and snapshot.
 	muteBuildLocks keyedLocks
-	// muteSweptUntil is the time up to which SweepMuteSets has settled the
-	// expiries (zero: none yet), under muteSweepMu.
+	// muteSweptUntil is the time up to which Operator.SweepMuteSets has
+	// settled the expiries (zero: none yet), under muteSweepMu.
 	muteSweepMu    sync.Mutex
 	muteSweptUntil time.Time
 }
 
-// NewService returns a Service over the configured stores.
-func NewService(cfg Config) (*Service, error) {
+// New returns the Service over the configured stores and its Operator
+// (the principal-less upkeep); they share the caches, so what the Operator
+// follows and sweeps applies to the Service's reads.
+func New(cfg Config) (*Service, *Operator, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -124,14 +126,15 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.ExportPageSize <= 0 || cfg.ExportPageSize > engine.MaxExportPageSize {
 		cfg.ExportPageSize = engine.MaxExportPageSize
 	}
-	return &Service{
+	s := &Service{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		now:     cfg.Now,
 		cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now),
 		pages:   newPageCache(cfg.PageCacheSize),
 		reads:   newReadCache(),
-	}, nil
+	}
+	return s, &Operator{s}, nil
 }
 
 // Ready reports whether the stores answer (unavailable when one does not);

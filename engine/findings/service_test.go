@@ -15,6 +15,7 @@ import (
 
 type testEnv struct {
 	svc       *Service
+	ops       *Operator
 	findings  *enginetest.Findings
 	control   *enginetest.Control
 	resources *enginetest.Resources
@@ -25,13 +26,13 @@ type testEnv struct {
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
 	env := &testEnv{findings: &enginetest.Findings{}, control: &enginetest.Control{}, resources: &enginetest.Resources{}, events: &enginetest.Events{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
-	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control, Events: env.events,
+	svc, ops, err := New(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control, Events: env.events,
 		Audits: env.control,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.svc = svc
+	env.svc, env.ops = svc, ops
 	return env
 }
 

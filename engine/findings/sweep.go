@@ -10,7 +10,8 @@ import (
 // that expired longer ago than their retention, and the sign-in attempts
 // whose window ended, and returns how many. It
 // does nothing when no store can.
-func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
+func (o *Operator) SweepExpired(ctx context.Context) (int64, error) {
+	s := o.s
 	sw := s.cfg.Sweeper
 	if sw == nil {
 		return 0, nil

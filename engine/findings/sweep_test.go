@@ -23,13 +23,13 @@ func (r *sweepRecorder) PurgeExpired(_ context.Context, c engine.SweepCutoffs) (
 func TestSweepExpiredCutoffs(t *testing.T) {
 	env := newTestEnv(t)
 	rec := &sweepRecorder{}
-	svc, err := NewService(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
+	_, ops, err := New(Config{Findings: env.findings, Resources: env.resources, Tenants: env.control,
 		Audits: env.control, Sweeper: rec,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := svc.SweepExpired(context.Background())
+	n, err := ops.SweepExpired(context.Background())
 	if err != nil || n != 3 || len(rec.got) != 1 {
 		t.Fatalf("SweepExpired: %d (%v), %d calls", n, err, len(rec.got))
 	}
@@ -38,7 +38,7 @@ func TestSweepExpiredCutoffs(t *testing.T) {
 		t.Errorf("cutoffs %+v, want %+v", rec.got[0], want)
 	}
 	// Without a store that can sweep, nothing happens.
-	if n, err := env.svc.SweepExpired(context.Background()); n != 0 || err != nil {
+	if n, err := env.ops.SweepExpired(context.Background()); n != 0 || err != nil {
 		t.Errorf("without a sweeper: %d, %v", n, err)
 	}
 }

@@ -38,16 +38,16 @@ func (l signalListener) Up() {
 	l.f.once.Do(func() { close(l.f.up) })
 }
 
-// FollowChanges runs svc.FollowChanges (its Config.Changes must be feed)
-// until the test ends, and returns once the feed listens. The returned
-// function stops following before the test ends.
-func FollowChanges(t testing.TB, svc *findings.Service, feed *SignalFeed) (stop func()) {
+// FollowChanges runs ops.FollowChanges (its Service's Config.Changes must
+// be feed) until the test ends, and returns once the feed listens. The
+// returned function stops following before the test ends.
+func FollowChanges(t testing.TB, ops *findings.Operator, feed *SignalFeed) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = svc.FollowChanges(ctx)
+		_ = ops.FollowChanges(ctx)
 	}()
 	stop = func() {
 		cancel()

@@ -88,6 +88,9 @@ type Services struct {
 	// Config is the engine configuration Engine was built with.
 	Config findings.Config
 	Engine *findings.Service
+	// Upkeep is Engine's operator surface (its sweeps and change feed), as
+	// serve's workers hold it.
+	Upkeep *findings.Operator
 	// Audits starts, runs and cancels audits over Engine's read path.
 	Audits *audit.Service
 	// Reporting lists, generates and serves reports, and runs the report
@@ -217,7 +220,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 		t.Fatal(err)
 	}
 	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
-	svc, err := findings.NewService(ecfg)
+	svc, upkeep, err := findings.New(ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,9 +312,9 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	}
 	stop := func() {}
 	if feed != nil {
-		stop = FollowChanges(t, svc, feed)
+		stop = FollowChanges(t, upkeep, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Idempotency: idem, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Upkeep: upkeep, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Idempotency: idem, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the
