@@ -60,6 +60,10 @@ type envOptions struct {
 	engine func(*findings.Config)
 	// reporting changes the report service's configuration (its stores).
 	reporting func(*reporting.Config)
+	// serviceStores changes the other services' stores (testserver.Stores:
+	// the policies, inventory, decisions and mute rules stores) after
+	// engine.
+	serviceStores func(*testserver.Stores)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -75,7 +79,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 		if o.engine != nil {
 			o.engine(c)
 		}
-	}, Reporting: o.reporting})
+	}, Reporting: o.reporting, Stores: o.serviceStores})
 	w := st.SeedTwo(t, o.findingsA, o.findingsB, false)
 	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ingest: st.Ingest, ids: st.Identity, ops: st.Operator,
 		ch: st.CH, pg: st.PG, stack: st, calls: calls, a: w.A, b: w.B, tokA: w.TokA, tokAResources: w.TokAResourcesOnly, tokB: w.TokB}

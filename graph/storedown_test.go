@@ -12,6 +12,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/reporting"
 	"github.com/fourd-dev/fourd/graph"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/storetest"
@@ -31,7 +32,8 @@ func TestStoreDownAnswers503(t *testing.T) {
 			c.Findings, c.Resources, c.Snapshots, c.Trends = px.CH, px.CH, px.CH, px.CH
 			c.Tenants, c.Audits, c.Overrides = px.PG, px.PG, px.PG
 		},
-		reporting: func(c *reporting.Config) { c.Reports = px.PG }})
+		reporting:     func(c *reporting.Config) { c.Reports = px.PG },
+		serviceStores: func(s *testserver.Stores) { s.Policies, s.Inventory, s.Decisions = px.PG, px.CH, px.PG }})
 	n := 0
 	for _, c := range []struct {
 		store, field string

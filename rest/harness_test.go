@@ -51,6 +51,9 @@ type envOptions struct {
 	engine func(*findings.Config)
 	// reporting changes the report service's configuration (its stores).
 	reporting func(*reporting.Config)
+	// stores changes the other services' stores (testserver.Stores: the
+	// policies, inventory, decisions and mute rules stores) after engine.
+	stores func(*testserver.Stores)
 	// server changes the test server's settings (timeouts) before it starts.
 	server func(*http.Server)
 }
@@ -59,7 +62,7 @@ type envOptions struct {
 func newEnv(t testing.TB, o envOptions) *env {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	st := testserver.New(t, testserver.Options{Registry: reg, Engine: o.engine, Reporting: o.reporting})
+	st := testserver.New(t, testserver.Options{Registry: reg, Engine: o.engine, Reporting: o.reporting, Stores: o.stores})
 	w := st.SeedTwo(t, o.findingsA, o.findingsB, true)
 	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ids: st.Identity, ops: st.Operator, ch: st.CH, pg: st.PG,
 		reg: reg, stack: st, clock: st.Clock, a: w.A, b: w.B, tokA: w.TokA, tokAResourcesOnly: w.TokAResourcesOnly,

@@ -10,6 +10,7 @@ import (
 	"github.com/fourd-dev/fourd/engine/findings"
 	"github.com/fourd-dev/fourd/engine/identity"
 	"github.com/fourd-dev/fourd/engine/reporting"
+	"github.com/fourd-dev/fourd/internal/testserver"
 	"github.com/fourd-dev/fourd/store/clickhouse"
 	"github.com/fourd-dev/fourd/store/postgres"
 	"github.com/fourd-dev/fourd/store/storetest"
@@ -36,6 +37,7 @@ func TestStoreDownAnswers503(t *testing.T) {
 	var px *storetest.Proxied
 	e := newEnv(t, envOptions{findingsA: 8, findingsB: 2, engine: viaProxies(t, &px),
 		reporting: func(c *reporting.Config) { c.Reports = px.PG },
+		stores:    func(s *testserver.Stores) { s.Policies, s.Inventory, s.Decisions = px.PG, px.CH, px.PG },
 		config:    func(c *Config) { c.ReadTimeout = readTimeout }})
 	// Each subtest asks with another limit, so that no answer comes from a
 	// cache the first success filled.

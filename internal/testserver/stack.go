@@ -4,9 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"testing"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/engine/audit"
@@ -36,41 +33,6 @@ var Secret = []byte("fourd test secret, at least thirty-two bytes")
 
 // WebhookMaster is the key the stacks seal webhook signing secrets with.
 var WebhookMaster = []byte("fourd webhook test master key, at least 32 bytes")
-
-// Options change how New builds a Stack. The zero value is every store and
-// service as cmd/fourd wires them for `fourd serve`, without report
-// generation and without following the change feed.
-type Options struct {
-	// Clock is the services' clock; nil is the wall clock, advanceable.
-	Clock *Clock
-	// ClockedPostgres opens PostgreSQL on Clock too (its timestamps of
-	// leases, tokens' last use), for documents that must not vary.
-	ClockedPostgres bool
-	// Registry, when not nil, receives the stores' timings (storemetrics).
-	Registry *prometheus.Registry
-	// Engine changes the engine configuration last (its stores, reports);
-	// it runs again for each NewServices.
-	Engine func(*findings.Config)
-	// Reporting changes the report configuration last (its stores); it
-	// runs again for each NewServices.
-	Reporting func(*reporting.Config)
-	// NoUserStore builds identity without its store: no users, sign-in or
-	// OAuth, tokens only.
-	NoUserStore bool
-	// TokenCacheTTL is the identity service's token cache lifetime; 0 is
-	// its default.
-	TokenCacheTTL time.Duration
-	// FollowChanges has the services follow PostgreSQL's change feed, as
-	// `fourd serve` does, from before New returns until the test ends.
-	FollowChanges bool
-	// Renderer, when not nil, turns report generation and its workers on
-	// (Services.Reporting); ReportLease is the workers' lease (0: default).
-	Renderer    engine.ReportRenderer
-	ReportLease time.Duration
-	// ClickHouse, when not nil, is the ClickHouse store to use instead of
-	// a fresh database (a benchmark's kept data set).
-	ClickHouse *clickhouse.Store
-}
 
 // Stack is fourd's services over a test's own ClickHouse and PostgreSQL
 // databases.
@@ -175,23 +137,10 @@ func (s *Stack) ReportingConfig(ecfg findings.Config, reads reporting.Reads, ren
 	return c
 }
 
-// Replica changes how NewServices builds one replica's services.
-type Replica struct {
-	// Engine changes the engine configuration after the Options' hook.
-	Engine func(*findings.Config)
-	// Renderer, when not nil, turns report generation and its workers on
-	// for this replica (the Options' Renderer otherwise).
-	Renderer engine.ReportRenderer
-	// TokenCacheTTL, when not 0, replaces the Options' one.
-	TokenCacheTTL time.Duration
-	// FollowChanges has the replica follow PostgreSQL's change feed until
-	// the test ends (Services.StopFollowing stops it earlier).
-	FollowChanges bool
-}
-
 // NewServices builds another replica's services over the stack's stores,
 // as cmd/fourd does: the Options' Engine hook, then r's, change the engine
-// configuration; the identity service hears the engine's change feed.
+// configuration, then the Options' Stores hook the other services' stores;
+// the identity service hears the engine's change feed.
 func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	t.Helper()
 	ecfg := s.EngineConfig()
@@ -200,6 +149,10 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	}
 	if r.Engine != nil {
 		r.Engine(&ecfg)
+	}
+	st := Stores{Policies: s.PG, Inventory: s.CH, Decisions: s.PG, MuteRules: s.PG}
+	if s.opts.Stores != nil {
+		s.opts.Stores(&st)
 	}
 	var feed *SignalFeed
 	if r.FollowChanges {
@@ -245,28 +198,14 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The rules the read path applies are the ones the API writes.
 	mc, _ := ecfg.Evaluators.(engine.MuteCompiler)
-	rules, _ := ecfg.MuteRules.(mutes.Store)
-	mutesSvc, err := mutes.New(mutes.Config{Rules: rules, Compiler: mc, Reads: svc.MuteReads(),
+	mutesSvc, err := mutes.New(mutes.Config{Rules: st.MuteRules, Compiler: mc, Reads: svc.MuteReads(),
 		Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Policies are kept next to the audits (store/postgres) and dry runs
-	// read the inventory next to the resources (store/clickhouse): the
-	// stores the Engine hooks gave those serve them too when they can (a
-	// test's proxies), else the stack's own (a hook's call counters).
-	var pstore policies.Store = s.PG
-	if x, ok := ecfg.Audits.(policies.Store); ok {
-		pstore = x
-	}
-	var inventory engine.InventoryReader = s.CH
-	if x, ok := ecfg.Resources.(engine.InventoryReader); ok {
-		inventory = x
-	}
 	checker, _ := ecfg.Evaluators.(policies.Checker)
-	pols, err := policies.New(policies.Config{Store: pstore, Checker: checker, Inventory: inventory,
+	pols, err := policies.New(policies.Config{Store: st.Policies, Checker: checker, Inventory: st.Inventory,
 		Secret: ecfg.Secret, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -277,13 +216,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Decisions are written where the read path reads them (the store
-	// the Engine hooks gave Overrides), else into the stack's PostgreSQL.
-	var decisions triage.Decisions = s.PG
-	if x, ok := ecfg.Overrides.(triage.Decisions); ok {
-		decisions = x
-	}
-	tri, err := triage.New(triage.Config{Reads: svc.TriageReads(), Decisions: decisions, Users: s.PG,
+	tri, err := triage.New(triage.Config{Reads: svc.TriageReads(), Decisions: st.Decisions, Users: s.PG,
 		Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Secret: ecfg.Secret, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +225,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: inventory,
+	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: st.Inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
 		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
