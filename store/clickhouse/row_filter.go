@@ -95,8 +95,8 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 			sub, subArgs := qMatching(tenantID, f)
 			resources, resArgs = "resource_id IN "+sub, subArgs
 		}
-		title, titleArgs := "text_id IN (SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0)",
-			[]any{tenantID, f.Q}
+		titleSQL, titleArgs := qTitles(tenantID, f.Q)
+		title := "text_id IN (" + titleSQL + ")"
 		if sel != nil && sel.titles != nil {
 			title, titleArgs = sel.textsOf()
 		}
@@ -179,7 +179,8 @@ func tagCandidates(tenantID string, tags []engine.Tag, col string) (string, []an
 // qMatching is the IN subquery of the resources whose name or native id
 // holds the q filter of f.
 func qMatching(tenantID string, f engine.FindingFilter) (string, []any) {
-	return latestMatching(tenantID, "positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0", f.Q, f.Q)
+	cond, args := qCondition(f.Q)
+	return latestMatching(tenantID, cond, args...)
 }
 
 // ceilUnix is t in whole seconds, rounded up.

@@ -123,11 +123,7 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 		}
 	}
 	if f.Q != "" {
-		sub, args := qMatching(tenantID, f)
-		if sel.q, err = s.fewIDs(ctx, sub, args); err != nil {
-			return nil, err
-		}
-		if sel.titles, err = s.fewTitles(ctx, tenantID, f.Q); err != nil {
+		if sel.q, sel.titles, err = s.resolveQ(ctx, tenantID, f); err != nil {
 			return nil, err
 		}
 	}
@@ -189,12 +185,6 @@ func (s *Store) rarestTag(ctx context.Context, tenantID string, f engine.Finding
 		}
 	}
 	return best, err
-}
-
-// fewTitles returns the tenant's texts whose title holds q (never nil), or
-// nil when there are more than maxSelectiveTitles.
-func (s *Store) fewTitles(ctx context.Context, tenantID, q string) ([]uint64, error) {
-	return s.fewTexts(ctx, "SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0", []any{tenantID, q})
 }
 
 // fewTexts runs a text_id query over finding_texts: its distinct ids,

@@ -24,7 +24,12 @@ import (
 // subquery over every finding (maxSelectiveResources 0) and the scan of
 // every resource (no tag index), and as computed from the resources
 // written; a resource retagged after the snapshot (its old tags still
-// indexed) is read by its latest tags every way.
+// indexed) is read by its latest tags every way, and resources renamed
+// after it by their latest names (q's candidates are any version's:
+// resolveQ keeps those whose latest version holds q, or, past
+// qCandidateFactor×maxSelectiveResources candidates, resolves q by the one
+// query); tenant B's resources of the same names and its snapshot under
+// the same audit id never show.
 func TestSelectiveTagAndQFilters(t *testing.T) {
 	s := chtest.New(t)
 	const tenant, nres = "ten_sel", 60
@@ -32,19 +37,42 @@ func TestSelectiveTagAndQFilters(t *testing.T) {
 	var rs []engine.Resource
 	for i := range nres {
 		native := "arn:" + strconv.Itoa(i)
+		name := "Name-" + strconv.Itoa(i)
+		if i >= 40 && i <= 50 {
+			name = "Old-Name-" + strconv.Itoa(i) // renamed below but 50
+		}
 		rs = append(rs, engine.Resource{ID: engine.ResourceID(tenant, "aws", native), TenantID: tenant, Provider: "aws",
-			Account: "acct-1", Region: "region-1", Type: "aws_instance", NativeID: native, Name: "Name-" + strconv.Itoa(i),
+			Account: "acct-1", Region: "region-1", Type: "aws_instance", NativeID: native, Name: name,
 			Tags:        engine.TagsFromMap(map[string]string{"env": []string{"prod", "dev"}[i%2], "team": "team-" + strconv.Itoa(i%5)}),
 			FirstSeenAt: testNow, LastSeenAt: testNow})
 	}
 	mustWriteResources(t, s, tenant, rs)
 	snap := mustWriteSnapshot(t, s, tenant, aud, nres*5) // 5 findings a resource (genPerResrc)
+	// Tenant B: resources of the same names and native ids, and a
+	// snapshot under the same audit id.
+	var other []engine.Resource
+	for _, r := range rs {
+		r.ID, r.TenantID = engine.ResourceID("ten_sel_b", "aws", r.NativeID), "ten_sel_b"
+		other = append(other, r)
+	}
+	mustWriteResources(t, s, "ten_sel_b", other)
+	mustWriteSnapshot(t, s, "ten_sel_b", aud, nres*5)
 	// Resource 3 (team-3) moves to team-4 after the snapshot.
 	moved := rs[3]
 	moved.Tags = engine.TagsFromMap(map[string]string{"env": "dev", "team": "team-4"})
 	moved.LastSeenAt = testNow.Add(time.Hour)
 	mustWriteResources(t, s, tenant, []engine.Resource{moved})
 	rs[3] = moved
+	// Resources 40–49 are renamed: their old names only in older versions.
+	var renamed []engine.Resource
+	for i := 40; i < 50; i++ {
+		r := rs[i]
+		r.Name = "Name-" + strconv.Itoa(i)
+		r.LastSeenAt = testNow.Add(time.Hour)
+		renamed = append(renamed, r)
+		rs[i] = r
+	}
+	mustWriteResources(t, s, tenant, renamed)
 
 	byID := map[string]engine.Resource{}
 	for _, r := range rs {
@@ -81,27 +109,35 @@ func TestSelectiveTagAndQFilters(t *testing.T) {
 		{Q: "3"}, // titles and resources alike
 		{Q: "nothing-like-it"},
 		{Q: "name-1", Tags: "env=dev"},
+		{Q: "old-name"},   // 11 candidates, 1 latest
+		{Q: "OLD-NAME-4"}, // older versions only: none
+		{Q: "name-4"},
 	} {
 		t.Run(fmt.Sprintf("%q/%q", f.Tags, f.Q), func(t *testing.T) {
 			f.AuditID = aud
 			w := want(f)
-			if len(w) == 0 && !strings.Contains(f.Tags, "nobody") && !strings.Contains(f.Q, "nothing") {
+			if len(w) == 0 && !strings.Contains(f.Tags, "nobody") && !strings.Contains(f.Q, "nothing") && f.Q != "OLD-NAME-4" {
 				t.Fatal("the filter matches nothing: the test proves little")
 			}
 			// Each way of answering: the resources resolved first or by a
 			// subquery (maxSelectiveResources 0), their candidates from the
 			// tag index or a scan of the tenant's resources (as before the
 			// index).
+			// With few listed (2: q's candidates are at most 8), "old-name"
+			// is resolved by the one query.
 			for _, way := range []struct {
 				name      string
 				selective bool
 				index     bool
-			}{{"selective, tag index", true, true}, {"subquery, tag index", false, true},
-				{"subquery, scan", false, false}, {"selective, scan", true, false}} {
+				max       int
+			}{{"selective, tag index", true, true, 0}, {"subquery, tag index", false, true, 0},
+				{"subquery, scan", false, false, 0}, {"selective, scan", true, false, 0}, {"selective, few", true, true, 2}} {
 				restoreIdx := clickhouse.SetTagIndex(way.index)
 				restore := func() {}
 				if !way.selective {
 					restore = clickhouse.SetMaxSelectiveResources(0)
+				} else if way.max > 0 {
+					restore = clickhouse.SetMaxSelectiveResources(way.max)
 				}
 				got := pageAll(t, s, tenant, f, 7)
 				count := countAll(t, s, tenant, f)

@@ -1,0 +1,89 @@
+package clickhouse
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/fourd-dev/fourd/engine"
+)
+
+// Resolving the q filter (issue 33 §3). q is case-insensitive text over a
+// finding's title and its resource's name and native id; no index holds
+// names or native ids (docs/design/read-path.md: one cost a first import
+// more client CPU than issue 30 allows), so the tenant's resources are
+// scanned. As one query (latestMatching: the latest versions of the ids
+// of which any version holds q, the scan an IN subquery), that cost
+// q=lg-eip-4242 at 10M (1M resources) 0.6–0.7 s of ClickHouse CPU on
+// 18.16, of which the scan alone was 0.17–0.34 s and the latest versions
+// of its 11 candidates, named in a literal list, 8–15 ms. So q is
+// resolved in two round trips: one scan gives the candidates (and, in the
+// same query, the texts whose title holds q), then only the candidates'
+// versions are read (the primary key (tenant_id, id) skips every other
+// granule) to keep those whose latest version holds q.
+
+// qCandidateFactor bounds the candidates read by the scan: at most
+// qCandidateFactor×maxSelectiveResources ids (older versions may hold q
+// where the latest does not); with more, q is resolved by the one query
+// above.
+const qCandidateFactor = 4
+
+// qCondition is the condition on a resource version that its name or
+// native id holds q, case-insensitively, and its arguments.
+func qCondition(q string) (string, []any) {
+	return "positionCaseInsensitiveUTF8(name, ?) > 0 OR positionCaseInsensitiveUTF8(native_id, ?) > 0", []any{q, q}
+}
+
+// qTitles is the query of the tenant's texts (text_id) whose title holds
+// q, and its arguments.
+func qTitles(tenantID, q string) (string, []any) {
+	return "SELECT text_id FROM finding_texts WHERE tenant_id = ? AND positionCaseInsensitiveUTF8(title, ?) > 0", []any{tenantID, q}
+}
+
+// resolveQ resolves the q filter of f: the resources whose latest version's
+// name or native id holds it (never nil; nil when more than
+// maxSelectiveResources) and the texts whose title holds it (never nil;
+// nil when more than maxSelectiveTitles).
+func (s *Store) resolveQ(ctx context.Context, tenantID string, f engine.FindingFilter) (resources []string, titles []uint64, err error) {
+	cond, condArgs := qCondition(f.Q)
+	candLimit := qCandidateFactor * maxSelectiveResources
+	titleSQL, titleArgs := qTitles(tenantID, f.Q)
+	// One query, both scans (the server runs the two sides in parallel):
+	// kind 1 rows are candidate resources, kind 2 texts.
+	sql := "SELECT toUInt8(1) AS kind, id AS resource, toUInt64(0) AS text FROM (SELECT DISTINCT id FROM resources WHERE tenant_id = ? AND (" +
+		cond + ") LIMIT " + strconv.Itoa(candLimit+1) + ") UNION ALL SELECT toUInt8(2) AS kind, '' AS resource, text_id AS text FROM (SELECT DISTINCT text_id FROM (" +
+		titleSQL + ") LIMIT " + strconv.Itoa(maxSelectiveTitles+1) + ")"
+	args := append(append([]any{tenantID}, condArgs...), titleArgs...)
+	cands, titles := []string{}, []uint64{}
+	err = s.each(ctx, rawQuery{sql: sql, args: args}, func(sc scanner) error {
+		var kind uint8
+		var id string
+		var text uint64
+		if err := sc.Scan(&kind, &id, &text); err != nil {
+			return err
+		}
+		if kind == 1 {
+			cands = append(cands, id)
+		} else {
+			titles = append(titles, text)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(titles) > maxSelectiveTitles {
+		titles = nil
+	}
+	switch {
+	case len(cands) == 0:
+		return []string{}, titles, nil
+	case len(cands) > candLimit:
+		// Too many versions hold q to name them: the one query.
+		sub, subArgs := qMatching(tenantID, f)
+		resources, err = s.fewIDs(ctx, sub, subArgs)
+	default:
+		sub, subArgs := latestAmong(tenantID, "id IN ?", []any{groupSet(cands)}, cond, condArgs)
+		resources, err = s.fewIDs(ctx, sub, subArgs)
+	}
+	return resources, titles, err
+}
