@@ -159,6 +159,15 @@ func SetMaxSelectiveResources(n int) (restore func()) {
 	return func() { maxSelectiveResources, maxSelectiveTitles = old, oldTitles; memoGen.Add(1) }
 }
 
+// SetMaxSelectiveResourcesOnly sets maxSelectiveResources (not the
+// titles' bound) until the returned function restores it.
+func SetMaxSelectiveResourcesOnly(n int) (restore func()) {
+	old := maxSelectiveResources
+	maxSelectiveResources = n
+	memoGen.Add(1)
+	return func() { maxSelectiveResources = old; memoGen.Add(1) }
+}
+
 // SetTagIndex sets useTagIndex until the returned function restores it.
 func SetTagIndex(on bool) (restore func()) {
 	old := useTagIndex

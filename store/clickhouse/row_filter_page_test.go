@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,9 @@ import (
 )
 
 // TestRowFilterProbes is the differential test of the bounded probes of
-// row-filtered pages (row_filter_page.go): first-seen and compliance
-// filters that keep every row, half of them, few or none, alone and with
+// row-filtered pages (row_filter_page.go): first-seen, compliance and q
+// filters (q over titles, names and native ids, resolved to lists) that
+// keep every row, half of them, few or none, alone and with
 // ordinary filters, a status under people's decisions and mutes, page
 // through the same findings in the same order, with cursors across pages
 // and severity buckets, with the probes as without them (one unbounded
@@ -28,6 +30,23 @@ func TestRowFilterProbes(t *testing.T) {
 	aud := engine.NewID(engine.PrefixAudit, testNow)
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 1500)
 	mustWriteSnapshot(t, s, "ten_b", aud, 500)
+	// The resources of ten_a's findings, named r<i>x (q "14" holds the
+	// titles of rules 14 and 140–149 and names such as r114x and arn:14).
+	var rs []engine.Resource
+	names := map[string]string{}
+	for i := range 1500 / 5 {
+		native := "arn:" + strconv.Itoa(i)
+		r := engine.Resource{ID: engine.ResourceID("ten_a", "aws", native), TenantID: "ten_a", Provider: "aws",
+			Account: "acct-1", Region: "region-1", Type: "aws_instance", NativeID: native, Name: "r" + strconv.Itoa(i) + "x",
+			FirstSeenAt: testNow, LastSeenAt: testNow}
+		rs = append(rs, r)
+		names[r.ID] = strings.ToLower(r.Name + "\n" + r.NativeID)
+	}
+	mustWriteResources(t, s, "ten_a", rs)
+	qHolds := func(q string, f engine.Finding) bool {
+		q = strings.ToLower(q)
+		return q == "" || strings.Contains(strings.ToLower(f.Title), q) || strings.Contains(names[f.ResourceID], q)
+	}
 	resolved, reopened := a.findings[10].ID, ""
 	for _, f := range a.findings {
 		if f.Status == engine.StatusResolved && f.Resolution != engine.ResolutionFixed {
@@ -62,15 +81,22 @@ func TestRowFilterProbes(t *testing.T) {
 		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-4.0.1:1.1"}}, // few
 		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-3.0.0"}},     // none
 		{Filter: engine.FindingFilter{Compliance: "CIS-AWS-4.0.1", FirstSeenAfter: hours(-36), Dimension: engine.DimensionCost}},
+		{Filter: engine.FindingFilter{Q: "CONFIGURATION"}}, // every row (titles)
+		{Filter: engine.FindingFilter{Q: "rule 14"}},       // few (titles)
+		{Filter: engine.FindingFilter{Q: "14"}},            // titles and resources
+		{Filter: engine.FindingFilter{Q: "r14x"}},          // one resource (by key)
+		{Filter: engine.FindingFilter{Q: "nothing"}},       // none
+		{Filter: engine.FindingFilter{Q: "14", Status: engine.StatusOpen}, Mutes: []engine.MuteRef{mute}},
+		{Filter: engine.FindingFilter{Q: "rule", FirstSeenAfter: hours(-36), Severity: engine.SeverityHigh}},
 	} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			var want []engine.Finding
 			for _, f := range a.findings {
-				if keeps(q, f) {
+				if keeps(q, f) && qHolds(q.Filter.Q, f) {
 					want = append(want, f)
 				}
 			}
-			if len(want) == 0 && q.Filter.Compliance != "CIS-AWS-3.0.0" && q.Filter.FirstSeenBefore.IsZero() {
+			if len(want) == 0 && q.Filter.Compliance != "CIS-AWS-3.0.0" && q.Filter.FirstSeenBefore.IsZero() && q.Filter.Q != "nothing" {
 				t.Fatal("the filter matches nothing: the test proves little")
 			}
 			// The new way (probes, the compliance filter's texts listed),
@@ -177,7 +203,7 @@ func TestRowFilterProbeReadsLittle(t *testing.T) {
 // the probes (three probes did: issue 33 §3, 43 ms of ClickHouse CPU
 // against 25 at 10M); one that keeps a row in 36 at most three queries;
 // one that keeps half the rows fills its page from one probe, without the
-// pass.
+// pass, as does a q filter whose texts hold every row.
 func TestRowFilterProbeSparse(t *testing.T) {
 	s := chtest.New(t)
 	aud := engine.NewID(engine.PrefixAudit, testNow)
@@ -197,6 +223,11 @@ func TestRowFilterProbeSparse(t *testing.T) {
 		// A compliance filter's pass is dear (text_id and the texts'
 		// list): an empty probe widens instead.
 		{"a control", engine.FindingFilter{Compliance: "CIS-AWS-4.0.1:1.1"}, 4, 0},
+		// q, resolved to its texts (every title holds "configuration",
+		// those of 11 rules of 150 "rule 14"), is probed as a compliance
+		// filter is (before, every q page was one pass).
+		{"q every title", engine.FindingFilter{Q: "CONFIGURATION"}, 1, 0},
+		{"q few titles", engine.FindingFilter{Q: "rule 14"}, 4, 1},
 	} {
 		for _, limit := range []int{1, 60, 200} {
 			f := c.f

@@ -112,6 +112,7 @@ func TestSelectiveTagAndQFilters(t *testing.T) {
 		{Q: "old-name"},   // 11 candidates, 1 latest
 		{Q: "OLD-NAME-4"}, // older versions only: none
 		{Q: "name-4"},
+		{Q: "rule 3", Tags: "team=team-3"},
 	} {
 		t.Run(fmt.Sprintf("%q/%q", f.Tags, f.Q), func(t *testing.T) {
 			f.AuditID = aud
@@ -123,8 +124,9 @@ func TestSelectiveTagAndQFilters(t *testing.T) {
 			// subquery (maxSelectiveResources 0), their candidates from the
 			// tag index or a scan of the tenant's resources (as before the
 			// index).
-			// With few listed (2: q's candidates are at most 8), "old-name"
-			// is resolved by the one query.
+			// With few resources listed (2: q's candidates are at most 8),
+			// "old-name" is resolved by the one query, and a team's tag
+			// is probed by range, with q's texts listed.
 			for _, way := range []struct {
 				name      string
 				selective bool
@@ -137,12 +139,17 @@ func TestSelectiveTagAndQFilters(t *testing.T) {
 				if !way.selective {
 					restore = clickhouse.SetMaxSelectiveResources(0)
 				} else if way.max > 0 {
-					restore = clickhouse.SetMaxSelectiveResources(way.max)
+					restore = clickhouse.SetMaxSelectiveResourcesOnly(way.max)
 				}
+				probes := clickhouse.RowFilterProbes()
 				got := pageAll(t, s, tenant, f, 7)
+				probes = clickhouse.RowFilterProbes() - probes
 				count := countAll(t, s, tenant, f)
 				restore()
 				restoreIdx()
+				if way.max > 0 && f.Tags == "team=team-3" && probes == 0 {
+					t.Errorf("%s: no range was probed", way.name)
+				}
 				slices.SortFunc(w, listOrder)
 				if diff := gocmp.Diff(w, got); diff != "" {
 					t.Errorf("%s: pages (-want +got):\n%s", way.name, diff)
