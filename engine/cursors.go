@@ -7,11 +7,12 @@ import "time"
 // same cursors as engine/findings, keyed by the same secret.
 type Cursors struct{ c *cursorCodec }
 
-// NewCursors returns the cursors keyed by secret (at least 32 bytes), valid
-// for ttl from their making (0: 24 h) by the clock now (nil: time.Now).
+// NewCursors returns the cursors keyed by secret (at least MinSecretLen
+// bytes), valid for ttl from their making (0: DefaultCursorTTL) by the
+// clock now (nil: time.Now). A Service builds them through NewKeyed.
 func NewCursors(secret []byte, ttl time.Duration, now func() time.Time) *Cursors {
 	if ttl == 0 {
-		ttl = 24 * time.Hour
+		ttl = DefaultCursorTTL
 	}
 	if now == nil {
 		now = time.Now

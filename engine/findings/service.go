@@ -76,10 +76,8 @@ func (c Config) Validate() error {
 		return errors.New("engine: analytics stores (Findings, Resources) are required")
 	case c.Tenants == nil || c.Audits == nil:
 		return errors.New("engine: control stores (Tenants, Audits) are required")
-	case len(c.Secret) < 32:
-		return errors.New("engine: Secret must be at least 32 bytes")
 	}
-	return nil
+	return engine.CheckSecret("engine", c.Secret)
 }
 
 // Service is the read path. Each method that serves a caller takes its
@@ -111,15 +109,11 @@ func New(cfg Config) (*Service, *Operator, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	k, err := engine.NewKeyed("engine", cfg.Secret, cfg.CursorTTL, cfg.Now, cfg.Logger)
+	if err != nil {
+		return nil, nil, err
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.CursorTTL == 0 {
-		cfg.CursorTTL = 24 * time.Hour
-	}
+	cfg.Now, cfg.Logger, cfg.CursorTTL = k.Now, k.Logger, k.CursorTTL
 	if cfg.PageCacheSize == 0 {
 		cfg.PageCacheSize = DefaultPageCacheSize
 	}
@@ -128,9 +122,9 @@ func New(cfg Config) (*Service, *Operator, error) {
 	}
 	s := &Service{
 		cfg:     cfg,
-		log:     cfg.Logger,
-		now:     cfg.Now,
-		cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now),
+		log:     k.Logger,
+		now:     k.Now,
+		cursors: k.Cursors,
 		pages:   newPageCache(cfg.PageCacheSize),
 		reads:   newReadCache(),
 	}

@@ -46,11 +46,11 @@ type Service struct {
 
 // New returns a Service over cfg.
 func New(cfg Config) (*Service, error) {
-	switch {
-	case cfg.Store == nil:
+	if cfg.Store == nil {
 		return nil, errors.New("idempotency: Store is required")
-	case len(cfg.Secret) < seal.MinKey:
-		return nil, errors.New("idempotency: Secret must be at least 32 bytes")
+	}
+	if err := engine.CheckSecret("idempotency", cfg.Secret); err != nil {
+		return nil, err
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

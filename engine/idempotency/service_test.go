@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
+	"github.com/fourd-dev/fourd/internal/seal"
 )
 
 // memIdempotency is an in-memory Store.
@@ -151,5 +152,20 @@ func TestNilServiceIsUnavailable(t *testing.T) {
 	}
 	if _, err := New(Config{Secret: []byte(strings.Repeat("s", 32))}); err == nil {
 		t.Error("New without Store: no error")
+	}
+}
+
+// TestSecretSeals: the shortest secret New accepts seals the kept
+// answers, and a shorter one is refused.
+func TestSecretSeals(t *testing.T) {
+	secret := []byte(strings.Repeat("s", engine.MinSecretLen))
+	if _, err := New(Config{Store: &memIdempotency{}, Secret: secret[:len(secret)-1]}); err == nil || err.Error() != "idempotency: Secret must be at least 32 bytes" {
+		t.Errorf("a short secret: %v", err)
+	}
+	if _, err := New(Config{Store: &memIdempotency{}, Secret: secret}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seal.Seal(secret, idempotencySealInfo, []byte(`{"ok":true}`)); err != nil {
+		t.Errorf("New accepts a %d-byte secret that cannot seal: %v", len(secret), err)
 	}
 }

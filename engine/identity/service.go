@@ -45,13 +45,10 @@ type Config struct {
 
 // Validate reports the first missing or invalid field.
 func (c Config) Validate() error {
-	switch {
-	case c.Tenants == nil:
+	if c.Tenants == nil {
 		return errors.New("identity: Tenants is required")
-	case len(c.Secret) < 32:
-		return errors.New("identity: Secret must be at least 32 bytes")
 	}
-	return nil
+	return engine.CheckSecret("identity", c.Secret)
 }
 
 // Service is the identity use cases an API adapter may call.

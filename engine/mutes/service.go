@@ -63,25 +63,18 @@ type Service struct {
 
 // New returns a Service over cfg.
 func New(cfg Config) (*Service, error) {
-	switch {
-	case cfg.Reads == nil:
+	if cfg.Reads == nil {
 		return nil, errors.New("mutes: Reads is required")
-	case len(cfg.Secret) < 32:
-		return nil, errors.New("mutes: Secret must be at least 32 bytes")
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	k, err := engine.NewKeyed("mutes", cfg.Secret, cfg.CursorTTL, cfg.Now, cfg.Logger)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.CursorTTL == 0 {
-		cfg.CursorTTL = 24 * time.Hour
-	}
+	cfg.Now, cfg.Logger, cfg.CursorTTL = k.Now, k.Logger, k.CursorTTL
 	if cfg.ApplyWait <= 0 {
 		cfg.ApplyWait = engine.DefaultMuteApplyWait
 	}
-	return &Service{cfg: cfg, log: cfg.Logger, now: cfg.Now, cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now)}, nil
+	return &Service{cfg: cfg, log: k.Logger, now: k.Now, cursors: k.Cursors}, nil
 }
 
 // available reports unavailable when the server has no mute rules

@@ -61,22 +61,15 @@ type Service struct {
 
 // New returns a Service over cfg.
 func New(cfg Config) (*Service, error) {
-	switch {
-	case cfg.Audits == nil || cfg.Reads == nil:
+	if cfg.Audits == nil || cfg.Reads == nil {
 		return nil, errors.New("posture: Audits and Reads are required")
-	case len(cfg.Secret) < 32:
-		return nil, errors.New("posture: Secret must be at least 32 bytes")
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	k, err := engine.NewKeyed("posture", cfg.Secret, cfg.CursorTTL, cfg.Now, cfg.Logger)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.CursorTTL == 0 {
-		cfg.CursorTTL = 24 * time.Hour
-	}
-	return &Service{cfg: cfg, log: cfg.Logger, cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now)}, nil
+	cfg.Now, cfg.Logger, cfg.CursorTTL = k.Now, k.Logger, k.CursorTTL
+	return &Service{cfg: cfg, log: k.Logger, cursors: k.Cursors}, nil
 }
 
 // controlCursor is a position in a framework's controls: after the control

@@ -92,20 +92,13 @@ type Service struct {
 
 // New returns a Service over cfg.
 func New(cfg Config) (*Service, error) {
-	switch {
-	case cfg.Reports == nil || cfg.Audits == nil || cfg.Reads == nil || cfg.Resources == nil:
+	if cfg.Reports == nil || cfg.Audits == nil || cfg.Reads == nil || cfg.Resources == nil {
 		return nil, errors.New("reporting: Reports, Audits, Reads and Resources are required")
-	case len(cfg.Secret) < 32:
-		return nil, errors.New("reporting: Secret must be at least 32 bytes")
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	k, err := engine.NewKeyed("reporting", cfg.Secret, cfg.CursorTTL, cfg.Now, cfg.Logger)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.CursorTTL == 0 {
-		cfg.CursorTTL = 24 * time.Hour
-	}
-	return &Service{cfg: cfg, log: cfg.Logger, now: cfg.Now, cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now)}, nil
+	cfg.Now, cfg.Logger, cfg.CursorTTL = k.Now, k.Logger, k.CursorTTL
+	return &Service{cfg: cfg, log: k.Logger, now: k.Now, cursors: k.Cursors}, nil
 }

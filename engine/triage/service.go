@@ -88,19 +88,15 @@ type Service struct {
 
 // New returns a Service over cfg.
 func New(cfg Config) (*Service, error) {
-	switch {
-	case cfg.Reads == nil:
+	if cfg.Reads == nil {
 		return nil, errors.New("triage: Reads is required")
-	case len(cfg.Secret) < 32:
-		return nil, errors.New("triage: Secret must be at least 32 bytes")
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	k, err := engine.NewKeyed("triage", cfg.Secret, cfg.CursorTTL, cfg.Now, nil)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.CursorTTL == 0 {
-		cfg.CursorTTL = 24 * time.Hour
-	}
-	return &Service{cfg: cfg, cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now)}, nil
+	cfg.Now, cfg.CursorTTL = k.Now, k.CursorTTL
+	return &Service{cfg: cfg, cursors: k.Cursors}, nil
 }
 
 // require checks the caller's scope, then that the server triages (a nil

@@ -10,7 +10,6 @@
 package webhooks
 
 import (
-	"errors"
 	"time"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -52,16 +51,15 @@ type Service struct {
 // New returns the Service over cfg; an error when Secret is shorter than 32
 // bytes.
 func New(cfg Config) (*Service, error) {
-	if len(cfg.Secret) < 32 {
-		return nil, errors.New("webhooks: Secret must be at least 32 bytes")
+	k, err := engine.NewKeyed("webhooks", cfg.Secret, cfg.CursorTTL, cfg.Now, nil)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
+	cfg.Now, cfg.CursorTTL = k.Now, k.CursorTTL
 	if cfg.GracePeriod <= 0 {
 		cfg.GracePeriod = defaultGracePeriod
 	}
-	return &Service{cfg: cfg, now: cfg.Now, cursors: engine.NewCursors(cfg.Secret, cfg.CursorTTL, cfg.Now)}, nil
+	return &Service{cfg: cfg, now: k.Now, cursors: k.Cursors}, nil
 }
 
 // config checks the caller's scope and returns the configuration, or
