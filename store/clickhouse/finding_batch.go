@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -411,19 +412,39 @@ type sortEntry struct {
 	row int32
 }
 
+// radixSlackBits is how many bits beyond log2 of a batch's length
+// radixSort orders by: enough that few distinct keys of a batch of hashed
+// keys fall together (about n²/2^(bits.Len(n)+radixSlackBits+1) pairs, one
+// in a 100k-row bucket), few enough that a bucket's sort takes four passes
+// instead of eight (BenchmarkSortBy).
+const radixSlackBits = 14
+
 // radixSort sorts a by key, stably, using tmp (as long as a) as scratch,
-// and returns the sorted slice, which is a or tmp.
+// and returns the sorted slice, which is a or tmp. It orders by the keys'
+// distance from the smallest, cut to its top bits.Len(len(a)) +
+// radixSlackBits bits, and leaves that cut key in each entry: entries whose
+// keys differ only below the cut keep their order and share a key, for
+// sortBy to order by their rows.
 func radixSort(a, tmp []sortEntry) []sortEntry {
 	if len(a) < 2 {
 		return a
 	}
+	lo, hi := a[0].key, a[0].key
+	for _, e := range a[1:] {
+		lo, hi = min(lo, e.key), max(hi, e.key)
+	}
+	width := bits.Len64(hi - lo)
+	keep := min(width, bits.Len(uint(len(a)))+radixSlackBits)
+	cut, passes := width-keep, (keep+7)/8
 	var counts [8][256]int
-	for _, e := range a {
-		for p := range counts {
-			counts[p][byte(e.key>>(8*p))]++
+	for i := range a {
+		k := (a[i].key - lo) >> cut
+		a[i].key = k
+		for p := range passes {
+			counts[p][byte(k>>(8*p))]++
 		}
 	}
-	for p := range counts {
+	for p := range passes {
 		c := &counts[p]
 		if c[byte(a[0].key>>(8*p))] == len(a) {
 			continue // every key has the same byte here
@@ -445,9 +466,10 @@ func radixSort(a, tmp []sortEntry) []sortEntry {
 }
 
 // sortBy sorts order by key, then by cmp of the rows where keys are equal
-// (and so the rows' strings decide). Equal keys are rare for the finding
-// order; for the resource order they are the findings of one resource,
-// already in finding order, which is what cmp asks for as well.
+// (and so the rows' strings decide); the entries' keys are radixSort's cut
+// keys afterwards. Equal keys are rare for the finding order; for the
+// resource order they are mostly the findings of one resource, already in
+// finding order, which is what cmp asks for as well.
 func sortBy(order, tmp []sortEntry, cmp func(a, b int32) int) []sortEntry {
 	order = radixSort(order, tmp)
 	for i := 0; i < len(order); {
