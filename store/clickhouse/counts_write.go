@@ -70,6 +70,13 @@ func (c *snapshotCounts) add(k countCodes) {
 		return
 	}
 	if p, ok := k.pack(); ok {
+		// Below the bound a new group is always taken: one map operation
+		// (m[k]++ is a single assignment) instead of a lookup and an
+		// assignment, which cost a snapshot write of 10M findings ~0.7 s.
+		if len(c.packed)+len(c.wide) < c.max {
+			c.packed[p]++
+			return
+		}
 		n, ok := c.packed[p]
 		if !ok && c.full() {
 			return
