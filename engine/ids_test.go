@@ -205,3 +205,22 @@ func TestIDTimeAndDigits(t *testing.T) {
 		}
 	}
 }
+
+// ParseID decodes and checks in one pass: it accepts exactly what ValidID
+// accepts, whatever byte stands at whatever place of the body.
+func TestParseIDAgreesWithValidID(t *testing.T) {
+	good := []byte(FindingID("ten_1", "r", "res_1"))
+	for pos := len(PrefixFinding) + 1; pos < len(good); pos++ {
+		for c := range 256 {
+			id := slices.Clone(good)
+			id[pos] = byte(c)
+			b, ok := ParseID(PrefixFinding, string(id))
+			if ok != ValidID(PrefixFinding, string(id)) {
+				t.Fatalf("ParseID(%q) ok = %v, ValidID says %v", id, ok, !ok)
+			}
+			if ok && FormatID(PrefixFinding, b) != string(id) {
+				t.Fatalf("ParseID(%q) = %x, formats back as %s", id, b, FormatID(PrefixFinding, b))
+			}
+		}
+	}
+}
