@@ -92,13 +92,10 @@ func (s *Store) resolveSelectiveMemo(ctx context.Context, tenantID string, f eng
 		if r, ok := s.memo.resolved.Get(key); ok {
 			return r.sel, nil
 		}
+		return s.resolveShared(ctx, key, tenantID, f) // filter_memo_flight.go
 	}
 	selectiveResolutions.Add(1)
-	sel, err := s.resolveSelective(ctx, tenantID, f)
-	if err == nil && useFilterMemo {
-		s.memo.resolved.Put(key, resolvedFilter{sel})
-	}
-	return sel, err
+	return s.resolveSelective(ctx, tenantID, f)
 }
 
 // keyedKeys returns the keys of every finding of resources ids (the

@@ -18,6 +18,7 @@ import (
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/fourd-dev/fourd/engine"
 	"github.com/fourd-dev/fourd/internal/cache"
@@ -125,6 +126,7 @@ type Store struct {
 	ranges   *cache.LRU[uint64, firstSeenRange]    // first_seen_range.go
 	texts    *cache.LRU[textCacheKey, findingText] // finding_texts.go
 	memo     *filterMemo                           // filter_memo.go
+	flight   singleflight.Group                    // filter_memo_flight.go
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
 	snapshotSlots chan struct{}
