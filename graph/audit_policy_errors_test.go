@@ -38,7 +38,7 @@ func TestAuditSummaryPolicyErrors(t *testing.T) {
 	if err != nil || claimed.ID != queued.ID {
 		t.Fatalf("claim: %v %v", claimed.ID, err)
 	}
-	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.runner.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 	var rest engine.Audit

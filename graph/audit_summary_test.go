@@ -35,7 +35,7 @@ func TestAuditSummaryNotEvaluated(t *testing.T) {
 	if err != nil || claimed.ID != queued.ID {
 		t.Fatalf("claim: %v %v", claimed.ID, err)
 	}
-	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.runner.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 
@@ -132,7 +132,7 @@ func TestAuditSummaryEvaluated(t *testing.T) {
 	if err != nil || claimed.ID != queued.ID {
 		t.Fatalf("claim: %v %v", claimed.ID, err)
 	}
-	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.runner.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 	var rest engine.Audit

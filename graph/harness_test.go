@@ -30,19 +30,21 @@ import (
 // wrapped in counters so tests can assert how many store queries an
 // operation makes.
 type env struct {
-	url     string
-	client  *http.Client
-	svc     *findings.Service
-	reports *reporting.Service // the report service the handler uses
-	audits  *audit.Service     // the audit service both APIs use
-	ingest  *ingest.Service    // the inventory intake (POST /v1/resources)
-	ids     *identity.Service  // the identity service both APIs use
-	ops     *identity.Operator // its operator surface, as cmd/fourd holds it
-	ch      *clickhouse.Store
-	pg      *postgres.Store
-	stack   *testserver.Stack
-	calls   *counter
-	a, b    testserver.TenantSeed
+	url          string
+	client       *http.Client
+	svc          *findings.Service
+	reports      *reporting.Service  // the report service the handler uses
+	audits       *audit.Service      // the audit service both APIs use
+	runner       *audit.Operator     // runs its claimed audits, as serve's workers do
+	reportRunner *reporting.Operator // generates queued reports (newReportEnv)
+	ingest       *ingest.Service     // the inventory intake (POST /v1/resources)
+	ids          *identity.Service   // the identity service both APIs use
+	ops          *identity.Operator  // its operator surface, as cmd/fourd holds it
+	ch           *clickhouse.Store
+	pg           *postgres.Store
+	stack        *testserver.Stack
+	calls        *counter
+	a, b         testserver.TenantSeed
 	// Tokens of tenant A: admin (every scope) and resources-only; of B: admin.
 	tokA, tokAResources, tokB string
 }
@@ -81,7 +83,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 		}
 	}, Reporting: o.reporting, Stores: o.serviceStores})
 	w := st.SeedTwo(t, o.findingsA, o.findingsB, false)
-	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ingest: st.Ingest, ids: st.Identity, ops: st.Operator,
+	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, runner: st.AuditRunner, ingest: st.Ingest, ids: st.Identity, ops: st.Operator,
 		ch: st.CH, pg: st.PG, stack: st, calls: calls, a: w.A, b: w.B, tokA: w.TokA, tokAResources: w.TokAResourcesOnly, tokB: w.TokB}
 	e.url = serveBoth(t, st, st.Services, o.limiter, o.graph)
 	return e

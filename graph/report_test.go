@@ -22,7 +22,7 @@ func newReportEnv(t *testing.T) *env {
 	e := newEnv(t, envOptions{findingsA: 60, findingsB: 20})
 	s := e.stack.NewServices(t, testserver.Replica{Renderer: reports.Renderer{}})
 	e.url = serveBoth(t, e.stack, s, nil, nil)
-	e.svc, e.reports, e.audits = s.Engine, s.Reporting, s.Audits
+	e.svc, e.reports, e.audits, e.runner, e.reportRunner = s.Engine, s.Reporting, s.Audits, s.AuditRunner, s.ReportRunner
 	return e
 }
 
@@ -84,7 +84,7 @@ func TestGenerateReport(t *testing.T) {
 	}
 
 	// The worker makes it ready; then both APIs describe it alike.
-	if _, ok, err := e.reports.RunReportOnce(ctx, "test"); err != nil || !ok {
+	if _, ok, err := e.reportRunner.RunReportOnce(ctx, "test"); err != nil || !ok {
 		t.Fatalf("RunReportOnce = %v, %v; want a report generated", ok, err)
 	}
 	var rest restReport
@@ -165,7 +165,7 @@ func TestGenerateReportErrors(t *testing.T) {
 		})
 	}
 	// Nothing was queued by the failures.
-	if _, ok, err := e.reports.RunReportOnce(context.Background(), "test"); err != nil || ok {
+	if _, ok, err := e.reportRunner.RunReportOnce(context.Background(), "test"); err != nil || ok {
 		t.Errorf("RunReportOnce = %v, %v; want nothing pending", ok, err)
 	}
 }

@@ -35,6 +35,7 @@ var goldenNow = time.Date(2026, 11, 3, 15, 0, 0, 0, time.UTC)
 type assembled struct {
 	svc          *findings.Service
 	reports      *reporting.Service
+	reportRunner *reporting.Operator // generates queued reports
 	posture      *posture.Service
 	mutes        *mutes.Service
 	pg           *postgres.Store
@@ -65,7 +66,7 @@ func newAssembled(t *testing.T, renderer engine.ReportRenderer) *assembled {
 	st := testserver.New(t, testserver.Options{Clock: testserver.FixedClock(goldenNow), ClockedPostgres: true,
 		Renderer: renderer, ReportLease: time.Minute})
 	svc, pg, ch, clock, url := st.Engine, st.PG, st.CH, st.Clock, pgtest.URL(t, st.PG)
-	a := &assembled{svc: svc, reports: st.Reporting, posture: st.Posture, mutes: st.Mutes, pg: pg, ch: ch, clock: clock,
+	a := &assembled{svc: svc, reports: st.Reporting, reportRunner: st.ReportRunner, posture: st.Posture, mutes: st.Mutes, pg: pg, ch: ch, clock: clock,
 		tenant: engine.Tenant{ID: fixedID(engine.PrefixTenant, goldenNow.Add(-30*24*time.Hour), 1), Slug: "acme", Name: "Acme Électronique GmbH"}}
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {

@@ -28,7 +28,7 @@ func (a *assembled) generate(t *testing.T, kind engine.ReportKind) engine.Report
 	if err != nil {
 		t.Fatalf("GenerateReport(%s): %v", kind, err)
 	}
-	if _, ok, err := a.reports.RunReportOnce(ctx, "w1"); err != nil || !ok {
+	if _, ok, err := a.reportRunner.RunReportOnce(ctx, "w1"); err != nil || !ok {
 		t.Fatalf("RunReportOnce = %v, %v; want the report generated", ok, err)
 	}
 	got, err := a.reports.GetReport(ctx, a.writer, r.ID)
@@ -215,11 +215,11 @@ func TestAssembledReportFailures(t *testing.T) {
 		if _, err := a.pg.ClaimReportJob(ctx, "dead", time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, err := a.reports.RunReportOnce(ctx, "w2"); err != nil || ok {
+		if _, ok, err := a.reportRunner.RunReportOnce(ctx, "w2"); err != nil || ok {
 			t.Fatalf("within the lease: RunReportOnce = %v, %v; want nothing to claim", ok, err)
 		}
 		a.clock.Advance(61 * time.Second)
-		if _, ok, err := a.reports.RunReportOnce(ctx, "w2"); err != nil || !ok {
+		if _, ok, err := a.reportRunner.RunReportOnce(ctx, "w2"); err != nil || !ok {
 			t.Fatalf("after the lease: RunReportOnce = %v, %v; want the report re-claimed", ok, err)
 		}
 		got, err := a.reports.GetReport(ctx, a.writer, r.ID)

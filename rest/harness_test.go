@@ -20,17 +20,19 @@ import (
 // PostgreSQL stores (a database of each per test; internal/testserver),
 // seeded with two tenants.
 type env struct {
-	url     string
-	client  *http.Client
-	svc     *findings.Service
-	reports *reporting.Service // the report service the handler uses
-	audits  *audit.Service     // the audit service the handler uses
-	ids     *identity.Service  // the identity service the handler uses
-	ops     *identity.Operator // its operator surface, as cmd/fourd holds it
-	ch      *clickhouse.Store
-	pg      *postgres.Store
-	reg     *prometheus.Registry
-	stack   *testserver.Stack
+	url          string
+	client       *http.Client
+	svc          *findings.Service
+	reports      *reporting.Service  // the report service the handler uses
+	audits       *audit.Service      // the audit service the handler uses
+	runner       *audit.Operator     // runs its claimed audits, as serve's workers do
+	reportRunner *reporting.Operator // generates queued reports (newReportsEnv)
+	ids          *identity.Service   // the identity service the handler uses
+	ops          *identity.Operator  // its operator surface, as cmd/fourd holds it
+	ch           *clickhouse.Store
+	pg           *postgres.Store
+	reg          *prometheus.Registry
+	stack        *testserver.Stack
 	// clock is the Service's clock; tests move it forward.
 	clock *testserver.Clock
 	a, b  testserver.TenantSeed
@@ -64,7 +66,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	reg := prometheus.NewRegistry()
 	st := testserver.New(t, testserver.Options{Registry: reg, Engine: o.engine, Reporting: o.reporting, Stores: o.stores})
 	w := st.SeedTwo(t, o.findingsA, o.findingsB, true)
-	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, ids: st.Identity, ops: st.Operator, ch: st.CH, pg: st.PG,
+	e := &env{client: testserver.Client(), svc: st.Engine, reports: st.Reporting, audits: st.Audits, runner: st.AuditRunner, ids: st.Identity, ops: st.Operator, ch: st.CH, pg: st.PG,
 		reg: reg, stack: st, clock: st.Clock, a: w.A, b: w.B, tokA: w.TokA, tokAResourcesOnly: w.TokAResourcesOnly,
 		tokAFindingsOnly: w.TokAFindingsOnly, tokARevoked: w.TokARevoked, tokB: w.TokB}
 	cfg := Config{Service: st.Engine, Reports: st.Reporting, Compliance: st.Posture, Dashboard: st.Dashboard, Policies: st.Policies, Exports: st.Exports, Triage: st.Triage, Idempotency: st.Idempotency, Mutes: st.Mutes, Audits: st.Audits, Identity: st.Identity, Ingest: st.Ingest, Secret: testserver.Secret, Logger: st.Logger,

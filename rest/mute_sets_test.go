@@ -180,7 +180,7 @@ func TestMuteSetsFollowTheRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done := e.audits.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
+	if done := e.runner.RunAudit(ctx, claimed); done.Status != engine.AuditCompleted {
 		t.Fatalf("audit: %s %s", done.Status, done.Error)
 	}
 	bs, err := e.pg.BuiltMuteSets(ctx, e.a.ID, []string{claimed.ID})

@@ -26,7 +26,7 @@ func newReportsEnv(t *testing.T, heavyRate int64) *env {
 		t.Fatal(err)
 	}
 	e.url = serve(t, Config{Service: s.Engine, Reports: s.Reporting, Compliance: s.Posture, Dashboard: s.Dashboard, Policies: s.Policies, Exports: s.Exports, Triage: s.Triage, Idempotency: s.Idempotency, Mutes: s.Mutes, Audits: s.Audits, Identity: e.ids, Logger: e.stack.Logger, Limiter: lim}, nil)
-	e.svc, e.reports, e.audits = s.Engine, s.Reporting, s.Audits
+	e.svc, e.reports, e.audits, e.runner, e.reportRunner = s.Engine, s.Reporting, s.Audits, s.AuditRunner, s.ReportRunner
 	return e
 }
 
@@ -106,7 +106,7 @@ func TestReportErrors(t *testing.T) {
 	})
 	// The worker turns every pending report ready, the seeded ones too.
 	for {
-		_, ok, err := e.reports.RunReportOnce(context.Background(), "w1")
+		_, ok, err := e.reportRunner.RunReportOnce(context.Background(), "w1")
 		if err != nil {
 			t.Fatal(err)
 		}

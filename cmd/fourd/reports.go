@@ -20,12 +20,12 @@ import (
 const reportWorkers = 1
 
 // startReportWorkers runs serve's report workers until ctx is done.
-func startReportWorkers(ctx context.Context, wg *sync.WaitGroup, svc *reporting.Service, log *slog.Logger, worker string) {
+func startReportWorkers(ctx context.Context, wg *sync.WaitGroup, runner *reporting.Operator, log *slog.Logger, worker string) {
 	for i := range reportWorkers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := svc.RunReportWorker(ctx, fmt.Sprintf("%s/report-%d", worker, i), time.Second)
+			err := runner.RunReportWorker(ctx, fmt.Sprintf("%s/report-%d", worker, i), time.Second)
 			if err != nil && ctx.Err() == nil {
 				log.Error("report worker stopped", "err", err)
 			}
@@ -57,7 +57,7 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	if err != nil {
 		return err
 	}
-	svc, err := newReporting(log, s, reads, secret)
+	svc, runner, err := newReporting(log, s, reads, secret)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func reportCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	for r.Status == engine.ReportPending {
 		// The queue hands out the oldest pending report first: run them
 		// until this one is done.
-		timings, ok, err := svc.RunReportOnce(ctx, "cli")
+		timings, ok, err := runner.RunReportOnce(ctx, "cli")
 		if err != nil {
 			return err
 		}

@@ -104,25 +104,26 @@ func engineConfig(log *slog.Logger, s *stores, secret []byte) findings.Config {
 }
 
 // newReporting builds the report service over the stores and svc's read
-// path, with report generation and workers.
-func newReporting(log *slog.Logger, s *stores, svc *findings.Service, secret []byte) (*reporting.Service, error) {
+// path, with report generation, and its workers' Operator.
+func newReporting(log *slog.Logger, s *stores, svc *findings.Service, secret []byte) (*reporting.Service, *reporting.Operator, error) {
 	return reporting.New(reporting.Config{Reports: s.pg, Audits: s.pg, Reads: svc.CountReads(), Jobs: s.pg, Queue: s.pg,
 		Renderer: reports.Renderer{}, Analytics: s.ch, Catalog: audit.NewCatalog(), Resources: s.ch, Snapshots: s.ch, Trends: s.ch,
 		Explainer: audit.New(nil), Secret: secret, Logger: log})
 }
 
 // newPosture builds the compliance judge over the stores and svc's read
-// path.
-func newPosture(log *slog.Logger, s *stores, svc *findings.Service, secret []byte) (*posture.Service, error) {
+// path, and its Operator, which records each completed audit's posture.
+func newPosture(log *slog.Logger, s *stores, svc *findings.Service, secret []byte) (*posture.Service, *posture.Operator, error) {
 	return posture.New(posture.Config{Audits: s.pg, Reads: svc.CountReads(), Types: s.ch, Catalog: audit.NewCatalog(),
 		Postures: s.pg, Secret: secret, Logger: log})
 }
 
-// newAudits builds the audit service over the stores and svc's read path;
-// judge records each completed audit's compliance posture.
-func newAudits(log *slog.Logger, s *stores, svc *findings.Service, judge *posture.Service) (*audit.Service, error) {
+// newAudits builds the audit service over the stores and svc's read path,
+// and its workers' Operator; recorder records each completed audit's
+// compliance posture.
+func newAudits(log *slog.Logger, s *stores, svc *findings.Service, recorder *posture.Operator) (*audit.Service, *audit.Operator, error) {
 	return audit.NewService(audit.Config{Audits: s.pg, Snapshots: s.ch, Inventory: s.ch, Queue: s.pg,
-		Evaluators: audit.New(nil), Findings: s.ch, Resources: s.ch, Reads: svc.AuditReads(), Postures: judge,
+		Evaluators: audit.New(nil), Findings: s.ch, Resources: s.ch, Reads: svc.AuditReads(), Postures: recorder,
 		Events: s.pg, EventLog: s.ch, Logger: log})
 }
 
@@ -134,11 +135,11 @@ func newAuditing(cfg config, log *slog.Logger, s *stores) (*findings.Service, *a
 	if err != nil {
 		return nil, nil, err
 	}
-	judge, err := newPosture(log, s, svc, secret)
+	_, recorder, err := newPosture(log, s, svc, secret)
 	if err != nil {
 		return nil, nil, err
 	}
-	audits, err := newAudits(log, s, svc, judge)
+	audits, _, err := newAudits(log, s, svc, recorder)
 	return svc, audits, err
 }
 
@@ -157,47 +158,51 @@ func newIngest(log *slog.Logger, s *stores) (*ingest.Service, error) {
 	return ingest.New(ingest.Config{Resources: s.ch, Events: s.pg, EventLog: s.ch, Logger: log})
 }
 
-// apiServices are the services the API adapters take, and the read
-// path's upkeep, which serve's workers run and no adapter takes.
+// apiServices are the services the API adapters take, and the operators
+// serve's workers run and no adapter takes: the read path's upkeep, the
+// audit and report runners.
 type apiServices struct {
-	engine    *findings.Service
-	upkeep    *findings.Operator
-	audits    *audit.Service
-	reporting *reporting.Service
-	posture   *posture.Service
-	dashboard *dashboard.Service
-	policies  *policies.Service
-	exports   *exports.Service
-	triage    *triage.Service
-	idem      *idempotency.Service
-	mutes     *mutes.Service
-	identity  *identity.Service
-	webhooks  *webhooks.Service
-	ingest    *ingest.Service
+	engine       *findings.Service
+	upkeep       *findings.Operator
+	auditRunner  *audit.Operator
+	reportRunner *reporting.Operator
+	audits       *audit.Service
+	reporting    *reporting.Service
+	posture      *posture.Service
+	dashboard    *dashboard.Service
+	policies     *policies.Service
+	exports      *exports.Service
+	triage       *triage.Service
+	idem         *idempotency.Service
+	mutes        *mutes.Service
+	identity     *identity.Service
+	webhooks     *webhooks.Service
+	ingest       *ingest.Service
 }
 
 // newAPIServices builds the engine, audit, identity, webhook and ingest services
 // with the stores timing their calls into reg; the identity service hears
-// the engine's change feed (token revocations by other processes).
+// the engine's change feed through its Operator (token revocations by other
+// processes).
 func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Registry) (apiServices, error) {
 	metrics := storemetrics.New(reg)
 	s.ch.SetMetrics(metrics)
 	s.pg.SetMetrics(metrics)
 	ec := engineConfig(log, s, cfg.Secret)
-	ids, _, err := newIdentity(log, s, cfg.Secret)
+	ids, idOps, err := newIdentity(log, s, cfg.Secret)
 	if err != nil {
 		return apiServices{}, err
 	}
-	ec.ChangeListeners = []engine.ChangeListener{ids}
+	ec.ChangeListeners = []engine.ChangeListener{idOps}
 	svc, upkeep, err := findings.New(ec)
 	if err != nil {
 		return apiServices{}, err
 	}
-	reps, err := newReporting(log, s, svc, cfg.Secret)
+	reps, reportRunner, err := newReporting(log, s, svc, cfg.Secret)
 	if err != nil {
 		return apiServices{}, err
 	}
-	judge, err := newPosture(log, s, svc, cfg.Secret)
+	judge, recorder, err := newPosture(log, s, svc, cfg.Secret)
 	if err != nil {
 		return apiServices{}, err
 	}
@@ -225,7 +230,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	audits, err := newAudits(log, s, svc, judge)
+	audits, auditRunner, err := newAudits(log, s, svc, recorder)
 	if err != nil {
 		return apiServices{}, err
 	}
@@ -237,7 +242,7 @@ func newAPIServices(cfg config, log *slog.Logger, s *stores, reg *prometheus.Reg
 	if err != nil {
 		return apiServices{}, err
 	}
-	return apiServices{engine: svc, upkeep: upkeep, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, idem: idem, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
+	return apiServices{engine: svc, upkeep: upkeep, auditRunner: auditRunner, reportRunner: reportRunner, audits: audits, reporting: reps, posture: judge, dashboard: ranks, policies: pols, exports: exps, triage: tri, idem: idem, mutes: rules, identity: ids, webhooks: hooks, ingest: intake}, nil
 }
 
 // newIdentity builds the identity service and its operator surface over the

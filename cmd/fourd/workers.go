@@ -18,7 +18,7 @@ import (
 const auditWorkers = 2
 
 // startWorkers runs the background workers of serve until ctx is done.
-func startWorkers(ctx context.Context, wg *sync.WaitGroup, upkeep *findings.Operator, audits *audit.Service, reps *reporting.Service, log *slog.Logger, worker string) {
+func startWorkers(ctx context.Context, wg *sync.WaitGroup, upkeep *findings.Operator, audits *audit.Operator, reports *reporting.Operator, log *slog.Logger, worker string) {
 	for i := range auditWorkers {
 		wg.Add(1)
 		go func() {
@@ -28,7 +28,7 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, upkeep *findings.Oper
 			}
 		}()
 	}
-	startReportWorkers(ctx, wg, reps, log, worker)
+	startReportWorkers(ctx, wg, reports, log, worker)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

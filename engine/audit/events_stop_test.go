@@ -62,7 +62,7 @@ func TestAuditEventsStopEarly(t *testing.T) {
 		t.Fatalf("claim: %+v, %v", claimed, err)
 	}
 	before := runtime.NumGoroutine()
-	done := h.audits.RunAudit(h.ctx, claimed)
+	done := h.runner.RunAudit(h.ctx, claimed)
 	if !stopped || done.Status != engine.AuditFailed {
 		t.Fatalf("audit ended %s (%s), stopped %v; want failed after the stop", done.Status, done.Error, stopped)
 	}

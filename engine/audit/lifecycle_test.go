@@ -96,6 +96,7 @@ type harness struct {
 	policies *policies.Service
 	// audits runs audits (this package's Service).
 	audits *audit.Service
+	runner *audit.Operator
 	// intake takes inventory (engine/ingest).
 	intake *ingest.Service
 	queue  audit.Queue
@@ -140,7 +141,7 @@ func newHarnessWith(t *testing.T, wrap func(audit.Queue) audit.Queue) *harness {
 		Secret: []byte(strings.Repeat("k", 32)), Now: now}); err != nil {
 		t.Fatal(err)
 	}
-	if h.audits, err = audit.NewService(audit.Config{Audits: pg, Snapshots: ch, Inventory: ch, Queue: h.queue,
+	if h.audits, h.runner, err = audit.NewService(audit.Config{Audits: pg, Snapshots: ch, Inventory: ch, Queue: h.queue,
 		Evaluators: audit.New(nil), Findings: ch, Resources: ch, Reads: svc.AuditReads(),
 		Events: recordingEvents{pg, h.rec}, EventLog: ch, Now: now}); err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func (h *harness) runAudit() engine.Audit {
 	if err != nil || claimed.ID != a.ID {
 		h.t.Fatalf("claim: %+v, %v", claimed, err)
 	}
-	done := h.audits.RunAudit(h.ctx, claimed)
+	done := h.runner.RunAudit(h.ctx, claimed)
 	if done.Status != engine.AuditCompleted {
 		h.t.Fatalf("audit ended %s: %s", done.Status, done.Error)
 	}

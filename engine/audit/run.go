@@ -25,7 +25,8 @@ var errAuditCanceled = errors.New("audit canceled")
 // number of workers, in any number of replicas, may run: the queue hands an
 // audit to one of them, and an audit whose worker died is claimed again
 // once its lease expires.
-func (s *Service) RunAuditWorker(ctx context.Context, worker string, poll time.Duration) error {
+func (o *Operator) RunAuditWorker(ctx context.Context, worker string, poll time.Duration) error {
+	s := o.s
 	if err := s.auditsAvailable(); err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (s *Service) RunAuditWorker(ctx context.Context, worker string, poll time.D
 			}
 			continue
 		}
-		s.RunAudit(ctx, a)
+		s.runClaimed(ctx, a)
 	}
 }
 
@@ -75,14 +76,19 @@ func (s *Service) AuditNow(ctx context.Context, p engine.Principal, worker strin
 		if err != nil {
 			return engine.Audit{}, fmt.Errorf("running audit %s: %w", a.ID, err)
 		}
-		done = s.RunAudit(ctx, claimed)
+		done = s.runClaimed(ctx, claimed)
 	}
 	return done, nil
 }
 
 // RunAudit runs one claimed audit to its end: completed, failed or
 // canceled. It reports the outcome in the audit record, not as an error.
-func (s *Service) RunAudit(ctx context.Context, a engine.Audit) engine.Audit {
+func (o *Operator) RunAudit(ctx context.Context, a engine.Audit) engine.Audit {
+	return o.s.runClaimed(ctx, a)
+}
+
+// runClaimed is RunAudit.
+func (s *Service) runClaimed(ctx context.Context, a engine.Audit) engine.Audit {
 	log := s.log.With("audit_id", a.ID, "tenant_id", a.TenantID)
 	start := time.Now()
 	out, err := s.runAudit(ctx, a)

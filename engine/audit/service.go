@@ -28,7 +28,7 @@ type Reads interface {
 }
 
 // PostureRecorder records a completed audit's compliance posture for the
-// trend, best effort: failures are logged (engine/posture's Service).
+// trend, best effort: failures are logged (engine/posture's Operator).
 type PostureRecorder interface {
 	RecordCompliancePosture(ctx context.Context, a engine.Audit)
 }
@@ -72,10 +72,17 @@ type Service struct {
 	publisher engine.Publisher
 }
 
-// NewService returns an audit Service over the configured stores.
-func NewService(cfg Config) (*Service, error) {
+// Operator is the audits' principal-less side, for cmd/fourd: the workers
+// that claim queued audits and run them (RunAuditWorker), and running one
+// claimed audit (RunAudit). Only NewService returns one, so no API adapter
+// holding the Service can run an audit past its queue.
+type Operator struct{ s *Service }
+
+// NewService returns an audit Service over the configured stores and its
+// Operator.
+func NewService(cfg Config) (*Service, *Operator, error) {
 	if cfg.Audits == nil {
-		return nil, errors.New("audit: Audits is required")
+		return nil, nil, errors.New("audit: Audits is required")
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -86,6 +93,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.ResolvedRetention == 0 {
 		cfg.ResolvedRetention = 90 * 24 * time.Hour
 	}
-	return &Service{cfg: cfg, log: cfg.Logger, now: cfg.Now,
-		publisher: engine.Publisher{Events: cfg.Events, Log: cfg.EventLog, Logger: cfg.Logger}}, nil
+	s := &Service{cfg: cfg, log: cfg.Logger, now: cfg.Now,
+		publisher: engine.Publisher{Events: cfg.Events, Log: cfg.EventLog, Logger: cfg.Logger}}
+	return s, &Operator{s}, nil
 }

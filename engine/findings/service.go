@@ -45,8 +45,8 @@ type Config struct {
 	// without it.
 	Sweeper ExpiredSweeper
 	// ChangeListeners are told every change the feed reports, after the
-	// Service's own caches (engine/identity's Service purges its token
-	// cache there).
+	// Service's own caches (engine/identity's Operator purges its
+	// Service's token cache there).
 	ChangeListeners []engine.ChangeListener
 	// Changes reports writes to audits and finding overrides made by any
 	// process; with it (and Operator.FollowChanges running), the latest

@@ -275,7 +275,7 @@ func TestChangedPurgesTokenLookups(t *testing.T) {
 	}
 	scopes() // cached
 	env.tenants.Roles[issued.User.ID] = engine.RoleViewer
-	env.svc.Changed(engine.Change{Kind: engine.ChangeOverrides, TenantID: issued.Tenant.ID})
+	env.ops.Changed(engine.Change{Kind: engine.ChangeOverrides, TenantID: issued.Tenant.ID})
 	if got := scopes(); !slices.Equal(got, engine.AllScopes) {
 		t.Errorf("after an overrides change the cached lookup should serve: %v", got)
 	}
@@ -283,7 +283,7 @@ func TestChangedPurgesTokenLookups(t *testing.T) {
 		env.tenants.Roles[issued.User.ID] = engine.RoleAdmin
 		scopes()
 		env.tenants.Roles[issued.User.ID] = engine.RoleViewer
-		env.svc.Changed(c)
+		env.ops.Changed(c)
 		if diff := cmp.Diff(engine.RoleViewer.Scopes(), scopes()); diff != "" {
 			t.Errorf("after %+v (-want +got):\n%s", c, diff)
 		}

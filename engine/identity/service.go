@@ -59,8 +59,9 @@ type Service struct {
 	tokens *tokenCache
 }
 
-// Operator is the operator-only identity actions, for the command line: they
-// take no Principal, so no API adapter holds one.
+// Operator is the operator-only identity actions, for the command line, and
+// the Service's change listener (the token cache's purges): they take no
+// Principal, so no API adapter holds one.
 type Operator struct{ s *Service }
 
 // New returns the Service and the Operator over cfg; they share the token
@@ -80,20 +81,21 @@ func New(cfg Config) (*Service, *Operator, error) {
 	return s, &Operator{s}, nil
 }
 
-var _ engine.ChangeListener = (*Service)(nil)
+var _ engine.ChangeListener = (*Operator)(nil)
 
-// Up is part of engine.ChangeListener: token lookups are cached with or
-// without a feed (for at most TokenCacheTTL).
-func (s *Service) Up() {}
+// Up is part of engine.ChangeListener (the Operator hears the read path's
+// change feed for the Service): token lookups are cached with or without a
+// feed (for at most TokenCacheTTL).
+func (o *Operator) Up() {}
 
 // Down is part of engine.ChangeListener.
-func (s *Service) Down(error) {}
+func (o *Operator) Down(error) {}
 
 // Changed drops every cached token lookup when tokens, users or anything
 // tenant-wide changed (cached lookups are a few seconds each: all go).
-func (s *Service) Changed(c engine.Change) {
+func (o *Operator) Changed(c engine.Change) {
 	if c.Kind == engine.ChangeTokens || c.TenantID == "" || c.Kind != engine.ChangeAudits && c.Kind != engine.ChangeOverrides {
-		s.tokens.purge()
+		o.s.tokens.purge()
 	}
 }
 

@@ -27,5 +27,7 @@ func TestNilServiceIsUnavailable(t *testing.T) {
 			t.Errorf("%s on a nil Service: code %q, want unavailable", name, code)
 		}
 	}
-	s.RecordCompliancePosture(ctx, engine.Audit{ID: "aud_x", TenantID: "ten_a"})
+	var o *Operator
+	o.RecordCompliancePosture(ctx, engine.Audit{ID: "aud_x", TenantID: "ten_a"})
+	(&Operator{s}).RecordCompliancePosture(ctx, engine.Audit{ID: "aud_x", TenantID: "ten_a"})
 }

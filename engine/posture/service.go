@@ -59,17 +59,18 @@ type Service struct {
 	cursors *engine.Cursors
 }
 
-// New returns a Service over cfg.
-func New(cfg Config) (*Service, error) {
+// New returns a Service over cfg and its Operator (recording postures).
+func New(cfg Config) (*Service, *Operator, error) {
 	if cfg.Audits == nil || cfg.Reads == nil {
-		return nil, errors.New("posture: Audits and Reads are required")
+		return nil, nil, errors.New("posture: Audits and Reads are required")
 	}
 	k, err := engine.NewKeyed("posture", cfg.Secret, cfg.CursorTTL, cfg.Now, cfg.Logger)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg.Now, cfg.Logger, cfg.CursorTTL = k.Now, k.Logger, k.CursorTTL
-	return &Service{cfg: cfg, log: k.Logger, cursors: k.Cursors}, nil
+	s := &Service{cfg: cfg, log: k.Logger, cursors: k.Cursors}
+	return s, &Operator{s}, nil
 }
 
 // controlCursor is a position in a framework's controls: after the control

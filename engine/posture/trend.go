@@ -7,11 +7,25 @@ import (
 	"github.com/fourd-dev/fourd/engine"
 )
 
+// Operator is the judge's principal-less side: recording the posture of a
+// just-completed audit, which engine/audit calls as its PostureRecorder.
+// Only New returns one (cmd/fourd wires it into the audit service), so no
+// API adapter holding the Service can record a posture.
+type Operator struct{ s *Service }
+
 // RecordCompliancePosture judges every framework against audit a, just
 // completed, and records the postures for the trend. It is best effort: a
 // failure is logged and the audit stays completed; its point is missing
-// from the trend. engine/audit calls it (cmd/fourd wires it).
-func (s *Service) RecordCompliancePosture(ctx context.Context, a engine.Audit) {
+// from the trend. A nil Operator records nothing.
+func (o *Operator) RecordCompliancePosture(ctx context.Context, a engine.Audit) {
+	if o == nil {
+		return
+	}
+	o.s.recordCompliancePosture(ctx, a)
+}
+
+// recordCompliancePosture is RecordCompliancePosture.
+func (s *Service) recordCompliancePosture(ctx context.Context, a engine.Audit) {
 	if s == nil || s.cfg.Postures == nil || s.cfg.Types == nil || s.cfg.Catalog == nil {
 		return
 	}

@@ -90,15 +90,16 @@ type Service struct {
 	cursors *engine.Cursors
 }
 
-// New returns a Service over cfg.
-func New(cfg Config) (*Service, error) {
+// New returns a Service over cfg and its Operator (the report workers).
+func New(cfg Config) (*Service, *Operator, error) {
 	if cfg.Reports == nil || cfg.Audits == nil || cfg.Reads == nil || cfg.Resources == nil {
-		return nil, errors.New("reporting: Reports, Audits, Reads and Resources are required")
+		return nil, nil, errors.New("reporting: Reports, Audits, Reads and Resources are required")
 	}
 	k, err := engine.NewKeyed("reporting", cfg.Secret, cfg.CursorTTL, cfg.Now, cfg.Logger)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg.Now, cfg.Logger, cfg.CursorTTL = k.Now, k.Logger, k.CursorTTL
-	return &Service{cfg: cfg, log: k.Logger, now: k.Now, cursors: k.Cursors}, nil
+	s := &Service{cfg: cfg, log: k.Logger, now: k.Now, cursors: k.Cursors}
+	return s, &Operator{s}, nil
 }

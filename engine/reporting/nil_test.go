@@ -12,6 +12,7 @@ import (
 // never a panic.
 func TestNilServiceIsUnavailable(t *testing.T) {
 	var s *Service
+	var o *Operator
 	ctx := context.Background()
 	calls := map[string]func() error{
 		"ListReports": func() error { _, err := s.ListReports(ctx, reportWriter, engine.PageRequest{}); return err },
@@ -21,7 +22,7 @@ func TestNilServiceIsUnavailable(t *testing.T) {
 			return err
 		},
 		"DownloadReport": func() error { _, err := s.DownloadReport(ctx, reportWriter, "rep_x", "json"); return err },
-		"RunReportOnce":  func() error { _, _, err := s.RunReportOnce(ctx, "w"); return err },
+		"RunReportOnce":  func() error { _, _, err := o.RunReportOnce(ctx, "w"); return err },
 	}
 	for name, call := range calls {
 		if code := engine.ErrorCode(call()); code != engine.CodeUnavailable {

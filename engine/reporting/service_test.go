@@ -68,7 +68,7 @@ func newReportEnv(t *testing.T) (*Service, *fakeReports, *testEnv) {
 	t.Helper()
 	env := &testEnv{audits: &enginetest.AuditList{}, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	reps := &fakeReports{reports: map[string]engine.Report{}, content: map[string][]byte{}}
-	svc, err := New(Config{Reports: reps, Audits: env.audits, Reads: noReads{}, Resources: noResources{}, Jobs: reps,
+	svc, _, err := New(Config{Reports: reps, Audits: env.audits, Reads: noReads{}, Resources: noResources{}, Jobs: reps,
 		Secret: []byte(strings.Repeat("s", 32)), Now: func() time.Time { return env.now }})
 	if err != nil {
 		t.Fatal(err)

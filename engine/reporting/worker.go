@@ -22,16 +22,31 @@ func (s *Service) reportWorkerDeps() error {
 	return nil
 }
 
+// Operator is the report workers' side, for cmd/fourd: claiming pending
+// reports and generating them (RunReportWorker, RunReportOnce), which
+// checks no caller. Only New returns one, so no API adapter holding the
+// Service can run the queue; a nil Operator answers unavailable.
+type Operator struct{ s *Service }
+
+// service is the Operator's Service (nil for a nil Operator).
+func (o *Operator) service() *Service {
+	if o == nil {
+		return nil
+	}
+	return o.s
+}
+
 // RunReportWorker claims pending reports and generates them until ctx is
 // done, polling every poll when none is pending. A report whose worker
 // dies is claimed again once its lease expires. It returns ctx's error,
 // or unavailable when reporting is not configured.
-func (s *Service) RunReportWorker(ctx context.Context, worker string, poll time.Duration) error {
+func (o *Operator) RunReportWorker(ctx context.Context, worker string, poll time.Duration) error {
+	s := o.service()
 	if err := s.reportWorkerDeps(); err != nil {
 		return err
 	}
 	for {
-		_, ok, err := s.RunReportOnce(ctx, worker)
+		_, ok, err := s.runReportOnce(ctx, worker)
 		if err != nil && ctx.Err() == nil {
 			s.log.Error("report worker", "worker", worker, "err", err)
 		}
@@ -50,7 +65,12 @@ func (s *Service) RunReportWorker(ctx context.Context, worker string, poll time.
 // when nothing was pending. A report whose generation fails is stored as
 // failed with the reason; err is only what kept the outcome from being
 // stored.
-func (s *Service) RunReportOnce(ctx context.Context, worker string) (t engine.ReportTimings, ok bool, err error) {
+func (o *Operator) RunReportOnce(ctx context.Context, worker string) (t engine.ReportTimings, ok bool, err error) {
+	return o.service().runReportOnce(ctx, worker)
+}
+
+// runReportOnce is RunReportOnce.
+func (s *Service) runReportOnce(ctx context.Context, worker string) (t engine.ReportTimings, ok bool, err error) {
 	if err := s.reportWorkerDeps(); err != nil {
 		return t, false, err
 	}

@@ -53,13 +53,18 @@ type Services struct {
 	// Upkeep is Engine's operator surface (its sweeps and change feed), as
 	// serve's workers hold it.
 	Upkeep *findings.Operator
-	// Audits starts, runs and cancels audits over Engine's read path.
-	Audits *audit.Service
-	// Reporting lists, generates and serves reports, and runs the report
-	// workers when the stack has a Renderer; Posture judges compliance.
-	// Both read open counts through Engine's read path.
-	Reporting *reporting.Service
-	Posture   *posture.Service
+	// Audits starts and cancels audits over Engine's read path;
+	// AuditRunner runs claimed ones, as serve's audit workers do.
+	Audits      *audit.Service
+	AuditRunner *audit.Operator
+	// Reporting lists, generates and serves reports; ReportRunner
+	// generates queued ones, as serve's report workers do when the stack
+	// has a Renderer. Posture judges compliance (and records each
+	// completed audit's posture). Both read open counts through Engine's
+	// read path.
+	Reporting    *reporting.Service
+	ReportRunner *reporting.Operator
+	Posture      *posture.Service
 	// Dashboard ranks open findings through Engine's read path.
 	Dashboard *dashboard.Service
 	// Policies keeps custom policies.
@@ -140,7 +145,7 @@ func (s *Stack) ReportingConfig(ecfg findings.Config, reads reporting.Reads, ren
 // NewServices builds another replica's services over the stack's stores,
 // as cmd/fourd does: the Options' Engine hook, then r's, change the engine
 // configuration, then the Options' Stores hook the other services' stores;
-// the identity service hears the engine's change feed.
+// the identity service hears the engine's change feed through its Operator.
 func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	t.Helper()
 	ecfg := s.EngineConfig()
@@ -172,7 +177,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ids)
+	ecfg.ChangeListeners = append(ecfg.ChangeListeners, ops)
 	svc, upkeep, err := findings.New(ecfg)
 	if err != nil {
 		t.Fatal(err)
@@ -185,11 +190,11 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if s.opts.Reporting != nil {
 		s.opts.Reporting(&rcfg)
 	}
-	reps, err := reporting.New(rcfg)
+	reps, reportRunner, err := reporting.New(rcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := posture.New(posture.Config{Audits: ecfg.Audits, Reads: svc.CountReads(), Types: s.CH,
+	judge, recorder, err := posture.New(posture.Config{Audits: ecfg.Audits, Reads: svc.CountReads(), Types: s.CH,
 		Catalog: ecfg.Catalog, Postures: s.PG, Secret: ecfg.Secret, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -225,9 +230,9 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	audits, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: st.Inventory,
+	audits, auditRunner, err := audit.NewService(audit.Config{Audits: ecfg.Audits, Snapshots: ecfg.Snapshots, Inventory: st.Inventory,
 		Queue: s.PG, Evaluators: ecfg.Evaluators, Findings: ecfg.Findings, Resources: ecfg.Resources,
-		Reads: svc.AuditReads(), Postures: judge, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
+		Reads: svc.AuditReads(), Postures: recorder, Events: ecfg.Events, EventLog: ecfg.EventLog, Logger: ecfg.Logger, Now: ecfg.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +252,7 @@ func (s *Stack) NewServices(t testing.TB, r Replica) Services {
 	if feed != nil {
 		stop = FollowChanges(t, upkeep, feed)
 	}
-	return Services{Config: ecfg, Engine: svc, Upkeep: upkeep, Audits: audits, Reporting: reps, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Idempotency: idem, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
+	return Services{Config: ecfg, Engine: svc, Upkeep: upkeep, Audits: audits, AuditRunner: auditRunner, Reporting: reps, ReportRunner: reportRunner, Posture: judge, Dashboard: ranks, Policies: pols, Exports: exps, Triage: tri, Idempotency: idem, Mutes: mutesSvc, Identity: ids, Operator: ops, Ingest: ing, Webhooks: hooks, StopFollowing: stop}
 }
 
 // IssueToken issues a token through the operator surface (creating the
