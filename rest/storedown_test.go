@@ -42,7 +42,10 @@ func TestStoreDownAnswers503(t *testing.T) {
 	// Each subtest asks with another limit, so that no answer comes from a
 	// cache the first success filled.
 	chPaths := []string{"/v1/findings?limit=%d", "/v1/findings/summary?severity=high&group_by=dimension&rule_id=r%d", "/v1/resources?limit=%d"}
-	pgPaths := []string{"/v1/policies?limit=%d", "/v1/audits?limit=%d", "/v1/reports?limit=%d"}
+	// The first request authenticates a fresh token (PostgreSQL answers
+	// before any store a handler reads); the others reach their stores with
+	// a cached token, audits again, policies their own (the Stores hook).
+	pgPaths := []string{"/v1/audits?limit=%d", "/v1/audits?limit=%d", "/v1/policies?limit=%d", "/v1/reports?limit=%d"}
 	n := 0
 	for _, c := range []struct {
 		store string
