@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
@@ -28,6 +29,37 @@ type columnScratch struct {
 	// The sender's INSERTs into findings and the resource index, open
 	// while it sends a run.
 	findings, index openInsert
+	// reserve is what the run being sent needs of an INSERT's string
+	// columns (bulk.Reserve), set by sendRun.
+	reserve runSizes
+}
+
+// runSizes are the most rows and the most bytes of each string column
+// that one bucket of a run holds: an INSERT's String and FixedString
+// columns are reserved that large when it opens (bulk.Reserve), so that
+// its blocks append without growing them.
+type runSizes struct {
+	rows                 int
+	resourceID, evidence int
+	coded                [numDicts]int // by dictionary
+}
+
+// sizes returns the run's runSizes.
+func (r *findingRun) sizes() runSizes {
+	var z runSizes
+	for _, b := range r.buckets {
+		z.rows = max(z.rows, b.len())
+		z.resourceID = max(z.resourceID, len(b.resourceID.data))
+		z.evidence = max(z.evidence, len(b.evidence.data))
+		for d, codes := range b.codes {
+			n, values := 0, b.dict[d]
+			for _, c := range codes {
+				n += len(values[c])
+			}
+			z.coded[d] = max(z.coded[d], n)
+		}
+	}
+	return z
 }
 
 // openInsert is an INSERT that a sender keeps open across the blocks of
@@ -62,18 +94,32 @@ type columnWriter struct {
 	order []sortEntry
 	col   int
 	err   error
+	// cols are the INSERT's columns when this writer opened it (its
+	// string columns are reserved as they are appended), else nil.
+	cols []column.Interface
 }
 
 // newColumnWriter appends one batch to the open INSERT, or to a new one.
 func (s *Store) newColumnWriter(ctx context.Context, sc *columnScratch, open *openInsert, insert string, order []sortEntry) (*columnWriter, error) {
+	var cols []column.Interface
 	if open.b == nil {
 		b, err := s.prepareBatch(ctx, insert)
 		if err != nil {
 			return nil, fmt.Errorf("prepare batch: %w", err)
 		}
-		open.b = b
+		open.b, cols = b, b.Columns()
 	}
-	return &columnWriter{b: open.b, open: open, sc: sc, order: order}, nil
+	return &columnWriter{b: open.b, open: open, sc: sc, order: order, cols: cols}, nil
+}
+
+// reserve gives column i of a new INSERT room for the run's largest
+// bucket: rows values of size bytes (bulk.Reserve).
+func (w *columnWriter) reserve(i, size int) {
+	if w.cols != nil && i < len(w.cols) {
+		if err := bulk.Reserve(w.cols[i], w.sc.reserve.rows, size); err != nil {
+			w.err = err
+		}
+	}
 }
 
 // next returns the index of the column to append, or -1 after an error.
@@ -96,9 +142,12 @@ func (w *columnWriter) append(i int, v any) {
 // its column. The driver's columns keep their buffers across the blocks of
 // an open INSERT (Flush resets them to length 0), so after a run's first
 // block the copy grows nothing.
-func (w *columnWriter) strings(col *byteColumn) {
+func (w *columnWriter) strings(col *byteColumn, size int) {
 	i := w.next()
 	if i < 0 {
+		return
+	}
+	if w.reserve(i, size); w.err != nil {
 		return
 	}
 	order := w.order
@@ -116,6 +165,9 @@ func (w *columnWriter) fixed(col [][idBytesLen]byte) {
 	if i < 0 {
 		return
 	}
+	if w.reserve(i, 0); w.err != nil {
+		return
+	}
 	rows := slices.Grow(w.sc.fixed[:0], len(w.order))[:len(w.order)]
 	for j, e := range w.order {
 		rows[j] = col[e.row][:]
@@ -127,9 +179,12 @@ func (w *columnWriter) fixed(col [][idBytesLen]byte) {
 
 // coded appends a dictionary-coded column in order: each row's value is
 // its code's dictionary string, which the driver copies.
-func (w *columnWriter) coded(codes []uint32, values []string) {
+func (w *columnWriter) coded(codes []uint32, values []string, size int) {
 	i := w.next()
 	if i < 0 {
+		return
+	}
+	if w.reserve(i, size); w.err != nil {
 		return
 	}
 	order := w.order

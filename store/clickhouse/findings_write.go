@@ -336,6 +336,7 @@ func (s *Store) fillRuns(ctx context.Context, findings iter.Seq2[engine.Finding,
 func (s *Store) sendRun(ctx context.Context, sc *columnScratch, consts snapshotConsts, r *findingRun,
 	free chan<- *findingBatch) (err error) {
 	defer r.giveBack(0, len(r.buckets), free)
+	sc.reserve = r.sizes()
 	if len(r.texts) > 0 {
 		if err := s.insertTexts(ctx, consts.tenantID, consts.writtenAt, r.texts); err != nil {
 			return fmt.Errorf("send finding texts: %w", err)
@@ -379,15 +380,16 @@ func (s *Store) sendBucket(ctx context.Context, sc *columnScratch, consts snapsh
 	gather(w, &sc.i8, b.severity)
 	gather(w, &sc.i8, b.dimension)
 	gather(w, &sc.i8, b.status)
-	w.coded(b.codes[dictResolution], b.dict[dictResolution])
-	w.strings(&b.resourceID)
-	w.coded(b.codes[dictRule], b.dict[dictRule])
-	w.coded(b.codes[dictResourceType], b.dict[dictResourceType])
-	w.coded(b.codes[dictProvider], b.dict[dictProvider])
-	w.coded(b.codes[dictAccount], b.dict[dictAccount])
-	w.coded(b.codes[dictRegion], b.dict[dictRegion])
+	z := &sc.reserve
+	w.coded(b.codes[dictResolution], b.dict[dictResolution], z.coded[dictResolution])
+	w.strings(&b.resourceID, z.resourceID)
+	w.coded(b.codes[dictRule], b.dict[dictRule], z.coded[dictRule])
+	w.coded(b.codes[dictResourceType], b.dict[dictResourceType], z.coded[dictResourceType])
+	w.coded(b.codes[dictProvider], b.dict[dictProvider], z.coded[dictProvider])
+	w.coded(b.codes[dictAccount], b.dict[dictAccount], z.coded[dictAccount])
+	w.coded(b.codes[dictRegion], b.dict[dictRegion], z.coded[dictRegion])
 	gather(w, &sc.u64, b.textID)
-	w.strings(&b.evidence)
+	w.strings(&b.evidence, z.evidence)
 	seconds(w, &sc.i64, b.firstSeen)
 	seconds(w, &sc.i64, b.lastSeen)
 	seconds(w, &sc.i64, b.resolved)

@@ -1,11 +1,12 @@
 // Package bulk holds the speed-ups of store/clickhouse's bulk writes that
 // work through clickhouse-go's public batch API only: columns appended a
 // whole slice at a time (Batch.Column(i).Append), Array(String) rows
-// appended without boxing each element, and read-only string views of the
-// writers' own byte buffers. Nothing here reaches into the driver's
+// appended without boxing each element, read-only string views of the
+// writers' own byte buffers, and a new INSERT's string columns sized for
+// its blocks before the first (Reserve). Nothing here reaches into the driver's
 // unexported fields: an upgrade of clickhouse-go can change its buffers'
-// layout without breaking, or silently slowing, these writes. Strings
-// and StringArrays have benchmarks (bench_test.go) against the plain
+// layout without breaking, or silently slowing, these writes. Strings,
+// StringArrays and Reserve have benchmarks (bench_test.go, reserve_test.go) against the plain
 // driver calls they replace; docs/design/bulk-write.md gives the figures.
 package bulk
 
