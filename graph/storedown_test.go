@@ -35,14 +35,20 @@ func TestStoreDownAnswers503(t *testing.T) {
 		reporting:     func(c *reporting.Config) { c.Reports = px.PG },
 		serviceStores: func(s *testserver.Stores) { s.Policies, s.Inventory, s.Decisions = px.PG, px.CH, px.PG }})
 	n := 0
+	// fresh asks with a token not seen yet, whose authentication reads
+	// PostgreSQL before any store a resolver reads; the others ask with a
+	// cached token, so the field's own store answers (policies: the Stores
+	// hook's proxy).
 	for _, c := range []struct {
 		store, field string
 		proxy        *storetest.Proxy
 		query        string
+		fresh        bool
 	}{
-		{"clickhouse", "findings", px.CHProxy, `{ findings(first: %d) { totalCount edges { node { id } } } }`},
-		{"clickhouse", "resources", px.CHProxy, `{ resources(first: %d) { edges { node { id } } } }`},
-		{"postgres", "policies", px.PGProxy, `{ policies(first: %d) { edges { node { id } } } }`},
+		{"clickhouse", "findings", px.CHProxy, `{ findings(first: %d) { totalCount edges { node { id } } } }`, false},
+		{"clickhouse", "resources", px.CHProxy, `{ resources(first: %d) { edges { node { id } } } }`, false},
+		{"postgres", "authentication", px.PGProxy, `{ policies(first: %d) { edges { node { id } } } }`, true},
+		{"postgres", "policies", px.PGProxy, `{ policies(first: %d) { edges { node { id } } } }`, false},
 	} {
 		for _, mode := range []struct {
 			name string
@@ -58,7 +64,7 @@ func TestStoreDownAnswers503(t *testing.T) {
 					t.Fatal(err)
 				}
 				token := e.tokA
-				if c.store == "postgres" {
+				if c.fresh {
 					token = it.Secret
 				}
 				mode.set(c.proxy)
