@@ -69,7 +69,7 @@ func newFilterMemo() *filterMemo {
 				if r.sel == nil {
 					return 1
 				}
-				return 1 + (48*(len(r.sel.tags)+len(r.sel.q))+8*(len(r.sel.titles)+len(r.sel.compliance)))>>10
+				return 1 + (48*(len(r.sel.tags)+len(r.sel.q)+len(r.sel.qWide))+8*(len(r.sel.titles)+len(r.sel.compliance)))>>10
 			}}),
 		keys: cache.New(cache.Options[memoKey, []findingKey]{MaxCost: memoMaxKB, TTL: memoTTL,
 			Cost: func(_ memoKey, k []findingKey) int { return 1 + (40*len(k))>>10 }}),

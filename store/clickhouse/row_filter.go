@@ -91,6 +91,8 @@ func addRowFilter(c *conds, tenantID string, f engine.FindingFilter, onlyIDs []s
 			resources, resArgs = resourcesIn(sel.q)
 		} else if sel != nil && sel.q != nil {
 			resources, resArgs = sel.keysOf(sel.q)
+		} else if sel != nil && sel.qWide != nil {
+			resources, resArgs = resourcesIn(sel.qWide)
 		} else {
 			sub, subArgs := qMatching(tenantID, f)
 			resources, resArgs = "resource_id IN "+sub, subArgs

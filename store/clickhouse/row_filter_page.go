@@ -106,7 +106,7 @@ func probesRanges(q engine.FindingQuery, sel *selectiveResources) bool {
 	if !useRangeProbes || f.Assignee != "" || q.OnlyIDs != nil {
 		return false
 	}
-	if f.Q != "" && (sel == nil || sel.q == nil || sel.titles == nil) {
+	if f.Q != "" && (sel == nil || (sel.q == nil && sel.qWide == nil) || sel.titles == nil) {
 		return false
 	}
 	if f.Tags != "" && (!useTagIndex || (sel != nil && sel.tags != nil)) {

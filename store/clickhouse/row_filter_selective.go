@@ -42,6 +42,10 @@ type selectiveResources struct {
 	compliance []uint64
 	tagScope   *conds
 	probeTag   int
+	// qWide, when q is nil, are q's resources all the same: more than
+	// maxSelectiveResources (not read by key) but listed (resolveQ);
+	// nil when q is listed or matched too many to list.
+	qWide []string
 	// keyed: the read is bounded to the keys of the listed resources'
 	// findings (row_filter_keyed.go), so the listed tag and q resources
 	// are conditions on resource_id, not on the resource index.
@@ -123,11 +127,11 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 		}
 	}
 	if f.Q != "" {
-		if sel.q, sel.titles, err = s.resolveQ(ctx, tenantID, f); err != nil {
+		if sel.q, sel.qWide, sel.titles, err = s.resolveQ(ctx, tenantID, f); err != nil {
 			return nil, err
 		}
 	}
-	if sel.tags == nil && sel.q == nil && sel.titles == nil && sel.compliance == nil && sel.probeTag == 0 {
+	if sel.tags == nil && sel.q == nil && sel.qWide == nil && sel.titles == nil && sel.compliance == nil && sel.probeTag == 0 {
 		return nil, nil
 	}
 	return sel, nil
@@ -207,8 +211,14 @@ func (s *Store) fewTexts(ctx context.Context, sub string, args []any) ([]uint64,
 // fewIDs runs an id subquery with a limit of one more than
 // maxSelectiveResources: its ids, never nil, or nil when there are more.
 func (s *Store) fewIDs(ctx context.Context, sub string, args []any) ([]string, error) {
+	return s.idsOf(ctx, sub, args, maxSelectiveResources)
+}
+
+// idsOf runs an id subquery with a limit of one more than limit: its ids,
+// never nil, or nil when there are more.
+func (s *Store) idsOf(ctx context.Context, sub string, args []any, limit int) ([]string, error) {
 	ids := []string{}
-	err := s.each(ctx, rawQuery{sql: "SELECT id FROM " + sub + " LIMIT " + strconv.Itoa(maxSelectiveResources+1), args: args}, func(sc scanner) error {
+	err := s.each(ctx, rawQuery{sql: "SELECT id FROM " + sub + " LIMIT " + strconv.Itoa(limit+1), args: args}, func(sc scanner) error {
 		var id string
 		err := sc.Scan(&id)
 		ids = append(ids, id)
@@ -217,7 +227,7 @@ func (s *Store) fewIDs(ctx context.Context, sub string, args []any) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) > maxSelectiveResources {
+	if len(ids) > limit {
 		return nil, nil
 	}
 	return ids, nil
