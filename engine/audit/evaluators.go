@@ -1,10 +1,14 @@
-// Package audit runs audits: Service queues, claims and runs them (stream
-// the inventory through the evaluators, write the snapshot, carry resolved
-// findings forward, diff it against the previous one, commit the audit with
-// its events), and Evaluators is the 4D evaluation of one audit: the
-// built-in rule pack (engine/rules) and the tenant's custom policies
-// (engine/policy) behind the engine's Evaluators interface, so that engine
-// imports neither. What an audit needs from the read path is its Reads.
+// Package audit runs audits: Service and its Operator queue, claim and run
+// them (stream the inventory through the evaluators, write the snapshot,
+// carry resolved findings forward, diff it against the previous one,
+// commit the audit with its events), and Evaluators is the 4D evaluation
+// of one audit: the built-in rule pack (engine/rules) and the tenant's
+// custom policies (engine/policy) behind the engine's Evaluators
+// interface, so that engine imports neither. What an audit needs from the
+// read path is its Reads. NewService returns the Service, which the API
+// adapters and `fourd audit` take, and the Operator, the workers' side
+// only cmd/fourd holds (claim and run queued audits, run one claimed
+// audit).
 package audit
 
 import (

@@ -62,9 +62,10 @@ type Config struct {
 	Now               func() time.Time
 }
 
-// Service runs audits: it queues, cancels, claims and evaluates them, writes
-// their snapshots and publishes their events. Each method taking a
-// Principal checks its scope itself.
+// Service runs audits: it queues and cancels them and runs one for the
+// command line (AuditNow); its Operator claims and runs queued ones. A run
+// evaluates the inventory, writes the snapshot and publishes the events.
+// Each method checks its caller's scope itself.
 type Service struct {
 	cfg       Config
 	log       *slog.Logger

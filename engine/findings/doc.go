@@ -10,5 +10,7 @@
 // engine/posture and engine/dashboard the open counts (CountReads),
 // engine/mutes a written rule's application (MuteReads), engine/triage the
 // findings and decisions it changes (TriageReads) and engine/exports the
-// pages it streams (ExportReads).
+// pages it streams (ExportReads). New also returns the Operator, the
+// principal-less upkeep only cmd/fourd holds: following the change feed
+// and the sweeps of expired credentials and of mute sets.
 package findings

@@ -8,7 +8,8 @@
 // adapters (rest, graph) take — every method checks the caller's Principal
 // or the OAuth client's credentials — and the Operator, which only cmd/fourd
 // holds: issuing tokens, creating and disabling users, registering clients,
-// without a Principal.
+// without a Principal, and hearing the read path's change feed for the
+// Service's token cache.
 package identity
 
 import (

@@ -5,5 +5,6 @@
 // audit's posture for the trend. Reports judge with the same Facts
 // (engine/reporting). It reads open findings through the read path's
 // counts (Reads, given by engine/findings), so a posture agrees with the
-// findings API.
+// findings API. New also returns the Operator, which records an audit's
+// posture (engine/audit's PostureRecorder) and which only cmd/fourd holds.
 package posture

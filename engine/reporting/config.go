@@ -80,9 +80,9 @@ type Config struct {
 	Now       func() time.Time
 }
 
-// Service lists, generates, renders and serves reports, and runs the
-// report workers. Each method taking a Principal checks its tenant and
-// scope itself.
+// Service lists, generates, renders and serves reports (its Operator runs
+// the report workers). Each method checks its caller's tenant and scope
+// itself.
 type Service struct {
 	cfg     Config
 	log     *slog.Logger
