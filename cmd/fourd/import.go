@@ -23,6 +23,7 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	fs := newFlags("import", stderr)
 	tenant := fs.String("tenant", "", "tenant slug (created when missing)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the import to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the import's peak live heap to this file (and print the peak)")
 	// The file may come before the flags (import FILE --tenant T) or after.
 	var file string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -50,6 +51,11 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 		return err
 	}
 	defer stopProfile()
+	stopHeap, err := startPeakHeapProfile(*memProfile)
+	if err != nil {
+		return err
+	}
+	defer stopHeap() // on an early return; a completed import reports it below
 	s, err := openStores(ctx, cfg, log, true)
 	if err != nil {
 		return err
@@ -70,6 +76,13 @@ func importCmd(ctx context.Context, cfg config, log *slog.Logger, args []string,
 	fmt.Fprintf(stdout, "imported %s into %s: %d accepted (%d new), %d rejected\n", file, *tenant, res.Accepted, res.New, res.Rejected)
 	for _, e := range res.Errors {
 		fmt.Fprintf(stdout, "  record %d: %s (%s)\n", e.Index, e.Message, e.Code)
+	}
+	if *memProfile != "" {
+		peak, err := stopHeap()
+		if err != nil {
+			return fmt.Errorf("writing the heap profile: %w", err)
+		}
+		fmt.Fprintf(stdout, "peak live heap %d MiB (heap profile in %s)\n", peak>>20, *memProfile)
 	}
 	return nil
 }

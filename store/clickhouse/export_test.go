@@ -1,7 +1,9 @@
 package clickhouse
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -291,3 +293,40 @@ func SelectiveResolutions() int64 { return selectiveResolutions.Load() }
 
 // StreamBlockRows is the block size of a resource stream.
 const StreamBlockRows = streamBlockRows
+
+// AppendWholeRowsLoop appends rs (of one tenant, first seen when
+// observed) n times to one open INSERT into resources as an inserter
+// does (sorted by key, appendWholeRows), emptying the INSERT's columns
+// after each pass instead of sending them, and aborts the INSERT.
+func (s *Store) AppendWholeRowsLoop(ctx context.Context, tenantID string, rs []engine.Resource, n int) error {
+	rows := make([]resourceRow, len(rs))
+	firstSeen := make([]time.Time, len(rs))
+	for i, r := range rs {
+		row, err := newResourceRow(tenantID, r, s.cfg.Now())
+		if err != nil {
+			return err
+		}
+		rows[i], firstSeen[i] = row, row.lastSeen
+	}
+	order := make([]sortEntry, len(rows))
+	for i := range rows {
+		order[i] = sortEntry{key: keyPrefix(rows[i].r.ID, len("res_"), 8), row: int32(i)}
+	}
+	slices.SortFunc(order, func(a, b sortEntry) int { return cmp.Compare(a.key, b.key) })
+	b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
+	if err != nil {
+		return err
+	}
+	defer b.Abort()
+	var sc resourceScratch
+	for range n {
+		sc.cols.gather(rows, order)
+		if err := appendWholeRows(b, &sc, rows, order, firstSeen); err != nil {
+			return err
+		}
+		for _, col := range b.Columns() {
+			col.Reset()
+		}
+	}
+	return nil
+}

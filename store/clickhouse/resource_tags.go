@@ -63,22 +63,25 @@ type tagEntry struct {
 
 func (t *tagRows) len() int { return len(t.rows) }
 
-// add appends the index rows of the rows at order.
-func (t *tagRows) add(rows []resourceRow, order []sortEntry) {
+// add appends the index rows of the rows gathered in c (rowColumns), in
+// their order.
+func (t *tagRows) add(c *rowColumns) {
 	lastTenant, th := "", uint64(0)
-	for _, e := range order {
-		r := &rows[e.row].r
-		if len(r.Tags) == 0 {
+	at := 0
+	for j, n := range c.tags {
+		if n == 0 {
 			continue
 		}
-		if r.TenantID != lastTenant || th == 0 {
-			lastTenant, th = r.TenantID, tenantHash(r.TenantID)
+		// A view of c's buffer, compared within this call only.
+		if tenant := c.str(gatherTenant, j); tenant != lastTenant || th == 0 {
+			lastTenant, th = tenant, tenantHash(tenant)
 		}
 		id := int32(len(t.ids.end))
-		t.ids.add(r.ID)
-		for _, tag := range r.Tags {
-			t.rows = append(t.rows, tagEntry{tenant: th, tag: tagHash(tag.Key, tag.Value), id: id})
+		t.ids.addBytes(c.strs[gatherID].at(j))
+		for k := at; k < at+int(n); k++ {
+			t.rows = append(t.rows, tagEntry{tenant: th, tag: tagHash(bulk.String(c.keys.at(k)), bulk.String(c.values.at(k))), id: id})
 		}
+		at += int(n)
 	}
 }
 

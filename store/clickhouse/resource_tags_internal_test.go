@@ -41,8 +41,11 @@ func compareStrings(a, b string) int {
 func TestTagRowsSorted(t *testing.T) {
 	rows, order := tagTestRows(5000)
 	var tr tagRows
-	tr.add(rows[:2500], order[:2500])
-	tr.add(rows, order[2500:]) // a second batch of the same INSERT
+	var c rowColumns
+	c.gather(rows[:2500], order[:2500])
+	tr.add(&c)
+	c.gather(rows, order[2500:]) // a second batch of the same INSERT
+	tr.add(&c)
 	tr.sort()
 	if tr.len() != 3*len(rows) {
 		t.Fatalf("%d rows, want %d", tr.len(), 3*len(rows))
@@ -94,10 +97,12 @@ func compareUint(a, b uint64) int {
 func BenchmarkTagRows(b *testing.B) {
 	rows, order := tagTestRows(100_000)
 	var tr tagRows
+	var c rowColumns
 	b.ResetTimer()
 	for range b.N {
 		for i := 0; i < len(order); i += 10_000 {
-			tr.add(rows, order[i:i+10_000])
+			c.gather(rows, order[i:i+10_000])
+			tr.add(&c)
 		}
 		tr.sort()
 		tr.reset()

@@ -29,6 +29,8 @@ type resourceScratch struct {
 	times []time.Time
 	// arrays appends the tag columns (bulk.StringArrays).
 	arrays bulk.StringArrays
+	// cols are the whole rows' strings gathered in key order.
+	cols rowColumns
 	// announced is the last batch's new resources (newResources).
 	announced []engine.Resource
 	// tags are the tag index rows of a batch written at once.
@@ -99,7 +101,8 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		return written, open.append(s, sc, rows, whole, size, firstSeen)
 	}
 	// The tag index's rows first (resource_tags.go).
-	sc.tags.add(rows, whole)
+	sc.cols.gather(rows, whole)
+	sc.tags.add(&sc.cols)
 	if err := s.insertTagRows(ctx, &sc.tags); err != nil {
 		return written, err
 	}
@@ -160,6 +163,7 @@ func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, 
 		}
 		w.b, w.s = b, s
 	}
+	sc.cols.gather(rows, order)
 	err := appendWholeRows(w.b, sc, rows, order, firstSeen)
 	if err == nil {
 		// Sent as a block of the INSERT at once: the server gathers the
@@ -171,7 +175,7 @@ func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, 
 		w.abort()
 		return err
 	}
-	w.tags.add(rows, order)
+	w.tags.add(&sc.cols)
 	w.rows += len(order)
 	w.bytes += size
 	return nil
@@ -340,28 +344,13 @@ func (s *Store) insertSightings(ctx context.Context, sr *sightingRows) error {
 
 // appendWholeRows appends the rows at order (sorted by tenant and id) to b,
 // an INSERT into resources, a column at a time through the public batch
-// API (internal/bulk).
+// API (internal/bulk), their strings from sc.cols, which the caller
+// gathered from the same rows in the same order (each row read from
+// memory once).
 func appendWholeRows(b driver.Batch, sc *resourceScratch, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
 	n := len(order)
-	strCol := func(i int, get func(*resourceRow) string) error {
-		return bulk.Strings(b.Column(i), &sc.strs, n, func(j int) string { return get(&rows[order[j].row]) })
-	}
-	// arrCol appends the tags' keys (or values) as column i.
-	arrCol := func(i int, keys bool) error {
-		col := b.Column(i)
-		for _, e := range order {
-			tags := rows[e.row].r.Tags
-			if err := sc.arrays.AppendRow(col, len(tags), func(k int) *string {
-				if keys {
-					return &tags[k].Key
-				}
-				return &tags[k].Value
-			}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	c := &sc.cols
+	strCol := func(i, k int) error { return c.appendStrings(b.Column(i), &sc.strs, k) }
 	timeCol := func(i int, get func(int32) time.Time) error {
 		return bulk.Gather(b.Column(i), &sc.times, n, func(j int) time.Time { return get(order[j].row) })
 	}
@@ -372,19 +361,18 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, rows []resourceRow, or
 	}
 	// Columns in resourceInsertColumns order.
 	for _, step := range []func() error{
-		func() error { return strCol(0, func(r *resourceRow) string { return r.r.TenantID }) },
-		func() error { return strCol(1, func(r *resourceRow) string { return r.r.ID }) },
+		func() error { return strCol(0, gatherTenant) },
+		func() error { return strCol(1, gatherID) },
 		func() error { return b.Column(2).Append(versions) },
-		func() error { return strCol(3, func(r *resourceRow) string { return r.r.Provider }) },
-		func() error { return strCol(4, func(r *resourceRow) string { return r.r.Account }) },
-		func() error { return strCol(5, func(r *resourceRow) string { return r.r.Region }) },
-		func() error { return strCol(6, func(r *resourceRow) string { return r.r.Type }) },
-		func() error { return strCol(7, func(r *resourceRow) string { return r.r.NativeID }) },
-		func() error { return strCol(8, func(r *resourceRow) string { return r.r.Name }) },
-		func() error { return arrCol(9, true) },
-		func() error { return arrCol(10, false) },
-		// The attributes' bytes are only read, and copied by the driver.
-		func() error { return strCol(11, func(r *resourceRow) string { return bulk.String(r.r.Attributes) }) },
+		func() error { return strCol(3, gatherProvider) },
+		func() error { return strCol(4, gatherAccount) },
+		func() error { return strCol(5, gatherRegion) },
+		func() error { return strCol(6, gatherType) },
+		func() error { return strCol(7, gatherNativeID) },
+		func() error { return strCol(8, gatherName) },
+		func() error { return c.appendTags(b.Column(9), &sc.arrays, &sc.strs, true) },
+		func() error { return c.appendTags(b.Column(10), &sc.arrays, &sc.strs, false) },
+		func() error { return strCol(11, gatherAttributes) },
 		func() error { return timeCol(12, func(i int32) time.Time { return firstSeen[i] }) },
 		func() error { return timeCol(13, func(i int32) time.Time { return rows[i].lastSeen }) },
 		func() error { return b.Column(14).Append(hashes) },
