@@ -320,8 +320,8 @@ func (s *Store) AppendWholeRowsLoop(ctx context.Context, tenantID string, rs []e
 	defer b.Abort()
 	var sc resourceScratch
 	for range n {
-		sc.cols.gather(rows, order)
-		if err := appendWholeRows(b, &sc, rows, order, firstSeen); err != nil {
+		sc.cols.gather(rows, order, firstSeen)
+		if err := appendWholeRows(b, &sc); err != nil {
 			return err
 		}
 		for _, col := range b.Columns() {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -42,9 +43,9 @@ func TestTagRowsSorted(t *testing.T) {
 	rows, order := tagTestRows(5000)
 	var tr tagRows
 	var c rowColumns
-	c.gather(rows[:2500], order[:2500])
+	c.gather(rows[:2500], order[:2500], make([]time.Time, len(rows)))
 	tr.add(&c)
-	c.gather(rows, order[2500:]) // a second batch of the same INSERT
+	c.gather(rows, order[2500:], make([]time.Time, len(rows))) // a second batch of the same INSERT
 	tr.add(&c)
 	tr.sort()
 	if tr.len() != 3*len(rows) {
@@ -98,10 +99,11 @@ func BenchmarkTagRows(b *testing.B) {
 	rows, order := tagTestRows(100_000)
 	var tr tagRows
 	var c rowColumns
+	firstSeen := make([]time.Time, len(rows))
 	b.ResetTimer()
 	for range b.N {
 		for i := 0; i < len(order); i += 10_000 {
-			c.gather(rows, order[i:i+10_000])
+			c.gather(rows, order[i:i+10_000], firstSeen)
 			tr.add(&c)
 		}
 		tr.sort()

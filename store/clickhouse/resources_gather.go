@@ -6,12 +6,17 @@ package clickhouse
 // row's strings are views of its decoded NDJSON line). Read a column at a
 // time, every row's struct and line were fetched from memory again for
 // each of the eleven String and Array(String) columns and for the tag
-// index. rowColumns reads each row once, in key order, and copies its
-// strings into one contiguous buffer per column, which the driver's
-// copies and the tag index then read in order. BenchmarkAppendWholeRows
+// index, and each row's struct again for its fixed-width columns.
+// rowColumns reads each row once, in key order, and copies its values into
+// one contiguous buffer per column, which the driver's copies and the tag
+// index then read in order. BenchmarkAppendWholeRows
 // measures it.
 
-import "github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
+import (
+	"time"
+
+	"github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
+)
 
 // The String columns of resources that rowColumns gathers, by their place
 // in rowColumns.strs.
@@ -37,13 +42,24 @@ type rowColumns struct {
 	// tags[j] is how many row j has.
 	keys, values byteColumn
 	tags         []int32
+	// The fixed-width columns, gathered in the same pass.
+	versions, hashes              []uint64
+	firstSeen, lastSeen, captured []time.Time
 }
 
-// gather copies the strings of the rows at order into c, in that order.
-func (c *rowColumns) gather(rows []resourceRow, order []sortEntry) {
+// gather copies the rows at order into c, in that order: their strings,
+// and their values of the fixed-width columns (firstSeen[i] is row i's
+// first sighting).
+func (c *rowColumns) gather(rows []resourceRow, order []sortEntry, firstSeen []time.Time) {
 	c.reset()
 	for _, e := range order {
-		r := &rows[e.row].r
+		row := &rows[e.row]
+		c.versions = append(c.versions, row.version)
+		c.hashes = append(c.hashes, row.hash)
+		c.firstSeen = append(c.firstSeen, firstSeen[e.row])
+		c.lastSeen = append(c.lastSeen, row.lastSeen)
+		c.captured = append(c.captured, row.captured)
+		r := &row.r
 		c.strs[gatherTenant].add(r.TenantID)
 		c.strs[gatherID].add(r.ID)
 		c.strs[gatherProvider].add(r.Provider)
@@ -68,6 +84,8 @@ func (c *rowColumns) reset() {
 	c.keys.reset()
 	c.values.reset()
 	c.tags = c.tags[:0]
+	c.versions, c.hashes = c.versions[:0], c.hashes[:0]
+	c.firstSeen, c.lastSeen, c.captured = c.firstSeen[:0], c.lastSeen[:0], c.captured[:0]
 }
 
 // rows is how many rows c holds.

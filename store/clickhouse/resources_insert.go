@@ -101,7 +101,7 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 		return written, open.append(s, sc, rows, whole, size, firstSeen)
 	}
 	// The tag index's rows first (resource_tags.go).
-	sc.cols.gather(rows, whole)
+	sc.cols.gather(rows, whole, firstSeen)
 	sc.tags.add(&sc.cols)
 	if err := s.insertTagRows(ctx, &sc.tags); err != nil {
 		return written, err
@@ -110,7 +110,7 @@ func (s *Store) insertResourceRows(ctx context.Context, sc *resourceScratch, row
 	if err != nil {
 		return written, err
 	}
-	if err := appendWholeRows(b, sc, rows, whole, firstSeen); err != nil {
+	if err := appendWholeRows(b, sc); err != nil {
 		b.Abort()
 		return written, err
 	}
@@ -163,8 +163,8 @@ func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, 
 		}
 		w.b, w.s = b, s
 	}
-	sc.cols.gather(rows, order)
-	err := appendWholeRows(w.b, sc, rows, order, firstSeen)
+	sc.cols.gather(rows, order, firstSeen)
+	err := appendWholeRows(w.b, sc)
 	if err == nil {
 		// Sent as a block of the INSERT at once: the server gathers the
 		// blocks into one part (min_insert_block_size_rows), and the
@@ -342,28 +342,17 @@ func (s *Store) insertSightings(ctx context.Context, sr *sightingRows) error {
 	return b.Send()
 }
 
-// appendWholeRows appends the rows at order (sorted by tenant and id) to b,
-// an INSERT into resources, a column at a time through the public batch
-// API (internal/bulk), their strings from sc.cols, which the caller
-// gathered from the same rows in the same order (each row read from
-// memory once).
-func appendWholeRows(b driver.Batch, sc *resourceScratch, rows []resourceRow, order []sortEntry, firstSeen []time.Time) error {
-	n := len(order)
+// appendWholeRows appends the rows gathered in sc.cols (rowColumns; sorted
+// by tenant and id) to b, an INSERT into resources, a column at a time
+// through the public batch API (internal/bulk).
+func appendWholeRows(b driver.Batch, sc *resourceScratch) error {
 	c := &sc.cols
 	strCol := func(i, k int) error { return c.appendStrings(b.Column(i), &sc.strs, k) }
-	timeCol := func(i int, get func(int32) time.Time) error {
-		return bulk.Gather(b.Column(i), &sc.times, n, func(j int) time.Time { return get(order[j].row) })
-	}
-	sc.u64 = slices.Grow(sc.u64[:0], 2*n)[:2*n]
-	versions, hashes := sc.u64[:n], sc.u64[n:]
-	for j, e := range order {
-		versions[j], hashes[j] = rows[e.row].version, rows[e.row].hash
-	}
 	// Columns in resourceInsertColumns order.
 	for _, step := range []func() error{
 		func() error { return strCol(0, gatherTenant) },
 		func() error { return strCol(1, gatherID) },
-		func() error { return b.Column(2).Append(versions) },
+		func() error { return b.Column(2).Append(c.versions) },
 		func() error { return strCol(3, gatherProvider) },
 		func() error { return strCol(4, gatherAccount) },
 		func() error { return strCol(5, gatherRegion) },
@@ -373,15 +362,14 @@ func appendWholeRows(b driver.Batch, sc *resourceScratch, rows []resourceRow, or
 		func() error { return c.appendTags(b.Column(9), &sc.arrays, &sc.strs, true) },
 		func() error { return c.appendTags(b.Column(10), &sc.arrays, &sc.strs, false) },
 		func() error { return strCol(11, gatherAttributes) },
-		func() error { return timeCol(12, func(i int32) time.Time { return firstSeen[i] }) },
-		func() error { return timeCol(13, func(i int32) time.Time { return rows[i].lastSeen }) },
-		func() error { return b.Column(14).Append(hashes) },
-		func() error { return timeCol(15, func(i int32) time.Time { return rows[i].captured }) },
+		func() error { return b.Column(12).Append(c.firstSeen) },
+		func() error { return b.Column(13).Append(c.lastSeen) },
+		func() error { return b.Column(14).Append(c.hashes) },
+		func() error { return b.Column(15).Append(c.captured) },
 	} {
 		if err := step(); err != nil {
 			return err
 		}
 	}
-	clear(sc.times)
 	return nil
 }
