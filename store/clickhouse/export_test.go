@@ -330,3 +330,32 @@ func (s *Store) AppendWholeRowsLoop(ctx context.Context, tenantID string, rs []e
 	}
 	return nil
 }
+
+// SetMemoRows sets useMemoRows until the returned function restores it.
+func SetMemoRows(on bool) (restore func()) {
+	old := useMemoRows
+	useMemoRows = on
+	return func() { useMemoRows = old }
+}
+
+// MemoRowFills is how many selective filters' rows the memo has read and
+// kept so far; MemoRowReads how many pages and counts it answered.
+func MemoRowFills() int64 { return memoRowFills.Load() }
+
+// MemoRowReads: see MemoRowFills.
+func MemoRowReads() int64 { return memoRowReads.Load() }
+
+// WaitMemoFills waits until no read of a filter's rows is under way in
+// the memo of s.
+func (s *Store) WaitMemoFills(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		s.memo.mu.Lock()
+		n := len(s.memo.fills)
+		s.memo.mu.Unlock()
+		if n == 0 {
+			return
+		}
+	}
+	t.Fatal("the memo's reads of rows did not end in 30 s")
+}

@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -60,6 +61,11 @@ type resolvedFilter struct{ sel *selectiveResources }
 type filterMemo struct {
 	resolved *cache.LRU[memoKey, resolvedFilter]
 	keys     *cache.LRU[memoKey, []findingKey]
+	// rows are the rows of those keys (filter_memo_rows.go); fills the
+	// reads of them under way, each closed when done.
+	rows  *cache.LRU[memoKey, *memoRows]
+	mu    sync.Mutex
+	fills map[memoKey]chan struct{}
 }
 
 func newFilterMemo() *filterMemo {
@@ -73,6 +79,9 @@ func newFilterMemo() *filterMemo {
 			}}),
 		keys: cache.New(cache.Options[memoKey, []findingKey]{MaxCost: memoMaxKB, TTL: memoTTL,
 			Cost: func(_ memoKey, k []findingKey) int { return 1 + (40*len(k))>>10 }}),
+		rows: cache.New(cache.Options[memoKey, *memoRows]{MaxCost: memoMaxKB, TTL: memoTTL,
+			Cost: func(_ memoKey, r *memoRows) int { return r.costKB() }}),
+		fills: map[memoKey]chan struct{}{},
 	}
 }
 
@@ -80,6 +89,7 @@ func newFilterMemo() *filterMemo {
 func (m *filterMemo) purge() {
 	m.resolved.Purge()
 	m.keys.Purge()
+	m.rows.Purge()
 }
 
 // resolveSelectiveMemo is resolveSelective through the memo.
@@ -101,22 +111,23 @@ func (s *Store) resolveSelectiveMemo(ctx context.Context, tenantID string, f eng
 // keyedKeys returns the keys of every finding of resources ids (the
 // filters' keyedResources) in the snapshot of f, in list order: from the
 // memo, or read from the resource index and kept once the snapshot is
-// complete. Nil when there are more than maxKeyedCountKeys.
-func (s *Store) keyedKeys(ctx context.Context, tenantID string, f engine.FindingFilter, ids []string) ([]findingKey, error) {
+// complete (kept then says so). Nil when there are more than
+// maxKeyedCountKeys.
+func (s *Store) keyedKeys(ctx context.Context, tenantID string, f engine.FindingFilter, ids []string) (_ []findingKey, kept bool, _ error) {
 	if len(ids) == 0 {
-		return []findingKey{}, nil
+		return []findingKey{}, false, nil
 	}
 	key := memoKeyOf(tenantID, f)
 	if useFilterMemo {
 		if k, ok := s.memo.keys.Get(key); ok {
-			return k, nil
+			return k, true, nil
 		}
 	}
 	rowFilterKeyedReads.Add(1)
 	keys, err := s.resourceKeys(ctx, resourceKeysQuery{tenantID: tenantID, auditID: f.AuditID, resourceIDs: ids,
 		limit: maxKeyedCountKeys + 1})
 	if err != nil || len(keys) > maxKeyedCountKeys {
-		return nil, err
+		return nil, false, err
 	}
 	keys = slices.Clip(keys)
 	if keys == nil {
@@ -125,13 +136,14 @@ func (s *Store) keyedKeys(ctx context.Context, tenantID string, f engine.Finding
 	if useFilterMemo {
 		complete, err := s.snapshotComplete(ctx, tenantID, f.AuditID)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if complete {
 			s.memo.keys.Put(key, keys)
+			return keys, true, nil
 		}
 	}
-	return keys, nil
+	return keys, false, nil
 }
 
 // snapshotComplete reports whether the snapshot's marker is written (its

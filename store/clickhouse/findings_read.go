@@ -291,11 +291,21 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 			} else {
 				rq := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}
 				if ids := sel.keyedResources(q.Filter); ids != nil && useKeyedReads {
-					keys, err := s.keyedCountKeys(ctx, q.TenantID, q.Filter, ids)
-					if err != nil {
+					key := memoKeyOf(q.TenantID, q.Filter)
+					if m := s.memoRowsOf(ctx, key, true); m != nil {
+						// The rows from the memo (filter_memo_rows.go).
+						memoRowReads.Add(1)
+						if ctx, err = withMemoRowsTable(ctx, m.snapshot, m.after(q.Filter.Severity, nil)); err != nil {
+							return nil, err
+						}
+						rq.memoRows = true
+					} else if keys, kept, err := s.keyedCountKeys(ctx, q.TenantID, q.Filter, ids); err != nil {
 						return nil, err
-					}
-					if keys != nil {
+					} else if keys != nil {
+						if kept {
+							// After this count's own read, which it would slow.
+							defer s.startRowFill(ctx, key, q.TenantID, q.Filter, ids, keys)
+						}
 						if ctx, err = withKeyedCount(ctx, keys); err != nil {
 							return nil, err
 						}

@@ -244,6 +244,10 @@ type rowCountQuery struct {
 	// byKeys: the rows are those of the keys in the query's external
 	// table (withKeyedCount), sel's resources' findings.
 	byKeys bool
+	// memoRows: the rows are the query's external table memoRowsTable
+	// (withMemoRowsTable), sel's resources' findings as the memo keeps
+	// them.
+	memoRows bool
 }
 
 func (r rowCountQuery) toSQL() (string, []any) {
@@ -253,7 +257,13 @@ func (r rowCountQuery) toSQL() (string, []any) {
 	var snap conds
 	addSnapshot(&snap, q.TenantID, f.AuditID)
 	rsel := r.sel
-	if r.byKeys {
+	table := "snapshot_findings"
+	switch {
+	case r.memoRows:
+		snap.add(memoRowsIn) // the mutes' bound
+		rsel = rsel.byKey()
+		table = memoRowsTable
+	case r.byKeys:
 		snap.add(keyedInTable)
 		rsel = rsel.byKey()
 	}
@@ -281,7 +291,13 @@ func (r rowCountQuery) toSQL() (string, []any) {
 	addRowFilter(&rows, q.TenantID, f, q.OnlyIDs, rsel)
 	c := conds{exprs: slices.Clone(snap.exprs), args: slices.Clone(snap.args)}
 	pre := rows
-	if r.byKeys {
+	if r.memoRows {
+		// The table is the rows: no key to read first.
+		c = conds{}
+		addSnapshot(&c, q.TenantID, f.AuditID)
+		pre = conds{}
+		c.exprs, c.args = append(c.exprs, rows.exprs...), append(c.args, rows.args...)
+	} else if r.byKeys {
 		// By key, the keys come first: a key's point range is a granule
 		// in each part of the snapshot, and those of the parts without
 		// the key need none of the other columns read.
@@ -302,7 +318,7 @@ func (r rowCountQuery) toSQL() (string, []any) {
 		aliases[i] = "g" + strconv.Itoa(i)
 		sel[i] += " AS " + aliases[i]
 	}
-	sql := "SELECT " + strings.Join(append(slices.Clone(sel), "count()"), ", ") + " FROM snapshot_findings"
+	sql := "SELECT " + strings.Join(append(slices.Clone(sel), "count()"), ", ") + " FROM " + table
 	if len(pre.exprs) > 0 {
 		sql += " PREWHERE " + pre.sql()
 	}

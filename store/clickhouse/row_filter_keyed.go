@@ -97,6 +97,10 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 	if len(ids) == 0 {
 		return out, nil
 	}
+	key := memoKeyOf(q.TenantID, q.Filter)
+	if m := s.memoRowsOf(ctx, key, false); m != nil {
+		return s.listMemoRows(ctx, q, sel, m, out)
+	}
 	sel = sel.byKey()
 	// The keys are a read of the resource index bounded by the resources
 	// (tests' rowFilterReadLimit is on the snapshot's rows).
@@ -105,9 +109,14 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		keySettings = ch.Settings{"max_query_size": idListSettings["max_query_size"], "log_queries": 1}
 	}
 	keysCtx := ch.Context(ctx, ch.WithSettings(keySettings))
-	all, err := s.keyedKeys(keysCtx, q.TenantID, q.Filter, ids)
+	all, kept, err := s.keyedKeys(keysCtx, q.TenantID, q.Filter, ids)
 	if err != nil {
 		return nil, err
+	}
+	if kept {
+		// The next pages and the counts read the rows from the memo once
+		// read: after this page's own read, which they would slow.
+		defer s.startRowFill(keysCtx, key, q.TenantID, q.Filter, ids, all)
 	}
 	want := (q.Limit-len(out))*5/4 + 8
 	read := func(keys []findingKey) (full bool, err error) {
@@ -170,14 +179,14 @@ func keysAfter(keys []findingKey, sev engine.Severity, after *engine.FindingKey)
 
 // keyedCountKeys returns the keys of every finding of resources ids in the
 // snapshot of f (of its severity, when set), for a count by key; nil
-// when there are more than maxKeyedCountKeys (the count then reads as
-// before).
-func (s *Store) keyedCountKeys(ctx context.Context, tenantID string, f engine.FindingFilter, ids []string) ([]findingKey, error) {
-	keys, err := s.keyedKeys(ctx, tenantID, f, ids)
+// when there are more than maxKeyedCountKeys. kept says the memo keeps
+// them (a complete snapshot: keyedKeys).
+func (s *Store) keyedCountKeys(ctx context.Context, tenantID string, f engine.FindingFilter, ids []string) (_ []findingKey, kept bool, _ error) {
+	keys, kept, err := s.keyedKeys(ctx, tenantID, f, ids)
 	if err != nil || keys == nil {
-		return nil, err
+		return nil, false, err
 	}
-	return keysAfter(keys, f.Severity, nil), nil
+	return keysAfter(keys, f.Severity, nil), kept, nil
 }
 
 // withKeyedCount returns ctx with the keys of a count by key as its

@@ -29,18 +29,15 @@ func tagResources(t *testing.T, s *clickhouse.Store, tenantID string, idx []int,
 	return rs
 }
 
-// TestKeyedTagPages is the differential test of pages and counts by key
-// under a selective tag or q filter (row_filter_keyed.go): alone and with
-// ordinary filters, a status under people's decisions and mutes, other row
-// filters, they page through the same findings in the same order, with
-// cursors across pages and severity buckets, by key as through the
-// resource index's subquery (the reads before) and as computed from the
-// findings written; tenant B's snapshot under the same audit id, whose
-// resources carry the same tags, never shows.
-func TestKeyedTagPages(t *testing.T) {
-	defer clickhouse.SetFilterMemo(false)() // every read its own (TestFilterMemo: with the memo)
-	s := chtest.New(t)
-	aud := engine.NewID(engine.PrefixAudit, testNow)
+// keyedFixture writes the snapshots of TestKeyedTagPages (tenants A and
+// B under one audit id, every 13th resource of each tagged owner=o-0…2 and
+// env=prod|dev, a mute rule on rule_003's open findings) and returns its
+// queries under selective tag and q filters and, for each, the findings of
+// tenant A it keeps, computed from those written.
+func keyedFixture(t *testing.T) (s *clickhouse.Store, aud string, queries []engine.FindingQuery, want func(*testing.T, engine.FindingQuery) []engine.Finding) {
+	t.Helper()
+	s = chtest.New(t)
+	aud = engine.NewID(engine.PrefixAudit, testNow)
 	a := mustWriteSnapshot(t, s, "ten_a", aud, 3000) // resources 0…599
 	mustWriteSnapshot(t, s, "ten_b", aud, 3000)
 	var idx []int
@@ -89,8 +86,7 @@ func TestKeyedTagPages(t *testing.T) {
 	if mutedTag == "" {
 		t.Fatal("no tagged resource has a muted finding: the test proves little")
 	}
-	qOf := func(f engine.Finding) string { return tagged[f.ResourceID].Name }
-	for i, q := range []engine.FindingQuery{
+	queries = []engine.FindingQuery{
 		{Filter: engine.FindingFilter{Tags: "owner=o-1"}},
 		{Filter: engine.FindingFilter{Tags: "owner=o-1\nenv=prod"}},
 		{Filter: engine.FindingFilter{Tags: "owner=o-2", Severity: engine.SeverityMedium}},
@@ -106,25 +102,46 @@ func TestKeyedTagPages(t *testing.T) {
 		{Filter: engine.FindingFilter{Q: "name-2", Tags: "env=prod"}},     // both listed: their intersection
 		{Filter: engine.FindingFilter{Q: "Rule 3", Tags: "owner=o-1"}},    // q holds titles: within the tag's keys
 		{Filter: engine.FindingFilter{Q: "name-9", Tags: "owner=nobody"}}, // an empty intersection
-	} {
+	}
+	qOf := func(f engine.Finding) string { return tagged[f.ResourceID].Name }
+	want = func(t *testing.T, q engine.FindingQuery) []engine.Finding {
+		t.Helper()
+		var out []engine.Finding
+		for _, f := range a.findings {
+			r, ok := tagged[f.ResourceID]
+			for _, tg := range q.Filter.TagPairs() {
+				v, has := r.Tags.Get(tg.Key)
+				ok = ok && has && v == tg.Value
+			}
+			if fq := strings.ToLower(q.Filter.Q); fq != "" {
+				ok = ok && (strings.Contains(strings.ToLower(f.Title), fq) || strings.Contains(qOf(f), fq))
+			}
+			if ok && keeps(q, f) {
+				out = append(out, f)
+			}
+		}
+		if len(out) == 0 && !strings.Contains(q.Filter.Tags, "nobody") {
+			t.Fatalf("%+v matches nothing: the test proves little", q.Filter)
+		}
+		return out
+	}
+	return s, aud, queries, want
+}
+
+// TestKeyedTagPages is the differential test of pages and counts by key
+// under a selective tag or q filter (row_filter_keyed.go): alone and with
+// ordinary filters, a status under people's decisions and mutes, other row
+// filters, they page through the same findings in the same order, with
+// cursors across pages and severity buckets, by key as through the
+// resource index's subquery (the reads before) and as computed from the
+// findings written; tenant B's snapshot under the same audit id, whose
+// resources carry the same tags, never shows.
+func TestKeyedTagPages(t *testing.T) {
+	defer clickhouse.SetFilterMemo(false)() // every read its own (TestFilterMemo: with the memo)
+	s, aud, queries, wantOf := keyedFixture(t)
+	for i, q := range queries {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			var want []engine.Finding
-			for _, f := range a.findings {
-				r, ok := tagged[f.ResourceID]
-				for _, tg := range q.Filter.TagPairs() {
-					v, has := r.Tags.Get(tg.Key)
-					ok = ok && has && v == tg.Value
-				}
-				if fq := strings.ToLower(q.Filter.Q); fq != "" {
-					ok = ok && (strings.Contains(strings.ToLower(f.Title), fq) || strings.Contains(qOf(f), fq))
-				}
-				if ok && keeps(q, f) {
-					want = append(want, f)
-				}
-			}
-			if len(want) == 0 && !strings.Contains(q.Filter.Tags, "nobody") {
-				t.Fatal("the filter matches nothing: the test proves little")
-			}
+			want := wantOf(t, q)
 			for _, keyed := range []bool{true, false} {
 				restore := clickhouse.SetKeyedReads(keyed)
 				reads := clickhouse.RowFilterKeyedReads()
