@@ -66,6 +66,9 @@ type filterMemo struct {
 	rows  *cache.LRU[memoKey, *memoRows]
 	mu    sync.Mutex
 	fills map[memoKey]chan struct{}
+	// purges counts purge calls: a read of rows that began before one
+	// does not keep them.
+	purges atomic.Int64
 }
 
 func newFilterMemo() *filterMemo {
@@ -87,6 +90,9 @@ func newFilterMemo() *filterMemo {
 
 // purge drops everything (a snapshot deleted).
 func (m *filterMemo) purge() {
+	m.mu.Lock() // a read of rows keeps them under mu if no purge came between
+	m.purges.Add(1)
+	m.mu.Unlock()
 	m.resolved.Purge()
 	m.keys.Purge()
 	m.rows.Purge()

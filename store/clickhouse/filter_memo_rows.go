@@ -151,6 +151,7 @@ func (s *Store) startRowFill(ctx context.Context, key memoKey, tenantID string, 
 	done := make(chan struct{})
 	m.fills[key] = done
 	m.mu.Unlock()
+	purges := m.purges.Load()
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), memoFillTimeout)
 	go func() {
 		defer func() {
@@ -165,8 +166,12 @@ func (s *Store) startRowFill(ctx context.Context, key memoKey, tenantID string, 
 			s.log.Debug("filter memo: rows not kept", "tenant", tenantID, "audit", f.AuditID, "err", err)
 			return
 		}
-		m.rows.Put(key, r)
-		memoRowFills.Add(1)
+		m.mu.Lock()
+		if m.purges.Load() == purges { // no snapshot dropped meanwhile
+			m.rows.Put(key, r)
+			memoRowFills.Add(1)
+		}
+		m.mu.Unlock()
 	}()
 }
 
