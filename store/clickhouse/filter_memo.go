@@ -20,10 +20,12 @@ import (
 // ClickHouse CPU under load before its one read of rows. The memo keeps
 // both per tenant, audit and filter for memoTTL: tags, names and texts are
 // the resources' current ones, and a re-import that changes them shows
-// within that time, as a kept page does (docs/design/read-path.md).
+// within that time, as a kept page does (docs/design/read-path.md). For a
+// complete snapshot it also keeps those keys' rows (filter_memo_rows.go).
 
 // memoTTL is how long a resolved filter is used; memoMaxKB bounds the
-// memo's memory (its entries' approximate size in KiB).
+// memo's keys and, apart, its rows (their approximate size in KiB; the
+// resolutions a quarter of it).
 const (
 	memoTTL   = time.Minute
 	memoMaxKB = 64 << 10
