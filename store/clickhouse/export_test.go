@@ -265,18 +265,29 @@ func SelectedMarks(t *testing.T, s *Store, tenantID, auditID string, read func()
 	read()
 	logRowFilterQueries = old
 	ctx := context.Background()
-	if err := s.conn.Exec(ctx, "SYSTEM FLUSH LOGS"); err != nil {
-		t.Fatal(err)
+	// Under load a query's log entry may come after its answer and a
+	// flush right after it: read until the read's queries (one at least)
+	// are there and their count holds for a flush more.
+	var marks, queries, seen uint64
+	for try := 0; try < 50; try++ {
+		if err := s.conn.Exec(ctx, "SYSTEM FLUSH LOGS"); err != nil {
+			t.Fatal(err)
+		}
+		err := s.each(ctx, rawQuery{sql: "SELECT count(), sum(ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SelectedMarks')]) FROM " +
+			s.systemTable("query_log") + " WHERE type = 2 AND event_time >= toDateTime(?) AND position(query, ?) > 0",
+			args: []any{start.Unix(), "snapshot = " + strconv.FormatUint(snapshotKey(tenantID, auditID), 10)}},
+			func(sc scanner) error { return sc.Scan(&queries, &marks) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if queries > 0 && queries == seen {
+			return marks
+		}
+		seen = queries
+		time.Sleep(200 * time.Millisecond)
 	}
-	var marks uint64
-	err := s.each(ctx, rawQuery{sql: "SELECT sum(ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SelectedMarks')]) FROM " +
-		s.systemTable("query_log") + " WHERE type = 2 AND event_time >= toDateTime(?) AND position(query, ?) > 0",
-		args: []any{start.Unix(), "snapshot = " + strconv.FormatUint(snapshotKey(tenantID, auditID), 10)}},
-		func(sc scanner) error { return sc.Scan(&marks) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	return marks
+	t.Fatalf("the read's queries are not in the query log after 10 s (%d seen)", seen)
+	return 0
 }
 
 // SetFilterMemo sets useFilterMemo until the returned function restores

@@ -118,7 +118,10 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		// read: after this page's own read, which they would slow.
 		defer s.startRowFill(keysCtx, key, q.TenantID, q.Filter, ids, all)
 	}
-	want := (q.Limit-len(out))*5/4 + 8
+	want := q.Limit - len(out)
+	if !keysAlone(q, sel) {
+		want = want*5/4 + 8 // the other conditions may drop some
+	}
 	read := func(keys []findingKey) (full bool, err error) {
 		for len(keys) > 0 {
 			n := min(len(keys), want, keyedChunk)
@@ -156,6 +159,19 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		}
 		after = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: id}
 	}
+}
+
+// keysAlone reports whether every finding of the keys of q's selective
+// filter (sel, keyedResources) is one q keeps: no other condition, and the
+// q filter, if any, holds no title (its resources are then among those
+// listed). A page by key then reads the rows of as many keys as it needs
+// first (a granule each in every part of the snapshot), not a quarter
+// more; a key of another resource (a shared hash) only makes it read on.
+func keysAlone(q engine.FindingQuery, sel *selectiveResources) bool {
+	f := q.Filter
+	return f.Dimension == "" && f.Status == "" && f.RuleID == "" && f.ResourceType == "" && f.Account == "" && f.Region == "" &&
+		f.ResourceID == "" && f.FirstSeenAfter.IsZero() && f.FirstSeenBefore.IsZero() && f.Compliance == "" && f.Assignee == "" && q.OnlyIDs == nil &&
+		(f.Q == "" || (sel.q != nil && sel.titles != nil && len(sel.titles) == 0))
 }
 
 // keysAfter returns the keys of keys (in list order) after the position
