@@ -15,6 +15,8 @@ package clickhouse
 import (
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/column"
+
 	"github.com/fourd-dev/fourd/store/clickhouse/internal/bulk"
 )
 
@@ -123,5 +125,36 @@ func (c *rowColumns) appendTags(col bulk.Column, arrays *bulk.StringArrays, view
 	}
 	clear(v) // the views alias c's buffers
 	*views = v[:0]
+	return nil
+}
+
+// stringColumns are resources' String columns (resourceInsertColumns
+// order) and the rowColumns column each is gathered into.
+var stringColumns = [...]struct{ col, gathered int }{
+	{0, gatherTenant}, {1, gatherID}, {3, gatherProvider}, {4, gatherAccount}, {5, gatherRegion},
+	{6, gatherType}, {7, gatherNativeID}, {8, gatherName}, {11, gatherAttributes},
+}
+
+// reserve gives the String columns of cols, a new INSERT into resources
+// with no rows yet, and the elements of its two tag arrays room for what c
+// holds and a quarter more (bulk.Reserve): its first block then grows no
+// buffer, and later blocks of a similar size neither.
+func (c *rowColumns) reserve(cols []column.Interface) error {
+	room := func(n int) int { return n + n/4 }
+	rows := room(c.rows())
+	for _, sc := range stringColumns {
+		if err := bulk.Reserve(cols[sc.col], rows, room(len(c.strs[sc.gathered].data))); err != nil {
+			return err
+		}
+	}
+	for i, tags := range []*byteColumn{&c.keys, &c.values} {
+		arr, ok := cols[9+i].(interface{ Base() column.Interface })
+		if !ok {
+			continue // a driver whose arrays hide their elements: they grow
+		}
+		if err := bulk.Reserve(arr.Base(), room(len(tags.end)), room(len(tags.data))); err != nil {
+			return err
+		}
+	}
 	return nil
 }

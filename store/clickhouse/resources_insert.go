@@ -154,6 +154,7 @@ type wholeInsert struct {
 // bound will do), to the open INSERT, opening one if none is; after an
 // error the INSERT is aborted.
 func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, order []sortEntry, size int, firstSeen []time.Time) error {
+	sc.cols.gather(rows, order, firstSeen)
 	if w.b == nil {
 		ctx, cancel := s.writeCtx(w.ctx)
 		b, err := s.prepareBatch(ctx, "INSERT INTO resources ("+resourceInsertColumns+")")
@@ -162,8 +163,11 @@ func (w *wholeInsert) append(s *Store, sc *resourceScratch, rows []resourceRow, 
 			return err
 		}
 		w.b, w.s = b, s
+		if err := sc.cols.reserve(b.Columns()); err != nil {
+			w.abort()
+			return err
+		}
 	}
-	sc.cols.gather(rows, order, firstSeen)
 	err := appendWholeRows(w.b, sc)
 	if err == nil {
 		// Sent as a block of the INSERT at once: the server gathers the
