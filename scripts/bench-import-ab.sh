@@ -29,10 +29,10 @@ for i in $(seq "$pairs"); do
     db=${prefix}_$side
     clickhouse-client --port 19000 -q "DROP DATABASE IF EXISTS $db"
     clickhouse-client --port 19000 -q "CREATE DATABASE $db"
-    psql -q "$pgadmin" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+    psql -q "$pgadmin" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" 2>/dev/null
     export FOURD_CLICKHOUSE_URL="clickhouse://127.0.0.1:19000/$db"
     export FOURD_POSTGRES_URL="postgres://fourd@127.0.0.1:55432/$db?sslmode=disable"
-    "$bin" migrate >/dev/null
+    "$bin" migrate >/dev/null 2>&1
     prof=()
     [ -n "${PROF:-}" ] && prof=(--cpuprofile "$PROF-$side-$i.prof")
     echo "### pair $i $side ($bin), $(date -u +%T) UTC, $(uptime | sed 's/.*load/load/')"
