@@ -88,16 +88,7 @@ func TestMemoRowsReadNoGranule(t *testing.T) {
 	if chtest.Cluster() != "" {
 		t.Skip("counts the queries in one server's system.query_log")
 	}
-	s := chtest.New(t)
-	aud := engine.NewID(engine.PrefixAudit, testNow)
-	const n = 120_000
-	mustWriteSnapshot(t, s, "ten_a", aud, n) // resources 0…23,999
-	var idx []int
-	for i := 0; i < n/5; i += 1200 {
-		idx = append(idx, i) // 20 resources, 100 findings, all over the snapshot
-	}
-	tagResources(t, s, "ten_a", idx, func(int) map[string]string { return map[string]string{"owner": "few"} })
-	f := engine.FindingFilter{AuditID: aud, Tags: "owner=few"}
+	s, aud, f := fewOwnersFixture(t)
 	ctx := context.Background()
 	first, err := s.ListFindings(ctx, engine.FindingQuery{TenantID: "ten_a", Filter: f, Limit: 5})
 	if err != nil || len(first) != 5 {

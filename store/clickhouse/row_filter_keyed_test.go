@@ -166,6 +166,25 @@ func TestKeyedTagPages(t *testing.T) {
 	}
 }
 
+// fewOwnersFixture writes a snapshot of 120,000 findings of ten_a over
+// 24,000 resources and tags 20 of them, spread over the whole snapshot,
+// owner=few (100 findings): the selective tag that matches findings of the
+// keyed-read tests. It returns the store, the audit and that filter.
+func fewOwnersFixture(t *testing.T) (*clickhouse.Store, string, engine.FindingFilter) {
+	t.Helper()
+	s := chtest.New(t)
+	aud := engine.NewID(engine.PrefixAudit, testNow)
+	const n = 120_000
+	mustWriteSnapshot(t, s, "ten_a", aud, n) // resources 0…23,999
+	var idx []int
+	for i := 0; i < n/5; i += 1200 {
+		idx = append(idx, i) // 20 resources, 100 findings, all over the snapshot
+	}
+	tagResources(t, s, "ten_a", idx, func(int) map[string]string { return map[string]string{"owner": "few"} })
+	f := engine.FindingFilter{AuditID: aud, Tags: "owner=few"}
+	return s, aud, f
+}
+
 // TestKeyedTagPageReadsLittle: a page of a tag on a hundred findings
 // spread over the whole snapshot reads the granules of the page's keys and
 // of the tag's resources in the resource index, less than half of what the
@@ -179,16 +198,7 @@ func TestKeyedTagPageReadsLittle(t *testing.T) {
 		t.Skip("counts the queries in one server's system.query_log")
 	}
 	defer clickhouse.SetFilterMemo(false)()
-	s := chtest.New(t)
-	aud := engine.NewID(engine.PrefixAudit, testNow)
-	const n = 120_000
-	mustWriteSnapshot(t, s, "ten_a", aud, n) // resources 0…23,999
-	var idx []int
-	for i := 0; i < n/5; i += 1200 {
-		idx = append(idx, i) // 20 resources, 100 findings, all over the snapshot
-	}
-	tagResources(t, s, "ten_a", idx, func(int) map[string]string { return map[string]string{"owner": "few"} })
-	f := engine.FindingFilter{AuditID: aud, Tags: "owner=few"}
+	s, aud, f := fewOwnersFixture(t)
 	marks := map[bool]uint64{}
 	for _, keyed := range []bool{true, false} {
 		restore := clickhouse.SetKeyedReads(keyed)
