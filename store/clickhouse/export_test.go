@@ -370,3 +370,11 @@ func (s *Store) WaitMemoFills(t *testing.T) {
 	}
 	t.Fatal("the memo's reads of rows did not end in 30 s")
 }
+
+// SetMemoFillHook sets memoFillHook until the returned function restores
+// it.
+func SetMemoFillHook(hook func()) (restore func()) {
+	old := memoFillHook
+	memoFillHook = hook
+	return func() { memoFillHook = old }
+}

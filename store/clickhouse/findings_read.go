@@ -292,8 +292,9 @@ func (s *Store) CountFindings(ctx context.Context, q engine.FindingCountQuery) (
 				rq := rowCountQuery{q: q, groupBy: q.GroupBy, sel: sel}
 				if ids := sel.keyedResources(q.Filter); ids != nil && useKeyedReads {
 					key := memoKeyOf(q.TenantID, q.Filter)
-					if m := s.memoRowsOf(ctx, key, true); m != nil {
-						// The rows from the memo (filter_memo_rows.go).
+					if m := s.memoRowsOf(key); m != nil {
+						// The rows from the memo (filter_memo_rows.go); while
+						// they are being read, by key.
 						memoRowReads.Add(1)
 						if ctx, err = withMemoRowsTable(ctx, m.snapshot, m.after(q.Filter.Severity, nil)); err != nil {
 							return nil, err

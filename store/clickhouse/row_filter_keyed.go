@@ -98,7 +98,7 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		return out, nil
 	}
 	key := memoKeyOf(q.TenantID, q.Filter)
-	if m := s.memoRowsOf(ctx, key, false); m != nil {
+	if m := s.memoRowsOf(key); m != nil {
 		return s.listMemoRows(ctx, q, sel, m, out)
 	}
 	sel = sel.byKey()
