@@ -595,13 +595,24 @@ func TestExportResources(t *testing.T) {
 	}
 }
 
-// slowFindings is a FindingStore whose every page takes delay.
+// slowFindings is a FindingStore whose every page takes delay, and which
+// records the deadline each page's query was given.
 type slowFindings struct {
 	engine.FindingStore
 	delay time.Duration
+	mu    *sync.Mutex
+	pages *[]slowPage
 }
 
+// slowPage is one page query: when it was asked, and its deadline (zero
+// when it had none).
+type slowPage struct{ at, deadline time.Time }
+
 func (s slowFindings) ListFindings(ctx context.Context, q engine.FindingQuery) ([]engine.Finding, error) {
+	dl, _ := ctx.Deadline()
+	s.mu.Lock()
+	*s.pages = append(*s.pages, slowPage{at: time.Now(), deadline: dl})
+	s.mu.Unlock()
 	select {
 	case <-time.After(s.delay):
 	case <-ctx.Done():
@@ -611,19 +622,42 @@ func (s slowFindings) ListFindings(ctx context.Context, q engine.FindingQuery) (
 }
 
 // TestExportFindingsOutlastsReadTimeout: an export longer than the read
-// requests' deadline (here 400 ms; 8 pages of 120 ms) is complete, since
-// the deadline bounds each page, not the whole stream.
+// requests' deadline (here 2 s; 11 pages of at least 250 ms) is complete,
+// since the deadline bounds each page, not the whole stream: every page's
+// query has a deadline of its own, at most the read timeout after it was
+// asked, and the last ones end after a deadline set for the whole request
+// would have passed. Each page leaves its store query 1.75 s, so a loaded
+// machine does not cut the stream (a 400 ms timeout with 120 ms pages
+// left the real query 280 ms, which a busy ClickHouse overran).
 func TestExportFindingsOutlastsReadTimeout(t *testing.T) {
 	t.Parallel()
+	const readTimeout = 2 * time.Second
+	var mu sync.Mutex
+	var pages []slowPage
 	e := newEnv(t, envOptions{findingsA: 40,
 		engine: func(c *findings.Config) {
-			c.Findings, c.ExportPageSize = slowFindings{FindingStore: c.Findings, delay: 120 * time.Millisecond}, 5
+			c.Findings = slowFindings{FindingStore: c.Findings, delay: 250 * time.Millisecond, mu: &mu, pages: &pages}
+			c.ExportPageSize = 4
 		},
-		config: func(c *Config) { c.ReadTimeout = 400 * time.Millisecond }})
+		config: func(c *Config) { c.ReadTimeout = readTimeout }})
 	start := time.Now()
 	_, rows := exportedCSV(t, e.get(t, "/v1/findings/export?format=csv", e.tokA))
-	if took := time.Since(start); len(rows) != len(e.a.Findings) || took < 400*time.Millisecond {
+	took := time.Since(start)
+	if len(rows) != len(e.a.Findings) || took < readTimeout {
 		t.Errorf("%d rows in %s, want %d rows in more than the read timeout", len(rows), took, len(e.a.Findings))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(pages) < 11 {
+		t.Fatalf("%d page queries, want 11 (40 findings, 4 a page)", len(pages))
+	}
+	for i, p := range pages {
+		if p.deadline.IsZero() || p.deadline.After(p.at.Add(readTimeout)) {
+			t.Errorf("page %d asked at +%s: deadline %v, want one within the read timeout", i, p.at.Sub(start), p.deadline)
+		}
+	}
+	if last := pages[len(pages)-1]; !last.deadline.After(start.Add(readTimeout)) {
+		t.Errorf("last page's deadline +%s: within a whole-request deadline (+%s)", last.deadline.Sub(start), readTimeout)
 	}
 }
 
