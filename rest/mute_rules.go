@@ -75,12 +75,22 @@ func (a *api) dryRunMuteRule(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in struct {
 		Expression string `json:"expression"`
-		Limit      int    `json:"limit"`
+		Limit      *int   `json:"limit"`
 	}
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	out, err := a.mutes.DryRunMuteRule(r.Context(), principal(r), in.Expression, in.Limit)
+	// Absent: the default sample (the engine's 0). A limit given is 1–200,
+	// as documented and as GraphQL's dryRunMuteRule takes it: an explicit 0
+	// is out of range, not the default.
+	limit := 0
+	if in.Limit != nil {
+		limit = *in.Limit
+		if limit == 0 {
+			limit = -1
+		}
+	}
+	out, err := a.mutes.DryRunMuteRule(r.Context(), principal(r), in.Expression, limit)
 	if err != nil {
 		return err
 	}

@@ -209,6 +209,17 @@ func TestMuteRuleBadInput(t *testing.T) {
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), "1:") {
 		t.Errorf("dry run of bad CEL: %d %s", r.status, r.body)
 	}
+	// limit is 1–200 (openapi.json's MuteDryRunInput, GraphQL's
+	// dryRunMuteRule): an explicit 0 is out of range, not the default.
+	for _, limit := range []int{0, -1, 201} {
+		r := e.muteCall(t, http.MethodPost, "/v1/mute_rules/dry_run", e.tokA, map[string]any{"expression": "true", "limit": limit})
+		if r.status != http.StatusUnprocessableEntity || errCode(r.body) != engine.CodeInvalidLimit {
+			t.Errorf("dry run with limit %d: %d %s, want 422 invalid_limit", limit, r.status, r.body)
+		}
+	}
+	if r := e.muteCall(t, http.MethodPost, "/v1/mute_rules/dry_run", e.tokA, map[string]any{"expression": "true"}); r.status != http.StatusOK {
+		t.Errorf("dry run without limit: %d %s, want 200 (the default sample)", r.status, r.body)
+	}
 	if r := e.muteCall(t, http.MethodPost, "/v1/mute_rules", e.tokA, `{"expression":"true","bogus":1}`); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("unknown field: %d %s", r.status, r.body)
 	}
