@@ -117,3 +117,37 @@ func TestIdempotencyKey(t *testing.T) {
 		t.Errorf("concurrent uses: statuses %v, %d policies added; want one", statuses, count(e.tokA)-before)
 	}
 }
+
+// TestIdempotencyKeyBulkUpdate: a bulk update retried with its
+// Idempotency-Key replays the first answer (documented in openapi.json)
+// and adds its note to the finding's activity once.
+func TestIdempotencyKeyBulkUpdate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 4})
+	id := e.a.Findings[0].ID
+	h := http.Header{}
+	h.Set("Idempotency-Key", "bulk-1")
+	h.Set("Content-Type", "application/json")
+	body := []byte(`{"ids":["` + id + `"],"note":"once"}`)
+	first := do(t, e.client, http.MethodPost, e.url+"/v1/findings/bulk_update", e.tokA, body, h)
+	again := do(t, e.client, http.MethodPost, e.url+"/v1/findings/bulk_update", e.tokA, body, h)
+	if first.status != http.StatusOK || first.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("first: %d %s (replayed %q)", first.status, first.body, first.header.Get("Idempotent-Replayed"))
+	}
+	if again.status != http.StatusOK || string(again.body) != string(first.body) || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("retry: %d %s (replayed %q); want the first answer %s", again.status, again.body, again.header.Get("Idempotent-Replayed"), first.body)
+	}
+	var act struct{ Data []struct{ Kind, Note string } }
+	if err := json.Unmarshal(e.get(t, "/v1/findings/"+id+"/activity", e.tokA).body, &act); err != nil {
+		t.Fatal(err)
+	}
+	notes := 0
+	for _, a := range act.Data {
+		if a.Kind == "note" && a.Note == "once" {
+			notes++
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d notes after a bulk update and its retry, want 1: %+v", notes, act.Data)
+	}
+}

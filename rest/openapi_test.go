@@ -96,6 +96,24 @@ func TestOpenAPIDocument(t *testing.T) {
 			}
 		}
 	})
+	t.Run("every POST under /v1 takes Idempotency-Key and says when it replayed", func(t *testing.T) {
+		// The idempotency middleware serves every POST under /v1 (README):
+		// a client reading the document must learn it can retry safely.
+		for p, item := range doc.Paths.Map() {
+			op := item.Post
+			if op == nil || !strings.HasPrefix(p, "/v1/") {
+				continue
+			}
+			if op.Parameters.GetByInAndName("header", "Idempotency-Key") == nil {
+				t.Errorf("POST %s: no Idempotency-Key header parameter", p)
+			}
+			for status, r := range op.Responses.Map() {
+				if strings.HasPrefix(status, "2") && r.Value.Headers["Idempotent-Replayed"] == nil {
+					t.Errorf("POST %s %s: no Idempotent-Replayed header", p, status)
+				}
+			}
+		}
+	})
 	t.Run("error codes", func(t *testing.T) {
 		var codes []string
 		for _, c := range doc.Components.Schemas["Error"].Value.Properties["error"].Value.Properties["code"].Value.Enum {
