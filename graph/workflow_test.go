@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -145,5 +146,53 @@ func TestFindingWorkflowGraphQL(t *testing.T) {
 	e.rest(t, "/v1/findings/"+open[1], e.tokA, &after)
 	if after.WorkflowStatus != engine.WorkflowFalsePositive {
 		t.Errorf("the false positive after the bulk update: %s", after.WorkflowStatus)
+	}
+}
+
+// TestFindingWorkflowOfMutedGraphQL: updateFinding and bulkUpdateFindings
+// on a finding a mute rule mutes answer it as Query.finding reads it (and
+// as REST's PATCH does): IN_PROGRESS stays MUTED with its rule, an
+// accepted risk is RESOLVED, reopened it is MUTED again.
+func TestFindingWorkflowOfMutedGraphQL(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{findingsA: 20})
+	var open []string
+	for _, f := range e.a.Findings {
+		if f.Status == engine.StatusOpen {
+			open = append(open, f.ID)
+		}
+	}
+	exp := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	rule := data[struct{ CreateMuteRule struct{ ID string } }](t, e.gql(t, e.tokA,
+		`mutation($in: MuteRuleInput!) { createMuteRule(input: $in) { id } }`,
+		map[string]any{"in": map[string]any{"expression": `finding.id in ["` + open[0] + `", "` + open[1] + `"]`, "reason": "r", "expiresAt": exp}})).CreateMuteRule.ID
+	type fnd struct{ ID, Status, WorkflowStatus, MuteRuleID string }
+	const fields = `id status workflowStatus muteRuleId`
+	read := func(id string) fnd {
+		return data[struct{ Finding fnd }](t, e.gql(t, e.tokA, `query($id: ID!) { finding(id: $id) { `+fields+` } }`, map[string]any{"id": id})).Finding
+	}
+	for _, c := range []struct {
+		in                     map[string]any
+		status, wf, muteRuleID string
+	}{
+		{map[string]any{"id": open[0], "status": "IN_PROGRESS"}, "MUTED", "IN_PROGRESS", rule},
+		{map[string]any{"id": open[0], "status": "ACCEPTED_RISK", "note": "known"}, "RESOLVED", "ACCEPTED_RISK", ""},
+		{map[string]any{"id": open[0], "status": "OPEN"}, "MUTED", "OPEN", rule},
+		{map[string]any{"id": open[2], "status": "IN_PROGRESS"}, "OPEN", "IN_PROGRESS", ""}, // not muted: the clean twin
+	} {
+		got := data[struct{ UpdateFinding fnd }](t, e.gql(t, e.tokA,
+			`mutation($in: UpdateFindingInput!) { updateFinding(input: $in) { `+fields+` } }`, map[string]any{"in": c.in})).UpdateFinding
+		want := fnd{ID: c.in["id"].(string), Status: c.status, WorkflowStatus: c.wf, MuteRuleID: c.muteRuleID}
+		if got != want || read(want.ID) != want {
+			t.Errorf("updateFinding %v = %+v, read %+v; want %+v", c.in, got, read(want.ID), want)
+		}
+	}
+	bulk := data[struct {
+		BulkUpdateFindings struct{ Results []struct{ Finding fnd } }
+	}](t, e.gql(t, e.tokA, `mutation($in: BulkUpdateFindingsInput!) { bulkUpdateFindings(input: $in) { results { finding { `+fields+` } } } }`,
+		map[string]any{"in": map[string]any{"ids": []string{open[1]}, "status": "IN_PROGRESS"}}))
+	want := fnd{ID: open[1], Status: "MUTED", WorkflowStatus: "IN_PROGRESS", MuteRuleID: rule}
+	if r := bulk.BulkUpdateFindings.Results; len(r) != 1 || r[0].Finding != want || read(open[1]) != want {
+		t.Errorf("bulkUpdateFindings = %+v, read %+v; want %+v", r, read(open[1]), want)
 	}
 }

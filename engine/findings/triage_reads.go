@@ -63,9 +63,37 @@ func (r TriageReads) SelectLatest(ctx context.Context, tenantID string, ids []st
 }
 
 // Redecide returns f (as read, decisions applied) with decision o in place
-// of the one it had, as a read after o is stored shows it.
+// of the one it had, as a read after o is stored shows it but for mutes: a
+// muted finding is open under its mute, so it comes back open (or resolved
+// by o), and MarkMuted marks what a mute rule mutes.
 func (r TriageReads) Redecide(f engine.Finding, o engine.FindingOverride, now time.Time) engine.Finding {
+	if f.Status == engine.StatusMuted {
+		f.Status, f.MuteRuleID = engine.StatusOpen, ""
+	}
 	return decorate(applyOverride(undecided(f), o), &o, now)
+}
+
+// MarkMuted marks, as reads do, the open findings among items (of the
+// tenant's latest snapshot, decisions applied) that an active mute rule
+// mutes: status muted, with the rule's id.
+func (r TriageReads) MarkMuted(ctx context.Context, tenantID string, items []engine.Finding) error {
+	s := r.s
+	if len(items) == 0 {
+		return nil
+	}
+	auditID, err := s.snapshotFor(ctx, tenantID, "")
+	if engine.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	ov, err := s.cachedOverrides(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	q := engine.FindingQuery{TenantID: tenantID, Filter: engine.FindingFilter{AuditID: auditID}}
+	q.Mutes, q.MuteSet = s.muteSel(tenantID, ov, auditID)
+	return s.markMuted(ctx, tenantID, q, items)
 }
 
 // Invalidate forgets the tenant's cached decisions (after a write, even a

@@ -3,6 +3,7 @@ package triage
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -15,7 +16,7 @@ func (s *Service) BulkUpdateFindings(ctx context.Context, p engine.Principal, b 
 	if err := s.writable(p); err != nil {
 		return engine.BulkResult{}, err
 	}
-	now := s.cfg.Now().UTC()
+	now := s.cfg.Now().UTC().Truncate(time.Microsecond) // as PostgreSQL keeps it: answers equal reads
 	u, err := validateUpdate(b.Update, now)
 	if err != nil {
 		return engine.BulkResult{}, err
@@ -69,6 +70,22 @@ func (s *Service) BulkUpdateFindings(ctx context.Context, p engine.Principal, b 
 			return engine.BulkResult{}, err // a store failure: the rest would fail alike
 		}
 		addResult(&res, id, got, err)
+	}
+	// Each result's finding as a read shows it now, mute rules applied.
+	changed := make([]engine.Finding, 0, res.Updated)
+	for _, it := range res.Results {
+		if it.OK {
+			changed = append(changed, *it.Finding)
+		}
+	}
+	if err := s.cfg.Reads.MarkMuted(ctx, p.TenantID, changed); err != nil {
+		return engine.BulkResult{}, err
+	}
+	for i, j := 0, 0; i < len(res.Results); i++ {
+		if res.Results[i].OK {
+			res.Results[i].Finding = &changed[j]
+			j++
+		}
 	}
 	return res, nil
 }

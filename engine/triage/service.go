@@ -21,8 +21,12 @@ type Reads interface {
 	// the latest snapshot with the ids, or matching filter when it is not
 	// nil (at most MaxBulkFindings, more is validation_failed).
 	SelectLatest(ctx context.Context, tenantID string, ids []string, filter *engine.FindingFilter, now time.Time) ([]engine.Finding, error)
-	// Redecide returns f (as read) with decision o in place of its own.
+	// Redecide returns f (as read) with decision o in place of its own,
+	// unmuted: MarkMuted marks it again.
 	Redecide(f engine.Finding, o engine.FindingOverride, now time.Time) engine.Finding
+	// MarkMuted marks the open findings among items (of the latest
+	// snapshot) that an active mute rule mutes, as reads show them.
+	MarkMuted(ctx context.Context, tenantID string, items []engine.Finding) error
 	// Invalidate forgets the tenant's cached decisions.
 	Invalidate(tenantID string)
 }

@@ -52,7 +52,7 @@ func (s *Service) UpdateFinding(ctx context.Context, p engine.Principal, id stri
 	if err := s.writable(p); err != nil {
 		return engine.Finding{}, err
 	}
-	now := s.cfg.Now().UTC()
+	now := s.cfg.Now().UTC().Truncate(time.Microsecond) // as PostgreSQL keeps it: answers equal reads
 	u, err := validateUpdate(u, now)
 	if err != nil {
 		return engine.Finding{}, err
@@ -68,7 +68,16 @@ func (s *Service) UpdateFinding(ctx context.Context, p engine.Principal, id stri
 	if err != nil {
 		return engine.Finding{}, err
 	}
-	return s.changeFinding(ctx, p, f, cur, u, now)
+	got, err := s.changeFinding(ctx, p, f, cur, u, now)
+	if err != nil {
+		return engine.Finding{}, err
+	}
+	// The answer is the finding as a read shows it now, mute rules applied.
+	one := []engine.Finding{got}
+	if err := s.cfg.Reads.MarkMuted(ctx, p.TenantID, one); err != nil {
+		return engine.Finding{}, err
+	}
+	return one[0], nil
 }
 
 // checkAssignee checks that a new assignee is an enabled user of the tenant.
