@@ -106,6 +106,7 @@ func checkResponse(t testing.TB, req *http.Request, status int, header http.Head
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	}
 	in.SetBodyBytes(body)
+	checkAcceptedRequest(t, req, route, pathParams, status)
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		msg := err.Error()
 		if len(msg) > 1500 {
@@ -200,6 +201,7 @@ func do(t testing.TB, c *http.Client, method, url, token string, body []byte, he
 	if err != nil {
 		t.Fatalf("%s %s: reading body: %v", method, url, err)
 	}
+	rewindBody(req, body)
 	checkResponse(t, req, res.StatusCode, res.Header, b)
 	return response{status: res.StatusCode, header: res.Header, body: b}
 }
