@@ -7,9 +7,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fourd-dev/fourd/engine"
 )
@@ -85,6 +87,7 @@ func decodeJSON(r *http.Request, v any) error {
 	}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var tp *time.ParseError
 	var ee *engine.Error
 	switch {
 	case err == nil:
@@ -98,8 +101,14 @@ func decodeJSON(r *http.Request, v any) error {
 	case errors.As(err, &syn):
 		return engine.Errorf(engine.CodeInvalidRequest, "malformed JSON at byte %d: %v", syn.Offset, syn)
 	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return engine.Errorf(engine.CodeValidationFailed, "the body must be %s; got %s", jsonKind(typ.Type), typ.Value)
+		}
 		return &engine.Error{Code: engine.CodeValidationFailed, Field: typ.Field,
-			Message: "field " + strconv.Quote(typ.Field) + " must be " + typ.Type.String() + "; got " + typ.Value}
+			Message: "field " + strconv.Quote(typ.Field) + " must be " + jsonKind(typ.Type) + "; got " + typ.Value}
+	case errors.As(err, &tp):
+		// A time field's UnmarshalJSON does not say which field it was.
+		return engine.Errorf(engine.CodeValidationFailed, "a time must be an RFC 3339 string such as 2026-01-31T00:00:00Z; got %s", strconv.Quote(truncate(tp.Value, 60)))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		return engine.Errorf(engine.CodeValidationFailed, "%s", strings.TrimPrefix(err.Error(), "json: "))
 	default:
@@ -107,6 +116,36 @@ func decodeJSON(r *http.Request, v any) error {
 		// with plain errors; all of them describe the caller's body.
 		return engine.Errorf(engine.CodeInvalidRequest, "malformed JSON: %s", truncate(err.Error(), 200))
 	}
+}
+
+// jsonKind names what JSON value a Go type decodes from, in the words of
+// JSON, not Go's ("an integer", not "int").
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == reflect.TypeFor[time.Time]():
+		return "an RFC 3339 time string"
+	case t == reflect.TypeFor[json.RawMessage]():
+		return "a JSON value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a JSON value"
 }
 
 func errTooLarge(err error) error {

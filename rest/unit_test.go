@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -153,3 +154,39 @@ func TestListBody(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestDecodeJSONMessages: a body of the wrong JSON type is told in JSON's
+// words (an integer, an array, an object), never Go's, and a time that is
+// not RFC 3339 is validation_failed saying so, as GraphQL's Time does.
+func TestDecodeJSONMessages(t *testing.T) {
+	type input struct {
+		N      int               `json:"n"`
+		IDs    []string          `json:"ids"`
+		Filter map[string]string `json:"filter"`
+		On     *bool             `json:"on"`
+		At     *time.Time        `json:"at"`
+		Rate   float64           `json:"rate"`
+	}
+	for _, c := range []struct{ body, code, message string }{
+		{`{"n":"x"}`, engine.CodeValidationFailed, `field "n" must be an integer; got string`},
+		{`{"n":1.5}`, engine.CodeValidationFailed, `field "n" must be an integer; got number 1.5`},
+		{`{"ids":"fnd_1"}`, engine.CodeValidationFailed, `field "ids" must be an array; got string`},
+		{`{"ids":[5]}`, engine.CodeValidationFailed, `field "ids" must be a string; got number`},
+		{`{"filter":"severity=high"}`, engine.CodeValidationFailed, `field "filter" must be an object; got string`},
+		{`{"on":"yes"}`, engine.CodeValidationFailed, `field "on" must be true or false; got string`},
+		{`{"rate":"x"}`, engine.CodeValidationFailed, `field "rate" must be a number; got string`},
+		{`[]`, engine.CodeValidationFailed, `the body must be an object; got array`},
+		{`{"at":"tomorrow"}`, engine.CodeValidationFailed, `a time must be an RFC 3339 string such as 2026-01-31T00:00:00Z; got "tomorrow"`},
+		{`{"at":"2026-13-01T00:00:00Z"}`, engine.CodeValidationFailed, `a time must be an RFC 3339 string such as 2026-01-31T00:00:00Z; got "2026-13-01T00:00:00Z"`},
+	} {
+		t.Run(c.body, func(t *testing.T) {
+			r := httptest.NewRequest("POST", "/", strings.NewReader(c.body))
+			r.Header.Set("Content-Type", "application/json")
+			var v input
+			err := decodeJSON(r, &v)
+			if engine.ErrorCode(err) != c.code || engine.ErrorMessage(err) != c.message {
+				t.Errorf("%s: %q, want %s %q", engine.ErrorCode(err), engine.ErrorMessage(err), c.code, c.message)
+			}
+		})
+	}
+}
