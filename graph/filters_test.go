@@ -87,6 +87,15 @@ func TestFindingRowFiltersGraphQL(t *testing.T) {
 	if got, total := ids(e.tokB, `{assignee: "`+admin.ID+`"}`); len(got) != 0 || total != 0 {
 		t.Errorf("B filtering by A's user: %v, %d", got, total)
 	}
+	// B's counts under A's user or resource count nothing (findingStats is
+	// GET /v1/findings/summary's twin, which the REST matrix attacks alike).
+	for _, f := range []string{`{assignee: "` + admin.ID + `"}`, `{resourceId: "` + e.a.Resources[0].ID + `"}`,
+		`{resourceId: "` + e.a.Resources[0].ID + `", status: OPEN, tags: ["env=prod"]}`} {
+		st := data[struct{ FindingStats struct{ Total int } }](t, e.gql(t, e.tokB, `{ findingStats(groupBy: [STATUS], filter: `+f+`) { total } }`, nil))
+		if st.FindingStats.Total != 0 {
+			t.Errorf("B's findingStats(filter: %s) = %d, want 0", f, st.FindingStats.Total)
+		}
+	}
 	// findingStats by AGE: every finding was first seen now.
 	stats := data[struct {
 		FindingStats struct {

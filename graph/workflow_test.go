@@ -106,6 +106,15 @@ func TestFindingWorkflowGraphQL(t *testing.T) {
 	if bb.BulkUpdateFindings.Updated != 0 || bb.BulkUpdateFindings.Failed != 3 {
 		t.Errorf("B bulk on A's: %+v", bb)
 	}
+	// A filter naming A's user or resource selects none of A's findings.
+	for _, f := range []map[string]any{{"assignee": admin.ID}, {"resourceId": e.a.Resources[0].ID, "status": "OPEN"}} {
+		bf := data[struct{ BulkUpdateFindings struct{ Updated, Failed int } }](t, e.gql(t, e.tokB,
+			`mutation($in: BulkUpdateFindingsInput!) { bulkUpdateFindings(input: $in) { updated failed } }`,
+			map[string]any{"in": map[string]any{"filter": f, "note": "b was here"}}))
+		if bf.BulkUpdateFindings.Updated != 0 || bf.BulkUpdateFindings.Failed != 0 {
+			t.Errorf("B bulk by filter %v: %+v", f, bf)
+		}
+	}
 	if r := e.gql(t, e.tokB, `{ finding(id: "`+open[0]+`") { activity { nodes { actor } } } }`, nil); r.code() != engine.CodeNotFound || strings.Contains(string(r.Data), admin.ID) {
 		t.Errorf("B reads A's activity: %q %s", r.code(), r.Data)
 	}
