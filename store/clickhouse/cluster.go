@@ -54,6 +54,8 @@ var shardingKeys = map[string]string{
 	"resources":              tenantShard,
 	"resource_tag_index":     tenantShard,
 	"resource_tags":          "tenant", // = cityHash64(tenant_id): the resources' shard
+	"resource_tokens":        "tenant", // likewise (unread in cluster mode: resource_tokens.go)
+	"resource_tokens_built":  tenantShard,
 	"resource_sightings":     tenantShard,
 	"finding_texts":          tenantShard,
 	"events":                 tenantShard,

@@ -378,3 +378,65 @@ func SetMemoFillHook(hook func()) (restore func()) {
 	memoFillHook = hook
 	return func() { memoFillHook = old }
 }
+
+// QWindows is the q index's key ranges of q, as [lo, hi] pairs (nil for
+// none).
+func QWindows(q string) [][2]uint64 {
+	var out [][2]uint64
+	for _, w := range qWindows(q) {
+		out = append(out, [2]uint64{w.lo, w.hi})
+	}
+	return out
+}
+
+// SetQIndex sets useQIndex until the returned function restores it.
+func SetQIndex(on bool) (restore func()) {
+	old := useQIndex
+	useQIndex = on
+	memoGen.Add(1)
+	return func() { useQIndex = old; memoGen.Add(1) }
+}
+
+// SetMaxQCandidates sets maxQCandidates until the returned function
+// restores it.
+func SetMaxQCandidates(n int) (restore func()) {
+	old := maxQCandidates
+	maxQCandidates = n
+	memoGen.Add(1)
+	return func() { maxQCandidates = old; memoGen.Add(1) }
+}
+
+// SetQIndexBuildAfter sets how many resources a bulk write must write to
+// start a build of the q index, until the test ends.
+func SetQIndexBuildAfter(t interface{ Cleanup(func()) }, n int64) {
+	old := qIndexBuildAfter
+	qIndexBuildAfter = n
+	t.Cleanup(func() { qIndexBuildAfter = old })
+}
+
+// BuildQIndex builds the tenant's q index now (what was written since its
+// last build).
+func (s *Store) BuildQIndex(ctx context.Context, tenantID string) error {
+	return s.buildQIndex(ctx, tenantID)
+}
+
+// QIndexAnswers is how many q's took their candidates from the q index so
+// far; QIndexBuilds how many builds of it were done.
+func QIndexAnswers() int64 { return qIndexAnswers.Load() }
+
+// QIndexBuilds is how many builds of the q index were done so far.
+func QIndexBuilds() int64 { return qIndexBuilt.Load() }
+
+// QIndexCandidates is what the q index and the scan of the parts it does
+// not cover give as q's candidates, and whether the index answered.
+func (s *Store) QIndexCandidates(ctx context.Context, tenantID, q string) ([]string, bool, error) {
+	cands, _, indexed, err := s.qCandidates(ctx, tenantID, q, qWindows(q), qCandidateFactor*maxSelectiveResources)
+	return cands, indexed, err
+}
+
+// QIndexBuildsIdle reports whether no build of the q index is under way.
+func (s *Store) QIndexBuildsIdle() bool {
+	s.qBuilds.mu.Lock()
+	defer s.qBuilds.mu.Unlock()
+	return len(s.qBuilds.running) == 0
+}

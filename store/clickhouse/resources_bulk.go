@@ -503,6 +503,10 @@ func (s *Store) writeBulk(ctx context.Context, tenantID string, resources iter.S
 	if perr != nil && (err == nil || errors.Is(err, errPipelineStopped)) {
 		err = perr
 	}
+	if p.written >= qIndexBuildAfter {
+		// The q index of what it wrote, on the server (resource_tokens.go).
+		s.startQIndexBuild(ctx, tenantID, false)
+	}
 	return p.written, p.newIDs, err
 }
 

@@ -127,6 +127,7 @@ type Store struct {
 	texts    *cache.LRU[textCacheKey, findingText] // finding_texts.go
 	memo     *filterMemo                           // filter_memo.go
 	flight   singleflight.Group                    // filter_memo_flight.go
+	qBuilds  qIndexBuilds                          // resource_tokens.go
 	// snapshotSlots bounds the snapshot writes at once, each holding
 	// connectionsPerSnapshot of the pool (see snapshotWriteSlots).
 	snapshotSlots chan struct{}
