@@ -28,6 +28,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer s.close()
+	// A long-lived process: it builds the q index of the tenants it writes
+	// and reads (issue 33 §3); commands that exit soon after leave it to it.
+	s.ch.EnableQIndexBuilds()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	api, err := newAPIServices(cfg, log, s, reg)

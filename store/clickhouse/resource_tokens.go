@@ -51,7 +51,8 @@ import (
 // them) for the rest: its answers are always the scan's. A tenant is built
 // after a bulk write of at least qIndexBuildAfter resources, on its first
 // q, and again by a q at most every qIndexRebuildEvery (what was written
-// since). Cluster mode does not read or build it: replicas number blocks
+// since), by the processes that enable it (EnableQIndexBuilds: fourd
+// serve). Cluster mode does not read or build it: replicas number blocks
 // before they commit them.
 
 // nonASCIIWindow is the window of every resource whose name or native id
@@ -144,24 +145,33 @@ func (s *Store) buildQIndex(ctx context.Context, tenantID string) error {
 	return nil
 }
 
+// EnableQIndexBuilds makes the store build the q index of tenants in the
+// background: after a bulk write of at least 10,000 resources, on a
+// tenant's first q, and by a q at most once a minute. A long-lived process
+// enables it (fourd serve); a command that exits soon after its writes
+// would leave a build cut short, so it leaves them to the server. Without
+// it, q still reads what was built and scans the rest.
+func (s *Store) EnableQIndexBuilds() { s.qBuilds.enabled.Store(true) }
+
 // qIndexBuilds are the builds of the q index under way or asked for.
 type qIndexBuilds struct {
+	enabled atomic.Bool
 	mu      sync.Mutex
 	running map[string]bool      // a build of the tenant is under way
 	again   map[string]bool      // another build asked for meanwhile
 	last    map[string]time.Time // when a q last started one
 }
 
-// startQIndexBuild builds tenantID's q index in the background, unless
-// the store is clustered; byQ marks a q's ask, which starts one at most
+// startQIndexBuild builds tenantID's q index in the background, when
+// enabled (EnableQIndexBuilds) and the store is not clustered; byQ marks a q's ask, which starts one at most
 // every qIndexRebuildEvery. An ask while a build is under way runs another
 // after it (rows written meanwhile). The build keeps ctx's values, not its
 // deadline.
 func (s *Store) startQIndexBuild(ctx context.Context, tenantID string, byQ bool) {
-	if !useQIndex || s.clustered() {
+	b := &s.qBuilds
+	if !useQIndex || s.clustered() || !b.enabled.Load() {
 		return
 	}
-	b := &s.qBuilds
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.running == nil {

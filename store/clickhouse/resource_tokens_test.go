@@ -271,6 +271,7 @@ func TestQIndexDifferential(t *testing.T) {
 func TestQIndexReadAndBuiltLazily(t *testing.T) {
 	defer clickhouse.SetFilterMemo(false)()
 	s := chtest.New(t)
+	s.EnableQIndexBuilds()
 	ctx := context.Background()
 	const tenant, other = "ten_qlazy", "ten_qlazy_b"
 	aud := engine.NewID(engine.PrefixAudit, testNow)
