@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"github.com/fourd-dev/fourd/engine"
@@ -102,8 +103,8 @@ func (s *Store) resolveQ(ctx context.Context, tenantID string, f engine.FindingF
 // (more than maxSelectiveTitles when too many). Without windows, the ids
 // are those of the versions holding q in a scan of the tenant's resources.
 // With them, the scan reads only the parts past the tenant's q index, and
-// the index gives the ids of the window with the fewest, unless every
-// window has more than maxQCandidates (indexed false: the caller scans
+// the index gives the ids found in each of q's windows (those with at most
+// maxQCandidates), unless every window has more than maxQCandidates (indexed false: the caller scans
 // every part instead). A tenant not indexed yet is scanned whole and
 // starts a build (resource_tokens.go); an indexed one starts one at most
 // every qIndexRebuildEvery for what was written since.
@@ -156,16 +157,27 @@ func (s *Store) qCandidates(ctx context.Context, tenantID, q string, wins []qWin
 		return cands, titles, false, err
 	}
 	s.startQIndexBuild(ctx, tenantID, built)
-	chosen := -1
-	for k, ids := range byWindow {
-		if len(ids) <= maxQCandidates && (chosen < 0 || len(ids) < len(byWindow[chosen])) {
-			chosen = k
+	// A resource holding q has a window in each of q's ranges (or the
+	// window 0, which each range's read includes): the ids of every
+	// window read whole, intersected.
+	var best []string
+	chosen := false
+	for _, ids := range byWindow {
+		switch {
+		case len(ids) > maxQCandidates:
+		case !chosen:
+			best, chosen = ids, true
+		default:
+			in := make(map[string]bool, len(ids))
+			for _, id := range ids {
+				in[id] = true
+			}
+			best = slices.DeleteFunc(best, func(id string) bool { return !in[id] })
 		}
 	}
-	if chosen < 0 {
+	if !chosen {
 		return nil, nil, false, nil
 	}
-	best := byWindow[chosen]
 	qIndexAnswers.Add(1)
 	if len(cands) <= candLimit {
 		// The scan's and the index's ids, each once.
