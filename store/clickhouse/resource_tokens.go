@@ -122,8 +122,12 @@ WHERE tenant_id = ? AND ` + partMaxBlock + ` > ? AND (length(name) != lengthUTF8
 
 // buildQIndex indexes the tenant's resources rows written since its last
 // build (all of them the first time) and records how far the index goes.
-// It reads on one thread: it runs beside imports and audits.
+// It reads on one thread: it runs beside imports and audits. Clustered,
+// it does nothing (no q reads the index).
 func (s *Store) buildQIndex(ctx context.Context, tenantID string) error {
+	if s.clustered() {
+		return nil
+	}
 	var from uint64
 	if err := s.conn.QueryRow(ctx, "SELECT max(upto) FROM resource_tokens_built WHERE tenant_id = ?", tenantID).Scan(&from); err != nil {
 		return err
