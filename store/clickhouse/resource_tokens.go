@@ -48,7 +48,9 @@ import (
 // the table's active parts before the build's read was committed, and is
 // read by it). A q reads its candidates from the index and scans only the
 // parts with a greater block (rows written since, or parts merged with
-// them) for the rest: its answers are always the scan's. A tenant is built
+// them) for the rest: its answers are always the scan's. (A merged part is
+// indexed again by the next build: its rows repeat the index's, which the
+// table's ReplacingMergeTree folds as it merges.) A tenant is built
 // after a bulk write of at least qIndexBuildAfter resources, on its first
 // q, and again by a q at most every qIndexRebuildEvery (what was written
 // since), by the processes that enable it (EnableQIndexBuilds: fourd

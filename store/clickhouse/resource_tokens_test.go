@@ -362,3 +362,50 @@ func skipOnCluster(t *testing.T) {
 		t.Skip("cluster mode neither builds nor reads the q index")
 	}
 }
+
+// TestQIndexRebuildAfterMergeFolds: a build after the resources' parts were
+// merged indexes the merged part's rows again; the index must not keep
+// them twice once it merges (a plain MergeTree doubled here).
+func TestQIndexRebuildAfterMergeFolds(t *testing.T) {
+	skipOnCluster(t)
+	s := chtest.New(t)
+	ctx := context.Background()
+	const tenant = "ten_qfold"
+	rs := qResources(tenant, 40)
+	mustWriteResources(t, s, tenant, rs[:20])
+	mustWriteResources(t, s, tenant, rs[20:])
+	rows := func() string {
+		t.Helper()
+		if err := s.Exec(ctx, "OPTIMIZE TABLE "+s.LocalTable("resource_tokens")+" FINAL"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.QueryStrings(ctx, "SELECT toString(count()) FROM resource_tokens")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[0]
+	}
+	if err := s.BuildQIndex(ctx, tenant); err != nil {
+		t.Fatal(err)
+	}
+	once := rows()
+	if once == "0" {
+		t.Fatal("the build indexed nothing")
+	}
+	// One more write past the watermark, then every part merged into one
+	// whose greatest block is past it: the next build reads all its rows.
+	mustWriteResources(t, s, tenant, qResources(tenant, 41)[40:])
+	if err := s.Exec(ctx, "OPTIMIZE TABLE "+s.LocalTable("resources")+" FINAL"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BuildQIndex(ctx, tenant); err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.QueryStrings(ctx, "SELECT toString(count()) FROM (SELECT DISTINCT tenant, token, id FROM resource_tokens)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(); got != want[0] {
+		t.Fatalf("after a build over merged parts the index holds %s rows, %s distinct (first build: %s)", got, want[0], once)
+	}
+}

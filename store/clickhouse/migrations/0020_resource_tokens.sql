@@ -6,13 +6,16 @@
 -- resource with a non-ASCII character, which every indexed q reads);
 -- tenant is cityHash64(tenant_id), the resources' shard. Readers check
 -- each candidate's latest version, so a window shared by other resources
--- (or tenants) adds candidates, never an answer.
+-- (or tenants) adds candidates, never an answer. A build after a merge
+-- indexes the merged part's rows again: the same rows, which the
+-- ReplacingMergeTree folds when it merges, so the index does not grow
+-- with every build (readers take DISTINCT ids in any case).
 CREATE TABLE IF NOT EXISTS resource_tokens (
     tenant UInt64,
     token  UInt64,
     id     String
-) ENGINE = MergeTree
-ORDER BY (tenant, token)
+) ENGINE = ReplacingMergeTree
+ORDER BY (tenant, token, id)
 SETTINGS index_granularity = 1024;
 
 -- How far each tenant's index goes: every resources row in a block
