@@ -440,3 +440,11 @@ func (s *Store) QIndexBuildsIdle() bool {
 	defer s.qBuilds.mu.Unlock()
 	return len(s.qBuilds.running) == 0
 }
+
+// SetKeyedKeysHook sets keyedKeysHook until the returned function
+// restores it.
+func SetKeyedKeysHook(hook func()) (restore func()) {
+	old := keyedKeysHook
+	keyedKeysHook = hook
+	return func() { keyedKeysHook = old }
+}

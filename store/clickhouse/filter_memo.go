@@ -130,6 +130,16 @@ func (s *Store) keyedKeys(ctx context.Context, tenantID string, f engine.Finding
 		if k, ok := s.memo.keys.Get(key); ok {
 			return k, true, nil
 		}
+		return s.keyedKeysShared(ctx, key, tenantID, f, ids) // filter_memo_flight.go
+	}
+	return s.readKeyedKeys(ctx, key, tenantID, f, ids)
+}
+
+// readKeyedKeys reads what keyedKeys answers from the resource index and
+// keeps it in the memo once the snapshot is complete.
+func (s *Store) readKeyedKeys(ctx context.Context, key memoKey, tenantID string, f engine.FindingFilter, ids []string) (_ []findingKey, kept bool, _ error) {
+	if keyedKeysHook != nil {
+		keyedKeysHook()
 	}
 	rowFilterKeyedReads.Add(1)
 	keys, err := s.resourceKeys(ctx, resourceKeysQuery{tenantID: tenantID, auditID: f.AuditID, resourceIDs: ids,

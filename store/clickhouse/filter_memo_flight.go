@@ -56,3 +56,38 @@ func (s *Store) resolveShared(ctx context.Context, key memoKey, tenantID string,
 		return nil, ctx.Err()
 	}
 }
+
+// keyedKeysHook, set by tests, runs at the start of each read of a
+// selective filter's keys (readKeyedKeys).
+var keyedKeysHook func()
+
+// sharedKeys is what a shared read of keys answers.
+type sharedKeys struct {
+	keys []findingKey
+	kept bool
+}
+
+// keyedKeysShared is readKeyedKeys one read at a time per memo key: a
+// listing's first page and its count asked at once read the keys of the
+// filter's findings from the resource index once (at 10M ~0.1 s of
+// ClickHouse CPU for 100 resources), not once each. As resolveShared, the
+// read runs under the store's query timeout, not the first reader's
+// context.
+func (s *Store) keyedKeysShared(ctx context.Context, key memoKey, tenantID string, f engine.FindingFilter, ids []string) ([]findingKey, bool, error) {
+	done := s.flight.DoChan("keys\x00"+flightKey(key), func() (any, error) {
+		if k, ok := s.memo.keys.Get(key); ok { // one just finished
+			return sharedKeys{keys: k, kept: true}, nil
+		}
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.QueryTimeout)
+		defer cancel()
+		keys, kept, err := s.readKeyedKeys(rctx, key, tenantID, f, ids)
+		return sharedKeys{keys: keys, kept: kept}, err
+	})
+	select {
+	case r := <-done:
+		k, _ := r.Val.(sharedKeys)
+		return k.keys, k.kept, r.Err
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}
