@@ -256,6 +256,53 @@ func RowFilterKeyedReads() int64 { return rowFilterKeyedReads.Load() }
 // are not in read_rows on 18.16).
 func SelectedMarks(t *testing.T, s *Store, tenantID, auditID string, read func()) uint64 {
 	t.Helper()
+	return queryLogSum(t, s, tenantID, auditID, "", "ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SelectedMarks')]", read)
+}
+
+// KeysReadBytes runs read as SelectedMarks does and returns the bytes that
+// its reads of the snapshot's keys from the resource index read
+// (read_bytes of the queries from snapshot_finding_index).
+func KeysReadBytes(t *testing.T, s *Store, tenantID, auditID string, read func()) uint64 {
+	t.Helper()
+	return queryLogSum(t, s, tenantID, auditID, "FROM snapshot_finding_index", "read_bytes", read)
+}
+
+// SetPrewhereHashes sets usePrewhereHashes until the returned function
+// restores it.
+func SetPrewhereHashes(on bool) (restore func()) {
+	old := usePrewhereHashes
+	usePrewhereHashes = on
+	return func() { usePrewhereHashes = old }
+}
+
+// StopMerges stops the server's merges of table in the store's database
+// for the rest of the test (its parts stay as they were written).
+func StopMerges(t *testing.T, s *Store, table string) {
+	t.Helper()
+	if err := s.conn.Exec(context.Background(), "SYSTEM STOP MERGES "+table); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.conn.Exec(context.Background(), "SYSTEM START MERGES "+table) })
+}
+
+// ActiveParts is the number of active parts of table in the store's
+// database.
+func ActiveParts(t *testing.T, s *Store, table string) uint64 {
+	t.Helper()
+	var n uint64
+	err := s.each(context.Background(), rawQuery{sql: "SELECT count() FROM system.parts WHERE database = currentDatabase() AND table = ? AND active",
+		args: []any{table}}, func(sc scanner) error { return sc.Scan(&n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// queryLogSum runs read with the queries of row-filtered pages logged and
+// returns the sum of expr over its queries that name the snapshot of
+// tenantID and auditID and hold also (when not empty).
+func queryLogSum(t *testing.T, s *Store, tenantID, auditID, also, expr string, read func()) uint64 {
+	t.Helper()
 	// A window of whole seconds of its own (event_time has seconds): the
 	// queries before it are not counted.
 	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(1100 * time.Millisecond)))
@@ -273,9 +320,14 @@ func SelectedMarks(t *testing.T, s *Store, tenantID, auditID string, read func()
 		if err := s.conn.Exec(ctx, "SYSTEM FLUSH LOGS"); err != nil {
 			t.Fatal(err)
 		}
-		err := s.each(ctx, rawQuery{sql: "SELECT count(), sum(ProfileEvents.Values[indexOf(ProfileEvents.Names, 'SelectedMarks')]) FROM " +
-			s.systemTable("query_log") + " WHERE type = 2 AND event_time >= toDateTime(?) AND position(query, ?) > 0",
-			args: []any{start.Unix(), "snapshot = " + strconv.FormatUint(snapshotKey(tenantID, auditID), 10)}},
+		q := rawQuery{sql: "SELECT count(), sum(" + expr + ") FROM " + s.systemTable("query_log") +
+			" WHERE type = 2 AND event_time >= toDateTime(?) AND position(query, ?) > 0",
+			args: []any{start.Unix(), "snapshot = " + strconv.FormatUint(snapshotKey(tenantID, auditID), 10)}}
+		if also != "" {
+			q.sql += " AND position(query, ?) > 0"
+			q.args = append(q.args, also)
+		}
+		err := s.each(ctx, q,
 			func(sc scanner) error { return sc.Scan(&queries, &marks) })
 		if err != nil {
 			t.Fatal(err)

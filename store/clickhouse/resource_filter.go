@@ -21,6 +21,10 @@ type findingKey struct {
 // that fires on it: tens, not thousands.)
 const maxResourceKeys = 20_000
 
+// usePrewhereHashes is whether the keys query reads the resource hashes
+// as a PREWHERE; tests turn it off to compare with the read before.
+var usePrewhereHashes = true
+
 // resourceKeysQuery reads the keys of a resource's findings in a snapshot
 // (or of several resources': resourceIDs), after a position, in list
 // order, of one severity when severity is set.
@@ -36,17 +40,25 @@ type resourceKeysQuery struct {
 // hash (also those of snapshots written before it: migration 0013). A hash
 // shared by two resources or a key shared by two snapshots brings others'
 // keys too, which the findings query drops by its resource_id filter.
+//
+// The hashes are a PREWHERE (issue 33 §3): the key selects a hash's
+// granule in every part of the snapshot, and only the part that holds the
+// resource's findings (one, when they came in one run) needs the other
+// columns read. Of the keys of 100 resources in the six parts of a
+// 10M-finding snapshot, 555 granules, the columns of ~100 are read: 4.4
+// MB instead of 18, ~10 % less CPU (each granule read decompresses a
+// 64 KiB block per column).
 func (q resourceKeysQuery) toSQL() (string, []any) {
-	var c conds
+	var c, pre conds
 	c.add("snapshot = ?", snapshotKey(q.tenantID, q.auditID))
 	if q.resourceIDs == nil {
-		c.add("resource_hash = ?", resourceHash(q.resourceID))
+		pre.add("resource_hash = ?", resourceHash(q.resourceID))
 	} else {
 		hashes := make([]any, len(q.resourceIDs))
 		for i, id := range q.resourceIDs {
 			hashes[i] = resourceHash(id)
 		}
-		c.add("resource_hash IN ?", ch.GroupSet{Value: hashes})
+		pre.add("resource_hash IN ?", ch.GroupSet{Value: hashes})
 	}
 	if q.severity != "" {
 		c.add("sev_order = ?", sevOrder(q.severity))
@@ -55,8 +67,13 @@ func (q resourceKeysQuery) toSQL() (string, []any) {
 		o := uint8(numBuckets - q.after.SeverityRank)
 		c.add("(sev_order > ? OR (sev_order = ? AND id > ?))", o, o, idRangeKey(q.after.ID))
 	}
-	return "SELECT sev_order, id FROM snapshot_finding_index WHERE " + c.sql() +
-		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
+	if !usePrewhereHashes {
+		c.exprs, c.args = append(c.exprs, pre.exprs...), append(c.args, pre.args...)
+		return "SELECT sev_order, id FROM snapshot_finding_index WHERE " + c.sql() +
+			" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), c.args
+	}
+	return "SELECT sev_order, id FROM snapshot_finding_index PREWHERE " + pre.sql() + " WHERE " + c.sql() +
+		" ORDER BY sev_order, id LIMIT " + strconv.Itoa(q.limit), append(pre.args, c.args...)
 }
 
 // keysGroupSet renders keys as an IN list of (sev_order, id) tuples.
