@@ -102,13 +102,7 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		return s.listMemoRows(ctx, q, sel, m, out)
 	}
 	sel = sel.byKey()
-	// The keys are a read of the resource index bounded by the resources
-	// (tests' rowFilterReadLimit is on the snapshot's rows).
-	keySettings := idListSettings
-	if logRowFilterQueries {
-		keySettings = ch.Settings{"max_query_size": idListSettings["max_query_size"], "log_queries": 1}
-	}
-	keysCtx := ch.Context(ctx, ch.WithSettings(keySettings))
+	keysCtx := ch.Context(ctx, ch.WithSettings(keyReadSettings()))
 	all, kept, err := s.keyedKeys(keysCtx, q.TenantID, q.Filter, ids)
 	if err != nil {
 		return nil, err
@@ -159,6 +153,16 @@ func (s *Store) listKeyed(ctx context.Context, q engine.FindingQuery, sel *selec
 		}
 		after = &engine.FindingKey{SeverityRank: severityOfOrder(int(last.sevOrder)).Rank(), ID: id}
 	}
+}
+
+// keyReadSettings are the settings of a read of keys from the resource
+// index, bounded by the resources (tests' rowFilterReadLimit is on the
+// snapshot's rows).
+func keyReadSettings() ch.Settings {
+	if logRowFilterQueries {
+		return ch.Settings{"max_query_size": idListSettings["max_query_size"], "log_queries": 1}
+	}
+	return idListSettings
 }
 
 // keysAlone reports whether every finding of the keys of q's selective

@@ -113,13 +113,12 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 		}
 	}
 	if f.Tags != "" {
-		few, err := s.fewTagCandidates(ctx, tenantID, f)
+		few, cands, err := s.fewTagCandidates(ctx, tenantID, f)
 		if err != nil {
 			return nil, err
 		}
 		if few {
-			sub, args := tagMatching(tenantID, f)
-			if sel.tags, err = s.fewIDs(ctx, sub, args); err != nil {
+			if sel.tags, err = s.latestTagged(ctx, tenantID, f, cands); err != nil { // row_filter_prefetch.go
 				return nil, err
 			}
 		} else if sel.probeTag, err = s.rarestTag(ctx, tenantID, f); err != nil {
@@ -141,23 +140,24 @@ func (s *Store) resolveSelective(ctx context.Context, tenantID string, f engine.
 // maxSelectiveResources candidates in resource_tags (a short read of
 // its key range): only then can the filter match few resources, and the
 // latest versions of its candidates are worth checking before the page
-// (which checks them again when there are more).
-func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.FindingFilter) (bool, error) {
+// (which checks them again when there are more). cands are that tag's
+// candidates (every resource the filter matches is one), nil when not
+// read (no tag index).
+func (s *Store) fewTagCandidates(ctx context.Context, tenantID string, f engine.FindingFilter) (few bool, cands []string, _ error) {
 	if !useTagIndex {
-		return true, nil
+		return true, nil, nil
 	}
 	for _, t := range f.TagPairs() {
-		var n uint64
-		err := s.each(ctx, rawQuery{sql: "SELECT count() FROM (SELECT DISTINCT id FROM resource_tags WHERE tenant = ? AND tag = ? LIMIT " +
-			strconv.Itoa(maxSelectiveResources+1) + ")", args: []any{tenantHash(tenantID), tagHash(t.Key, t.Value)}}, func(sc scanner) error { return sc.Scan(&n) })
+		ids, err := s.idsOf(ctx, "(SELECT DISTINCT id FROM resource_tags WHERE tenant = ? AND tag = ?)",
+			[]any{tenantHash(tenantID), tagHash(t.Key, t.Value)}, maxSelectiveResources)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
-		if n <= uint64(maxSelectiveResources) {
-			return true, nil
+		if ids != nil {
+			return true, ids, nil
 		}
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 // rarestTag is the index in f.TagPairs() of the tag with the fewest rows
