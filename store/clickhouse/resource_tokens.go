@@ -52,7 +52,7 @@ import (
 // indexed again by the next build: its rows repeat the index's, which the
 // table's ReplacingMergeTree folds as it merges.) A tenant is built
 // after a bulk write of at least qIndexBuildAfter resources, on its first
-// q, and again by a q at most every qIndexRebuildEvery (what was written
+// q with a window, and again by a q at most every qIndexRebuildEvery (what was written
 // since), by the processes that enable it (EnableQIndexBuilds: fourd
 // serve). Cluster mode does not read or build it: replicas number blocks
 // before they commit them.
@@ -153,7 +153,7 @@ func (s *Store) buildQIndex(ctx context.Context, tenantID string) error {
 
 // EnableQIndexBuilds makes the store build the q index of tenants in the
 // background: after a bulk write of at least 10,000 resources, on a
-// tenant's first q, and by a q at most once a minute. A long-lived process
+// tenant's first q with a window, and by a q at most once a minute. A long-lived process
 // enables it (fourd serve); a command that exits soon after its writes
 // would leave a build cut short, so it leaves them to the server. Without
 // it, q still reads what was built and scans the rest.
