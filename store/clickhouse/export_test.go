@@ -161,21 +161,24 @@ func SetMaxSelectiveResources(n int) (restore func()) {
 	return func() { maxSelectiveResources, maxSelectiveTitles = old, oldTitles; memoGen.Add(1) }
 }
 
+// setForMemo sets *p to v until the returned function restores it; the
+// filter memo forgets what it holds at both (memoGen).
+func setForMemo[T any](p *T, v T) (restore func()) {
+	old := *p
+	*p = v
+	memoGen.Add(1)
+	return func() { *p = old; memoGen.Add(1) }
+}
+
 // SetMaxSelectiveResourcesOnly sets maxSelectiveResources (not the
 // titles' bound) until the returned function restores it.
 func SetMaxSelectiveResourcesOnly(n int) (restore func()) {
-	old := maxSelectiveResources
-	maxSelectiveResources = n
-	memoGen.Add(1)
-	return func() { maxSelectiveResources = old; memoGen.Add(1) }
+	return setForMemo(&maxSelectiveResources, n)
 }
 
 // SetTagIndex sets useTagIndex until the returned function restores it.
 func SetTagIndex(on bool) (restore func()) {
-	old := useTagIndex
-	useTagIndex = on
-	memoGen.Add(1)
-	return func() { useTagIndex = old; memoGen.Add(1) }
+	return setForMemo(&useTagIndex, on)
 }
 
 // SetRangeProbes sets useRangeProbes until the returned function restores
@@ -443,19 +446,13 @@ func QWindows(q string) [][2]uint64 {
 
 // SetQIndex sets useQIndex until the returned function restores it.
 func SetQIndex(on bool) (restore func()) {
-	old := useQIndex
-	useQIndex = on
-	memoGen.Add(1)
-	return func() { useQIndex = old; memoGen.Add(1) }
+	return setForMemo(&useQIndex, on)
 }
 
 // SetMaxQCandidates sets maxQCandidates until the returned function
 // restores it.
 func SetMaxQCandidates(n int) (restore func()) {
-	old := maxQCandidates
-	maxQCandidates = n
-	memoGen.Add(1)
-	return func() { maxQCandidates = old; memoGen.Add(1) }
+	return setForMemo(&maxQCandidates, n)
 }
 
 // SetQIndexBuildAfter sets how many resources a bulk write must write to
