@@ -104,6 +104,14 @@ func TestMuteRuleCRUD(t *testing.T) {
 	if changed.Version != 2 || changed.Enabled || changed.Active || changed.Reason != "reviewed again" {
 		t.Errorf("changed = %+v", changed)
 	}
+	// A change that changes nothing (an empty body, or the values the rule
+	// has) makes no version and no history entry.
+	for _, body := range []map[string]any{{}, {"reason": "reviewed again", "enabled": false, "expression": created.Expression}} {
+		same := decodeAs[engine.MuteRule](t, e.muteCall(t, http.MethodPatch, "/v1/mute_rules/"+created.ID, e.tokA, body), http.StatusOK)
+		if same.Version != 2 || same.Reason != "reviewed again" || same.Enabled || !same.UpdatedAt.Equal(changed.UpdatedAt) {
+			t.Errorf("PATCH %v = %+v, want version 2 unchanged", body, same)
+		}
+	}
 	if r := e.muteCall(t, http.MethodDelete, "/v1/mute_rules/"+created.ID, e.tokA, nil); r.status != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", r.status, r.body)
 	}

@@ -57,6 +57,12 @@ func applyMuteRuleInput(in engine.MuteRuleInput, r engine.MuteRule) engine.MuteR
 	return r
 }
 
+// sameMuteRule reports whether a and b have the same fields a client sets.
+func sameMuteRule(a, b engine.MuteRule) bool {
+	return a.Expression == b.Expression && a.Reason == b.Reason && a.Owner == b.Owner &&
+		a.ExpiresAt.Equal(b.ExpiresAt) && a.Enabled == b.Enabled
+}
+
 // actor names who makes a change: the user, or the token of a machine
 // client.
 func actor(p engine.Principal) string {
@@ -99,7 +105,8 @@ func (s *Service) CreateMuteRule(ctx context.Context, p engine.Principal, in eng
 
 // UpdateMuteRule changes a rule (each change a new version, validated as
 // on create), records the change, and applies the new version to the
-// latest snapshot before answering when it is enabled.
+// latest snapshot before answering when it is enabled. An input that
+// changes nothing answers the rule as it is.
 func (s *Service) UpdateMuteRule(ctx context.Context, p engine.Principal, id string, in engine.MuteRuleInput) (engine.MuteRule, error) {
 	if err := p.Require(engine.ScopeFindingsWrite); err != nil {
 		return engine.MuteRule{}, err
@@ -114,6 +121,15 @@ func (s *Service) UpdateMuteRule(ctx context.Context, p engine.Principal, id str
 	}
 	now := s.now().UTC()
 	r := applyMuteRuleInput(in, cur)
+	if sameMuteRule(r, cur) {
+		// Nothing changes (an empty body, or the values it has): no new
+		// version and no history entry. An active rule whose application
+		// has not finished is applied again, as a change would be.
+		if cur.Active && (cur.Applied == nil || cur.Applied.Version != cur.Version) {
+			return s.settleMuteRule(ctx, p, cur)
+		}
+		return cur, nil
+	}
 	r.Version, r.UpdatedAt, r.Applied = cur.Version+1, now, nil
 	// A rule that expired may be disabled or re-dated; otherwise every
 	// field must be valid now.

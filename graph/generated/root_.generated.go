@@ -3588,7 +3588,7 @@ extend type Query {
 extend type Mutation {
   "Create a mute rule (findings:write); validation_failed with the CEL error's position. Reads reflect it when this answers."
   createMuteRule(input: MuteRuleInput!): MuteRule
-  "Change a mute rule (findings:write); a new version, applied before this answers."
+  "Change a mute rule (findings:write); a new version, applied before this answers (none when the input changes nothing)."
   updateMuteRule(id: ID!, input: MuteRuleInput!): MuteRule
   "Delete a mute rule (findings:write): its findings are open again at once."
   deleteMuteRule(id: ID!): DeleteMuteRulePayload
